@@ -1,0 +1,28 @@
+# Two entry points that work on a fresh machine with only Python 3.11+ and make.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/pdn: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots]'
+	touch $(BIN)/pdn
+
+demo: $(BIN)/pdn  ## the main job on the bundled samples
+	$(BIN)/pdn moves --variant russian
+	$(BIN)/pdn perft --variant russian --depth 6
+
+test: $(BIN)/pdn  ## the whole test suite
+	$(BIN)/python -m pytest
+
+lint: $(BIN)/pdn
+	$(BIN)/ruff check .
+
+bench: $(BIN)/pdn
+	$(BIN)/python bench/perft.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

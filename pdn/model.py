@@ -1,0 +1,117 @@
+"""Plain values a PDN reader produces: games, their movetext tree and diagnostics.
+
+Nothing here knows the rules: a ``MoveRecord`` says what was written and where, and the
+replayer decides which legal move it means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from pdn.gametype import GameType, GameTypeError, parse_gametype
+
+SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A problem found in a record, with its location (1-based line and column)."""
+
+    code: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    severity: str = "error"  # "error" or "warning"
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One move as written in a record.
+
+    ``squares``: the written squares in order, normalised (lowercase, no leading zeros):
+    ``("c3", "d4")`` for ``c3-d4``, ``("26", "17", "10", "1")`` for ``26x17x10x1``, and for a
+    short Russian record ``ed4`` just ``("d4",)`` with ``origin_file="e"``.
+    ``separator``: ``"-"``, ``"x"`` or ``":"`` as written, ``""`` when the squares are run
+    together (``c3d4``, short ``fb2``). ``placeholder`` marks a lost move (``-``, ``...``).
+    """
+
+    text: str
+    squares: tuple[str, ...] = ()
+    separator: str = ""
+    origin_file: str | None = None
+    strength: str | None = None
+    line: int = 0
+    column: int = 0
+    placeholder: bool = False
+
+    @property
+    def is_short(self) -> bool:
+        """Short Russian notation: origin file letter plus destination square."""
+        return self.origin_file is not None
+
+    @property
+    def marked_capture(self) -> bool | None:
+        """True for ``x``/``:``, False for ``-``, None when nothing says (``c3d4``, ``fb2``)."""
+        if self.separator in ("x", ":"):
+            return True
+        if self.separator == "-":
+            return False
+        return None
+
+
+@dataclass
+class Ply:
+    """A move in a line of play with what annotates it; ``variations`` are alternatives to it."""
+
+    record: MoveRecord
+    number: int | None = None
+    black_number: bool = False  # written as "12..." (a Black, or second-player, move)
+    nags: list[int] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    variations: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class Line:
+    """A sequence of plies: the main line or a variation.
+
+    ``comments`` come before the first ply; ``setup`` is a ``/FEN "..."/`` found before it.
+    """
+
+    plies: list[Ply] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    setup: str | None = None
+
+
+@dataclass
+class Game:
+    """One game: tags in file order, the movetext tree, the result token and diagnostics."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: Line = field(default_factory=Line)
+    result: str | None = None  # the movetext's closing result token, as written
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    index: int = 0  # 1-based position in its source
+    line: int = 0  # first line of the game in its source
+    source: str | None = None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @cached_property
+    def gametype(self) -> GameType | None:
+        """The game type its GameType tag states, or None without a (readable) tag."""
+        text = self.tags.get("GameType")
+        if not text:
+            return None
+        try:
+            return parse_gametype(text)
+        except GameTypeError:
+            return None
+
+    @property
+    def headers_result(self) -> str | None:
+        """The Result tag, the authoritative result (PDN.md), else the movetext token."""
+        return self.tags.get("Result") or self.result

@@ -1,0 +1,145 @@
+"""Board geometry: sizes, playable squares, square names and every numbering.
+
+One definition serves the parser, the writer, FEN and diagrams.
+
+Internal square index: ``row * width + col`` over the whole board, row 0 being the rank
+nearest White (rank 1) and col 0 the file ``a``. So ``a1`` is 0 on every board, and on
+8x8 ``h8`` is 63. Unplayable (light) squares have indices too; they simply never hold a piece.
+
+Numeric notations follow the PDN GameType code ``N0..N3`` (PDN 3.0, ``doc/gametype.rst``):
+the digit says in which corner square 1 lies *seen from the starting player's seat*
+(0 bottom-left, 1 bottom-right, 2 top-left, 3 top-right); numbering runs horizontally away
+from that corner, row by row. White always sits at the bottom of the internal board.
+
+>>> g = geometry(8, 8)
+>>> g.name(0), g.square("h8")
+('a1', 63)
+>>> n = g.numbering(corner=1, white_starts=False)   # English checkers, 21,B,8,8,N1,0
+>>> n.name(g.square("b8")), n.name(g.square("a1")), n.name(g.square("g1"))
+('1', '29', '32')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+class SquareError(ValueError):
+    """A square name or number that does not exist on the board."""
+
+
+@dataclass(frozen=True)
+class Numbering:
+    """A numeric square numbering: number ``n`` (1-based) is ``squares[n - 1]``."""
+
+    squares: tuple[int, ...]
+    by_square: dict[int, int] = field(compare=False, hash=False, repr=False)
+
+    def name(self, square: int) -> str:
+        """The number of an internal square, as text."""
+        return str(self.by_square[square])
+
+    def square(self, number: int) -> int:
+        """The internal square of a number; raises SquareError when off the board."""
+        if not 1 <= number <= len(self.squares):
+            raise SquareError(f"square {number} is not on the board (1-{len(self.squares)})")
+        return self.squares[number - 1]
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """An ``width`` x ``height`` board.
+
+    ``invert`` follows the PDN GameType invert flag: False when White's bottom-left corner
+    (a1) is a playing square. ``all_squares`` marks boards played on every square (Turkish).
+    """
+
+    width: int
+    height: int
+    invert: bool = False
+    all_squares: bool = False
+
+    @property
+    def size(self) -> int:
+        """Number of cells, playable or not."""
+        return self.width * self.height
+
+    def is_playable(self, square: int) -> bool:
+        """Whether pieces may stand on this internal square."""
+        if self.all_squares:
+            return True
+        row, col = divmod(square, self.width)
+        return (row + col) % 2 == (1 if self.invert else 0)
+
+    @property
+    def playable(self) -> tuple[int, ...]:
+        """Every playable internal square, in index order."""
+        return _playable(self)
+
+    def row_col(self, square: int) -> tuple[int, int]:
+        """(row, col) of an internal square; row 0 is White's first rank."""
+        return divmod(square, self.width)
+
+    def at(self, row: int, col: int) -> int | None:
+        """The internal square at (row, col), or None off the board."""
+        if 0 <= row < self.height and 0 <= col < self.width:
+            return row * self.width + col
+        return None
+
+    def name(self, square: int) -> str:
+        """Alphanumeric name: files a.., ranks 1.. from White's side."""
+        row, col = divmod(square, self.width)
+        return f"{FILES[col]}{row + 1}"
+
+    def square(self, name: str) -> int:
+        """Internal square of an alphanumeric name (any case); raises SquareError."""
+        text = name.strip().lower()
+        if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+            raise SquareError(f"'{name}' is not a square name")
+        col = FILES.find(text[0])
+        row = int(text[1:]) - 1
+        if not (0 <= col < self.width and 0 <= row < self.height):
+            raise SquareError(f"square '{name}' is not on a {self.width}x{self.height} board")
+        square = row * self.width + col
+        if not self.is_playable(square):
+            raise SquareError(f"square '{name}' is not a playing square")
+        return square
+
+    def numbering(self, corner: int, white_starts: bool) -> Numbering:
+        """The numeric numbering of PDN code ``N<corner>`` for the given starting side."""
+        return _numbering(self, corner, white_starts)
+
+
+@cache
+def geometry(width: int, height: int, invert: bool = False, all_squares: bool = False) -> Geometry:
+    """The shared Geometry value for a board shape."""
+    return Geometry(width, height, invert, all_squares)
+
+
+@cache
+def _playable(geo: Geometry) -> tuple[int, ...]:
+    return tuple(sq for sq in range(geo.size) if geo.is_playable(sq))
+
+
+@cache
+def _numbering(geo: Geometry, corner: int, white_starts: bool) -> Numbering:
+    if corner not in (0, 1, 2, 3):
+        raise ValueError(f"numbering corner must be 0-3, not {corner}")
+    # Work in the starter's frame (u: column from its left, v: row from its near edge),
+    # then map back to White's frame; Black's seat is White's frame turned 180 degrees.
+    from_right = corner in (1, 3)
+    from_top = corner in (2, 3)
+    order = []
+    for step_v in range(geo.height):
+        v = geo.height - 1 - step_v if from_top else step_v
+        for step_u in range(geo.width):
+            u = geo.width - 1 - step_u if from_right else step_u
+            row, col = (v, u) if white_starts else (geo.height - 1 - v, geo.width - 1 - u)
+            square = row * geo.width + col
+            if geo.is_playable(square):
+                order.append(square)
+    squares = tuple(order)
+    return Numbering(squares, {sq: i + 1 for i, sq in enumerate(squares)})
