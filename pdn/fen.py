@@ -72,7 +72,8 @@ def parse_fen(fen: str, notation: SquareNotation) -> Setup:
             else:
                 fullmove = value
         else:
-            raise FenError(fen, column + 1, f"section '{body}' is neither W..., B..., H<n> nor F<n>")
+            raise FenError(fen, column + 1,
+                           f"section '{body}' is neither W..., B..., H<n> nor F<n>")
     return Setup(turn == "W", pieces, halfmove, fullmove)
 
 

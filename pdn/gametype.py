@@ -86,8 +86,10 @@ class GameType:
         return _STANDARD_FORM.get(self.number, text) if self == _DEFAULTS.get(self.number) else text
 
 
-def _gt(number: int, start: str, width: int, height: int, code: str, invert: int, **kw) -> GameType:
-    return GameType(number, start == "W", width, height, code[0] == "N", int(code[1]), bool(invert), **kw)
+def _gt(number: int, start: str, width: int, height: int, code: str, invert: int,
+        **kw: bool) -> GameType:
+    return GameType(number, start == "W", width, height, code[0] == "N", int(code[1]),
+                    bool(invert), **kw)
 
 
 # The defaults of every game type we play. Thai (31) follows source document 001: the dark
@@ -125,7 +127,8 @@ def parse_gametype(text: str) -> GameType:
     """Parse a GameType tag value; raises GameTypeError with the reason."""
     match = GAMETYPE_PATTERN.match(text)
     if not match:
-        raise GameTypeError(f"GameType '{text}' is not of the form 'Type[,W|B,width,height,Nk[,invert]]'")
+        raise GameTypeError(
+            f"GameType '{text}' is not of the form 'Type[,W|B,width,height,Nk[,invert]]'")
     number = int(match.group(1))
     if match.group(2) is None:
         return default_gametype(number)

@@ -1,0 +1,39 @@
+"""``pdn perft``: count the move paths of a position, depth by depth."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+
+from cli.common import VariantOption, fail
+from pdn.fen import FenError
+from replay.board import Board
+from replay.perft import perft as count_paths
+
+
+def perft(
+    variant: VariantOption = "russian",  # type: ignore[assignment]
+    depth: Annotated[int, typer.Option("--depth", "-d", min=1, max=30, help="Plies.")] = 6,
+    fen: Annotated[str | None, typer.Option(help="Start from this FEN.")] = None,
+    keep_duplicates: Annotated[bool, typer.Option(
+        "--keep-duplicates", help="Count capture routes that take the same pieces in another "
+        "order apart (DCTL/Kallisto convention).")] = False,
+) -> None:
+    """Print the number of leaf nodes at each depth (RULES.md §5)."""
+    try:
+        board = Board.from_fen(fen, variant) if fen else Board(variant)
+    except FenError as error:
+        fail(str(error))
+    typer.echo(f"{'depth':>5} {'nodes':>16} {'seconds':>9} {'nodes/s':>12}")
+    for ply in range(1, depth + 1):
+        start = time.perf_counter()
+        nodes = count_paths(board.generator, board.position, ply, keep_duplicates)
+        seconds = time.perf_counter() - start
+        rate = nodes / seconds if seconds > 0 else 0.0
+        typer.echo(f"{ply:>5} {nodes:>16,} {seconds:>9.3f} {rate:>12,.0f}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(perft)

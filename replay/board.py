@@ -1,0 +1,191 @@
+"""A position of any variant, with legal moves, push/pop and a key for repetitions.
+
+>>> board = Board()                       # Russian draughts, start position
+>>> len(board.legal_moves())
+7
+>>> move = board.parse_move("c3-d4")
+>>> board.push(move); board.fen()
+'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
+>>> board.pop() == move
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Setup, format_fen, parse_fen
+from replay.move import Move
+from replay.movegen import BLACK, WHITE, MoveGenerator, generator_for, iter_bits
+from replay.variants import RUSSIAN, Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The raw state: White's and Black's pieces, the kings among them, the side to move."""
+
+    white: int
+    black: int
+    kings: int
+    turn: int  # WHITE (0) or BLACK (1)
+
+    def play(self, move: Move) -> Position:
+        """The position after a legal move of the side to move."""
+        moved = (1 << move.origin) ^ (1 << move.destination)
+        kings = self.kings & ~move.captured_mask
+        if (self.kings >> move.origin) & 1:
+            kings ^= moved
+        elif move.promotes:
+            kings |= 1 << move.destination
+        if self.turn == WHITE:
+            return Position(self.white ^ moved, self.black & ~move.captured_mask, kings, BLACK)
+        return Position(self.white & ~move.captured_mask, self.black ^ moved, kings, WHITE)
+
+
+def start_position(variant: Variant) -> Position:
+    """The initial position of a variant."""
+    geo = variant.geometry
+    first, rows = variant.first_men_row, variant.men_rows
+    white = black = 0
+    for square in geo.playable:
+        row = square // geo.width
+        if first <= row < first + rows:
+            white |= 1 << square
+        elif geo.height - first - rows <= row < geo.height - first:
+            black |= 1 << square
+    return Position(white, black, 0, WHITE if variant.white_starts else BLACK)
+
+
+class Board:
+    """A position of a variant, with the moves that led to it (for ``pop``)."""
+
+    def __init__(self, variant: Variant = RUSSIAN, position: Position | None = None) -> None:
+        self.variant = variant
+        self.generator: MoveGenerator = generator_for(variant)
+        self.position = position or start_position(variant)
+        self.move_stack: list[Move] = []
+        self._states: list[Position] = []
+
+    @classmethod
+    def from_fen(cls, fen: str, variant: Variant = RUSSIAN) -> Board:
+        """A board set up from a FEN in the variant's notation; raises ``pdn.fen.FenError``."""
+        return cls(variant, position_from_setup(parse_fen(fen, variant.gametype.notation)))
+
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        return self.position.turn
+
+    def _sides(self) -> tuple[int, int, int, int]:
+        p = self.position
+        if p.turn == WHITE:
+            return p.white, p.black, p.kings, WHITE
+        return p.black, p.white, p.kings, BLACK
+
+    def key(self) -> Position:
+        """A hashable key of the position (pieces and side to move) for repetition checks."""
+        return self.position
+
+    def setup(self) -> Setup:
+        """The position as a ``pdn.fen.Setup``."""
+        return setup_from_position(self.position)
+
+    def fen(self) -> str:
+        """FEN of the position in the variant's square notation."""
+        return format_fen(self.setup(), self.variant.gametype.notation)
+
+    def piece_at(self, square: int) -> str | None:
+        """The piece code on a square (``w W b B``), or None."""
+        return self.setup().pieces.get(square)
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, one per (origin, destination, captured set)."""
+        return self.generator.moves(*self._sides())
+
+    def capture_routes(self) -> list[Move]:
+        """Every legal capture route, keeping different routes of the same move."""
+        return self.generator.captures(*self._sides())
+
+    def has_capture(self) -> bool:
+        return self.generator.has_capture(*self._sides())
+
+    def push(self, move: Move) -> None:
+        """Play a legal move (not checked: use ``legal_moves`` or the resolver first)."""
+        self._states.append(self.position)
+        self.move_stack.append(move)
+        self.position = self.position.play(move)
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        self.position = self._states.pop()
+        return self.move_stack.pop()
+
+    def copy(self) -> Board:
+        board = Board(self.variant, self.position)
+        board.move_stack = list(self.move_stack)
+        board._states = list(self._states)
+        return board
+
+    def name(self, square: int) -> str:
+        """A square's name in the variant's notation."""
+        return self.variant.gametype.notation.name(square)
+
+    def move_text(self, move: Move, *, full_path: bool = False) -> str:
+        """A move in the variant's preferred notation, ``c3-d4`` / ``c3:e5`` / ``22x15``."""
+        separator = (":" if self.variant.gametype.number == 25 else "x") if move.captures else "-"
+        squares = (move.origin, *move.path) if full_path else (move.origin, move.destination)
+        return separator.join(self.name(square) for square in squares)
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``from-to`` or as a full capture path; raises ValueError."""
+        notation = self.variant.gametype.notation
+        parts = [notation.square(part) for part in text.replace("x", ":").replace("-", ":")
+                 .split(":")]
+        routes = self.capture_routes() + [m for m in self.legal_moves() if not m.captures]
+        for route in routes:
+            if route.origin == parts[0] and (
+                    route.path == tuple(parts[1:]) or (len(parts) == 2
+                                                       and route.destination == parts[-1])):
+                return next(move for move in self.legal_moves() if move == route)
+        raise ValueError(f"'{text}' is not a legal move here")
+
+    def __str__(self) -> str:
+        geo = self.variant.geometry
+        pieces = self.setup().pieces
+        symbols = {WHITE_MAN: "w", WHITE_KING: "W", BLACK_MAN: "b", BLACK_KING: "B"}
+        rows = []
+        for row in range(geo.height - 1, -1, -1):
+            cells = []
+            for col in range(geo.width):
+                square = row * geo.width + col
+                cells.append(symbols.get(pieces.get(square, ""), ".")
+                             if geo.is_playable(square) else " ")
+            rows.append(" ".join(cells))
+        return "\n".join(rows)
+
+
+def position_from_setup(setup: Setup) -> Position:
+    """A Position from a FEN set-up."""
+    white = black = kings = 0
+    for square, piece in setup.pieces.items():
+        bit = 1 << square
+        if piece in (WHITE_MAN, WHITE_KING):
+            white |= bit
+        else:
+            black |= bit
+        if piece in (WHITE_KING, BLACK_KING):
+            kings |= bit
+    return Position(white, black, kings, WHITE if setup.white_to_move else BLACK)
+
+
+def setup_from_position(position: Position) -> Setup:
+    """A FEN set-up from a Position."""
+    pieces: dict[int, str] = {}
+    for square in iter_bits(position.white):
+        pieces[square] = WHITE_KING if (position.kings >> square) & 1 else WHITE_MAN
+    for square in iter_bits(position.black):
+        pieces[square] = BLACK_KING if (position.kings >> square) & 1 else BLACK_MAN
+    return Setup(position.turn == WHITE, pieces)

@@ -1,0 +1,384 @@
+"""Legal move generation on integer bitboards, one shared engine for every variant.
+
+A position is three integers -- ``own``, ``opp`` and ``kings`` bitboards over the internal
+square indices of ``pdn.squares`` -- plus the side to move (0 White, 1 Black). Quiet men moves
+and the test "is there any capture" are whole-board shifts; captures are enumerated by a
+depth-first search over precomputed neighbour and ray tables. The variant's rules
+(``replay.variants``) only change tables and a few switches, never the code path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import cache
+
+from replay.move import Move
+from replay.variants import (
+    KING_MUST_CAPTURE,
+    MAJORITY,
+    MAJORITY_THEN_KINGS,
+    PASS_THROUGH,
+    PROMOTE_AND_CONTINUE,
+    PROMOTE_AND_STOP,
+    Direction,
+    Variant,
+)
+
+WHITE, BLACK = 0, 1
+
+
+def iter_bits(bits: int) -> Iterable[int]:
+    """Indices of the set bits, lowest first."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+class MoveGenerator:
+    """Legal moves of one variant; build it once with ``generator_for(variant)``."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        geo = variant.geometry
+        self.width, self.height = geo.width, geo.height
+        self.playable = geo.playable
+        self.board_mask = sum(1 << sq for sq in geo.playable)
+        self.promotion_mask = (
+            sum(1 << sq for sq in geo.playable if sq // geo.width == geo.height - 1),
+            sum(1 << sq for sq in geo.playable if sq // geo.width == 0),
+        )
+        self._steps: dict[Direction, list[int]] = {}
+        self._rays: dict[Direction, list[tuple[int, ...]]] = {}
+        # Per colour: (shift, source mask) for quiet men moves; (shift, source mask) for
+        # the capture test; neighbour tables for man captures.
+        self.man_shifts = tuple(self._shifts(self._color_dirs(variant.man_moves, c), 1)
+                                for c in (WHITE, BLACK))
+        self.man_capture_shifts = tuple(
+            self._shifts(self._color_dirs(variant.man_captures, c), 2) for c in (WHITE, BLACK))
+        self.man_capture_steps = tuple(
+            tuple(self._step_table(d) for d in self._color_dirs(variant.man_captures, c))
+            for c in (WHITE, BLACK))
+        self.king_move_rays = tuple(self._ray_table(d) for d in variant.king_moves)
+        self.king_move_steps = tuple(self._step_table(d) for d in variant.king_moves)
+        self.king_capture_dirs = variant.king_captures
+        self.king_capture_rays = tuple(self._ray_table(d) for d in variant.king_captures)
+        self.king_capture_steps = tuple(self._step_table(d) for d in variant.king_captures)
+        self.opposite = tuple(
+            variant.king_captures.index((-dr, -dc)) if (-dr, -dc) in variant.king_captures else -1
+            for dr, dc in variant.king_captures)
+        self._filter = _PRECEDENCE.get(variant.precedence)
+
+    # -- tables -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _color_dirs(dirs: tuple[Direction, ...], color: int) -> tuple[Direction, ...]:
+        return dirs if color == WHITE else tuple((-dr, dc) for dr, dc in dirs)
+
+    def _neighbour(self, square: int, direction: Direction) -> int:
+        row, col = divmod(square, self.width)
+        row, col = row + direction[0], col + direction[1]
+        if 0 <= row < self.height and 0 <= col < self.width:
+            target = row * self.width + col
+            if (self.board_mask >> target) & 1:
+                return target
+        return -1
+
+    def _step_table(self, direction: Direction) -> list[int]:
+        if direction not in self._steps:
+            self._steps[direction] = [self._neighbour(sq, direction) for sq in range(
+                self.width * self.height)]
+        return self._steps[direction]
+
+    def _ray_table(self, direction: Direction) -> list[tuple[int, ...]]:
+        if direction not in self._rays:
+            step = self._step_table(direction)
+            rays = []
+            for square in range(self.width * self.height):
+                ray, current = [], step[square]
+                while current >= 0:
+                    ray.append(current)
+                    current = step[current]
+                rays.append(tuple(ray))
+            self._rays[direction] = rays
+        return self._rays[direction]
+
+    def _shifts(self, dirs: tuple[Direction, ...], reach: int) -> tuple[tuple[int, int], ...]:
+        result = []
+        for direction in dirs:
+            step = self._step_table(direction)
+            mask = 0
+            for square in self.playable:
+                target = square
+                for _ in range(reach):
+                    target = step[target] if target >= 0 else -1
+                if target >= 0:
+                    mask |= 1 << square
+            result.append((direction[0] * self.width + direction[1], mask))
+        return tuple(result)
+
+    # -- the public API ---------------------------------------------------------------------
+
+    def moves(self, own: int, opp: int, kings: int, color: int) -> list[Move]:
+        """Every legal move, one per distinct (origin, destination, captured set)."""
+        captures = self.captures(own, opp, kings, color)
+        if captures and self.variant.forced_capture:
+            return unique(captures)
+        return unique(captures) + self.quiet_moves(own, opp, kings, color)
+
+    def count(self, own: int, opp: int, kings: int, color: int, keep_duplicates: bool = False
+              ) -> int:
+        """The number of legal moves, without building quiet moves (perft's leaf count)."""
+        if self.variant.forced_capture and not self.has_capture(own, opp, kings, color):
+            return self.count_quiet(own, opp, kings, color)
+        captures = self.captures(own, opp, kings, color)
+        if captures and self.variant.forced_capture:
+            return len(unique(captures, keep_duplicates))
+        return len(unique(captures, keep_duplicates)) + self.count_quiet(own, opp, kings, color)
+
+    def has_capture(self, own: int, opp: int, kings: int, color: int) -> bool:
+        """Whether the side to move has any capture (cheap: shifts, then king rays)."""
+        empty = self.board_mask & ~(own | opp)
+        men = own & ~kings
+        if men:
+            prey = opp if self.variant.men_capture_kings else opp & ~kings
+            for shift, mask in self.man_capture_shifts[color]:
+                if shift > 0:
+                    if (((((men & mask) << shift) & prey) << shift) & empty):
+                        return True
+                elif (((((men & mask) >> -shift) & prey) >> -shift) & empty):
+                    return True
+        own_kings = own & kings
+        if own_kings:
+            flying = self.variant.flying_kings
+            tables = self.king_capture_rays if flying else self.king_capture_steps
+            for square in iter_bits(own_kings):
+                for table in tables:
+                    if flying:
+                        ray = table[square]
+                        for index, target in enumerate(ray):
+                            if (empty >> target) & 1:
+                                continue
+                            if ((opp >> target) & 1 and index + 1 < len(ray)
+                                    and (empty >> ray[index + 1]) & 1):
+                                return True
+                            break
+                    else:
+                        target = table[square]
+                        if target >= 0 and (opp >> target) & 1:
+                            landing = table[target]
+                            if landing >= 0 and (empty >> landing) & 1:
+                                return True
+        return False
+
+    def quiet_moves(self, own: int, opp: int, kings: int, color: int) -> list[Move]:
+        """Every non-capturing move."""
+        empty = self.board_mask & ~(own | opp)
+        promotion = self.promotion_mask[color]
+        result = []
+        men = own & ~kings
+        for shift, mask in self.man_shifts[color]:
+            targets = ((men & mask) << shift if shift > 0 else (men & mask) >> -shift) & empty
+            for target in iter_bits(targets):
+                result.append(Move(target - shift, (target,), (), bool((promotion >> target) & 1)))
+        own_kings = own & kings
+        if self.variant.flying_kings:
+            for square in iter_bits(own_kings):
+                for table in self.king_move_rays:
+                    for target in table[square]:
+                        if not (empty >> target) & 1:
+                            break
+                        result.append(Move(square, (target,)))
+        else:
+            for square in iter_bits(own_kings):
+                for table in self.king_move_steps:
+                    target = table[square]
+                    if target >= 0 and (empty >> target) & 1:
+                        result.append(Move(square, (target,)))
+        return result
+
+    def count_quiet(self, own: int, opp: int, kings: int, color: int) -> int:
+        """The number of non-capturing moves."""
+        empty = self.board_mask & ~(own | opp)
+        men = own & ~kings
+        total = 0
+        for shift, mask in self.man_shifts[color]:
+            targets = ((men & mask) << shift if shift > 0 else (men & mask) >> -shift) & empty
+            total += targets.bit_count()
+        own_kings = own & kings
+        if own_kings:
+            if self.variant.flying_kings:
+                for square in iter_bits(own_kings):
+                    for table in self.king_move_rays:
+                        for target in table[square]:
+                            if not (empty >> target) & 1:
+                                break
+                            total += 1
+            else:
+                for square in iter_bits(own_kings):
+                    for table in self.king_move_steps:
+                        target = table[square]
+                        if target >= 0 and (empty >> target) & 1:
+                            total += 1
+        return total
+
+    def captures(self, own: int, opp: int, kings: int, color: int) -> list[Move]:
+        """Every capture route allowed by the variant's precedence rule (duplicates kept)."""
+        routes: list[Move] = []
+        for origin in iter_bits(self._capturing_men(own, opp, kings, color) | (own & kings)):
+            self._piece_captures(origin, own, opp, kings, color, routes)
+        if routes and self._filter is not None:
+            routes = self._filter(routes, kings)
+        return routes
+
+    # -- capture search ---------------------------------------------------------------------
+
+    def _capturing_men(self, own: int, opp: int, kings: int, color: int) -> int:
+        """The men that have at least one capture (shifting the landing squares back)."""
+        empty = self.board_mask & ~(own | opp)
+        men = own & ~kings
+        prey = opp if self.variant.men_capture_kings else opp & ~kings
+        found = 0
+        for shift, mask in self.man_capture_shifts[color]:
+            if shift > 0:
+                found |= ((((empty >> shift) & prey) >> shift) & men & mask)
+            else:
+                found |= ((((empty << -shift) & prey) << -shift) & men & mask)
+        return found
+
+    def _piece_captures(self, origin: int, own: int, opp: int, kings: int, color: int,
+                        out: list[Move]) -> None:
+        variant = self.variant
+        empty = (self.board_mask & ~(own | opp)) | (1 << origin)
+        promotion = self.promotion_mask[color]
+        remove_at_once = variant.remove_at_once
+        man_steps = self.man_capture_steps[color]
+        king_steps = self.king_capture_steps
+        king_rays = self.king_capture_rays
+        opposite = self.opposite
+        lands_behind = variant.king_lands_behind
+        flying = variant.flying_kings
+        in_capture = variant.promotion_in_capture
+
+        def step_search(square: int, is_king: bool, jumpable: int, empty: int,
+                        path: tuple[int, ...], caps: tuple[int, ...], mask: int) -> bool:
+            """Captures by a piece that jumps to the square right behind its prey."""
+            found = False
+            for step in (king_steps if is_king else man_steps):
+                over = step[square]
+                if over < 0 or not (jumpable >> over) & 1:
+                    continue
+                land = step[over]
+                if land < 0 or not (empty >> land) & 1:
+                    continue
+                found = True
+                bit = 1 << over
+                new_jumpable = jumpable & ~bit
+                new_empty = empty | bit if remove_at_once else empty
+                new_path, new_caps, new_mask = path + (land,), caps + (over,), mask | bit
+                if not is_king and (promotion >> land) & 1:
+                    if in_capture == PROMOTE_AND_CONTINUE:
+                        if not king_search(land, new_jumpable, new_empty, new_path, new_caps,
+                                           new_mask, -1):
+                            out.append(Move(origin, new_path, new_caps, True, new_mask))
+                        continue
+                    if in_capture == PROMOTE_AND_STOP:
+                        out.append(Move(origin, new_path, new_caps, True, new_mask))
+                        continue
+                if not step_search(land, is_king, new_jumpable, new_empty, new_path, new_caps,
+                                   new_mask):
+                    promotes = (not is_king and in_capture == PASS_THROUGH
+                                and bool((promotion >> land) & 1))
+                    out.append(Move(origin, new_path, new_caps, promotes, new_mask))
+            return found
+
+        def king_search(square: int, jumpable: int, empty: int, path: tuple[int, ...],
+                        caps: tuple[int, ...], mask: int, came: int) -> bool:
+            """Captures by a flying king; ``came`` is the index of the last direction."""
+            promotes = not is_king_at_start
+            found = False
+            for index, rays in enumerate(king_rays):
+                if came >= 0 and not turns_back and opposite[came] == index:
+                    continue
+                ray = rays[square]
+                length = len(ray)
+                i = 0
+                while i < length and (empty >> ray[i]) & 1:
+                    i += 1
+                if i + 1 >= length:
+                    continue
+                prey = ray[i]
+                if not (jumpable >> prey) & 1 or not (empty >> ray[i + 1]) & 1:
+                    continue
+                found = True
+                bit = 1 << prey
+                new_jumpable = jumpable & ~bit
+                new_empty = empty | bit if remove_at_once else empty
+                new_caps, new_mask = caps + (prey,), mask | bit
+                landings = []
+                i += 1
+                while i < length and (new_empty >> ray[i]) & 1:
+                    landings.append(ray[i])
+                    i += 1
+                    if lands_behind:
+                        break
+                continued = False
+                for landing in landings:
+                    if king_search(landing, new_jumpable, new_empty, path + (landing,), new_caps,
+                                   new_mask, index):
+                        continued = True
+                if not continued:
+                    for landing in landings:
+                        out.append(Move(origin, path + (landing,), new_caps, promotes, new_mask))
+            return found
+
+        # Where captured pieces stay until the move ends they block the way back anyway.
+        turns_back = variant.king_turns_back or not remove_at_once
+        is_king_at_start = bool((kings >> origin) & 1)
+        jumpable = opp if is_king_at_start or variant.men_capture_kings else opp & ~kings
+        if is_king_at_start and flying:
+            king_search(origin, jumpable, empty, (), (), 0, -1)
+        else:
+            step_search(origin, is_king_at_start, jumpable, empty, (), (), 0)
+
+
+def unique(moves: list[Move], keep_duplicates: bool = False) -> list[Move]:
+    """One move per (origin, destination, captured set), or per route with keep_duplicates
+    (routes taking the same pieces in another order count apart; RULES.md §5.0, §5.7)."""
+    if len(moves) < 2:
+        return moves
+    seen: dict[object, Move] = {}
+    for move in moves:
+        seen.setdefault(move.route_key if keep_duplicates else move.key, move)
+    return list(seen.values())
+
+
+def _majority(routes: list[Move], kings: int) -> list[Move]:
+    best = max(len(move.captures) for move in routes)
+    return [move for move in routes if len(move.captures) == best]
+
+
+def _majority_then_kings(routes: list[Move], kings: int) -> list[Move]:
+    def weight(move: Move) -> tuple[int, int]:
+        return len(move.captures), (move.captured_mask & kings).bit_count()
+
+    best = max(weight(move) for move in routes)
+    return [move for move in routes if weight(move) == best]
+
+
+def _king_first(routes: list[Move], kings: int) -> list[Move]:
+    by_kings = [move for move in routes if (kings >> move.origin) & 1]
+    return by_kings or routes
+
+
+_PRECEDENCE: dict[str, Callable[[list[Move], int], list[Move]]] = {
+    MAJORITY: _majority,
+    MAJORITY_THEN_KINGS: _majority_then_kings,
+    KING_MUST_CAPTURE: _king_first,
+}
+
+
+@cache
+def generator_for(variant: Variant) -> MoveGenerator:
+    """The (cached) move generator of a variant."""
+    return MoveGenerator(variant)

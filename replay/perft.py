@@ -1,0 +1,31 @@
+"""Perft: the number of move paths of a given length, the standard move-generator test.
+
+Counts follow RULES.md §5.0: by default a capture that takes the same pieces from the same
+origin to the same destination counts once ("drop duplicates"); with ``keep_duplicates`` routes
+that take the pieces in a different order count apart (a king's straight run over two pieces
+on one diagonal stays one route), which is the DCTL / Kallisto convention.
+"""
+
+from __future__ import annotations
+
+from replay.board import Position
+from replay.movegen import WHITE, MoveGenerator, unique
+
+
+def perft(generator: MoveGenerator, position: Position, depth: int,
+          keep_duplicates: bool = False) -> int:
+    """Leaf nodes of the move tree ``depth`` plies deep (bulk-counted at the last ply)."""
+    if depth <= 0:
+        return 1
+    own, opp = ((position.white, position.black) if position.turn == WHITE
+                else (position.black, position.white))
+    if depth == 1:
+        return generator.count(own, opp, position.kings, position.turn, keep_duplicates)
+    captures = generator.captures(own, opp, position.kings, position.turn)
+    if captures and generator.variant.forced_capture:
+        moves = unique(captures, keep_duplicates)
+    else:
+        moves = unique(captures, keep_duplicates) + generator.quiet_moves(
+            own, opp, position.kings, position.turn)
+    return sum(perft(generator, position.play(move), depth - 1, keep_duplicates)
+               for move in moves)

@@ -1,0 +1,53 @@
+"""Perft against the published tables of RULES.md §5 (drop and keep duplicate captures).
+
+Depths that run in about a second each are tests; deeper ones are in bench/perft.py.
+"""
+
+import pytest
+
+from replay.board import Board, start_position
+from replay.movegen import generator_for
+from replay.perft import perft
+from replay.variants import get_variant
+
+# RULES.md §5.1 (Russian), §5.2 (International), §5.3 (English), §5.4 (others), §2 (Thai).
+DROP = {
+    "russian": [7, 49, 302, 1469, 7482, 37986, 190146, 929899],
+    "international": [9, 81, 658, 4265, 27117, 167140],
+    "english": [7, 49, 302, 1469, 7361, 36768, 179740, 845931],
+    "brazilian": [7, 49, 302, 1469, 7473, 37628, 187302, 907830],
+    "pool": [7, 49, 302, 1469, 7482, 37986, 190146, 929896],
+    "czech": [7, 49, 302, 1469, 7361, 36768, 179740, 845931],
+    "spanish": [7, 49, 302, 1469, 7361, 36473, 177532, 828783],
+    "thai": [7, 49, 392, 3136, 26592, 218695, 1820189],
+    "canadian": [11, 121, 1222, 10053, 79049],
+}
+# Keep-duplicates values where they differ from drop (first at depth 8 on 8x8).
+KEEP_DEPTH_8 = {"russian": 929905, "brazilian": 907836, "pool": 929902}
+
+
+@pytest.mark.parametrize(("name", "counts"), DROP.items())
+def test_perft_drop_duplicates_matches_rules_5(name, counts):
+    variant = get_variant(name)
+    generator, position = generator_for(variant), start_position(variant)
+    assert [perft(generator, position, depth) for depth in range(1, len(counts) + 1)] == counts
+
+
+@pytest.mark.parametrize(("name", "count"), KEEP_DEPTH_8.items())
+def test_perft_keep_duplicates_depth_8_matches_rules_5(name, count):
+    variant = get_variant(name)
+    assert perft(generator_for(variant), start_position(variant), 8, keep_duplicates=True) == count
+
+
+def test_international_dctl_position_rules_5_2():
+    fen = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"
+    board = Board.from_fen(fen, get_variant("international"))
+    counts = [perft(board.generator, board.position, d) for d in range(1, 5)]
+    assert counts == [14, 55, 1168, 5432]
+
+
+def test_woldouby_position_rules_5_2():
+    fen = "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
+    board = Board.from_fen(fen, get_variant("international"))
+    counts = [perft(board.generator, board.position, d) for d in range(1, 9)]
+    assert counts == [6, 12, 30, 73, 215, 590, 1944, 6269]
