@@ -44,6 +44,9 @@ class MoveGenerator:
         self.width, self.height = geo.width, geo.height
         self.playable = geo.playable
         self.board_mask = sum(1 << sq for sq in geo.playable)
+        self.file_masks = {
+            name: sum(1 << sq for sq in geo.playable if sq % geo.width == col)
+            for col, name in enumerate("abcdefghijklmnopqrstuvwxyz"[:geo.width])}
         self.promotion_mask = (
             sum(1 << sq for sq in geo.playable if sq // geo.width == geo.height - 1),
             sum(1 << sq for sq in geo.playable if sq // geo.width == 0),
@@ -58,6 +61,9 @@ class MoveGenerator:
             self._shifts(self._color_dirs(variant.man_captures, c), 2) for c in (WHITE, BLACK))
         self.man_capture_steps = tuple(
             tuple(self._step_table(d) for d in self._color_dirs(variant.man_captures, c))
+            for c in (WHITE, BLACK))
+        self.man_back_steps = tuple(
+            tuple(self._step_table((-dr, -dc)) for dr, dc in self._color_dirs(variant.man_moves, c))
             for c in (WHITE, BLACK))
         self.king_move_rays = tuple(self._ray_table(d) for d in variant.king_moves)
         self.king_move_steps = tuple(self._step_table(d) for d in variant.king_moves)
@@ -195,6 +201,31 @@ class MoveGenerator:
                     target = table[square]
                     if target >= 0 and (empty >> target) & 1:
                         result.append(Move(square, (target,)))
+        return result
+
+    def quiet_moves_to(self, own: int, opp: int, kings: int, color: int, destination: int,
+                       origins: int) -> list[Move]:
+        """The quiet moves to ``destination`` from the squares in the ``origins`` mask
+        (the resolver's fast path: only the squares that can reach it are looked at)."""
+        empty = self.board_mask & ~(own | opp)
+        if not (empty >> destination) & 1:
+            return []
+        result = []
+        men = own & ~kings & origins
+        promotes = bool((self.promotion_mask[color] >> destination) & 1)
+        for back in self.man_back_steps[color]:
+            origin = back[destination]
+            if origin >= 0 and (men >> origin) & 1:
+                result.append(Move(origin, (destination,), (), promotes))
+        own_kings = own & kings & origins
+        if own_kings:
+            flying = self.variant.flying_kings
+            for rays in self.king_move_rays:
+                for origin in rays[destination]:
+                    if (own_kings >> origin) & 1:
+                        result.append(Move(origin, (destination,)))
+                    if not flying or not (empty >> origin) & 1:
+                        break
         return result
 
     def count_quiet(self, own: int, opp: int, kings: int, color: int) -> int:

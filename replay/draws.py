@@ -1,0 +1,151 @@
+"""Draw rules, counted ply by ply along a game (RULES.md §1.5 Russian, §3 International).
+
+Russian (FMJD-64 art. 7.2.3-7.2.8, moves counted per side, so 15 moves = 30 plies):
+
+- 7.2.3 the same position, same side to move, for the third time;
+- 7.2.4 three or more kings against a lone king, not captured by the 15th move;
+- 7.2.5 15 moves in which both sides moved only kings, with no capture;
+- 7.2.6 both sides have kings and the balance does not change: 4-5 pieces 30 moves,
+  6-7 pieces 60 moves;
+- 7.2.7 three kings, two kings and a man, or a king and two men against a lone king on the
+  long diagonal a1-h8: 5 moves (lidraughts' reading: counted while the lone king stands there);
+- 7.2.8 two kings, a king and a man, or a king against a lone king: 5 moves.
+
+International (FMJD, RULES.md §3): threefold repetition; 25 moves of kings only without
+capture; three pieces (one a king) against a lone king 16 moves; two or fewer 5 moves.
+Other variants: threefold repetition only (no sourced counting rule; RULES.md §6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from replay.board import Position
+from replay.move import Move
+from replay.variants import Variant
+
+
+@dataclass(frozen=True)
+class DrawClaim:
+    """A draw rule that was met: which, in words, and after which ply (1-based)."""
+
+    rule: str
+    description: str
+    ply: int
+
+
+@dataclass(frozen=True)
+class Material:
+    """Men and kings of each side."""
+
+    white_men: int
+    white_kings: int
+    black_men: int
+    black_kings: int
+
+    @classmethod
+    def of(cls, position: Position) -> Material:
+        kings = position.kings
+        return cls((position.white & ~kings).bit_count(), (position.white & kings).bit_count(),
+                   (position.black & ~kings).bit_count(), (position.black & kings).bit_count())
+
+    @property
+    def total(self) -> int:
+        return self.white_men + self.white_kings + self.black_men + self.black_kings
+
+    def lone_king_side(self) -> int | None:
+        """0 or 1 when that side has a single king and nothing else, else None."""
+        if (self.white_men, self.white_kings) == (0, 1):
+            return 0
+        if (self.black_men, self.black_kings) == (0, 1):
+            return 1
+        return None
+
+    def strong(self, lone: int) -> tuple[int, int]:
+        """(men, kings) of the side facing the lone king."""
+        return (self.black_men, self.black_kings) if lone == 0 else (
+            self.white_men, self.white_kings)
+
+
+class DrawTracker:
+    """Feeds on the positions of a game and reports each draw rule the first time it is met."""
+
+    def __init__(self, variant: Variant, start: Position) -> None:
+        self.rules = variant.draw_rules
+        self.long_diagonal = 0
+        geo = variant.geometry
+        if geo.width == geo.height:
+            self.long_diagonal = sum(1 << (i * geo.width + i) for i in range(geo.width))
+        self.seen: dict[Position, int] = {start: 1}
+        self.ply = 0
+        self.kings_only = 0  # plies with only king moves and no capture
+        self.balance = Material.of(start)
+        self.balance_plies = 0  # plies since the material balance last changed
+        self.diagonal_plies = 0
+        self.claims: list[DrawClaim] = []
+        self._met: set[str] = set()
+
+    def push(self, before: Position, move: Move, after: Position) -> list[DrawClaim]:
+        """Account for one move; returns the rules met for the first time by it."""
+        self.ply += 1
+        new: list[DrawClaim] = []
+        self.seen[after] = count = self.seen.get(after, 0) + 1
+        if count >= 3:
+            self._meet("repetition", "the same position for the third time", new)
+        king_move = bool((before.kings >> move.origin) & 1)
+        self.kings_only = self.kings_only + 1 if king_move and not move.captures else 0
+        material = Material.of(after)
+        if material != self.balance or move.promotes:
+            self.balance, self.balance_plies = material, 0
+        else:
+            self.balance_plies += 1
+        if self.rules == "russian":
+            self._russian(after, material, new)
+        elif self.rules == "international":
+            self._international(material, new)
+        self.claims.extend(new)
+        return new
+
+    def _meet(self, rule: str, description: str, new: list[DrawClaim]) -> None:
+        if rule not in self._met:
+            self._met.add(rule)
+            new.append(DrawClaim(rule, description, self.ply))
+
+    def _russian(self, after: Position, material: Material, new: list[DrawClaim]) -> None:
+        if self.kings_only >= 30:
+            self._meet("7.2.5", "15 moves of kings only without a capture", new)
+        lone = material.lone_king_side()
+        if lone is not None:
+            men, kings = material.strong(lone)
+            if kings >= 3 and self.balance_plies >= 30:
+                self._meet("7.2.4", "three or more kings against a lone king for 15 moves", new)
+            if (men, kings) in ((0, 2), (1, 1), (0, 1)) and self.balance_plies >= 10:
+                self._meet("7.2.8", "two pieces or fewer against a lone king for 5 moves", new)
+            lone_bits = after.white if lone == 0 else after.black
+            on_diagonal = bool(lone_bits & self.long_diagonal)
+            self.diagonal_plies = self.diagonal_plies + 1 if (
+                on_diagonal and (men, kings) in ((0, 3), (1, 2), (2, 1))) else 0
+            if self.diagonal_plies >= 10:
+                self._meet("7.2.7", "three pieces against a lone king on the long diagonal "
+                           "for 5 moves", new)
+        else:
+            self.diagonal_plies = 0
+        if material.white_kings and material.black_kings:
+            if material.total in (4, 5) and self.balance_plies >= 60:
+                self._meet("7.2.6", "kings on both sides, 4-5 pieces, 30 moves without change "
+                           "of balance", new)
+            if material.total in (6, 7) and self.balance_plies >= 120:
+                self._meet("7.2.6", "kings on both sides, 6-7 pieces, 60 moves without change "
+                           "of balance", new)
+
+    def _international(self, material: Material, new: list[DrawClaim]) -> None:
+        if self.kings_only >= 50:
+            self._meet("kings-25", "25 moves of kings only without a capture", new)
+        lone = material.lone_king_side()
+        if lone is None:
+            return
+        men, kings = material.strong(lone)
+        if kings and men + kings == 3 and self.balance_plies >= 32:
+            self._meet("lone-king-16", "three pieces against a lone king for 16 moves", new)
+        if kings and men + kings <= 2 and self.balance_plies >= 10:
+            self._meet("lone-king-5", "two pieces or fewer against a lone king for 5 moves", new)

@@ -1,0 +1,126 @@
+"""Moves as text: full, short (Russian), numeric, with the capture path in any style.
+
+Path styles for a multi-capture (RULES.md §4.1, §4.5):
+
+- ``minimal``: origin and destination, the full canonical path only where another legal move
+  shares them (the PDN 3.0 rule);
+- ``turns``: every square where the capturing piece changes direction (Russian books,
+  ``h2:c7:a5:e1``);
+- ``canonical``: PDN 3.0's full form -- for each captured piece but the last, the square where
+  the piece turned or, if it went straight on, the square just behind that piece;
+- ``all``: every landing square of the route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pdn.squares import Geometry
+from replay.board import Board
+from replay.move import Move
+
+PATH_STYLES = ("minimal", "turns", "canonical", "all")
+
+
+def direction(geo: Geometry, start: int, end: int) -> tuple[int, int]:
+    """The unit step (row, col) from one square towards another on the same line."""
+    (r0, c0), (r1, c1) = geo.row_col(start), geo.row_col(end)
+    return (r1 > r0) - (r1 < r0), (c1 > c0) - (c1 < c0)
+
+
+def trajectory(geo: Geometry, route: Move) -> list[int]:
+    """Every square the piece stands on or passes over, from origin to destination."""
+    squares = [route.origin]
+    for landing in route.path:
+        dr, dc = direction(geo, squares[-1], landing)
+        row, col = geo.row_col(squares[-1])
+        while squares[-1] != landing:
+            row, col = row + dr, col + dc
+            squares.append(row * geo.width + col)
+    return squares
+
+
+def turning_squares(geo: Geometry, route: Move) -> list[int]:
+    """Origin, each square where the direction changes, destination (Russian book form)."""
+    points = [route.origin, *route.path]
+    result = [route.origin]
+    for before, here, after in zip(points, points[1:], points[2:], strict=False):
+        if direction(geo, before, here) != direction(geo, here, after):
+            result.append(here)
+    result.append(route.destination)
+    return result
+
+
+def canonical_squares(geo: Geometry, route: Move) -> list[int]:
+    """PDN 3.0 canonical full form of a capture route."""
+    points = [route.origin, *route.path]
+    result = [route.origin]
+    for index, captured in enumerate(route.captures[:-1]):
+        before, here, after = points[index], points[index + 1], points[index + 2]
+        if direction(geo, before, here) != direction(geo, here, after):
+            result.append(here)
+        else:
+            dr, dc = direction(geo, before, here)
+            row, col = geo.row_col(captured)
+            result.append((row + dr) * geo.width + col + dc)
+    result.append(route.destination)
+    return result
+
+
+def route_squares(board: Board, route: Move, paths: str = "minimal") -> list[int]:
+    """The squares to write for a move in a path style (see the module docstring)."""
+    geo = board.variant.geometry
+    if not route.captures or (len(route.captures) == 1 and paths != "all"):
+        return [route.origin, route.destination]
+    if paths == "all":
+        return [route.origin, *route.path]
+    if paths == "turns":
+        return turning_squares(geo, route)
+    if paths == "canonical" or is_ambiguous(board, route):
+        return canonical_squares(geo, route)
+    return [route.origin, route.destination]
+
+
+def is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = None) -> bool:
+    """Whether another legal move has the same origin and destination."""
+    moves = board.legal_moves() if legal is None else legal
+    return any(other.origin == move.origin and other.destination == move.destination
+               and other != move for other in moves)
+
+
+def separator_of(board: Board, move: Move, capture_separator: str | None = None) -> str:
+    """``-`` for a quiet move, the variant's capture mark (or the one asked for) otherwise."""
+    if not move.captures:
+        return "-"
+    if capture_separator:
+        return capture_separator
+    return ":" if board.variant.gametype.number == 25 else "x"
+
+
+def full_text(board: Board, move: Move, paths: str = "minimal",
+              capture_separator: str | None = None, numeric: bool | None = None) -> str:
+    """The move in full notation: ``c3-d4``, ``c3:e5``, ``h2:c7:a5:e1``, ``22x15``."""
+    squares = route_squares(board, move, paths)
+    notation = board.variant.gametype.notation
+    use_numbers = notation.numeric if numeric is None else numeric
+    if use_numbers:
+        numbering = notation.numbering or board.variant.geometry.numbering(1, False)
+        names = [numbering.name(square) for square in squares]
+    else:
+        names = [board.variant.geometry.name(square) for square in squares]
+    return separator_of(board, move, capture_separator).join(names)
+
+
+def short_text(board: Board, move: Move, legal: Sequence[Move] | None = None) -> str:
+    """Russian short notation (``ed4``, ``b:d6``); the full form where short is ambiguous."""
+    geo = board.variant.geometry
+    moves = board.legal_moves() if legal is None else legal
+    file = geo.name(move.origin)[0]
+    rivals = [other for other in moves if other != move
+              and other.destination == move.destination
+              and geo.name(other.origin)[0] == file
+              and bool(other.captures) == bool(move.captures)]
+    if rivals:
+        return full_text(board, move, "minimal", numeric=False)
+    mark = ":" if move.captures else ""
+    return f"{file}{mark}{geo.name(move.destination)}"

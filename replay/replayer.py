@@ -1,0 +1,309 @@
+"""Replay a game record on the rules: every move of the main line and of every variation.
+
+``replay_game(game)`` resolves each move record to the one legal move it means, collects
+errors and warnings with their locations, applies the draw rules and checks the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pdn.fen import FenError, parse_fen
+from pdn.model import Game, Line, MoveRecord, Ply
+from replay.board import Board, Position, position_from_setup, start_position
+from replay.draws import DrawClaim, DrawTracker
+from replay.move import Move
+from replay.movegen import WHITE
+from replay.resolve import SIDE_NAMES, Resolution, resolve
+from replay.variants import Variant, get_variant
+
+VALID, INVALID, INCOMPLETE, UNREADABLE = "valid", "invalid", "incomplete", "unreadable"
+WHITE_WINS, BLACK_WINS, DRAW, DOUBLE_FORFEIT, UNKNOWN = (
+    "white", "black", "draw", "double_forfeit", "unknown")
+
+# Result tokens by outcome, from the first mover's point of view (PDN.md: OCA and other
+# English archives write results for the side that starts; for White-first games it is White).
+_RESULTS = {
+    "1-0": "first", "2-0": "first", "1:0": "first", "2:0": "first",
+    "0-1": "second", "0-2": "second", "0:1": "second", "0:2": "second",
+    "1/2-1/2": DRAW, "1-1": DRAW, "1/2:1/2": DRAW, "1:1": DRAW, "=": DRAW,
+    "0-0": DOUBLE_FORFEIT, "0:0": DOUBLE_FORFEIT,
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An error or warning about one move (or the game), with where it was written."""
+
+    code: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    move_number: int | None = None
+    side: str | None = None
+    token: str | None = None
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "message": self.message, "line": self.line,
+                "column": self.column, "move_number": self.move_number, "side": self.side,
+                "token": self.token}
+
+
+@dataclass
+class ReplayedGame:
+    """What replaying a game found."""
+
+    game: Game
+    variant: Variant
+    start: Position
+    moves: list[Move] = field(default_factory=list)  # main line, as far as it replays
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    known_plies: int = 0
+    placeholder: bool = False
+    draws: list[DrawClaim] = field(default_factory=list)
+    final: Position | None = None
+    result: str = UNKNOWN  # normalised outcome of the recorded result
+    result_check: str = "undetermined"  # consistent / inconsistent / undetermined
+    ending: str = "undecided"  # how the final position ends by the rules
+    result_note: str = ""
+
+    @property
+    def status(self) -> str:
+        if any(d.severity == "error" for d in self.game.diagnostics) and not self.moves:
+            return UNREADABLE
+        if self.errors:
+            return INVALID
+        if self.placeholder:
+            return INCOMPLETE
+        return VALID
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+    def final_board(self) -> Board:
+        return Board(self.variant, self.final or self.start)
+
+
+def game_variant(game: Game, default: Variant, override: Variant | None = None) -> Variant:
+    """The variant to replay a game with: the user's override, else its GameType, else the
+    default."""
+    if override is not None:
+        return override
+    gametype = game.tags.get("GameType")
+    if gametype:
+        try:
+            return get_variant(gametype.split(",")[0])
+        except ValueError:
+            return default
+    return default
+
+
+def replay_game(game: Game, default: Variant, override: Variant | None = None
+                ) -> ReplayedGame:
+    """Replay a game's main line and variations; never raises on bad records."""
+    variant = game_variant(game, default, override)
+    start, problem = _start_position(game, variant)
+    replayed = ReplayedGame(game, variant, start)
+    if problem:
+        replayed.errors.append(problem)
+        replayed.final = start
+        return replayed
+    _replay_main_line(replayed)
+    _replay_variations(replayed)
+    _check_result(replayed)
+    return replayed
+
+
+def _start_position(game: Game, variant: Variant) -> tuple[Position, Problem | None]:
+    fen = game.tags.get("FEN") or game.moves.setup
+    if not fen:
+        return start_position(variant), None
+    try:
+        return position_from_setup(parse_fen(fen, variant.gametype.notation)), None
+    except FenError as error:
+        return start_position(variant), Problem("bad-fen", str(error), game.line)
+
+
+def _side(board: Board) -> str:
+    return SIDE_NAMES[board.turn]
+
+
+class _Numbering:
+    """Move numbers as a scoresheet counts them: both sides' moves share a number."""
+
+    def __init__(self, variant: Variant, start: Position, first_number: int) -> None:
+        self.first_mover = WHITE if variant.white_starts else 1
+        self.offset = 0 if start.turn == self.first_mover else 1
+        self.first_number = first_number
+
+    def number(self, ply_index: int) -> int:
+        return self.first_number + (ply_index + self.offset) // 2
+
+
+def _problem(code: str, message: str, record: MoveRecord, number: int, side: str) -> Problem:
+    return Problem(code, message, record.line or None, record.column or None, number, side,
+                   record.text)
+
+
+def _replay_main_line(replayed: ReplayedGame) -> None:
+    board = Board(replayed.variant, replayed.start)
+    plies = replayed.game.moves.plies
+    numbering = _Numbering(replayed.variant, replayed.start, _first_number(replayed.game))
+    draws = DrawTracker(replayed.variant, replayed.start)
+    for index, ply in enumerate(plies):
+        record = ply.record
+        number, side = numbering.number(index), _side(board)
+        if record.placeholder:
+            replayed.placeholder = True
+            replayed.known_plies = index
+            replayed.warnings.append(_problem(
+                "lost-moves", f"the record has lost moves from here; {index} plies are known",
+                record, number, side))
+            break
+        _check_number(replayed, ply, number, board)
+        resolution = resolve(board, record)
+        if resolution.move is None and resolution.code == "ambiguous-move":
+            resolution = _by_continuation(board, plies, index, resolution)
+            if resolution.move is not None:
+                replayed.warnings.append(_problem("resolved-by-continuation", resolution.warning,
+                                                  record, number, side))
+        elif resolution.warning:
+            replayed.warnings.append(_problem("notation", resolution.warning, record, number,
+                                              side))
+        if resolution.move is None:
+            code = "after-end" if resolution.code == "no-legal-move" else resolution.code
+            message = (f"move after the end of the game: {resolution.message}"
+                       if code == "after-end" else resolution.message)
+            replayed.errors.append(_problem(code, message, record, number, side))
+            break
+        before = board.position
+        board.push(resolution.move)
+        replayed.moves.append(resolution.move)
+        for claim in draws.push(before, resolution.move, board.position):
+            if index + 1 < len(plies):
+                replayed.warnings.append(_problem(
+                    f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "
+                    f"after this move; the record goes on", record, number, side))
+    else:
+        replayed.known_plies = len(plies)
+    replayed.draws = draws.claims
+    replayed.final = board.position
+
+
+def _first_number(game: Game) -> int:
+    fen = game.tags.get("FEN")
+    if fen and ":F" in fen.upper():
+        tail = fen.upper().rsplit(":F", 1)[1].strip().rstrip(".")
+        if tail.isdigit():
+            return int(tail)
+    return 1
+
+
+def _check_number(replayed: ReplayedGame, ply: Ply, number: int, board: Board) -> None:
+    if ply.number is None:
+        return
+    side = _side(board)
+    if ply.number != number:
+        replayed.warnings.append(_problem(
+            "move-number", f"numbered {ply.number}, but this is move {number} ({side})",
+            ply.record, number, side))
+    elif ply.black_number and board.turn == (0 if replayed.variant.white_starts else 1):
+        replayed.warnings.append(_problem(
+            "move-side", f"written as the second player's move, but {side} is to move",
+            ply.record, number, side))
+
+
+def _by_continuation(board: Board, plies: list[Ply], index: int,
+                     ambiguous: Resolution) -> Resolution:
+    """Resolve an ambiguous record the way an arbiter would: the one candidate after which
+    the rest of the record replays legally."""
+    good = [move for move in ambiguous.candidates if _replays(board, move, plies[index + 1:])]
+    if len(good) == 1:
+        chosen = board.move_text(good[0], full_path=True)
+        return Resolution(good[0], candidates=ambiguous.candidates,
+                          warning=f"{ambiguous.message}; resolved by continuation as {chosen}")
+    return ambiguous
+
+
+def _replays(board: Board, move: Move, rest: list[Ply]) -> bool:
+    trial = Board(board.variant, board.position.play(move))
+    for ply in rest:
+        if ply.record.placeholder:
+            return True
+        resolution = resolve(trial, ply.record)
+        if resolution.move is None:
+            return False
+        trial.push(resolution.move)
+    return True
+
+
+def _replay_variations(replayed: ReplayedGame) -> None:
+    """Replay every variation from its branch point; problems in them are warnings."""
+    numbering = _Numbering(replayed.variant, replayed.start, _first_number(replayed.game))
+    stack: list[tuple[Line, Position, int]] = [(replayed.game.moves, replayed.start, 0)]
+    while stack:
+        line, position, first_index = stack.pop()
+        board = Board(replayed.variant, position)
+        for offset, ply in enumerate(line.plies):
+            index = first_index + offset
+            for variation in ply.variations:
+                stack.append((variation, board.position, index))
+            if line is replayed.game.moves:
+                if offset >= len(replayed.moves):
+                    break
+                board.push(replayed.moves[offset])
+                continue
+            if ply.record.placeholder:
+                break
+            resolution = resolve(board, ply.record)
+            if resolution.move is None:
+                replayed.warnings.append(_problem(
+                    f"variation-{resolution.code}", f"in a variation: {resolution.message}",
+                    ply.record, numbering.number(index), _side(board)))
+                break
+            board.push(resolution.move)
+
+
+def normalise_result(token: str | None, variant: Variant) -> str:
+    """The recorded result as white / black / draw / double_forfeit / unknown."""
+    outcome = _RESULTS.get((token or "").strip())
+    if outcome == "first":
+        return WHITE_WINS if variant.white_starts else BLACK_WINS
+    if outcome == "second":
+        return BLACK_WINS if variant.white_starts else WHITE_WINS
+    return outcome or UNKNOWN
+
+
+def _check_result(replayed: ReplayedGame) -> None:
+    game = replayed.game
+    replayed.result = normalise_result(game.headers_result, replayed.variant)
+    if replayed.errors or replayed.placeholder:
+        replayed.result_check = "undetermined"
+        replayed.result_note = "the record does not replay to its end"
+        return
+    board = replayed.final_board()
+    if not board.legal_moves():
+        loser = _side(board)
+        winner = BLACK_WINS if board.turn == WHITE else WHITE_WINS
+        has_pieces = board.position.white if board.turn == WHITE else board.position.black
+        replayed.ending = "no-moves" if has_pieces else "no-pieces"
+        if replayed.result == winner:
+            replayed.result_check = "consistent"
+        elif replayed.result == UNKNOWN:
+            replayed.result_check = "undetermined"
+            replayed.result_note = f"{loser} cannot move: {winner} wins"
+        else:
+            replayed.result_check = "inconsistent"
+            replayed.result_note = (f"recorded {game.headers_result}, but {loser} has no legal "
+                                    f"move: {winner} wins")
+        return
+    if replayed.draws:
+        claim = replayed.draws[-1]
+        replayed.ending = f"draw-{claim.rule}"
+        if replayed.result == DRAW:
+            replayed.result_check = "consistent"
+            return
+        replayed.result_note = f"a draw by rule {claim.rule} was reached at ply {claim.ply}"
+    replayed.result_check = "undetermined"

@@ -1,0 +1,195 @@
+"""From a written move record to the one legal move it means, or a reason why not.
+
+The fast path checks only what the record names and whether a capture is available; the
+full move list is built only to explain an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pdn.model import MoveRecord
+from pdn.squares import SquareError
+from replay.board import Board
+from replay.move import Move
+from replay.movegen import WHITE, generator_for, unique
+from replay.notation import full_text, trajectory
+
+SIDE_NAMES = ("White", "Black")
+
+
+@dataclass
+class Resolution:
+    """What a record means here: ``move`` when exactly one legal move fits, else an error.
+
+    ``candidates`` lists every legal move that fits (several: ambiguous); ``code`` and
+    ``message`` explain a failure in a player's words.
+    """
+
+    move: Move | None
+    code: str = ""
+    message: str = ""
+    candidates: list[Move] = field(default_factory=list)
+    warning: str = ""
+
+
+def resolve(board: Board, record: MoveRecord) -> Resolution:
+    """The legal move a record denotes in this position."""
+    try:
+        squares = [board.variant.gametype.notation.square(name) for name in record.squares]
+    except SquareError as error:
+        return Resolution(None, "bad-square", f"{error}")
+    if not squares:
+        return Resolution(None, "bad-move", f"'{record.text}' names no square")
+    if record.is_short:
+        candidates = _short_candidates(board, record, squares[-1])
+    else:
+        candidates = _full_candidates(board, record, squares)
+    distinct = unique(candidates)
+    if len(distinct) == 1:
+        move = distinct[0]
+        warning = ""
+        if record.marked_capture is False and move.captures:
+            warning = f"'{record.text}' is a capture written with '-'"
+        elif record.marked_capture and not move.captures:
+            warning = f"'{record.text}' is a quiet move written as a capture"
+        return Resolution(move, candidates=distinct, warning=warning)
+    if distinct:
+        written = ", ".join(full_text(board, m, "canonical") for m in distinct)
+        return Resolution(None, "ambiguous-move",
+                          f"ambiguous: '{record.text}' can be {written}; write the full path",
+                          distinct)
+    return explain(board, record, squares)
+
+
+def _full_candidates(board: Board, record: MoveRecord, squares: list[int]) -> list[Move]:
+    origin, destination = squares[0], squares[-1]
+    if len(squares) == 1:
+        return []
+    if board.has_capture() and board.variant.forced_capture:
+        routes = [r for r in board.capture_routes()
+                  if r.origin == origin and r.destination == destination]
+        if len(squares) > 2:
+            geo = board.variant.geometry
+            routes = [r for r in routes if _is_subsequence(squares, trajectory(geo, r))]
+        return routes
+    if len(squares) > 2:
+        return [r for r in board.capture_routes() if r.origin == origin
+                and _is_subsequence(squares, trajectory(board.variant.geometry, r))]
+    quiet = _quiet_move(board, origin, destination)
+    if not board.variant.forced_capture:
+        captures = [r for r in board.capture_routes()
+                    if r.origin == origin and r.destination == destination]
+        return captures + ([quiet] if quiet else [])
+    return [quiet] if quiet else []
+
+
+def _short_candidates(board: Board, record: MoveRecord, destination: int) -> list[Move]:
+    file_mask = board.generator.file_masks.get((record.origin_file or "").lower(), 0)
+    if board.has_capture() and board.variant.forced_capture:
+        return [r for r in board.capture_routes()
+                if r.destination == destination and (file_mask >> r.origin) & 1]
+    quiet = _quiet_moves_to(board, destination, file_mask)
+    if board.variant.forced_capture:
+        return quiet
+    return [r for r in board.capture_routes()
+            if r.destination == destination and (file_mask >> r.origin) & 1] + quiet
+
+
+def _quiet_move(board: Board, origin: int, destination: int) -> Move | None:
+    """The quiet move from origin to destination if it is legal (captures aside)."""
+    moves = _quiet_moves_to(board, destination, 1 << origin)
+    return moves[0] if moves else None
+
+
+def _quiet_moves_to(board: Board, destination: int, origins: int) -> list[Move]:
+    position = board.position
+    own, opp = ((position.white, position.black) if board.turn == WHITE
+                else (position.black, position.white))
+    return board.generator.quiet_moves_to(own, opp, position.kings, board.turn, destination,
+                                          origins)
+
+
+def _is_subsequence(written: list[int], squares: list[int]) -> bool:
+    if written[0] != squares[0] or written[-1] != squares[-1]:
+        return False
+    position = 0
+    for square in written:
+        try:
+            position = squares.index(square, position) + 1
+        except ValueError:
+            return False
+    return True
+
+
+def explain(board: Board, record: MoveRecord, squares: list[int]) -> Resolution:
+    """Why no legal move fits a record, in words a player understands."""
+    side = SIDE_NAMES[board.turn]
+    legal = board.legal_moves()
+    listing = _listing(board, legal)
+    if not legal:
+        return Resolution(None, "no-legal-move", f"{side} has no legal move (the game is over)")
+    destination = squares[-1]
+    if not record.is_short:
+        origin = squares[0]
+        piece = board.piece_at(origin)
+        name = board.name(origin)
+        if piece is None:
+            return Resolution(None, "no-piece", f"no {side.lower()} piece on {name}; {listing}")
+        if (piece in "wW") != (board.turn == WHITE):
+            other = SIDE_NAMES[1 - board.turn].lower()
+            return Resolution(None, "wrong-side",
+                              f"{name} holds a {other} piece, but {side} is to move; {listing}")
+        routes = board.capture_routes()
+        if routes and board.variant.forced_capture and _quiet_move(board, origin, destination):
+            return Resolution(None, "capture-required",
+                              f"capture is compulsory: {_join(board, legal)}")
+        early = [r for r in routes if r.origin == origin and destination in r.path[:-1]]
+        if early:
+            route = early[0]
+            whole = full_text(board, route, "turns")
+            return Resolution(None, "capture-incomplete",
+                              f"capture stops too early: {board.name(origin)}:"
+                              f"{board.name(destination)} must continue to "
+                              f"{board.name(route.destination)} ({whole})")
+        unfiltered = _unfiltered_captures(board)
+        if any(r.origin == origin and r.destination == destination for r in unfiltered):
+            return Resolution(None, "capture-not-allowed",
+                              f"the {board.variant.precedence} capture rule forbids it: "
+                              f"{_join(board, legal)}")
+        if piece in "wb" and _is_backward(board, origin, destination):
+            return Resolution(None, "backward-move", f"men do not move backward; {listing}")
+        return Resolution(None, "illegal-move", f"'{record.text}' is not a legal move; {listing}")
+    if board.has_capture() and board.variant.forced_capture:
+        return Resolution(None, "capture-required", f"capture is compulsory: {_join(board, legal)}")
+    return Resolution(None, "illegal-move",
+                      f"no {side.lower()} piece on the {record.origin_file}-file can go to "
+                      f"{board.name(destination)}; {listing}")
+
+
+def _unfiltered_captures(board: Board) -> list[Move]:
+    variant = board.variant
+    if variant.precedence == "free":
+        return []
+    free = generator_for(variant.with_options(precedence="free"))
+    position = board.position
+    own, opp = ((position.white, position.black) if board.turn == WHITE
+                else (position.black, position.white))
+    return free.captures(own, opp, position.kings, board.turn)
+
+
+def _is_backward(board: Board, origin: int, destination: int) -> bool:
+    geo = board.variant.geometry
+    rows = geo.row_col(destination)[0] - geo.row_col(origin)[0]
+    return rows < 0 if board.turn == WHITE else rows > 0
+
+
+def _join(board: Board, moves: list[Move]) -> str:
+    names = [full_text(board, m, "minimal") for m in moves]
+    return " or ".join(names) if len(names) <= 3 else ", ".join(names)
+
+
+def _listing(board: Board, legal: list[Move]) -> str:
+    shown = [full_text(board, m) for m in legal[:12]]
+    more = f" (+{len(legal) - 12} more)" if len(legal) > 12 else ""
+    return f"legal moves: {' '.join(shown)}{more}"
