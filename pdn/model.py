@@ -70,6 +70,7 @@ class Ply:
     nags: list[int] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
     variations: list[Line] = field(default_factory=list)
+    setup: str | None = None  # a /FEN "..."/ written after this move: the position from here on
 
 
 @dataclass

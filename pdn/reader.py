@@ -1,0 +1,348 @@
+"""Read PDN games: from a path, an open file or a string, streamed in constant memory.
+
+The input is decoded (UTF-8 with or without BOM, Windows-1251, Latin-1; see
+``detect_encoding``), cut into game chunks by a cheap line scan (``pdn.syntax``), and each
+chunk is parsed by the Lark LALR grammar ``grammar.lark``, whose transformer builds the
+``Game`` values directly. A syntax error becomes a ``Diagnostic`` on the game of its chunk,
+with the line and column in the whole file, and reading goes on with the next chunk.
+
+>>> games = list(read_games('[Event "x"]\\n1. 32-28 19-23 2. 37-32 (2. 33-29 $1) 1-0'))
+>>> game = games[0]
+>>> game.tags["Event"], len(game.moves.plies), game.result
+('x', 3, '1-0')
+>>> game.moves.plies[2].variations[0].plies[0].record.squares
+('33', '29')
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from itertools import islice
+from typing import IO, Generic, TypeVar
+
+from pdn.model import Diagnostic, Game, Line, Ply
+from pdn.syntax import Chunk, GameTransformer, explain_error, head_tags, load_parser, split_chunks
+
+Source = str | os.PathLike | IO[str] | IO[bytes]
+T = TypeVar("T")
+
+SNIFF_BYTES = 1 << 20
+
+
+class PdnSyntaxError(ValueError):
+    """Raised in strict mode: the first error diagnostic of a game, with its location."""
+
+    def __init__(self, diagnostic: Diagnostic, game: int):
+        self.diagnostic = diagnostic
+        self.game = game
+        super().__init__(f"game {game}: {diagnostic.message}")
+
+
+# ---- decoding -------------------------------------------------------------------------------
+
+
+def detect_encoding(sample: bytes) -> str:
+    """The encoding of a file from its first bytes: ``utf-8-sig``, ``utf-8``, ``cp1251`` or
+    ``latin-1``.
+
+    Bytes that are valid UTF-8 are UTF-8. Otherwise the file is an 8-bit code page, told
+    apart by a heuristic: Cyrillic text in Windows-1251 is whole words of bytes >= 0x80,
+    while Western Latin-1 text has single accented letters between ASCII ones. So when most
+    high bytes stand next to another high byte the file is Windows-1251, else Latin-1.
+
+    >>> detect_encoding("Ренжин".encode("cp1251")), detect_encoding("Bertè".encode("latin-1"))
+    ('cp1251', 'latin-1')
+    """
+    if sample.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    try:
+        sample.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as error:
+        if error.reason == "unexpected end of data":  # a character cut by the sample's end
+            return "utf-8"
+    high = [i for i, byte in enumerate(sample) if byte >= 0x80]
+    paired = sum(1 for i in high if _has_high_neighbour(sample, i))
+    return "cp1251" if paired * 2 > len(high) else "latin-1"
+
+
+def _has_high_neighbour(sample: bytes, i: int) -> bool:
+    return (i > 0 and sample[i - 1] >= 0x80) or (i + 1 < len(sample) and sample[i + 1] >= 0x80)
+
+
+def _latin1_fallback(error: UnicodeError) -> tuple[str, int]:
+    """Decode a byte that is not UTF-8 as Latin-1: late non-UTF-8 bytes in a UTF-8-looking file."""
+    assert isinstance(error, UnicodeDecodeError)
+    return error.object[error.start : error.end].decode("latin-1"), error.end
+
+
+codecs.register_error("pdn-latin-1", _latin1_fallback)
+
+
+class _PrefixedRaw(io.RawIOBase):
+    """A raw stream that gives back an already-read prefix, then the rest of a binary file."""
+
+    def __init__(self, prefix: bytes, rest: IO[bytes]):
+        self._prefix = memoryview(prefix)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self._prefix:
+            size = min(len(buffer), len(self._prefix))
+            buffer[:size] = self._prefix[:size]
+            self._prefix = self._prefix[size:]
+            return size
+        data = self._rest.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _text_stream(binary: IO[bytes], encoding: str | None) -> IO[str]:
+    """Decode a binary stream, detecting the encoding from its first megabyte when not given."""
+    sample = binary.read(SNIFF_BYTES)
+    errors = "strict"
+    if encoding is None:
+        encoding = detect_encoding(sample)
+        errors = "pdn-latin-1" if encoding.startswith("utf-8") else "strict"
+    raw = _PrefixedRaw(sample, binary)
+    return io.TextIOWrapper(io.BufferedReader(raw, 1 << 16), encoding=encoding, errors=errors, newline=None)
+
+
+@contextmanager
+def open_text(source: Source, encoding: str | None = None) -> Iterator[tuple[IO[str], str | None]]:
+    """An open text stream over any source (universal newlines), and the source's name."""
+    if isinstance(source, str) and ("\n" in source or not os.path.exists(source)):
+        yield io.StringIO(source.removeprefix("\ufeff"), newline=None), None
+    elif isinstance(source, str | os.PathLike):
+        with open(source, "rb") as binary:
+            yield _text_stream(binary, encoding), os.fspath(source)
+    elif isinstance(source.read(0), str):  # type: ignore[union-attr]
+        yield source, getattr(source, "name", None)  # type: ignore[misc]
+    else:
+        yield _text_stream(source, encoding), getattr(source, "name", None)  # type: ignore[arg-type]
+
+
+# ---- games ----------------------------------------------------------------------------------
+
+
+def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer, source: str | None) -> list[Game]:
+    """The games of one chunk; on a syntax error one game holding the error and its tags."""
+    transformer.start_chunk(chunk.line)
+    try:
+        games = parser.parse(chunk.text)
+    except Exception as error:  # noqa: BLE001 - every Lark error becomes a diagnostic
+        diagnostic = explain_error(error, chunk)
+        games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[diagnostic])]
+    for game in games:
+        game.source = source
+    if games and not games[0].line:
+        games[0].line = chunk.line
+    return games
+
+
+def _read_chunks(chunks: Iterable[Chunk], source: str | None) -> Iterator[Game]:
+    parser, transformer = load_parser()
+    for chunk in chunks:
+        yield from _parse_chunk(chunk, parser, transformer, source)
+
+
+def _read_batch(batch: list[Chunk]) -> list[Game]:
+    """Worker-process entry: parse a batch of chunks."""
+    return list(_read_chunks(batch, None))
+
+
+def _batches(chunks: Iterable[Chunk], size: int) -> Iterator[list[Chunk]]:
+    iterator = iter(chunks)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def _read_parallel(chunks: Iterable[Chunk], workers: int, source: str | None) -> Iterator[Game]:
+    """Parse batches of chunks in worker processes, in order, with a bounded look-ahead."""
+    with ProcessPoolExecutor(workers) as pool:
+        pending = []
+        for batch in _batches(chunks, 256):
+            pending.append(pool.submit(_read_batch, batch))
+            if len(pending) > 2 * workers:
+                yield from _sourced(pending.pop(0).result(), source)
+        for future in pending:
+            yield from _sourced(future.result(), source)
+
+
+def _sourced(games: list[Game], source: str | None) -> list[Game]:
+    for game in games:
+        game.source = source
+    return games
+
+
+def read_games(source: Source, *, encoding: str | None = None, strict: bool = False,
+               workers: int = 1) -> Iterator[Game]:
+    """Stream the games of a PDN source (a path, an open text or binary file, or PDN text).
+
+    Each game carries its syntax errors as diagnostics; ``strict=True`` raises
+    ``PdnSyntaxError`` at the first one instead. ``workers > 1`` parses chunks of games in
+    that many processes and yields them in file order.
+    """
+    with open_text(source, encoding) as (stream, name):
+        chunks = split_chunks(stream)
+        games = _read_parallel(chunks, workers, name) if workers > 1 else _read_chunks(chunks, name)
+        for index, game in enumerate(_check_separators(games), 1):
+            game.index = index
+            if strict and game.errors:
+                raise PdnSyntaxError(game.errors[0], index)
+            yield game
+
+
+def _check_separators(games: Iterable[Game]) -> Iterator[Game]:
+    """Flag a game that runs into the next one without a result or ``*`` (PDN needs a game
+    separator between games; the last game of a file may go without)."""
+    previous = None
+    for game in games:
+        if previous is not None:
+            if previous.result is None and previous.moves.plies and not previous.errors:
+                previous.diagnostics.append(_missing_separator(previous, game))
+            yield previous
+        previous = game
+    if previous is not None:
+        yield previous
+
+
+def _missing_separator(game: Game, following: Game) -> Diagnostic:
+    last = game.moves.plies[-1].record
+    line, column = last.line, last.column + len(last.text)
+    return Diagnostic("syntax", f"no result or '*' after '{last.text}' at {line}:{column}: the "
+                      f"game runs into the next one (line {following.line})", line, column)
+
+
+# ---- visitors ------------------------------------------------------------------------------
+
+SKIP = False
+"""Returned by ``Visitor.end_tags`` to skip the movetext (it is then not parsed at all)."""
+
+
+class Visitor(Generic[T]):
+    """Receives the events of one game, in the spirit of python-chess' ``chess.pgn.BaseVisitor``.
+
+    Subclass and override what you need; ``result()`` is what ``visit_games`` yields.
+    """
+
+    def begin_game(self, index: int, line: int) -> None:
+        """A game starts (1-based index in the source, first line)."""
+
+    def visit_tag(self, name: str, value: str) -> None:
+        """A tag pair, in file order."""
+
+    def end_tags(self) -> bool:
+        """All tags are seen; return ``SKIP`` to skip the movetext."""
+        return True
+
+    def begin_line(self, line: Line) -> None:
+        """The main line or a variation starts (its leading comments and setup are on it)."""
+
+    def visit_ply(self, ply: Ply) -> None:
+        """A move of the current line, with its annotations."""
+
+    def end_line(self) -> None:
+        """The current line ends."""
+
+    def visit_result(self, result: str) -> None:
+        """The movetext's result token."""
+
+    def handle_error(self, diagnostic: Diagnostic) -> None:
+        """A problem found in the game."""
+
+    def result(self) -> T:  # type: ignore[return-value]
+        """What the visitor built."""
+
+
+class HeadersVisitor(Visitor[dict[str, str]]):
+    """Collects the tags and skips the movetext."""
+
+    def begin_game(self, index: int, line: int) -> None:
+        self.tags: dict[str, str] = {}
+
+    def visit_tag(self, name: str, value: str) -> None:
+        self.tags[name] = value
+
+    def end_tags(self) -> bool:
+        return SKIP
+
+    def result(self) -> dict[str, str]:
+        return self.tags
+
+
+def _walk(line: Line, visitor: Visitor) -> None:
+    visitor.begin_line(line)
+    for ply in line.plies:
+        visitor.visit_ply(ply)
+        for variation in ply.variations:
+            _walk(variation, visitor)
+    visitor.end_line()
+
+
+def _visit_game(game: Game, visitor: Visitor) -> None:
+    for diagnostic in game.diagnostics:
+        visitor.handle_error(diagnostic)
+    _walk(game.moves, visitor)
+    if game.result is not None:
+        visitor.visit_result(game.result)
+
+
+def visit_games(source: Source, visitor: Callable[[], Visitor[T]], *,
+                encoding: str | None = None) -> Iterator[T]:
+    """Drive a fresh visitor per game and yield its ``result()``.
+
+    The tags come from a cheap scan of the game's head; the movetext is parsed only when
+    ``end_tags`` does not return ``SKIP``, so reading only headers costs little.
+    """
+    parser, transformer = load_parser()
+    index = 0
+    with open_text(source, encoding) as (stream, name):
+        for chunk in split_chunks(stream):
+            tags, diagnostics = head_tags(chunk.text, chunk.line)
+            current = visitor()
+            current.begin_game(index + 1, chunk.line)
+            for tag_name, value in tags.items():
+                current.visit_tag(tag_name, value)
+            if current.end_tags() is SKIP:
+                for diagnostic in diagnostics:
+                    current.handle_error(diagnostic)
+                index += 1
+                yield current.result()
+                continue
+            for position, game in enumerate(_parse_chunk(chunk, parser, transformer, name)):
+                if position:
+                    current = visitor()
+                    current.begin_game(index + 1, game.line)
+                    for tag_name, value in game.tags.items():
+                        current.visit_tag(tag_name, value)
+                    current.end_tags()
+                _visit_game(game, current)
+                index += 1
+                yield current.result()
+
+
+def read_headers(source: Source, *, encoding: str | None = None) -> Iterator[dict[str, str]]:
+    """The tags of every game, without parsing any movetext."""
+    return visit_games(source, HeadersVisitor, encoding=encoding)
+
+
+__all__ = [
+    "SKIP",
+    "HeadersVisitor",
+    "PdnSyntaxError",
+    "Visitor",
+    "detect_encoding",
+    "open_text",
+    "read_games",
+    "read_headers",
+    "visit_games",
+]

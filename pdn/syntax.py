@@ -1,0 +1,585 @@
+"""The Lark side of reading PDN: game chunks, the parser, the transformer, error messages.
+
+``split_chunks`` cuts a stream of lines into game chunks with a cheap scan (a new chunk at a
+tag line that follows movetext, or at movetext that follows a result); ``load_parser`` gives
+the LALR parser of ``grammar.lark`` with a ``GameTransformer`` that builds ``Game`` values
+while parsing (no tree); ``explain_error`` turns a Lark error into a ``Diagnostic`` a person
+understands, located in the whole file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+
+from lark import Lark, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
+
+RESULTS = frozenset(
+    {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*", "1:0", "0:1", "1/2:1/2"}
+)
+# Result tag values that only say "unknown": accepted without a word.
+UNKNOWN_RESULTS = frozenset({"", "?", "-"})
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of the input holding one game (rarely several untagged ones)."""
+
+    text: str
+    line: int  # 1-based line of its first character in the whole file
+
+
+# ---- chunks -----------------------------------------------------------------------------------
+
+_TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\.?)*"[^\[\]\n]*)?\])+(?:\s|\\r)*')
+_TAG_START = re.compile(r'\s*\[[A-Za-z][A-Za-z0-9_]*\s+"')
+_ENDS_WITH_RESULT = re.compile(
+    r"(?:^|\s)(?:1/2-1/2|1/2:1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)\s*$"
+)
+
+
+def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool]:
+    """Whether ``text`` has something besides comments, and whether a ``{`` stays open."""
+    content = False
+    position = 0
+    while position < len(text):
+        if in_comment:
+            end = text.find("}", position)
+            if end < 0:
+                return content, True
+            in_comment, position = False, end + 1
+            continue
+        char = text[position]
+        if char == "{":
+            in_comment = True
+        elif char == ";":
+            break
+        elif not char.isspace():
+            content = True
+        position += 1
+    return content, in_comment
+
+
+class _Chunker:
+    """The state of ``split_chunks``: the lines of the chunk being gathered."""
+
+    def __init__(self) -> None:
+        self.buffer: list[str] = []
+        self.start = 1
+        self.has_body = False  # movetext seen (not only tags and comments)
+        self.ended = False  # the last movetext line ended with a result token
+        self.in_comment = False
+
+    def flush(self, number: int) -> Iterator[Chunk]:
+        if self.buffer and (self.has_body or any(part.strip() for part in self.buffer)):
+            yield Chunk("".join(self.buffer), self.start)
+        self.buffer, self.start, self.has_body, self.ended = [], number, False, False
+
+    def feed(self, line: str, number: int) -> Iterator[Chunk]:
+        stripped = line.lstrip()
+        if stripped.startswith("[") and (not self.in_comment or _TAG_START.match(stripped)):
+            if self.has_body:
+                yield from self.flush(number)
+            self.in_comment = False
+            tags = _TAG_RUN.match(stripped)
+            rest = stripped[tags.end():] if tags else ""  # a broken tag line is still a tag line
+        elif stripped.startswith("%") and not self.in_comment:
+            rest = ""
+        else:
+            rest = stripped
+        if self.in_comment or "{" in rest or "}" in rest or ";" in rest:
+            content, self.in_comment = _content_outside_comments(rest, self.in_comment)
+        else:
+            content = bool(rest.strip())
+            tag = _TAG_START.search(rest, 1) if "[" in rest else None
+            if tag and rest[: tag.start()].strip():
+                # A game glued to the end of the previous one ("0-1[Event ..."): split the
+                # line, and pad the second piece so that its columns stay those of the file.
+                cut = len(line) - len(rest) + tag.start()
+                yield from self.feed(line[:cut] + "\n", number)
+                yield from self.flush(number)
+                yield from self.feed(" " * cut + line[cut:], number)
+                return
+        if content:
+            if self.ended:
+                yield from self.flush(number)
+            self.has_body = True
+            self.ended = not self.in_comment and _ENDS_WITH_RESULT.search(rest) is not None
+        if not self.buffer:
+            self.start = number
+        self.buffer.append(line)
+
+
+def split_chunks(lines: Iterable[str]) -> Iterator[Chunk]:
+    """Cut lines into game chunks.
+
+    A chunk ends before a tag line that follows movetext (also a tag glued to the end of a
+    movetext line), and before movetext that follows a line ending in a result token. Lines
+    inside a ``{}`` comment never split, except a line that clearly starts a tag pair
+    (``[Name "``): an unclosed comment then spoils one game, not the rest of the file. ``%``
+    escape lines and comments alone are not movetext, so a comment before the first tag
+    stays with the game after it.
+    """
+    chunker = _Chunker()
+    number = 0
+    for number, line in enumerate(lines, 1):
+        yield from chunker.feed(line, number)
+    yield from chunker.flush(number + 1)
+
+
+# ---- tags -------------------------------------------------------------------------------------
+
+_TAG_PARTS = re.compile(r'\[\s*([^\s"\]]*)\s*(?:"((?:[^"\\]|\\.?)*)"|(.*?))\s*\]', re.S)
+_UNESCAPE = re.compile(r'\\([\\"])')
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def split_tag(text: str) -> tuple[str, str]:
+    """Name and value of a tag token: ``[Round "3"]``, ``[Round 17]``, ``[Empty]``."""
+    match = _TAG_PARTS.fullmatch(text)
+    if match is None:
+        return text[1:-1].strip(), ""
+    quoted = match.group(2)
+    if quoted is not None:
+        return match.group(1), _UNESCAPE.sub(r"\1", quoted)
+    return match.group(1), match.group(3)
+
+
+def check_tag(name: str, value: str, line: int, column: int) -> Diagnostic | None:
+    """A diagnostic for a tag that cannot be what it says, else None."""
+    where = f"{line}:{column}"
+    if not _TAG_NAME.fullmatch(name):
+        return Diagnostic("tag", f"tag [{name} {value}] at {where}: '{name}' is not a tag name",
+                          line, column, "warning")
+    if name == "Result":
+        result = value.strip()
+        if result not in RESULTS and result not in UNKNOWN_RESULTS:
+            return Diagnostic("result", f"Result tag \"{value}\" at {where} is not a PDN result "
+                              "(1-0 0-1 1/2-1/2 2-0 0-2 1-1 0-0 * 1:0 0:1 1/2:1/2)", line, column)
+    return None
+
+
+def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diagnostic]]:
+    """The tags at the head of a chunk (before any movetext), read without the parser."""
+    tags: dict[str, str] = {}
+    diagnostics: list[Diagnostic] = []
+    pattern = _tag_pattern()
+    position = 0
+    line = first_line
+    line_start = 0
+    while True:
+        skip = _HEAD_SKIP.match(text, position)
+        position = skip.end()
+        match = pattern.match(text, position)
+        if match is None:
+            break
+        line += text.count("\n", line_start, position)
+        line_start = position
+        name, value = split_tag(match.group())
+        column = position - text.rfind("\n", 0, position)
+        diagnostic = check_tag(name, value, line, column)
+        if diagnostic:
+            diagnostics.append(diagnostic)
+        tags[name] = value
+        position = match.end()
+    return tags, diagnostics
+
+
+_HEAD_SKIP = re.compile(r'(?:\s|\\r|\{[^}]*\}|;[^\n]*|(?m:^%[^\n]*))*')
+
+
+@cache
+def _tag_pattern() -> re.Pattern[str]:
+    """The grammar's TAG terminal as a compiled regex: one definition of a tag pair."""
+    parser, _ = load_parser()
+    return re.compile(parser.get_terminal("TAG").pattern.to_regexp())
+
+
+# ---- moves ----------------------------------------------------------------------------------
+
+_SQUARE = re.compile(r"[a-l](?:1[0-2]|[1-9])|[0-9]+")
+_SEPARATOR = re.compile(r"[-xX:×]")
+_STRENGTH = re.compile(r"(?:[!?]+|\([!?]+\)|\*)$")
+NAG_FORCED_MOVE = 7  # "$7", what a "*" glued to a move (a star move) means
+
+
+@cache
+def _move_parts(body: str) -> tuple[str, tuple[str, ...], str, str | None, str | None]:
+    """Text, squares, separator, origin file and strength of a move body (no number)."""
+    strength_match = _STRENGTH.search(body)
+    strength = strength_match.group() if strength_match else None
+    text = body[: strength_match.start()] if strength_match else body
+    lowered = text.lower()
+    origin_file = None
+    if not lowered[0].isdigit() and not lowered[1].isdigit():
+        origin_file, lowered = lowered[0], lowered[1:]
+    squares = tuple(name.lstrip("0") if name[0] == "0" else name for name in _SQUARE.findall(lowered))
+    separator = _SEPARATOR.search(lowered)
+    mark = separator.group() if separator else ""
+    return text, squares, "x" if mark in ("X", "×") else mark, origin_file, strength
+
+
+def _move(token, line_offset: int) -> tuple[Ply, bool]:
+    """The ply of a MOVE token (record, move number) and whether it was numbered."""
+    value: str = token.value
+    line = token.line + line_offset
+    column = token.column
+    number = None
+    black = False
+    dot = value.rfind(".")
+    if dot >= 0:
+        black = value[dot - 2 : dot + 1] == "..."
+        number = int(value[: value.index(".")])
+        start = dot + 1
+        while value[start].isspace():
+            start += 1
+        gap = value[:start]
+        newlines = gap.count("\n")
+        if newlines:
+            line += newlines
+            column = start - gap.rfind("\n")
+        else:
+            column += start
+        value = value[start:]
+    text, squares, separator, origin_file, strength = _move_parts(value)
+    if strength == "*":
+        record = MoveRecord(text, squares, separator, origin_file, None, line, column)
+        return Ply(record, number, black, [NAG_FORCED_MOVE]), dot >= 0
+    record = MoveRecord(text, squares, separator, origin_file, strength, line, column)
+    return Ply(record, number, black), dot >= 0
+
+
+def _comment_text(text: str) -> str:
+    """A comment's text with its whitespace runs made single spaces (layout is not content)."""
+    return " ".join(text.split())
+
+
+def _result_key(result: str) -> str:
+    return result.strip().replace(":", "-")
+
+
+# ---- the transformer ------------------------------------------------------------------------
+
+
+@dataclass
+class _Hoisted:
+    """Variations found in a line that has no move of its own, for the enclosing line."""
+
+    variations: list[Line]
+
+
+class GameTransformer(Transformer):
+    """Builds ``Game`` values while the LALR parser reduces (Lark's ``transformer=``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.line_offset = 0
+        self.diagnostics: list[Diagnostic] = []
+        self.dashes = False
+
+    def start_chunk(self, first_line: int) -> None:
+        """Prepare for a chunk that starts at ``first_line`` of the file."""
+        self.line_offset = first_line - 1
+        self.diagnostics = []
+        self.dashes = False  # a "-" lost move was seen
+
+    def _report(self, token, code: str, message: str, severity: str = "error") -> None:
+        line = token.line + self.line_offset
+        self.diagnostics.append(
+            Diagnostic(code, f"{message.format(where=f'{line}:{token.column}')}", line,
+                       token.column, severity)
+        )
+
+    def line(self, items: list) -> Line | _Hoisted:
+        result = Line()
+        plies = result.plies
+        number = None  # a MOVENUMBER token waiting for its move
+        pending: list = []  # NAGs, strength marks and variations written before any move
+        for item in items:
+            if isinstance(item, _Hoisted | Line):
+                variations = item.variations if isinstance(item, _Hoisted) else [item]
+                if plies:
+                    plies[-1].variations.extend(variations)
+                else:
+                    pending.extend(variations)
+                continue
+            kind = item.type
+            if kind == "MOVE":
+                ply, numbered = _move(item, self.line_offset)
+                if number is not None and not numbered:
+                    ply.number = int(number.value.rstrip("."))
+                    ply.black_number = number.value.endswith("...")
+                plies.append(ply)
+                number = None
+                if pending:
+                    self._attach(ply, pending)
+                    pending = []
+            elif kind == "MOVENUMBER":
+                if number is not None:
+                    self._dangling(number)
+                number = item
+            elif kind == "PLACEHOLDER":
+                plies.append(self._placeholder(item, number))
+                number = None
+            elif kind in ("COMMENT", "PAREN_COMMENT"):
+                self._comment(result, _comment_text(item.value[1:-1]))
+            elif kind == "LINE_COMMENT":
+                self._comment(result, _comment_text(item.value[1:]))
+            elif kind == "NAG" or kind == "STRENGTH":
+                if plies:
+                    self._attach(plies[-1], [item])
+                else:
+                    pending.append(item)
+            elif kind == "SETUP":
+                fen = item.value[item.value.index('"') + 1 : item.value.rindex('"')]
+                if plies:
+                    plies[-1].setup = fen
+                else:
+                    result.setup = fen
+        if number is not None:
+            self._dangling(number)
+        if not plies and pending and all(isinstance(item, Line) for item in pending):
+            return _Hoisted(pending)
+        for item in pending:
+            if not isinstance(item, Line):
+                self._report(item, "movetext", f"'{item.value}' at {{where}} annotates no move", "warning")
+        return result
+
+    def _dangling(self, number) -> None:
+        self._report(number, "syntax", f"move number '{number.value}' at {{where}} is not followed by a move")
+
+    def _placeholder(self, token, number) -> Ply:
+        """A lost move (``...``, PDN's unknown move, or a bare ``-``)."""
+        self.dashes = self.dashes or token.value == "-"
+        record = MoveRecord(token.value, line=token.line + self.line_offset, column=token.column,
+                            placeholder=True)
+        if number is None:
+            return Ply(record)
+        return Ply(record, int(number.value.rstrip(".")), number.value.endswith("..."))
+
+    @staticmethod
+    def _comment(line: Line, text: str) -> None:
+        if line.plies:
+            line.plies[-1].comments.append(text)
+        else:
+            line.comments.append(text)
+
+    @staticmethod
+    def _attach(ply: Ply, items: list) -> None:
+        """Attach annotations to a ply: NAGs, a strength mark, variations."""
+        for item in items:
+            if isinstance(item, Line):
+                ply.variations.append(item)
+            elif item.type == "NAG":
+                ply.nags.append(int(item.value[1:]))
+            else:
+                ply.record = replace(ply.record, strength=(ply.record.strength or "") + item.value)
+
+    def variation(self, items: list) -> Line | _Hoisted:
+        return items[0] if items else Line()
+
+    def tagged(self, items: list) -> list[Game]:
+        games = [Game(line=items[0].line + self.line_offset)]
+        for item in items:
+            game = games[-1]
+            if isinstance(item, Line | _Hoisted):
+                game.moves = self._main_line(item)
+            elif item.type == "TAG":
+                name, value = split_tag(item.value)
+                line = item.line + self.line_offset
+                if name == "Event" and "Event" in game.tags:  # a game with tags only, then the next
+                    games.append(Game(line=line))
+                    game = games[-1]
+                diagnostic = check_tag(name, value, line, item.column)
+                if diagnostic:
+                    game.diagnostics.append(diagnostic)
+                game.tags[name] = value
+            else:
+                game.result = item.value
+                self._check_result(game, item)
+        return games
+
+    def _main_line(self, line: Line | _Hoisted) -> Line:
+        if isinstance(line, Line):
+            return line
+        self.diagnostics.append(Diagnostic("movetext", "variations with no main line move are "
+                                           "dropped", severity="warning"))
+        return Line()
+
+    def _check_result(self, game: Game, token) -> None:
+        tag = game.tags.get("Result", "")
+        if token.value != "*" and tag.strip() not in UNKNOWN_RESULTS | {"*"} and \
+                _result_key(token.value) != _result_key(tag):
+            self._report(token, "result", f"result '{token.value}' at {{where}} disagrees with the "
+                         f"Result tag \"{tag}\" (the tag is taken)", "warning")
+
+    def untagged(self, items: list) -> list[Game]:
+        game = Game(moves=self._main_line(items[0]))
+        if len(items) > 1:
+            game.result = items[1].value
+        if game.moves.plies:
+            game.line = game.moves.plies[0].record.line
+        return [game]
+
+    def start(self, groups: list[list[Game]]) -> list[Game]:
+        games = _merge_comment_only([game for group in groups for game in group])
+        for game in games:
+            _result_placeholder(game)
+            _check_plycount(game)
+            if self.dashes:
+                _check_dashes(game.moves, game.diagnostics)
+        for diagnostic in self.diagnostics:
+            _owner(games, diagnostic.line).diagnostics.append(diagnostic)
+        return games
+
+
+def _owner(games: list[Game], line: int | None) -> Game:
+    """The game of a chunk that a diagnostic at ``line`` belongs to."""
+    owner = games[0]
+    for game in games:
+        if line is not None and game.line and game.line <= line:
+            owner = game
+    return owner
+
+
+def _check_dashes(line: Line, diagnostics: list[Diagnostic]) -> None:
+    """A bare ``-`` for a lost move is not PDN: an error, although the game is read with the
+    move marked lost (PDN writes an unknown move as ``...``)."""
+    for ply in line.plies:
+        record = ply.record
+        if record.placeholder and record.text == "-":
+            where = f"{record.line}:{record.column}"
+            diagnostics.append(Diagnostic("lost-move", f"'-' at {where} is not a move: PDN writes "
+                                          "an unknown move as '...'", record.line, record.column))
+        for variation in ply.variations:
+            _check_dashes(variation, diagnostics)
+
+
+def _check_plycount(game: Game) -> None:
+    """A PlyCount tag that is not the number of plies of the main line: a warning."""
+    written = game.tags.get("PlyCount", "").strip()
+    if written.isdigit() and int(written) != len(game.moves.plies):
+        game.diagnostics.append(Diagnostic(
+            "plycount", f"PlyCount tag says {written} but the main line has "
+            f"{len(game.moves.plies)} plies", game.line, 1, "warning"))
+
+
+def _merge_comment_only(games: list[Game]) -> list[Game]:
+    """Fold a game that is only comments (text after a result) into a neighbour game."""
+    kept: list[Game] = []
+    leading: list[str] = []
+    for game in games:
+        if not game.tags and not game.moves.plies and game.result is None and not game.moves.setup:
+            if kept:
+                _append_comments(kept[-1].moves, game.moves.comments)
+            else:
+                leading.extend(game.moves.comments)
+            continue
+        if leading:
+            game.moves.comments[:0] = leading
+            leading = []
+        kept.append(game)
+    if leading and not kept:
+        kept.append(Game(moves=Line(comments=leading)))
+    return kept
+
+
+def _append_comments(line: Line, comments: list[str]) -> None:
+    target = line.plies[-1].comments if line.plies else line.comments
+    target.extend(comments)
+
+
+def _result_placeholder(game: Game) -> None:
+    """A closing ``-`` with Result tag ``-`` (BrunoGUI exports) is the result, not a lost move."""
+    plies = game.moves.plies
+    if (game.result is None and game.tags.get("Result") == "-" and plies
+            and plies[-1].record.placeholder and plies[-1].record.text == "-"
+            and not plies[-1].comments and not plies[-1].variations):
+        plies.pop()
+        game.result = "-"
+
+
+@cache
+def load_parser() -> tuple[Lark, GameTransformer]:
+    """The LALR parser of ``grammar.lark`` wired to its transformer (lark-cython when installed)."""
+    grammar = resources.files("pdn").joinpath("grammar.lark").read_text(encoding="utf-8")
+    transformer = GameTransformer()
+    options: dict = {"parser": "lalr", "lexer": "contextual", "transformer": transformer,
+                     "maybe_placeholders": False}
+    try:
+        import lark_cython
+    except ImportError:
+        return Lark(grammar, **options), transformer
+    return Lark(grammar, _plugins=lark_cython.plugins, **options), transformer
+
+
+# ---- errors ---------------------------------------------------------------------------------
+
+_CHARACTER_REASONS = {
+    "{": "comment opened but never closed",
+    "}": "comment closed but none is open",
+    "[": "tag not closed on its line",
+    "]": "tag closed but none is open",
+    '"': "a quote outside a tag",
+    "/": "setup is not of the form /FEN \"...\"/",
+}
+
+
+def _word_at(text: str, position: int) -> str:
+    match = re.compile(r"\S{1,20}").match(text, position)
+    return match.group() if match else text[position : position + 1]
+
+
+def _open_variations(text: str, end: int) -> list[tuple[int, int]]:
+    """Lines and columns (in the chunk) of the variations still open before offset ``end``."""
+    parser, _ = load_parser()
+    stack: list[tuple[int, int]] = []
+    try:
+        for token in parser.lex(text):
+            if token.start_pos >= end:
+                break
+            if token.type == "LPAR":
+                stack.append((token.line, token.column))
+            elif token.type == "RPAR" and stack:
+                stack.pop()
+    except UnexpectedInput:
+        pass
+    return stack
+
+
+def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
+    """A Lark error as a diagnostic located in the whole file."""
+    offset = chunk.line - 1
+    if isinstance(error, UnexpectedCharacters):
+        line, column = error.line + offset, error.column
+        word = _word_at(chunk.text, error.pos_in_stream)
+        reason = _CHARACTER_REASONS.get(word[0], "not a move, move number, comment, NAG or result")
+        return Diagnostic("syntax", f"unexpected '{word}' at {line}:{column}: {reason}", line, column)
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        if token.type == "$END":
+            lines = chunk.text.splitlines() or [""]
+            line, column = len(lines) + offset, len(lines[-1]) + 1
+            opened = _open_variations(chunk.text, len(chunk.text))
+            reason = (f"variation opened at {opened[-1][0] + offset}:{opened[-1][1]} is not closed"
+                      if opened else "the game ends too early")
+            return Diagnostic("syntax", f"end of game at {line}:{column}: {reason}", line, column)
+        line, column = token.line + offset, token.column
+        opened = _open_variations(chunk.text, token.start_pos)
+        if token.type == "RPAR":
+            reason = "variation closed but none is open"
+        elif opened:
+            reason = f"inside the variation opened at {opened[-1][0] + offset}:{opened[-1][1]}, not closed"
+        elif token.type == "RESULT":
+            reason = "a result where the game has already ended"
+        else:
+            reason = "not expected here"
+        return Diagnostic("syntax", f"unexpected '{token.value}' at {line}:{column}: {reason}", line, column)
+    message = f"cannot read the game at {chunk.line}:1: {error}"
+    return Diagnostic("syntax", message, chunk.line, 1)
