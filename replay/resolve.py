@@ -13,7 +13,7 @@ from pdn.squares import SquareError
 from replay.board import Board
 from replay.move import Move
 from replay.movegen import WHITE, generator_for, unique
-from replay.notation import full_text, trajectory
+from replay.notation import full_text, trajectory, turning_squares
 
 SIDE_NAMES = ("White", "Black")
 
@@ -70,12 +70,11 @@ def _full_candidates(board: Board, record: MoveRecord, squares: list[int]) -> li
         routes = [r for r in board.capture_routes()
                   if r.origin == origin and r.destination == destination]
         if len(squares) > 2:
-            geo = board.variant.geometry
-            routes = [r for r in routes if _is_subsequence(squares, trajectory(geo, r))]
+            routes = [r for r in routes if _follows(board, squares, r)]
         return routes
     if len(squares) > 2:
         return [r for r in board.capture_routes() if r.origin == origin
-                and _is_subsequence(squares, trajectory(board.variant.geometry, r))]
+                and r.destination == destination and _follows(board, squares, r)]
     quiet = _quiet_move(board, origin, destination)
     if not board.variant.forced_capture:
         captures = [r for r in board.capture_routes()
@@ -110,13 +109,22 @@ def _quiet_moves_to(board: Board, destination: int, origins: int) -> list[Move]:
                                           origins)
 
 
-def _is_subsequence(written: list[int], squares: list[int]) -> bool:
-    if written[0] != squares[0] or written[-1] != squares[-1]:
+def _follows(board: Board, written: list[int], route: Move) -> bool:
+    """Whether a written capture path describes this route: its squares lie on the route in
+    order, and it names every square where the route turns. That accepts the Russian book
+    form, PDN 3.0's canonical form and every landing square alike."""
+    geo = board.variant.geometry
+    return (_is_subsequence(written, trajectory(geo, route))
+            and _is_subsequence(turning_squares(geo, route), written))
+
+
+def _is_subsequence(short: list[int], long: list[int]) -> bool:
+    if short[0] != long[0] or short[-1] != long[-1]:
         return False
     position = 0
-    for square in written:
+    for square in short:
         try:
-            position = squares.index(square, position) + 1
+            position = long.index(square, position) + 1
         except ValueError:
             return False
     return True

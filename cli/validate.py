@@ -1,0 +1,132 @@
+"""``pdn validate``: replay records on the rules and say exactly what is wrong."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, VariantOption, fail
+from cli.sources import SourceError, collect_sources
+
+
+def _location(report, problem: dict) -> str:
+    parts = [report.file or "<stdin>"]
+    if problem.get("line"):
+        parts.append(str(problem["line"]))
+        if problem.get("column"):
+            parts.append(str(problem["column"]))
+    elif report.line:
+        parts.append(str(report.line))
+    return ":".join(parts)
+
+
+def _problem_text(report, problem: dict, kind: str) -> str:
+    move = ""
+    if problem.get("move_number"):
+        move = f", move {problem['move_number']} ({problem.get('side')})"
+        if problem.get("token"):
+            move += f" '{problem['token']}'"
+    return (f"{_location(report, problem)}: {kind}: {report.title}{move}: "
+            f"{problem['code']} — {problem['message']}")
+
+
+def validate(
+    paths: Annotated[list[str], typer.Argument(
+        help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.")],
+    variant: VariantOption = "russian",  # type: ignore[assignment]
+    ignore_gametype: Annotated[bool, typer.Option(
+        "--ignore-gametype", help="Use --variant even where a game's GameType tag says "
+        "otherwise.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game per line."
+                                          )] = False,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=0, help="Worker processes (0: all cores when there are many games)."
+    )] = 0,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Count warnings (notation slips, resolved ambiguities) as errors.")]
+    = False,
+    warnings: Annotated[bool, typer.Option("--warnings", "-W", help="Print warnings too.")]
+    = False,
+    report: Annotated[Path | None, typer.Option(
+        "--report", help="Write an arbiter's report (.html or .md) with diagrams.")] = None,
+    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
+    = None,
+) -> None:
+    """Replay every game on the rules; report illegal, ambiguous and incomplete records.
+
+    Exit status: 0 all games valid, 1 some invalid, 2 usage error or unreadable input.
+    """
+    from replay.validate import validate_sources
+
+    if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
+        fail(f"--report must end in .html or .md, not '{report.suffix}'")
+    try:
+        sources = collect_sources(paths)
+    except SourceError as error:
+        fail(str(error))
+    started = time.perf_counter()
+    statuses: Counter[str] = Counter()
+    checks: Counter[str] = Counter()
+    moves = 0
+    kept = []
+    unreadable_files = 0
+    for item in validate_sources(sources, variant, variant if ignore_gametype else None,
+                                 jobs=jobs, encoding=encoding):
+        if isinstance(item, str):
+            typer.secho(item, err=True, fg="red")
+            unreadable_files += 1
+            continue
+        if strict and item.warnings and item.status == "valid":
+            item.status = "invalid"
+        statuses[item.status] += 1
+        checks[item.result_check] += 1
+        moves += item.plies
+        if report is not None:
+            kept.append(item)
+        if as_json:
+            typer.echo(json.dumps(item.as_dict(), ensure_ascii=False))
+            continue
+        for problem in item.errors:
+            typer.echo(_problem_text(item, problem, "error"))
+        if warnings or strict:
+            for problem in item.warnings:
+                typer.echo(_problem_text(item, problem, "warning"))
+        if item.result_check == "inconsistent":
+            typer.echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
+                       f"{item.result_note}")
+    seconds = time.perf_counter() - started
+    if report is not None:
+        _write_report(report, kept)
+    games = sum(statuses.values())
+    if not as_json:
+        rate = f", {moves / seconds:,.0f} moves/s" if seconds > 0 else ""
+        summary = ", ".join(f"{statuses[s]} {s}" for s in
+                            ("valid", "invalid", "incomplete", "unreadable") if statuses[s])
+        typer.echo(f"{games} games: {summary or 'none'}; {moves:,} moves checked in "
+                   f"{seconds:.2f} s{rate}; results: "
+                   + ", ".join(f"{n} {c}" for c, n in sorted(checks.items())), err=True)
+    if unreadable_files or statuses["unreadable"]:
+        raise typer.Exit(EXIT_UNREADABLE)
+    raise typer.Exit(EXIT_INVALID if statuses["invalid"] else EXIT_OK)
+
+
+def _write_report(path: Path, reports: list) -> None:
+    from pdn.output import write_atomically
+    from replay.report import html_report, markdown_report
+
+    text = markdown_report(reports) if path.suffix.lower() == ".md" else html_report(reports)
+    try:
+        write_atomically(path, text)
+    except OSError as error:
+        fail(f"{path}: {error.strerror}")
+    typer.echo(f"report written to {path}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(validate)
+
