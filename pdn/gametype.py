@@ -42,12 +42,23 @@ class SquareNotation:
             return self.numbering.name(square)
         return self.geometry.name(square)
 
+    @cached_property
+    def _names(self) -> dict[str, int]:
+        """Every normalised name and number of a playable square (the reader's fast path)."""
+        numbering = self.numbering or self.geometry.numbering(corner=1, white_starts=False)
+        table = {self.geometry.name(sq): sq for sq in self.geometry.playable}
+        table.update({str(n): sq for n, sq in enumerate(numbering.squares, 1)})
+        return table
+
     def square(self, text: str) -> int:
         """The internal square a written name or number denotes; raises SquareError.
 
         Both forms are accepted whatever the preferred one: numbers need a numbering, which
         every game type has (alphanumeric ones use the international-style top-left count).
         """
+        known = self._names.get(text)
+        if known is not None:
+            return known
         text = text.strip()
         if text.isdigit():
             numbering = self.numbering or self.geometry.numbering(corner=1, white_starts=False)

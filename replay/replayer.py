@@ -110,8 +110,8 @@ def replay_game(game: Game, default: Variant, override: Variant | None = None
         replayed.errors.append(problem)
         replayed.final = start
         return replayed
-    _replay_main_line(replayed)
-    _replay_variations(replayed)
+    branches = _replay_main_line(replayed)
+    _replay_variations(replayed, branches)
     _check_result(replayed)
     return replayed
 
@@ -147,7 +147,12 @@ def _problem(code: str, message: str, record: MoveRecord, number: int, side: str
                    record.text)
 
 
-def _replay_main_line(replayed: ReplayedGame) -> None:
+Branch = tuple[Line, Position, int]  # a variation, the position it starts from, its ply index
+
+
+def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
+    """Replay the main line; returns the variations met on the way with their positions."""
+    branches: list[Branch] = []
     board = Board(replayed.variant, replayed.start)
     plies = replayed.game.moves.plies
     numbering = _Numbering(replayed.variant, replayed.start, _first_number(replayed.game))
@@ -162,6 +167,7 @@ def _replay_main_line(replayed: ReplayedGame) -> None:
                 "lost-moves", f"the record has lost moves from here; {index} plies are known",
                 record, number, side))
             break
+        branches.extend((variation, board.position, index) for variation in ply.variations)
         _check_number(replayed, ply, number, board)
         resolution = resolve(board, record)
         if resolution.move is None and resolution.code == "ambiguous-move":
@@ -190,6 +196,7 @@ def _replay_main_line(replayed: ReplayedGame) -> None:
         replayed.known_plies = len(plies)
     replayed.draws = draws.claims
     replayed.final = board.position
+    return branches
 
 
 def _first_number(game: Game) -> int:
@@ -239,22 +246,16 @@ def _replays(board: Board, move: Move, rest: list[Ply]) -> bool:
     return True
 
 
-def _replay_variations(replayed: ReplayedGame) -> None:
+def _replay_variations(replayed: ReplayedGame, branches: list[Branch]) -> None:
     """Replay every variation from its branch point; problems in them are warnings."""
     numbering = _Numbering(replayed.variant, replayed.start, _first_number(replayed.game))
-    stack: list[tuple[Line, Position, int]] = [(replayed.game.moves, replayed.start, 0)]
+    stack = list(reversed(branches))
     while stack:
         line, position, first_index = stack.pop()
         board = Board(replayed.variant, position)
         for offset, ply in enumerate(line.plies):
             index = first_index + offset
-            for variation in ply.variations:
-                stack.append((variation, board.position, index))
-            if line is replayed.game.moves:
-                if offset >= len(replayed.moves):
-                    break
-                board.push(replayed.moves[offset])
-                continue
+            stack.extend((variation, board.position, index) for variation in ply.variations)
             if ply.record.placeholder:
                 break
             resolution = resolve(board, ply.record)

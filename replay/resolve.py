@@ -35,25 +35,34 @@ class Resolution:
 
 def resolve(board: Board, record: MoveRecord) -> Resolution:
     """The legal move a record denotes in this position."""
+    notation = board.variant.gametype.notation
     try:
-        squares = [board.variant.gametype.notation.square(name) for name in record.squares]
+        squares = [notation.square(name) for name in record.squares]
     except SquareError as error:
         return Resolution(None, "bad-square", f"{error}")
     if not squares:
         return Resolution(None, "bad-move", f"'{record.text}' names no square")
+    position = board.position
+    sides = ((position.white, position.black, position.kings, WHITE) if position.turn == WHITE
+             else (position.black, position.white, position.kings, position.turn))
+    generator = board.generator
+    forced = board.variant.forced_capture
+    routes = generator.captures(*sides) if generator.has_capture(*sides) else []
     if record.is_short:
-        candidates = _short_candidates(board, record, squares[-1])
+        origins = generator.file_masks.get((record.origin_file or "").lower(), 0)
+        destination = squares[-1]
+        candidates = [r for r in routes
+                      if r.destination == destination and (origins >> r.origin) & 1]
     else:
-        candidates = _full_candidates(board, record, squares)
+        origins = 1 << squares[0]
+        candidates = [r for r in routes if r.origin == squares[0]
+                      and r.destination == squares[-1]
+                      and (len(squares) == 2 or _follows(board, squares, r))]
+    if not (routes and forced) and len(squares) <= 2:
+        candidates += generator.quiet_moves_to(*sides, squares[-1], origins)
     distinct = unique(candidates)
     if len(distinct) == 1:
-        move = distinct[0]
-        warning = ""
-        if record.marked_capture is False and move.captures:
-            warning = f"'{record.text}' is a capture written with '-'"
-        elif record.marked_capture and not move.captures:
-            warning = f"'{record.text}' is a quiet move written as a capture"
-        return Resolution(move, candidates=distinct, warning=warning)
+        return _resolved(record, distinct)
     if distinct:
         written = ", ".join(full_text(board, m, "canonical") for m in distinct)
         return Resolution(None, "ambiguous-move",
@@ -62,51 +71,25 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
     return explain(board, record, squares)
 
 
-def _full_candidates(board: Board, record: MoveRecord, squares: list[int]) -> list[Move]:
-    origin, destination = squares[0], squares[-1]
-    if len(squares) == 1:
-        return []
-    if board.has_capture() and board.variant.forced_capture:
-        routes = [r for r in board.capture_routes()
-                  if r.origin == origin and r.destination == destination]
-        if len(squares) > 2:
-            routes = [r for r in routes if _follows(board, squares, r)]
-        return routes
-    if len(squares) > 2:
-        return [r for r in board.capture_routes() if r.origin == origin
-                and r.destination == destination and _follows(board, squares, r)]
-    quiet = _quiet_move(board, origin, destination)
-    if not board.variant.forced_capture:
-        captures = [r for r in board.capture_routes()
-                    if r.origin == origin and r.destination == destination]
-        return captures + ([quiet] if quiet else [])
-    return [quiet] if quiet else []
-
-
-def _short_candidates(board: Board, record: MoveRecord, destination: int) -> list[Move]:
-    file_mask = board.generator.file_masks.get((record.origin_file or "").lower(), 0)
-    if board.has_capture() and board.variant.forced_capture:
-        return [r for r in board.capture_routes()
-                if r.destination == destination and (file_mask >> r.origin) & 1]
-    quiet = _quiet_moves_to(board, destination, file_mask)
-    if board.variant.forced_capture:
-        return quiet
-    return [r for r in board.capture_routes()
-            if r.destination == destination and (file_mask >> r.origin) & 1] + quiet
+def _resolved(record: MoveRecord, moves: list[Move]) -> Resolution:
+    move = moves[0]
+    marked = record.marked_capture
+    warning = ""
+    if marked is False and move.captures:
+        warning = f"'{record.text}' is a capture written with '-'"
+    elif marked and not move.captures:
+        warning = f"'{record.text}' is a quiet move written as a capture"
+    return Resolution(move, candidates=moves, warning=warning)
 
 
 def _quiet_move(board: Board, origin: int, destination: int) -> Move | None:
     """The quiet move from origin to destination if it is legal (captures aside)."""
-    moves = _quiet_moves_to(board, destination, 1 << origin)
-    return moves[0] if moves else None
-
-
-def _quiet_moves_to(board: Board, destination: int, origins: int) -> list[Move]:
     position = board.position
     own, opp = ((position.white, position.black) if board.turn == WHITE
                 else (position.black, position.white))
-    return board.generator.quiet_moves_to(own, opp, position.kings, board.turn, destination,
-                                          origins)
+    moves = board.generator.quiet_moves_to(own, opp, position.kings, board.turn, destination,
+                                           1 << origin)
+    return moves[0] if moves else None
 
 
 def _follows(board: Board, written: list[int], route: Move) -> bool:
