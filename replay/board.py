@@ -153,18 +153,16 @@ class Board:
         raise ValueError(f"'{text}' is not a legal move here")
 
     def __str__(self) -> str:
-        geo = self.variant.geometry
-        pieces = self.setup().pieces
-        symbols = {WHITE_MAN: "w", WHITE_KING: "W", BLACK_MAN: "b", BLACK_KING: "B"}
-        rows = []
-        for row in range(geo.height - 1, -1, -1):
-            cells = []
-            for col in range(geo.width):
-                square = row * geo.width + col
-                cells.append(symbols.get(pieces.get(square, ""), ".")
-                             if geo.is_playable(square) else " ")
-            rows.append(" ".join(cells))
-        return "\n".join(rows)
+        """A plain-text diagram with coordinates and the side to move (``w W b B``)."""
+        from replay.diagram import text_diagram  # diagram imports this module
+
+        return text_diagram(self, unicode=False)
+
+    def _repr_svg_(self) -> str:
+        """The SVG diagram Jupyter shows for a board."""
+        from replay.diagram import board_svg
+
+        return board_svg(self, size=360)
 
 
 def position_from_setup(setup: Setup) -> Position:

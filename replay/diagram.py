@@ -1,102 +1,274 @@
-"""Board diagrams as SVG text: pure functions of a position (in the spirit of chess.svg).
+"""Board diagrams as SVG or text: pure functions of a position (in the spirit of chess.svg).
+
+Every board shape of the variants is drawn the same way: White's side at the bottom (at the
+top when ``flipped``), playing squares dark, coordinates in the variant's own notation (files
+and ranks on the edges, or a number in the corner of each playing square), the last move as an
+arrow along its whole route and the pieces it took marked with a cross.
 
 >>> from replay.board import Board
 >>> svg = board_svg(Board())
->>> svg.startswith("<svg") and svg.count('class="piece') == 24
+>>> svg.startswith("<svg") and svg.count('class="piece ') == 24
 True
+>>> print(text_diagram(Board.from_fen("W:Wc3:Bd6")).splitlines()[2])
+6 │   ·   ⛂   ·   · │ 6
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from html import escape
+from math import hypot
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN
+from pdn.gametype import SquareNotation
+from pdn.squares import Geometry
 from replay.board import Board
 from replay.move import Move
+from replay.movegen import WHITE
 
-SQUARE = 40
-MARGIN = 20
-LIGHT, DARK = "#f0d9b5", "#b58863"
-PIECE_FILL = {WHITE_MAN: "#fafafa", WHITE_KING: "#fafafa", BLACK_MAN: "#222", BLACK_KING: "#222"}
-PIECE_STROKE = {WHITE_MAN: "#333", WHITE_KING: "#333", BLACK_MAN: "#000", BLACK_KING: "#000"}
+SQUARE = 40  # side of a square, in SVG user units
+MARGIN = 20  # the frame around the board: coordinates and the side-to-move mark
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+LIGHT, DARK, ALL_SQUARES = "#f0d9b5", "#b58863", "#e2c08d"
+FRAME, GRID = "#5c3d1e", "#8b6a3e"
+ARROW, CROSS, CROWN = "#1b6e3a", "#c62828", "#e0a800"
+PIECE_FILL = {WHITE_MAN: "#fbf8f0", WHITE_KING: "#fbf8f0", BLACK_MAN: "#262626",
+              BLACK_KING: "#262626"}
+PIECE_LINE = {WHITE_MAN: "#3a3a3a", WHITE_KING: "#3a3a3a", BLACK_MAN: "#000",
+              BLACK_KING: "#000"}
+GROOVE = {WHITE_MAN: "#b8b0a0", WHITE_KING: "#b8b0a0", BLACK_MAN: "#5a5a5a",
+          BLACK_KING: "#5a5a5a"}
+UNICODE_PIECES = {WHITE_MAN: "⛀", WHITE_KING: "⛁", BLACK_MAN: "⛂", BLACK_KING: "⛃"}
+ASCII_PIECES = {WHITE_MAN: "w", WHITE_KING: "W", BLACK_MAN: "b", BLACK_KING: "B"}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the squares of a board are drawn, in SVG user units; ``flipped`` turns it 180°."""
+
+    geometry: Geometry
+    flipped: bool = False
+
+    @property
+    def width(self) -> int:
+        return self.geometry.width * SQUARE + 2 * MARGIN
+
+    @property
+    def height(self) -> int:
+        return self.geometry.height * SQUARE + 2 * MARGIN
+
+    def cell(self, square: int) -> tuple[int, int]:
+        """(column from the left, row from the top) of a square as seen on the diagram."""
+        geo = self.geometry
+        row, col = geo.row_col(square)
+        if self.flipped:
+            return geo.width - 1 - col, row
+        return col, geo.height - 1 - row
+
+    def corner(self, square: int) -> tuple[int, int]:
+        """The top-left corner of a square."""
+        x, y = self.cell(square)
+        return MARGIN + x * SQUARE, MARGIN + y * SQUARE
+
+    def centre(self, square: int) -> tuple[float, float]:
+        """The centre of a square."""
+        x, y = self.corner(square)
+        return x + SQUARE / 2, y + SQUARE / 2
 
 
 def board_svg(board: Board, *, last_move: Move | None = None, flipped: bool = False,
               coordinates: bool = True, size: int | None = None) -> str:
-    """An SVG diagram of the board: squares, pieces (kings with a crown ring), coordinates in
-    the variant's notation, and the last move as an arrow along its path."""
-    geo = board.variant.geometry
-    width, height = geo.width * SQUARE + 2 * MARGIN, geo.height * SQUARE + 2 * MARGIN
-    scale = f' width="{size}" height="{size * height // width}"' if size else ""
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}"{scale} '
-             f'class="draughts-board">',
-             f'<rect width="{width}" height="{height}" fill="#fff"/>']
+    """An SVG diagram of the board, as text.
 
-    def corner(square: int) -> tuple[int, int]:
-        row, col = geo.row_col(square)
-        if flipped:
-            row, col = geo.height - 1 - row, geo.width - 1 - col
-        return MARGIN + col * SQUARE, MARGIN + (geo.height - 1 - row) * SQUARE
-
-    def centre(square: int) -> tuple[float, float]:
-        x, y = corner(square)
-        return x + SQUARE / 2, y + SQUARE / 2
-
-    numeric = board.variant.gametype.notation.numeric
-    for square in range(geo.size):
-        x, y = corner(square)
-        playable = geo.is_playable(square)
-        fill = DARK if playable and not geo.all_squares else LIGHT
-        parts.append(f'<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"/>')
-        if coordinates and numeric and playable:
-            parts.append(f'<text x="{x + 2}" y="{y + 9}" font-size="8" fill="#eee" '
-                         f'class="number">{escape(board.name(square))}</text>')
-    if last_move is not None:
-        parts.extend(_arrow(board, last_move, centre))
+    ``last_move`` (the move that led to this position) is drawn as an arrow along its route,
+    with a cross on each piece it took; ``size`` sets the width in pixels.
+    """
+    layout = Layout(board.variant.geometry, flipped)
     pieces = board.setup().pieces
-    for square, piece in sorted(pieces.items()):
-        cx, cy = centre(square)
-        king = piece in (WHITE_KING, BLACK_KING)
-        colour = "white" if piece in (WHITE_MAN, WHITE_KING) else "black"
-        kind = "king" if king else "man"
-        parts.append(f'<circle cx="{cx}" cy="{cy}" r="{SQUARE * 0.38}" fill="{PIECE_FILL[piece]}"'
-                     f' stroke="{PIECE_STROKE[piece]}" stroke-width="2" '
-                     f'class="piece {colour} {kind}" data-square="{escape(board.name(square))}"/>')
-        if king:
-            ring = "#222" if colour == "white" else "#eee"
-            parts.append(f'<circle cx="{cx}" cy="{cy}" r="{SQUARE * 0.18}" fill="none" '
-                         f'stroke="{ring}" stroke-width="3"/>')
-    if coordinates and not numeric:
-        parts.extend(_edge_labels(board, flipped))
+    parts = [svg_open(layout, size),
+             *board_background(layout, board.variant.gametype.notation, coordinates),
+             turn_mark(layout, board.turn == WHITE)]
+    if last_move is not None:
+        parts += captured_marks(layout, captured_pieces(board, last_move))
+    parts += [piece_svg(piece, *layout.centre(square), board.name(square))
+              for square, piece in sorted(pieces.items())]
+    if last_move is not None:
+        parts.append(arrow_svg(layout, [last_move.origin, *last_move.path]))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _edge_labels(board: Board, flipped: bool) -> list[str]:
-    geo = board.variant.geometry
-    files = [geo.name(col)[0] for col in range(geo.width)]
-    ranks = [str(row + 1) for row in range(geo.height)]
-    if flipped:
-        files, ranks = files[::-1], ranks[::-1]
+def svg_open(layout: Layout, size: int | None = None) -> str:
+    """The opening ``<svg>`` tag of a diagram, scaled to ``size`` pixels wide if given."""
+    scale = f' width="{size}" height="{round(size * layout.height / layout.width)}"' if size else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {layout.width} '
+            f'{layout.height}"{scale} class="draughts-board" font-family="{FONT}">')
+
+
+def board_background(layout: Layout, notation: SquareNotation, coordinates: bool = True
+                     ) -> list[str]:
+    """The board without pieces: margin, squares, frame and (optionally) coordinates."""
+    geo = layout.geometry
+    parts = [f'<rect width="{layout.width}" height="{layout.height}" fill="#fff"/>']
+    for square in range(geo.size):
+        parts.append(_square_rect(layout, square))
+    parts.append(f'<rect x="{MARGIN}" y="{MARGIN}" width="{geo.width * SQUARE}" '
+                 f'height="{geo.height * SQUARE}" fill="none" stroke="{FRAME}" '
+                 f'stroke-width="2"/>')
+    if coordinates:
+        parts += _square_numbers(layout, notation) if notation.numeric else _edge_labels(layout)
+    return parts
+
+
+def _square_rect(layout: Layout, square: int) -> str:
+    geo = layout.geometry
+    x, y = layout.corner(square)
+    playable = geo.is_playable(square)
+    fill = ALL_SQUARES if geo.all_squares else DARK if playable else LIGHT
+    grid = f' stroke="{GRID}" stroke-width="1"' if geo.all_squares else ""
+    kind = "playable" if playable else "unplayable"
+    return (f'<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"{grid} '
+            f'class="square {kind}" data-square="{geo.name(square)}"/>')
+
+
+def _square_numbers(layout: Layout, notation: SquareNotation) -> list[str]:
     labels = []
-    for index, name in enumerate(files):
-        x = MARGIN + index * SQUARE + SQUARE / 2
-        labels.append(f'<text x="{x}" y="{MARGIN + geo.height * SQUARE + 14}" font-size="12" '
-                      f'text-anchor="middle" class="file">{name}</text>')
-    for index, name in enumerate(ranks):
-        y = MARGIN + (geo.height - 1 - index) * SQUARE + SQUARE / 2 + 4
-        labels.append(f'<text x="{MARGIN / 2}" y="{y}" font-size="12" text-anchor="middle" '
-                      f'class="rank">{name}</text>')
+    for square in layout.geometry.playable:
+        x, y = layout.corner(square)
+        labels.append(f'<text x="{x + 2}" y="{y + 8.5}" font-size="8" fill="#f3e4c8" '
+                      f'class="coordinate number">{escape(notation.name(square))}</text>')
     return labels
 
 
-def _arrow(board: Board, move: Move, centre) -> list[str]:
-    points = [move.origin, *move.path]
-    coords = " ".join(f"{x},{y}" for x, y in (centre(square) for square in points))
-    marks = [f'<polyline points="{coords}" fill="none" stroke="#2a7" stroke-width="5" '
-             f'stroke-opacity="0.8" stroke-linejoin="round" class="last-move"/>']
-    for captured in move.captures:
-        cx, cy = centre(captured)
-        marks.append(f'<circle cx="{cx}" cy="{cy}" r="{SQUARE * 0.45}" fill="none" '
-                     f'stroke="#d33" stroke-width="3" class="captured"/>')
+def _edge_labels(layout: Layout) -> list[str]:
+    geo = layout.geometry
+    labels = []
+    for col in range(geo.width):
+        x, _ = layout.centre(col)
+        labels.append(f'<text x="{x}" y="{layout.height - MARGIN / 2 + 4}" font-size="12" '
+                      f'text-anchor="middle" fill="#333" class="coordinate file">'
+                      f'{geo.name(col)[0]}</text>')
+    for row in range(geo.height):
+        _, y = layout.centre(row * geo.width)
+        labels.append(f'<text x="{MARGIN / 2}" y="{y + 4}" font-size="12" text-anchor="middle" '
+                      f'fill="#333" class="coordinate rank">{row + 1}</text>')
+    return labels
+
+
+def turn_mark(layout: Layout, white_to_move: bool) -> str:
+    """A small disc in the right margin on the side of the player to move."""
+    bottom = white_to_move != layout.flipped
+    y = layout.height - MARGIN - SQUARE / 2 if bottom else MARGIN + SQUARE / 2
+    piece = WHITE_MAN if white_to_move else BLACK_MAN
+    side = "white" if white_to_move else "black"
+    return (f'<circle cx="{layout.width - MARGIN / 2}" cy="{y}" r="{MARGIN * 0.3}" '
+            f'fill="{PIECE_FILL[piece]}" stroke="{PIECE_LINE[piece]}" stroke-width="1.5" '
+            f'class="turn {side}"><title>{side.capitalize()} to move</title></circle>')
+
+
+def piece_svg(piece: str, cx: float, cy: float, square: str | None = None) -> str:
+    """One piece centred on (cx, cy): a disc with a groove, and a crown for a king."""
+    colour = "white" if piece in (WHITE_MAN, WHITE_KING) else "black"
+    king = piece in (WHITE_KING, BLACK_KING)
+    name = f' data-square="{escape(square)}"' if square else ""
+    parts = [f'<g class="piece {colour} {"king" if king else "man"}"{name}>',
+             f'<circle cx="{cx}" cy="{cy}" r="{SQUARE * 0.38}" fill="{PIECE_FILL[piece]}" '
+             f'stroke="{PIECE_LINE[piece]}" stroke-width="1.5"/>',
+             f'<circle cx="{cx}" cy="{cy}" r="{SQUARE * 0.27}" fill="none" '
+             f'stroke="{GROOVE[piece]}" stroke-width="1.2"/>']
+    if king:
+        parts.append(_crown(cx, cy))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _crown(cx: float, cy: float) -> str:
+    s = SQUARE / 40
+    outline = [(-9, 6), (-11, -6), (-5, -1), (0, -9), (5, -1), (11, -6), (9, 6)]
+    points = " ".join(f"{cx + dx * s:g},{cy + dy * s:g}" for dx, dy in outline)
+    return (f'<polygon points="{points}" fill="{CROWN}" stroke="#6b4e00" stroke-width="1" '
+            f'stroke-linejoin="round" class="crown"/>')
+
+
+def captured_pieces(board: Board, move: Move) -> dict[int, str]:
+    """The pieces ``move`` took, by square: their kind is known when ``move`` is the last move
+    pushed on ``board``; otherwise they are drawn as the opponent's men."""
+    if board.move_stack and board.move_stack[-1] is move:
+        before = board.copy()
+        before.pop()
+        return {square: before.piece_at(square) or _man_to_move(board)
+                for square in move.captures}
+    return dict.fromkeys(move.captures, _man_to_move(board))
+
+
+def _man_to_move(board: Board) -> str:
+    return WHITE_MAN if board.turn == WHITE else BLACK_MAN
+
+
+def captured_marks(layout: Layout, captured: dict[int, str]) -> list[str]:
+    """A faded piece with a red cross on each square a capture emptied."""
+    marks = []
+    arm = SQUARE * 0.22
+    for square, piece in sorted(captured.items()):
+        cx, cy = layout.centre(square)
+        ghost = piece_svg(piece, cx, cy).replace('class="piece ', 'class="ghost ', 1)
+        marks.append(f'<g class="captured" data-square="{layout.geometry.name(square)}" '
+                     f'opacity="0.45">{ghost}</g>'
+                     f'<path d="M{cx - arm},{cy - arm}L{cx + arm},{cy + arm}M{cx - arm},'
+                     f'{cy + arm}L{cx + arm},{cy - arm}" stroke="{CROSS}" stroke-width="4" '
+                     f'stroke-linecap="round" class="capture-cross"/>')
     return marks
+
+
+def arrow_svg(layout: Layout, squares: Iterable[int]) -> str:
+    """An arrow through the centres of ``squares`` (a move's origin and landing squares)."""
+    points = [layout.centre(square) for square in squares]
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head, half = SQUARE * 0.38, SQUARE * 0.22
+    bx, by = x1 - ux * head, y1 - uy * head
+    line = " ".join(f"{x:g},{y:g}" for x, y in [*points[:-1], (bx, by)])
+    tip = (f"{x1:g},{y1:g} {bx - uy * half:g},{by + ux * half:g} "
+           f"{bx + uy * half:g},{by - ux * half:g}")
+    return (f'<g class="last-move" opacity="0.8"><polyline points="{line}" fill="none" '
+            f'stroke="{ARROW}" stroke-width="{SQUARE * 0.14:g}" stroke-linejoin="round" '
+            f'stroke-linecap="round"/><polygon points="{tip}" fill="{ARROW}"/></g>')
+
+
+def text_diagram(board: Board, *, unicode: bool = True, flipped: bool = False) -> str:
+    """The board as text: one line per row, coordinates on the edges, then the side to move.
+
+    Files and ranks frame an alphanumeric board; on a numeric one each row is framed by the
+    numbers of its first and last playing squares.
+    """
+    geo = board.variant.geometry
+    notation = board.variant.gametype.notation
+    symbols = UNICODE_PIECES if unicode else ASCII_PIECES
+    empty, bar = ("·", "│") if unicode else (".", "|")
+    pieces = board.setup().pieces
+    layout = Layout(geo, flipped)
+    rows: list[list[int]] = [[] for _ in range(geo.height)]
+    for square in sorted(range(geo.size), key=lambda sq: layout.cell(sq)[0]):
+        rows[layout.cell(square)[1]].append(square)
+    edges = [_row_edges(geo, notation, row) for row in rows]
+    pad = max(len(edge) for pair in edges for edge in pair)
+    lines = []
+    for row, (left, right) in zip(rows, edges, strict=True):
+        cells = " ".join(symbols.get(pieces.get(sq, ""), empty) if geo.is_playable(sq) else " "
+                         for sq in row)
+        lines.append(f"{left:>{pad}} {bar} {cells} {bar} {right}".rstrip())
+    if not notation.numeric:
+        files = " ".join(geo.name(sq)[0] for sq in rows[0])
+        lines.append(f"{'':>{pad}}   {files}")
+    lines.append("White to move" if board.turn == WHITE else "Black to move")
+    return "\n".join(lines)
+
+
+def _row_edges(geo: Geometry, notation: SquareNotation, row: list[int]) -> tuple[str, str]:
+    if not notation.numeric:
+        rank = str(geo.row_col(row[0])[0] + 1)
+        return rank, rank
+    playable = [square for square in row if geo.is_playable(square)]
+    return notation.name(playable[0]), notation.name(playable[-1])
