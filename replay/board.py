@@ -41,6 +41,48 @@ class Position:
             return Position(self.white ^ moved, self.black & ~move.captured_mask, kings, BLACK)
         return Position(self.white & ~move.captured_mask, self.black ^ moved, kings, WHITE)
 
+    def frozen_kings(self, limit: int) -> int:
+        """Kings of the side to move that may not make a non-capturing move (none here)."""
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
+class RestrictedPosition(Position):
+    """A position that also remembers, per side, which king made the last non-capturing
+    moves in a row and how many (Frisian: at most 3 while the side has men, RULES.md §3).
+
+    ``streaks[side]`` is ``(square, count)``; ``(-1, 0)`` when the side's last move was not
+    a quiet king move. Kept apart from ``Position`` so that other variants pay nothing.
+    """
+
+    streaks: tuple[tuple[int, int], tuple[int, int]] = ((-1, 0), (-1, 0))
+
+    def play(self, move: Move) -> RestrictedPosition:
+        after = Position.play(self, move)
+        own = self.white if self.turn == WHITE else self.black
+        streak = (-1, 0)
+        # Only a quiet king move of a side that still has men counts (DCTL frisian.hpp).
+        if not move.captures and (self.kings >> move.origin) & 1 and own & ~self.kings:
+            square, count = self.streaks[self.turn]
+            streak = (move.destination, count + 1 if square == move.origin else 1)
+        streaks = ((streak, self.streaks[1]) if self.turn == WHITE
+                   else (self.streaks[0], streak))
+        return RestrictedPosition(after.white, after.black, after.kings, after.turn, streaks)
+
+    def frozen_kings(self, limit: int) -> int:
+        square, count = self.streaks[self.turn]
+        own = self.white if self.turn == WHITE else self.black
+        if count < limit or not own & ~self.kings:
+            return 0
+        return (1 << square) & own & self.kings
+
+
+def for_variant(position: Position, variant: Variant) -> Position:
+    """The position in the form the variant needs (with king-move streaks for Frisian)."""
+    if variant.max_king_moves and not isinstance(position, RestrictedPosition):
+        return RestrictedPosition(position.white, position.black, position.kings, position.turn)
+    return position
+
 
 def start_position(variant: Variant) -> Position:
     """The initial position of a variant."""
@@ -53,7 +95,8 @@ def start_position(variant: Variant) -> Position:
             white |= 1 << square
         elif geo.height - first - rows <= row < geo.height - first:
             black |= 1 << square
-    return Position(white, black, 0, WHITE if variant.white_starts else BLACK)
+    return for_variant(Position(white, black, 0, WHITE if variant.white_starts else BLACK),
+                       variant)
 
 
 class Board:
@@ -62,7 +105,8 @@ class Board:
     def __init__(self, variant: Variant = RUSSIAN, position: Position | None = None) -> None:
         self.variant = variant
         self.generator: MoveGenerator = generator_for(variant)
-        self.position = position or start_position(variant)
+        self.position = (for_variant(position, variant) if position is not None
+                         else start_position(variant))
         self.move_stack: list[Move] = []
         self._states: list[Position] = []
 
@@ -82,6 +126,10 @@ class Board:
         if p.turn == WHITE:
             return p.white, p.black, p.kings, WHITE
         return p.black, p.white, p.kings, BLACK
+
+    def frozen_kings(self) -> int:
+        """Kings that may not make a non-capturing move now (Frisian, RULES.md §3)."""
+        return self.position.frozen_kings(self.variant.max_king_moves)
 
     def key(self) -> Position:
         """A hashable key of the position (pieces and side to move) for repetition checks."""
@@ -103,7 +151,7 @@ class Board:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, one per (origin, destination, captured set)."""
-        return self.generator.moves(*self._sides())
+        return self.generator.moves(*self._sides(), self.frozen_kings())
 
     def capture_routes(self) -> list[Move]:
         """Every legal capture route, keeping different routes of the same move."""
@@ -111,6 +159,12 @@ class Board:
 
     def has_capture(self) -> bool:
         return self.generator.has_capture(*self._sides())
+
+    def quiet_moves_to(self, destination: int, origins: int) -> list[Move]:
+        """The legal non-capturing moves to ``destination`` from the squares in the
+        ``origins`` mask (captures aside; the resolver's fast path)."""
+        return self.generator.quiet_moves_to(*self._sides(), destination,
+                                             origins & ~self.frozen_kings())
 
     def push(self, move: Move) -> None:
         """Play a legal move (not checked: use ``legal_moves`` or the resolver first)."""

@@ -14,6 +14,8 @@ from functools import cache
 
 from replay.move import Move
 from replay.variants import (
+    HIGHEST_VALUE,
+    ITALIAN_ORDER,
     KING_MUST_CAPTURE,
     MAJORITY,
     MAJORITY_THEN_KINGS,
@@ -73,7 +75,7 @@ class MoveGenerator:
         self.opposite = tuple(
             variant.king_captures.index((-dr, -dc)) if (-dr, -dc) in variant.king_captures else -1
             for dr, dc in variant.king_captures)
-        self._filter = _PRECEDENCE.get(variant.precedence)
+        self._filter = _precedence_filter(variant)
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -125,22 +127,27 @@ class MoveGenerator:
 
     # -- the public API ---------------------------------------------------------------------
 
-    def moves(self, own: int, opp: int, kings: int, color: int) -> list[Move]:
-        """Every legal move, one per distinct (origin, destination, captured set)."""
+    def moves(self, own: int, opp: int, kings: int, color: int, frozen: int = 0) -> list[Move]:
+        """Every legal move, one per distinct (origin, destination, captured set).
+
+        ``frozen`` marks kings that may not make a non-capturing move now (Frisian's limit on
+        moves in a row by the same king, RULES.md §3); 0 everywhere else.
+        """
         captures = self.captures(own, opp, kings, color)
         if captures and self.variant.forced_capture:
             return unique(captures)
-        return unique(captures) + self.quiet_moves(own, opp, kings, color)
+        return unique(captures) + self.quiet_moves(own, opp, kings, color, frozen)
 
-    def count(self, own: int, opp: int, kings: int, color: int, keep_duplicates: bool = False
-              ) -> int:
+    def count(self, own: int, opp: int, kings: int, color: int, keep_duplicates: bool = False,
+              frozen: int = 0) -> int:
         """The number of legal moves, without building quiet moves (perft's leaf count)."""
         if self.variant.forced_capture and not self.has_capture(own, opp, kings, color):
-            return self.count_quiet(own, opp, kings, color)
+            return self.count_quiet(own, opp, kings, color, frozen)
         captures = self.captures(own, opp, kings, color)
         if captures and self.variant.forced_capture:
             return len(unique(captures, keep_duplicates))
-        return len(unique(captures, keep_duplicates)) + self.count_quiet(own, opp, kings, color)
+        return (len(unique(captures, keep_duplicates))
+                + self.count_quiet(own, opp, kings, color, frozen))
 
     def has_capture(self, own: int, opp: int, kings: int, color: int) -> bool:
         """Whether the side to move has any capture (cheap: shifts, then king rays)."""
@@ -177,8 +184,9 @@ class MoveGenerator:
                                 return True
         return False
 
-    def quiet_moves(self, own: int, opp: int, kings: int, color: int) -> list[Move]:
-        """Every non-capturing move."""
+    def quiet_moves(self, own: int, opp: int, kings: int, color: int, frozen: int = 0
+                    ) -> list[Move]:
+        """Every non-capturing move (none by the ``frozen`` kings)."""
         empty = self.board_mask & ~(own | opp)
         promotion = self.promotion_mask[color]
         result = []
@@ -187,7 +195,7 @@ class MoveGenerator:
             targets = ((men & mask) << shift if shift > 0 else (men & mask) >> -shift) & empty
             for target in iter_bits(targets):
                 result.append(Move(target - shift, (target,), (), bool((promotion >> target) & 1)))
-        own_kings = own & kings
+        own_kings = own & kings & ~frozen
         if self.variant.flying_kings:
             for square in iter_bits(own_kings):
                 for table in self.king_move_rays:
@@ -228,15 +236,15 @@ class MoveGenerator:
                         break
         return result
 
-    def count_quiet(self, own: int, opp: int, kings: int, color: int) -> int:
-        """The number of non-capturing moves."""
+    def count_quiet(self, own: int, opp: int, kings: int, color: int, frozen: int = 0) -> int:
+        """The number of non-capturing moves (none by the ``frozen`` kings)."""
         empty = self.board_mask & ~(own | opp)
         men = own & ~kings
         total = 0
         for shift, mask in self.man_shifts[color]:
             targets = ((men & mask) << shift if shift > 0 else (men & mask) >> -shift) & empty
             total += targets.bit_count()
-        own_kings = own & kings
+        own_kings = own & kings & ~frozen
         if own_kings:
             if self.variant.flying_kings:
                 for square in iter_bits(own_kings):
@@ -402,11 +410,50 @@ def _king_first(routes: list[Move], kings: int) -> list[Move]:
     return by_kings or routes
 
 
+def _best(routes: list[Move], weight: Callable[[Move], tuple]) -> list[Move]:
+    weights = [weight(move) for move in routes]
+    best = max(weights)
+    return [move for move, w in zip(routes, weights, strict=True) if w == best]
+
+
+def _italian_order(routes: list[Move], kings: int) -> list[Move]:
+    """RULES.md §3 Italian: most pieces, then with a king, then most kings, then the kings
+    met earliest (the capture-order tuple of king flags, compared lexicographically)."""
+    def weight(move: Move) -> tuple:
+        order = tuple((kings >> square) & 1 for square in move.captures)
+        return len(order), (kings >> move.origin) & 1, sum(order), order
+
+    return _best(routes, weight)
+
+
+def _highest_value(king_value: tuple[int, int]) -> Callable[[list[Move], int], list[Move]]:
+    """RULES.md §3 Frisian: the highest value taken, then a capture by a king."""
+    man_weight, king_weight = king_value
+
+    def keep(routes: list[Move], kings: int) -> list[Move]:
+        def weight(move: Move) -> tuple[int, int]:
+            taken_kings = (move.captured_mask & kings).bit_count()
+            value = man_weight * (len(move.captures) - taken_kings) + king_weight * taken_kings
+            return value, (kings >> move.origin) & 1
+
+        return _best(routes, weight)
+
+    return keep
+
+
 _PRECEDENCE: dict[str, Callable[[list[Move], int], list[Move]]] = {
     MAJORITY: _majority,
     MAJORITY_THEN_KINGS: _majority_then_kings,
     KING_MUST_CAPTURE: _king_first,
+    ITALIAN_ORDER: _italian_order,
 }
+
+
+def _precedence_filter(variant: Variant) -> Callable[[list[Move], int], list[Move]] | None:
+    """The function that keeps the captures a variant allows, or None for free choice."""
+    if variant.precedence == HIGHEST_VALUE:
+        return _highest_value(variant.king_value)
+    return _PRECEDENCE.get(variant.precedence)
 
 
 @cache

@@ -17,15 +17,18 @@ def perft(generator: MoveGenerator, position: Position, depth: int,
     """Leaf nodes of the move tree ``depth`` plies deep (bulk-counted at the last ply)."""
     if depth <= 0:
         return 1
+    limit = generator.variant.max_king_moves
+    # Only Frisian has held kings (RULES.md §3); the other variants skip the look-up.
+    frozen = position.frozen_kings(limit) if limit else 0
     own, opp = ((position.white, position.black) if position.turn == WHITE
                 else (position.black, position.white))
     if depth == 1:
-        return generator.count(own, opp, position.kings, position.turn, keep_duplicates)
+        return generator.count(own, opp, position.kings, position.turn, keep_duplicates, frozen)
     captures = generator.captures(own, opp, position.kings, position.turn)
     if captures and generator.variant.forced_capture:
         moves = unique(captures, keep_duplicates)
     else:
         moves = unique(captures, keep_duplicates) + generator.quiet_moves(
-            own, opp, position.kings, position.turn)
+            own, opp, position.kings, position.turn, frozen)
     return sum(perft(generator, position.play(move), depth - 1, keep_duplicates)
                for move in moves)

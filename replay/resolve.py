@@ -59,7 +59,9 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
                       and r.destination == squares[-1]
                       and (len(squares) == 2 or _follows(board, squares, r))]
     if not (routes and forced) and len(squares) <= 2:
-        candidates += generator.quiet_moves_to(*sides, squares[-1], origins)
+        # Frisian: a king that made its third quiet move in a row is held (RULES.md §3).
+        candidates += generator.quiet_moves_to(*sides, squares[-1],
+                                               origins & ~board.frozen_kings())
     distinct = unique(candidates)
     if len(distinct) == 1:
         return _resolved(record, distinct)

@@ -6,6 +6,7 @@ Every rule cited here is in ``../shared/docs/RULES.md`` with its sources (§1 Ru
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -17,6 +18,10 @@ DIAGONALS: tuple[Direction, ...] = ((1, -1), (1, 1), (-1, -1), (-1, 1))
 FORWARD_DIAGONALS: tuple[Direction, ...] = ((1, -1), (1, 1))
 ORTHOGONALS: tuple[Direction, ...] = ((1, 0), (0, -1), (0, 1), (-1, 0))
 FORWARD_AND_SIDEWAYS: tuple[Direction, ...] = ((1, 0), (0, -1), (0, 1))
+# Frisian orthogonal captures on a board of dark squares only (RULES.md §3): the next dark
+# square along a file or rank is two cells away, so the prey stands 2 cells off and the
+# capturing piece lands 4 cells off.
+DARK_ORTHOGONALS: tuple[Direction, ...] = ((2, 0), (0, -2), (0, 2), (-2, 0))
 
 # How a man that reaches the far row during a capture goes on (RULES.md §1.3, §3).
 PROMOTE_AND_CONTINUE = "continue"  # crowned at once, goes on capturing as a king (Russian)
@@ -28,6 +33,20 @@ FREE = "free"
 MAJORITY = "majority"  # most pieces
 MAJORITY_THEN_KINGS = "majority-kings"  # most pieces, then most kings (Spanish, Portuguese)
 KING_MUST_CAPTURE = "king-first"  # a capture by a king if there is one (Czech)
+# Italian (RULES.md §3, S14, DCTL italian.hpp art. 6.6-6.9): most pieces, then with a king
+# rather than a man, then most kings, then the kings met earliest.
+ITALIAN_ORDER = "italian"
+# Frisian (RULES.md §3, DCTL frisian.hpp): highest value, a king worth more than one man and
+# less than two (see Variant.king_value); on equal value a king must capture.
+HIGHEST_VALUE = "value"
+PRECEDENCES = (FREE, MAJORITY, MAJORITY_THEN_KINGS, KING_MUST_CAPTURE, ITALIAN_ORDER,
+               HIGHEST_VALUE)
+PROMOTIONS = (PROMOTE_AND_CONTINUE, PASS_THROUGH, PROMOTE_AND_STOP)
+
+# Frisian king values as (man, king) weights. DCTL counts a king as just under two men
+# (value 2N-1 against N per man, N = board capacity); Wikipedia says 1.5 men (RULES.md §6.6).
+KING_VALUE_DCTL = (64, 127)
+KING_VALUE_ONE_AND_A_HALF = (2, 3)
 
 
 @dataclass(frozen=True)
@@ -50,11 +69,18 @@ class Variant:
     promotion_in_capture: str = PROMOTE_AND_CONTINUE
     precedence: str = FREE
     forced_capture: bool = True
+    king_value: tuple[int, int] = KING_VALUE_DCTL  # (man, king) weights for HIGHEST_VALUE
+    # The same king may make at most this many non-capturing moves in a row while its side
+    # has men (Frisian, RULES.md §3); 0 = no limit.
+    max_king_moves: int = 0
+    white_first: bool | None = None  # overrides the GameType's starting side (Thai option)
     draw_rules: str = "none"
     aliases: tuple[str, ...] = ()
 
     @property
     def white_starts(self) -> bool:
+        if self.white_first is not None:
+            return self.white_first
         return self.gametype.white_starts
 
     @cached_property
@@ -65,6 +91,18 @@ class Variant:
         """A copy with some rules changed (e.g. ``forced_capture=False``, the house rule of
         source document 002)."""
         return replace(self, **changes)
+
+    def with_rules(self, rules: Mapping[str, str]) -> Variant:
+        """A copy with named rule options set, e.g. ``{"forced-capture": "no"}`` (see
+        ``RULE_OPTIONS``); raises UnknownRuleError for an unknown name or value."""
+        changes = {}
+        for name, text in rules.items():
+            option = RULE_OPTIONS.get(name.strip().lower())
+            if option is None:
+                raise UnknownRuleError(
+                    f"unknown rule '{name}'; known: {', '.join(RULE_OPTIONS)}")
+            changes[option.field] = option.value(text)
+        return self.with_options(**changes)
 
 
 RUSSIAN = Variant(
@@ -118,6 +156,7 @@ ENGLISH = Variant(
     man_captures=FORWARD_DIAGONALS,
     flying_kings=False,
     promotion_in_capture=PROMOTE_AND_STOP,
+    draw_rules="english",
     aliases=("american", "checkers"),
 )
 
@@ -148,6 +187,29 @@ CZECH = Variant(
     precedence=KING_MUST_CAPTURE,
 )
 
+ITALIAN = Variant(
+    name="italian",
+    gametype=default_gametype(22),
+    men_rows=3,
+    man_captures=FORWARD_DIAGONALS,
+    flying_kings=False,
+    men_capture_kings=False,
+    promotion_in_capture=PROMOTE_AND_STOP,  # men capture forward only: the move ends
+    precedence=ITALIAN_ORDER,
+)
+
+FRISIAN = Variant(
+    name="frisian",
+    gametype=default_gametype(40),
+    men_rows=4,
+    man_captures=DIAGONALS + DARK_ORTHOGONALS,
+    king_captures=DIAGONALS + DARK_ORTHOGONALS,  # kings move diagonally only (§6.6)
+    promotion_in_capture=PASS_THROUGH,
+    precedence=HIGHEST_VALUE,
+    max_king_moves=3,
+    draw_rules="frisian",
+)
+
 THAI = Variant(
     name="thai",
     gametype=default_gametype(31),
@@ -176,8 +238,8 @@ TURKISH = Variant(
 )
 
 VARIANTS: tuple[Variant, ...] = (
-    RUSSIAN, BRAZILIAN, POOL, INTERNATIONAL, CANADIAN, ENGLISH, SPANISH, PORTUGUESE, CZECH,
-    THAI, TURKISH,
+    RUSSIAN, BRAZILIAN, POOL, INTERNATIONAL, CANADIAN, ENGLISH, ITALIAN, SPANISH, PORTUGUESE,
+    CZECH, THAI, TURKISH, FRISIAN,
 )
 
 
@@ -212,3 +274,58 @@ def get_variant(name: str | int) -> Variant:
             f"unknown variant '{name}'; known: {', '.join(variant_names())} or a GameType number"
         )
     return variant
+
+
+class UnknownRuleError(ValueError):
+    """A rule option name or value we do not know."""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A named rule option: the readings where sources or house rules differ (RULES.md §6)."""
+
+    name: str
+    field: str
+    values: Mapping[str, object]
+    help: str
+
+    def value(self, text: str) -> object:
+        """The Variant field value a written value stands for."""
+        key = text.strip().lower()
+        if key not in self.values:
+            raise UnknownRuleError(
+                f"rule '{self.name}' takes {' | '.join(self.values)}, not '{text}'")
+        return self.values[key]
+
+
+_YES_NO = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
+
+RULE_OPTIONS: dict[str, RuleOption] = {option.name: option for option in (
+    RuleOption("forced-capture", "forced_capture", _YES_NO,
+               "capture is compulsory; 'no' is the house rule of source document 002 "
+               "for the 8x8 variants"),
+    RuleOption("first", "white_first", {"white": True, "black": False},
+               "which side moves first (Thai: dark/Black by document 001, White by "
+               "mindsports; RULES.md §2)"),
+    RuleOption("king-turns-back", "king_turns_back", _YES_NO,
+               "whether a king may reverse 180 degrees between two jumps when pieces are "
+               "removed at once (Thai 'no' reading of mindsports, RULES.md §2)"),
+    RuleOption("precedence", "precedence", {name: name for name in PRECEDENCES},
+               "which captures may be chosen; Czech 'capture the most' of document 000 is "
+               "'majority' (RULES.md §3)"),
+    RuleOption("promotion", "promotion_in_capture", {name: name for name in PROMOTIONS},
+               "a man reaching the far row during a capture: crowned and goes on, passes "
+               "as a man, or is crowned and stops (Turkish readings, RULES.md §3, §6.5)"),
+    RuleOption("king-value", "king_value",
+               {"dctl": KING_VALUE_DCTL, "1.5": KING_VALUE_ONE_AND_A_HALF},
+               "Frisian king value: just under two men (DCTL) or 1.5 men (Wikipedia), "
+               "RULES.md §6.6"),
+)}
+
+
+def parse_rule(text: str) -> tuple[str, str]:
+    """``"NAME=VALUE"`` as (name, value); raises UnknownRuleError when malformed."""
+    name, separator, value = text.partition("=")
+    if not separator or not name.strip() or not value.strip():
+        raise UnknownRuleError(f"a rule is written NAME=VALUE, not '{text}'")
+    return name.strip().lower(), value.strip()
