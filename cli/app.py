@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import moves, perft
+from cli import moves, perft, show
 
 app = typer.Typer(
     name="pdn",
@@ -18,7 +18,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-for module in (perft, moves):
+for module in (perft, moves, show):
     module.register(app)
 
 

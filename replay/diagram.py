@@ -15,17 +15,19 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
 from math import hypot
 
-from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN
+from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, parse_fen
 from pdn.gametype import SquareNotation
 from pdn.squares import Geometry
 from replay.board import Board
 from replay.move import Move
-from replay.movegen import WHITE
+from replay.movegen import BLACK, WHITE
+from replay.replayer import ReplayedGame
 
 SQUARE = 40  # side of a square, in SVG user units
 MARGIN = 20  # the frame around the board: coordinates and the side-to-move mark
@@ -272,3 +274,67 @@ def _row_edges(geo: Geometry, notation: SquareNotation, row: list[int]) -> tuple
         return rank, rank
     playable = [square for square in row if geo.is_playable(square)]
     return notation.name(playable[0]), notation.name(playable[-1])
+
+
+# -- positions of a replayed game ----------------------------------------------------------
+
+MOVE_PATTERN = re.compile(r"^\s*(\d+)\s*([wb])\s*$", re.IGNORECASE)
+
+
+def board_after(replayed: ReplayedGame, plies: int) -> Board:
+    """The board after the first ``plies`` moves of a game's main line, the moves pushed (so
+    ``board.move_stack[-1]`` is the last move); raises ValueError beyond what replays."""
+    if not 0 <= plies <= len(replayed.moves):
+        raise ValueError(f"ply {plies} is out of range: the game replays {_replays(replayed)}")
+    board = Board(replayed.variant, replayed.start)
+    for move in replayed.moves[:plies]:
+        board.push(move)
+    return board
+
+
+def move_number(replayed: ReplayedGame, index: int) -> tuple[int, bool]:
+    """The scoresheet number of the ``index``-th ply from the start (0-based) and whether
+    White made it; both sides' moves share a number, counted from the FEN's F field."""
+    fen = replayed.game.tags.get("FEN")
+    setup = parse_fen(fen, replayed.variant.gametype.notation) if fen else None
+    first = (setup.fullmove_number if setup else None) or 1
+    first_mover = WHITE if replayed.variant.white_starts else BLACK
+    offset = 0 if replayed.start.turn == first_mover else 1
+    white = (replayed.start.turn == WHITE) == (index % 2 == 0)
+    return first + (index + offset) // 2, white
+
+
+def move_label(replayed: ReplayedGame, index: int) -> str:
+    """``12.`` for a first mover's ply, ``12...`` for the other side's."""
+    number, white = move_number(replayed, index)
+    return f"{number}{'.' if white == replayed.variant.white_starts else '...'}"
+
+
+def plies_to_move(replayed: ReplayedGame, text: str) -> int:
+    """How many plies lead to the position after a move written ``12w`` or ``12b`` (White's or
+    Black's 12th move); raises ValueError for a move the game does not replay to.
+
+    >>> from pdn.reader import read_games
+    >>> from replay.replayer import replay_game
+    >>> from replay.variants import RUSSIAN
+    >>> game = next(read_games("1. c3-d4 f6-g5 2. b2-c3 *"))
+    >>> plies_to_move(replay_game(game, RUSSIAN), "1b")
+    2
+    """
+    match = MOVE_PATTERN.match(text)
+    if not match:
+        raise ValueError(f"'{text}' is not a move: write the number and w or b, as in 12b")
+    wanted = int(match.group(1)), match.group(2).lower() == "w"
+    for index in range(len(replayed.moves)):
+        if move_number(replayed, index) == wanted:
+            return index + 1
+    raise ValueError(f"the game has no move {text.strip()}: it replays {_replays(replayed)}")
+
+
+def _replays(replayed: ReplayedGame) -> str:
+    plies = len(replayed.moves)
+    text = f"{plies} {'ply' if plies == 1 else 'plies'}"
+    if replayed.errors:
+        error = replayed.errors[0]
+        text += f" (stopped by an error at line {error.line}: {error.message})"
+    return text

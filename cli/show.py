@@ -1,0 +1,192 @@
+"""``pdn show``: a position of a game (or a FEN) as a text diagram, an SVG or a PNG."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from cli.common import VariantOption
+from cli.common import fail as _fail_markup
+from pdn.model import Game
+from replay.board import Board
+from replay.variants import Variant
+
+if TYPE_CHECKING:
+    from replay.replayer import ReplayedGame
+
+PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
+               "pip install 'pdn-toolkit[png]', or write --svg instead")
+
+
+def fail(message: str) -> NoReturn:
+    """Exit 2 with ``message`` in red, shown literally (``[png]`` is not rich markup)."""
+    from rich.markup import escape
+
+    _fail_markup(escape(message))
+
+
+def read_game(path: Path, number: int, encoding: str | None = None) -> Game:
+    """Game ``number`` (1-based) of a PDN file; exits with a clear error when there is none."""
+    from pdn.reader import read_games
+
+    count = 0
+    try:
+        for count, game in enumerate(read_games(path, encoding=encoding), 1):
+            if count == number:
+                return game
+    except OSError as error:
+        fail(f"{path}: {error.strerror or error}")
+    fail(f"{path} has {count} game{'' if count == 1 else 's'}, so there is no game {number}")
+
+
+def show(
+    file: Annotated[Path | None, typer.Argument(help="A PDN file.", show_default=False)] = None,
+    fen: Annotated[str | None, typer.Option(help="Show this position instead of a game's.")]
+    = None,
+    game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which game of the file.")]
+    = 1,
+    ply: Annotated[int | None, typer.Option(
+        min=0, help="The position after this many plies (default: the last one).")] = None,
+    move: Annotated[str | None, typer.Option(
+        help="The position after this move: number and side, as in 12b.")] = None,
+    svg: Annotated[Path | None, typer.Option(help="Write an SVG diagram to this file.")] = None,
+    png: Annotated[Path | None, typer.Option(
+        help="Write a PNG diagram to this file (needs the png extra).")] = None,
+    flip: Annotated[bool, typer.Option(help="Black's side at the bottom.")] = False,
+    size: Annotated[int, typer.Option(min=64, help="Width of the SVG or PNG, in pixels.")]
+    = 480,
+    variant: VariantOption = "russian",  # type: ignore[assignment]
+    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
+    = None,
+) -> None:
+    """Show a position: a text diagram here, or an SVG or PNG file.
+
+    The variant is the game's GameType, else --variant. Exit status 2 on bad input.
+    """
+    if (file is None) == (fen is None):
+        fail("give either a PDN FILE or --fen FEN")
+    if ply is not None and move is not None:
+        fail("give --ply or --move, not both")
+    if fen is not None and (ply is not None or move is not None or game != 1):
+        fail("--game, --ply and --move choose a position of a game; a --fen is one position")
+    if file is not None:
+        board, caption = _game_position(file, game, ply, move, variant, encoding)
+    else:
+        board, caption = _fen_position(fen or "", variant), ""
+    if svg is None and png is None:
+        _print_diagram(board, caption, flip)
+    for out in (out for out in (svg, png) if out is not None):
+        _refuse_input(out, file)
+    if svg is not None:
+        _write_svg(board, svg, flip, size)
+    if png is not None:
+        _write_png(board, png, flip, size)
+
+
+def _fen_position(fen: str, variant: Variant) -> Board:
+    from pdn.fen import FenError
+
+    try:
+        return Board.from_fen(fen, variant)
+    except FenError as error:
+        fail(str(error))
+
+
+def _game_position(path: Path, number: int, ply: int | None, move: str | None,
+                   variant: Variant, encoding: str | None) -> tuple[Board, str]:
+    from replay.diagram import board_after, plies_to_move
+    from replay.replayer import replay_game
+
+    replayed = replay_game(read_game(path, number, encoding), variant)
+    try:
+        plies = plies_to_move(replayed, move) if move is not None else ply
+        board = board_after(replayed, len(replayed.moves) if plies is None else plies)
+    except ValueError as error:
+        fail(f"{path}, game {number}: {error}")
+    for problem in replayed.errors:
+        typer.secho(f"{path}:{problem.line or replayed.game.line}: the game stops replaying "
+                    f"here: {problem.message}", err=True, fg="yellow")
+    return board, _caption(replayed, board, number)
+
+
+def _caption(replayed: ReplayedGame, board: Board, number: int) -> str:
+    from replay.diagram import move_label
+    from replay.notation import full_text
+
+    tags = replayed.game.tags
+    title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
+    event = f" ({tags['Event']})" if tags.get("Event") else ""
+    if not board.move_stack:
+        return f"{title}{event}, game {number}: start position"
+    before = board.copy()
+    last = before.pop()
+    plies = len(board.move_stack)
+    return (f"{title}{event}, game {number}: after {move_label(replayed, plies - 1)} "
+            f"{full_text(before, last, 'turns')} (ply {plies} of {len(replayed.moves)})")
+
+
+def _print_diagram(board: Board, caption: str, flip: bool) -> None:
+    from replay.diagram import text_diagram
+
+    if caption:
+        typer.echo(caption)
+    typer.echo(text_diagram(board, unicode=_terminal_has_unicode(), flipped=flip))
+    typer.echo(f"FEN {board.fen()}")
+
+
+def _terminal_has_unicode() -> bool:
+    try:
+        "⛀⛃│·".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _diagram(board: Board, flip: bool, size: int) -> str:
+    from replay.diagram import board_svg
+
+    last = board.move_stack[-1] if board.move_stack else None
+    return board_svg(board, last_move=last, flipped=flip, size=size)
+
+
+def _refuse_input(out: Path, source: Path | None) -> None:
+    from pdn.output import OutputError, refuse_overwriting_inputs
+
+    try:
+        refuse_overwriting_inputs(out, [source] if source else [])
+    except OutputError as error:
+        fail(str(error))
+
+
+def _write_svg(board: Board, path: Path, flip: bool, size: int) -> None:
+    from pdn.output import write_atomically
+
+    try:
+        write_atomically(path, _diagram(board, flip, size) + "\n")
+    except OSError as error:
+        fail(f"{path}: {error.strerror or error}")
+    typer.echo(f"diagram written to {path}", err=True)
+
+
+def _write_png(board: Board, path: Path, flip: bool, size: int) -> None:
+    from pdn.output import atomic_writer
+
+    try:
+        import cairosvg
+    except (ImportError, OSError):
+        fail(PNG_MISSING)
+    try:
+        picture = cairosvg.svg2png(bytestring=_diagram(board, flip, size).encode(),
+                                   output_width=size)
+        with atomic_writer(path, binary=True) as stream:
+            stream.write(picture)
+    except OSError as error:
+        fail(f"{path}: {error.strerror or error}")
+    typer.echo(f"diagram written to {path}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(show)
