@@ -1,0 +1,141 @@
+"""Statistics from game databases: tidy pandas tables of games, moves, players, openings.
+
+>>> tables = stats_tables(["OCA_2.0.pdn"], get_variant("english"), jobs=2)  # doctest: +SKIP
+>>> tables.games["result"].value_counts()                                  # doctest: +SKIP
+
+Games are read and replayed in batches of 200 game chunks (in ``jobs`` worker processes, or
+on Dask with ``engine="dask"``); only typed frames come back, so memory grows with the
+tables, not with the games. Every engine gives identical tables.
+
+Columns (stable names and dtypes; ``Int*`` and ``Float64`` are nullable, ``string`` is
+pandas' string dtype, categories are fixed lists):
+
+**games** — one row per game:
+``file`` category; ``game`` Int64 (1-based index in its file); ``line`` Int64 (first line);
+one ``string`` column per tag, named like the tag — the seven standard tags always, then the
+others in the order first seen (a tag named like one of our columns becomes ``tag_<name>``);
+``date`` datetime64[ns] (full dates only); ``year``, ``month``, ``day`` Int64 (what a partial
+date knows: ``1841.??.??`` gives the year); ``white_rating``, ``black_rating`` Int64
+(``WhiteRating``/``BlackRating``, else ``WhiteElo``/``BlackElo``); ``variant`` category
+(variant names); ``first_mover`` category white/black; ``result`` category
+white/black/draw/double_forfeit/unknown — who won, by colour (the Result tag read from the
+first mover's view, as OCA and PDN write it); ``result_first_mover`` category
+first/second/draw/double_forfeit/unknown; ``white_score`` Float64 (1, 0.5, 0; NA unknown);
+``result_check`` category consistent/inconsistent/undetermined; ``plies``, ``captures``
+(capturing moves), ``pieces_captured``, ``promotions`` Int64; ``first_king_white``,
+``first_king_black`` Int64 (ply of the side's first crowning); ``white_men``,
+``white_kings``, ``black_men``, ``black_kings`` Int64 (final position); ``ending`` category
+no_pieces/no_moves/draw_rule/undecided (by the rules, at the end of the replayed record);
+``draw_rule`` string (the rule's article: ``7.2.5``, ``repetition``, ``kings-25``...);
+``status`` category valid/invalid/incomplete/unreadable; ``error`` string (first error code);
+``errors``, ``warnings`` Int64; ``opening`` string (the first N plies in full notation,
+space-separated; NA for shorter games); ``ballot`` string (Russian games from the start
+position: the FMJD Drawing Table 64 ballot code the game starts with, e.g. ``4-IV``).
+
+**moves** — one row per replayed main-line ply:
+``file`` category; ``game`` Int64; ``ply`` Int32 (1-based); ``move_number`` Int32; ``side``
+category white/black; ``move`` string (full notation, the variant's squares); ``short``
+string (Russian short form ``ed4``, ``b:d6``; full where short is ambiguous); ``numeric``
+string (numeric squares); ``piece`` category man/king; ``captured`` Int8; ``promotes``
+boolean; ``from_square``, ``to_square`` string; ``white_men``, ``white_kings``,
+``black_men``, ``black_kings`` Int8 (after the move).
+
+**players** — one row per player, names matched ignoring case and spacing (``?`` and empty
+names left out): ``player`` string (the most used spelling); ``aliases`` string (every
+spelling, `` | ``-joined); ``games``, ``wins``, ``draws``, ``losses``, ``unknown`` Int64
+(a double forfeit is a loss for both); ``score_pct`` Float64 (wins + half the draws over
+decided games); ``white_games``, ``white_wins``, ``white_draws``, ``white_losses``,
+``black_games``, ``black_wins``, ``black_draws``, ``black_losses`` Int64; ``first_date``,
+``last_date`` datetime64[ns]; ``first_year``, ``last_year`` Int64; ``events`` Int64 (distinct
+Event tags).
+
+**openings** — one row per variant and opening sequence: ``variant`` category; ``opening``
+string; ``plies`` Int64; ``games``, ``white``, ``black``, ``draw``, ``double_forfeit``,
+``unknown`` Int64; ``white_score_pct`` Float64; ``ballot`` string (Russian: the longest FMJD
+ballot the sequence starts with).
+
+**summary** — one row per file, variant, event and year: ``file`` category; ``variant``
+category; ``event`` string; ``year`` Int64; ``games``, ``white``, ``black``, ``draw``,
+``double_forfeit``, ``unknown`` Int64; ``average_plies`` Float64; ``valid_share`` Float64
+(0 to 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+import pandas as pd
+
+from replay.stats.engine import ENGINES, EngineUnavailableError, Options, iter_batches, run_parts
+from replay.stats.rows import MoveColumns
+from replay.stats.schema import typed_games, typed_moves, with_file
+from replay.stats.tables import (
+    finish_games,
+    finish_moves,
+    openings_table,
+    players_table,
+    summary_table,
+)
+from replay.variants import Variant
+
+TABLES = ("games", "moves", "players", "openings", "summary")
+
+
+@dataclass
+class Tables:
+    """The tables of a set of sources; players, openings and summary derive from games."""
+
+    games: pd.DataFrame
+    moves: pd.DataFrame | None
+    opening_plies: int = 6
+
+    @cached_property
+    def players(self) -> pd.DataFrame:
+        return players_table(self.games)
+
+    @cached_property
+    def openings(self) -> pd.DataFrame:
+        return openings_table(self.games)
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        return summary_table(self.games)
+
+    def table(self, name: str) -> pd.DataFrame:
+        """A table by name (one of ``TABLES``)."""
+        if name not in TABLES:
+            raise ValueError(f"unknown table '{name}'; known: {', '.join(TABLES)}")
+        frame = getattr(self, name)
+        if frame is None:
+            raise ValueError("the moves table was not computed (with_moves=False)")
+        return frame
+
+
+def stats_tables(sources: Iterable[str], default: Variant, override: Variant | None = None,
+                 *, jobs: int = 1, engine: str = "local", opening_plies: int = 6,
+                 with_moves: bool = True, encoding: str | None = None) -> Tables:
+    """Read, replay and tabulate every game of ``sources`` (paths, or ``-`` for stdin).
+
+    ``default`` is the variant of games without a GameType tag; ``override`` replaces every
+    game's. ``jobs`` worker processes (0: all cores); ``engine`` ``local`` or ``dask``.
+    Raises ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask.
+    """
+    options = Options(default, override, opening_plies, with_moves)
+    games, moves, names = [], [], []
+    counts: dict[str, int] = {}
+    for part in run_parts(iter_batches(sources, encoding), options, jobs=jobs, engine=engine):
+        offset = counts.get(part.source, 0)
+        counts[part.source] = offset + len(part.games)
+        games.append(part.games.assign(game=part.games["game"] + offset))
+        if part.moves is not None:
+            moves.append(part.moves.assign(game=part.moves["game"] + offset))
+        names.append(part.source)
+    return Tables(finish_games(with_file(games, names, typed_games([]))),
+                  finish_moves(with_file(moves, names, typed_moves(MoveColumns().columns)))
+                  if with_moves else None, opening_plies)
+
+
+__all__ = ["ENGINES", "TABLES", "EngineUnavailableError", "Tables", "openings_table",
+           "players_table", "stats_tables", "summary_table"]

@@ -1,0 +1,173 @@
+"""One game → plain rows: a dict for the games table and columns for the moves table.
+
+This runs in the worker processes: it replays the game and keeps only compact values
+(numbers and short strings), so what travels back to the main process is small.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pdn.model import Game
+from replay.board import Board, start_position
+from replay.draws import Material
+from replay.move import Move
+from replay.movegen import WHITE
+from replay.notation import full_text, short_text
+from replay.replayer import ReplayedGame, replay_game
+from replay.stats.ballots import BALLOT_PLIES, ballot_of
+from replay.variants import Variant
+
+MOVE_COLUMNS = (
+    "game", "ply", "move_number", "side", "move", "short", "numeric", "piece", "captured",
+    "promotes", "from_square", "to_square", "white_men", "white_kings", "black_men",
+    "black_kings",
+)
+
+
+@dataclass
+class MoveColumns:
+    """The moves table of a batch as column lists (cheap to build, cheap to pickle)."""
+
+    columns: dict[str, list] = field(default_factory=lambda: {c: [] for c in MOVE_COLUMNS})
+
+    def add(self, **values: object) -> None:
+        for name, value in values.items():
+            self.columns[name].append(value)
+
+
+def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
+             opening_plies: int, moves: MoveColumns | None) -> dict:
+    """The games-table row of one game; its plies go to ``moves`` when given."""
+    replayed = replay_game(game, default, override)
+    walk = _walk(replayed, ordinal, opening_plies, moves)
+    final = Material.of(replayed.final or replayed.start)
+    errors = [d.code for d in game.diagnostics if d.severity == "error"]
+    errors += [p.code for p in replayed.errors]
+    warnings = sum(d.severity != "error" for d in game.diagnostics) + len(replayed.warnings)
+    return {
+        "game": ordinal, "line": game.line, "tags": game.tags,
+        "variant": replayed.variant.name,
+        "first_mover": "white" if replayed.variant.white_starts else "black",
+        "result": replayed.result, "result_check": replayed.result_check,
+        "plies": replayed.plies, **walk.counts(),
+        "white_men": final.white_men, "white_kings": final.white_kings,
+        "black_men": final.black_men, "black_kings": final.black_kings,
+        "ending": _ending(replayed.ending), "draw_rule": _draw_rule(replayed.ending),
+        "status": replayed.status, "error": errors[0] if errors else None,
+        "errors": len(errors), "warnings": warnings,
+        "opening": walk.opening(opening_plies),
+        "ballot": walk.ballot(replayed),
+    }
+
+
+def _ending(ending: str) -> str:
+    """The replayer's ending in the table's words: no_pieces, no_moves, draw_rule, undecided."""
+    if ending.startswith("draw-"):
+        return "draw_rule"
+    return ending.replace("-", "_")
+
+
+def _draw_rule(ending: str) -> str | None:
+    """The article of the draw rule met (``7.2.5``, ``repetition``, ``kings-25``), if any."""
+    return ending.removeprefix("draw-") if ending.startswith("draw-") else None
+
+
+@dataclass
+class _Walk:
+    """What a walk along the main line counts."""
+
+    texts: list[str] = field(default_factory=list)  # the first plies in full notation
+    captures: int = 0
+    pieces_captured: int = 0
+    promotions: int = 0
+    first_king: dict[str, int | None] = field(
+        default_factory=lambda: {"white": None, "black": None})
+
+    def counts(self) -> dict:
+        return {"captures": self.captures, "pieces_captured": self.pieces_captured,
+                "promotions": self.promotions, "first_king_white": self.first_king["white"],
+                "first_king_black": self.first_king["black"]}
+
+    def opening(self, plies: int) -> str | None:
+        return " ".join(self.texts[:plies]) if len(self.texts) >= plies else None
+
+    def ballot(self, replayed: ReplayedGame) -> str | None:
+        """The FMJD ballot of a Russian game played from the start position."""
+        if replayed.variant.name != "russian" or replayed.start != start_position(
+                replayed.variant):
+            return None
+        return ballot_of(self.texts)
+
+
+def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
+          moves: MoveColumns | None) -> _Walk:
+    walk = _Walk()
+    kept = max(opening_plies, BALLOT_PLIES)
+    board = Board(replayed.variant, replayed.start)
+    first_number = _first_number(replayed)
+    offset = 0 if replayed.start.turn == (WHITE if replayed.variant.white_starts else 1) else 1
+    for index, move in enumerate(replayed.moves):
+        before = board.position
+        side = "white" if before.turn == WHITE else "black"
+        text = full_text(board, move) if index < kept or moves else ""
+        if index < kept:
+            walk.texts.append(text)
+        if moves is not None:
+            _add_move(moves, board, move, ordinal, index, first_number + (index + offset) // 2,
+                      text)
+        board.push(move)
+        _count(walk, move, side, index)
+    return walk
+
+
+def _count(walk: _Walk, move: Move, side: str, index: int) -> None:
+    if move.captures:
+        walk.captures += 1
+        walk.pieces_captured += len(move.captures)
+    if move.promotes:
+        walk.promotions += 1
+        if walk.first_king[side] is None:
+            walk.first_king[side] = index + 1
+
+
+def _add_move(moves: MoveColumns, board: Board, move: Move, ordinal: int, index: int,
+              number: int, text: str) -> None:
+    before = board.position
+    numeric = text if board.variant.gametype.notation.numeric else full_text(
+        board, move, numeric=True)
+    after = Material.of(before.play(move))
+    moves.add(game=ordinal, ply=index + 1, move_number=number,
+              side="white" if before.turn == WHITE else "black", move=text,
+              short=_short(board, move), numeric=numeric,
+              piece="king" if (before.kings >> move.origin) & 1 else "man",
+              captured=len(move.captures), promotes=move.promotes,
+              from_square=board.name(move.origin), to_square=board.name(move.destination),
+              white_men=after.white_men, white_kings=after.white_kings,
+              black_men=after.black_men, black_kings=after.black_kings)
+
+
+def _short(board: Board, move: Move) -> str:
+    """``short_text`` without generating the legal moves when no rival can exist: a rival
+    needs another own piece on the origin's file, or a multi-capture from the same origin."""
+    position = board.position
+    own = position.white if position.turn == WHITE else position.black
+    if len(move.captures) > 1 or _file_mates(board, own, move.origin):
+        return short_text(board, move)
+    geo = board.variant.geometry
+    mark = ":" if move.captures else ""
+    return f"{geo.name(move.origin)[0]}{mark}{geo.name(move.destination)}"
+
+
+def _file_mates(board: Board, own: int, origin: int) -> bool:
+    width = board.variant.geometry.width
+    column = origin % width
+    others = own & ~(1 << origin)
+    return any((others >> square) & 1 for square in range(column, others.bit_length(), width))
+
+
+def _first_number(replayed: ReplayedGame) -> int:
+    """The first move number: a FEN's ``:F<n>`` (lidraughts) or 1."""
+    fen = (replayed.game.tags.get("FEN") or "").upper()
+    tail = fen.rsplit(":F", 1)[1].strip().rstrip(".") if ":F" in fen else ""
+    return int(tail) if tail.isdigit() else 1

@@ -1,0 +1,95 @@
+"""Column names and dtypes of the tables (documented in ``replay.stats``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdn.model import SEVEN_TAGS
+from replay.variants import variant_names
+
+STRING = pd.StringDtype()
+RESULTS = ("white", "black", "draw", "double_forfeit", "unknown")
+FIRST_MOVER_RESULTS = ("first", "second", "draw", "double_forfeit", "unknown")
+SIDES = ("white", "black")
+
+
+def category(values: tuple[str, ...] | list[str]) -> pd.CategoricalDtype:
+    return pd.CategoricalDtype(list(values))
+
+
+# Columns a worker computes for each game (besides its tags), with their dtypes.
+REPLAY_COLUMNS: dict[str, object] = {
+    "game": "Int64", "line": "Int64",
+    "variant": category(variant_names()), "first_mover": category(SIDES),
+    "result": category(RESULTS),
+    "result_check": category(("consistent", "inconsistent", "undetermined")),
+    "plies": "Int64", "captures": "Int64", "pieces_captured": "Int64", "promotions": "Int64",
+    "first_king_white": "Int64", "first_king_black": "Int64",
+    "white_men": "Int64", "white_kings": "Int64", "black_men": "Int64", "black_kings": "Int64",
+    "ending": category(("no_pieces", "no_moves", "draw_rule", "undecided")),
+    "draw_rule": STRING,
+    "status": category(("valid", "invalid", "incomplete", "unreadable")),
+    "error": STRING, "errors": "Int64", "warnings": "Int64",
+    "opening": STRING, "ballot": STRING,
+}
+
+# Columns derived from the tags and the result in the main process.
+DERIVED_COLUMNS: dict[str, object] = {
+    "date": "datetime64[ns]", "year": "Int64", "month": "Int64", "day": "Int64",
+    "white_rating": "Int64", "black_rating": "Int64",
+    "result_first_mover": category(FIRST_MOVER_RESULTS), "white_score": "Float64",
+}
+
+GAME_COLUMN_ORDER = (
+    "date", "year", "month", "day", "white_rating", "black_rating", "variant", "first_mover",
+    "result", "result_first_mover", "white_score", "result_check", "plies", "captures",
+    "pieces_captured", "promotions", "first_king_white", "first_king_black", "white_men",
+    "white_kings", "black_men", "black_kings", "ending", "draw_rule", "status", "error",
+    "errors", "warnings", "opening", "ballot",
+)
+
+MOVE_DTYPES: dict[str, object] = {
+    "game": "Int64", "ply": "Int32", "move_number": "Int32", "side": category(SIDES),
+    "move": STRING, "short": STRING, "numeric": STRING, "piece": category(("man", "king")),
+    "captured": "Int8", "promotes": "boolean", "from_square": STRING, "to_square": STRING,
+    "white_men": "Int8", "white_kings": "Int8", "black_men": "Int8", "black_kings": "Int8",
+}
+
+RESERVED = {"file", *REPLAY_COLUMNS, *DERIVED_COLUMNS}
+
+
+def tag_column(name: str) -> str:
+    """A tag's column: its own name, unless that is one of ours (then ``tag_<name>``)."""
+    return f"tag_{name}" if name in RESERVED else name
+
+
+def typed_games(rows: list[dict]) -> pd.DataFrame:
+    """A batch's games: the seven tags first, other tags in the order seen, then ours."""
+    tags = pd.DataFrame.from_records([row["tags"] for row in rows], index=range(len(rows)))
+    tags = tags.rename(columns=tag_column).reindex(
+        columns=list(dict.fromkeys([*SEVEN_TAGS, *tags.columns])))
+    ours = pd.DataFrame.from_records(
+        [{name: row[name] for name in REPLAY_COLUMNS} for row in rows],
+        columns=list(REPLAY_COLUMNS), index=range(len(rows)))
+    return pd.concat([tags.astype(STRING), ours.astype(REPLAY_COLUMNS)], axis=1)
+
+
+def typed_moves(columns: dict[str, list]) -> pd.DataFrame:
+    """A batch's moves from column lists."""
+    return pd.DataFrame({name: pd.array(np.asarray(columns[name]) if dtype != STRING
+                                        and not isinstance(dtype, pd.CategoricalDtype)
+                                        else columns[name], dtype=dtype)
+                         for name, dtype in MOVE_DTYPES.items()})
+
+
+def with_file(frames: list[pd.DataFrame], sources: list[str], empty: pd.DataFrame
+              ) -> pd.DataFrame:
+    """Concatenate batch frames (``empty`` when there are none) and put the ``file`` column
+    (categorical, one category per source) in front."""
+    frame = pd.concat(frames, ignore_index=True) if frames else empty
+    categories = list(dict.fromkeys(sources))
+    codes = np.repeat(np.array([categories.index(s) for s in sources], dtype=int),
+                      [len(f) for f in frames]) if frames else np.array([], dtype=int)
+    frame.insert(0, "file", pd.Categorical.from_codes(codes, categories))
+    return frame

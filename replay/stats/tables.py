@@ -1,0 +1,226 @@
+"""The derived tables: games' dates, ratings and result views; players, openings, summary.
+
+All vectorised over the games table (one row per game), which stays small next to the
+moves table.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from pdn.model import SEVEN_TAGS
+from replay.stats.ballots import ballot_of
+from replay.stats.schema import (
+    DERIVED_COLUMNS,
+    GAME_COLUMN_ORDER,
+    MOVE_DTYPES,
+    REPLAY_COLUMNS,
+    RESULTS,
+    STRING,
+)
+
+_YEAR_FIRST = (r"^\s*(?P<year>\d{4}|\?{4})\s*[.\-/]\s*(?P<month>\d{1,2}|\?{1,2})"
+               r"\s*[.\-/]\s*(?P<day>\d{1,2}|\?{1,2})\s*$")
+_DAY_FIRST = r"^\s*(?P<day>\d{1,2})[.\-/](?P<month>\d{1,2})[.\-/](?P<year>\d{4})\s*$"
+_MONTH_NAME = (r"(?P<day>\d{1,2})?(?:\s*-\s*\d{1,2})?\s*(?P<month>[A-Za-z]{3,})\.?,?\s+"
+               r"(?P<year>\d{4})")
+_YEAR_ONLY = r"(?P<year>\b(?:1[5-9]|20)\d\d\b)"
+_MONTHS = {name: number for number, name in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+
+
+def date_parts(dates: pd.Series) -> pd.DataFrame:
+    """``date`` (full dates only), ``year``, ``month``, ``day`` (nullable: partial dates keep
+    what they know) from Date tags in the forms archives use.
+
+    >>> date_parts(pd.Series(["1841.??.??", "13-01-1996", "1-2 June 2002"], dtype="string")
+    ...            )[["year", "month", "day"]].to_numpy().tolist()
+    [[1841, <NA>, <NA>], [1996, 1, 13], [2002, 6, 1]]
+    """
+    text = dates.astype(STRING)
+    named = text.str.extract(_MONTH_NAME)
+    named["month"] = named["month"].str.lower().str[:3].map(_MONTHS)
+    parts = (text.str.extract(_YEAR_FIRST).combine_first(text.str.extract(_DAY_FIRST))
+             .combine_first(named).combine_first(text.str.extract(_YEAR_ONLY)))
+    numbers = {key: pd.to_numeric(parts[key].where(parts[key].astype(str).str.isdigit()),
+                                  errors="coerce").astype("Int64")
+               for key in ("year", "month", "day")}
+    month = numbers["month"].where(numbers["month"].between(1, 12))
+    day = numbers["day"].where(numbers["day"].between(1, 31) & month.notna())
+    full = numbers["year"].notna() & month.notna() & day.notna()
+    date = pd.Series(pd.NaT, index=dates.index, dtype="datetime64[ns]")
+    if full.any():
+        date[full] = pd.to_datetime(pd.DataFrame({
+            "year": numbers["year"][full].astype(int), "month": month[full].astype(int),
+            "day": day[full].astype(int)}), errors="coerce")
+    return pd.DataFrame({"date": date, "year": numbers["year"], "month": month, "day": day})
+
+
+def _rating(games: pd.DataFrame, side: str) -> pd.Series:
+    """The first number of a side's rating tag (``WhiteRating``, else lidraughts' Elo)."""
+    rating = pd.Series(pd.NA, index=games.index, dtype=STRING)
+    for tag in (f"{side}Rating", f"{side}Elo"):
+        if tag in games:
+            rating = rating.fillna(games[tag])
+    return pd.to_numeric(rating.str.extract(r"^\s*(\d{1,5})", expand=False),
+                         errors="coerce").astype("Int64")
+
+
+def finish_games(games: pd.DataFrame) -> pd.DataFrame:
+    """Add the columns derived from tags and results, and put every column in its place."""
+    for tag in SEVEN_TAGS:
+        if tag not in games:
+            games[tag] = pd.Series(pd.NA, index=games.index, dtype=STRING)
+    derived = date_parts(games["Date"])
+    derived["white_rating"] = _rating(games, "White")
+    derived["black_rating"] = _rating(games, "Black")
+    first = games["first_mover"].astype(str)
+    result = games["result"].astype(str)
+    first_view = result.where(~result.isin(("white", "black")),
+                              (result == first).map({True: "first", False: "second"}))
+    derived["result_first_mover"] = first_view
+    derived["white_score"] = result.map({"white": 1.0, "black": 0.0, "draw": 0.5,
+                                         "double_forfeit": 0.0})
+    derived = derived.astype(DERIVED_COLUMNS)
+    tags = [c for c in games.columns if c not in REPLAY_COLUMNS and c != "file"]
+    frame = pd.concat([games, derived], axis=1)
+    frame[tags] = frame[tags].astype(STRING)
+    return frame[["file", "game", "line", *tags, *GAME_COLUMN_ORDER]].astype(
+        {**REPLAY_COLUMNS, **DERIVED_COLUMNS})
+
+
+def finish_moves(moves: pd.DataFrame) -> pd.DataFrame:
+    """The moves table with its columns in place and typed."""
+    return moves[["file", *MOVE_DTYPES]].astype(MOVE_DTYPES)
+
+
+# ---- players -------------------------------------------------------------------------------
+
+_NO_NAME = r"^[\s?*\-.]*$"
+
+
+def _player_sides(games: pd.DataFrame) -> pd.DataFrame:
+    """One row per (game, side) with a named player: name, key, side, outcome, when, event."""
+    outcome = {"white": {"white": "win", "black": "loss", "draw": "draw",
+                         "double_forfeit": "loss", "unknown": "unknown"},
+               "black": {"white": "loss", "black": "win", "draw": "draw",
+                         "double_forfeit": "loss", "unknown": "unknown"}}
+    parts = []
+    for side, tag in (("white", "White"), ("black", "Black")):
+        spelling = games[tag].str.strip().str.replace(r"\s+", " ", regex=True)
+        parts.append(pd.DataFrame({
+            "spelling": spelling, "side": side,
+            "outcome": games["result"].astype(str).map(outcome[side]),
+            "date": games["date"], "year": games["year"], "event": games["Event"]}))
+    sides = pd.concat(parts, ignore_index=True)
+    sides = sides[sides["spelling"].notna() & ~sides["spelling"].str.match(_NO_NAME)]
+    sides["key"] = sides["spelling"].str.replace(r"\s*,\s*", ", ", regex=True).str.casefold()
+    return sides
+
+
+def players_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Per player (names matched ignoring case and spacing): games, wins, draws, losses,
+    score %, the same as White and as Black, first and last date, events, aliases."""
+    sides = _player_sides(games)
+    counts = sides.groupby(["key", "side", "outcome"]).size().unstack(["side", "outcome"],
+                                                                       fill_value=0)
+    table = pd.DataFrame(index=counts.index)
+    for outcome in ("win", "draw", "loss", "unknown"):
+        for side in ("white", "black"):
+            column = (side, outcome)
+            table[f"{side}_{outcome}"] = counts.get(column, 0)
+    for side in ("white", "black"):
+        table[f"{side}_games"] = table[[f"{side}_{o}" for o in ("win", "draw", "loss",
+                                                                  "unknown")]].sum(axis=1)
+    by_key = sides.groupby("key")
+    names = (sides.groupby(["key", "spelling"]).size().rename("n").reset_index()
+             .sort_values(["key", "n", "spelling"], ascending=[True, False, True]))
+    out = pd.DataFrame({
+        "player": names.drop_duplicates("key").set_index("key")["spelling"],
+        "aliases": names.sort_values(["key", "spelling"]).groupby("key")["spelling"]
+        .agg(" | ".join),
+        "games": table["white_games"] + table["black_games"],
+        "wins": table["white_win"] + table["black_win"],
+        "draws": table["white_draw"] + table["black_draw"],
+        "losses": table["white_loss"] + table["black_loss"],
+        "unknown": table["white_unknown"] + table["black_unknown"],
+    })
+    decided = out["wins"] + out["draws"] + out["losses"]
+    out["score_pct"] = ((out["wins"] + 0.5 * out["draws"]) / decided.where(decided > 0) * 100)
+    for side in ("white", "black"):
+        for name, source in (("games", "games"), ("wins", "win"), ("draws", "draw"),
+                             ("losses", "loss")):
+            out[f"{side}_{name}"] = table[f"{side}_{source}"]
+    out["first_date"], out["last_date"] = by_key["date"].min(), by_key["date"].max()
+    out["first_year"], out["last_year"] = by_key["year"].min(), by_key["year"].max()
+    out["events"] = by_key["event"].nunique()
+    out = out.reset_index(drop=True).sort_values(["games", "player"],
+                                                 ascending=[False, True], ignore_index=True)
+    return out.astype(PLAYER_DTYPES)
+
+
+PLAYER_DTYPES: dict[str, object] = {
+    "player": STRING, "aliases": STRING, "games": "Int64", "wins": "Int64", "draws": "Int64",
+    "losses": "Int64", "unknown": "Int64", "score_pct": "Float64",
+    **{f"{side}_{name}": "Int64" for side in ("white", "black")
+       for name in ("games", "wins", "draws", "losses")},
+    "first_date": "datetime64[ns]", "last_date": "datetime64[ns]", "first_year": "Int64",
+    "last_year": "Int64", "events": "Int64",
+}
+
+# ---- openings and summary ------------------------------------------------------------------
+
+
+def _result_counts(games: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Games and the results split per group of ``keys`` (missing keys form their groups)."""
+    grouped = games.groupby(keys, dropna=False, observed=True, sort=True)
+    counts = grouped["result"].value_counts().unstack(fill_value=0)
+    counts = counts.reindex(columns=list(RESULTS), fill_value=0)
+    counts.columns = list(RESULTS)
+    counts.insert(0, "games", grouped.size())
+    return counts
+
+
+def openings_table(games: pd.DataFrame, plies: int | None = None) -> pd.DataFrame:
+    """The games' first plies as a sequence, with count and result split, most played
+    first; ``ballot`` names the FMJD Drawing Table 64 ballot a Russian sequence starts with."""
+    played = games[games["opening"].notna()]
+    counts = _result_counts(played, ["variant", "opening"]).reset_index()
+    counts["plies"] = counts["opening"].str.count(" ") + 1 if len(counts) else 0
+    counts["white_score_pct"] = (played.groupby(["variant", "opening"], observed=True)
+                                 ["white_score"].mean() * 100).reindex(
+        pd.MultiIndex.from_frame(counts[["variant", "opening"]])).to_numpy()
+    russian = counts["variant"].astype(str) == "russian"
+    counts["ballot"] = counts["opening"].where(russian).map(
+        lambda text: ballot_of(text.split()) if isinstance(text, str) else None)
+    table = counts.sort_values(["games", "variant", "opening"], ascending=[False, True, True],
+                               ignore_index=True)
+    if plies is not None:
+        table = table[table["plies"] == plies]
+    return table[list(OPENING_DTYPES)].astype(OPENING_DTYPES)
+
+
+OPENING_DTYPES: dict[str, object] = {
+    "variant": REPLAY_COLUMNS["variant"], "opening": STRING, "plies": "Int64",
+    "games": "Int64", **dict.fromkeys(RESULTS, "Int64"), "white_score_pct": "Float64",
+    "ballot": STRING,
+}
+
+
+def summary_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Per file, variant, event and year: games, results split, average length in plies,
+    share of valid records."""
+    frame = games.assign(event=games["Event"], valid=games["status"] == "valid")
+    keys = ["file", "variant", "event", "year"]
+    counts = _result_counts(frame, keys)
+    grouped = frame.groupby(keys, dropna=False, observed=True, sort=True)
+    counts["average_plies"] = grouped["plies"].mean()
+    counts["valid_share"] = grouped["valid"].mean()
+    return counts.reset_index()[list(SUMMARY_DTYPES)].astype(SUMMARY_DTYPES)
+
+
+SUMMARY_DTYPES: dict[str, object] = {
+    "file": "category", "variant": REPLAY_COLUMNS["variant"], "event": STRING,
+    "year": "Int64", "games": "Int64", **dict.fromkeys(RESULTS, "Int64"),
+    "average_plies": "Float64", "valid_share": "Float64",
+}
