@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import moves, perft, show
+from cli import moves, perft, show, view
 
 app = typer.Typer(
     name="pdn",
@@ -18,7 +18,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-for module in (perft, moves, show):
+for module in (perft, moves, show, view):
     module.register(app)
 
 
