@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
-from lark import Lark, Transformer
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer
 
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
 
@@ -209,29 +210,22 @@ _STRENGTH = re.compile(r"(?:[!?]+|\([!?]+\)|\*)$")
 NAG_FORCED_MOVE = 7  # "$7", what a "*" glued to a move (a star move) means
 
 
-@cache
-def _move_parts(body: str) -> tuple[str, tuple[str, ...], str, str | None, str | None]:
-    """Text, squares, separator, origin file and strength of a move body (no number)."""
-    strength_match = _STRENGTH.search(body)
-    strength = strength_match.group() if strength_match else None
-    text = body[: strength_match.start()] if strength_match else body
-    lowered = text.lower()
-    origin_file = None
-    if not lowered[0].isdigit() and not lowered[1].isdigit():
-        origin_file, lowered = lowered[0], lowered[1:]
-    squares = tuple(name.lstrip("0") if name[0] == "0" else name for name in _SQUARE.findall(lowered))
-    separator = _SEPARATOR.search(lowered)
-    mark = separator.group() if separator else ""
-    return text, squares, "x" if mark in ("X", "×") else mark, origin_file, strength
+@lru_cache(maxsize=1 << 16)
+def _move_token(value: str) -> tuple:
+    """What a MOVE token says, cached by its text (move texts repeat a lot).
 
-
-def _move(token, line_offset: int) -> tuple[Ply, bool]:
-    """The ply of a MOVE token (record, move number) and whether it was numbered."""
-    value: str = token.value
-    line = token.line + line_offset
-    column = token.column
+    ``(number, black, line_delta, column, column_is_absolute, text, squares, separator,
+    origin_file, strength, star)``: the move number and whether it was ``n...``; where the
+    move starts relative to the token (a newline may separate it from its number); the move
+    as written; its squares normalised (lowercase, no leading zeros); the capture separator
+    (``X`` and ``×`` read as ``x``); the file letter of a short record; a glued strength mark;
+    and whether a glued ``*`` marked a star move.
+    """
     number = None
     black = False
+    line_delta = 0
+    column = 0
+    absolute = False
     dot = value.rfind(".")
     if dot >= 0:
         black = value[dot - 2 : dot + 1] == "..."
@@ -240,19 +234,33 @@ def _move(token, line_offset: int) -> tuple[Ply, bool]:
         while value[start].isspace():
             start += 1
         gap = value[:start]
-        newlines = gap.count("\n")
-        if newlines:
-            line += newlines
-            column = start - gap.rfind("\n")
-        else:
-            column += start
+        line_delta = gap.count("\n")
+        absolute = line_delta > 0
+        column = start - gap.rfind("\n") if absolute else start
         value = value[start:]
-    text, squares, separator, origin_file, strength = _move_parts(value)
-    if strength == "*":
-        record = MoveRecord(text, squares, separator, origin_file, None, line, column)
-        return Ply(record, number, black, [NAG_FORCED_MOVE]), dot >= 0
-    record = MoveRecord(text, squares, separator, origin_file, strength, line, column)
-    return Ply(record, number, black), dot >= 0
+    strength_match = _STRENGTH.search(value)
+    strength = strength_match.group() if strength_match else None
+    text = value[: strength_match.start()] if strength_match else value
+    lowered = text.lower()
+    origin_file = None
+    if not lowered[0].isdigit() and not lowered[1].isdigit():
+        origin_file, lowered = lowered[0], lowered[1:]
+    squares = tuple(name.lstrip("0") if name[0] == "0" else name for name in _SQUARE.findall(lowered))
+    separator = _SEPARATOR.search(lowered)
+    mark = separator.group() if separator else ""
+    star = strength == "*"
+    return (number, black, line_delta, column, absolute, text, squares,
+            "x" if mark in ("X", "×") else mark, origin_file, None if star else strength, star)
+
+
+def _move(token, line_offset: int) -> tuple[Ply, bool]:
+    """The ply of a MOVE token (record, move number) and whether it was numbered."""
+    (number, black, line_delta, column, absolute, text, squares, separator, origin_file,
+     strength, star) = _move_token(token.value)
+    record = MoveRecord(text, squares, separator, origin_file, strength,
+                        token.line + line_offset + line_delta,
+                        column if absolute else token.column + column)
+    return Ply(record, number, black, [NAG_FORCED_MOVE] if star else []), number is not None
 
 
 def _comment_text(text: str) -> str:
@@ -296,7 +304,15 @@ class GameTransformer(Transformer):
                        token.column, severity)
         )
 
-    def line(self, items: list) -> Line | _Hoisted:
+    @staticmethod
+    def items(children: list) -> list:
+        if len(children) == 1:
+            return children
+        children[0].append(children[1])
+        return children[0]
+
+    def line(self, children: list) -> Line | _Hoisted:
+        items = children[0]
         result = Line()
         plies = result.plies
         number = None  # a MOVENUMBER token waiting for its move
@@ -505,18 +521,130 @@ def _result_placeholder(game: Game) -> None:
         game.result = "-"
 
 
+class PdnLexer(Lexer):
+    """Scans with ONE compiled regular expression built from the grammar's own terminals.
+
+    Lark's lexers match the ignored whitespace as a token of its own and try the terminals
+    one after another; here every match eats the whitespace before a token too, so a move
+    costs one ``match`` call. Terminals are tried in Lark's order (priority, then length).
+    """
+
+    __future_interface__ = 2
+
+    def __init__(self, lexer_conf) -> None:
+        terminals = sorted(lexer_conf.terminals,
+                           key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+        by_name = {t.name: t for t in terminals}
+        ignored = "|".join(by_name[name].pattern.to_regexp() for name in lexer_conf.ignore)
+        alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})"
+                                for t in terminals if t.name not in lexer_conf.ignore)
+        self.scanner = re.compile(f"(?:{ignored})*+(?:{alternatives})")
+        self.trailer = re.compile(f"(?:{ignored})*+")
+        self.token_class = Token
+
+    def lex(self, lexer_state, parser_state) -> Iterator[Token]:
+        text = lexer_state.text
+        return self.tokens(text if isinstance(text, str) else text.text)
+
+    def tokens(self, text: str) -> Iterator[Token]:
+        """The tokens of ``text``, with 1-based lines and columns; raises UnexpectedCharacters."""
+        new_token = self.token_class
+        match = self.scanner.match
+        count = text.count
+        end = len(text)
+        position = line = 0
+        line_start = -1
+        while True:
+            found = match(text, position)
+            if found is None:
+                break
+            kind = found.lastgroup
+            start = found.start(kind)
+            newlines = count("\n", position, start)
+            if newlines:
+                line += newlines
+                line_start = text.rfind("\n", position, start)
+            value = found.group(kind)
+            yield new_token(kind, value, start, line + 1, start - line_start)
+            position = found.end()
+            if kind in _MULTILINE:
+                newlines = count("\n", start, position)
+                if newlines:
+                    line += newlines
+                    line_start = text.rfind("\n", start, position)
+        position = self.trailer.match(text, position).end()
+        if position < end:
+            newlines = count("\n", 0, position)
+            column = position - text.rfind("\n", 0, position)
+            raise UnexpectedCharacters(text, position, newlines + 1, column)
+
+
+# Terminals whose text may span lines (the others never hold a newline).
+_MULTILINE = frozenset({"MOVE", "COMMENT", "PAREN_COMMENT", "SETUP"})
+
+
+class PdnParser:
+    """``parse(text) -> list[Game]``: Lark's LALR parser fed by ``PdnLexer``.
+
+    With lark-cython installed (the optional extra ``fast``) the LALR tables run on its
+    compiled parser loop; our lexer then hands it lark-cython tokens directly, since Lark's
+    front end cannot join a custom lexer to that loop.
+    """
+
+    def __init__(self, grammar: str, transformer: GameTransformer) -> None:
+        options: dict = {"parser": "lalr", "lexer": PdnLexer, "transformer": transformer,
+                         "maybe_placeholders": False}
+        self._compiled = None
+        try:
+            import lark_cython
+        except ImportError:
+            self.lark = Lark(grammar, **options)
+            return
+        plugins = {name: lark_cython.plugins[name] for name in ("LALR_Parser", "_Parser")}
+        self.lark = Lark(grammar, _plugins=plugins, **options)
+        self._compiled = lark_cython.lark_cython
+        self._lexer = self.lark.parser.lexer
+        self._lexer.token_class = self._compiled.Token
+        self._feeder = _token_feeder(self._compiled.Lexer)()
+
+    def parse(self, text: str) -> list[Game]:
+        if self._compiled is None:
+            return self.lark.parse(text)
+        compiled = self._compiled
+        self._feeder.tokens = self._lexer.tokens(text)
+        thread = compiled.LexerThread(self._feeder, compiled.LexerState(text, compiled.LineCounter("\n")))
+        return self.lark.parser.parser.parser.parse(thread, "start")
+
+    def lex(self, text: str) -> Iterator[Token]:
+        """The tokens of ``text`` (used to explain errors)."""
+        return self.lark.parser.lexer.tokens(text)
+
+    def get_terminal(self, name: str):
+        return self.lark.get_terminal(name)
+
+
 @cache
-def load_parser() -> tuple[Lark, GameTransformer]:
-    """The LALR parser of ``grammar.lark`` wired to its transformer (lark-cython when installed)."""
+def _token_feeder(base: type) -> type:
+    """A lark-cython lexer class that hands out the tokens of an iterator."""
+
+    class TokenFeeder(base):
+        tokens: Iterator
+
+        def next_token(self, state, parser_state):
+            try:
+                return next(self.tokens)
+            except StopIteration:
+                raise EOFError from None
+
+    return TokenFeeder
+
+
+@cache
+def load_parser() -> tuple[PdnParser, GameTransformer]:
+    """The parser of ``grammar.lark`` and the transformer it reports to (one per process)."""
     grammar = resources.files("pdn").joinpath("grammar.lark").read_text(encoding="utf-8")
     transformer = GameTransformer()
-    options: dict = {"parser": "lalr", "lexer": "contextual", "transformer": transformer,
-                     "maybe_placeholders": False}
-    try:
-        import lark_cython
-    except ImportError:
-        return Lark(grammar, **options), transformer
-    return Lark(grammar, _plugins=lark_cython.plugins, **options), transformer
+    return PdnParser(grammar, transformer), transformer
 
 
 # ---- errors ---------------------------------------------------------------------------------
