@@ -138,7 +138,7 @@ def _square_numbers(layout: Layout, notation: SquareNotation) -> list[str]:
     labels = []
     for square in layout.geometry.playable:
         x, y = layout.corner(square)
-        labels.append(f'<text x="{x + 2}" y="{y + 8.5}" font-size="8" fill="#f3e4c8" '
+        labels.append(f'<text x="{x + 1.5}" y="{y + 7.5}" font-size="7.5" fill="#f3e4c8" '
                       f'class="coordinate number">{escape(notation.name(square))}</text>')
     return labels
 
@@ -175,9 +175,9 @@ def piece_svg(piece: str, cx: float, cy: float, square: str | None = None) -> st
     king = piece in (WHITE_KING, BLACK_KING)
     name = f' data-square="{escape(square)}"' if square else ""
     parts = [f'<g class="piece {colour} {"king" if king else "man"}"{name}>',
-             f'<circle cx="{cx}" cy="{cy}" r="{SQUARE * 0.38}" fill="{PIECE_FILL[piece]}" '
+             f'<circle cx="{cx}" cy="{cy}" r="{SQUARE * 0.37}" fill="{PIECE_FILL[piece]}" '
              f'stroke="{PIECE_LINE[piece]}" stroke-width="1.5"/>',
-             f'<circle cx="{cx}" cy="{cy}" r="{SQUARE * 0.27}" fill="none" '
+             f'<circle cx="{cx}" cy="{cy}" r="{SQUARE * 0.26}" fill="none" '
              f'stroke="{GROOVE[piece]}" stroke-width="1.2"/>']
     if king:
         parts.append(_crown(cx, cy))
