@@ -81,7 +81,7 @@ class Layout:
 
 def board_svg(board: Board, *, last_move: Move | None = None, flipped: bool = False,
               coordinates: bool = True, size: int | None = None) -> str:
-    """An SVG diagram of the board, as text.
+    """An SVG diagram of the board, as text (``data-square`` attributes name squares a1...).
 
     ``last_move`` (the move that led to this position) is drawn as an arrow along its route,
     with a cross on each piece it took; ``size`` sets the width in pixels.
@@ -93,7 +93,7 @@ def board_svg(board: Board, *, last_move: Move | None = None, flipped: bool = Fa
              turn_mark(layout, board.turn == WHITE)]
     if last_move is not None:
         parts += captured_marks(layout, captured_pieces(board, last_move))
-    parts += [piece_svg(piece, *layout.centre(square), board.name(square))
+    parts += [piece_svg(piece, *layout.centre(square), layout.geometry.name(square))
               for square, piece in sorted(pieces.items())]
     if last_move is not None:
         parts.append(arrow_svg(layout, [last_move.origin, *last_move.path]))

@@ -186,6 +186,11 @@ def test_last_move_is_an_arrow_along_the_capture_route_with_the_taken_pieces_cro
     assert pieces_of(root)["h4"] == "B"
 
 
+def test_a_board_shows_itself_in_jupyter_as_svg():
+    root = parse(Board(INTERNATIONAL)._repr_svg_())
+    assert len(pieces_of(root)) == 40 and root.get("width") == "360"
+
+
 def test_side_to_move_is_marked_beside_the_board():
     root = parse(board_svg(Board.from_fen("B:Wc3:Bd6")))
     (mark,) = [c for c in root.iter(f"{NS}circle") if "turn" in classes(c)]
