@@ -7,6 +7,7 @@ This runs in the worker processes: it replays the game and keeps only compact va
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from pdn.model import Game
 from replay.board import Board, start_position
@@ -27,13 +28,14 @@ MOVE_COLUMNS = (
 
 @dataclass
 class MoveColumns:
-    """The moves table of a batch as column lists (cheap to build, cheap to pickle)."""
+    """The moves of a batch as row tuples in ``MOVE_COLUMNS`` order."""
 
-    columns: dict[str, list] = field(default_factory=lambda: {c: [] for c in MOVE_COLUMNS})
+    rows: list[tuple] = field(default_factory=list)
 
-    def add(self, **values: object) -> None:
-        for name, value in values.items():
-            self.columns[name].append(value)
+    @property
+    def columns(self) -> dict[str, list]:
+        values = list(zip(*self.rows, strict=True)) or [()] * len(MOVE_COLUMNS)
+        return {name: list(column) for name, column in zip(MOVE_COLUMNS, values, strict=True)}
 
 
 def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
@@ -108,15 +110,19 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
     first_number = _first_number(replayed)
     offset = 0 if replayed.start.turn == (WHITE if replayed.variant.white_starts else 1) else 1
     for index, move in enumerate(replayed.moves):
-        before = board.position
-        side = "white" if before.turn == WHITE else "black"
-        text = full_text(board, move) if index < kept or moves else ""
-        if index < kept:
-            walk.texts.append(text)
-        if moves is not None:
-            _add_move(moves, board, move, ordinal, index, first_number + (index + offset) // 2,
-                      text)
-        board.push(move)
+        side = "white" if board.position.turn == WHITE else "black"
+        if index < kept or moves is not None:
+            text = full_text(board, move)
+            if index < kept:
+                walk.texts.append(text)
+            if moves is not None:
+                _add_move(moves, board, move, (ordinal, index + 1,
+                                               first_number + (index + offset) // 2, side),
+                          text)
+            else:
+                board.push(move)
+        else:
+            board.push(move)
         _count(walk, move, side, index)
     return walk
 
@@ -131,39 +137,61 @@ def _count(walk: _Walk, move: Move, side: str, index: int) -> None:
             walk.first_king[side] = index + 1
 
 
-def _add_move(moves: MoveColumns, board: Board, move: Move, ordinal: int, index: int,
-              number: int, text: str) -> None:
+def _add_move(moves: MoveColumns, board: Board, move: Move, key: tuple, text: str) -> None:
+    """Append the ply's row and play it on ``board``."""
     before = board.position
     numeric = text if board.variant.gametype.notation.numeric else full_text(
         board, move, numeric=True)
-    after = Material.of(before.play(move))
-    moves.add(game=ordinal, ply=index + 1, move_number=number,
-              side="white" if before.turn == WHITE else "black", move=text,
-              short=_short(board, move), numeric=numeric,
-              piece="king" if (before.kings >> move.origin) & 1 else "man",
-              captured=len(move.captures), promotes=move.promotes,
-              from_square=board.name(move.origin), to_square=board.name(move.destination),
-              white_men=after.white_men, white_kings=after.white_kings,
-              black_men=after.black_men, black_kings=after.black_kings)
+    short = _short(board, move)
+    board.push(move)
+    after = board.position
+    kings = after.kings
+    moves.rows.append((
+        *key, text, short, numeric, "king" if (before.kings >> move.origin) & 1 else "man",
+        len(move.captures), move.promotes, board.name(move.origin),
+        board.name(move.destination), (after.white & ~kings).bit_count(),
+        (after.white & kings).bit_count(), (after.black & ~kings).bit_count(),
+        (after.black & kings).bit_count()))
 
 
 def _short(board: Board, move: Move) -> str:
-    """``short_text`` without generating the legal moves when no rival can exist: a rival
-    needs another own piece on the origin's file, or a multi-capture from the same origin."""
+    """``short_text``, without generating the legal moves when no rival can exist.
+
+    A rival is another legal move to the same square from the same file. For a quiet move
+    on diagonals only, its origin lies on a diagonal through the destination in that file:
+    one of two squares, holding a king, or a man one step away that may step that way.
+    Captures and other geometries take the full check.
+    """
+    geo = board.variant.geometry
+    if move.captures or not _diagonal_only(board.variant):
+        return short_text(board, move)
+    row, column = geo.row_col(move.destination)
+    file = move.origin % geo.width
+    distance = abs(file - column)
+    for rival_row in (row - distance, row + distance):
+        square = rival_row * geo.width + file
+        if (0 <= rival_row < geo.height and square != move.origin
+                and _may_reach(board, square, row - rival_row, column - file, distance)):
+            return short_text(board, move)
+    return f"{geo.name(move.origin)[0]}{geo.name(move.destination)}"
+
+
+def _may_reach(board: Board, square: int, rows: int, columns: int, distance: int) -> bool:
+    """Whether an own piece on ``square`` might move ``rows``, ``columns`` in one move."""
     position = board.position
     own = position.white if position.turn == WHITE else position.black
-    if len(move.captures) > 1 or _file_mates(board, own, move.origin):
-        return short_text(board, move)
-    geo = board.variant.geometry
-    mark = ":" if move.captures else ""
-    return f"{geo.name(move.origin)[0]}{mark}{geo.name(move.destination)}"
+    if not (own >> square) & 1:
+        return False
+    if (position.kings >> square) & 1:
+        return True
+    forward = rows if position.turn == WHITE else -rows
+    step = (1 if forward > 0 else -1, 1 if columns > 0 else -1)
+    return distance == 1 and step in board.variant.man_moves
 
 
-def _file_mates(board: Board, own: int, origin: int) -> bool:
-    width = board.variant.geometry.width
-    column = origin % width
-    others = own & ~(1 << origin)
-    return any((others >> square) & 1 for square in range(column, others.bit_length(), width))
+@cache
+def _diagonal_only(variant: Variant) -> bool:
+    return all(abs(dr) == abs(dc) for dr, dc in (*variant.man_moves, *variant.king_moves))
 
 
 def _first_number(replayed: ReplayedGame) -> int:
