@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 $(BIN)/pdn: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png]'
 	touch $(BIN)/pdn
 
 demo: $(BIN)/pdn  ## the main job on the bundled samples

@@ -34,10 +34,17 @@ def atomic_writer(path: str | os.PathLike, *, encoding: str = "utf-8",
             yield stream
             stream.flush()
             os.fsync(stream.fileno())
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_atomically(path: str | os.PathLike, text: str) -> None:
