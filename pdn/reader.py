@@ -113,7 +113,8 @@ def _text_stream(binary: IO[bytes], encoding: str | None) -> IO[str]:
         encoding = detect_encoding(sample)
         errors = "pdn-latin-1" if encoding.startswith("utf-8") else "strict"
     raw = _PrefixedRaw(sample, binary)
-    return io.TextIOWrapper(io.BufferedReader(raw, 1 << 16), encoding=encoding, errors=errors, newline=None)
+    buffered = io.BufferedReader(raw, 1 << 16)
+    return io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline=None)
 
 
 @contextmanager
@@ -133,12 +134,13 @@ def open_text(source: Source, encoding: str | None = None) -> Iterator[tuple[IO[
 # ---- games ----------------------------------------------------------------------------------
 
 
-def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer, source: str | None) -> list[Game]:
+def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
+                 source: str | None) -> list[Game]:
     """The games of one chunk; on a syntax error one game holding the error and its tags."""
     transformer.start_chunk(chunk.line)
     try:
         games = parser.parse(chunk.text)
-    except Exception as error:  # noqa: BLE001 - every Lark error becomes a diagnostic
+    except Exception as error:
         diagnostic = explain_error(error, chunk)
         games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[diagnostic])]
     for game in games:

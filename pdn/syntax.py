@@ -245,7 +245,8 @@ def _move_token(value: str) -> tuple:
     origin_file = None
     if not lowered[0].isdigit() and not lowered[1].isdigit():
         origin_file, lowered = lowered[0], lowered[1:]
-    squares = tuple(name.lstrip("0") if name[0] == "0" else name for name in _SQUARE.findall(lowered))
+    squares = tuple(name.lstrip("0") if name[0] == "0" else name
+                    for name in _SQUARE.findall(lowered))
     separator = _SEPARATOR.search(lowered)
     mark = separator.group() if separator else ""
     star = strength == "*"
@@ -364,11 +365,13 @@ class GameTransformer(Transformer):
             return _Hoisted(pending)
         for item in pending:
             if not isinstance(item, Line):
-                self._report(item, "movetext", f"'{item.value}' at {{where}} annotates no move", "warning")
+                self._report(item, "movetext", f"'{item.value}' at {{where}} annotates no move",
+                             "warning")
         return result
 
     def _dangling(self, number) -> None:
-        self._report(number, "syntax", f"move number '{number.value}' at {{where}} is not followed by a move")
+        self._report(number, "syntax",
+                     f"move number '{number.value}' at {{where}} is not followed by a move")
 
     def _placeholder(self, token, number) -> Ply:
         """A lost move (``...``, PDN's unknown move, or a bare ``-``)."""
@@ -533,7 +536,8 @@ class PdnLexer(Lexer):
 
     def __init__(self, lexer_conf) -> None:
         terminals = sorted(lexer_conf.terminals,
-                           key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+                           key=lambda t: (-t.priority, -t.pattern.max_width,
+                                          -len(t.pattern.value), t.name))
         by_name = {t.name: t for t in terminals}
         ignored = "|".join(by_name[name].pattern.to_regexp() for name in lexer_conf.ignore)
         alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})"
@@ -612,7 +616,8 @@ class PdnParser:
             return self.lark.parse(text)
         compiled = self._compiled
         self._feeder.tokens = self._lexer.tokens(text)
-        thread = compiled.LexerThread(self._feeder, compiled.LexerState(text, compiled.LineCounter("\n")))
+        state = compiled.LexerState(text, compiled.LineCounter("\n"))
+        thread = compiled.LexerThread(self._feeder, state)
         return self.lark.parser.parser.parser.parse(thread, "start")
 
     def lex(self, text: str) -> Iterator[Token]:
@@ -688,7 +693,8 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
         line, column = error.line + offset, error.column
         word = _word_at(chunk.text, error.pos_in_stream)
         reason = _CHARACTER_REASONS.get(word[0], "not a move, move number, comment, NAG or result")
-        return Diagnostic("syntax", f"unexpected '{word}' at {line}:{column}: {reason}", line, column)
+        message = f"unexpected '{word}' at {line}:{column}: {reason}"
+        return Diagnostic("syntax", message, line, column)
     if isinstance(error, UnexpectedToken):
         token = error.token
         if token.type == "$END":
@@ -703,11 +709,13 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
         if token.type == "RPAR":
             reason = "variation closed but none is open"
         elif opened:
-            reason = f"inside the variation opened at {opened[-1][0] + offset}:{opened[-1][1]}, not closed"
+            where = f"{opened[-1][0] + offset}:{opened[-1][1]}"
+            reason = f"inside the variation opened at {where}, not closed"
         elif token.type == "RESULT":
             reason = "a result where the game has already ended"
         else:
             reason = "not expected here"
-        return Diagnostic("syntax", f"unexpected '{token.value}' at {line}:{column}: {reason}", line, column)
+        message = f"unexpected '{token.value}' at {line}:{column}: {reason}"
+        return Diagnostic("syntax", message, line, column)
     message = f"cannot read the game at {chunk.line}:1: {error}"
     return Diagnostic("syntax", message, chunk.line, 1)

@@ -1,0 +1,151 @@
+"""Write games as PDN 3.0 text: deterministic, lines of at most 80 characters.
+
+The seven tags come first (``?`` when missing), then the others in input order; then the
+movetext with move numbers, comments, NAGs, strength marks, setups and variations. Moves are
+written as their records say (no notation conversion here), normalised: no spaces inside a
+move, no leading zeros.
+
+>>> from pdn.reader import read_games
+>>> game = next(read_games('[Event "x"]\\n1. 32-28 19-23 {good} 2. 37-32 (2. 33-29 $1) 1-0'))
+>>> print(write_game(game))  # doctest: +NORMALIZE_WHITESPACE
+[Event "x"]
+[Site "?"]
+[Date "?"]
+[Round "?"]
+[White "?"]
+[Black "?"]
+[Result "?"]
+<BLANKLINE>
+1. 32-28 19-23 {good} 2. 37-32 (2. 33-29 $1) 1-0
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from pdn.model import SEVEN_TAGS, Game, Line, MoveRecord, Ply
+
+LINE_WIDTH = 80
+_ESCAPE = re.compile(r'\\(?=["\\]|$)|"')
+
+
+def format_move(record: MoveRecord) -> str:
+    """A move record in normalised form: ``06-11`` → ``6-11``, ``1- 7`` → ``1-7``,
+    ``E3-D4`` → ``e3-d4``; the strength mark glued after it."""
+    if record.placeholder:
+        return "..." + (record.strength or "")
+    text = record.separator.join(record.squares)
+    if record.origin_file:
+        text = record.origin_file + record.separator + text
+    return text + (record.strength or "")
+
+
+def _tag(name: str, value: str) -> str:
+    return f'[{name} "{_ESCAPE.sub(lambda m: chr(92) + m.group(), value)}"]'
+
+
+def _comment(text: str) -> list[str]:
+    """A comment as words; ``}`` cannot stand in a brace comment, so such text is written as a
+    ``;`` comment that ends the line (marked by a trailing newline word)."""
+    if "}" in text:
+        return [";" + text, "\n"]
+    return ("{" + text + "}").split(" ")
+
+
+def _next_number(number: int, second: bool) -> tuple[int, bool]:
+    """The number and side of the ply after a ply numbered ``number`` (``second``: n...)."""
+    return (number + 1, False) if second else (number, True)
+
+
+def _ply_words(ply: Ply, number: int, second: bool, restart: bool) -> Iterator[str]:
+    if not second:
+        yield f"{number}."
+    elif restart:
+        yield f"{number}..."
+    yield format_move(ply.record)
+    for nag in ply.nags:
+        yield f"${nag}"
+    for comment in ply.comments:
+        yield from _comment(comment)
+    if ply.setup is not None:
+        yield f'/FEN "{ply.setup}"/'
+    for variation in ply.variations:
+        yield from _variation_words(variation, number, second)
+
+
+def _variation_words(line: Line, number: int, second: bool) -> Iterator[str]:
+    words = list(_line_words(line, number, second))
+    if words:
+        words[0] = "(" + words[0]
+        words[-1] = words[-1] + ")"
+        yield from words
+    else:
+        yield "()"
+
+
+def _line_words(line: Line, number: int, second: bool) -> Iterator[str]:
+    """A line's words; plies are numbered from (``number``, ``second``) on, or from the
+    number a ply was written with. The second player's move gets ``n...`` where a line
+    starts or after a comment, a setup or a variation."""
+    for comment in line.comments:
+        yield from _comment(comment)
+    if line.setup is not None:
+        yield f'/FEN "{line.setup}"/'
+    restart = True
+    for ply in line.plies:
+        if ply.number is not None:
+            number, second = ply.number, ply.black_number
+        yield from _ply_words(ply, number, second, restart)
+        restart = bool(ply.comments or ply.variations or ply.setup is not None)
+        number, second = _next_number(number, second)
+
+
+def _wrap(words: Iterable[str]) -> Iterator[str]:
+    """Lines of at most LINE_WIDTH characters (a longer single word stands alone)."""
+    current = ""
+    for word in words:
+        if word == "\n":
+            yield current
+            current = ""
+            continue
+        if word == "":
+            continue
+        candidate = f"{current} {word}" if current else word
+        if len(candidate) > LINE_WIDTH and current:
+            yield current
+            current = word
+        else:
+            current = candidate
+    if current:
+        yield current
+
+
+def _second_player_starts(game: Game) -> bool:
+    """Whether a set-up position has the second player to move (FEN ``B:`` where White
+    starts, ``W:`` where Black starts), so that the first ply is numbered ``1...``."""
+    fen = game.moves.setup or game.tags.get("FEN", "")
+    side = fen.strip()[:1].upper()
+    if side not in ("W", "B"):
+        return False
+    gametype = game.gametype
+    white_starts = gametype.white_starts if gametype is not None else True
+    return (side == "W") != white_starts
+
+
+def write_game(game: Game) -> str:
+    """One game as PDN 3.0 text (tags, blank line, movetext), without a trailing newline."""
+    tags = [_tag(name, game.tags.get(name) or "?") for name in SEVEN_TAGS]
+    tags += [_tag(name, value) for name, value in game.tags.items() if name not in SEVEN_TAGS]
+    words = list(_line_words(game.moves, 1, _second_player_starts(game)))
+    words.append(game.result if game.result and game.result != "-" else "*")
+    return "\n".join(tags) + "\n\n" + "\n".join(_wrap(words))
+
+
+def write_games(games: Iterable[Game]) -> Iterator[str]:
+    """Each game's text followed by a blank line, ready to join or to write to a file."""
+    for game in games:
+        yield write_game(game) + "\n\n"
+
+
+__all__ = ["LINE_WIDTH", "format_move", "write_game", "write_games"]
