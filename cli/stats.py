@@ -1,0 +1,179 @@
+"""``pdn stats``: tables of games, moves, players, openings and a summary, with plots."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.common import VariantOption, fail
+from cli.sources import SourceError, collect_sources
+
+TABLE_NAMES = ("games", "moves", "players", "openings", "summary")
+OUTPUT_SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
+PLOT_SUFFIXES = (".png", ".svg")
+PARALLEL_MIN_BYTES = 1 << 20
+SHOWN_ROWS = 20
+SHOWN_COLUMNS = {
+    "games": ["file", "game", "White", "Black", "Result", "result", "plies", "ending",
+              "status", "error"],
+    "moves": ["game", "ply", "move_number", "side", "move", "short", "numeric", "piece",
+              "captured", "promotes"],
+    "players": ["player", "games", "wins", "draws", "losses", "score_pct", "first_year",
+                "last_year", "events"],
+    "openings": ["variant", "opening", "games", "white", "black", "draw", "white_score_pct",
+                 "ballot"],
+    "summary": ["file", "variant", "event", "year", "games", "white", "black", "draw",
+                "average_plies", "valid_share"],
+}
+
+
+def stats(
+    paths: Annotated[list[str], typer.Argument(
+        help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.")],
+    table: Annotated[str, typer.Option(
+        "--table", "-t", help=f"The table to show or write: {', '.join(TABLE_NAMES)}.")]
+    = "summary",
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Write the table as .csv, .parquet or .jsonl (atomically).")]
+    = None,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="Draw results, lengths, first kings and openings to .png or .svg.")]
+    = None,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
+    = 0,
+    engine: Annotated[str, typer.Option(help="local, or dask (the dask extra).")] = "local",
+    variant: VariantOption = "russian",  # type: ignore[assignment]
+    opening_plies: Annotated[int, typer.Option(
+        "--opening-plies", min=1, help="Plies of an opening sequence.")] = 6,
+    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
+    = None,
+) -> None:
+    """Tabulate archives with pandas: games, moves, players, openings, summary; plot them.
+
+    --variant is the variant of games without a GameType tag. Exit status: 0 done,
+    2 usage error, unreadable input or a missing optional library.
+    """
+    _check_options(table, output, plot, engine)
+    try:
+        sources = collect_sources(paths)
+    except SourceError as error:
+        fail(str(error))
+    tables = _compute(sources, variant, _workers(jobs, sources), engine, opening_plies,
+                      table == "moves", encoding)
+    frame = tables.table(table)
+    if output is not None:
+        _write(frame, output, sources)
+        typer.echo(f"{len(frame):,} rows of {table} written to {output}", err=True)
+    if plot is not None:
+        _plot(tables, plot)
+        typer.echo(f"plot written to {plot}", err=True)
+    if output is None:
+        _show(tables.games, frame, table)
+
+
+def _check_options(table: str, output: Path | None, plot: Path | None, engine: str) -> None:
+    if table not in TABLE_NAMES:
+        fail(f"--table must be one of {', '.join(TABLE_NAMES)}, not '{table}'")
+    if output is not None and output.suffix.lower() not in OUTPUT_SUFFIXES:
+        fail(f"-o must end in {', '.join(OUTPUT_SUFFIXES)}, not '{output.suffix}'")
+    if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
+        fail(f"--plot must end in .png or .svg, not '{plot.suffix}'")
+    if engine not in ("local", "dask"):
+        fail(f"--engine must be local or dask, not '{engine}'")
+
+
+def _workers(jobs: int, sources: list[str]) -> int:
+    """``--jobs``; for 0, every core when the files are big enough to repay the pool."""
+    if jobs:
+        return jobs
+    size = sum(os.path.getsize(s) for s in sources if s != "-")
+    return (os.cpu_count() or 1) if size > PARALLEL_MIN_BYTES else 1
+
+
+def _compute(sources: list[str], variant, jobs: int, engine: str, opening_plies: int,
+             with_moves: bool, encoding: str | None):
+    from replay.stats import EngineUnavailableError, stats_tables
+
+    try:
+        return stats_tables(sources, variant, jobs=jobs, engine=engine,
+                            opening_plies=opening_plies, with_moves=with_moves,
+                            encoding=encoding)
+    except EngineUnavailableError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
+
+
+def _write(frame, output: Path, sources: list[str]) -> None:
+    from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
+
+    try:
+        refuse_overwriting_inputs(output, sources)
+    except OutputError as error:
+        fail(str(error))
+    suffix = output.suffix.lower()
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401 - only to say clearly that the extra is missing
+        except ImportError:
+            fail("Parquet output needs pyarrow: pip install 'pdn-toolkit[parquet]'")
+        with atomic_writer(output, binary=True) as stream:
+            frame.to_parquet(stream, index=False)
+    elif suffix == ".csv":
+        with atomic_writer(output) as stream:
+            frame.to_csv(stream, index=False)
+    else:
+        with atomic_writer(output) as stream:
+            frame.to_json(stream, orient="records", lines=True, date_format="iso",
+                          force_ascii=False)
+
+
+def _plot(tables, path: Path) -> None:
+    try:
+        import matplotlib  # noqa: F401 - only to say clearly that the extra is missing
+    except ImportError:
+        fail("plots need matplotlib: pip install 'pdn-toolkit[plots]'")
+    from replay.stats.plots import plot_tables
+
+    plot_tables(tables.games, tables.openings, path)
+
+
+def _show(games, frame, table: str) -> None:
+    """A headline and the first rows of the table, readable in a terminal."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    results = games["result"].value_counts()
+    valid = (games["status"] == "valid").mean() * 100 if len(games) else 0.0
+    console.print(f"[bold]{len(games):,} games[/bold] in {games['file'].nunique()} files, "
+                  f"{valid:.1f}% valid; results: "
+                  + ", ".join(f"{name} {count:,}" for name, count in results.items() if count))
+    shown = Table(title=f"{table} (first {min(SHOWN_ROWS, len(frame))} of {len(frame):,} rows)",
+                  title_justify="left")
+    columns = [c for c in SHOWN_COLUMNS[table] if c in frame]
+    for column in columns:
+        numeric = frame[column].dtype.kind in "iuf"
+        shown.add_column(column, justify="right" if numeric else "left",
+                         overflow="fold", max_width=48)
+    for values in frame[columns].head(SHOWN_ROWS).itertuples(index=False):
+        shown.add_row(*(_cell(value) for value in values))
+    console.print(shown)
+
+
+def _cell(value) -> str:
+    import pandas as pd
+
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(stats)
