@@ -42,8 +42,7 @@ def date_parts(dates: pd.Series) -> pd.DataFrame:
     named["month"] = named["month"].str.lower().str[:3].map(_MONTHS)
     parts = (text.str.extract(_YEAR_FIRST).combine_first(text.str.extract(_DAY_FIRST))
              .combine_first(named).combine_first(text.str.extract(_YEAR_ONLY)))
-    numbers = {key: pd.to_numeric(parts[key].where(parts[key].astype(str).str.isdigit()),
-                                  errors="coerce").astype("Int64")
+    numbers = {key: pd.to_numeric(parts[key], errors="coerce").astype("Int64")
                for key in ("year", "month", "day")}
     month = numbers["month"].where(numbers["month"].between(1, 12))
     day = numbers["day"].where(numbers["day"].between(1, 31) & month.notna())
@@ -216,7 +215,8 @@ def summary_table(games: pd.DataFrame) -> pd.DataFrame:
     grouped = frame.groupby(keys, dropna=False, observed=True, sort=True)
     counts["average_plies"] = grouped["plies"].mean()
     counts["valid_share"] = grouped["valid"].mean()
-    return counts.reset_index()[list(SUMMARY_DTYPES)].astype(SUMMARY_DTYPES)
+    table = counts.reset_index()[list(SUMMARY_DTYPES)].astype(SUMMARY_DTYPES)
+    return table.sort_values(keys, na_position="last", ignore_index=True)
 
 
 SUMMARY_DTYPES: dict[str, object] = {
