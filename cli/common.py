@@ -7,7 +7,15 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from replay.variants import UnknownVariantError, Variant, get_variant, variant_names
+from replay.variants import (
+    RULE_OPTIONS,
+    UnknownRuleError,
+    UnknownVariantError,
+    Variant,
+    get_variant,
+    parse_rule,
+    variant_names,
+)
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
@@ -27,6 +35,31 @@ VariantOption = Annotated[
         help=f"Variant name or GameType number ({', '.join(variant_names())}).",
     ),
 ]
+
+
+RulesOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rule", "-r", metavar="NAME=VALUE",
+        help="Change a rule (repeatable): " + "; ".join(
+            f"{o.name}={'|'.join(o.values)}" for o in RULE_OPTIONS.values()) + ".",
+    ),
+]
+NoForcedCaptureOption = Annotated[bool, typer.Option(
+    "--no-forced-capture", help="Captures are optional (house rule of source document 002; "
+    "same as --rule forced-capture=no).")]
+
+
+def with_rules(variant: Variant, rules: list[str] | None, no_forced_capture: bool = False
+               ) -> Variant:
+    """The variant with the user's --rule options applied; a usage error if one is bad."""
+    try:
+        changes = dict(parse_rule(text) for text in rules or [])
+        if no_forced_capture:
+            changes["forced-capture"] = "no"
+        return variant.with_rules(changes) if changes else variant
+    except UnknownRuleError as error:
+        raise typer.BadParameter(str(error), param_hint="--rule") from None
 
 
 def fail(message: str, code: int = EXIT_UNREADABLE) -> NoReturn:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from cli.common import VariantOption, fail
+from cli.common import NoForcedCaptureOption, RulesOption, VariantOption, fail, with_rules
 from pdn.fen import FenError
 from replay.board import Board
 from replay.move import Move
@@ -33,8 +33,11 @@ def moves(
         "--fen-file", help="Read one FEN per line from this file ('-' for stdin).",
         allow_dash=True)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON line per position.")] = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
 ) -> None:
     """List the legal moves of a position."""
+    variant = with_rules(variant, rule, no_forced_capture)
     if fen_file is not None:
         text = typer.get_text_stream("stdin").read() if str(fen_file) == "-" else _read(fen_file)
         fens = [line.strip() for line in text.splitlines() if line.strip()]

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cli.common import VariantOption, fail
+from cli.common import NoForcedCaptureOption, RulesOption, VariantOption, fail, with_rules
 from pdn.fen import FenError
 from replay.board import Board
 from replay.perft import perft as count_paths
@@ -20,8 +20,11 @@ def perft(
     keep_duplicates: Annotated[bool, typer.Option(
         "--keep-duplicates", help="Count capture routes that take the same pieces in another "
         "order apart (DCTL/Kallisto convention).")] = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
 ) -> None:
     """Print the number of leaf nodes at each depth (RULES.md §5)."""
+    variant = with_rules(variant, rule, no_forced_capture)
     try:
         board = Board.from_fen(fen, variant) if fen else Board(variant)
     except FenError as error:

@@ -1,4 +1,4 @@
-"""Draw rules, counted ply by ply along a game (RULES.md §1.5 Russian, §3 International).
+"""Draw rules, counted ply by ply along a game (RULES.md §1.5 Russian, §3 the others).
 
 Russian (FMJD-64 art. 7.2.3-7.2.8, moves counted per side, so 15 moves = 30 plies):
 
@@ -11,9 +11,27 @@ Russian (FMJD-64 art. 7.2.3-7.2.8, moves counted per side, so 15 moves = 30 plie
   long diagonal a1-h8: 5 moves (lidraughts' reading: counted while the lone king stands there);
 - 7.2.8 two kings, a king and a man, or a king against a lone king: 5 moves.
 
-International (FMJD, RULES.md §3): threefold repetition; 25 moves of kings only without
-capture; three pieces (one a king) against a lone king 16 moves; two or fewer 5 moves.
-Other variants: threefold repetition only (no sourced counting rule; RULES.md §6).
+Brazilian uses the Russian rules (lidraughts, RULES.md §3).
+
+International and Canadian (FMJD, RULES.md §3): threefold repetition; 25 moves of kings only
+without capture; three pieces (one a king) against a lone king 16 moves; two or fewer 5 moves.
+
+English (RULES.md §3): threefold repetition; 40 moves each (80 plies) of kings only without a
+capture, as DCTL encodes WCDF 1.32.2 ("max reversible moves 80"; the WCDF text itself was not
+retrieved, so this is DCTL's reading).
+
+Frisian: threefold repetition; 25 moves each of kings only without a capture. Only source
+document 000 states this (SEEDS.md); RULES.md §3 has no Frisian draw rule, so it is provisional.
+
+House rule of source document 002 (option ``draws=house``): 40 moves each without a capture or
+a promotion.
+
+Threefold repetition only, for want of a sourced counting rule (RULES.md §6): Pool, Italian,
+Spanish, Portuguese, Czech and Turkish (RULES.md gives none; DCTL's Italian file has 4
+repetitions and 80 reversible plies, not carried into RULES.md), and Thai (RULES.md §2: draw
+rules OPEN, no authoritative Thai text found).
+
+Repetition compares piece placement and side to move; Frisian's king-move streaks are left out.
 """
 
 from __future__ import annotations
@@ -23,6 +41,11 @@ from dataclasses import dataclass
 from replay.board import Position
 from replay.move import Move
 from replay.variants import Variant
+
+
+def _placement(position: Position) -> tuple[int, int, int, int]:
+    """What a repetition compares: the pieces and the side to move."""
+    return position.white, position.black, position.kings, position.turn
 
 
 @dataclass(frozen=True)
@@ -76,9 +99,10 @@ class DrawTracker:
         geo = variant.geometry
         if geo.width == geo.height:
             self.long_diagonal = sum(1 << (i * geo.width + i) for i in range(geo.width))
-        self.seen: dict[Position, int] = {start: 1}
+        self.seen: dict[tuple[int, int, int, int], int] = {_placement(start): 1}
         self.ply = 0
         self.kings_only = 0  # plies with only king moves and no capture
+        self.quiet_plies = 0  # plies without a capture or a promotion (house rule)
         self.balance = Material.of(start)
         self.balance_plies = 0  # plies since the material balance last changed
         self.diagonal_plies = 0
@@ -89,11 +113,13 @@ class DrawTracker:
         """Account for one move; returns the rules met for the first time by it."""
         self.ply += 1
         new: list[DrawClaim] = []
-        self.seen[after] = count = self.seen.get(after, 0) + 1
+        key = _placement(after)
+        self.seen[key] = count = self.seen.get(key, 0) + 1
         if count >= 3:
             self._meet("repetition", "the same position for the third time", new)
         king_move = bool((before.kings >> move.origin) & 1)
         self.kings_only = self.kings_only + 1 if king_move and not move.captures else 0
+        self.quiet_plies = 0 if move.captures or move.promotes else self.quiet_plies + 1
         material = Material.of(after)
         if material != self.balance or move.promotes:
             self.balance, self.balance_plies = material, 0
@@ -103,6 +129,13 @@ class DrawTracker:
             self._russian(after, material, new)
         elif self.rules == "international":
             self._international(material, new)
+        elif self.rules == "english" and self.kings_only >= 80:
+            self._meet("kings-40", "40 moves of kings only without a capture", new)
+        elif self.rules == "frisian" and self.kings_only >= 50:
+            self._meet("kings-25", "25 moves of kings only without a capture", new)
+        elif self.rules == "house" and self.quiet_plies >= 80:
+            self._meet("house-40", "40 moves without a capture or a promotion "
+                       "(house rule of source document 002)", new)
         self.claims.extend(new)
         return new
 

@@ -298,7 +298,7 @@ class RuleOption:
         return self.values[key]
 
 
-_YES_NO = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
+_YES_NO = {"yes": True, "no": False}
 
 RULE_OPTIONS: dict[str, RuleOption] = {option.name: option for option in (
     RuleOption("forced-capture", "forced_capture", _YES_NO,
@@ -316,6 +316,9 @@ RULE_OPTIONS: dict[str, RuleOption] = {option.name: option for option in (
     RuleOption("promotion", "promotion_in_capture", {name: name for name in PROMOTIONS},
                "a man reaching the far row during a capture: crowned and goes on, passes "
                "as a man, or is crowned and stops (Turkish readings, RULES.md §3, §6.5)"),
+    RuleOption("draws", "draw_rules", {"house": "house", "repetition": "none"},
+               "draw rules: 'house' = 40 moves each without a capture or a promotion "
+               "(source document 002), 'repetition' = threefold repetition only"),
     RuleOption("king-value", "king_value",
                {"dctl": KING_VALUE_DCTL, "1.5": KING_VALUE_ONE_AND_A_HALF},
                "Frisian king value: just under two men (DCTL) or 1.5 men (Wikipedia), "
