@@ -66,5 +66,8 @@ def fail(message: str, code: int = EXIT_UNREADABLE) -> NoReturn:
     """Print an error in red to stderr and exit with ``code``."""
     from rich.console import Console
 
-    Console(stderr=True, highlight=False).print(f"[red]error:[/red] {message}")
+    from rich.markup import escape
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        f"[red]error:[/red] {escape(message)}")
     sys.exit(code)
