@@ -65,7 +65,6 @@ def with_rules(variant: Variant, rules: list[str] | None, no_forced_capture: boo
 def fail(message: str, code: int = EXIT_UNREADABLE) -> NoReturn:
     """Print an error in red to stderr and exit with ``code``."""
     from rich.console import Console
-
     from rich.markup import escape
 
     Console(stderr=True, highlight=False, soft_wrap=True).print(
