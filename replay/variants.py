@@ -232,6 +232,10 @@ TURKISH = Variant(
     king_captures=ORTHOGONALS,
     remove_at_once=True,
     king_turns_back=False,
+    # RULES.md §6.5 is a CONFLICT (ends / continues / promoted at the end) and says to follow
+    # DCTL, but DCTL has no Turkish rules file; 'stop' stays the default. The kish crate's
+    # perft agrees with 'stop' and 'pass' to depth 6 and not with 'continue' (931828), so the
+    # reading is unsure: the others are the 'promotion' option.
     promotion_in_capture=PROMOTE_AND_STOP,
     precedence=MAJORITY,
     aliases=("dama",),
