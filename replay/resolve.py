@@ -63,6 +63,8 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
         candidates += generator.quiet_moves_to(*sides, squares[-1],
                                                origins & ~board.frozen_kings())
     distinct = unique(candidates)
+    if not distinct and len(squares) > 2 and not record.is_short:
+        return _loose_path(board, record, squares, routes)
     if len(distinct) == 1:
         return _resolved(record, distinct)
     if distinct:
@@ -71,6 +73,19 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
                           f"ambiguous: '{record.text}' can be {written}; write the full path",
                           distinct)
     return explain(board, record, squares)
+
+
+def _loose_path(board: Board, record: MoveRecord, squares: list[int], routes: list[Move]
+                ) -> Resolution:
+    """A capture path that leaves out a turning square (``15x33x31`` for ``15x33x22x31``):
+    accepted, with a warning, when exactly one legal move lands on every written square."""
+    fits = unique([r for r in routes if _is_subsequence(squares, [r.origin, *r.path])])
+    if len(fits) != 1:
+        return explain(board, record, squares)
+    move = fits[0]
+    return Resolution(move, candidates=fits, warning=(
+        f"'{record.text}' leaves out turning squares of the capture; "
+        f"the full path is {full_text(board, move, 'canonical')}"))
 
 
 def _resolved(record: MoveRecord, moves: list[Move]) -> Resolution:
