@@ -117,10 +117,19 @@ def _text_stream(binary: IO[bytes], encoding: str | None) -> IO[str]:
     return io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline=None)
 
 
+RECORD_SUFFIXES = (".pdn", ".phn", ".txt")
+
+
+def _names_a_file(text: str) -> bool:
+    """Whether a string source is a path (an existing file, or a record file name that may be
+    missing, which then fails as a missing file) rather than PDN text."""
+    return "\n" not in text and (os.path.exists(text) or text.lower().endswith(RECORD_SUFFIXES))
+
+
 @contextmanager
 def open_text(source: Source, encoding: str | None = None) -> Iterator[tuple[IO[str], str | None]]:
     """An open text stream over any source (universal newlines), and the source's name."""
-    if isinstance(source, str) and ("\n" in source or not os.path.exists(source)):
+    if isinstance(source, str) and not _names_a_file(source):
         yield io.StringIO(source.removeprefix("\ufeff"), newline=None), None
     elif isinstance(source, str | os.PathLike):
         with open(source, "rb") as binary:
@@ -156,9 +165,20 @@ def _read_chunks(chunks: Iterable[Chunk], source: str | None) -> Iterator[Game]:
         yield from _parse_chunk(chunk, parser, transformer, source)
 
 
+def iter_chunks(source: Source, *, encoding: str | None = None) -> Iterator[Chunk]:
+    """The game chunks of a source, for callers that parse them in their own processes."""
+    with open_text(source, encoding) as (stream, _):
+        yield from split_chunks(stream)
+
+
+def parse_chunks(chunks: Iterable[Chunk], source: str | None = None) -> Iterator[Game]:
+    """The games of chunks from ``iter_chunks`` (their ``index`` is left for the caller)."""
+    return _read_chunks(chunks, source)
+
+
 def _read_batch(batch: list[Chunk]) -> list[Game]:
     """Worker-process entry: parse a batch of chunks."""
-    return list(_read_chunks(batch, None))
+    return list(parse_chunks(batch))
 
 
 def _batches(chunks: Iterable[Chunk], size: int) -> Iterator[list[Chunk]]:
@@ -343,7 +363,9 @@ __all__ = [
     "PdnSyntaxError",
     "Visitor",
     "detect_encoding",
+    "iter_chunks",
     "open_text",
+    "parse_chunks",
     "read_games",
     "read_headers",
     "visit_games",

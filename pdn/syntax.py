@@ -167,7 +167,8 @@ def check_tag(name: str, value: str, line: int, column: int) -> Diagnostic | Non
 
 
 def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diagnostic]]:
-    """The tags at the head of a chunk (before any movetext), read without the parser."""
+    """The tags at the head of a chunk (before any movetext), read without the parser; a
+    broken tag line is passed over, so a game with a syntax error keeps its other tags."""
     tags: dict[str, str] = {}
     diagnostics: list[Diagnostic] = []
     pattern = _tag_pattern()
@@ -179,7 +180,11 @@ def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diag
         position = skip.end()
         match = pattern.match(text, position)
         if match is None:
-            break
+            broken = _BROKEN_TAG.match(text, position)
+            if broken is None:
+                break
+            position = broken.end()  # a tag line that lost a quote or a bracket: skip it
+            continue
         line += text.count("\n", line_start, position)
         line_start = position
         name, value = split_tag(match.group())
@@ -192,6 +197,7 @@ def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diag
     return tags, diagnostics
 
 
+_BROKEN_TAG = re.compile(r"\[[^\n]*")
 _HEAD_SKIP = re.compile(r'(?:\s|\\r|\{[^}]*\}|;[^\n]*|(?m:^%[^\n]*))*')
 
 

@@ -1,0 +1,90 @@
+"""``pdn cat`` and ``pdn info``: output, the --json interface, and errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cli import cat, info
+
+TWO_GAMES = ('[Event "a"]\n[GameType "25"]\n[Result "1-0"]\n1. c3-d4 f6-g5 1-0\n\n'
+             '[Event "b"]\n[Result "0-1"]\n1. 32-28 19-23) 2. 37-32 0-1\n')
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+@pytest.fixture
+def app() -> typer.Typer:
+    app = typer.Typer()
+    cat.register(app)
+    info.register(app)
+    return app
+
+
+@pytest.fixture
+def two_games(tmp_path: Path) -> Path:
+    path = tmp_path / "two.pdn"
+    path.write_text(TWO_GAMES, encoding="utf-8")
+    return path
+
+
+def test_cat_prints_canonical_pdn(runner, app, two_games):
+    result = runner.invoke(app, ["cat", str(two_games), "--game", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == ['[Event "a"]', '[Site "?"]']
+    assert "1. c3-d4 f6-g5 1-0" in result.stdout
+
+
+def test_cat_reports_syntax_errors_with_file_line_and_column(runner, app, two_games):
+    result = runner.invoke(app, ["cat", str(two_games)])
+    assert result.exit_code == 1
+    assert (f"{two_games}:8:15: game 2: unexpected ')' at 8:15: variation closed but none "
+            "is open") in result.stderr
+    assert result.stdout.count("[Event ") == 2
+
+
+def test_cat_missing_game_and_missing_file_exit_2(runner, app, two_games, tmp_path):
+    result = runner.invoke(app, ["cat", str(two_games), "--game", "3"])
+    assert result.exit_code == 2 and "has 2 games, so there is no game 3" in result.stderr
+    result = runner.invoke(app, ["cat", str(tmp_path / "none.pdn")])
+    assert result.exit_code == 2 and "cannot read" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_info_json_is_one_line_per_file(runner, app, two_games):
+    result = runner.invoke(app, ["info", "--json", str(two_games), str(two_games)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    assert json.loads(lines[0]) == {
+        "file": str(two_games), "games": 2,
+        "errors": [{"game": 2, "line": 8, "column": 15,
+                    "message": "unexpected ')' at 8:15: variation closed but none is open"}],
+        "variants": {"25": 1, "none": 1}, "results": {"1-0": 1, "0-1": 1}}
+
+
+def test_info_text(runner, app, two_games):
+    result = runner.invoke(app, ["info", str(two_games)])
+    assert result.stdout.splitlines()[:3] == [f"{two_games}: 2 games", "  variants: 25 ×1, none ×1",
+                                              "  results:  1-0 ×1, 0-1 ×1"]
+
+
+def test_info_unreadable_file_exits_2_after_the_others(runner, app, two_games, tmp_path):
+    result = runner.invoke(app, ["info", "--json", str(tmp_path), str(two_games)])
+    assert result.exit_code == 2
+    assert "cannot read" in result.stderr and "Traceback" not in result.output
+    assert json.loads(result.stdout)["games"] == 2
+
+
+def test_info_on_an_archive(runner, app, shared_data: Path):
+    path = shared_data / "games-checkers" / "russian" / "World_Championship_1998.pdn"
+    summary = json.loads(runner.invoke(app, ["info", "--json", str(path)]).stdout)
+    assert summary["games"] == 460 and summary["variants"] == {"25": 460}
+    assert {e["line"] for e in summary["errors"]} >= {4239}   # [Round "11.1] lost its quote
