@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from itertools import islice
 from typing import IO, Generic, TypeVar
 
-from pdn.model import Diagnostic, Game, Line, Ply
+from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
 from pdn.syntax import Chunk, GameTransformer, explain_error, head_tags, load_parser, split_chunks
 
 Source = str | os.PathLike | IO[str] | IO[bytes]
@@ -176,9 +176,42 @@ def parse_chunks(chunks: Iterable[Chunk], source: str | None = None) -> Iterator
     return _read_chunks(chunks, source)
 
 
-def _read_batch(batch: list[Chunk]) -> list[Game]:
-    """Worker-process entry: parse a batch of chunks."""
-    return list(parse_chunks(batch))
+def _read_batch(batch: list[Chunk]) -> list[tuple]:
+    """Worker-process entry: parse a batch of chunks, packed for the trip back."""
+    return [_pack_game(game) for game in parse_chunks(batch)]
+
+
+# Games travel back from worker processes as nested tuples: pickling a tree of dataclass
+# instances costs more than parsing it, while tuples pickle at C speed and rebuilding the
+# values costs about what building them did.
+
+def _pack_line(line: Line) -> tuple:
+    return (tuple((_pack_record(ply.record), ply.number, ply.black_number, tuple(ply.nags),
+                   tuple(ply.comments), tuple(_pack_line(v) for v in ply.variations), ply.setup)
+                  for ply in line.plies), tuple(line.comments), line.setup)
+
+
+def _pack_record(record: MoveRecord) -> tuple:
+    return (record.text, record.squares, record.separator, record.origin_file, record.strength,
+            record.line, record.column, record.placeholder)
+
+
+def _unpack_line(packed: tuple) -> Line:
+    plies, comments, setup = packed
+    return Line([Ply(MoveRecord(*record), number, black, list(nags), list(notes),
+                     [_unpack_line(v) for v in variations], ply_setup)
+                 for record, number, black, nags, notes, variations, ply_setup in plies],
+                list(comments), setup)
+
+
+def _pack_game(game: Game) -> tuple:
+    return (tuple(game.tags.items()), _pack_line(game.moves), game.result,
+            tuple(game.diagnostics), game.line)
+
+
+def _unpack_game(packed: tuple) -> Game:
+    tags, moves, result, diagnostics, line = packed
+    return Game(dict(tags), _unpack_line(moves), result, list(diagnostics), line=line)
 
 
 def _batches(chunks: Iterable[Chunk], size: int) -> Iterator[list[Chunk]]:
@@ -194,15 +227,16 @@ def _read_parallel(chunks: Iterable[Chunk], workers: int, source: str | None) ->
         for batch in _batches(chunks, 256):
             pending.append(pool.submit(_read_batch, batch))
             if len(pending) > 2 * workers:
-                yield from _sourced(pending.pop(0).result(), source)
+                yield from _unpacked(pending.pop(0).result(), source)
         for future in pending:
-            yield from _sourced(future.result(), source)
+            yield from _unpacked(future.result(), source)
 
 
-def _sourced(games: list[Game], source: str | None) -> list[Game]:
-    for game in games:
+def _unpacked(packed: list[tuple], source: str | None) -> Iterator[Game]:
+    for item in packed:
+        game = _unpack_game(item)
         game.source = source
-    return games
+        yield game
 
 
 def read_games(source: Source, *, encoding: str | None = None, strict: bool = False,
