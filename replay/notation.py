@@ -111,16 +111,21 @@ def full_text(board: Board, move: Move, paths: str = "minimal",
     return separator_of(board, move, capture_separator).join(names)
 
 
-def short_text(board: Board, move: Move, legal: Sequence[Move] | None = None) -> str:
-    """Russian short notation (``ed4``, ``b:d6``); the full form where short is ambiguous."""
+def short_is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = None) -> bool:
+    """Whether another legal move has the same short form (origin file, destination and
+    whether it captures), so that short notation must fall back to full squares."""
     geo = board.variant.geometry
     moves = board.legal_moves() if legal is None else legal
     file = geo.name(move.origin)[0]
-    rivals = [other for other in moves if other != move
-              and other.destination == move.destination
-              and geo.name(other.origin)[0] == file
-              and bool(other.captures) == bool(move.captures)]
-    if rivals:
+    return any(other != move and other.destination == move.destination
+               and geo.name(other.origin)[0] == file
+               and bool(other.captures) == bool(move.captures) for other in moves)
+
+
+def short_text(board: Board, move: Move, legal: Sequence[Move] | None = None) -> str:
+    """Russian short notation (``ed4``, ``b:d6``); the full form where short is ambiguous."""
+    if short_is_ambiguous(board, move, legal):
         return full_text(board, move, "minimal", numeric=False)
+    geo = board.variant.geometry
     mark = ":" if move.captures else ""
-    return f"{file}{mark}{geo.name(move.destination)}"
+    return f"{geo.name(move.origin)[0]}{mark}{geo.name(move.destination)}"
