@@ -1,0 +1,576 @@
+"""Convert game records between notations through the rules engine, losslessly.
+
+Every move is first resolved to the one legal move it means (``replay.replayer``), then
+written again in the notation asked for: ``full`` (``c3-d4``, ``c3:e5``), ``short``
+(Russian ``ed4``, ``b:d6``; full squares only where short is ambiguous), ``numeric``
+(``22-17`` in any numbering) or ``pdn`` (PDN 3.0 as the GameType prescribes). Comments,
+NAGs, strength marks, variations and tags are kept; the GameType tag is rewritten to state the
+new notation. A game that does not replay is not converted, unless ``partial`` converts it
+up to the error and says so in a comment.
+
+>>> text = convert_text("1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6", RUSSIAN, Target("full"),
+...                     output="text", layout="inline")
+>>> text.strip()
+'1.e3-d4 d6-c5 2.f2-e3 f6-g5 3.c3-b4 g5-h4 4.b4:d6'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+
+from pdn.fen import FenError, format_fen, parse_fen
+from pdn.gametype import GameType, GameTypeError, SquareNotation, parse_gametype
+from pdn.model import Game, Line, MoveRecord, Ply
+from pdn.writer import format_move, write_game
+from replay.board import Board, Position, setup_from_position
+from replay.move import Move
+from replay.movegen import WHITE
+from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
+from replay.replayer import Problem, ReplayedGame, game_variant, replay_game
+from replay.resolve import SIDE_NAMES, resolve
+from replay.validate import GameReport
+from replay.variants import RUSSIAN, Variant
+
+TARGETS = ("full", "short", "numeric", "pdn")
+FORMATS = ("pdn", "text", "json", "fen")
+LAYOUTS = ("columns", "inline")
+CAPTURE_SEPARATORS = ("x", ":", "-")
+# The capture separator each GameType prescribes (PDN.md's table); "x" for the others.
+PDN_CAPTURE_SEPARATORS = {25: ":", 31: "-"}
+# Warnings about records that conversion writes differently: said, never silent.
+CORRECTION_CODES = ("notation", "resolved-by-continuation")
+UNKNOWN = (None, "", "?", "*")
+
+
+class TargetError(ValueError):
+    """Conversion options that do not fit together or do not fit the variant."""
+
+
+class ConversionError(ValueError):
+    """Games that could not be converted; ``reports`` say why, as ``pdn validate`` does."""
+
+    def __init__(self, reports: list[GameReport]) -> None:
+        first = reports[0].errors[0]["message"] if reports[0].errors else "not converted"
+        super().__init__(f"{len(reports)} game(s) not converted: {reports[0].title}: {first}")
+        self.reports = reports
+
+
+@dataclass(frozen=True)
+class Target:
+    """The notation to write: ``to`` one of TARGETS, the capture path style, the capture
+    separator (default: the GameType's) and, for ``numeric``, the numbering (``N0``..``N3``
+    or a GameType whose numbering to use; default: the one the variant's numbers mean)."""
+
+    to: str = "pdn"
+    paths: str = "minimal"
+    capture_separator: str | None = None
+    numbering: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.to not in TARGETS:
+            raise TargetError(f"unknown target '{self.to}'; choose {', '.join(TARGETS)}")
+        if self.paths not in PATH_STYLES:
+            raise TargetError(f"unknown path style '{self.paths}'; choose "
+                              f"{', '.join(PATH_STYLES)}")
+        if self.capture_separator not in (None, *CAPTURE_SEPARATORS):
+            raise TargetError(f"capture separator must be one of {' '.join(CAPTURE_SEPARATORS)}")
+        if self.numbering is not None and self.to != "numeric":
+            raise TargetError("--numbering applies to --to numeric only")
+        if self.to == "pdn" and (self.capture_separator or self.paths not in ("minimal",
+                                                                              "canonical")):
+            raise TargetError("--to pdn writes what PDN 3.0 prescribes: no --capture-sep, and "
+                              "--paths minimal or canonical only")
+        if self.to == "short" and self.capture_separator == "-":
+            raise TargetError("short notation marks a capture with ':' or 'x', not '-'")
+
+    def gametype(self, variant: Variant) -> GameType:
+        """The GameType the converted records are written in."""
+        base = variant.gametype
+        if self.to == "pdn":
+            return base
+        if self.to == "numeric":
+            return replace(base, numeric=True, corner=numbering_corner(variant, self.numbering))
+        return replace(base, numeric=False, corner=0)
+
+    def separator(self, variant: Variant) -> str:
+        """The mark between the squares of a capture."""
+        if self.capture_separator:
+            return self.capture_separator
+        if self.to == "short":
+            return ":"
+        return PDN_CAPTURE_SEPARATORS.get(variant.gametype.number, "x")
+
+
+def numbering_corner(variant: Variant, numbering: str | None) -> int:
+    """The PDN corner digit (``N<digit>``) of a numbering for this variant's board.
+
+    Default: numeric variants keep theirs; alphanumeric ones get the numbering their numbers
+    are read in (RULES.md §4.4: Russian engines number like English checkers, 1 = b8).
+    """
+    geo, white_starts = variant.geometry, variant.white_starts
+    if numbering is None:
+        if variant.gametype.numeric:
+            return variant.gametype.corner
+        wanted = geo.numbering(1, False).squares
+    elif re.fullmatch(r"[Nn][0-3]", numbering.strip()):
+        return int(numbering.strip()[1])
+    else:
+        wanted = _numbering_of(numbering, variant)
+    for corner in range(4):
+        if geo.numbering(corner, white_starts).squares == wanted:
+            return corner
+    raise TargetError(f"numbering '{numbering}' does not fit the {variant.name} board")
+
+
+def _numbering_of(text: str, variant: Variant) -> tuple[int, ...]:
+    try:
+        other = parse_gametype(text)
+    except GameTypeError as error:
+        raise TargetError(f"--numbering must be N0..N3 or a GameType: {error}") from None
+    if (other.width, other.height, other.invert) != (variant.geometry.width,
+                                                     variant.geometry.height,
+                                                     variant.geometry.invert):
+        raise TargetError(f"GameType {other.number} is a {other.width}x{other.height} board "
+                          f"of other squares than {variant.name}'s")
+    if other.notation.numbering is None:
+        raise TargetError(f"GameType {other.number} names squares alphanumerically")
+    return other.notation.numbering.squares
+
+
+# ---- resolving the game tree ------------------------------------------------------------------
+
+@dataclass
+class Step:
+    """One resolved ply: the record as converted, where it stands and what it led to."""
+
+    ply: Ply
+    move: Move
+    record: MoveRecord
+    number: int
+    side: str
+    fen: str  # the position after the move, in the target notation
+    details: dict | None = None
+    variations: list[Branch] = field(default_factory=list)
+
+
+@dataclass
+class Branch:
+    """A line of play as far as it resolves; ``stop`` says why it ends early."""
+
+    line: Line
+    steps: list[Step]
+    stop: Problem | None = None
+
+
+@dataclass
+class Conversion:
+    """What converting one game gave: the converted game (None when not converted), the
+    resolved tree, and a report whose errors say what was not converted and whose warnings
+    say which records were written differently on purpose."""
+
+    source: Game
+    game: Game | None
+    tree: Branch | None
+    report: GameReport
+    target: Target
+    variant: Variant
+
+    @property
+    def complete(self) -> bool:
+        return self.game is not None and not self.report.errors
+
+
+class _Writer:
+    """Writes resolved moves in the target notation (a board is passed positioned before the
+    move)."""
+
+    def __init__(self, variant: Variant, target: Target, details: bool) -> None:
+        self.variant, self.target = variant, target
+        self.gametype = target.gametype(variant)
+        self.notation = self.gametype.notation
+        self.separator = target.separator(variant)
+        self.others = ({to: _Writer(variant, Target(to), False) for to in TARGETS}
+                       | {"route": _Writer(variant, Target("full", "all"), False)}
+                       if details else {})
+
+    def record(self, board: Board, move: Move, source: MoveRecord) -> MoveRecord:
+        """The converted record of a move, keeping the source's strength mark and place."""
+        if self.target.to == "short" and not short_is_ambiguous(board, move):
+            mark = self.separator if move.captures else ""
+            file = self.variant.geometry.name(move.origin)[0]
+            squares: tuple[str, ...] = (self.variant.geometry.name(move.destination),)
+            return MoveRecord(f"{file}{mark}{squares[0]}", squares, mark, file,
+                              source.strength, source.line, source.column)
+        names = tuple(self.notation.name(sq)
+                      for sq in route_squares(board, move, self.target.paths))
+        mark = self.separator if move.captures else "-"
+        return MoveRecord(mark.join(names), names, mark, None, source.strength, source.line,
+                          source.column)
+
+    def fen_after(self, board: Board, move: Move) -> str:
+        return format_fen(setup_from_position(board.position.play(move)), self.notation)
+
+    def all_notations(self, board: Board, move: Move) -> dict[str, str]:
+        """The move in every notation (and its whole route), for the JSON output."""
+        return {name: format_move(writer.record(board, move, MoveRecord("")))
+                for name, writer in self.others.items()}
+
+
+class _Walker:
+    """Walks a replayed game's main line and variations, resolving every ply."""
+
+    def __init__(self, replayed: ReplayedGame, writer: _Writer) -> None:
+        self.replayed, self.writer = replayed, writer
+        variant = replayed.variant
+        first_mover = WHITE if variant.white_starts else 1
+        self.offset = 0 if replayed.start.turn == first_mover else 1
+        self.first_number = _first_number(replayed.game)
+
+    def number(self, index: int) -> int:
+        return self.first_number + (index + self.offset) // 2
+
+    def main_line(self) -> Branch:
+        replayed = self.replayed
+        board = Board(replayed.variant, replayed.start)
+        plies = replayed.game.moves.plies
+        steps = []
+        for index, (ply, move) in enumerate(zip(plies, replayed.moves, strict=False)):
+            steps.append(self.step(board, ply, move, index))
+            board.push(move)
+        stop = replayed.errors[0] if replayed.errors else None
+        if stop is None and replayed.placeholder:
+            stop = next(w for w in replayed.warnings if w.code == "lost-moves")
+        return Branch(replayed.game.moves, steps, stop)
+
+    def step(self, board: Board, ply: Ply, move: Move, index: int) -> Step:
+        writer = self.writer
+        step = Step(ply, move, writer.record(board, move, ply.record), self.number(index),
+                    SIDE_NAMES[board.turn], writer.fen_after(board, move))
+        if writer.others:
+            step.details = writer.all_notations(board, move)
+        step.variations = [self.variation(line, board.position, index)
+                           for line in ply.variations]
+        return step
+
+    def variation(self, line: Line, position: Position, first_index: int) -> Branch:
+        board = Board(self.replayed.variant, position)
+        branch = Branch(line, [])
+        for offset, ply in enumerate(line.plies):
+            index = first_index + offset
+            record, side = ply.record, SIDE_NAMES[board.turn]
+            if record.placeholder:
+                branch.stop = Problem("variation-lost-moves", "in a variation: the record has "
+                                      "lost moves from here", record.line or None,
+                                      record.column or None, self.number(index), side,
+                                      record.text)
+                break
+            resolution = resolve(board, record)
+            if resolution.move is None:
+                branch.stop = Problem(f"variation-{resolution.code}",
+                                      f"in a variation: {resolution.message}",
+                                      record.line or None, record.column or None,
+                                      self.number(index), side, record.text)
+                break
+            if resolution.warning:
+                self.replayed.warnings.append(Problem(
+                    "notation", resolution.warning, record.line or None, record.column or None,
+                    self.number(index), side, record.text))
+            branch.steps.append(self.step(board, ply, resolution.move, index))
+            board.push(resolution.move)
+        return branch
+
+
+def _first_number(game: Game) -> int:
+    match = re.search(r":F(\d+)", game.tags.get("FEN", ""), re.IGNORECASE)
+    return int(match.group(1)) if match else 1
+
+
+def _stops(branch: Branch) -> Iterator[Problem]:
+    """Every line end that is not the record's end, main line first."""
+    if branch.stop is not None:
+        yield branch.stop
+    for step in branch.steps:
+        for variation in step.variations:
+            yield from _stops(variation)
+
+
+# ---- building the converted game ------------------------------------------------------------
+
+def _converted_line(branch: Branch, fen: Callable[[str | None], str | None]) -> Line:
+    plies = [replace(step.ply, record=step.record, nags=list(step.ply.nags),
+                     comments=list(step.ply.comments), setup=fen(step.ply.setup),
+                     variations=[_converted_line(v, fen) for v in step.variations])
+             for step in branch.steps]
+    comments = list(branch.line.comments)
+    if branch.stop is not None:
+        note = f"pdn convert: not converted from here on: {_describe(branch.stop)}"
+        if plies:
+            plies[-1].comments.append(note)
+        else:
+            comments.append(note)
+    return Line(plies, comments, fen(branch.line.setup))
+
+
+def _describe(problem: Problem) -> str:
+    where = f"move {problem.move_number} ({problem.side}) " if problem.move_number else ""
+    token = f"'{problem.token}' " if problem.token else ""
+    return f"{where}{token}{problem.code} — {problem.message}".replace("}", ")")
+
+
+def _fen_rewriter(source: SquareNotation, target: SquareNotation
+                  ) -> Callable[[str | None], str | None]:
+    """Rewrites a FEN in the target notation (the same position; clocks kept); a FEN that does
+    not read is kept as written."""
+    def rewrite(fen: str | None) -> str | None:
+        if not fen:
+            return fen
+        try:
+            setup = parse_fen(fen, source)
+        except FenError:
+            return fen
+        return format_fen(setup, target, clocks=setup.halfmove_clock is not None)
+    return rewrite
+
+
+def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant) -> Game:
+    fen = _fen_rewriter(variant.gametype.notation, writer.notation)
+    tags = dict(game.tags)
+    tags["GameType"] = writer.gametype.tag()
+    if tags.get("FEN"):
+        tags["FEN"] = fen(tags["FEN"]) or ""
+    return Game(tags=tags, moves=_converted_line(tree, fen), result=game.result,
+                diagnostics=list(game.diagnostics), index=game.index, line=game.line,
+                source=game.source)
+
+
+# ---- the API ----------------------------------------------------------------------------------
+
+def reading_variant(game: Game, default: Variant, override: Variant | None = None
+                    ) -> tuple[Variant, ReplayedGame]:
+    """The variant a game is read with and its replay.
+
+    Numbers are read in the variant's standard numbering (as ``pdn validate`` does), since
+    archives carry GameType tags whose notation code disagrees with their moves; where that
+    reading fails and the tag states another notation, the tag's reading is tried too.
+    """
+    variant = game_variant(game, default, override)
+    replayed = replay_game(game, variant, variant)
+    stated = game.gametype
+    if not replayed.errors or stated is None:
+        return variant, replayed
+    own = variant.gametype
+    if (stated.width, stated.height, stated.invert) != (own.width, own.height, own.invert) or (
+            stated.numeric, stated.corner) == (own.numeric, own.corner):
+        return variant, replayed
+    tagged = variant.with_options(gametype=replace(own, numeric=stated.numeric,
+                                                   corner=stated.corner))
+    retried = replay_game(game, tagged, tagged)
+    return (tagged, retried) if not retried.errors else (variant, replayed)
+
+
+def convert_game(game: Game, default: Variant = RUSSIAN, target: Target | None = None, *,
+                 override: Variant | None = None, partial: bool = False,
+                 details: bool = False) -> Conversion:
+    """Convert one game; ``default`` is the variant of a game without GameType tag,
+    ``override`` the variant of every game. ``details`` adds every notation of each move
+    (for JSON). A game that does not replay to its end is converted only with ``partial``.
+    """
+    target = target or Target()
+    variant, replayed = reading_variant(game, default, override)
+    writer = _Writer(variant, target, details)
+    report = _report(game, variant, replayed)
+    if report.status == "unreadable" or any(p.code == "bad-fen" for p in replayed.errors):
+        return Conversion(game, None, None, report, target, variant)
+    tree = _Walker(replayed, writer).main_line()
+    stops = list(_stops(tree))
+    report.errors += [p.as_dict() for p in stops]
+    report.warnings += [p.as_dict() for p in replayed.warnings if p.code in CORRECTION_CODES]
+    if stops and not partial:
+        return Conversion(game, None, tree, report, target, variant)
+    return Conversion(game, _converted_game(game, tree, writer, variant), tree, report, target,
+                      variant)
+
+
+def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
+    """The game's heading and its reading errors, in ``pdn validate``'s form."""
+    reading = [Problem(d.code, d.message, d.line, d.column).as_dict() for d in game.errors]
+    return GameReport(game.source, game.index, game.line, game.tags.get("White"),
+                      game.tags.get("Black"), variant.name, len(replayed.moves),
+                      replayed.status, errors=reading if replayed.status == "unreadable"
+                      else [], warnings=reading)
+
+
+def convert_games(games: Iterable[Game], default: Variant = RUSSIAN,
+                  target: Target | None = None, *, override: Variant | None = None,
+                  partial: bool = False, details: bool = False) -> Iterator[Conversion]:
+    """Convert a stream of games, in order."""
+    for game in games:
+        yield convert_game(game, default, target, override=override, partial=partial,
+                           details=details)
+
+
+def render(conversion: Conversion, output: str = "pdn", layout: str = "columns") -> str:
+    """A converted game as text in an output format (FORMATS), without a trailing newline."""
+    game, tree = conversion.game, conversion.tree
+    if game is None or tree is None:
+        raise ValueError("the game was not converted")
+    if output == "pdn":
+        return write_game(game)
+    if output == "text":
+        return scoresheet(game, conversion.variant, layout)
+    if output == "json":
+        return json.dumps(game_json(conversion), ensure_ascii=False)
+    if output == "fen":
+        return "\n".join(step.fen for step in tree.steps)
+    raise ValueError(f"unknown output format '{output}'; choose {', '.join(FORMATS)}")
+
+
+def convert_text(text: str, default: Variant = RUSSIAN, target: Target | None = None, *,
+                 output: str = "pdn", layout: str = "columns", override: Variant | None = None,
+                 partial: bool = False) -> str:
+    """Convert every game of a PDN text; raises ConversionError when some game is not
+    converted (``partial`` converts each up to its first error instead)."""
+    from pdn.reader import read_games
+
+    conversions = list(convert_games(read_games(text), default, target, override=override,
+                                     partial=partial, details=output == "json"))
+    failed = [c.report for c in conversions if c.game is None]
+    if failed:
+        raise ConversionError(failed)
+    return "".join(render(c, output, layout) + "\n\n" for c in conversions)
+
+
+# ---- JSON -------------------------------------------------------------------------------------
+
+def game_json(conversion: Conversion) -> dict:
+    """Per game the tags and, per ply, the move in every notation plus the FEN after it."""
+    game, tree = conversion.game, conversion.tree
+    assert game is not None and tree is not None
+    return {"tags": game.tags, "result": game.result, "comments": tree.line.comments,
+            "plies": _plies_json(tree), "complete": conversion.complete}
+
+
+def _plies_json(branch: Branch) -> list[dict]:
+    return [{"number": step.number, "side": step.side, "move": format_move(step.record),
+             **(step.details or {}), "fen": step.fen, "nags": step.ply.nags,
+             "comments": step.ply.comments,
+             "variations": [_plies_json(v) for v in step.variations]}
+            for step in branch.steps]
+
+
+# ---- text scoresheets -------------------------------------------------------------------------
+
+def scoresheet(game: Game, variant: Variant, layout: str = "columns") -> str:
+    """A game as a scoresheet: the known tags as a heading (not GameType, which is for
+    programs, nor the ``?`` of unknown values; no ``*`` result either), then the moves, either in two columns (``1. c3-d4   f6-g5``) or run on as books print
+    them (``1.ed4 dc5 2.fe3``)."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout '{layout}'; choose {', '.join(LAYOUTS)}")
+    heading = [f"{name}: {value}" for name, value in game.tags.items()
+               if name != "GameType" and value not in UNKNOWN]
+    second = _second_player_starts(game, variant)
+    if layout == "inline":
+        body = [" ".join(_inline_words(game.moves, 1, second))]
+    else:
+        body = _columns(game.moves, second)
+    if game.result not in UNKNOWN:
+        body.append(game.result)
+    parts = ["\n".join(heading), "\n".join(line for line in body if line)]
+    return "\n\n".join(part for part in parts if part)
+
+
+def _second_player_starts(game: Game, variant: Variant) -> bool:
+    """Whether a set-up position has the second player to move (the first ply is ``1...``)."""
+    side = (game.tags.get("FEN") or game.moves.setup or "").strip()[:1].upper()
+    return side in ("W", "B") and (side == "W") != variant.white_starts
+
+
+def _move_words(ply: Ply) -> list[str]:
+    return [format_move(ply.record), *(f"${nag}" for nag in ply.nags)]
+
+
+def _annotations(ply: Ply, number: int, second: bool) -> list[str]:
+    """A ply's comments, set-up and variations, as run-on text."""
+    words = [f"{{{comment}}}" for comment in ply.comments]
+    if ply.setup is not None:
+        words.append(f'/FEN "{ply.setup}"/')
+    for variation in ply.variations:
+        words.append("(" + " ".join(_inline_words(variation, number, second)) + ")")
+    return words
+
+
+def _numbered(line: Line, number: int, second: bool) -> Iterator[tuple[Ply, int, bool]]:
+    for ply in line.plies:
+        if ply.number is not None:
+            number, second = ply.number, ply.black_number
+        yield ply, number, second
+        number, second = (number + 1, False) if second else (number, True)
+
+
+def _inline_words(line: Line, first: int, first_second: bool) -> Iterator[str]:
+    """A line run on: ``1.ed4 dc5 2.fe3``; ``1...dc5`` where a line starts or resumes."""
+    yield from (f"{{{comment}}}" for comment in line.comments)
+    if line.setup is not None:
+        yield f'/FEN "{line.setup}"/'
+    restart = True
+    for ply, number, second in _numbered(line, first, first_second):
+        words = _move_words(ply)
+        if not second or restart:
+            words[0] = f"{number}{'...' if second else '.'}{words[0]}"
+        yield from words
+        annotations = _annotations(ply, number, second)
+        yield from annotations
+        restart = bool(annotations)
+
+
+def _columns(line: Line, second: bool) -> list[str]:
+    """One row per move number, White's move and Black's reply side by side; a ply's
+    comments and variations on indented lines below its row."""
+    rows: list[list[str]] = []  # [number, first, second]
+    notes: dict[int, list[str]] = {}
+    open_row = False
+    prefix = [f"{{{comment}}}" for comment in line.comments]
+    for ply, number, is_second in _numbered(line, 1, second):
+        text = " ".join(_move_words(ply))
+        if is_second and open_row:
+            rows[-1][2] = text
+        elif is_second:
+            rows.append([f"{number}.", "...", text])
+        else:
+            rows.append([f"{number}.", text, ""])
+        open_row = not is_second
+        annotations = _annotations(ply, number, is_second)
+        if annotations:
+            notes[len(rows) - 1] = annotations
+            open_row = False
+    number_width = max((len(row[0]) for row in rows), default=0)
+    move_width = max((len(row[1]) for row in rows), default=0) + 3
+    lines = list(prefix)
+    if line.setup is not None:
+        lines.append(f'/FEN "{line.setup}"/')
+    for index, (number, first, reply) in enumerate(rows):
+        lines.append(f"{number:>{number_width}} {first:<{move_width}}{reply}".rstrip())
+        lines += ["    " + note for note in notes.get(index, [])]
+    return lines
+
+
+__all__ = [
+    "FORMATS",
+    "LAYOUTS",
+    "TARGETS",
+    "Conversion",
+    "ConversionError",
+    "Target",
+    "TargetError",
+    "convert_game",
+    "convert_games",
+    "convert_text",
+    "game_json",
+    "numbering_corner",
+    "reading_variant",
+    "render",
+    "scoresheet",
+]
