@@ -465,8 +465,8 @@ def _plies_json(branch: Branch) -> list[dict]:
 
 def scoresheet(game: Game, variant: Variant, layout: str = "columns") -> str:
     """A game as a scoresheet: the known tags as a heading (not GameType, which is for
-    programs, nor the ``?`` of unknown values; no ``*`` result either), then the moves, either in two columns (``1. c3-d4   f6-g5``) or run on as books print
-    them (``1.ed4 dc5 2.fe3``)."""
+    programs, nor the ``?`` of unknown values; no ``*`` result either), then the moves,
+    in two columns (``1. c3-d4   f6-g5``) or run on as books print them (``1.ed4 dc5``)."""
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout '{layout}'; choose {', '.join(LAYOUTS)}")
     heading = [f"{name}: {value}" for name, value in game.tags.items()
