@@ -1,0 +1,141 @@
+"""``pdn convert``: write records in another notation, resolved through the rules engine."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from contextlib import nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, VariantOption, fail
+from cli.sources import SourceError, collect_sources
+from cli.validate import _problem_text
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    from pdn.model import Game
+    from replay.convert import Conversion, Target
+    from replay.variants import Variant
+
+SEPARATORS = {"pdn": "\n\n", "text": "\n\n", "json": "\n", "fen": "\n\n"}
+
+
+def convert(
+    paths: Annotated[list[str], typer.Argument(
+        help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.")],
+    to: Annotated[str, typer.Option(
+        "--to", help="full (c3-d4, c3:e5), short (Russian ed4, b:d6), numeric (22-17) or pdn "
+        "(PDN 3.0 as the GameType prescribes).")] = "pdn",
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Write here (atomically) instead of to stdout.")] = None,
+    paths_style: Annotated[str, typer.Option(
+        "--paths", help="Capture paths: minimal (from-to, the full path where ambiguous), "
+        "turns (every turning square), canonical (PDN 3.0 full form), all (every landing "
+        "square).")] = "minimal",
+    capture_sep: Annotated[str | None, typer.Option(
+        "--capture-sep", help="Capture mark x, : or - (default: the GameType's).")] = None,
+    numbering: Annotated[str | None, typer.Option(
+        "--numbering", help="For --to numeric: N0..N3 or a GameType whose numbering to use "
+        "(default: the variant's).")] = None,
+    output_format: Annotated[str, typer.Option(
+        "--format", "-f", help="pdn; text (a scoresheet, see --layout); json (one line per "
+        "game: tags, every ply in every notation with the FEN after it); fen (one FEN per "
+        "main-line ply).")] = "pdn",
+    layout: Annotated[str, typer.Option(
+        "--layout", help="For --format text: columns (1. c3-d4   f6-g5) or inline "
+        "(1.ed4 dc5 2.fe3).")] = "columns",
+    partial: Annotated[bool, typer.Option(
+        "--partial", help="Convert a game with an illegal move up to the error and say so in "
+        "a comment.")] = False,
+    variant: VariantOption = "russian",  # type: ignore[assignment]
+    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
+    = None,
+) -> None:
+    """Convert records to another notation; illegal games are reported, not converted.
+
+    Exit status: 0 all converted, 1 some games not (fully) converted, 2 usage error or
+    unreadable input.
+    """
+    from pdn.output import OutputError, refuse_overwriting_inputs
+    from replay.convert import FORMATS, LAYOUTS, Target, TargetError
+
+    if output_format not in FORMATS or layout not in LAYOUTS:
+        fail(f"--format must be one of {', '.join(FORMATS)} and --layout one of "
+             f"{', '.join(LAYOUTS)}")
+    try:
+        target = Target(to, paths_style, capture_sep, numbering)
+        target.gametype(variant)
+        sources = collect_sources(paths)
+        if output is not None:
+            refuse_overwriting_inputs(output, sources)
+    except (TargetError, SourceError, OutputError) as error:
+        fail(str(error))
+    counts = _convert_sources(sources, output, target, variant, output_format, layout, partial,
+                              encoding)
+    summary = ", ".join(f"{counts[key]} {key}" for key in ("converted", "partly converted",
+                                                          "not converted") if counts[key])
+    typer.echo(f"{summary or 'no games'}", err=True)
+    if counts["unreadable"]:
+        raise typer.Exit(EXIT_UNREADABLE)
+    failed = counts["not converted"] + counts["partly converted"]
+    raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
+
+
+def _convert_sources(sources: list[str], output: Path | None, target: Target, variant: Variant,
+                     output_format: str, layout: str, partial: bool, encoding: str | None
+                     ) -> Counter[str]:
+    from pdn.output import atomic_writer
+    from pdn.reader import read_games
+    from replay.convert import convert_games, render
+
+    counts: Counter[str] = Counter()
+    context = atomic_writer(output) if output is not None else nullcontext(sys.stdout)
+    with context as stream:
+        for source in sources:
+            handle = sys.stdin.buffer if source == "-" else source
+            name = "<stdin>" if source == "-" else source
+            try:
+                games = _named(read_games(handle, encoding=encoding), name)
+                for conversion in convert_games(games, variant, target, partial=partial,
+                                                details=output_format == "json"):
+                    counts[_report(conversion)] += 1
+                    if conversion.game is not None:
+                        stream.write(render(conversion, output_format, layout)
+                                     + SEPARATORS[output_format])
+            except (OSError, LookupError, UnicodeError) as error:
+                typer.secho(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}",
+                            err=True, fg="red")
+                counts["unreadable"] += 1
+    return counts
+
+
+def _named(games: Iterable[Game], name: str) -> Iterator[Game]:
+    """The games with the source name their messages give."""
+    for game in games:
+        game.source = name
+        yield game
+
+
+def _report(conversion: Conversion) -> str:
+    """Say on stderr what was not converted or was written differently; the verdict."""
+    report = conversion.report
+    for problem in report.errors:
+        typer.echo(_problem_text(report, problem, "error"), err=True)
+    for problem in report.warnings:
+        typer.echo(_problem_text(report, problem, "warning"), err=True)
+    if conversion.game is None:
+        return "unreadable" if report.status == "unreadable" else "not converted"
+    if report.errors:
+        plies = len(conversion.tree.steps)
+        typer.echo(f"{report.file or '<stdin>'}:{report.line}: {report.title}: converted up "
+                   f"to the error ({plies} plies of the main line)", err=True)
+        return "partly converted"
+    return "converted"
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(convert)
