@@ -188,3 +188,20 @@ def test_a_game_glued_after_a_result_starts_a_new_game():
 def test_lidraughts_clock_comments():
     game = one("1. 32-28 {[%clock w0:10:00 B0:10:00]} 19-23 {Black resigns.} 2-0")
     assert game.moves.plies[0].comments == ["[%clock w0:10:00 B0:10:00]"]
+
+
+def test_without_lark_cython_the_pure_python_parser_reads_the_same(monkeypatch):
+    import sys
+    from importlib import resources
+
+    from pdn.syntax import GameTransformer, PdnParser
+
+    text = '[Event "x"]\n1. 32-28 {c} 19-23 (1... 18-23 $1) 2. 37-32! 1-0'
+    monkeypatch.setitem(sys.modules, "lark_cython", None)
+    transformer = GameTransformer()
+    parser = PdnParser(resources.files("pdn").joinpath("grammar.lark").read_text(), transformer)
+    transformer.start_chunk(1)
+    def values(games):
+        return [(g.tags, g.moves, g.result, g.diagnostics, g.line) for g in games]
+
+    assert values(parser.parse(text)) == values(read_games(text))
