@@ -1,0 +1,357 @@
+"""``pdn filter``, ``dedupe``, ``split``, ``merge`` and ``clean``: archive tools.
+
+Each command parses its options and calls ``replay.archive.run``; outputs are written
+atomically and never over an input; notes and the summary go to stderr, with a progress bar
+when stderr is a terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated
+
+import typer
+
+from cli.common import VariantOption, fail, parse_variant
+from cli.sources import SourceError, collect_sources
+from replay.variants import Variant
+
+if TYPE_CHECKING:
+    from replay.archive.run import Summary
+
+Paths = Annotated[list[str], typer.Argument(
+    help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.",
+    show_default=False)]
+OutOption = Annotated[str, typer.Option("--output", "-o", help="Output file (- for stdout).",
+                                        show_default=False)]
+RejectsOption = Annotated[Path | None, typer.Option(
+    help="Write games the reader gives up on here instead of to the output.")]
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=0,
+                                         help="Worker processes (0: all cores on large input).")]
+EncodingOption = Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
+IgnoreGameTypeOption = Annotated[bool, typer.Option(
+    "--ignore-gametype", help="Use --variant even where a game's GameType tag says otherwise.")]
+
+
+class Console:
+    """Notes to stderr, through the progress bar's console while one is shown."""
+
+    def __init__(self) -> None:
+        from rich.console import Console as RichConsole
+
+        self.rich = RichConsole(stderr=True, highlight=False, soft_wrap=True)
+
+    def note(self, message: str) -> None:
+        from rich.markup import escape
+
+        self.rich.print(escape(message))
+
+    @contextmanager
+    def progress(self, sources: list[str]) -> Iterator[Callable[[int], None] | None]:
+        """A callback advancing a progress bar over the input's size (None off a terminal)."""
+        from replay.archive.stream import total_size
+
+        total = total_size(sources)
+        if not (self.rich.is_terminal and total):
+            yield None
+            return
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
+
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      TaskProgressColumn(), TimeRemainingColumn(), console=self.rich,
+                      transient=True) as bar:
+            task = bar.add_task("reading", total=total)
+            yield lambda size: bar.advance(task, size)
+
+
+def _sources(paths: list[str], outputs: list[str | Path | None]) -> list[str]:
+    from pdn.output import OutputError, refuse_overwriting_inputs
+
+    try:
+        sources = collect_sources(paths, (".pdn", ".txt", ".phn"))
+    except SourceError as error:
+        fail(str(error))
+    for output in outputs:
+        if output is not None and str(output) != "-":
+            try:
+                refuse_overwriting_inputs(output, sources)
+            except OutputError as error:
+                fail(str(error))
+    return sources
+
+
+def _opened(path: str | Path | None, stack: ExitStack) -> IO[str] | None:
+    """A stream on an output (stdout for -), replacing the file only if the command ends
+    well."""
+    from pdn.output import atomic_writer
+
+    if path is None:
+        return None
+    if str(path) == "-":
+        return sys.stdout
+    return stack.enter_context(atomic_writer(path))
+
+
+def _settings(variant: Variant, ignore_gametype: bool, jobs: int, encoding: str | None,
+              progress: Callable[[int], None] | None):
+    from replay.archive.run import Settings
+
+    return Settings(variant, variant if ignore_gametype else None, jobs, encoding, progress)
+
+
+def _run(action: Callable[[], Summary]) -> Summary:
+    """Run a command's work; an unreadable input or a bad encoding exits with status 2."""
+    from pdn.output import OutputError
+
+    try:
+        return action()
+    except OutputError as error:
+        fail(str(error))
+    except (OSError, LookupError, UnicodeError) as error:
+        fail(f"cannot read: {getattr(error, 'strerror', None) or error}")
+
+
+def _tail(summary: Summary) -> str:
+    return f"; {summary.unreadable} unreadable passed through" if summary.unreadable else ""
+
+
+# ---- filter --------------------------------------------------------------------------------
+
+
+def _criteria(tag, player, white, black, date_from, date_to, variant, result, min_plies,
+              max_plies, status, moves, position, material, material_any_ply):
+    from replay.archive.select import STATUSES, Criteria, CriterionError, MaterialTest, TagTest
+    from replay.archive.tags import date_parts_of, date_range
+
+    try:
+        bad = [s for s in status or [] if s not in STATUSES]
+        if bad:
+            raise CriterionError(f"--status '{bad[0]}': use {', '.join(STATUSES)}")
+        dates = []
+        for name, text in (("--date-from", date_from), ("--date-to", date_to)):
+            parts = date_parts_of(text) if text else None
+            if parts is not None and date_range(parts) is None:
+                raise CriterionError(f"{name} '{text}' is not a date")
+            dates.append(parts)
+        return Criteria(
+            tags=tuple(TagTest.parse(t) for t in tag or []), players=tuple(player or []),
+            white=tuple(white or []), black=tuple(black or []), date_from=dates[0],
+            date_to=dates[1], variant=variant, results=tuple(result or []),
+            min_plies=min_plies, max_plies=max_plies, statuses=tuple(status or []),
+            moves=moves, position=position,
+            material=MaterialTest.parse(material) if material else None,
+            material_any_ply=material_any_ply)
+    except CriterionError as error:
+        fail(str(error))
+
+
+def _check_board_criteria(criteria, variant: Variant) -> None:
+    """Fail early on --moves or --position that do not fit the main variant."""
+    from replay.archive.select import CriterionError, opening_positions
+
+    if criteria.moves is not None:
+        try:
+            opening_positions(criteria.moves, variant)
+        except CriterionError as error:
+            fail(str(error))
+    if criteria.position is not None and criteria.target_position(variant) is None:
+        fail(f"--position '{criteria.position}' is not a FEN of {variant.name}")
+
+
+def filter_command(
+    paths: Paths,
+    output: OutOption,
+    tag: Annotated[list[str] | None, typer.Option(
+        "--tag", metavar="NAME=VALUE", help="A tag matches a glob, or a regex written /re/ "
+        "(repeatable).")] = None,
+    player: Annotated[list[str] | None, typer.Option(
+        help="A player on either side; names match ignoring case, spacing and word order.")]
+    = None,
+    white: Annotated[list[str] | None, typer.Option(help="The White player.")] = None,
+    black: Annotated[list[str] | None, typer.Option(help="The Black player.")] = None,
+    date_from: Annotated[str | None, typer.Option(help="Played on or after (1990, 1990.06, "
+                                                       "1990.06.01).")] = None,
+    date_to: Annotated[str | None, typer.Option(help="Played on or before.")] = None,
+    variant: Annotated[Variant | None, typer.Option(
+        "--variant", "-v", parser=parse_variant, metavar="VARIANT",
+        help="Games of this variant (games without GameType are taken to be of it).")] = None,
+    default_variant: Annotated[Variant, typer.Option(
+        parser=parse_variant, metavar="VARIANT",
+        help="Variant of games without GameType when --variant is not given.")]
+    = "russian",  # type: ignore[assignment]
+    result: Annotated[list[str] | None, typer.Option(
+        help="The result (1-0, 0-1, 1/2-1/2, 2-0...; compared by outcome).")] = None,
+    min_plies: Annotated[int | None, typer.Option(min=0, help="At least this many plies.")]
+    = None,
+    max_plies: Annotated[int | None, typer.Option(min=0, help="At most this many plies.")]
+    = None,
+    status: Annotated[list[str] | None, typer.Option(
+        help="valid, invalid or incomplete, as pdn validate says.")] = None,
+    moves: Annotated[str | None, typer.Option(
+        help='Games starting with these moves, in any notation ("1.c3-d4 f6-g5", "cd4 fg5").')]
+    = None,
+    position: Annotated[str | None, typer.Option(
+        metavar="FEN", help="Games reaching this position (side to move included).")] = None,
+    material: Annotated[str | None, typer.Option(
+        help='Material at the end, e.g. "W:3K1M B:1K" (K kings, M men).')] = None,
+    material_any_ply: Annotated[bool, typer.Option(
+        help="--material at any ply rather than at the end.")] = False,
+    invert: Annotated[bool, typer.Option("--invert", help="Keep the games that do not match."
+                                         )] = False,
+    rejects: RejectsOption = None,
+    jobs: JobsOption = 0,
+    encoding: EncodingOption = None,
+) -> None:
+    """Keep the games that match every criterion; cheap tag tests first, then the board."""
+    from replay.archive.run import filter_games
+
+    criteria = _criteria(tag, player, white, black, date_from, date_to, variant, result,
+                         min_plies, max_plies, status, moves, position, material,
+                         material_any_ply)
+    main = variant or default_variant
+    _check_board_criteria(criteria, main)
+    sources = _sources(paths, [output, rejects])
+    console = Console()
+    with ExitStack() as stack, console.progress(sources) as progress:
+        out, bad = _opened(output, stack), _opened(rejects, stack)
+        summary = _run(lambda: filter_games(
+            sources, out, criteria, _settings(main, variant is not None, jobs, encoding,
+                                              progress),
+            invert=invert, rejects=bad, note=console.note))
+    console.note(f"{summary.matched} of {summary.games} games matched; {summary.written} "
+                 f"written{_tail(summary)}")
+
+
+# ---- dedupe, merge, split, clean -----------------------------------------------------------
+
+
+def dedupe(
+    paths: Paths,
+    output: OutOption,
+    report: Annotated[Path | None, typer.Option(
+        help="CSV file: one row per copy of every group of duplicates.")] = None,
+    by: Annotated[str, typer.Option(
+        help="What must agree: moves, moves+players, moves+players+date (names and dates "
+        "agree where both are known).")] = "moves+players",
+    variant: VariantOption = "russian",  # type: ignore[assignment]
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rejects: RejectsOption = None,
+    jobs: JobsOption = 0,
+    encoding: EncodingOption = None,
+) -> None:
+    """Remove duplicate games (the same moves, compared as positions, and compatible tags),
+    keeping the most complete copy of each."""
+    from replay.archive.dedupe import BY_CHOICES
+    from replay.archive.run import dedupe_games
+
+    if by not in BY_CHOICES:
+        fail(f"--by '{by}': use one of {', '.join(BY_CHOICES)}")
+    sources = _sources(paths, [output, rejects, report])
+    console = Console()
+    with ExitStack() as stack, console.progress(sources) as progress:
+        out, bad = _opened(output, stack), _opened(rejects, stack)
+        summary = _run(lambda: dedupe_games(
+            sources, out, _settings(variant, ignore_gametype, jobs, encoding, progress), by=by,
+            report=report, rejects=bad, note=console.note))
+    console.note(f"{summary.games} games: {summary.groups} groups of duplicates, "
+                 f"{summary.removed} copies removed, {summary.written} written{_tail(summary)}")
+
+
+def merge(
+    paths: Paths,
+    output: OutOption,
+    rejects: RejectsOption = None,
+    jobs: JobsOption = 0,
+    encoding: EncodingOption = None,
+) -> None:
+    """Write the games of every input, in order, into one PDN 3.0 file."""
+    from replay.archive.run import merge_games
+    from replay.variants import RUSSIAN
+
+    sources = _sources(paths, [output, rejects])
+    console = Console()
+    with ExitStack() as stack, console.progress(sources) as progress:
+        out, bad = _opened(output, stack), _opened(rejects, stack)
+        summary = _run(lambda: merge_games(
+            sources, out, _settings(RUSSIAN, False, jobs, encoding, progress), rejects=bad,
+            note=console.note))
+    console.note(f"{summary.written} games written{_tail(summary)}")
+
+
+def split(
+    path: Annotated[str, typer.Argument(help="A PDN file, a directory or - for stdin.",
+                                        show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output directory.",
+                                         show_default=False)],
+    by: Annotated[str, typer.Option(help="event, variant, year, player or count:N.")]
+    = "event",
+    variant: VariantOption = "russian",  # type: ignore[assignment]
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rejects: RejectsOption = None,
+    jobs: JobsOption = 0,
+    encoding: EncodingOption = None,
+) -> None:
+    """Split games into one file per event, variant, year, player or N games."""
+    from replay.archive.run import parse_split, split_games
+
+    try:
+        parse_split(by)
+    except ValueError as error:
+        fail(str(error))
+    sources = _sources([path], [rejects])
+    console = Console()
+    with ExitStack() as stack, console.progress(sources) as progress:
+        bad = _opened(rejects, stack)
+        summary = _run(lambda: split_games(
+            sources, output, by, _settings(variant, ignore_gametype, jobs, encoding, progress),
+            rejects=bad, note=console.note))
+    console.note(f"{summary.games} games into {len(summary.files)} files in {output}"
+                 f"{_tail(summary)}")
+
+
+def clean(
+    paths: Paths,
+    output: OutOption,
+    strip: Annotated[str | None, typer.Option(
+        help="Remove these, comma-separated: comments, nags, variations.")] = None,
+    changes: Annotated[Path | None, typer.Option(
+        help="Write the list of changes here instead of to stderr.")] = None,
+    notation: Annotated[str | None, typer.Option(
+        help="Rewrite the moves through pdn convert: full, short, numeric or pdn.")] = None,
+    variant: VariantOption = "russian",  # type: ignore[assignment]
+    rejects: RejectsOption = None,
+    jobs: JobsOption = 0,
+    encoding: EncodingOption = None,
+) -> None:
+    """Normalise dates, player names, results and GameType, drop text between games,
+    optionally strip annotations; report every change."""
+    from replay.archive.clean import STRIP_CHOICES, Options, Rewrite
+    from replay.archive.run import clean_games
+    from replay.convert import TARGETS
+
+    kinds = frozenset(part.strip() for part in (strip or "").split(",") if part.strip())
+    if kinds - set(STRIP_CHOICES):
+        fail(f"--strip: use {', '.join(STRIP_CHOICES)}, not {', '.join(sorted(kinds))}")
+    if notation is not None and notation not in TARGETS:
+        fail(f"--notation: use {', '.join(TARGETS)}, not '{notation}'")
+    sources = _sources(paths, [output, rejects, changes])
+    console = Console()
+    with ExitStack() as stack, console.progress(sources) as progress:
+        out, bad = _opened(output, stack), _opened(rejects, stack)
+        log = _opened(changes, stack)
+        summary = _run(lambda: clean_games(
+            sources, out, _settings(variant, False, jobs, encoding, progress),
+            Options(kinds, Rewrite(notation) if notation else None), rejects=bad, note=console.note,
+            changes=(lambda line: log.write(line + "\n")) if log is not None else None))
+    console.note(f"{summary.games} games: {summary.changes} changes in {summary.changed} "
+                 f"games, {summary.written} written{_tail(summary)}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("filter")(filter_command)
+    for command in (dedupe, split, merge, clean):
+        app.command()(command)
+

@@ -1,0 +1,218 @@
+"""Clean a game: PDN dates, ``Last, First`` names, the variant's results, a full GameType,
+no text from between games, optionally no comments, NAGs or variations.
+
+``clean_game`` changes the game in place and returns every change it made, in words.
+
+>>> from pdn.reader import read_games
+>>> from replay.variants import RUSSIAN
+>>> game = next(read_games('[Date "1.1.1965"][White "ABAULIN V."][Result "1:0"]\\n'
+...                        '1. c3-d4 f6-g5 1:0'))
+>>> for change in clean_game(game, RUSSIAN): print(change)
+Date '1.1.1965' → '1965.01.01'
+White 'ABAULIN V.' → 'Abaulin, V.'
+Result '1:0' → '1-0'
+result token '1:0' → '1-0'
+GameType added: '25,W,8,8,A0,0'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from pdn.gametype import GameTypeError, parse_gametype
+from pdn.model import Game, Line, MoveRecord
+from pdn.syntax import RESULTS
+from replay.archive.tags import DateParts, clean_date, clean_name, clean_result
+from replay.replayer import game_variant
+from replay.variants import RUSSIAN, Variant
+
+STRIP_CHOICES = ("comments", "nags", "variations")
+DATE_TAGS = ("Date", "EventDate")
+NAME_TAGS = ("White", "Black")
+
+_TOKENS = re.compile(r'\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)|\[(?:[^\]"\n]|"(?:[^"\\\n]|\\.)*"?)*\]?'
+                     r"|[^\s{;\[]+")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What ``clean_game`` does beyond the tags: what to strip, and a move rewriter (such
+    as ``Rewrite``) that returns the changes it made."""
+
+    strip: frozenset[str] = frozenset()
+    rewrite: Callable[[Game, Variant], list[str]] | None = None
+
+
+def non_game_comments(text: str) -> tuple[int, int]:
+    """How many comments of a game chunk stand before its first tag and after its closing
+    result: text between games, which the reader keeps as the game's comments."""
+    kinds = [_kind(token) for token in _TOKENS.findall(text)]
+    kinds = [kind for kind in kinds if kind != "escape"]
+    lead = 0
+    if "tag" in kinds and all(k == "comment" for k in kinds[:kinds.index("tag")]):
+        lead = kinds.index("tag")
+    trail = 0
+    while trail < len(kinds) and kinds[len(kinds) - 1 - trail] == "comment":
+        trail += 1
+    if trail == len(kinds) or kinds[len(kinds) - 1 - trail] != "result":
+        trail = 0
+    return lead, trail
+
+
+def _kind(token: str) -> str:
+    if token[0] in "{;":
+        return "comment"
+    if token[0] == "%":
+        return "escape"
+    if token[0] == "[":
+        return "tag"
+    return "result" if token in RESULTS else "word"
+
+
+def drop_non_game_text(game: Game, lead: int, trail: int) -> list[str]:
+    """Remove ``lead`` comments from the start of the game and ``trail`` from its end."""
+    changes = []
+    removed = game.moves.comments[:lead]
+    del game.moves.comments[:lead]
+    tail = game.moves.plies[-1].comments if game.moves.plies else game.moves.comments
+    if trail:
+        removed += tail[-trail:]
+        del tail[-trail:]
+    for comment in removed:
+        changes.append(f"removed text between games: {{{_short(comment)}}}")
+    return changes
+
+
+def _short(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def clean_tags(game: Game, variant: Variant, date: DateParts | None = None) -> list[str]:
+    """Normalise dates, names, the result and the GameType tag."""
+    changes = []
+    tags = game.tags
+    for name, value in list(tags.items()):
+        if value != value.strip():
+            tags[name] = value.strip()
+    for name in DATE_TAGS:
+        if name in tags:
+            _set(tags, name, clean_date(tags[name], date if name == "Date" else None), changes)
+    for name in NAME_TAGS:
+        if name in tags:
+            _set(tags, name, clean_name(tags[name]), changes)
+    result = clean_result(game.headers_result, variant)
+    if "Result" in tags or result != "*":
+        _set(tags, "Result", result, changes, added="Result")
+    if game.result is not None and game.result != result:
+        changes.append(f"result token '{game.result}' → '{result}'")
+    game.result = result
+    changes += _clean_gametype(tags, variant)
+    return changes
+
+
+def _set(tags: dict[str, str], name: str, value: str, changes: list[str],
+         added: str | None = None) -> None:
+    old = tags.get(name)
+    if old == value:
+        return
+    tags[name] = value
+    changes.append(f"{added} added: '{value}'" if old is None and added
+                   else f"{name} '{old}' → '{value}'")
+
+
+def _clean_gametype(tags: dict[str, str], variant: Variant) -> list[str]:
+    written = tags.get("GameType")
+    if written is None:
+        tags["GameType"] = variant.gametype.tag()
+        return [f"GameType added: '{tags['GameType']}'"]
+    try:
+        full = parse_gametype(written).tag()
+    except GameTypeError as error:
+        return [f"GameType '{written}' kept: {error}"]
+    if full == written:
+        return []
+    tags["GameType"] = full
+    return [f"GameType '{written}' → '{full}'"]
+
+
+def strip_annotations(line: Line, strip: frozenset[str]) -> int:
+    """Remove the kinds of annotation asked for from a line and its variations; returns how
+    many were removed."""
+    removed = 0
+    if "comments" in strip:
+        removed += len(line.comments)
+        line.comments.clear()
+    for ply in line.plies:
+        if "comments" in strip:
+            removed += len(ply.comments)
+            ply.comments.clear()
+        if "nags" in strip:
+            removed += len(ply.nags) + bool(ply.record.strength)
+            ply.nags.clear()
+            if ply.record.strength:
+                ply.record = _without_strength(ply.record)
+        if "variations" in strip:
+            removed += len(ply.variations)
+            ply.variations.clear()
+        for variation in ply.variations:
+            removed += strip_annotations(variation, strip)
+    return removed
+
+
+def _without_strength(record: MoveRecord) -> MoveRecord:
+    return replace(record, strength=None)
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """Rewrite a game's moves in another notation through ``replay.convert``; a game that
+    does not replay to its end keeps its moves as written (and the change list says so)."""
+
+    to: str = "pdn"
+
+    def __call__(self, game: Game, variant: Variant) -> list[str]:
+        from replay.convert import Target, convert_game
+
+        conversion = convert_game(game, variant, Target(self.to))
+        if conversion.game is None:
+            reasons = conversion.report.errors
+            why = reasons[0]["message"] if reasons else "it does not replay"
+            return [f"moves kept as written, not rewritten in {self.to} notation: {why}"]
+        changes = [f"moves rewritten in {self.to} notation"]
+        old, new = game.tags.get("GameType"), conversion.game.tags.get("GameType")
+        if new is not None and new != old:
+            changes.append(f"GameType '{old}' → '{new}'")
+        game.moves, game.tags = conversion.game.moves, conversion.game.tags
+        return changes
+
+
+def clean_game(game: Game, default: Variant = RUSSIAN, date: DateParts | None = None,
+               options: Options = Options(), *, chunk: tuple[str, int, int] | None = None
+               ) -> list[str]:
+    """Clean a game in place; returns the changes made.
+
+    ``date``: the Date tag's parts when computed for a batch; ``chunk``: the text the game
+    was read from, with the game's place in it and the number of games it holds, so that
+    text from between games can be told from the game's own comments.
+    """
+    variant = game_variant(game, default)
+    changes = [f"reading: {d.message}" for d in game.diagnostics]
+    if chunk is not None:
+        text, part, count = chunk
+        lead, trail = non_game_comments(text)
+        changes += drop_non_game_text(game, lead if part == 0 else 0,
+                                      trail if part == count - 1 else 0)
+    changes += clean_tags(game, variant, date)
+    if options.strip:
+        removed = strip_annotations(game.moves, options.strip)
+        if removed:
+            changes.append(f"stripped {removed} {'/'.join(sorted(options.strip))}")
+    if options.rewrite is not None:
+        changes += options.rewrite(game, variant)
+    return changes
+
+
+__all__ = ["STRIP_CHOICES", "Options", "Rewrite", "clean_game", "clean_tags", "drop_non_game_text",
+           "non_game_comments", "strip_annotations"]

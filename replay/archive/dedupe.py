@@ -1,0 +1,176 @@
+"""Find duplicate games: the same moves, compared as positions, and compatible tags.
+
+Each game is reduced in a worker process to a compact key -- a hash of its variant, start
+position and the position after every main-line move, plus the written text of moves that
+do not replay -- and to the few tags ``--by`` compares. So ``c3-d4`` and ``22-18``, a
+capture written ``26x17x10x1`` or ``26x1``, are the same move. Among the copies of a game
+the most complete one is kept: a real result, more known tags, more annotation.
+
+>>> from pdn.reader import read_games
+>>> from replay.variants import INTERNATIONAL
+>>> a = next(read_games('[White "Sijbrands, T."]\\n1. 32-28 19-23 2. 28x19 14x23 2-0'))
+>>> b = next(read_games('[White "T. Sijbrands"][GameType "20"]\\n32-28 19-23 28-19 14-23 *'))
+>>> fingerprint(a, INTERNATIONAL).key == fingerprint(b, INTERNATIONAL).key
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from pdn.model import Game, Line
+from pdn.writer import format_move
+from replay.archive.tags import NO_NAME, DateParts, clean_name, date_parts_of, is_real_result
+from replay.archive.walk import walk_main_line
+from replay.replayer import game_variant
+from replay.variants import Variant
+
+BY_CHOICES = ("moves", "moves+players", "moves+players+date")
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What duplicate detection keeps of a game: its move key (None for a game without
+    moves, never a duplicate), the tags ``--by`` may compare, and how complete it is."""
+
+    key: bytes | None
+    white: str | None
+    black: str | None
+    date: DateParts
+    score: tuple[int, int, int]
+
+
+def move_key(game: Game, default: Variant, override: Variant | None = None) -> bytes | None:
+    """A 16-byte hash of the positions of the main line (None when it has no moves)."""
+    if not game.moves.plies:
+        return None
+    line = walk_main_line(game, default, override)
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(str(line.variant.gametype.number).encode())
+    for position in line.positions():
+        digest.update(b"%x:%x:%x:%d;" % (position.white, position.black, position.kings,
+                                         position.turn))
+    for ply in game.moves.plies[len(line.moves):]:  # what does not replay, as written
+        digest.update(b"|" + format_move(ply.record).encode())
+    return digest.digest()
+
+
+def completeness(game: Game, variant: Variant) -> tuple[int, int, int]:
+    """A real result, the number of known tags, the amount of annotation: more is better."""
+    known = sum(1 for value in game.tags.values() if value and not NO_NAME.match(value))
+    return (int(is_real_result(game.headers_result, variant)), known, _annotations(game.moves))
+
+
+def _annotations(line: Line) -> int:
+    count = len(line.comments)
+    for ply in line.plies:
+        count += len(ply.comments) + len(ply.nags) + sum(1 + _annotations(v)
+                                                         for v in ply.variations)
+    return count
+
+
+def _known_name(name: str | None) -> str | None:
+    return None if not name or NO_NAME.match(name) else clean_name(name)
+
+
+def fingerprint(game: Game, default: Variant, override: Variant | None = None,
+                date: DateParts | None = None) -> Fingerprint:
+    """A game's fingerprint (``date``: its Date's parts when computed for a batch)."""
+    variant = game_variant(game, default, override)
+    return Fingerprint(move_key(game, default, override),
+                       _known_name(game.tags.get("White")), _known_name(game.tags.get("Black")),
+                       date if date is not None else date_parts_of(game.tags.get("Date") or ""),
+                       completeness(game, variant))
+
+
+# ---- compatible tags -----------------------------------------------------------------------
+
+
+def _name_parts(name: str) -> tuple[str, list[str]]:
+    last, _, first = name.partition(",")
+    return " ".join(re.findall(r"[^\W_]+", last.casefold())), re.findall(r"[^\W_]+",
+                                                                         first.casefold())
+
+
+def names_compatible(a: str | None, b: str | None) -> bool:
+    """Whether two player names may be the same person: one unknown, or the same surname
+    and given names that agree as far as both go (``Sijbrands, T.`` ~ ``Sijbrands, Ton``)."""
+    if a is None or b is None:
+        return True
+    (last_a, first_a), (last_b, first_b) = _name_parts(a), _name_parts(b)
+    if last_a != last_b:
+        return False
+    return all(x.startswith(y) or y.startswith(x) for x, y in zip(first_a, first_b,
+                                                                   strict=False))
+
+
+def dates_compatible(a: DateParts, b: DateParts) -> bool:
+    """Whether two partial dates agree on every part both know."""
+    return all(x is None or y is None or x == y for x, y in zip(a, b, strict=True))
+
+
+def compatible(a: Fingerprint, b: Fingerprint, by: str) -> bool:
+    """Whether two games with the same moves are copies of one game under ``--by``."""
+    if by == "moves":
+        return True
+    players = names_compatible(a.white, b.white) and names_compatible(a.black, b.black)
+    if by == "moves+players":
+        return players
+    return players and dates_compatible(a.date, b.date)
+
+
+# ---- grouping ------------------------------------------------------------------------------
+
+
+@dataclass
+class Group:
+    """Copies of one game: the ordinal of each (in reading order) and the best one."""
+
+    members: list[int] = field(default_factory=list)
+    prints: list[Fingerprint] = field(default_factory=list)
+    best: int = -1
+    best_score: tuple[int, int, int] = (-1, -1, -1)
+
+    def add(self, ordinal: int, found: Fingerprint) -> None:
+        self.members.append(ordinal)
+        self.prints.append(found)
+        if found.score > self.best_score:  # the first of equals stays
+            self.best, self.best_score = ordinal, found.score
+
+
+@dataclass
+class Grouper:
+    """Puts fingerprints in groups of duplicates as they come; keeps per game only its
+    ordinal and fingerprint, never the game."""
+
+    by: str = "moves+players"
+    buckets: dict[bytes, list[Group]] = field(default_factory=dict)
+
+    def add(self, ordinal: int, found: Fingerprint) -> Group | None:
+        """File a game; returns its group (None for a game without moves)."""
+        if found.key is None:
+            return None
+        groups = self.buckets.setdefault(found.key, [])
+        for group in groups:
+            if all(compatible(found, other, self.by) for other in group.prints):
+                group.add(ordinal, found)
+                return group
+        group = Group()
+        group.add(ordinal, found)
+        groups.append(group)
+        return group
+
+    def duplicates(self) -> list[Group]:
+        """The groups of two or more copies, in the order of their first copy."""
+        groups = [g for groups in self.buckets.values() for g in groups if len(g.members) > 1]
+        return sorted(groups, key=lambda group: group.members[0])
+
+    def dropped(self) -> set[int]:
+        """The ordinals of every copy that is not kept."""
+        return {m for group in self.duplicates() for m in group.members if m != group.best}
+
+
+__all__ = ["BY_CHOICES", "Fingerprint", "Group", "Grouper", "compatible", "completeness",
+           "dates_compatible", "fingerprint", "move_key", "names_compatible"]

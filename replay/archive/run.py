@@ -1,0 +1,455 @@
+"""The archive commands as functions: filter, dedupe, split, merge and clean whole sources.
+
+Each reads its sources as a stream (``replay.archive.stream``), writes PDN 3.0 games to an
+open text stream, passes every game the reader gave up on through unchanged (to
+``rejects`` when given) and says so through ``note``; each returns a small summary.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import tempfile
+from array import array
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from pdn.output import atomic_writer, refuse_overwriting_inputs
+from pdn.syntax import head_tags
+from pdn.writer import write_game
+from replay.archive.clean import Options, clean_game
+from replay.archive.dedupe import Fingerprint, Grouper, fingerprint
+from replay.archive.select import Criteria
+from replay.archive.stream import Located, Record, run_task
+from replay.archive.tags import DateParts, clean_name, date_parts_many
+from replay.replayer import game_variant
+from replay.variants import Variant
+
+Note = Callable[[str], None]
+Progress = Callable[[int], None] | None
+
+
+@dataclass
+class Settings:
+    """How to read: the variant of games without GameType, an override, workers, encoding."""
+
+    default: Variant
+    override: Variant | None = None
+    jobs: int = 0
+    encoding: str | None = None
+    progress: Progress = None
+
+
+@dataclass
+class Summary:
+    """What a command did: games read, written, passed through unreadable, and more."""
+
+    games: int = 0
+    written: int = 0
+    unreadable: int = 0
+    matched: int = 0
+    groups: int = 0
+    removed: int = 0
+    changed: int = 0
+    changes: int = 0
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Out:
+    """A task's result for one game: the text to write (empty: nothing) and, for a game the
+    reader gave up on, why."""
+
+    text: str
+    line: int
+    error: str = ""
+    value: object = None  # what the command needs besides the text
+
+
+def game_text(record: Record) -> str:
+    """The PDN text to write for a record: the canonical game, or an unreadable game's text
+    unchanged."""
+    if record.game is None:
+        return record.text if record.text.endswith("\n\n") else record.text.rstrip("\n") + "\n\n"
+    return write_game(record.game) + "\n\n"
+
+
+def _dates(records: list[Record]) -> list[DateParts]:
+    return date_parts_many(record.tags.get("Date") or "" for record in records)
+
+
+def _unreadable(item: Located[Out], summary: Summary, rejects: IO[str] | None, note: Note
+                ) -> IO[str] | None:
+    """Count and report a game the reader gave up on; the stream it goes to (None: the
+    output)."""
+    summary.unreadable += 1
+    place = "--rejects" if rejects is not None else "the output"
+    note(f"{item.source}:{item.result.line}: game {item.index}: unreadable, passed to {place} "
+         f"unchanged: {item.result.error}")
+    return rejects
+
+
+def _write_all(items: Iterator[Located[Out]], out: IO[str], rejects: IO[str] | None,
+               note: Note, summary: Summary) -> None:
+    for item in items:
+        summary.games += 1
+        target = out
+        if item.result.error:
+            target = _unreadable(item, summary, rejects, note) or out
+        if item.result.text:
+            target.write(item.result.text)
+            summary.written += target is out
+
+
+# ---- filter --------------------------------------------------------------------------------
+
+
+@dataclass
+class FilterTask:
+    """Keep the games that meet the criteria (or, inverted, the others)."""
+
+    criteria: Criteria
+    settings: Settings
+    invert: bool = False
+
+    def __call__(self, records: list[Record]) -> list[Out]:
+        dated = self.criteria.date_from is not None or self.criteria.date_to is not None
+        dates = _dates(records) if dated else [None] * len(records)
+        results = []
+        for record, date in zip(records, dates, strict=True):
+            if record.game is None:
+                results.append(Out(game_text(record), record.line, record.error))
+                continue
+            matched = self.criteria.matches(record.game, self.settings.default,
+                                            self.settings.override, date)
+            kept = matched != self.invert
+            results.append(Out(game_text(record) if kept else "", record.line, value=matched))
+        return results
+
+
+def filter_games(sources: list[str], out: IO[str], criteria: Criteria, settings: Settings, *,
+                 invert: bool = False, rejects: IO[str] | None = None,
+                 note: Note = print) -> Summary:
+    """Write the games that meet every criterion (``invert``: the others)."""
+    summary = Summary()
+    items = run_task(sources, FilterTask(criteria, _portable(settings), invert),
+                     jobs=settings.jobs, encoding=settings.encoding, progress=settings.progress)
+    _write_all(_counting_matches(items, summary), out, rejects, note, summary)
+    return summary
+
+
+def _counting_matches(items: Iterator[Located[Out]], summary: Summary
+                      ) -> Iterator[Located[Out]]:
+    for item in items:
+        summary.matched += bool(item.result.value)
+        yield item
+
+
+def _portable(settings: Settings) -> Settings:
+    """The settings a worker process needs (no progress callback)."""
+    return Settings(settings.default, settings.override, settings.jobs, settings.encoding)
+
+
+# ---- merge ---------------------------------------------------------------------------------
+
+
+@dataclass
+class CopyTask:
+    """Every game as PDN 3.0 text."""
+
+    def __call__(self, records: list[Record]) -> list[Out]:
+        return [Out(game_text(r), r.line, r.error) for r in records]
+
+
+def merge_games(sources: list[str], out: IO[str], settings: Settings, *,
+                rejects: IO[str] | None = None, note: Note = print) -> Summary:
+    """Write the games of every source, in order, into one stream."""
+    summary = Summary()
+    items = run_task(sources, CopyTask(), jobs=settings.jobs, encoding=settings.encoding,
+                     progress=settings.progress)
+    _write_all(items, out, rejects, note, summary)
+    return summary
+
+
+# ---- clean ---------------------------------------------------------------------------------
+
+
+@dataclass
+class CleanTask:
+    """Clean every game; its changes travel with its text."""
+
+    settings: Settings
+    options: Options
+
+    def __call__(self, records: list[Record]) -> list[Out]:
+        results = []
+        for record, date in zip(records, _dates(records), strict=True):
+            if record.game is None:
+                results.append(Out(game_text(record), record.line, record.error))
+                continue
+            changes = clean_game(record.game, self.settings.default, date, self.options,
+                                 chunk=(record.text, *record.part))
+            results.append(Out(game_text(record), record.line, value=changes))
+        return results
+
+
+def clean_games(sources: list[str], out: IO[str], settings: Settings, options: Options, *,
+                rejects: IO[str] | None = None, note: Note = print,
+                changes: Note | None = None) -> Summary:
+    """Write every game cleaned; each change goes to ``changes`` (default: ``note``) as
+    ``file:line: game N: what changed``."""
+    summary = Summary()
+    tell = changes or note
+    items = run_task(sources, CleanTask(_portable(settings), options), jobs=settings.jobs,
+                     encoding=settings.encoding, progress=settings.progress)
+
+    def reported() -> Iterator[Located[Out]]:
+        for item in items:
+            made = item.result.value or []
+            summary.changed += bool(made)
+            summary.changes += len(made)
+            for change in made:
+                tell(f"{item.source}:{item.result.line}: game {item.index}: {change}")
+            yield item
+
+    _write_all(reported(), out, rejects, note, summary)
+    return summary
+
+
+# ---- split ---------------------------------------------------------------------------------
+
+SPLIT_CHOICES = ("event", "variant", "year", "player", "count:N")
+
+
+def split_keys(tags: dict[str, str], by: str, variant: Variant, date: DateParts) -> list[str]:
+    """The names of the files a game goes to by its event, variant, year or players (a game
+    goes to both its players' files)."""
+    if by == "event":
+        return [tags.get("Event") or "unknown"]
+    if by == "variant":
+        return [variant.name]
+    if by == "year":
+        return [str(date[0]) if date[0] is not None else "unknown"]
+    names = {clean_name(tags.get(side) or "") for side in ("White", "Black")}
+    return sorted(names - {"?"}) or ["unknown"]
+
+
+def parse_split(by: str) -> tuple[str, int]:
+    """``--by`` as a kind and, for ``count:N``, the slice size; raises ValueError."""
+    kind, _, size = by.partition(":")
+    if kind == "count" and size.isdigit() and int(size) > 0:
+        return kind, int(size)
+    if kind in SPLIT_CHOICES[:-1] and not size:
+        return kind, 0
+    raise ValueError(f"--by '{by}': use one of {', '.join(SPLIT_CHOICES)}")
+
+
+@dataclass
+class SplitTask:
+    """Every game's text and the files it goes to (``count:N`` slices are cut later)."""
+
+    settings: Settings
+    kind: str
+
+    def __call__(self, records: list[Record]) -> list[Out]:
+        results = []
+        for record, date in zip(records, _dates(records), strict=True):
+            variant = (game_variant(record.game, self.settings.default, self.settings.override)
+                       if record.game is not None else self.settings.default)
+            keys = None if self.kind == "count" else split_keys(record.tags, self.kind,
+                                                                 variant, date)
+            results.append(Out(game_text(record), record.line, record.error, keys))
+        return results
+
+
+def file_name(key: str, taken: dict[str, str]) -> str:
+    """A safe file name for a split key, unique among those already given."""
+    if key in taken:
+        return taken[key]
+    stem = re.sub(r"[^\w.-]+", "_", key, flags=re.UNICODE).strip("._")[:80] or "unknown"
+    name, number = f"{stem}.pdn", 2
+    while name in taken.values():
+        name, number = f"{stem}-{number}.pdn", number + 1
+    taken[key] = name
+    return name
+
+
+class _Files:
+    """The split's output files: written in a temporary folder, moved into place at the end
+    (so an interrupted run changes nothing), with few handles open at once."""
+
+    OPEN_LIMIT = 64
+
+    def __init__(self, directory: Path, inputs: list[str]) -> None:
+        self.directory = directory
+        self.inputs = inputs
+        self.work = Path(tempfile.mkdtemp(prefix=".split-", dir=directory))
+        self.names: dict[str, str] = {}
+        self.handles: dict[str, IO[str]] = {}
+
+    def write(self, key: str, text: str) -> None:
+        name = file_name(key, self.names)
+        handle = self.handles.pop(name, None)
+        if handle is None:
+            if len(self.handles) >= self.OPEN_LIMIT:
+                self.handles.pop(next(iter(self.handles))).close()
+            handle = open(self.work / name, "a", encoding="utf-8", newline="")  # noqa: SIM115
+        self.handles[name] = handle  # most recently used last
+        handle.write(text)
+
+    def finish(self) -> list[str]:
+        for handle in self.handles.values():
+            handle.close()
+        self.handles.clear()
+        names = sorted(set(self.names.values()))
+        for name in names:
+            refuse_overwriting_inputs(self.directory / name, self.inputs)
+        written = []
+        for name in names:
+            with atomic_writer(self.directory / name) as stream, \
+                    open(self.work / name, encoding="utf-8", newline="") as part:
+                while block := part.read(1 << 20):
+                    stream.write(block)
+            written.append(str(self.directory / name))
+        return written
+
+    def discard(self) -> None:
+        for handle in self.handles.values():
+            handle.close()
+        self.handles.clear()
+        if self.work.exists():
+            for path in self.work.iterdir():
+                path.unlink()
+            self.work.rmdir()
+
+
+def split_games(sources: list[str], directory: str | os.PathLike, by: str,
+                settings: Settings, *, rejects: IO[str] | None = None,
+                note: Note = print) -> Summary:
+    """Write the games into one file per event, variant, year, player (``--by``) or slice
+    of N games (``count:N``) in ``directory``; raises ValueError for a bad ``by``."""
+    kind, size = parse_split(by)
+    summary = Summary()
+    target = Path(directory)
+    target.mkdir(parents=True, exist_ok=True)
+    files = _Files(target, sources)
+    try:
+        items = run_task(sources, SplitTask(_portable(settings), kind), jobs=settings.jobs,
+                         encoding=settings.encoding, progress=settings.progress)
+        for item in items:
+            summary.games += 1
+            if item.result.error and _unreadable(item, summary, rejects, note) is not None:
+                rejects.write(item.result.text)
+                continue
+            keys = item.result.value or [f"{(summary.games - 1) // size + 1:04d}"]
+            for key in keys:
+                files.write(key, item.result.text)
+            summary.written += not item.result.error
+    except BaseException:
+        files.discard()
+        raise
+    try:
+        summary.files = files.finish()
+    finally:
+        files.discard()
+    return summary
+
+
+# ---- dedupe --------------------------------------------------------------------------------
+
+REPORT_COLUMNS = ("group", "kept", "file", "game", "line", "white", "black", "event", "date",
+                  "result")
+
+
+@dataclass
+class DedupeTask:
+    """Every game's text and fingerprint."""
+
+    settings: Settings
+
+    def __call__(self, records: list[Record]) -> list[Out]:
+        results = []
+        for record, date in zip(records, _dates(records), strict=True):
+            if record.game is None:
+                results.append(Out(game_text(record), record.line, record.error))
+                continue
+            found = fingerprint(record.game, self.settings.default, self.settings.override,
+                                date)
+            results.append(Out(game_text(record), record.line, value=found))
+        return results
+
+
+def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
+                 by: str = "moves+players", report: str | os.PathLike | None = None,
+                 rejects: IO[str] | None = None, note: Note = print) -> Summary:
+    """Write each game once: of every group of duplicates only the most complete copy.
+
+    The games wait in a temporary spool file while their fingerprints are grouped, so
+    memory holds one small fingerprint per game. ``report``: a CSV file with one row per
+    copy of every group (``REPORT_COLUMNS``).
+    """
+    summary = Summary()
+    grouper = Grouper(by)
+    places: list[tuple[str, int, int]] = []
+    lengths = array("q")
+    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+        items = run_task(sources, DedupeTask(_portable(settings)), jobs=settings.jobs,
+                         encoding=settings.encoding, progress=settings.progress)
+        for ordinal, item in enumerate(items):
+            summary.games += 1
+            places.append((item.source, item.index, item.result.line))
+            lengths.append(len(item.result.text))
+            spool.write(item.result.text)
+            if item.result.error:
+                _unreadable(item, summary, rejects, note)
+                lengths[-1] = -lengths[-1]  # a negative length marks an unreadable game
+            elif isinstance(item.result.value, Fingerprint):
+                grouper.add(ordinal, item.result.value)
+        groups = grouper.duplicates()
+        dropped = grouper.dropped()
+        members = {m: number for number, g in enumerate(groups, 1) for m in g.members}
+        rows = _replay_spool(spool, lengths, dropped, members, places, out, rejects, summary)
+    summary.groups, summary.removed = len(groups), len(dropped)
+    if report is not None:
+        _write_report(report, groups, rows)
+    return summary
+
+
+def _replay_spool(spool: IO[str], lengths: array, dropped: set[int], members: dict[int, int],
+                  places: list[tuple[str, int, int]], out: IO[str], rejects: IO[str] | None,
+                  summary: Summary) -> dict[int, list]:
+    """Write the kept games from the spool; return the report rows of every group member."""
+    spool.seek(0)
+    rows: dict[int, list] = {}
+    for ordinal, length in enumerate(lengths):
+        text = spool.read(abs(length))
+        if length < 0:
+            (rejects or out).write(text)
+            continue
+        if ordinal in members:
+            tags = head_tags(text)[0]
+            source, index, line = places[ordinal]
+            rows[ordinal] = [members[ordinal], "no" if ordinal in dropped else "yes", source,
+                             index, line, *(tags.get(name, "") for name in
+                                            ("White", "Black", "Event", "Date", "Result"))]
+        if ordinal not in dropped:
+            out.write(text)
+            summary.written += 1
+    return rows
+
+
+def _write_report(path: str | os.PathLike, groups: list, rows: dict[int, list]) -> None:
+    with atomic_writer(path) as stream:
+        writer = csv.writer(stream, lineterminator="\n")
+        writer.writerow(REPORT_COLUMNS)
+        for group in groups:
+            for member in group.members:
+                writer.writerow(rows[member])
+
+
+__all__ = ["REPORT_COLUMNS", "SPLIT_CHOICES", "Settings", "Summary", "clean_games",
+           "dedupe_games", "file_name", "filter_games", "merge_games", "split_games",
+           "split_keys"]

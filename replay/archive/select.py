@@ -1,0 +1,260 @@
+"""Select games: criteria on tags, dates, results, lengths, and on the positions reached.
+
+Cheap tests run first (tags, dates, the written length); a game is replayed only when it
+passed them and a criterion needs the board (status, opening moves, a position, material).
+Moves and positions are compared as positions, so the notation a record uses never matters.
+
+>>> from replay.variants import INTERNATIONAL
+>>> criteria = Criteria(players=("Sijbrands",), min_plies=2)
+>>> from pdn.reader import read_games
+>>> game = next(read_games('[White "T. Sijbrands"]\\n1. 32-28 19-23 2. 28x19 14x23 *'))
+>>> criteria.matches(game, INTERNATIONAL)
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+
+from pdn.fen import FenError, parse_fen
+from pdn.model import Game
+from pdn.reader import read_games
+from replay.archive.tags import (
+    DateParts,
+    clean_result,
+    date_parts_of,
+    date_range,
+    name_matches,
+)
+from replay.archive.walk import MainLine, walk_main_line
+from replay.board import Board, Position, position_from_setup
+from replay.draws import Material
+from replay.replayer import game_variant
+from replay.resolve import resolve
+from replay.variants import Variant
+
+PositionKey = tuple[int, int, int, int]
+STATUSES = ("valid", "invalid", "incomplete")
+_MATERIAL = re.compile(r"^\s*([WB])\s*:\s*((?:\d+\s*[KM]\s*)*)$", re.IGNORECASE)
+
+
+class CriterionError(ValueError):
+    """A criterion that cannot be understood (a bad FEN, moves that are not legal...)."""
+
+
+def position_key(position: Position) -> PositionKey:
+    """Pieces, kings and side to move: what makes two positions the same on the board."""
+    return position.white, position.black, position.kings, position.turn
+
+
+@dataclass(frozen=True)
+class TagTest:
+    """``NAME=VALUE``: a case-insensitive glob, or a regular expression written ``/re/``."""
+
+    name: str
+    pattern: str
+
+    @classmethod
+    def parse(cls, text: str) -> TagTest:
+        name, equals, pattern = text.partition("=")
+        if not equals or not name.strip():
+            raise CriterionError(f"--tag '{text}' is not of the form NAME=VALUE")
+        if _is_regex(pattern):
+            try:
+                re.compile(pattern[1:-1])
+            except re.error as error:
+                raise CriterionError(f"--tag '{text}': bad regular expression: {error}") from None
+        return cls(name.strip(), pattern)
+
+    def matches(self, tags: dict[str, str]) -> bool:
+        value = tags.get(self.name)
+        if value is None:
+            return False
+        if _is_regex(self.pattern):
+            return re.search(self.pattern[1:-1], value) is not None
+        return fnmatchcase(value.casefold(), self.pattern.casefold())
+
+
+def _is_regex(pattern: str) -> bool:
+    return len(pattern) >= 2 and pattern.startswith("/") and pattern.endswith("/")
+
+
+@dataclass(frozen=True)
+class MaterialTest:
+    """``"W:3K1M B:1K"``: each side named has exactly these kings (K) and men (M)."""
+
+    white: tuple[int, int] | None = None  # men, kings
+    black: tuple[int, int] | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> MaterialTest:
+        sides: dict[str, tuple[int, int]] = {}
+        for part in text.split():
+            match = _MATERIAL.match(part.replace(",", ""))
+            if not match:
+                raise CriterionError(f"--material '{text}': write each side as W:3K1M or B:1K")
+            counts = {"K": 0, "M": 0}
+            for number, kind in re.findall(r"(\d+)\s*([KM])", match.group(2), re.IGNORECASE):
+                counts[kind.upper()] += int(number)
+            sides[match.group(1).upper()] = (counts["M"], counts["K"])
+        if not sides:
+            raise CriterionError("--material needs at least one side, e.g. W:3K1M B:1K")
+        return cls(sides.get("W"), sides.get("B"))
+
+    def matches(self, material: Material) -> bool:
+        return ((self.white is None
+                 or self.white == (material.white_men, material.white_kings))
+                and (self.black is None
+                     or self.black == (material.black_men, material.black_kings)))
+
+
+@dataclass
+class Criteria:
+    """What a game must have to be selected; every criterion given must hold."""
+
+    tags: tuple[TagTest, ...] = ()
+    players: tuple[str, ...] = ()
+    white: tuple[str, ...] = ()
+    black: tuple[str, ...] = ()
+    date_from: DateParts | None = None
+    date_to: DateParts | None = None
+    variant: Variant | None = None
+    results: tuple[str, ...] = ()
+    min_plies: int | None = None
+    max_plies: int | None = None
+    statuses: tuple[str, ...] = ()
+    moves: str | None = None  # an opening sequence, any notation
+    position: str | None = None  # a FEN
+    material: MaterialTest | None = None
+    material_any_ply: bool = False
+    _targets: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def needs_board(self) -> bool:
+        return bool(self.statuses or self.moves or self.position or self.material)
+
+    def matches(self, game: Game, default: Variant, override: Variant | None = None,
+                date: DateParts | None = None) -> bool:
+        """Whether a game meets every criterion (``date``: its Date tag's parts, when the
+        caller computed them for a whole batch)."""
+        variant = game_variant(game, default, override)
+        if not self.matches_headers(game, variant, date):
+            return False
+        if not self.needs_board:
+            return True
+        return self.matches_line(walk_main_line(game, default, override))
+
+    # -- tags ---------------------------------------------------------------------------------
+
+    def matches_headers(self, game: Game, variant: Variant, date: DateParts | None = None
+                        ) -> bool:
+        """The cheap criteria: tags, players, dates, variant, result and written length."""
+        tags = game.tags
+        plies = len(game.moves.plies)
+        return (all(test.matches(tags) for test in self.tags)
+                and all(name_matches(p, tags.get("White")) or name_matches(p, tags.get("Black"))
+                        for p in self.players)
+                and all(name_matches(p, tags.get("White")) for p in self.white)
+                and all(name_matches(p, tags.get("Black")) for p in self.black)
+                and (self.variant is None or variant.name == self.variant.name)
+                and self._result_matches(game, variant)
+                and (self.min_plies is None or plies >= self.min_plies)
+                and (self.max_plies is None or plies <= self.max_plies)
+                and self._date_matches(tags.get("Date"), date))
+
+    def _result_matches(self, game: Game, variant: Variant) -> bool:
+        if not self.results:
+            return True
+        written = clean_result(game.headers_result, variant)
+        return any(clean_result(result, variant) == written for result in self.results)
+
+    def _date_matches(self, text: str | None, parts: DateParts | None) -> bool:
+        if self.date_from is None and self.date_to is None:
+            return True
+        if parts is None:
+            parts = date_parts_of(text or "")
+        span = date_range(parts)
+        if span is None:
+            return False
+        low, high = span
+        if self.date_from is not None and high < date_range(self.date_from)[0]:
+            return False
+        return self.date_to is None or low <= date_range(self.date_to)[1]
+
+    # -- the board ----------------------------------------------------------------------------
+
+    def matches_line(self, line: MainLine) -> bool:
+        """The criteria that need the replayed main line."""
+        if self.statuses and line.status not in self.statuses:
+            return False
+        if self.moves is not None and not self._starts_with(line):
+            return False
+        if self.position is None and self.material is None:
+            return True
+        positions = line.positions()
+        if self.position is not None:
+            target = self.target_position(line.variant)
+            if target is None or all(position_key(p) != target for p in positions):
+                return False
+        if self.material is not None:
+            reached = positions if self.material_any_ply else positions[-1:]
+            return any(self.material.matches(Material.of(p)) for p in reached)
+        return True
+
+    def _starts_with(self, line: MainLine) -> bool:
+        opening = self.opening_positions(line.variant)
+        if opening is None or len(line.moves) < len(opening) - 1:
+            return False
+        position = line.start
+        if position_key(position) != opening[0]:
+            return False
+        for move, wanted in zip(line.moves, opening[1:], strict=False):
+            position = position.play(move)
+            if position_key(position) != wanted:
+                return False
+        return True
+
+    def target_position(self, variant: Variant) -> PositionKey | None:
+        """The --position FEN read in a variant's notation (None where it does not fit)."""
+        key = ("position", variant.name)
+        if key not in self._targets:
+            try:
+                setup = parse_fen(self.position or "", variant.gametype.notation)
+                self._targets[key] = position_key(position_from_setup(setup))
+            except (FenError, ValueError):
+                self._targets[key] = None
+        return self._targets[key]
+
+    def opening_positions(self, variant: Variant) -> list[PositionKey] | None:
+        """The positions the --moves sequence goes through in a variant (None: the moves
+        are not legal there)."""
+        key = ("moves", variant.name)
+        if key not in self._targets:
+            try:
+                self._targets[key] = opening_positions(self.moves or "", variant)
+            except CriterionError:
+                self._targets[key] = None
+        return self._targets[key]
+
+
+def opening_positions(text: str, variant: Variant) -> list[PositionKey]:
+    """The start and the position after each move of a sequence written in any notation
+    (``"1.c3-d4 f6-g5"``, ``"cd4 fg5"``, ``"22-18 11-15"``); raises CriterionError."""
+    games = list(read_games(text.strip() + " *"))
+    if len(games) != 1 or games[0].errors or not games[0].moves.plies:
+        raise CriterionError(f"--moves '{text}' is not a sequence of moves")
+    board = Board(variant)
+    positions = [position_key(board.position)]
+    for ply in games[0].moves.plies:
+        resolution = resolve(board, ply.record)
+        if resolution.move is None:
+            raise CriterionError(f"--moves '{text}': {ply.record.text}: {resolution.message}")
+        board.push(resolution.move)
+        positions.append(position_key(board.position))
+    return positions
+
+
+__all__ = ["STATUSES", "Criteria", "CriterionError", "MaterialTest", "TagTest",
+           "opening_positions", "position_key"]
