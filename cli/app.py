@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import cat, convert, info, moves, perft, show, stats, view
+from cli import archive, cat, convert, info, moves, perft, show, stats, view
 
 app = typer.Typer(
     name="pdn",
@@ -18,7 +18,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-for module in (perft, moves, show, view, stats, cat, info, convert):
+for module in (perft, moves, show, view, stats, cat, info, convert, archive):
     module.register(app)
 
 
