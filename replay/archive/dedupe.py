@@ -49,7 +49,7 @@ def move_key(game: Game, default: Variant, override: Variant | None = None) -> b
     line = walk_main_line(game, default, override)
     digest = hashlib.blake2b(digest_size=16)
     digest.update(str(line.variant.gametype.number).encode())
-    for position in line.positions():
+    for position in line.positions:
         digest.update(b"%x:%x:%x:%d;" % (position.white, position.black, position.kings,
                                          position.turn))
     for ply in game.moves.plies[len(line.moves):]:  # what does not replay, as written

@@ -115,19 +115,43 @@ class FilterTask:
     settings: Settings
     invert: bool = False
 
+    def screen(self, tags: dict[str, str]) -> bool:
+        """Parse a game only if its tags may match (or, inverted, always)."""
+        if self.invert:
+            return True
+        settings = self.settings
+        variant = settings.override or _tagged_variant(tags, settings.default)
+        return self.criteria.matches_tags(tags, variant)
+
     def __call__(self, records: list[Record]) -> list[Out]:
         dated = self.criteria.date_from is not None or self.criteria.date_to is not None
         dates = _dates(records) if dated else [None] * len(records)
         results = []
         for record, date in zip(records, dates, strict=True):
-            if record.game is None:
-                results.append(Out(game_text(record), record.line, record.error))
+            if record.screened:
+                results.append(Out("", record.line, value=False))
+                continue
+            if record.game is None:  # kept unless its tags alone rule it out
+                ruled_out = not self.screen(record.tags)
+                results.append(Out("" if ruled_out else game_text(record), record.line,
+                                   "" if ruled_out else record.error))
                 continue
             matched = self.criteria.matches(record.game, self.settings.default,
                                             self.settings.override, date)
             kept = matched != self.invert
             results.append(Out(game_text(record) if kept else "", record.line, value=matched))
         return results
+
+
+def _tagged_variant(tags: dict[str, str], default: Variant) -> Variant:
+    """The variant a GameType tag names (as ``replay.replayer.game_variant`` reads it)."""
+    from replay.variants import get_variant
+
+    gametype = tags.get("GameType")
+    try:
+        return get_variant(gametype.split(",")[0]) if gametype else default
+    except ValueError:
+        return default
 
 
 def filter_games(sources: list[str], out: IO[str], criteria: Criteria, settings: Settings, *,

@@ -28,7 +28,7 @@ from replay.archive.tags import (
     date_range,
     name_matches,
 )
-from replay.archive.walk import MainLine, walk_main_line
+from replay.archive.walk import MainLine, reaches, walk_main_line
 from replay.board import Board, Position, position_from_setup
 from replay.draws import Material
 from replay.replayer import game_variant
@@ -144,30 +144,58 @@ class Criteria:
             return False
         if not self.needs_board:
             return True
+        if self.position is not None and not (self.statuses or self.moves or self.material):
+            return self._reaches(game, variant, default, override)
         return self.matches_line(walk_main_line(game, default, override))
+
+    def _reaches(self, game: Game, variant: Variant, default: Variant,
+                 override: Variant | None) -> bool:
+        """The --position search alone: the walk stops once the target is out of reach."""
+        target = self.target_position(variant)
+        if target is None:
+            return False
+        white, black, kings, _ = target
+        least = (white.bit_count(), black.bit_count(), (white & ~kings).bit_count(),
+                 (black & ~kings).bit_count())
+
+        def possible(p: Position) -> bool:  # pieces never come back, nor do men
+            return (p.white.bit_count() >= least[0] and p.black.bit_count() >= least[1]
+                    and (p.white & ~p.kings).bit_count() >= least[2]
+                    and (p.black & ~p.kings).bit_count() >= least[3])
+
+        return reaches(game, default, override, lambda p: position_key(p) == target, possible)
 
     # -- tags ---------------------------------------------------------------------------------
 
     def matches_headers(self, game: Game, variant: Variant, date: DateParts | None = None
                         ) -> bool:
         """The cheap criteria: tags, players, dates, variant, result and written length."""
-        tags = game.tags
         plies = len(game.moves.plies)
+        return (self._names_match(game.tags, variant)
+                and self._result_matches(game.headers_result, variant)
+                and (self.min_plies is None or plies >= self.min_plies)
+                and (self.max_plies is None or plies <= self.max_plies)
+                and self._date_matches(game.tags.get("Date"), date))
+
+    def matches_tags(self, tags: dict[str, str], variant: Variant) -> bool:
+        """The criteria that the tags alone decide (a game without a Result tag is not
+        turned down for its result here: its movetext may hold one)."""
+        result = (tags.get("Result") or "").strip()
+        return self._names_match(tags, variant) and (
+            result in ("", "?", "*") or self._result_matches(result, variant))
+
+    def _names_match(self, tags: dict[str, str], variant: Variant) -> bool:
         return (all(test.matches(tags) for test in self.tags)
                 and all(name_matches(p, tags.get("White")) or name_matches(p, tags.get("Black"))
                         for p in self.players)
                 and all(name_matches(p, tags.get("White")) for p in self.white)
                 and all(name_matches(p, tags.get("Black")) for p in self.black)
-                and (self.variant is None or variant.name == self.variant.name)
-                and self._result_matches(game, variant)
-                and (self.min_plies is None or plies >= self.min_plies)
-                and (self.max_plies is None or plies <= self.max_plies)
-                and self._date_matches(tags.get("Date"), date))
+                and (self.variant is None or variant.name == self.variant.name))
 
-    def _result_matches(self, game: Game, variant: Variant) -> bool:
+    def _result_matches(self, result: str | None, variant: Variant) -> bool:
         if not self.results:
             return True
-        written = clean_result(game.headers_result, variant)
+        written = clean_result(result, variant)
         return any(clean_result(result, variant) == written for result in self.results)
 
     def _date_matches(self, text: str | None, parts: DateParts | None) -> bool:
@@ -193,7 +221,7 @@ class Criteria:
             return False
         if self.position is None and self.material is None:
             return True
-        positions = line.positions()
+        positions = line.positions
         if self.position is not None:
             target = self.target_position(line.variant)
             if target is None or all(position_key(p) != target for p in positions):
@@ -205,16 +233,10 @@ class Criteria:
 
     def _starts_with(self, line: MainLine) -> bool:
         opening = self.opening_positions(line.variant)
-        if opening is None or len(line.moves) < len(opening) - 1:
+        if opening is None or len(line.positions) < len(opening):
             return False
-        position = line.start
-        if position_key(position) != opening[0]:
-            return False
-        for move, wanted in zip(line.moves, opening[1:], strict=False):
-            position = position.play(move)
-            if position_key(position) != wanted:
-                return False
-        return True
+        return all(position_key(p) == wanted
+                   for p, wanted in zip(line.positions, opening, strict=False))
 
     def target_position(self, variant: Variant) -> PositionKey | None:
         """The --position FEN read in a variant's notation (None where it does not fit)."""

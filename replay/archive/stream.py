@@ -18,7 +18,7 @@ from typing import Generic, Protocol, TypeVar
 
 from pdn.model import Game
 from pdn.reader import iter_chunks, parse_chunks
-from pdn.syntax import Chunk
+from pdn.syntax import Chunk, head_tags
 
 R = TypeVar("R")
 STDIN = "-"
@@ -38,6 +38,7 @@ class Record:
     tags: dict[str, str]  # the game's tags (of an unreadable game: what its head shows)
     error: str = ""
     part: tuple[int, int] = (0, 1)  # which game of its chunk, of how many (almost always 1)
+    screened: bool = False  # left unparsed: the task's screen turned its tags down
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,9 @@ class Located(Generic[R]):
 
 
 class Task(Protocol[R]):
-    """The per-batch work of a command: one result per record, in order."""
+    """The per-batch work of a command: one result per record, in order. A task may also
+    have a ``screen(tags) -> bool`` method: chunks whose tags it turns down are not parsed.
+    """
 
     def __call__(self, records: list[Record]) -> list[R]: ...
 
@@ -74,10 +77,18 @@ class Done(Generic[R]):
     size: int
 
 
-def read_records(source: str, chunks: Iterable[Chunk]) -> list[Record]:
-    """The records of consecutive chunks of a source."""
+def read_records(source: str, chunks: Iterable[Chunk],
+                 screen: Callable[[dict[str, str]], bool] | None = None) -> list[Record]:
+    """The records of consecutive chunks of a source; a tagged chunk whose tags ``screen``
+    turns down is not parsed (its record is marked ``screened``)."""
     records = []
     for chunk in chunks:
+        if screen is not None:
+            tags = head_tags(chunk.text, chunk.line)[0]
+            if tags and not screen(tags):
+                records.append(Record(source, chunk.line, chunk.text, None, tags,
+                                      screened=True))
+                continue
         games = list(parse_chunks([chunk], source))
         for part, game in enumerate(games):
             syntax = [d for d in game.errors if d.code == "syntax"]
@@ -90,7 +101,9 @@ def read_records(source: str, chunks: Iterable[Chunk]) -> list[Record]:
 
 
 def _run(task: Task[R], batch: Batch) -> Done[R]:
-    return Done(batch.source, task(read_records(batch.source, batch.chunks)), batch.size)
+    screen = getattr(task, "screen", None)
+    return Done(batch.source, task(read_records(batch.source, batch.chunks, screen)),
+                batch.size)
 
 
 def _batches(sources: list[str], encoding: str | None) -> Iterator[Batch]:

@@ -8,10 +8,11 @@ moves are then taken, so the outcome is always the replayer's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pdn.model import Game
-from replay.board import Board, Position, start_position
+from replay.board import Board, Position
 from replay.move import Move
 from replay.replayer import INCOMPLETE, INVALID, VALID, game_variant, replay_game
 from replay.resolve import resolve
@@ -23,52 +24,76 @@ class MainLine:
     """A replayed main line: the start, the moves as far as they replay, the status."""
 
     variant: Variant
-    start: Position
     moves: list[Move]
+    positions: list[Position]  # the start and the position after every replayed move
     status: str
 
-    def positions(self) -> list[Position]:
-        """The start and the position after every replayed move."""
-        positions = [self.start]
-        for move in self.moves:
-            positions.append(positions[-1].play(move))
-        return positions
+    @property
+    def start(self) -> Position:
+        return self.positions[0]
 
     @property
     def final(self) -> Position:
-        position = self.start
-        for move in self.moves:
-            position = position.play(move)
-        return position
+        return self.positions[-1]
 
 
 def walk_main_line(game: Game, default: Variant, override: Variant | None = None) -> MainLine:
     """The main line of a game replayed on its variant's rules."""
     variant = game_variant(game, default, override)
-    if not (game.tags.get("FEN") or game.moves.setup or game.errors):
-        moves = _plain_moves(game, variant)
-        if moves is not None:
-            placeholder = len(moves) < len(game.moves.plies)
-            return MainLine(variant, start_position(variant), moves,
-                            INCOMPLETE if placeholder else VALID)
+    if is_plain(game):
+        line = _plain_line(game, variant)
+        if line is not None:
+            return line
     replayed = replay_game(game, default, override)
-    return MainLine(replayed.variant, replayed.start, replayed.moves, replayed.status)
+    positions = [replayed.start]
+    for move in replayed.moves:
+        positions.append(positions[-1].play(move))
+    return MainLine(replayed.variant, replayed.moves, positions, replayed.status)
 
 
-def _plain_moves(game: Game, variant: Variant) -> list[Move] | None:
-    """The moves up to the end or a lost move, or None when a record does not resolve to
-    exactly one legal move."""
+def is_plain(game: Game) -> bool:
+    """A game from the start position without reading errors: the plain loop may do."""
+    return not (game.tags.get("FEN") or game.moves.setup or game.errors)
+
+
+def _plain_line(game: Game, variant: Variant, keep_going: Callable[[Position], bool] | None
+                = None) -> MainLine | None:
+    """The main line up to the end or a lost move (or until ``keep_going`` says no), or None
+    when a record does not resolve to exactly one legal move."""
     board = Board(variant)
-    moves = []
+    moves: list[Move] = []
+    positions = [board.position]
     for ply in game.moves.plies:
-        if ply.record.placeholder:
+        if ply.record.placeholder or (keep_going is not None and not keep_going(positions[-1])):
             break
         resolution = resolve(board, ply.record)
         if resolution.move is None:
             return None
         board.push(resolution.move)
         moves.append(resolution.move)
-    return moves
+        positions.append(board.position)
+    placeholder = len(moves) < len(game.moves.plies)
+    return MainLine(variant, moves, positions, INCOMPLETE if placeholder else VALID)
 
 
-__all__ = ["INCOMPLETE", "INVALID", "VALID", "MainLine", "walk_main_line"]
+def reaches(game: Game, default: Variant, override: Variant | None,
+            wanted: Callable[[Position], bool], possible: Callable[[Position], bool]) -> bool:
+    """Whether the main line reaches a ``wanted`` position; the walk stops as soon as one is
+    found or the game can no longer get there (``possible`` says no: pieces never come
+    back)."""
+    found = False
+
+    def keep_going(position: Position) -> bool:
+        nonlocal found
+        found = found or wanted(position)
+        return not found and possible(position)
+
+    variant = game_variant(game, default, override)
+    if is_plain(game):
+        line = _plain_line(game, variant, keep_going)
+        if line is not None:
+            return found or wanted(line.final)
+    return any(wanted(p) for p in walk_main_line(game, default, override).positions)
+
+
+__all__ = ["INCOMPLETE", "INVALID", "VALID", "MainLine", "reaches", "walk_main_line"]
