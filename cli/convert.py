@@ -76,8 +76,8 @@ def convert(
         fail(str(error))
     counts = _convert_sources(sources, output, target, variant, output_format, layout, partial,
                               encoding)
-    summary = ", ".join(f"{counts[key]} {key}" for key in ("converted", "partly converted",
-                                                          "not converted") if counts[key])
+    summary = ", ".join(f"{counts[key]} {key}" for key in (
+        "converted", "partly converted", "not converted", "unreadable") if counts[key])
     typer.echo(f"{summary or 'no games'}", err=True)
     if counts["unreadable"]:
         raise typer.Exit(EXIT_UNREADABLE)
