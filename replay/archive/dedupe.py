@@ -43,15 +43,19 @@ class Fingerprint:
 
 
 def move_key(game: Game, default: Variant, override: Variant | None = None) -> bytes | None:
-    """A 16-byte hash of the positions of the main line (None when it has no moves)."""
+    """A 16-byte key of the main line's positions (None when it has no moves).
+
+    The positions are hashed as integers (whose hash is the same in every process), and the
+    key also holds their number and the final position, so that two different lines share
+    a key only if a 64-bit hash collides and they end alike at the same length.
+    """
     if not game.moves.plies:
         return None
     line = walk_main_line(game, default, override)
+    keys = tuple((p.white, p.black, p.kings, p.turn) for p in line.positions)
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(str(line.variant.gametype.number).encode())
-    for position in line.positions:
-        digest.update(b"%x:%x:%x:%d;" % (position.white, position.black, position.kings,
-                                         position.turn))
+    digest.update(b"%d;%d;%d;%r" % (line.variant.gametype.number, len(keys),
+                                    hash(keys) & (1 << 64) - 1, keys[-1]))
     for ply in game.moves.plies[len(line.moves):]:  # what does not replay, as written
         digest.update(b"|" + format_move(ply.record).encode())
     return digest.digest()

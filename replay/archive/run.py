@@ -70,10 +70,17 @@ class Out:
 
 
 def game_text(record: Record) -> str:
-    """The PDN text to write for a record: the canonical game, or an unreadable game's text
-    unchanged."""
+    """The text of a game as it was read (an unreadable game's too), so that selecting
+    games never rewrites them; a game sharing its chunk with others is written afresh."""
+    if record.game is not None and record.part[1] > 1:
+        return canonical_text(record)
+    return record.text if record.text.endswith("\n\n") else record.text.rstrip("\n") + "\n\n"
+
+
+def canonical_text(record: Record) -> str:
+    """A game as PDN 3.0 (``pdn.writer``), or an unreadable game's text unchanged."""
     if record.game is None:
-        return record.text if record.text.endswith("\n\n") else record.text.rstrip("\n") + "\n\n"
+        return game_text(record)
     return write_game(record.game) + "\n\n"
 
 
@@ -212,11 +219,11 @@ class CleanTask:
         results = []
         for record, date in zip(records, _dates(records), strict=True):
             if record.game is None:
-                results.append(Out(game_text(record), record.line, record.error))
+                results.append(Out(canonical_text(record), record.line, record.error))
                 continue
             changes = clean_game(record.game, self.settings.default, date, self.options,
                                  chunk=(record.text, *record.part))
-            results.append(Out(game_text(record), record.line, value=changes))
+            results.append(Out(canonical_text(record), record.line, value=changes))
         return results
 
 
