@@ -94,7 +94,8 @@ class _Chunker:
             rest = ""
         else:
             rest = stripped
-        if self.in_comment or "{" in rest or "}" in rest or ";" in rest:
+        plain = not (self.in_comment or "{" in rest or "}" in rest or ";" in rest)
+        if not plain:
             content, self.in_comment = _content_outside_comments(rest, self.in_comment)
         else:
             content = bool(rest.strip())
@@ -111,7 +112,9 @@ class _Chunker:
             if self.ended:
                 yield from self.flush(number)
             self.has_body = True
-            self.ended = not self.in_comment and _ENDS_WITH_RESULT.search(rest) is not None
+            # only a line without comments is trusted to end with a result (the grammar
+            # still separates games inside a chunk; chunks only bound the damage of errors)
+            self.ended = plain and _ENDS_WITH_RESULT.search(rest) is not None
         if not self.buffer:
             self.start = number
         self.buffer.append(line)

@@ -205,3 +205,8 @@ def test_without_lark_cython_the_pure_python_parser_reads_the_same(monkeypatch):
         return [(g.tags, g.moves, g.result, g.diagnostics, g.line) for g in games]
 
     assert values(parser.parse(text)) == values(read_games(text))
+
+
+def test_a_result_inside_a_line_comment_does_not_end_the_game():
+    game = one("1. 32-28 ;} 1/2-1/2\n19-23 *")
+    assert len(game.moves.plies) == 2 and game.moves.plies[0].comments == ["} 1/2-1/2"]
