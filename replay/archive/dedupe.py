@@ -1,8 +1,10 @@
 """Find duplicate games: the same moves, compared as positions, and compatible tags.
 
 Each game is reduced in a worker process to a compact key -- a hash of its variant, start
-position and the position after every main-line move, plus the written text of moves that
-do not replay -- and to the few tags ``--by`` compares. So ``c3-d4`` and ``22-18``, a
+and the origin and destination square of every move (``written_key``, which needs no replay
+for records in full notation) -- and to the few tags ``--by`` compares. The few games that
+share a key are then compared exactly: by the position after every main-line move
+(``move_key``), plus the written text of moves that do not replay. So ``c3-d4`` and ``22-18``, a
 capture written ``26x17x10x1`` or ``26x1``, are the same move. Among the copies of a game
 the most complete one is kept: a real result, more known tags, more annotation.
 
@@ -12,15 +14,19 @@ the most complete one is kept: a real result, more known tags, more annotation.
 >>> b = next(read_games('[White "T. Sijbrands"][GameType "20"]\\n32-28 19-23 28-19 14-23 *'))
 >>> fingerprint(a, INTERNATIONAL).key == fingerprint(b, INTERNATIONAL).key
 True
+>>> move_key(a, INTERNATIONAL) == move_key(b, INTERNATIONAL)
+True
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pdn.model import Game, Line
+from pdn.squares import SquareError
 from pdn.writer import format_move
 from replay.archive.tags import NO_NAME, DateParts, clean_name, date_parts_of, is_real_result
 from replay.archive.walk import walk_main_line
@@ -32,7 +38,7 @@ BY_CHOICES = ("moves", "moves+players", "moves+players+date")
 
 @dataclass(frozen=True)
 class Fingerprint:
-    """What duplicate detection keeps of a game: its move key (None for a game without
+    """What duplicate detection keeps of a game: its written key (None for a game without
     moves, never a duplicate), the tags ``--by`` may compare, and how complete it is."""
 
     key: bytes | None
@@ -61,6 +67,36 @@ def move_key(game: Game, default: Variant, override: Variant | None = None) -> b
     return digest.digest()
 
 
+def written_key(game: Game, default: Variant, override: Variant | None = None
+                ) -> bytes | None:
+    """A cheap key that equal ``move_key``s always share: the origin and destination
+    square of every move (as board squares, so numeric and alphanumeric records agree and
+    capture paths do not count). It needs no replay unless a move is written short
+    (``ed4``); then the moves are resolved. Two different games share it only when they
+    differ by an ambiguous capture alone, which ``move_key`` then tells apart."""
+    plies = game.moves.plies
+    if not plies:
+        return None
+    variant = game_variant(game, default, override)
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(b"%d;%s;" % (variant.gametype.number,
+                               (game.tags.get("FEN") or game.moves.setup or "").encode()))
+    start = 0
+    if any(ply.record.is_short for ply in plies):
+        line = walk_main_line(game, default, override)
+        digest.update(b"".join(b"%d-%d;" % (m.origin, m.destination) for m in line.moves))
+        start = len(line.moves)
+    notation = variant.gametype.notation
+    for ply in plies[start:]:
+        record = ply.record
+        try:
+            squares = (notation.square(record.squares[0]), notation.square(record.squares[-1]))
+            digest.update(b"%d-%d;" % squares)
+        except (SquareError, IndexError):
+            digest.update(b"|" + format_move(record).encode() + b";")
+    return digest.digest()
+
+
 def completeness(game: Game, variant: Variant) -> tuple[int, int, int]:
     """A real result, the number of known tags, the amount of annotation: more is better."""
     known = sum(1 for value in game.tags.values() if value and not NO_NAME.match(value))
@@ -83,7 +119,7 @@ def fingerprint(game: Game, default: Variant, override: Variant | None = None,
                 date: DateParts | None = None) -> Fingerprint:
     """A game's fingerprint (``date``: its Date's parts when computed for a batch)."""
     variant = game_variant(game, default, override)
-    return Fingerprint(move_key(game, default, override),
+    return Fingerprint(written_key(game, default, override),
                        _known_name(game.tags.get("White")), _known_name(game.tags.get("Black")),
                        date if date is not None else date_parts_of(game.tags.get("Date") or ""),
                        completeness(game, variant))
@@ -171,10 +207,25 @@ class Grouper:
         groups = [g for groups in self.buckets.values() for g in groups if len(g.members) > 1]
         return sorted(groups, key=lambda group: group.members[0])
 
-    def dropped(self) -> set[int]:
-        """The ordinals of every copy that is not kept."""
-        return {m for group in self.duplicates() for m in group.members if m != group.best}
+
+
+def refine(groups: list[Group], exact_key: Callable[[int], bytes | None]) -> list[Group]:
+    """Split groups found by ``written_key`` by the exact ``move_key`` of their members
+    (asked for by ordinal); the groups of two or more copies, in order."""
+    refined = []
+    for group in groups:
+        parts: dict[bytes | None, Group] = {}
+        for ordinal, found in zip(group.members, group.prints, strict=True):
+            parts.setdefault(exact_key(ordinal), Group()).add(ordinal, found)
+        refined += [part for part in parts.values() if len(part.members) > 1]
+    return sorted(refined, key=lambda group: group.members[0])
+
+
+def dropped(groups: list[Group]) -> set[int]:
+    """The ordinals of every copy that is not kept."""
+    return {m for group in groups for m in group.members if m != group.best}
 
 
 __all__ = ["BY_CHOICES", "Fingerprint", "Group", "Grouper", "compatible", "completeness",
-           "dates_compatible", "fingerprint", "move_key", "names_compatible"]
+           "dates_compatible", "dropped", "fingerprint", "move_key", "names_compatible",
+           "refine", "written_key"]

@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import IO
 
 from pdn.output import atomic_writer, refuse_overwriting_inputs
+from pdn.reader import read_games
 from pdn.syntax import head_tags
 from pdn.writer import write_game
 from replay.archive.clean import Options, clean_game
-from replay.archive.dedupe import Fingerprint, Grouper, fingerprint
+from replay.archive.dedupe import Fingerprint, Grouper, dropped, fingerprint, move_key, refine
 from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
@@ -419,57 +420,61 @@ def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
     """Write each game once: of every group of duplicates only the most complete copy.
 
     The games wait in a temporary spool file while their fingerprints are grouped, so
-    memory holds one small fingerprint per game. ``report``: a CSV file with one row per
-    copy of every group (``REPORT_COLUMNS``).
+    memory holds one small fingerprint per game; the games that share a written key are
+    read back from the spool and compared by their positions. ``report``: a CSV file with
+    one row per copy of every group (``REPORT_COLUMNS``).
     """
     summary = Summary()
     grouper = Grouper(by)
     places: list[tuple[str, int, int]] = []
-    lengths = array("q")
-    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+    offsets = array("q", [0])
+    unreadable: set[int] = set()
+    with tempfile.TemporaryFile() as spool:
         items = run_task(sources, DedupeTask(_portable(settings)), jobs=settings.jobs,
                          encoding=settings.encoding, progress=settings.progress)
         for ordinal, item in enumerate(items):
             summary.games += 1
             places.append((item.source, item.index, item.result.line))
-            lengths.append(len(item.result.text))
-            spool.write(item.result.text)
+            offsets.append(offsets[-1] + spool.write(item.result.text.encode("utf-8")))
             if item.result.error:
                 _unreadable(item, summary, rejects, note)
-                lengths[-1] = -lengths[-1]  # a negative length marks an unreadable game
+                unreadable.add(ordinal)
             elif isinstance(item.result.value, Fingerprint):
                 grouper.add(ordinal, item.result.value)
-        groups = grouper.duplicates()
-        dropped = grouper.dropped()
+
+        def spooled(ordinal: int) -> str:
+            spool.seek(offsets[ordinal])
+            return spool.read(offsets[ordinal + 1] - offsets[ordinal]).decode("utf-8")
+
+        def exact_key(ordinal: int) -> bytes | None:
+            return move_key(next(read_games(spooled(ordinal))), settings.default,
+                            settings.override)
+
+        groups = refine(grouper.duplicates(), exact_key)
+        removed = dropped(groups)
         members = {m: number for number, g in enumerate(groups, 1) for m in g.members}
-        rows = _replay_spool(spool, lengths, dropped, members, places, out, rejects, summary)
-    summary.groups, summary.removed = len(groups), len(dropped)
+        rows = {}
+        for ordinal in range(summary.games):
+            text = spooled(ordinal)
+            if ordinal in members:
+                rows[ordinal] = _report_row(ordinal, members, removed, places, text)
+            if ordinal in unreadable:
+                (rejects or out).write(text)
+            elif ordinal not in removed:
+                out.write(text)
+                summary.written += 1
+    summary.groups, summary.removed = len(groups), len(removed)
     if report is not None:
         _write_report(report, groups, rows)
     return summary
 
 
-def _replay_spool(spool: IO[str], lengths: array, dropped: set[int], members: dict[int, int],
-                  places: list[tuple[str, int, int]], out: IO[str], rejects: IO[str] | None,
-                  summary: Summary) -> dict[int, list]:
-    """Write the kept games from the spool; return the report rows of every group member."""
-    spool.seek(0)
-    rows: dict[int, list] = {}
-    for ordinal, length in enumerate(lengths):
-        text = spool.read(abs(length))
-        if length < 0:
-            (rejects or out).write(text)
-            continue
-        if ordinal in members:
-            tags = head_tags(text)[0]
-            source, index, line = places[ordinal]
-            rows[ordinal] = [members[ordinal], "no" if ordinal in dropped else "yes", source,
-                             index, line, *(tags.get(name, "") for name in
-                                            ("White", "Black", "Event", "Date", "Result"))]
-        if ordinal not in dropped:
-            out.write(text)
-            summary.written += 1
-    return rows
+def _report_row(ordinal: int, members: dict[int, int], removed: set[int],
+                places: list[tuple[str, int, int]], text: str) -> list:
+    tags = head_tags(text)[0]
+    source, index, line = places[ordinal]
+    return [members[ordinal], "no" if ordinal in removed else "yes", source, index, line,
+            *(tags.get(name, "") for name in ("White", "Black", "Event", "Date", "Result"))]
 
 
 def _write_report(path: str | os.PathLike, groups: list, rows: dict[int, list]) -> None:
