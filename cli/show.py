@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import VariantOption
-from cli.common import fail as _fail_markup
+from cli.common import VariantOption, fail
 from pdn.model import Game
 from replay.board import Board
 from replay.variants import Variant
@@ -19,13 +18,6 @@ if TYPE_CHECKING:
 
 PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
                "pip install 'pdn-toolkit[png]', or write --svg instead")
-
-
-def fail(message: str) -> NoReturn:
-    """Exit 2 with ``message`` in red, shown literally (``[png]`` is not rich markup)."""
-    from rich.markup import escape
-
-    _fail_markup(escape(message))
 
 
 def read_game(path: Path, number: int, encoding: str | None = None) -> Game:

@@ -172,6 +172,10 @@ class Board:
         self.move_stack.append(move)
         self.position = self.position.play(move)
 
+    def play(self, move: Move) -> None:
+        """Play a legal move without keeping what ``pop`` needs (replaying a record)."""
+        self.position = self.position.play(move)
+
     def pop(self) -> Move:
         """Take back the last move and return it."""
         self.position = self._states.pop()

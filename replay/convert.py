@@ -29,7 +29,7 @@ from replay.board import Board, Position, setup_from_position
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
-from replay.replayer import Problem, ReplayedGame, game_variant, replay_game
+from replay.replayer import Problem, ReplayedGame, replay_game
 from replay.resolve import SIDE_NAMES, resolve
 from replay.validate import GameReport
 from replay.variants import RUSSIAN, Variant
@@ -350,25 +350,11 @@ def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant)
 
 def reading_variant(game: Game, default: Variant, override: Variant | None = None
                     ) -> tuple[Variant, ReplayedGame]:
-    """The variant a game is read with and its replay.
-
-    Numbers are read in the variant's standard numbering (as ``pdn validate`` does), since
-    archives carry GameType tags whose notation code disagrees with their moves; where that
-    reading fails and the tag states another notation, the tag's reading is tried too.
-    """
-    variant = game_variant(game, default, override)
-    replayed = replay_game(game, variant, variant)
-    stated = game.gametype
-    if not replayed.errors or stated is None:
-        return variant, replayed
-    own = variant.gametype
-    if (stated.width, stated.height, stated.invert) != (own.width, own.height, own.invert) or (
-            stated.numeric, stated.corner) == (own.numeric, own.corner):
-        return variant, replayed
-    tagged = variant.with_options(gametype=replace(own, numeric=stated.numeric,
-                                                   corner=stated.corner))
-    retried = replay_game(game, tagged, tagged)
-    return (tagged, retried) if not retried.errors else (variant, replayed)
+    """The variant a game is read with (its squares' numbering included) and its replay;
+    ``replay_game`` tries the numbering the GameType tag states where the standard one
+    fails."""
+    replayed = replay_game(game, default, override)
+    return replayed.variant, replayed
 
 
 def convert_game(game: Game, default: Variant = RUSSIAN, target: Target | None = None, *,

@@ -113,18 +113,25 @@ class DrawTracker:
         """Account for one move; returns the rules met for the first time by it."""
         self.ply += 1
         new: list[DrawClaim] = []
+        king_move = bool((before.kings >> move.origin) & 1)
+        if move.captures or not king_move:
+            self.seen.clear()  # a man move or a capture cannot be undone: no earlier repeats
         key = _placement(after)
         self.seen[key] = count = self.seen.get(key, 0) + 1
         if count >= 3:
             self._meet("repetition", "the same position for the third time", new)
-        king_move = bool((before.kings >> move.origin) & 1)
         self.kings_only = self.kings_only + 1 if king_move and not move.captures else 0
         self.quiet_plies = 0 if move.captures or move.promotes else self.quiet_plies + 1
-        material = Material.of(after)
-        if material != self.balance or move.promotes:
-            self.balance, self.balance_plies = material, 0
+        if move.captures or move.promotes:  # only these change the material
+            self.balance, self.balance_plies = Material.of(after), 0
         else:
             self.balance_plies += 1
+        material = self.balance
+        if not after.kings:
+            self.diagonal_plies = 0  # every counting rule but the house rule needs a king
+            if self.rules != "house":
+                self.claims.extend(new)
+                return new
         if self.rules == "russian":
             self._russian(after, material, new)
         elif self.rules == "international":

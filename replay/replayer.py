@@ -6,7 +6,7 @@ errors and warnings with their locations, applies the draw rules and checks the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
@@ -70,7 +70,10 @@ class ReplayedGame:
 
     @property
     def status(self) -> str:
-        if any(d.severity == "error" for d in self.game.diagnostics) and not self.moves:
+        """unreadable (the movetext could not be read), invalid (a move is illegal or
+        ambiguous), incomplete (lost moves), else valid. PDN slips in a readable record
+        (a missing '*', a bad tag) do not change it: they are reported as warnings."""
+        if self.game.errors and not self.game.moves.plies:
             return UNREADABLE
         if self.errors:
             return INVALID
@@ -88,22 +91,52 @@ class ReplayedGame:
 
 def game_variant(game: Game, default: Variant, override: Variant | None = None) -> Variant:
     """The variant to replay a game with: the user's override, else its GameType, else the
-    default."""
+    default. Squares are read in the game type's standard notation (see ``replay_game`` for
+    tags that state another numbering)."""
     if override is not None:
         return override
-    gametype = game.tags.get("GameType")
-    if gametype:
-        try:
-            return get_variant(gametype.split(",")[0])
-        except ValueError:
-            return default
-    return default
+    gametype = game.gametype
+    if gametype is None:
+        return default
+    try:
+        return get_variant(gametype.number)
+    except ValueError:
+        return default
+
+
+def _stated_numbering(game: Game, variant: Variant) -> Variant | None:
+    """The variant read in the numbering the GameType tag states, when it differs from the
+    standard one on the same board (``25,W,8,8,N2,0``: Russian written with numbers)."""
+    stated, own = game.gametype, variant.gametype
+    if stated is None or stated.number != own.number:
+        return None
+    if (stated.width, stated.height, stated.invert) != (own.width, own.height, own.invert):
+        return None
+    if (stated.numeric, stated.corner) == (own.numeric, own.corner):
+        return None
+    return variant.with_options(gametype=replace(own, numeric=stated.numeric,
+                                                 corner=stated.corner))
 
 
 def replay_game(game: Game, default: Variant, override: Variant | None = None
                 ) -> ReplayedGame:
-    """Replay a game's main line and variations; never raises on bad records."""
-    variant = game_variant(game, default, override)
+    """Replay a game's main line and variations; never raises on bad records.
+
+    Archives carry GameType tags whose notation code disagrees with their moves (kurnik.pdn:
+    an N1 tag over standard numbers), so the standard reading comes first; where it fails
+    and the tag states another numbering, that reading is tried and kept if it replays.
+    """
+    replayed = _replay(game, game_variant(game, default, override))
+    if replayed.errors and override is None:
+        tagged = _stated_numbering(game, replayed.variant)
+        if tagged is not None:
+            retried = _replay(game, tagged)
+            if not retried.errors:
+                return retried
+    return replayed
+
+
+def _replay(game: Game, variant: Variant) -> ReplayedGame:
     start, problem = _start_position(game, variant)
     replayed = ReplayedGame(game, variant, start)
     if problem:
@@ -159,7 +192,8 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
     draws = DrawTracker(replayed.variant, replayed.start)
     for index, ply in enumerate(plies):
         record = ply.record
-        number, side = numbering.number(index), _side(board)
+        if record.placeholder or ply.number is not None:
+            number, side = numbering.number(index), _side(board)
         if record.placeholder:
             replayed.placeholder = True
             replayed.known_plies = index
@@ -167,9 +201,13 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
                 "lost-moves", f"the record has lost moves from here; {index} plies are known",
                 record, number, side))
             break
-        branches.extend((variation, board.position, index) for variation in ply.variations)
-        _check_number(replayed, ply, number, board)
+        if ply.variations:
+            branches.extend((variation, board.position, index) for variation in ply.variations)
+        if ply.number is not None:
+            _check_number(replayed, ply, number, board)
         resolution = resolve(board, record)
+        if resolution.move is None or resolution.warning:
+            number, side = numbering.number(index), _side(board)
         if resolution.move is None and resolution.code == "ambiguous-move":
             resolution = _by_continuation(board, plies, index, resolution)
             if resolution.move is not None:
@@ -185,9 +223,10 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
             replayed.errors.append(_problem(code, message, record, number, side))
             break
         before = board.position
-        board.push(resolution.move)
+        board.play(resolution.move)
         replayed.moves.append(resolution.move)
         for claim in draws.push(before, resolution.move, board.position):
+            number, side = numbering.number(index), SIDE_NAMES[before.turn]
             if index + 1 < len(plies):
                 replayed.warnings.append(_problem(
                     f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "

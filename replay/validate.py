@@ -6,14 +6,21 @@ between worker processes and become JSON lines as they are.
 
 from __future__ import annotations
 
+import os
 import sys
+from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 
 from pdn.fen import format_fen
 from pdn.model import Game
+from pdn.reader import iter_chunks, parse_chunks
+from pdn.syntax import Chunk
 from replay.board import setup_from_position
-from replay.replayer import Problem, ReplayedGame, replay_game
+from replay.replayer import UNREADABLE, Problem, ReplayedGame, replay_game
 from replay.variants import Variant
 
 
@@ -55,12 +62,14 @@ def report_game(game: Game, default: Variant, override: Variant | None = None) -
     """Replay a game and sum it up."""
     replayed = replay_game(game, default, override)
     notation = replayed.variant.gametype.notation
-    reading = {"error": [], "warning": []}
-    for diagnostic in game.diagnostics:
-        reading["error" if diagnostic.severity == "error" else "warning"].append(
-            Problem(diagnostic.code, diagnostic.message, diagnostic.line, diagnostic.column))
-    errors = reading["error"] + replayed.errors
-    warnings = reading["warning"] + replayed.warnings
+    # What the reader found is an error only when it left nothing to replay; in a readable
+    # record it is a PDN slip, reported as a warning (a '-' lost move is reported once, by
+    # the replayer, as lost moves).
+    reading = [Problem(d.code, d.message, d.line, d.column) for d in game.diagnostics
+               if d.code != "lost-move"]
+    unreadable = replayed.status == UNREADABLE
+    errors = (reading if unreadable else []) + replayed.errors
+    warnings = ([] if unreadable else reading) + replayed.warnings
     return GameReport(
         file=game.source,
         game=game.index,
@@ -103,62 +112,70 @@ def validate_sources(sources: list[str], default: Variant, override: Variant | N
     """Reports for every game of every source, in order; an unreadable file gives one error
     string (``path: reason``) instead, and the others are still read.
 
-    ``jobs`` worker processes read and replay chunks of games (0: all cores, used only when
-    a file is large enough to repay the start-up of the pool).
+    ``jobs`` worker processes read and replay batches of games (0: all cores, used only when
+    the input is large enough to repay starting them; 1: this process only).
     """
-    import os
-
-    from pdn.reader import iter_chunks, read_games
-
     workers = jobs or (os.cpu_count() or 1)
-    for source in sources:
-        name = "<stdin>" if source == "-" else source
-        handle = sys.stdin.buffer if source == "-" else source
-        try:
-            size = 0 if source == "-" else os.path.getsize(source)
-            if workers > 1 and (jobs > 1 or size > PARALLEL_MIN_BYTES):
-                yield from _validate_parallel(iter_chunks(handle, encoding=encoding), name,
-                                              workers, default, override)
-            else:
-                for game in read_games(handle, encoding=encoding):
-                    game.source = name
-                    yield report_game(game, default, override)
-        except OSError as error:
-            yield f"{name}: cannot read: {error.strerror or error}"
+    sizes = [0 if source == "-" else _size(source) for source in sources]
+    parallel = workers > 1 and (jobs > 1 or sum(sizes) > PARALLEL_MIN_BYTES)
+    with ExitStack() as stack:
+        pool = stack.enter_context(ProcessPoolExecutor(workers)) if parallel else None
+        for source in sources:
+            name = "<stdin>" if source == "-" else source
+            handle = sys.stdin.buffer if source == "-" else source
+            try:
+                batches = _batches(iter_chunks(handle, encoding=encoding))
+                if pool is None:
+                    yield from _renumbered(_validate_batch(batch, name, default, override)
+                                           for batch in batches)
+                else:
+                    yield from _renumbered(_submitted(pool, workers, batches, name, default,
+                                                      override))
+            except OSError as error:
+                yield f"{name}: cannot read: {error.strerror or error}"
 
 
 PARALLEL_MIN_BYTES = 1 << 20
 BATCH = 200
 
 
-def _validate_batch(batch: list, source: str, default: Variant, override: Variant | None
-                    ) -> list[GameReport]:
-    from pdn.reader import parse_chunks
-
-    reports = []
-    for game in parse_chunks(batch, source):
-        reports.append(report_game(game, default, override))
-    return reports
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
-def _validate_parallel(chunks: Iterable, source: str, workers: int, default: Variant,
-                       override: Variant | None) -> Iterator[GameReport]:
-    from concurrent.futures import ProcessPoolExecutor
-    from itertools import islice
+def _validate_batch(batch: list[Chunk], source: str, default: Variant,
+                    override: Variant | None) -> list[GameReport]:
+    """Worker entry: read and replay a batch of game chunks."""
+    return [report_game(game, default, override) for game in parse_chunks(batch, source)]
 
+
+def _batches(chunks: Iterable[Chunk]) -> Iterator[list[Chunk]]:
+    iterator = iter(chunks)
+    while batch := list(islice(iterator, BATCH)):
+        yield batch
+
+
+def _submitted(pool: ProcessPoolExecutor, workers: int, batches: Iterable[list[Chunk]],
+               source: str, default: Variant, override: Variant | None
+               ) -> Iterator[list[GameReport]]:
+    """Batches of reports in input order, with a bounded number of batches in flight."""
+    pending: deque[Future] = deque()
+    for batch in batches:
+        pending.append(pool.submit(_validate_batch, batch, source, default, override))
+        while len(pending) > 2 * workers:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _renumbered(batches: Iterable[list[GameReport]]) -> Iterator[GameReport]:
+    """Reports numbered 1.. in their source, whatever batch they came from."""
     index = 0
-    with ProcessPoolExecutor(workers) as pool:
-        pending = []
-        iterator = iter(chunks)
-        while batch := list(islice(iterator, BATCH)):
-            pending.append(pool.submit(_validate_batch, batch, source, default, override))
-            while len(pending) > 2 * workers:
-                for report in pending.pop(0).result():
-                    index += 1
-                    report.game = index
-                    yield report
-        for future in pending:
-            for report in future.result():
-                index += 1
-                report.game = index
-                yield report
+    for batch in batches:
+        for report in batch:
+            index += 1
+            report.game = index
+            yield report
