@@ -12,8 +12,9 @@ $(BIN)/pdn: pyproject.toml
 	touch $(BIN)/pdn
 
 demo: $(BIN)/pdn  ## the main job on the bundled samples
-	$(BIN)/pdn moves --variant russian
-	$(BIN)/pdn perft --variant russian --depth 6
+	@# validate exits 1 here: one sample scoresheet has an illegal move on purpose
+	$(BIN)/pdn validate samples --warnings; test $$? -le 1
+	$(BIN)/pdn convert samples/russian/ivanov_petrov_short.pdn --to full --format text
 
 test: $(BIN)/pdn  ## the whole test suite
 	$(BIN)/python -m pytest
@@ -23,6 +24,10 @@ lint: $(BIN)/pdn
 
 bench: $(BIN)/pdn
 	$(BIN)/python bench/perft.py
+	$(BIN)/python bench/read.py
+	$(BIN)/python bench/validate.py
+	$(BIN)/python bench/stats.py
+	$(BIN)/python bench/archive.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -88,6 +88,12 @@ class GameType:
         numbering = self.geometry.numbering(self.corner, self.white_starts)
         return SquareNotation(self.geometry, self.numeric, numbering if self.numeric else None)
 
+    @property
+    def capture_separator(self) -> str:
+        """The capture mark PDN 3.0 prescribes for this game type (``:`` Russian, ``-`` Thai,
+        ``x`` the others)."""
+        return CAPTURE_SEPARATORS.get(self.number, "x")
+
     def tag(self) -> str:
         """The full GameType tag value."""
         text = (
@@ -124,6 +130,8 @@ _DEFAULTS: dict[int, GameType] = {
     40: _gt(40, "W", 10, 10, "N2", 0),
 }
 _STANDARD_FORM = {31: "31,B,8,8,N2,0"}
+# PDN 3.0 GameType table, column "Capture Separator".
+CAPTURE_SEPARATORS = {25: ":", 31: "-"}
 
 
 def default_gametype(number: int) -> GameType:

@@ -55,7 +55,7 @@ def detect_encoding(sample: bytes) -> str:
     while Western Latin-1 text has single accented letters between ASCII ones. So when most
     high bytes stand next to another high byte the file is Windows-1251, else Latin-1.
 
-    >>> detect_encoding("Ренжин".encode("cp1251")), detect_encoding("Bertè".encode("latin-1"))
+    >>> detect_encoding("Ренжин".encode("cp1251")), detect_encoding("Bertè, J.".encode("latin-1"))
     ('cp1251', 'latin-1')
     """
     if sample.startswith(codecs.BOM_UTF8):
@@ -76,7 +76,8 @@ def _has_high_neighbour(sample: bytes, i: int) -> bool:
 
 
 def _latin1_fallback(error: UnicodeError) -> tuple[str, int]:
-    """Decode a byte that is not UTF-8 as Latin-1: late non-UTF-8 bytes in a UTF-8-looking file."""
+    """Decode a byte the detected encoding cannot as Latin-1: late non-UTF-8 bytes in a
+    UTF-8-looking file, or 0x98, the one byte Windows-1251 leaves undefined."""
     assert isinstance(error, UnicodeDecodeError)
     return error.object[error.start : error.end].decode("latin-1"), error.end
 
@@ -109,9 +110,9 @@ def _text_stream(binary: IO[bytes], encoding: str | None) -> IO[str]:
     """Decode a binary stream, detecting the encoding from its first megabyte when not given."""
     sample = binary.read(SNIFF_BYTES)
     errors = "strict"
-    if encoding is None:
+    if encoding is None:  # a guess must not fail: a byte it cannot map reads as Latin-1
         encoding = detect_encoding(sample)
-        errors = "pdn-latin-1" if encoding.startswith("utf-8") else "strict"
+        errors = "pdn-latin-1"
     raw = _PrefixedRaw(sample, binary)
     buffered = io.BufferedReader(raw, 1 << 16)
     return io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline=None)

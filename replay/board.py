@@ -193,7 +193,7 @@ class Board:
 
     def move_text(self, move: Move, *, full_path: bool = False) -> str:
         """A move in the variant's preferred notation, ``c3-d4`` / ``c3:e5`` / ``22x15``."""
-        separator = (":" if self.variant.gametype.number == 25 else "x") if move.captures else "-"
+        separator = self.variant.gametype.capture_separator if move.captures else "-"
         squares = (move.origin, *move.path) if full_path else (move.origin, move.destination)
         return separator.join(self.name(square) for square in squares)
 

@@ -39,7 +39,6 @@ FORMATS = ("pdn", "text", "json", "fen")
 LAYOUTS = ("columns", "inline")
 CAPTURE_SEPARATORS = ("x", ":", "-")
 # The capture separator each GameType prescribes (PDN.md's table); "x" for the others.
-PDN_CAPTURE_SEPARATORS = {25: ":", 31: "-"}
 # Warnings about records that conversion writes differently: said, never silent.
 CORRECTION_CODES = ("notation", "resolved-by-continuation")
 UNKNOWN = (None, "", "?", "*")
@@ -101,7 +100,7 @@ class Target:
             return self.capture_separator
         if self.to == "short":
             return ":"
-        return PDN_CAPTURE_SEPARATORS.get(variant.gametype.number, "x")
+        return variant.gametype.capture_separator
 
 
 def numbering_corner(variant: Variant, numbering: str | None) -> int:

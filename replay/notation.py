@@ -94,7 +94,7 @@ def separator_of(board: Board, move: Move, capture_separator: str | None = None)
         return "-"
     if capture_separator:
         return capture_separator
-    return ":" if board.variant.gametype.number == 25 else "x"
+    return board.variant.gametype.capture_separator
 
 
 def full_text(board: Board, move: Move, paths: str = "minimal",

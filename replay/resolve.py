@@ -66,7 +66,7 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
     if not distinct and len(squares) > 2 and not record.is_short:
         return _loose_path(board, record, squares, routes)
     if len(distinct) == 1:
-        return _resolved(record, distinct)
+        return _resolved(record, distinct, board)
     if distinct:
         written = ", ".join(full_text(board, m, "canonical") for m in distinct)
         return Resolution(None, "ambiguous-move",
@@ -88,11 +88,11 @@ def _loose_path(board: Board, record: MoveRecord, squares: list[int], routes: li
         f"the full path is {full_text(board, move, 'canonical')}"))
 
 
-def _resolved(record: MoveRecord, moves: list[Move]) -> Resolution:
+def _resolved(record: MoveRecord, moves: list[Move], board: Board) -> Resolution:
     move = moves[0]
     marked = record.marked_capture
     warning = ""
-    if marked is False and move.captures:
+    if marked is False and move.captures and board.variant.gametype.capture_separator != "-":
         warning = f"'{record.text}' is a capture written with '-'"
     elif marked and not move.captures:
         warning = f"'{record.text}' is a quiet move written as a capture"
