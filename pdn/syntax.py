@@ -10,6 +10,7 @@ understands, located in the whole file.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
@@ -142,6 +143,7 @@ def split_chunks(lines: Iterable[str]) -> Iterator[Chunk]:
 _TAG_PARTS = re.compile(r'\[\s*([^\s"\]]*)\s*(?:"((?:[^"\\]|\\.?)*)"|(.*?))\s*\]', re.S)
 _UNESCAPE = re.compile(r'\\([\\"])')
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_UNCLOSED_QUOTE = re.compile(r'\[[^"\]]*"[^"]*\]')  # one quote only: [Round "11.1]
 
 
 def split_tag(text: str) -> tuple[str, str]:
@@ -152,20 +154,27 @@ def split_tag(text: str) -> tuple[str, str]:
     quoted = match.group(2)
     if quoted is not None:
         return match.group(1), _UNESCAPE.sub(r"\1", quoted)
+    if _UNCLOSED_QUOTE.fullmatch(text):
+        return match.group(1), match.group(3).removeprefix('"')
     return match.group(1), match.group(3)
 
 
-def check_tag(name: str, value: str, line: int, column: int) -> Diagnostic | None:
-    """A diagnostic for a tag that cannot be what it says, else None."""
+def check_tag(text: str, name: str, value: str, line: int, column: int) -> Diagnostic | None:
+    """A diagnostic for a tag (its token ``text``, read as ``name`` and ``value``) that cannot
+    be what it says, else None."""
     where = f"{line}:{column}"
+    if _UNCLOSED_QUOTE.fullmatch(text):
+        return Diagnostic("tag", f"tag {shown(text, 60)} at {where}: the quote is not closed; "
+                          "the value is read up to the ']'", line, column, "warning")
     if not _TAG_NAME.fullmatch(name):
-        return Diagnostic("tag", f"tag [{name} {value}] at {where}: '{name}' is not a tag name",
-                          line, column, "warning")
+        return Diagnostic("tag", f"tag [{shown(name)} {shown(value, 40)}] at {where}: "
+                          f"'{shown(name)}' is not a tag name", line, column, "warning")
     if name == "Result":
         result = value.strip()
         if result not in RESULTS and result not in UNKNOWN_RESULTS:
-            return Diagnostic("result", f"Result tag \"{value}\" at {where} is not a PDN result "
-                              "(1-0 0-1 1/2-1/2 2-0 0-2 1-1 0-0 * 1:0 0:1 1/2:1/2)", line, column)
+            return Diagnostic("result", f"Result tag \"{shown(value)}\" at {where} is not a PDN "
+                              "result (1-0 0-1 1/2-1/2 2-0 0-2 1-1 0-0 * 1:0 0:1 1/2:1/2)",
+                              line, column)
     return None
 
 
@@ -192,7 +201,7 @@ def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diag
         line_start = position
         name, value = split_tag(match.group())
         column = position - text.rfind("\n", 0, position)
-        diagnostic = check_tag(name, value, line, column)
+        diagnostic = check_tag(match.group(), name, value, line, column)
         if diagnostic:
             diagnostics.append(diagnostic)
         tags[name] = value
@@ -424,7 +433,7 @@ class GameTransformer(Transformer):
                 if name == "Event" and "Event" in game.tags:  # a game with tags only, then the next
                     games.append(Game(line=line))
                     game = games[-1]
-                diagnostic = check_tag(name, value, line, item.column)
+                diagnostic = check_tag(item.value, name, value, line, item.column)
                 if diagnostic:
                     game.diagnostics.append(diagnostic)
                 game.tags[name] = value
@@ -462,18 +471,21 @@ class GameTransformer(Transformer):
             _check_plycount(game)
             if self.dashes:
                 _check_dashes(game.moves, game.diagnostics)
+        placed = [game for game in games if game.line]
+        starts = [game.line for game in placed]
         for diagnostic in self.diagnostics:
-            _owner(games, diagnostic.line).diagnostics.append(diagnostic)
+            _owner(games, placed, starts, diagnostic.line).diagnostics.append(diagnostic)
         return games
 
 
-def _owner(games: list[Game], line: int | None) -> Game:
-    """The game of a chunk that a diagnostic at ``line`` belongs to."""
-    owner = games[0]
-    for game in games:
-        if line is not None and game.line and game.line <= line:
-            owner = game
-    return owner
+def _owner(games: list[Game], placed: list[Game], starts: list[int], line: int | None
+           ) -> Game:
+    """The game of a chunk that a diagnostic at ``line`` belongs to: the last one starting on
+    or before it (``placed``: the games with a known first line, ``starts``: those lines)."""
+    if line is None:
+        return games[0]
+    found = bisect_right(starts, line)
+    return placed[found - 1] if found else games[0]
 
 
 def _check_dashes(line: Line, diagnostics: list[Diagnostic]) -> None:
@@ -560,7 +572,12 @@ class PdnLexer(Lexer):
         return self.tokens(text if isinstance(text, str) else text.text)
 
     def tokens(self, text: str) -> Iterator[Token]:
-        """The tokens of ``text``, with 1-based lines and columns; raises UnexpectedCharacters."""
+        """The tokens of ``text``, with 1-based lines and columns; raises UnexpectedCharacters,
+        and ``NestingError`` for variations nested deeper than ``MAX_NESTING``."""
+        found = self._scan(text)
+        return _limit_nesting(found) if text.count("(") > MAX_NESTING else found
+
+    def _scan(self, text: str) -> Iterator[Token]:
         new_token = self.token_class
         match = self.scanner.match
         count = text.count
@@ -594,6 +611,31 @@ class PdnLexer(Lexer):
 
 # Terminals whose text may span lines (the others never hold a newline).
 _MULTILINE = frozenset({"MOVE", "COMMENT", "PAREN_COMMENT", "SETUP"})
+
+# Real records nest variations a few levels deep; a limit keeps every tree walk (writer,
+# converter, viewer, pickling to workers) far from Python's recursion limit.
+MAX_NESTING = 100
+
+
+class NestingError(ValueError):
+    """Variations nested deeper than ``MAX_NESTING``: the game is not read."""
+
+    def __init__(self, line: int, column: int) -> None:
+        self.line, self.column = line, column
+        super().__init__(f"variations nested more than {MAX_NESTING} deep")
+
+
+def _limit_nesting(tokens: Iterator[Token]) -> Iterator[Token]:
+    """The tokens, raising ``NestingError`` at the "(" that opens one variation too many."""
+    depth = 0
+    for token in tokens:
+        if token.type == "LPAR":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise NestingError(token.line, token.column)
+        elif token.type == "RPAR":
+            depth -= 1
+        yield token
 
 
 class PdnParser:
@@ -673,9 +715,17 @@ _CHARACTER_REASONS = {
 }
 
 
+def shown(text: str, limit: int = 20) -> str:
+    """Input text fit to quote in a message: at most ``limit`` characters, control characters
+    escaped (hostile bytes must not drive the terminal)."""
+    cut = text[:limit]
+    safe = "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in cut)
+    return safe + ("…" if len(text) > limit else "")
+
+
 def _word_at(text: str, position: int) -> str:
     match = re.compile(r"\S{1,20}").match(text, position)
-    return match.group() if match else text[position : position + 1]
+    return shown(match.group() if match else text[position : position + 1])
 
 
 def _open_variations(text: str, end: int) -> list[tuple[int, int]]:
@@ -690,7 +740,7 @@ def _open_variations(text: str, end: int) -> list[tuple[int, int]]:
                 stack.append((token.line, token.column))
             elif token.type == "RPAR" and stack:
                 stack.pop()
-    except UnexpectedInput:
+    except (UnexpectedInput, NestingError):
         pass
     return stack
 
@@ -698,6 +748,11 @@ def _open_variations(text: str, end: int) -> list[tuple[int, int]]:
 def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
     """A Lark error as a diagnostic located in the whole file."""
     offset = chunk.line - 1
+    if isinstance(error, NestingError):
+        line = error.line + offset
+        message = (f"variation opened at {line}:{error.column} is nested more than "
+                   f"{MAX_NESTING} deep: the game is not read")
+        return Diagnostic("syntax", message, line, error.column)
     if isinstance(error, UnexpectedCharacters):
         line, column = error.line + offset, error.column
         word = _word_at(chunk.text, error.pos_in_stream)
@@ -724,7 +779,7 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
             reason = "a result where the game has already ended"
         else:
             reason = "not expected here"
-        message = f"unexpected '{token.value}' at {line}:{column}: {reason}"
+        message = f"unexpected '{shown(token.value)}' at {line}:{column}: {reason}"
         return Diagnostic("syntax", message, line, column)
     message = f"cannot read the game at {chunk.line}:1: {error}"
     return Diagnostic("syntax", message, chunk.line, 1)
