@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pdn.gametype import SquareNotation
 from pdn.squares import SquareError
 
+MAX_DIGITS = 9  # of a square number or a clock; int() of a huge string is refused
+
 WHITE_MAN, WHITE_KING, BLACK_MAN, BLACK_KING = "w", "W", "b", "B"
 
 
@@ -65,7 +67,7 @@ def parse_fen(fen: str, notation: SquareNotation) -> Setup:
         if head in ("W", "B"):
             _read_squares(fen, column + section.index(body[0]) + 1, body[1:], head == "W",
                           notation, pieces)
-        elif head in ("H", "F") and body[1:].strip().isdigit():
+        elif head in ("H", "F") and body[1:].strip().isdigit() and len(body) <= MAX_DIGITS:
             value = int(body[1:])
             if head == "H":
                 halfmove = value
@@ -97,7 +99,8 @@ def _expand(fen: str, column: int, name: str, notation: SquareNotation) -> list[
     try:
         if "-" in name:
             first, last = (part.strip() for part in name.split("-", 1))
-            if not (first.isdigit() and last.isdigit()) or int(first) > int(last):
+            if not (first.isdigit() and last.isdigit()) or max(len(first), len(last)) > \
+                    MAX_DIGITS or int(first) > int(last):
                 raise FenError(fen, column, f"'{name}' is not a range of square numbers")
             return [notation.square(str(n)) for n in range(int(first), int(last) + 1)]
         return [notation.square(name)]

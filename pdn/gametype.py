@@ -23,6 +23,9 @@ GAMETYPE_PATTERN = re.compile(
     re.IGNORECASE,
 )
 
+MAX_SQUARE_DIGITS = 4  # the largest board has 144 squares
+
+
 
 class GameTypeError(ValueError):
     """A GameType tag that cannot be understood."""
@@ -61,6 +64,8 @@ class SquareNotation:
             return known
         text = text.strip()
         if text.isdigit():
+            if len(text.lstrip("0")) > MAX_SQUARE_DIGITS:  # int() of a huge string is refused
+                raise SquareError(f"square {text[:12]}… is not on the board")
             numbering = self.numbering or self.geometry.numbering(corner=1, white_starts=False)
             return numbering.square(int(text))
         return self.geometry.square(text)

@@ -504,7 +504,7 @@ def _check_dashes(line: Line, diagnostics: list[Diagnostic]) -> None:
 def _check_plycount(game: Game) -> None:
     """A PlyCount tag that is not the number of plies of the main line: a warning."""
     written = game.tags.get("PlyCount", "").strip()
-    if written.isdigit() and int(written) != len(game.moves.plies):
+    if written.isdigit() and (written.lstrip("0") or "0") != str(len(game.moves.plies)):
         game.diagnostics.append(Diagnostic(
             "plycount", f"PlyCount tag says {written} but the main line has "
             f"{len(game.moves.plies)} plies", game.line, 1, "warning"))

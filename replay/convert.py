@@ -283,7 +283,7 @@ class _Walker:
 
 
 def _first_number(game: Game) -> int:
-    match = re.search(r":F(\d+)", game.tags.get("FEN", ""), re.IGNORECASE)
+    match = re.search(r":F(\d{1,9})(?!\d)", game.tags.get("FEN", ""), re.IGNORECASE)
     return int(match.group(1)) if match else 1
 
 

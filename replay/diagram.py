@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from html import escape
 from math import hypot
 
-from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, parse_fen
+from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, FenError, parse_fen
 from pdn.gametype import SquareNotation
 from pdn.squares import Geometry
 from replay.board import Board
 from replay.move import Move
 from replay.movegen import BLACK, WHITE
 from replay.replayer import ReplayedGame
+from replay.variants import Variant
 
 SQUARE = 40  # side of a square, in SVG user units
 MARGIN = 20  # the frame around the board: coordinates and the side-to-move mark
@@ -295,13 +296,20 @@ def board_after(replayed: ReplayedGame, plies: int) -> Board:
 def move_number(replayed: ReplayedGame, index: int) -> tuple[int, bool]:
     """The scoresheet number of the ``index``-th ply from the start (0-based) and whether
     White made it; both sides' moves share a number, counted from the FEN's F field."""
-    fen = replayed.game.tags.get("FEN")
-    setup = parse_fen(fen, replayed.variant.gametype.notation) if fen else None
-    first = (setup.fullmove_number if setup else None) or 1
+    first = _fullmove_number(replayed.game.tags.get("FEN"), replayed.variant) or 1
     first_mover = WHITE if replayed.variant.white_starts else BLACK
     offset = 0 if replayed.start.turn == first_mover else 1
     white = (replayed.start.turn == WHITE) == (index % 2 == 0)
     return first + (index + offset) // 2, white
+
+
+def _fullmove_number(fen: str | None, variant: Variant) -> int | None:
+    """The F field of a FEN tag, None without one (or when the FEN does not read: the
+    replayer has reported that, and the game started from the usual position)."""
+    try:
+        return parse_fen(fen, variant.gametype.notation).fullmove_number if fen else None
+    except FenError:
+        return None
 
 
 def move_label(replayed: ReplayedGame, index: int) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
+from pdn.fen import MAX_DIGITS
 from pdn.model import Game
 from replay.board import Board, start_position
 from replay.draws import Material
@@ -198,4 +199,4 @@ def _first_number(replayed: ReplayedGame) -> int:
     """The first move number: a FEN's ``:F<n>`` (lidraughts) or 1."""
     fen = (replayed.game.tags.get("FEN") or "").upper()
     tail = fen.rsplit(":F", 1)[1].strip().rstrip(".") if ":F" in fen else ""
-    return int(tail) if tail.isdigit() else 1
+    return int(tail) if tail.isdigit() and len(tail) <= MAX_DIGITS else 1
