@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pdn.fen import FenError, parse_fen
+from pdn.fen import MAX_DIGITS, FenError, parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
 from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
@@ -242,7 +242,7 @@ def _first_number(game: Game) -> int:
     fen = game.tags.get("FEN")
     if fen and ":F" in fen.upper():
         tail = fen.upper().rsplit(":F", 1)[1].strip().rstrip(".")
-        if tail.isdigit():
+        if tail.isdigit() and len(tail) <= MAX_DIGITS:
             return int(tail)
     return 1
 
