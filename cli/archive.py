@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import VariantOption, fail, parse_variant
+from cli.common import EXIT_UNREADABLE, VariantOption, fail, parse_variant
 from cli.sources import SourceError, collect_sources
 from replay.variants import Variant
 
@@ -103,19 +103,28 @@ def _settings(variant: Variant, ignore_gametype: bool, jobs: int, encoding: str 
 
 
 def _run(action: Callable[[], Summary]) -> Summary:
-    """Run a command's work; an unreadable input or a bad encoding exits with status 2."""
+    """Run a command's work; an unreadable input (or encoding) exits with status 2."""
     from pdn.output import OutputError
 
     try:
         return action()
     except OutputError as error:
         fail(str(error))
-    except (OSError, LookupError, UnicodeError) as error:
-        fail(f"cannot read: {getattr(error, 'strerror', None) or error}")
+    except OSError as error:
+        fail(f"{error.filename or '<stdin>'}: cannot read: {error.strerror or error}")
 
 
 def _tail(summary: Summary) -> str:
     return f"; {summary.unreadable} unreadable passed through" if summary.unreadable else ""
+
+
+def _finish(console: Console, message: str, summary: Summary) -> None:
+    """Print the summary; exit with status 2 when any game was unreadable (the reader gave
+    up on it, and it was passed through unchanged)."""
+    console.note(message + _tail(summary))
+    if summary.unreadable:
+        raise typer.Exit(EXIT_UNREADABLE)
+
 
 
 # ---- filter --------------------------------------------------------------------------------
@@ -205,7 +214,9 @@ def filter_command(
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
 ) -> None:
-    """Keep the games that match every criterion; cheap tag tests first, then the board."""
+    """Keep the games that match every criterion; cheap tag tests first, then the board.
+
+    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
     from replay.archive.run import filter_games
 
     criteria = _criteria(tag, player, white, black, date_from, date_to, variant, result,
@@ -221,8 +232,8 @@ def filter_command(
             sources, out, criteria, _settings(main, variant is not None, jobs, encoding,
                                               progress),
             invert=invert, rejects=bad, note=console.note))
-    console.note(f"{summary.matched} of {summary.games} games matched; {summary.written} "
-                 f"written{_tail(summary)}")
+    _finish(console, f"{summary.matched} of {summary.games} games matched; {summary.written} "
+            "written", summary)
 
 
 # ---- dedupe, merge, split, clean -----------------------------------------------------------
@@ -243,7 +254,9 @@ def dedupe(
     encoding: EncodingOption = None,
 ) -> None:
     """Remove duplicate games (the same moves, compared as positions, and compatible tags),
-    keeping the most complete copy of each."""
+    keeping the most complete copy of each.
+
+    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
     from replay.archive.dedupe import BY_CHOICES
     from replay.archive.run import dedupe_games
 
@@ -256,8 +269,8 @@ def dedupe(
         summary = _run(lambda: dedupe_games(
             sources, out, _settings(variant, ignore_gametype, jobs, encoding, progress), by=by,
             report=report, rejects=bad, note=console.note))
-    console.note(f"{summary.games} games: {summary.groups} groups of duplicates, "
-                 f"{summary.removed} copies removed, {summary.written} written{_tail(summary)}")
+    _finish(console, f"{summary.games} games: {summary.groups} groups of duplicates, "
+            f"{summary.removed} copies removed, {summary.written} written", summary)
 
 
 def merge(
@@ -267,7 +280,9 @@ def merge(
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
 ) -> None:
-    """Write the games of every input, in order, into one PDN 3.0 file."""
+    """Write the games of every input, in order, into one PDN 3.0 file.
+
+    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
     from replay.archive.run import merge_games
     from replay.variants import RUSSIAN
 
@@ -278,7 +293,7 @@ def merge(
         summary = _run(lambda: merge_games(
             sources, out, _settings(RUSSIAN, False, jobs, encoding, progress), rejects=bad,
             note=console.note))
-    console.note(f"{summary.written} games written{_tail(summary)}")
+    _finish(console, f"{summary.written} games written", summary)
 
 
 def split(
@@ -294,7 +309,9 @@ def split(
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
 ) -> None:
-    """Split games into one file per event, variant, year, player or N games."""
+    """Split games into one file per event, variant, year, player or N games.
+
+    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
     from replay.archive.run import parse_split, split_games
 
     try:
@@ -308,8 +325,8 @@ def split(
         summary = _run(lambda: split_games(
             sources, output, by, _settings(variant, ignore_gametype, jobs, encoding, progress),
             rejects=bad, note=console.note))
-    console.note(f"{summary.games} games into {len(summary.files)} files in {output}"
-                 f"{_tail(summary)}")
+    _finish(console, f"{summary.games} games into {len(summary.files)} files in {output}",
+            summary)
 
 
 def clean(
@@ -327,7 +344,9 @@ def clean(
     encoding: EncodingOption = None,
 ) -> None:
     """Normalise dates, player names, results and GameType, drop text between games,
-    optionally strip annotations; report every change."""
+    optionally strip annotations; report every change.
+
+    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
     from replay.archive.clean import STRIP_CHOICES, Options, Rewrite
     from replay.archive.run import clean_games
     from replay.convert import TARGETS
@@ -346,8 +365,8 @@ def clean(
             sources, out, _settings(variant, False, jobs, encoding, progress),
             Options(kinds, Rewrite(notation) if notation else None), rejects=bad, note=console.note,
             changes=(lambda line: log.write(line + "\n")) if log is not None else None))
-    console.note(f"{summary.games} games: {summary.changes} changes in {summary.changed} "
-                 f"games, {summary.written} written{_tail(summary)}")
+    _finish(console, f"{summary.games} games: {summary.changes} changes in {summary.changed} "
+            f"games, {summary.written} written", summary)
 
 
 def register(app: typer.Typer) -> None:

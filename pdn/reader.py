@@ -17,6 +17,7 @@ with the line and column in the whole file, and reading goes on with the next ch
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -129,7 +130,30 @@ def _names_a_file(text: str) -> bool:
 
 @contextmanager
 def open_text(source: Source, encoding: str | None = None) -> Iterator[tuple[IO[str], str | None]]:
-    """An open text stream over any source (universal newlines), and the source's name."""
+    """An open text stream over any source (universal newlines), and the source's name.
+
+    Every failure to read raises ``OSError``: also bytes that are not in the ``encoding``
+    given, or an unknown encoding (as ``errno.EILSEQ`` and ``errno.EINVAL``), so that callers
+    report any unreadable source in one way.
+    """
+    try:
+        with _opened_text(source, encoding) as opened:
+            yield opened
+    except UnicodeDecodeError as error:
+        raise OSError(errno.EILSEQ, f"not {encoding or error.encoding} text ({error.reason}): "
+                      "give the right --encoding", _source_name(source)) from error
+    except LookupError as error:
+        raise OSError(errno.EINVAL, str(error), _source_name(source)) from error
+
+
+def _source_name(source: Source) -> str | None:
+    if isinstance(source, str | os.PathLike):
+        return os.fspath(source) if not isinstance(source, str) or _names_a_file(source) else None
+    return getattr(source, "name", None)
+
+
+@contextmanager
+def _opened_text(source: Source, encoding: str | None) -> Iterator[tuple[IO[str], str | None]]:
     if isinstance(source, str) and not _names_a_file(source):
         yield io.StringIO(source.removeprefix("\ufeff"), newline=None), None
     elif isinstance(source, str | os.PathLike):
