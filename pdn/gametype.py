@@ -53,6 +53,12 @@ class SquareNotation:
         table.update({str(n): sq for n, sq in enumerate(numbering.squares, 1)})
         return table
 
+    def squares(self, names: tuple[str, ...]) -> list[int]:
+        """The internal squares of normalised names (one look-up each); raises SquareError."""
+        table = self._names
+        found = [table.get(name, -1) for name in names]
+        return found if -1 not in found else [self.square(name) for name in names]
+
     def square(self, text: str) -> int:
         """The internal square a written name or number denotes; raises SquareError.
 

@@ -112,6 +112,8 @@ class DrawTracker:
     def push(self, before: Position, move: Move, after: Position) -> list[DrawClaim]:
         """Account for one move; returns the rules met for the first time by it."""
         self.ply += 1
+        if not after.kings and self.rules != "house":
+            return self._men_only(move, after)
         new: list[DrawClaim] = []
         king_move = bool((before.kings >> move.origin) & 1)
         if move.captures or not king_move:
@@ -145,6 +147,18 @@ class DrawTracker:
                        "(house rule of source document 002)", new)
         self.claims.extend(new)
         return new
+
+    def _men_only(self, move: Move, after: Position) -> list[DrawClaim]:
+        """A ply that leaves no king on the board: every move was a man's, so no position can
+        come back and no counting rule runs (all need a king); only the counters move on."""
+        self.seen.clear()
+        self.kings_only = self.diagonal_plies = 0
+        self.quiet_plies = 0 if move.captures else self.quiet_plies + 1
+        if move.captures:
+            self.balance, self.balance_plies = Material.of(after), 0
+        else:
+            self.balance_plies += 1
+        return []
 
     def _meet(self, rule: str, description: str, new: list[DrawClaim]) -> None:
         if rule not in self._met:

@@ -261,10 +261,19 @@ class MoveGenerator:
                             total += 1
         return total
 
-    def captures(self, own: int, opp: int, kings: int, color: int) -> list[Move]:
-        """Every capture route allowed by the variant's precedence rule (duplicates kept)."""
+    def captures(self, own: int, opp: int, kings: int, color: int, origins: int = -1
+                 ) -> list[Move]:
+        """Every capture route allowed by the variant's precedence rule (duplicates kept).
+
+        ``origins`` limits the search to the pieces on those squares where the choice among
+        captures is free (the resolver names the piece); with a precedence rule every piece
+        is searched, since another piece's capture may outrank theirs.
+        """
+        if self._filter is not None:
+            origins = -1
         routes: list[Move] = []
-        for origin in iter_bits(self._capturing_men(own, opp, kings, color) | (own & kings)):
+        candidates = (self._capturing_men(own, opp, kings, color) | (own & kings)) & origins
+        for origin in iter_bits(candidates):
             self._piece_captures(origin, own, opp, kings, color, routes)
         if routes and self._filter is not None:
             routes = self._filter(routes, kings)

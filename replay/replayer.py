@@ -192,9 +192,8 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
     draws = DrawTracker(replayed.variant, replayed.start)
     for index, ply in enumerate(plies):
         record = ply.record
-        if record.placeholder or ply.number is not None:
-            number, side = numbering.number(index), _side(board)
         if record.placeholder:
+            number, side = numbering.number(index), _side(board)
             replayed.placeholder = True
             replayed.known_plies = index
             replayed.warnings.append(_problem(
@@ -204,7 +203,7 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
         if ply.variations:
             branches.extend((variation, board.position, index) for variation in ply.variations)
         if ply.number is not None:
-            _check_number(replayed, ply, number, board)
+            _check_number(replayed, ply, numbering.number(index), board)
         resolution = resolve(board, record)
         if resolution.move is None or resolution.warning:
             number, side = numbering.number(index), _side(board)
@@ -248,7 +247,7 @@ def _first_number(game: Game) -> int:
 
 
 def _check_number(replayed: ReplayedGame, ply: Ply, number: int, board: Board) -> None:
-    if ply.number is None:
+    if ply.number == number and not ply.black_number:
         return
     side = _side(board)
     if ply.number != number:

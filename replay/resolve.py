@@ -35,9 +35,9 @@ class Resolution:
 
 def resolve(board: Board, record: MoveRecord) -> Resolution:
     """The legal move a record denotes in this position."""
-    notation = board.variant.gametype.notation
+    variant = board.variant
     try:
-        squares = [notation.square(name) for name in record.squares]
+        squares = variant.gametype.notation.squares(record.squares)
     except SquareError as error:
         return Resolution(None, "bad-square", f"{error}")
     if not squares:
@@ -46,24 +46,29 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
     sides = ((position.white, position.black, position.kings, WHITE) if position.turn == WHITE
              else (position.black, position.white, position.kings, position.turn))
     generator = board.generator
-    forced = board.variant.forced_capture
-    routes = generator.captures(*sides) if generator.has_capture(*sides) else []
-    if record.is_short:
-        origins = generator.file_masks.get((record.origin_file or "").lower(), 0)
+    forced = variant.forced_capture
+    short = record.origin_file is not None
+    origins = (generator.file_masks.get(record.origin_file.lower(), 0) if short
+               else 1 << squares[0])
+    # With free choice only the named pieces' captures matter; a capture elsewhere still
+    # forbids a quiet move, which has_capture tells.
+    any_capture = generator.has_capture(*sides)
+    routes = generator.captures(*sides, origins) if any_capture else []
+    if short:
         destination = squares[-1]
         candidates = [r for r in routes
                       if r.destination == destination and (origins >> r.origin) & 1]
     else:
-        origins = 1 << squares[0]
         candidates = [r for r in routes if r.origin == squares[0]
                       and r.destination == squares[-1]
                       and (len(squares) == 2 or _follows(board, squares, r))]
-    if not (routes and forced) and len(squares) <= 2:
-        # Frisian: a king that made its third quiet move in a row is held (RULES.md §3).
-        candidates += generator.quiet_moves_to(*sides, squares[-1],
-                                               origins & ~board.frozen_kings())
+    if not (any_capture and forced) and len(squares) <= 2:
+        if variant.max_king_moves:
+            # Frisian: a king that made its third quiet move in a row is held (RULES.md §3).
+            origins &= ~board.frozen_kings()
+        candidates += generator.quiet_moves_to(*sides, squares[-1], origins)
     distinct = unique(candidates)
-    if not distinct and len(squares) > 2 and not record.is_short:
+    if not distinct and len(squares) > 2 and not short:
         return _loose_path(board, record, squares, routes)
     if len(distinct) == 1:
         return _resolved(record, distinct, board)
