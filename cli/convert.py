@@ -12,7 +12,7 @@ import typer
 
 from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, VariantOption, fail
 from cli.sources import SourceError, collect_sources
-from cli.validate import _problem_text
+from replay.validate import problem_line
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -124,9 +124,9 @@ def _report(conversion: Conversion) -> str:
     """Say on stderr what was not converted or was written differently; the verdict."""
     report = conversion.report
     for problem in report.errors:
-        typer.echo(_problem_text(report, problem, "error"), err=True)
+        typer.echo(problem_line(report, problem, "error"), err=True)
     for problem in report.warnings:
-        typer.echo(_problem_text(report, problem, "warning"), err=True)
+        typer.echo(problem_line(report, problem, "warning"), err=True)
     if conversion.game is None:
         return "unreadable" if report.status == "unreadable" else "not converted"
     if report.errors:

@@ -12,27 +12,7 @@ import typer
 
 from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, VariantOption, fail
 from cli.sources import SourceError, collect_sources
-
-
-def _location(report, problem: dict) -> str:
-    parts = [report.file or "<stdin>"]
-    if problem.get("line"):
-        parts.append(str(problem["line"]))
-        if problem.get("column"):
-            parts.append(str(problem["column"]))
-    elif report.line:
-        parts.append(str(report.line))
-    return ":".join(parts)
-
-
-def _problem_text(report, problem: dict, kind: str) -> str:
-    move = ""
-    if problem.get("move_number"):
-        move = f", move {problem['move_number']} ({problem.get('side')})"
-        if problem.get("token"):
-            move += f" '{problem['token']}'"
-    return (f"{_location(report, problem)}: {kind}: {report.title}{move}: "
-            f"{problem['code']} — {problem['message']}")
+from replay.validate import problem_line
 
 
 def validate(
@@ -92,10 +72,10 @@ def validate(
             typer.echo(json.dumps(item.as_dict(), ensure_ascii=False))
             continue
         for problem in item.errors:
-            typer.echo(_problem_text(item, problem, "error"))
+            typer.echo(problem_line(item, problem, "error"))
         if warnings or strict:
             for problem in item.warnings:
-                typer.echo(_problem_text(item, problem, "warning"))
+                typer.echo(problem_line(item, problem, "warning"))
         if item.result_check == "inconsistent":
             typer.echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
                        f"{item.result_note}")

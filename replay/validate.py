@@ -58,6 +58,28 @@ class GameReport:
         return f"game {self.game} ({self.white or '?'} – {self.black or '?'})"
 
 
+def _location(report: GameReport, problem: dict) -> str:
+    parts = [report.file or "<stdin>"]
+    if problem.get("line"):
+        parts.append(str(problem["line"]))
+        if problem.get("column"):
+            parts.append(str(problem["column"]))
+    elif report.line:
+        parts.append(str(report.line))
+    return ":".join(parts)
+
+
+def problem_line(report: GameReport, problem: dict, kind: str) -> str:
+    """``file:line:col: error: game 3 (A – B), move 12 (Black) 'fg5': code — message``."""
+    move = ""
+    if problem.get("move_number"):
+        move = f", move {problem['move_number']} ({problem.get('side')})"
+        if problem.get("token"):
+            move += f" '{problem['token']}'"
+    return (f"{_location(report, problem)}: {kind}: {report.title}{move}: "
+            f"{problem['code']} — {problem['message']}")
+
+
 def report_game(game: Game, default: Variant, override: Variant | None = None) -> GameReport:
     """Replay a game and sum it up."""
     replayed = replay_game(game, default, override)
