@@ -10,11 +10,11 @@ move, no leading zeros.
 >>> print(write_game(game))  # doctest: +NORMALIZE_WHITESPACE
 [Event "x"]
 [Site "?"]
-[Date "?"]
+[Date "????.??.??"]
 [Round "?"]
 [White "?"]
 [Black "?"]
-[Result "?"]
+[Result "1-0"]
 <BLANKLINE>
 1. 32-28 19-23 {good} 2. 37-32 (2. 33-29 $1) 1-0
 """
@@ -135,10 +135,14 @@ def _second_player_starts(game: Game) -> bool:
 
 def write_game(game: Game) -> str:
     """One game as PDN 3.0 text (tags, blank line, movetext), without a trailing newline."""
-    tags = [_tag(name, game.tags.get(name) or "?") for name in SEVEN_TAGS]
+    # PDN 3.0: unknown values are "?", an unknown date "????.??.??", a missing Result the
+    # movetext's result or "*".
+    movetext_result = game.result if game.result and game.result != "-" else "*"
+    missing = {"Date": "????.??.??", "Result": movetext_result}
+    tags = [_tag(name, game.tags.get(name) or missing.get(name, "?")) for name in SEVEN_TAGS]
     tags += [_tag(name, value) for name, value in game.tags.items() if name not in SEVEN_TAGS]
     words = list(_line_words(game.moves, 1, _second_player_starts(game)))
-    words.append(game.result if game.result and game.result != "-" else "*")
+    words.append(movetext_result)
     return "\n".join(tags) + "\n\n" + "\n".join(_wrap(words))
 
 

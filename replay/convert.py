@@ -41,7 +41,7 @@ CAPTURE_SEPARATORS = ("x", ":", "-")
 # The capture separator each GameType prescribes (PDN.md's table); "x" for the others.
 # Warnings about records that conversion writes differently: said, never silent.
 CORRECTION_CODES = ("notation", "resolved-by-continuation")
-UNKNOWN = (None, "", "?", "*")
+UNKNOWN = (None, "", "?", "*", "????.??.??")
 
 
 class TargetError(ValueError):

@@ -22,10 +22,13 @@ def shape(line: Line) -> tuple:
 
 
 def canonical(game: Game) -> tuple:
-    """What a round trip keeps: tags (the seven filled with "?"), the tree, the result."""
-    tags = {name: "?" for name in SEVEN_TAGS} | game.tags
-    tags |= {name: tags[name] or "?" for name in SEVEN_TAGS}
-    return tags, shape(game.moves), game.result if game.result in RESULTS else "*"
+    """What a round trip keeps: tags (the seven filled as PDN 3.0 says: "?", a date
+    "????.??.??", a result from the movetext or "*"), the tree, the result."""
+    result = game.result if game.result in RESULTS else "*"
+    missing = {name: "?" for name in SEVEN_TAGS} | {"Date": "????.??.??", "Result": result}
+    tags = missing | game.tags
+    tags |= {name: tags[name] or missing[name] for name in SEVEN_TAGS}
+    return tags, shape(game.moves), result
 
 
 def round_trip(games: list[Game]) -> list[Game]:
@@ -37,8 +40,8 @@ def round_trip(games: list[Game]) -> list[Game]:
 def test_seven_tags_first_then_the_others_in_input_order():
     game = Game(tags={"GameType": "20", "White": "W", "Annotator": "A", "Event": "E"})
     lines = write_game(game).splitlines()
-    assert lines[:9] == ['[Event "E"]', '[Site "?"]', '[Date "?"]', '[Round "?"]',
-                         '[White "W"]', '[Black "?"]', '[Result "?"]', '[GameType "20"]',
+    assert lines[:9] == ['[Event "E"]', '[Site "?"]', '[Date "????.??.??"]', '[Round "?"]',
+                         '[White "W"]', '[Black "?"]', '[Result "*"]', '[GameType "20"]',
                          '[Annotator "A"]']
 
 
