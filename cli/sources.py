@@ -22,10 +22,16 @@ def collect_sources(paths: list[str], suffixes: tuple[str, ...] = RECORD_SUFFIXE
         path = Path(text)
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes
-                           and p.is_file())
+                           and _readable_kind(p))
             sources.extend(str(p) for p in found)
         elif path.exists():
             sources.append(text)
         else:
             raise SourceError(f"{text}: no such file or directory")
     return sources
+
+
+def _readable_kind(path: Path) -> bool:
+    """A file, or a dangling link to one (reported as unreadable, never skipped in silence);
+    not a directory, pipe or device, which would hang or make no sense."""
+    return path.is_file() or (path.is_symlink() and not path.exists())

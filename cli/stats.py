@@ -90,7 +90,9 @@ def _workers(jobs: int, sources: list[str]) -> int:
     """``--jobs``; for 0, every core when the files are big enough to repay the pool."""
     if jobs:
         return jobs
-    size = sum(os.path.getsize(s) for s in sources if s != "-")
+    from replay.archive.stream import total_size
+
+    size = total_size([s for s in sources if s != "-"]) or 0
     return (os.cpu_count() or 1) if size > PARALLEL_MIN_BYTES else 1
 
 

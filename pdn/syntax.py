@@ -41,6 +41,7 @@ class Chunk:
 
 _TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\.?)*"[^\[\]\n]*)?\])+(?:\s|\\r)*')
 _TAG_START = re.compile(r'\s*\[[A-Za-z][A-Za-z0-9_]*\s+"')
+_EVENT_START = re.compile(r'\[Event\s+"')
 _ENDS_WITH_RESULT = re.compile(
     r"(?:^|\s)(?:1/2-1/2|1/2:1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)\s*$"
 )
@@ -77,20 +78,23 @@ class _Chunker:
         self.has_body = False  # movetext seen (not only tags and comments)
         self.ended = False  # the last movetext line ended with a result token
         self.in_comment = False
+        self.broken_tag = False  # a tag line that lost a quote or a bracket was seen
 
     def flush(self, number: int) -> Iterator[Chunk]:
         if self.buffer and (self.has_body or any(part.strip() for part in self.buffer)):
             yield Chunk("".join(self.buffer), self.start)
         self.buffer, self.start, self.has_body, self.ended = [], number, False, False
+        self.broken_tag = False
 
     def feed(self, line: str, number: int) -> Iterator[Chunk]:
         stripped = line.lstrip()
         if stripped.startswith("[") and (not self.in_comment or _TAG_START.match(stripped)):
-            if self.has_body:
-                yield from self.flush(number)
+            if self.has_body or (self.broken_tag and _EVENT_START.match(stripped)):
+                yield from self.flush(number)  # a broken head must not take the next game's
             self.in_comment = False
             tags = _TAG_RUN.match(stripped)
             rest = stripped[tags.end():] if tags else ""  # a broken tag line is still a tag line
+            self.broken_tag = self.broken_tag or tags is None or rest.startswith("[")
         elif stripped.startswith("%") and not self.in_comment:
             rest = ""
         else:
@@ -125,7 +129,9 @@ def split_chunks(lines: Iterable[str]) -> Iterator[Chunk]:
     """Cut lines into game chunks.
 
     A chunk ends before a tag line that follows movetext (also a tag glued to the end of a
-    movetext line), and before movetext that follows a line ending in a result token. Lines
+    movetext line), before an Event tag that follows a broken tag line (a head cut short
+    spoils its own game only), and before movetext that follows a line ending in a result
+    token. Lines
     inside a ``{}`` comment never split, except a line that clearly starts a tag pair
     (``[Name "``): an unclosed comment then spoils one game, not the rest of the file. ``%``
     escape lines and comments alone are not movetext, so a comment before the first tag

@@ -120,7 +120,15 @@ def total_size(sources: list[str]) -> int | None:
     """The bytes to read, for a progress bar (None when standard input is among them)."""
     if STDIN in sources:
         return None
-    return sum(os.path.getsize(source) for source in sources)
+    return sum(file_size(source) for source in sources)
+
+
+def file_size(path: str) -> int:
+    """The size of a file, 0 when it cannot be read (reading it will say why)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def run_task(sources: list[str], task: Task[R], *, jobs: int = 1, encoding: str | None = None,
