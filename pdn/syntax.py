@@ -89,8 +89,9 @@ class _Chunker:
     def feed(self, line: str, number: int) -> Iterator[Chunk]:
         stripped = line.lstrip()
         if stripped.startswith("[") and (not self.in_comment or _TAG_START.match(stripped)):
-            if self.has_body or (self.broken_tag and _EVENT_START.match(stripped)):
-                yield from self.flush(number)  # a broken head must not take the next game's
+            if self.has_body or self.in_comment or (self.broken_tag
+                                                    and _EVENT_START.match(stripped)):
+                yield from self.flush(number)  # a broken game must not take the next one
             self.in_comment = False
             tags = _TAG_RUN.match(stripped)
             rest = stripped[tags.end():] if tags else ""  # a broken tag line is still a tag line
@@ -131,9 +132,8 @@ def split_chunks(lines: Iterable[str]) -> Iterator[Chunk]:
     A chunk ends before a tag line that follows movetext (also a tag glued to the end of a
     movetext line), before an Event tag that follows a broken tag line (a head cut short
     spoils its own game only), and before movetext that follows a line ending in a result
-    token. Lines
-    inside a ``{}`` comment never split, except a line that clearly starts a tag pair
-    (``[Name "``): an unclosed comment then spoils one game, not the rest of the file. ``%``
+    token. Lines inside a ``{}`` comment never split, except a line that clearly starts a
+    tag pair (``[Name "``): an unclosed comment then spoils one game, not the next one. ``%``
     escape lines and comments alone are not movetext, so a comment before the first tag
     stays with the game after it.
     """

@@ -87,4 +87,4 @@ def test_info_on_an_archive(runner, app, shared_data: Path):
     path = shared_data / "games-checkers" / "russian" / "World_Championship_1998.pdn"
     summary = json.loads(runner.invoke(app, ["info", "--json", str(path)]).stdout)
     assert summary["games"] == 460 and summary["variants"] == {"25": 460}
-    assert {e["line"] for e in summary["errors"]} >= {4239}   # [Round "11.1] lost its quote
+    assert summary["errors"] == []  # [Round "11.1] lost its quote: read, with a warning
