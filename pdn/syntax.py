@@ -79,8 +79,14 @@ class _Chunker:
         self.ended = False  # the last movetext line ended with a result token
         self.in_comment = False
         self.broken_tag = False  # a tag line that lost a quote or a bracket was seen
+        # where a comment still open was opened after a finished game: (buffer index, line)
+        self.open_after_end: tuple[int, int] | None = None
 
     def flush(self, number: int) -> Iterator[Chunk]:
+        if self.open_after_end is not None:  # the finished game keeps only its own lines
+            index, line = self.open_after_end
+            yield Chunk("".join(self.buffer[:index]), self.start)
+            self.buffer, self.start, self.open_after_end = self.buffer[index:], line, None
         if self.buffer and (self.has_body or any(part.strip() for part in self.buffer)):
             yield Chunk("".join(self.buffer), self.start)
         self.buffer, self.start, self.has_body, self.ended = [], number, False, False
@@ -92,7 +98,7 @@ class _Chunker:
             if self.has_body or self.in_comment or (self.broken_tag
                                                     and _EVENT_START.match(stripped)):
                 yield from self.flush(number)  # a broken game must not take the next one
-            self.in_comment = False
+            self.in_comment, self.open_after_end = False, None
             tags = _TAG_RUN.match(stripped)
             rest = stripped[tags.end():] if tags else ""  # a broken tag line is still a tag line
             self.broken_tag = self.broken_tag or tags is None or rest.startswith("[")
@@ -102,7 +108,12 @@ class _Chunker:
             rest = stripped
         plain = not (self.in_comment or "{" in rest or "}" in rest or ";" in rest)
         if not plain:
+            was_open = self.in_comment
             content, self.in_comment = _content_outside_comments(rest, self.in_comment)
+            if self.in_comment and not was_open and self.ended and self.buffer:
+                self.open_after_end = (len(self.buffer), number)
+            elif not self.in_comment:
+                self.open_after_end = None
         else:
             content = bool(rest.strip())
             tag = _TAG_START.search(rest, 1) if "[" in rest else None
@@ -118,9 +129,12 @@ class _Chunker:
             if self.ended:
                 yield from self.flush(number)
             self.has_body = True
-            # only a line without comments is trusted to end with a result (the grammar
-            # still separates games inside a chunk; chunks only bound the damage of errors)
-            self.ended = plain and _ENDS_WITH_RESULT.search(rest) is not None
+            # only what follows the line's last closed comment is trusted to end with a
+            # result (the grammar still separates games inside a chunk; chunks only bound
+            # the damage of errors)
+            tail = rest[rest.rfind("}") + 1:]
+            self.ended = (not self.in_comment and "{" not in tail and ";" not in rest
+                          and _ENDS_WITH_RESULT.search(tail) is not None)
         if not self.buffer:
             self.start = number
         self.buffer.append(line)

@@ -240,6 +240,20 @@ def test_n_good_games_around_a_broken_one_give_n_valid_and_one_error(tmp_path: P
     assert result.exit_code == 2 and "never closed" in (tmp_path / "all.pdn").read_text()
 
 
+@pytest.mark.parametrize("broken", [
+    '{Event "a"]\n[Site "b"]\n1. c3-d4 *\n',  # "[" flipped to "{": a comment left open
+    '[Event "a"]\n[Site "b"]\n[Ro\n',  # a head cut short
+    "[\n",  # a lone bracket before the next game
+    '[Event "a"]\n1. c3-d4 {a comment\n} *\n. f6-g5 *\n',  # movetext cut after a comment
+], ids=["open-comment", "cut-head", "lone-bracket", "after-a-comment"])
+def test_a_broken_game_does_not_take_the_next_one_with_it(broken: str):
+    """Found by bench/fuzz.py and in brunogui's 48th Polish Team Championship: GOOD before
+    and after the broken game both read."""
+    games = list(read_games(GOOD + broken + GOOD))
+    assert [g.tags.get("Event") for g in games if not g.errors][-1] == "good"
+    assert sum(1 for g in games if g.tags.get("Event") == "good" and not g.errors) == 2
+
+
 # ---- real archives, damaged ------------------------------------------------------------------
 
 
