@@ -1,0 +1,1 @@
+"""The ``pdn`` command line (typer): one module per command, registered in ``cli.app``."""

@@ -1,0 +1,1 @@
+"""Rules of play: variants, move generation, replay, notation, statistics and outputs."""
