@@ -27,6 +27,7 @@ from itertools import islice
 from typing import IO, Generic, TypeVar
 
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
+from pdn.parallel import in_order
 from pdn.syntax import Chunk, GameTransformer, explain_error, head_tags, load_parser, split_chunks
 
 Source = str | os.PathLike | IO[str] | IO[bytes]
@@ -248,13 +249,9 @@ def _batches(chunks: Iterable[Chunk], size: int) -> Iterator[list[Chunk]]:
 def _read_parallel(chunks: Iterable[Chunk], workers: int, source: str | None) -> Iterator[Game]:
     """Parse batches of chunks in worker processes, in order, with a bounded look-ahead."""
     with ProcessPoolExecutor(workers) as pool:
-        pending = []
-        for batch in _batches(chunks, 256):
-            pending.append(pool.submit(_read_batch, batch))
-            if len(pending) > 2 * workers:
-                yield from _unpacked(pending.pop(0).result(), source)
-        for future in pending:
-            yield from _unpacked(future.result(), source)
+        batches = ((batch,) for batch in _batches(chunks, 256))
+        for packed in in_order(pool, _read_batch, batches, workers):
+            yield from _unpacked(packed, source)
 
 
 def _unpacked(packed: list[tuple], source: str | None) -> Iterator[Game]:

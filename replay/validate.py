@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import os
 import sys
-from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 
 from pdn.fen import format_fen
 from pdn.model import Game
+from pdn.parallel import in_order
 from pdn.reader import iter_chunks, parse_chunks
 from pdn.syntax import Chunk
 from replay.board import setup_from_position
@@ -151,8 +151,9 @@ def validate_sources(sources: list[str], default: Variant, override: Variant | N
                     yield from _renumbered(_validate_batch(batch, name, default, override)
                                            for batch in batches)
                 else:
-                    yield from _renumbered(_submitted(pool, workers, batches, name, default,
-                                                      override))
+                    yield from _renumbered(in_order(
+                        pool, _validate_batch,
+                        ((batch, name, default, override) for batch in batches), workers))
             except OSError as error:
                 yield f"{name}: cannot read: {error.strerror or error}"
 
@@ -178,19 +179,6 @@ def _batches(chunks: Iterable[Chunk]) -> Iterator[list[Chunk]]:
     iterator = iter(chunks)
     while batch := list(islice(iterator, BATCH)):
         yield batch
-
-
-def _submitted(pool: ProcessPoolExecutor, workers: int, batches: Iterable[list[Chunk]],
-               source: str, default: Variant, override: Variant | None
-               ) -> Iterator[list[GameReport]]:
-    """Batches of reports in input order, with a bounded number of batches in flight."""
-    pending: deque[Future] = deque()
-    for batch in batches:
-        pending.append(pool.submit(_validate_batch, batch, source, default, override))
-        while len(pending) > 2 * workers:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
 
 
 def _renumbered(batches: Iterable[list[GameReport]]) -> Iterator[GameReport]:

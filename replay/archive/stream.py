@@ -17,6 +17,7 @@ from itertools import islice
 from typing import Generic, Protocol, TypeVar
 
 from pdn.model import Game
+from pdn.parallel import in_order
 from pdn.reader import iter_chunks, parse_chunks
 from pdn.syntax import Chunk, head_tags
 
@@ -158,10 +159,5 @@ def _pool(task: Task[R], sources: list[str], encoding: str | None, workers: int
           ) -> Iterator[Done[R]]:
     """Batches in worker processes, at most two per worker in flight."""
     with ProcessPoolExecutor(workers) as pool:
-        pending = []
-        for batch in _batches(sources, encoding):
-            pending.append(pool.submit(_run, task, batch))
-            while len(pending) > 2 * workers:
-                yield pending.pop(0).result()
-        for future in pending:
-            yield future.result()
+        yield from in_order(pool, _run, ((task, batch) for batch in _batches(sources, encoding)),
+                            workers)

@@ -18,6 +18,7 @@ from itertools import islice
 
 import pandas as pd
 
+from pdn.parallel import in_order
 from pdn.reader import open_text, read_games
 from pdn.syntax import Chunk, split_chunks
 from replay.stats.rows import MoveColumns, game_row
@@ -108,19 +109,7 @@ def run_parts(batches: Iterable[Batch], options: Options, *, jobs: int = 1,
 
 def _run_pool(batches: Iterable[Batch], options: Options, workers: int) -> Iterator[Part]:
     with ProcessPoolExecutor(workers) as pool:
-        yield from _windowed(batches, options, workers, pool.submit)
-
-
-def _windowed(batches: Iterable[Batch], options: Options, workers: int,
-              submit: Callable) -> Iterator[Part]:
-    """Keep at most two batches per worker in flight, so memory stays flat."""
-    pending = []
-    for batch in batches:
-        pending.append(submit(run_batch, batch, options))
-        if len(pending) > 2 * workers:
-            yield pending.pop(0).result()
-    for future in pending:
-        yield future.result()
+        yield from in_order(pool, run_batch, ((batch, options) for batch in batches), workers)
 
 
 def _run_dask(batches: Iterable[Batch], options: Options, workers: int) -> Iterator[Part]:

@@ -1,0 +1,29 @@
+"""Work in worker processes with results in input order and flat memory.
+
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor(2) as pool:
+...     list(in_order(pool, pow, ((n, 2) for n in range(5)), workers=2))
+[0, 1, 4, 9, 16]
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def in_order(pool: Executor, function: Callable[..., T], arguments: Iterable[tuple[Any, ...]],
+             workers: int) -> Iterator[T]:
+    """``function(*args)`` for each argument tuple, run on ``pool``, yielded in input order,
+    with at most two calls per worker in flight."""
+    pending: deque[Future[T]] = deque()
+    for args in arguments:
+        pending.append(pool.submit(function, *args))
+        while len(pending) > 2 * workers:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
