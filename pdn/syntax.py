@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 
@@ -436,7 +436,8 @@ class GameTransformer(Transformer):
             elif item.type == "NAG":
                 ply.nags.append(int(item.value[1:]))
             else:
-                ply.record = replace(ply.record, strength=(ply.record.strength or "") + item.value)
+                ply.record = ply.record._replace(
+                    strength=(ply.record.strength or "") + item.value)
 
     def variation(self, items: list) -> Line | _Hoisted:
         return items[0] if items else Line()

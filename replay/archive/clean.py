@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pdn.gametype import GameTypeError, parse_gametype
 from pdn.model import Game, Line, MoveRecord
@@ -162,7 +162,7 @@ def strip_annotations(line: Line, strip: frozenset[str]) -> int:
 
 
 def _without_strength(record: MoveRecord) -> MoveRecord:
-    return replace(record, strength=None)
+    return record._replace(strength=None)
 
 
 @dataclass(frozen=True)
