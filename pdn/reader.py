@@ -212,22 +212,18 @@ def _read_batch(batch: list[Chunk]) -> list[tuple]:
 # values costs about what building them did.
 
 def _pack_line(line: Line) -> tuple:
-    return (tuple((_pack_record(ply.record), ply.number, ply.black_number, tuple(ply.nags),
-                   tuple(ply.comments), tuple(_pack_line(v) for v in ply.variations), ply.setup)
-                  for ply in line.plies), tuple(line.comments), line.setup)
-
-
-def _pack_record(record: MoveRecord) -> tuple:
-    return (record.text, record.squares, record.separator, record.origin_file, record.strength,
-            record.line, record.column, record.placeholder)
+    return ([(tuple(ply.record), ply.number, ply.black_number, ply.nags, ply.comments,
+              [_pack_line(v) for v in ply.variations], ply.setup) for ply in line.plies],
+            line.comments, line.setup)
 
 
 def _unpack_line(packed: tuple) -> Line:
     plies, comments, setup = packed
-    return Line([Ply(MoveRecord(*record), number, black, list(nags), list(notes),
-                     [_unpack_line(v) for v in variations], ply_setup)
-                 for record, number, black, nags, notes, variations, ply_setup in plies],
-                list(comments), setup)
+    record = tuple.__new__  # MoveRecord's own __new__ is Python code; this is the tuple's
+    return Line([Ply(record(MoveRecord, fields), number, black, nags, notes,
+                     [_unpack_line(v) for v in variations] if variations else [], ply_setup)
+                 for fields, number, black, nags, notes, variations, ply_setup in plies],
+                comments, setup)
 
 
 def _pack_game(game: Game) -> tuple:
@@ -249,7 +245,7 @@ def _batches(chunks: Iterable[Chunk], size: int) -> Iterator[list[Chunk]]:
 def _read_parallel(chunks: Iterable[Chunk], workers: int, source: str | None) -> Iterator[Game]:
     """Parse batches of chunks in worker processes, in order, with a bounded look-ahead."""
     with ProcessPoolExecutor(workers) as pool:
-        batches = ((batch,) for batch in _batches(chunks, 256))
+        batches = ((batch,) for batch in _batches(chunks, 32))
         for packed in in_order(pool, _read_batch, batches, workers):
             yield from _unpacked(packed, source)
 

@@ -198,6 +198,15 @@ def check_tag(text: str, name: str, value: str, line: int, column: int) -> Diagn
     return None
 
 
+@lru_cache(maxsize=1 << 12)
+def _read_tag(text: str) -> tuple[str, str, bool]:
+    """Name and value of a tag token and whether ``check_tag`` finds nothing wrong with it,
+    cached by its text (archives repeat their Event, Site and Result tags thousands of
+    times)."""
+    name, value = split_tag(text)
+    return name, value, check_tag(text, name, value, 0, 0) is None
+
+
 def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diagnostic]]:
     """The tags at the head of a chunk (before any movetext), read without the parser; a
     broken tag line is passed over, so a game with a syntax error keeps its other tags."""
@@ -250,14 +259,14 @@ NAG_FORCED_MOVE = 7  # "$7", what a "*" glued to a move (a star move) means
 
 @lru_cache(maxsize=1 << 16)
 def _move_token(value: str) -> tuple:
-    """What a MOVE token says, cached by its text (move texts repeat a lot).
+    """What one move record of a MOVE token says, cached by its text (they repeat a lot).
 
-    ``(number, black, line_delta, column, column_is_absolute, text, squares, separator,
-    origin_file, strength, star)``: the move number and whether it was ``n...``; where the
-    move starts relative to the token (a newline may separate it from its number); the move
-    as written; its squares normalised (lowercase, no leading zeros); the capture separator
-    (``X`` and ``×`` read as ``x``); the file letter of a short record; a glued strength mark;
-    and whether a glued ``*`` marked a star move.
+    ``(number, black, line_delta, column, column_is_absolute, head, star)``: the move number
+    and whether it was ``n...``; where the move starts relative to its text (a newline may
+    separate it from its number); ``head``, the first five fields of its ``MoveRecord``
+    (the move as written; its squares normalised, lowercase and without leading zeros; the
+    capture separator, ``X`` and ``×`` read as ``x``; the file letter of a short record; a
+    glued strength mark); and whether a glued ``*`` marked a star move.
     """
     number = None
     black = False
@@ -288,18 +297,38 @@ def _move_token(value: str) -> tuple:
     separator = _SEPARATOR.search(lowered)
     mark = separator.group() if separator else ""
     star = strength == "*"
-    return (number, black, line_delta, column, absolute, text, squares,
-            "x" if mark in ("X", "×") else mark, origin_file, None if star else strength, star)
+    head = (text, squares, "x" if mark in ("X", "×") else mark, origin_file,
+            None if star else strength)
+    return number, black, line_delta, column, absolute, head, star
 
 
-def _move(token, line_offset: int) -> tuple[Ply, bool]:
-    """The ply of a MOVE token (record, move number) and whether it was numbered."""
-    (number, black, line_delta, column, absolute, text, squares, separator, origin_file,
-     strength, star) = _move_token(token.value)
-    record = MoveRecord(text, squares, separator, origin_file, strength,
-                        token.line + line_offset + line_delta,
-                        column if absolute else token.column + column)
-    return Ply(record, number, black, [NAG_FORCED_MOVE] if star else []), number is not None
+def _moves(token, line_offset: int) -> list[Ply]:
+    """The plies of a MOVE token: a run of move records that only whitespace separates."""
+    value = token.value
+    line = token.line + line_offset
+    base = token.column  # a move at offset ``start`` of the token is in column base + start
+    scanned = 0
+    plies = []
+    record = tuple.__new__  # MoveRecord's own __new__ is Python code; this is the tuple's
+    for found in _move_pattern().finditer(value):
+        start = found.start(1)
+        newlines = value.count("\n", scanned, start)
+        if newlines:
+            line += newlines
+            base = -value.rfind("\n", scanned, start)
+        scanned = start
+        number, black, line_delta, column, absolute, head, star = _move_token(found.group(1))
+        where = (line + line_delta, column if absolute else base + start + column, False)
+        plies.append(Ply(record(MoveRecord, head + where), number, black,
+                         [NAG_FORCED_MOVE] if star else []))
+    return plies
+
+
+@cache
+def _move_pattern() -> re.Pattern[str]:
+    """One move record of a MOVE token (the grammar's own pattern), after its whitespace."""
+    parser, _ = load_parser()
+    return re.compile(f"(?:{_GAP})?({parser.get_terminal('MOVE').pattern.to_regexp()})")
 
 
 def _comment_text(text: str) -> str:
@@ -366,15 +395,16 @@ class GameTransformer(Transformer):
                 continue
             kind = item.type
             if kind == "MOVE":
-                ply, numbered = _move(item, self.line_offset)
-                if number is not None and not numbered:
-                    ply.number = int(number.value.rstrip("."))
-                    ply.black_number = number.value.endswith("...")
-                plies.append(ply)
+                run = _moves(item, self.line_offset)
+                first = run[0]
+                if number is not None and first.number is None:
+                    first.number = int(number.value.rstrip("."))
+                    first.black_number = number.value.endswith("...")
                 number = None
                 if pending:
-                    self._attach(ply, pending)
+                    self._attach(first, pending)
                     pending = []
+                plies.extend(run)
             elif kind == "MOVENUMBER":
                 if number is not None:
                     self._dangling(number)
@@ -449,12 +479,13 @@ class GameTransformer(Transformer):
             if isinstance(item, Line | _Hoisted):
                 game.moves = self._main_line(item)
             elif item.type == "TAG":
-                name, value = split_tag(item.value)
+                name, value, sound = _read_tag(item.value)
                 line = item.line + self.line_offset
                 if name == "Event" and "Event" in game.tags:  # a game with tags only, then the next
                     games.append(Game(line=line))
                     game = games[-1]
-                diagnostic = check_tag(item.value, name, value, line, item.column)
+                diagnostic = None if sound else check_tag(item.value, name, value, line,
+                                                          item.column)
                 if diagnostic:
                     game.diagnostics.append(diagnostic)
                 game.tags[name] = value
@@ -570,8 +601,11 @@ class PdnLexer(Lexer):
     """Scans with ONE compiled regular expression built from the grammar's own terminals.
 
     Lark's lexers match the ignored whitespace as a token of its own and try the terminals
-    one after another; here every match eats the whitespace before a token too, so a move
-    costs one ``match`` call. Terminals are tried in Lark's order (priority, then length).
+    one after another; here every match eats the whitespace before a token too. Terminals are
+    tried in Lark's order (priority, then length). A MOVE token is a whole run of move
+    records with only whitespace between them (none of them a stronger terminal such as the
+    result ``1-1``): the parser takes a run of play in one step, and the transformer splits
+    it with the same MOVE pattern.
     """
 
     __future_interface__ = 2
@@ -586,6 +620,10 @@ class PdnLexer(Lexer):
                                 for t in terminals if t.name not in lexer_conf.ignore)
         self.scanner = re.compile(f"(?:{ignored})*+(?:{alternatives})")
         self.trailer = re.compile(f"(?:{ignored})*+")
+        move = by_name["MOVE"]
+        stronger = "|".join(t.pattern.to_regexp() for t in terminals
+                            if t.priority > move.priority and t.name not in lexer_conf.ignore)
+        self.run = re.compile(f"(?:{_GAP}(?!{stronger}){move.pattern.to_regexp()})*+")
         self.token_class = Token
 
     def lex(self, lexer_state, parser_state) -> Iterator[Token]:
@@ -601,6 +639,7 @@ class PdnLexer(Lexer):
     def _scan(self, text: str) -> Iterator[Token]:
         new_token = self.token_class
         match = self.scanner.match
+        run = self.run.match
         count = text.count
         end = len(text)
         position = line = 0
@@ -615,9 +654,10 @@ class PdnLexer(Lexer):
             if newlines:
                 line += newlines
                 line_start = text.rfind("\n", position, start)
-            value = found.group(kind)
-            yield new_token(kind, value, start, line + 1, start - line_start)
             position = found.end()
+            if kind == "MOVE":
+                position = run(text, position).end()
+            yield new_token(kind, text[start:position], start, line + 1, start - line_start)
             if kind in _MULTILINE:
                 newlines = count("\n", start, position)
                 if newlines:
@@ -629,6 +669,10 @@ class PdnLexer(Lexer):
             column = position - text.rfind("\n", 0, position)
             raise UnexpectedCharacters(text, position, newlines + 1, column)
 
+
+# What may separate the moves of one MOVE token: plain whitespace (a comment, an escape line
+# or anything else ends the run).
+_GAP = r"[ \t\r\n]+"
 
 # Terminals whose text may span lines (the others never hold a newline).
 _MULTILINE = frozenset({"MOVE", "COMMENT", "PAREN_COMMENT", "SETUP"})

@@ -210,3 +210,16 @@ def test_without_lark_cython_the_pure_python_parser_reads_the_same(monkeypatch):
 def test_a_result_inside_a_line_comment_does_not_end_the_game():
     game = one("1. 32-28 ;} 1/2-1/2\n19-23 *")
     assert len(game.moves.plies) == 2 and game.moves.plies[0].comments == ["} 1/2-1/2"]
+
+
+def test_a_run_of_moves_is_split_with_each_moves_line_and_column() -> None:
+    """The lexer makes one MOVE token of moves that only whitespace separates; every record
+    still gets its own place, and a closing 1-1 (which reads as a move) stays the result."""
+    text = "1. 11-15 23-19\n2. 9-14  22-17\n3.\n 5-9 {c} 17x10 1-1"
+    game = next(read_games(text))
+    placed = [(p.record.text, p.number, p.record.line, p.record.column)
+              for p in game.moves.plies]
+    assert placed == [("11-15", 1, 1, 4), ("23-19", None, 1, 10), ("9-14", 2, 2, 4),
+                      ("22-17", None, 2, 10), ("5-9", 3, 4, 2), ("17x10", None, 4, 10)]
+    assert game.moves.plies[4].comments == ["c"]
+    assert game.result == "1-1"
