@@ -53,6 +53,11 @@ class SquareNotation:
         table.update({str(n): sq for n, sq in enumerate(numbering.squares, 1)})
         return table
 
+    @property
+    def known_squares(self) -> dict[str, int]:
+        """Normalised name or number -> internal square, for every playable square."""
+        return self._names
+
     def squares(self, names: tuple[str, ...]) -> list[int]:
         """The internal squares of normalised names (one look-up each); raises SquareError."""
         table = self._names

@@ -14,7 +14,7 @@ from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
 from replay.move import Move
 from replay.movegen import WHITE
-from replay.resolve import SIDE_NAMES, Resolution, resolve
+from replay.resolve import SIDE_NAMES, Resolution, plain_move, resolve
 from replay.variants import Variant, get_variant
 
 VALID, INVALID, INCOMPLETE, UNREADABLE = "valid", "invalid", "incomplete", "unreadable"
@@ -204,27 +204,14 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
             branches.extend((variation, board.position, index) for variation in ply.variations)
         if ply.number is not None:
             _check_number(replayed, ply, numbering.number(index), board)
-        resolution = resolve(board, record)
-        if resolution.move is None or resolution.warning:
-            number, side = numbering.number(index), _side(board)
-        if resolution.move is None and resolution.code == "ambiguous-move":
-            resolution = _by_continuation(board, plies, index, resolution)
-            if resolution.move is not None:
-                replayed.warnings.append(_problem("resolved-by-continuation", resolution.warning,
-                                                  record, number, side))
-        elif resolution.warning:
-            replayed.warnings.append(_problem("notation", resolution.warning, record, number,
-                                              side))
-        if resolution.move is None:
-            code = "after-end" if resolution.code == "no-legal-move" else resolution.code
-            message = (f"move after the end of the game: {resolution.message}"
-                       if code == "after-end" else resolution.message)
-            replayed.errors.append(_problem(code, message, record, number, side))
+        move = plain_move(board, record) or _resolve_noting(replayed, board, plies, index,
+                                                            numbering)
+        if move is None:
             break
         before = board.position
-        board.play(resolution.move)
-        replayed.moves.append(resolution.move)
-        for claim in draws.push(before, resolution.move, board.position):
+        board.play(move)
+        replayed.moves.append(move)
+        for claim in draws.push(before, move, board.position):
             number, side = numbering.number(index), SIDE_NAMES[before.turn]
             if index + 1 < len(plies):
                 replayed.warnings.append(_problem(
@@ -235,6 +222,29 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
     replayed.draws = draws.claims
     replayed.final = board.position
     return branches
+
+
+def _resolve_noting(replayed: ReplayedGame, board: Board, plies: list[Ply], index: int,
+                    numbering: _Numbering) -> Move | None:
+    """``resolve`` a record, noting its warning or error on the game (None: an error)."""
+    record = plies[index].record
+    resolution = resolve(board, record)
+    if resolution.move is None or resolution.warning:
+        number, side = numbering.number(index), _side(board)
+    if resolution.move is None and resolution.code == "ambiguous-move":
+        resolution = _by_continuation(board, plies, index, resolution)
+        if resolution.move is not None:
+            replayed.warnings.append(_problem("resolved-by-continuation", resolution.warning,
+                                              record, number, side))
+    elif resolution.warning:
+        replayed.warnings.append(_problem("notation", resolution.warning, record, number,
+                                          side))
+    if resolution.move is None:
+        code = "after-end" if resolution.code == "no-legal-move" else resolution.code
+        message = (f"move after the end of the game: {resolution.message}"
+                   if code == "after-end" else resolution.message)
+        replayed.errors.append(_problem(code, message, record, number, side))
+    return resolution.move
 
 
 def _first_number(game: Game) -> int:

@@ -80,6 +80,50 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
     return explain(board, record, squares)
 
 
+def plain_move(board: Board, record: MoveRecord) -> Move | None:
+    """The move of the common record, or None to leave the record to ``resolve``.
+
+    Common: origin and destination (``c3-d4``, ``22x15``) or a short record (``ed4``), a
+    separator that agrees with the move, exactly one legal move that fits, on a variant
+    with compulsory captures and no limit on king moves. It asks only what ``resolve``'s
+    fast path asks (the named piece's moves and whether a capture exists), builds no
+    ``Resolution``, and says None wherever ``resolve`` might find anything to say.
+    """
+    variant = board.variant
+    if not variant.forced_capture or variant.max_king_moves:
+        return None
+    names = record.squares
+    short = record.origin_file is not None
+    if len(names) != (1 if short else 2):
+        return None
+    table = variant.gametype.notation.known_squares
+    destination = table.get(names[-1])
+    origin = table.get(names[0])
+    if destination is None or origin is None:
+        return None
+    generator = board.generator
+    origins = generator.file_masks.get(record.origin_file, 0) if short else 1 << origin
+    position = board.position
+    turn = position.turn
+    own, opp = ((position.white, position.black) if turn == WHITE
+                else (position.black, position.white))
+    kings = position.kings
+    if generator.has_capture(own, opp, kings, turn):
+        if record.separator == "-":
+            return None
+        found = None
+        for route in generator.captures(own, opp, kings, turn, origins):
+            if route.destination == destination and (origins >> route.origin) & 1:
+                if found is not None and route != found:
+                    return None
+                found = route
+        return found
+    if record.separator in ("x", ":"):
+        return None
+    moves = generator.quiet_moves_to(own, opp, kings, turn, destination, origins)
+    return moves[0] if len(moves) == 1 else None
+
+
 def _loose_path(board: Board, record: MoveRecord, squares: list[int], routes: list[Move]
                 ) -> Resolution:
     """A capture path that leaves out a turning square (``15x33x31`` for ``15x33x22x31``):
