@@ -37,6 +37,7 @@ Repetition compares piece placement and side to move; Frisian's king-move streak
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from replay.board import Position
 from replay.move import Move
@@ -57,8 +58,7 @@ class DrawClaim:
     ply: int
 
 
-@dataclass(frozen=True)
-class Material:
+class Material(NamedTuple):
     """Men and kings of each side."""
 
     white_men: int
@@ -69,8 +69,10 @@ class Material:
     @classmethod
     def of(cls, position: Position) -> Material:
         kings = position.kings
-        return cls((position.white & ~kings).bit_count(), (position.white & kings).bit_count(),
-                   (position.black & ~kings).bit_count(), (position.black & kings).bit_count())
+        return tuple.__new__(cls, ((position.white & ~kings).bit_count(),
+                                   (position.white & kings).bit_count(),
+                                   (position.black & ~kings).bit_count(),
+                                   (position.black & kings).bit_count()))
 
     @property
     def total(self) -> int:
@@ -90,6 +92,9 @@ class Material:
             self.white_men, self.white_kings)
 
 
+_NO_CLAIMS: list[DrawClaim] = []  # returned, never changed
+
+
 class DrawTracker:
     """Feeds on the positions of a game and reports each draw rule the first time it is met."""
 
@@ -103,7 +108,7 @@ class DrawTracker:
         self.ply = 0
         self.kings_only = 0  # plies with only king moves and no capture
         self.quiet_plies = 0  # plies without a capture or a promotion (house rule)
-        self.balance = Material.of(start)
+        self.balance: Material | None = Material.of(start)  # None: not counted since a capture
         self.balance_plies = 0  # plies since the material balance last changed
         self.diagonal_plies = 0
         self.claims: list[DrawClaim] = []
@@ -124,8 +129,10 @@ class DrawTracker:
             self._meet("repetition", "the same position for the third time", new)
         self.kings_only = self.kings_only + 1 if king_move and not move.captures else 0
         self.quiet_plies = 0 if move.captures or move.promotes else self.quiet_plies + 1
+        if move.captures or move.promotes or self.balance is None:
+            self.balance = Material.of(after)
         if move.captures or move.promotes:  # only these change the material
-            self.balance, self.balance_plies = Material.of(after), 0
+            self.balance_plies = 0
         else:
             self.balance_plies += 1
         material = self.balance
@@ -151,14 +158,16 @@ class DrawTracker:
     def _men_only(self, move: Move, after: Position) -> list[DrawClaim]:
         """A ply that leaves no king on the board: every move was a man's, so no position can
         come back and no counting rule runs (all need a king); only the counters move on."""
-        self.seen.clear()
+        if self.seen:
+            self.seen.clear()
         self.kings_only = self.diagonal_plies = 0
-        self.quiet_plies = 0 if move.captures else self.quiet_plies + 1
         if move.captures:
-            self.balance, self.balance_plies = Material.of(after), 0
+            self.quiet_plies = self.balance_plies = 0
+            self.balance = None  # counted when a rule needs it (every rule needs a king)
         else:
+            self.quiet_plies += 1
             self.balance_plies += 1
-        return []
+        return _NO_CLAIMS
 
     def _meet(self, rule: str, description: str, new: list[DrawClaim]) -> None:
         if rule not in self._met:
