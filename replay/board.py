@@ -153,9 +153,11 @@ class Board:
         """Every legal move, one per (origin, destination, captured set)."""
         return self.generator.moves(*self._sides(), self.frozen_kings())
 
-    def capture_routes(self) -> list[Move]:
-        """Every legal capture route, keeping different routes of the same move."""
-        return self.generator.captures(*self._sides())
+    def capture_routes(self, origins: int = -1) -> list[Move]:
+        """Every legal capture route, keeping different routes of the same move (those of
+        the pieces on the ``origins`` mask only, when given)."""
+        return [route for route in self.generator.captures(*self._sides(), origins)
+                if (origins >> route.origin) & 1]
 
     def has_capture(self) -> bool:
         return self.generator.has_capture(*self._sides())
@@ -165,6 +167,16 @@ class Board:
         ``origins`` mask (captures aside; the resolver's fast path)."""
         return self.generator.quiet_moves_to(*self._sides(), destination,
                                              origins & ~self.frozen_kings())
+
+    def legal_moves_to(self, destination: int, origins: int) -> list[Move]:
+        """The legal moves to ``destination`` by the pieces on the squares of the ``origins``
+        mask, capture routes kept apart (without building every legal move)."""
+        sides = self._sides()
+        moves = [route for route in self.generator.captures(*sides, origins)
+                 if route.destination == destination]
+        if self.variant.forced_capture and (moves or self.generator.has_capture(*sides)):
+            return moves
+        return moves + self.quiet_moves_to(destination, origins)
 
     def push(self, move: Move) -> None:
         """Play a legal move (not checked: use ``legal_moves`` or the resolver first)."""

@@ -18,8 +18,10 @@ from collections.abc import Sequence
 from pdn.squares import Geometry
 from replay.board import Board
 from replay.move import Move
+from replay.movegen import WHITE
 
 PATH_STYLES = ("minimal", "turns", "canonical", "all")
+_FILES = "abcdefghijklmnopqrstuvwxyz"  # the keys of MoveGenerator.file_masks, by column
 
 
 def direction(geo: Geometry, start: int, end: int) -> tuple[int, int]:
@@ -83,7 +85,7 @@ def route_squares(board: Board, route: Move, paths: str = "minimal") -> list[int
 
 def is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = None) -> bool:
     """Whether another legal move has the same origin and destination."""
-    moves = board.legal_moves() if legal is None else legal
+    moves = board.legal_moves_to(move.destination, 1 << move.origin) if legal is None else legal
     return any(other.origin == move.origin and other.destination == move.destination
                and other != move for other in moves)
 
@@ -115,11 +117,18 @@ def short_is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = 
     """Whether another legal move has the same short form (origin file, destination and
     whether it captures), so that short notation must fall back to full squares."""
     geo = board.variant.geometry
-    moves = board.legal_moves() if legal is None else legal
+    if legal is None:  # only another piece of the same file making a move of the same kind
+        same_file = board.generator.file_masks[_FILES[move.origin % geo.width]]
+        position = board.position
+        own = position.white if position.turn == WHITE else position.black
+        if not own & same_file & ~(1 << move.origin):
+            return False
+        legal = (board.capture_routes(same_file) if move.captures
+                 else board.quiet_moves_to(move.destination, same_file))
     file = geo.name(move.origin)[0]
     return any(other != move and other.destination == move.destination
                and geo.name(other.origin)[0] == file
-               and bool(other.captures) == bool(move.captures) for other in moves)
+               and bool(other.captures) == bool(move.captures) for other in legal)
 
 
 def short_text(board: Board, move: Move, legal: Sequence[Move] | None = None) -> str:

@@ -57,6 +57,7 @@ class ReplayedGame:
     variant: Variant
     start: Position
     moves: list[Move] = field(default_factory=list)  # main line, as far as it replays
+    positions: list[Position] = field(default_factory=list)  # the position before each move
     errors: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     known_plies: int = 0
@@ -211,6 +212,7 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
         before = board.position
         board.play(move)
         replayed.moves.append(move)
+        replayed.positions.append(before)
         for claim in draws.push(before, move, board.position):
             number, side = numbering.number(index), SIDE_NAMES[before.turn]
             if index + 1 < len(plies):

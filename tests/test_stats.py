@@ -362,3 +362,35 @@ def test_cli_says_clearly_when_dask_is_missing(tmp_path, monkeypatch):
                                       "--engine", "dask"])
     assert result.exit_code == 2
     assert "dask" in result.output
+
+
+def test_move_texts_equal_the_full_legal_move_reference(shared_data, tmp_path):
+    """The moves table writes texts without listing every legal move: each column must be
+    what full_text / short_text give when the whole legal-move list is at hand."""
+    from pdn.reader import read_games
+    from pdn.writer import write_games
+    from replay.board import Board
+    from replay.notation import full_text, is_ambiguous, short_text
+    from replay.replayer import replay_game
+
+    files = [(shared_data / "games-checkers" / "russian" / "World_Championship_1998.pdn",
+              RUSSIAN), (shared_data / "english" / "OCA_2.0.pdn", ENGLISH),
+             (shared_data / "international" / "fmjd_wk2007_all_games.pdn", INTERNATIONAL)]
+    checked: Counter = Counter()
+    for path, variant in files:
+        games = [game for _, game in zip(range(150), read_games(path), strict=False)]
+        sample = write(tmp_path, "".join(write_games(games)), path.name)
+        table = stats_tables([sample], variant, jobs=1).moves.itertuples(index=False)
+        for game in read_games(sample):
+            replayed = replay_game(game, variant)
+            board = Board(replayed.variant, replayed.start)
+            for move in replayed.moves:
+                row = next(table)
+                legal = board.legal_moves()
+                assert is_ambiguous(board, move) == is_ambiguous(board, move, legal)
+                assert row.move == full_text(board, move)
+                assert row.numeric == full_text(board, move, numeric=True)
+                assert row.short == short_text(board, move, legal)
+                checked[len(move.captures) > 1] += 1
+                board.push(move)
+    assert checked[True] > 50 and checked[False] > 5000  # multiple captures were met

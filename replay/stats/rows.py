@@ -6,12 +6,13 @@ This runs in the worker processes: it replays the game and keeps only compact va
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
 from pdn.fen import MAX_DIGITS
 from pdn.model import Game
-from replay.board import Board, start_position
+from replay.board import Board, Position, start_position
 from replay.draws import Material
 from replay.move import Move
 from replay.movegen import WHITE
@@ -105,25 +106,26 @@ class _Walk:
 
 def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
           moves: MoveColumns | None) -> _Walk:
+    """Count along the main line with the positions the replay kept (no second replay)."""
     walk = _Walk()
     kept = max(opening_plies, BALLOT_PLIES)
     board = Board(replayed.variant, replayed.start)
+    names = _names(replayed.variant)
     first_number = _first_number(replayed)
     offset = 0 if replayed.start.turn == (WHITE if replayed.variant.white_starts else 1) else 1
+    positions = replayed.positions
     for index, move in enumerate(replayed.moves):
-        side = "white" if board.position.turn == WHITE else "black"
+        before = positions[index]
+        side = "white" if before.turn == WHITE else "black"
         if index < kept or moves is not None:
-            text = full_text(board, move)
+            board.position = before
+            text = names.text(board, move)
             if index < kept:
                 walk.texts.append(text)
             if moves is not None:
-                _add_move(moves, board, move, (ordinal, index + 1,
-                                               first_number + (index + offset) // 2, side),
-                          text)
-            else:
-                board.push(move)
-        else:
-            board.push(move)
+                after = positions[index + 1] if index + 1 < len(positions) else replayed.final
+                moves.rows.append(_move_row(board, move, after, names, text, (
+                    ordinal, index + 1, first_number + (index + offset) // 2, side)))
         _count(walk, move, side, index)
     return walk
 
@@ -138,61 +140,60 @@ def _count(walk: _Walk, move: Move, side: str, index: int) -> None:
             walk.first_king[side] = index + 1
 
 
-def _add_move(moves: MoveColumns, board: Board, move: Move, key: tuple, text: str) -> None:
-    """Append the ply's row and play it on ``board``."""
-    before = board.position
-    numeric = text if board.variant.gametype.notation.numeric else full_text(
-        board, move, numeric=True)
-    short = _short(board, move)
-    board.push(move)
-    after = board.position
+def _move_row(board: Board, move: Move, after: Position, names: _Names, text: str,
+              key: tuple) -> tuple:
+    """A ply's row in ``MOVE_COLUMNS`` order; ``board`` stands before the move."""
     kings = after.kings
-    moves.rows.append((
-        *key, text, short, numeric, "king" if (before.kings >> move.origin) & 1 else "man",
-        len(move.captures), move.promotes, board.name(move.origin),
-        board.name(move.destination), (after.white & ~kings).bit_count(),
-        (after.white & kings).bit_count(), (after.black & ~kings).bit_count(),
-        (after.black & kings).bit_count()))
+    return (*key, text, short_text(board, move), names.numeric(board, move, text),
+            "king" if (board.position.kings >> move.origin) & 1 else "man",
+            len(move.captures), move.promotes, names.square[move.origin],
+            names.square[move.destination], (after.white & ~kings).bit_count(),
+            (after.white & kings).bit_count(), (after.black & ~kings).bit_count(),
+            (after.black & kings).bit_count())
 
 
-def _short(board: Board, move: Move) -> str:
-    """``short_text``, without generating the legal moves when no rival can exist.
+@dataclass(frozen=True)
+class _Names:
+    """Every square's name in a variant's notation and in numbers, for writing the moves of
+    a table without ``full_text``'s work where a move has a single written form."""
 
-    A rival is another legal move to the same square from the same file. For a quiet move
-    on diagonals only, its origin lies on a diagonal through the destination in that file:
-    one of two squares, holding a king, or a man one step away that may step that way.
-    Captures and other geometries take the full check.
-    """
-    geo = board.variant.geometry
-    if move.captures or not _diagonal_only(board.variant):
-        return short_text(board, move)
-    row, column = geo.row_col(move.destination)
-    file = move.origin % geo.width
-    distance = abs(file - column)
-    for rival_row in (row - distance, row + distance):
-        square = rival_row * geo.width + file
-        if (0 <= rival_row < geo.height and square != move.origin
-                and _may_reach(board, square, row - rival_row, column - file, distance)):
-            return short_text(board, move)
-    return f"{geo.name(move.origin)[0]}{geo.name(move.destination)}"
+    square: tuple[str, ...]  # ``Board.name``
+    own: tuple[str, ...]  # as ``full_text`` names squares in the variant's notation
+    numbers: tuple[str, ...]  # as ``full_text`` names them with ``numeric=True``
+    separator: str
+    numeric_notation: bool
 
+    def text(self, board: Board, move: Move) -> str:
+        """``full_text(board, move)``: a quiet move or a single capture is origin and
+        destination; only a multiple capture may need its path."""
+        if len(move.captures) > 1:
+            return full_text(board, move)
+        mark = self.separator if move.captures else "-"
+        return f"{self.own[move.origin]}{mark}{self.own[move.destination]}"
 
-def _may_reach(board: Board, square: int, rows: int, columns: int, distance: int) -> bool:
-    """Whether an own piece on ``square`` might move ``rows``, ``columns`` in one move."""
-    position = board.position
-    own = position.white if position.turn == WHITE else position.black
-    if not (own >> square) & 1:
-        return False
-    if (position.kings >> square) & 1:
-        return True
-    forward = rows if position.turn == WHITE else -rows
-    step = (1 if forward > 0 else -1, 1 if columns > 0 else -1)
-    return distance == 1 and step in board.variant.man_moves
+    def numeric(self, board: Board, move: Move, text: str) -> str:
+        """``full_text(board, move, numeric=True)``, given the move's ``text``."""
+        if self.numeric_notation:
+            return text
+        if len(move.captures) > 1:
+            return full_text(board, move, numeric=True)
+        mark = self.separator if move.captures else "-"
+        return f"{self.numbers[move.origin]}{mark}{self.numbers[move.destination]}"
 
 
 @cache
-def _diagonal_only(variant: Variant) -> bool:
-    return all(abs(dr) == abs(dc) for dr, dc in (*variant.man_moves, *variant.king_moves))
+def _names(variant: Variant) -> _Names:
+    notation = variant.gametype.notation
+    geo = variant.geometry
+    numbering = notation.numbering or geo.numbering(1, False)
+    playable = set(geo.playable)
+
+    def table(name: Callable[[int], str]) -> tuple[str, ...]:
+        return tuple(name(sq) if sq in playable else "" for sq in range(geo.width * geo.height))
+
+    numbers = table(numbering.name)
+    return _Names(table(notation.name), numbers if notation.numeric else table(geo.name),
+                  numbers, variant.gametype.capture_separator, notation.numeric)
 
 
 def _first_number(replayed: ReplayedGame) -> int:
