@@ -76,6 +76,9 @@ class MoveGenerator:
             variant.king_captures.index((-dr, -dc)) if (-dr, -dc) in variant.king_captures else -1
             for dr, dc in variant.king_captures)
         self._filter = _precedence_filter(variant)
+        # Whether two men of one file can step to the same square (two man moves with the
+        # same change of column); where not, a quiet move's rival in its file is a king.
+        self.men_share_files = len({dc for _, dc in variant.man_moves}) < len(variant.man_moves)
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -278,6 +281,10 @@ class MoveGenerator:
         if routes and self._filter is not None:
             routes = self._filter(routes, kings)
         return routes
+
+    def capturing_pieces(self, own: int, opp: int, kings: int, color: int) -> int:
+        """The pieces that may capture: the men that have a capture, and every king."""
+        return self._capturing_men(own, opp, kings, color) | (own & kings)
 
     # -- capture search ---------------------------------------------------------------------
 

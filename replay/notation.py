@@ -120,8 +120,14 @@ def short_is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = 
     if legal is None:  # only another piece of the same file making a move of the same kind
         same_file = board.generator.file_masks[_FILES[move.origin % geo.width]]
         position = board.position
-        own = position.white if position.turn == WHITE else position.black
-        if not own & same_file & ~(1 << move.origin):
+        own, opp = ((position.white, position.black) if position.turn == WHITE
+                    else (position.black, position.white))
+        others = own & same_file & ~(1 << move.origin)
+        if move.captures:
+            others &= board.generator.capturing_pieces(own, opp, position.kings, position.turn)
+        elif not board.generator.men_share_files and not (position.kings >> move.origin) & 1:
+            others &= position.kings  # a man's rival in its file is a king
+        if not others:
             return False
         legal = (board.capture_routes(same_file) if move.captures
                  else board.quiet_moves_to(move.destination, same_file))
