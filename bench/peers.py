@@ -61,7 +61,9 @@ pydraughts (PyPI ``pydraughts``, import ``draughts``)
     raise ``ValueError`` for the whole text.
   * Replay: ``Board(variant, fen)`` then ``board.push(Move(board, pdn_move=m))``
     per move (``Move`` raises ``KeyError`` for an illegal move). A few hundred
-    moves/s.
+    moves/s. Russian ``pdn_move`` takes ``c3-d4`` or numbers a1=1, c1=2, ... h8=32 (our
+    GameType ``25,W,8,8,N0,0``), but a capture only with ``x``: ``f4:h6`` (PDN 3.0's
+    Russian mark) raises ``KeyError``; bench/validate.py writes its games for it so.
 """
 
 from __future__ import annotations
