@@ -91,8 +91,7 @@ class Geometry:
 
     def name(self, square: int) -> str:
         """Alphanumeric name: files a.., ranks 1.. from White's side."""
-        row, col = divmod(square, self.width)
-        return f"{FILES[col]}{row + 1}"
+        return _names(self)[square]
 
     def square(self, name: str) -> int:
         """Internal square of an alphanumeric name (any case); raises SquareError."""
@@ -122,6 +121,11 @@ def geometry(width: int, height: int, invert: bool = False, all_squares: bool = 
 @cache
 def _playable(geo: Geometry) -> tuple[int, ...]:
     return tuple(sq for sq in range(geo.size) if geo.is_playable(sq))
+
+
+@cache
+def _names(geo: Geometry) -> tuple[str, ...]:
+    return tuple(f"{FILES[col]}{row + 1}" for row in range(geo.height) for col in range(geo.width))
 
 
 @cache

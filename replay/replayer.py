@@ -14,7 +14,7 @@ from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
 from replay.move import Move
 from replay.movegen import WHITE
-from replay.resolve import SIDE_NAMES, Resolution, plain_move, resolve
+from replay.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
 from replay.variants import Variant, get_variant
 
 VALID, INVALID, INCOMPLETE, UNREADABLE = "valid", "invalid", "incomplete", "unreadable"
@@ -191,6 +191,7 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
     plies = replayed.game.moves.plies
     numbering = _Numbering(replayed.variant, replayed.start, _first_number(replayed.game))
     draws = DrawTracker(replayed.variant, replayed.start)
+    plain = plain_mover(board)
     for index, ply in enumerate(plies):
         record = ply.record
         if record.placeholder:
@@ -205,8 +206,7 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
             branches.extend((variation, board.position, index) for variation in ply.variations)
         if ply.number is not None:
             _check_number(replayed, ply, numbering.number(index), board)
-        move = plain_move(board, record) or _resolve_noting(replayed, board, plies, index,
-                                                            numbering)
+        move = plain(record) or _resolve_noting(replayed, board, plies, index, numbering)
         if move is None:
             break
         before = board.position

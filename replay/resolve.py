@@ -6,11 +6,12 @@ full move list is built only to explain an error.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pdn.model import MoveRecord
 from pdn.squares import SquareError
-from replay.board import Board
+from replay.board import Board, Position
 from replay.move import Move
 from replay.movegen import WHITE, generator_for, unique
 from replay.notation import full_text, trajectory, turning_squares
@@ -80,6 +81,48 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
     return explain(board, record, squares)
 
 
+def plain_mover(board: Board) -> Callable[[MoveRecord], Move | None]:
+    """``plain_move`` for every position this board will be in (the replayer's per-ply
+    path: what does not change along a game is looked up once)."""
+    variant = board.variant
+    if not variant.forced_capture or variant.max_king_moves:
+        return lambda record: None
+    table = variant.gametype.notation.known_squares
+    generator = board.generator
+    file_masks = generator.file_masks
+    has_capture, captures = generator.has_capture, generator.captures
+    quiet_moves_to = generator.quiet_moves_to
+
+    def plain(record: MoveRecord) -> Move | None:
+        names = record.squares
+        short = record.origin_file is not None
+        if len(names) != (1 if short else 2):
+            return None
+        destination = table.get(names[-1])
+        origin = table.get(names[0])
+        if destination is None or origin is None:
+            return None
+        origins = file_masks.get(record.origin_file, 0) if short else 1 << origin
+        white, black, kings, turn = _fields(board.position)
+        own, opp = (white, black) if turn == WHITE else (black, white)
+        marked = record.separator
+        # A capture written as one needs no "is there any capture?": a fitting one is legal.
+        if marked == "x" or marked == ":" or has_capture(own, opp, kings, turn):
+            if marked == "-":
+                return None
+            found = None
+            for route in captures(own, opp, kings, turn, origins):
+                if route.destination == destination and (origins >> route.origin) & 1:
+                    if found is not None and route != found:
+                        return None
+                    found = route
+            return found
+        moves = quiet_moves_to(own, opp, kings, turn, destination, origins)
+        return moves[0] if len(moves) == 1 else None
+
+    return plain
+
+
 def plain_move(board: Board, record: MoveRecord) -> Move | None:
     """The move of the common record, or None to leave the record to ``resolve``.
 
@@ -89,39 +132,11 @@ def plain_move(board: Board, record: MoveRecord) -> Move | None:
     fast path asks (the named piece's moves and whether a capture exists), builds no
     ``Resolution``, and says None wherever ``resolve`` might find anything to say.
     """
-    variant = board.variant
-    if not variant.forced_capture or variant.max_king_moves:
-        return None
-    names = record.squares
-    short = record.origin_file is not None
-    if len(names) != (1 if short else 2):
-        return None
-    table = variant.gametype.notation.known_squares
-    destination = table.get(names[-1])
-    origin = table.get(names[0])
-    if destination is None or origin is None:
-        return None
-    generator = board.generator
-    origins = generator.file_masks.get(record.origin_file, 0) if short else 1 << origin
-    position = board.position
-    turn = position.turn
-    own, opp = ((position.white, position.black) if turn == WHITE
-                else (position.black, position.white))
-    kings = position.kings
-    if generator.has_capture(own, opp, kings, turn):
-        if record.separator == "-":
-            return None
-        found = None
-        for route in generator.captures(own, opp, kings, turn, origins):
-            if route.destination == destination and (origins >> route.origin) & 1:
-                if found is not None and route != found:
-                    return None
-                found = route
-        return found
-    if record.separator in ("x", ":"):
-        return None
-    moves = generator.quiet_moves_to(own, opp, kings, turn, destination, origins)
-    return moves[0] if len(moves) == 1 else None
+    return plain_mover(board)(record)
+
+
+def _fields(position: Position) -> tuple[int, int, int, int]:
+    return position.white, position.black, position.kings, position.turn
 
 
 def _loose_path(board: Board, record: MoveRecord, squares: list[int], routes: list[Move]
