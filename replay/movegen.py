@@ -395,6 +395,10 @@ class MoveGenerator:
             king_search(origin, jumpable, empty, (), (), 0, -1)
         else:
             step_search(origin, is_king_at_start, jumpable, empty, (), (), 0)
+        # The two searches reach each other (and themselves) through their closure cells:
+        # emptied, the cells leave no reference cycle behind for the garbage collector
+        # (a batch of replayed games left tens of thousands of such cells).
+        step_search = king_search = None  # type: ignore[assignment]
 
 
 def unique(moves: list[Move], keep_duplicates: bool = False) -> list[Move]:

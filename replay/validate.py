@@ -16,7 +16,7 @@ from itertools import islice
 
 from pdn.fen import format_fen
 from pdn.model import Game
-from pdn.parallel import in_order
+from pdn.parallel import gc_paused, in_order
 from pdn.reader import iter_chunks, parse_chunks
 from pdn.syntax import Chunk
 from replay.board import setup_from_position
@@ -172,7 +172,8 @@ def _size(path: str) -> int:
 def _validate_batch(batch: list[Chunk], source: str, default: Variant,
                     override: Variant | None) -> list[GameReport]:
     """Worker entry: read and replay a batch of game chunks."""
-    return [report_game(game, default, override) for game in parse_chunks(batch, source)]
+    with gc_paused():
+        return [report_game(game, default, override) for game in parse_chunks(batch, source)]
 
 
 def _batches(chunks: Iterable[Chunk]) -> Iterator[list[Chunk]]:

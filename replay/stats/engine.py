@@ -18,7 +18,7 @@ from itertools import islice
 
 import pandas as pd
 
-from pdn.parallel import in_order
+from pdn.parallel import gc_paused, in_order
 from pdn.reader import open_text, read_games
 from pdn.syntax import Chunk, split_chunks
 from replay.stats.rows import MoveColumns, game_row
@@ -79,6 +79,11 @@ def iter_batches(sources: Iterable[str], encoding: str | None = None) -> Iterato
 
 def run_batch(batch: Batch, options: Options) -> Part:
     """Read, replay and tabulate one batch (the unit of work of every engine)."""
+    with gc_paused():
+        return _tabulated(batch, options)
+
+
+def _tabulated(batch: Batch, options: Options) -> Part:
     first_line = batch.chunks[0].line
     chunks = batch.chunks + ([batch.lookahead] if batch.lookahead else [])
     boundary = batch.lookahead.line - first_line + 1 if batch.lookahead else None
