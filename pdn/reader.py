@@ -23,12 +23,20 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from itertools import islice
 from typing import IO, Generic, TypeVar
 
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
 from pdn.parallel import in_order
-from pdn.syntax import Chunk, GameTransformer, explain_error, head_tags, load_parser, split_chunks
+from pdn.syntax import (
+    Chunk,
+    GameTransformer,
+    block_chunks,
+    explain_error,
+    head_tags,
+    load_parser,
+    split_blocks,
+    split_chunks,
+)
 
 Source = str | os.PathLike | IO[str] | IO[bytes]
 T = TypeVar("T")
@@ -197,14 +205,23 @@ def iter_chunks(source: Source, *, encoding: str | None = None) -> Iterator[Chun
         yield from split_chunks(stream)
 
 
+def iter_blocks(source: Source, *, encoding: str | None = None, size: int = 1 << 17
+                ) -> Iterator[Chunk]:
+    """The source in pieces of about ``size`` characters of whole games, for workers that
+    cut them into chunks themselves (``block_chunks``) while this process only reads."""
+    with open_text(source, encoding) as (stream, _):
+        yield from split_blocks(stream, size)
+
+
 def parse_chunks(chunks: Iterable[Chunk], source: str | None = None) -> Iterator[Game]:
     """The games of chunks from ``iter_chunks`` (their ``index`` is left for the caller)."""
     return _read_chunks(chunks, source)
 
 
-def _read_batch(batch: list[Chunk]) -> list[tuple]:
-    """Worker-process entry: parse a batch of chunks, packed for the trip back."""
-    return [_pack_game(game) for game in parse_chunks(batch)]
+def _read_block(block: Chunk) -> list[tuple]:
+    """Worker-process entry: cut a block into chunks and parse them, packed for the trip
+    back."""
+    return [_pack_game(game) for game in parse_chunks(block_chunks(block))]
 
 
 # Games travel back from worker processes as nested tuples: pickling a tree of dataclass
@@ -236,18 +253,15 @@ def _unpack_game(packed: tuple) -> Game:
     return Game(dict(tags), _unpack_line(moves), result, list(diagnostics), line=line)
 
 
-def _batches(chunks: Iterable[Chunk], size: int) -> Iterator[list[Chunk]]:
-    iterator = iter(chunks)
-    while batch := list(islice(iterator, size)):
-        yield batch
-
-
-def _read_parallel(chunks: Iterable[Chunk], workers: int, source: str | None) -> Iterator[Game]:
-    """Parse batches of chunks in worker processes, in order, with a bounded look-ahead."""
+def _read_parallel(stream: IO[str], workers: int, source: str | None) -> Iterator[Game]:
+    """Parse blocks of games in worker processes, in order, with a bounded look-ahead."""
     with ProcessPoolExecutor(workers) as pool:
-        batches = ((batch,) for batch in _batches(chunks, 32))
-        for packed in in_order(pool, _read_batch, batches, workers):
+        blocks = ((block,) for block in split_blocks(stream, READ_BLOCK))
+        for packed in in_order(pool, _read_block, blocks, workers):
             yield from _unpacked(packed, source)
+
+
+READ_BLOCK = 1 << 14  # characters: a few dozen games; small pieces keep the workers' heap small
 
 
 def _unpacked(packed: list[tuple], source: str | None) -> Iterator[Game]:
@@ -266,8 +280,8 @@ def read_games(source: Source, *, encoding: str | None = None, strict: bool = Fa
     that many processes and yields them in file order.
     """
     with open_text(source, encoding) as (stream, name):
-        chunks = split_chunks(stream)
-        games = _read_parallel(chunks, workers, name) if workers > 1 else _read_chunks(chunks, name)
+        games = (_read_parallel(stream, workers, name) if workers > 1
+                 else _read_chunks(split_chunks(stream), name))
         for index, game in enumerate(_check_separators(games), 1):
             game.index = index
             if strict and game.errors:
@@ -415,6 +429,7 @@ __all__ = [
     "PdnSyntaxError",
     "Visitor",
     "detect_encoding",
+    "iter_blocks",
     "iter_chunks",
     "open_text",
     "parse_chunks",

@@ -9,12 +9,14 @@ understands, located in the whole file.
 
 from __future__ import annotations
 
+import io
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from typing import IO
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -140,7 +142,7 @@ class _Chunker:
         self.buffer.append(line)
 
 
-def split_chunks(lines: Iterable[str]) -> Iterator[Chunk]:
+def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     """Cut lines into game chunks.
 
     A chunk ends before a tag line that follows movetext (also a tag glued to the end of a
@@ -152,10 +154,71 @@ def split_chunks(lines: Iterable[str]) -> Iterator[Chunk]:
     stays with the game after it.
     """
     chunker = _Chunker()
-    number = 0
-    for number, line in enumerate(lines, 1):
+    number = first_line - 1
+    for number, line in enumerate(lines, first_line):
         yield from chunker.feed(line, number)
     yield from chunker.flush(number + 1)
+
+
+# ---- blocks -----------------------------------------------------------------------------------
+
+# A sure game end is a tag line that follows blank lines and, before them, a line with
+# something on it but no "{", "}", ";" or "[" (nor a "%" first): ``split_chunks`` cuts there
+# whatever came before (movetext, or a comment left open) and starts afresh, so a piece of
+# the input that begins there is cut into chunks exactly as the whole input would be.
+_TAG_LINE = re.compile(r'\[[A-Za-z][A-Za-z0-9_]*[ \t]+"')
+_ENDING_LINE = re.compile(r"[ \t]*[^\s{};\[%][^\n{};\[]*")
+
+# Without a sure end after a result in this many block sizes, any sure end will do.
+_BLOCK_SEARCH_LIMIT = 16
+
+
+def split_blocks(stream: IO[str], size: int) -> Iterator[Chunk]:
+    """The text of a stream in pieces of about ``size`` characters that end where a game
+    ends, for workers that cut their own piece into chunks (``block_chunks``): the main
+    process only looks for those places, it does not run the chunker.
+
+    A piece holds whole games and chunks there as in the whole input. Its last game ends
+    with a result (so no game separator is missing between pieces) unless the input went
+    ``_BLOCK_SEARCH_LIMIT`` sizes without one; input with no sure game end is one piece.
+    """
+    pending, line = "", 1
+    while data := stream.read(size):
+        searched = len(pending)
+        pending += data
+        cut = _sure_end(pending, searched, after_result=True)
+        if not cut and len(pending) > _BLOCK_SEARCH_LIMIT * size:
+            cut = _sure_end(pending, 0, after_result=False)
+        if cut:
+            block, pending = pending[:cut], pending[cut:]
+            yield Chunk(block, line)
+            line += block.count("\n")
+    if pending:
+        yield Chunk(pending, line)
+
+
+def _sure_end(text: str, start: int, *, after_result: bool) -> int:
+    """The offset of the last tag line at or after ``start`` (roughly) that follows a sure
+    game end, or 0."""
+    position = len(text)
+    while (newline := text.rfind("\n[", max(0, start - 1), position)) >= 0:
+        position = newline
+        if not _TAG_LINE.match(text, newline + 1):
+            continue
+        end = newline  # walk back over blank lines to the line before them
+        while (line_start := text.rfind("\n", 0, end) + 1) > 0 and \
+                not text[line_start:end].strip(" \t\r"):
+            end = line_start - 1
+        ending = text[line_start:end]
+        if _ENDING_LINE.fullmatch(ending) and (
+                not after_result or _ENDS_WITH_RESULT.search(ending)):
+            return newline + 1
+    return 0
+
+
+def block_chunks(block: Chunk) -> Iterator[Chunk]:
+    """The game chunks of a piece from ``split_blocks`` (numbered as in the whole input)."""
+    return split_chunks(io.StringIO(block.text, newline="\n"), block.line)
 
 
 # ---- tags -------------------------------------------------------------------------------------

@@ -12,13 +12,12 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
-from itertools import islice
 
 from pdn.fen import format_fen
 from pdn.model import Game
 from pdn.parallel import gc_paused, in_order
-from pdn.reader import iter_chunks, parse_chunks
-from pdn.syntax import Chunk
+from pdn.reader import iter_blocks, parse_chunks
+from pdn.syntax import Chunk, block_chunks
 from replay.board import setup_from_position
 from replay.replayer import UNREADABLE, Problem, ReplayedGame, replay_game
 from replay.variants import Variant
@@ -146,20 +145,20 @@ def validate_sources(sources: list[str], default: Variant, override: Variant | N
             name = "<stdin>" if source == "-" else source
             handle = sys.stdin.buffer if source == "-" else source
             try:
-                batches = _batches(iter_chunks(handle, encoding=encoding))
+                blocks = iter_blocks(handle, encoding=encoding, size=BLOCK)
                 if pool is None:
-                    yield from _renumbered(_validate_batch(batch, name, default, override)
-                                           for batch in batches)
+                    yield from _renumbered(_validate_block(block, name, default, override)
+                                           for block in blocks)
                 else:
                     yield from _renumbered(in_order(
-                        pool, _validate_batch,
-                        ((batch, name, default, override) for batch in batches), workers))
+                        pool, _validate_block,
+                        ((block, name, default, override) for block in blocks), workers))
             except OSError as error:
                 yield f"{name}: cannot read: {error.strerror or error}"
 
 
 PARALLEL_MIN_BYTES = 1 << 20
-BATCH = 200
+BLOCK = 1 << 17  # characters of games per piece of work (a few hundred games)
 
 
 def _size(path: str) -> int:
@@ -169,17 +168,12 @@ def _size(path: str) -> int:
         return 0
 
 
-def _validate_batch(batch: list[Chunk], source: str, default: Variant,
-                    override: Variant | None) -> list[GameReport]:
-    """Worker entry: read and replay a batch of game chunks."""
+def _validate_block(block: Chunk, source: str, default: Variant, override: Variant | None
+                    ) -> list[GameReport]:
+    """Worker entry: cut a block of games into chunks, read and replay them."""
     with gc_paused():
-        return [report_game(game, default, override) for game in parse_chunks(batch, source)]
-
-
-def _batches(chunks: Iterable[Chunk]) -> Iterator[list[Chunk]]:
-    iterator = iter(chunks)
-    while batch := list(islice(iterator, BATCH)):
-        yield batch
+        return [report_game(game, default, override)
+                for game in parse_chunks(block_chunks(block), source)]
 
 
 def _renumbered(batches: Iterable[list[GameReport]]) -> Iterator[GameReport]:

@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pdn.reader import (
     SKIP,
@@ -242,3 +244,45 @@ def test_every_fail_file_is_rejected_with_its_reason(shared_data: Path, name: st
 def test_the_fail_corpus_is_the_one_we_know(shared_data: Path):
     names = {p.name for p in archive_files(shared_data / "tests" / "wiegerw_pdn" / "fail")}
     assert names == set(FAIL_REASONS)
+
+
+# ---- blocks: the main process cuts, workers chunk -----------------------------------------
+
+def _chunks_by_blocks(text: str, size: int) -> list:
+    from pdn.syntax import block_chunks, split_blocks
+
+    return [chunk for block in split_blocks(io.StringIO(text, newline="\n"), size)
+            for chunk in block_chunks(block)]
+
+
+def _chunks_whole(text: str) -> list:
+    from pdn.syntax import split_chunks
+
+    return list(split_chunks(io.StringIO(text, newline="\n")))
+
+
+def test_blocks_chunk_every_archive_as_the_whole_file_does(shared_data):
+    """Workers cut their block into chunks; together they must give the chunks of the
+    whole file, at any block size (tiny sizes force cuts everywhere they are allowed)."""
+    from pdn.reader import open_text
+
+    files = sorted(p for p in shared_data.rglob("*") if p.suffix.lower() == ".pdn")
+    assert len(files) > 100
+    for path in files:
+        with open_text(path, None) as (stream, _):
+            text = stream.read()
+        whole = _chunks_whole(text)
+        for size in (64, 1 << 12, 1 << 17):
+            assert _chunks_by_blocks(text, size) == whole, (path, size)
+
+
+_PIECES = ['[Event "e"]\n', '[Result "1-0"]\n', "[Round 3]\n", "1. 11-15 22-18 ", "1-0", "*",
+           " 0-1\n", "\n", "\n\n", "{a ", "} ", "; note\n", "% esc\n", "[broken\n", "  ", "(",
+           ")", "12-16", '"', "1/2-1/2\n", "[Event \"x\"]", "x"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=60), st.sampled_from([1, 8, 64]))
+def test_blocks_chunk_any_text_as_the_whole_text_does(pieces, size):
+    text = "".join(pieces)
+    assert _chunks_by_blocks(text, size) == _chunks_whole(text)

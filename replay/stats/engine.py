@@ -19,13 +19,13 @@ from itertools import islice
 import pandas as pd
 
 from pdn.parallel import gc_paused, in_order
-from pdn.reader import open_text, read_games
-from pdn.syntax import Chunk, split_chunks
+from pdn.reader import iter_blocks, read_games
+from pdn.syntax import Chunk
 from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import typed_games, typed_moves
 from replay.variants import Variant
 
-BATCH_CHUNKS = 200
+BLOCK = 1 << 17  # characters of games per batch (a few hundred games)
 ENGINES = ("local", "dask")
 
 
@@ -45,13 +45,11 @@ class Options:
 
 @dataclass
 class Batch:
-    """Consecutive game chunks of one source; ``lookahead`` is the chunk after them, parsed
-    only so that the last game is checked for its separator exactly as a whole-file read
-    checks it."""
+    """A block of whole games of one source (``pdn.reader.iter_blocks``); its last game
+    ends with a result, so none runs into the next block without its separator."""
 
     source: str
-    chunks: list[Chunk]
-    lookahead: Chunk | None
+    block: Chunk
 
 
 @dataclass
@@ -68,13 +66,8 @@ def iter_batches(sources: Iterable[str], encoding: str | None = None) -> Iterato
     for source in sources:
         name = "<stdin>" if source == "-" else source
         handle = sys.stdin.buffer if source == "-" else source
-        with open_text(handle, encoding) as (stream, _):
-            chunks = split_chunks(stream)
-            batch = list(islice(chunks, BATCH_CHUNKS))
-            while batch:
-                following = list(islice(chunks, BATCH_CHUNKS))
-                yield Batch(name, batch, following[0] if following else None)
-                batch = following
+        for block in iter_blocks(handle, encoding=encoding, size=BLOCK):
+            yield Batch(name, block)
 
 
 def run_batch(batch: Batch, options: Options) -> Part:
@@ -84,15 +77,10 @@ def run_batch(batch: Batch, options: Options) -> Part:
 
 
 def _tabulated(batch: Batch, options: Options) -> Part:
-    first_line = batch.chunks[0].line
-    chunks = batch.chunks + ([batch.lookahead] if batch.lookahead else [])
-    boundary = batch.lookahead.line - first_line + 1 if batch.lookahead else None
     moves = MoveColumns() if options.with_moves else None
     rows = []
-    for game in read_games(io.StringIO("".join(chunk.text for chunk in chunks))):
-        if boundary is not None and game.line >= boundary:
-            break
-        game.line += first_line - 1
+    for game in read_games(io.StringIO(batch.block.text)):
+        game.line += batch.block.line - 1
         rows.append(game_row(game, len(rows) + 1, options.default, options.override,
                              options.opening_plies, moves))
     return Part(batch.source, typed_games(rows),
