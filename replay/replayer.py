@@ -192,6 +192,7 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
     numbering = _Numbering(replayed.variant, replayed.start, _first_number(replayed.game))
     draws = DrawTracker(replayed.variant, replayed.start)
     plain = plain_mover(board)
+    moves, positions, push = replayed.moves, replayed.positions, draws.push
     for index, ply in enumerate(plies):
         record = ply.record
         if record.placeholder:
@@ -204,16 +205,17 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
             break
         if ply.variations:
             branches.extend((variation, board.position, index) for variation in ply.variations)
-        if ply.number is not None:
+        if ply.number is not None and (ply.black_number
+                                       or ply.number != numbering.number(index)):
             _check_number(replayed, ply, numbering.number(index), board)
         move = plain(record) or _resolve_noting(replayed, board, plies, index, numbering)
         if move is None:
             break
         before = board.position
-        board.play(move)
-        replayed.moves.append(move)
-        replayed.positions.append(before)
-        for claim in draws.push(before, move, board.position):
+        board.position = after = before.play(move)
+        moves.append(move)
+        positions.append(before)
+        for claim in push(before, move, after):
             number, side = numbering.number(index), SIDE_NAMES[before.turn]
             if index + 1 < len(plies):
                 replayed.warnings.append(_problem(

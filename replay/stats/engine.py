@@ -25,7 +25,7 @@ from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import typed_games, typed_moves
 from replay.variants import Variant
 
-BLOCK = 1 << 17  # characters of games per batch (a few hundred games)
+BLOCK = 1 << 18  # characters of games per batch (some hundreds of games)
 ENGINES = ("local", "dask")
 
 

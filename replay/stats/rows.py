@@ -114,6 +114,7 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
     first_number = _first_number(replayed)
     offset = 0 if replayed.start.turn == (WHITE if replayed.variant.white_starts else 1) else 1
     positions = replayed.positions
+    rows = moves.rows if moves is not None else []
     for index, move in enumerate(replayed.moves):
         before = positions[index]
         side = "white" if before.turn == WHITE else "black"
@@ -124,27 +125,24 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
                 walk.texts.append(text)
             if moves is not None:
                 after = positions[index + 1] if index + 1 < len(positions) else replayed.final
-                moves.rows.append(_move_row(board, move, after, names, text, (
-                    ordinal, index + 1, first_number + (index + offset) // 2, side)))
-        _count(walk, move, side, index)
+                rows.append(_move_row(board, move, after, names, text, ordinal, index + 1,
+                                      first_number + (index + offset) // 2, side))
+        if move.captures:
+            walk.captures += 1
+            walk.pieces_captured += len(move.captures)
+        if move.promotes:
+            walk.promotions += 1
+            if walk.first_king[side] is None:
+                walk.first_king[side] = index + 1
     return walk
 
 
-def _count(walk: _Walk, move: Move, side: str, index: int) -> None:
-    if move.captures:
-        walk.captures += 1
-        walk.pieces_captured += len(move.captures)
-    if move.promotes:
-        walk.promotions += 1
-        if walk.first_king[side] is None:
-            walk.first_king[side] = index + 1
-
-
 def _move_row(board: Board, move: Move, after: Position, names: _Names, text: str,
-              key: tuple) -> tuple:
+              game: int, ply: int, number: int, side: str) -> tuple:
     """A ply's row in ``MOVE_COLUMNS`` order; ``board`` stands before the move."""
     kings = after.kings
-    return (*key, text, short_text(board, move), names.numeric(board, move, text),
+    return (game, ply, number, side, text, short_text(board, move),
+            names.numeric(board, move, text),
             "king" if (board.position.kings >> move.origin) & 1 else "man",
             len(move.captures), move.promotes, names.square[move.origin],
             names.square[move.destination], (after.white & ~kings).bit_count(),
