@@ -22,7 +22,7 @@ from that corner, row by row. White always sits at the bottom of the internal bo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -91,7 +91,13 @@ class Geometry:
 
     def name(self, square: int) -> str:
         """Alphanumeric name: files a.., ranks 1.. from White's side."""
-        return _names(self)[square]
+        return self.names[square]
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """The alphanumeric name of every internal square, by index."""
+        return tuple(f"{FILES[col]}{row + 1}" for row in range(self.height)
+                     for col in range(self.width))
 
     def square(self, name: str) -> int:
         """Internal square of an alphanumeric name (any case); raises SquareError."""
@@ -121,11 +127,6 @@ def geometry(width: int, height: int, invert: bool = False, all_squares: bool = 
 @cache
 def _playable(geo: Geometry) -> tuple[int, ...]:
     return tuple(sq for sq in range(geo.size) if geo.is_playable(sq))
-
-
-@cache
-def _names(geo: Geometry) -> tuple[str, ...]:
-    return tuple(f"{FILES[col]}{row + 1}" for row in range(geo.height) for col in range(geo.width))
 
 
 @cache

@@ -141,6 +141,6 @@ def short_text(board: Board, move: Move, legal: Sequence[Move] | None = None) ->
     """Russian short notation (``ed4``, ``b:d6``); the full form where short is ambiguous."""
     if short_is_ambiguous(board, move, legal):
         return full_text(board, move, "minimal", numeric=False)
-    geo = board.variant.geometry
+    names = board.variant.geometry.names
     mark = ":" if move.captures else ""
-    return f"{geo.name(move.origin)[0]}{mark}{geo.name(move.destination)}"
+    return f"{names[move.origin][0]}{mark}{names[move.destination]}"
