@@ -229,18 +229,30 @@ def _read_block(block: Chunk) -> list[tuple]:
 # values costs about what building them did.
 
 def _pack_line(line: Line) -> tuple:
-    return ([(tuple(ply.record), ply.number, ply.black_number, ply.nags, ply.comments,
-              [_pack_line(v) for v in ply.variations], ply.setup) for ply in line.plies],
-            line.comments, line.setup)
+    return ([_pack_ply(ply) for ply in line.plies], line.comments, line.setup)
+
+
+def _pack_ply(ply: Ply) -> tuple:
+    """A ply as a tuple; most carry no annotation, and those travel as three fields."""
+    if ply.nags or ply.comments or ply.variations or ply.setup is not None:
+        return (tuple(ply.record), ply.number, ply.black_number, ply.nags, ply.comments,
+                [_pack_line(v) for v in ply.variations], ply.setup)
+    return tuple(ply.record), ply.number, ply.black_number
 
 
 def _unpack_line(packed: tuple) -> Line:
     plies, comments, setup = packed
-    record = tuple.__new__  # MoveRecord's own __new__ is Python code; this is the tuple's
-    return Line([Ply(record(MoveRecord, fields), number, black, nags, notes,
-                     [_unpack_line(v) for v in variations] if variations else [], ply_setup)
-                 for fields, number, black, nags, notes, variations, ply_setup in plies],
-                comments, setup)
+    return Line([_unpack_ply(*ply) for ply in plies], comments, setup)
+
+
+def _unpack_ply(fields: tuple, number: int | None, black: bool, nags: list[int] | None = None,
+                notes: list[str] | None = None, variations: list | None = None,
+                setup: str | None = None) -> Ply:
+    record = tuple.__new__(MoveRecord, fields)  # MoveRecord's own __new__ is Python code
+    if nags is None:
+        return Ply(record, number, black, [])
+    return Ply(record, number, black, nags, notes or [],
+               [_unpack_line(v) for v in variations or ()], setup)
 
 
 def _pack_game(game: Game) -> tuple:

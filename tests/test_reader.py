@@ -286,3 +286,14 @@ _PIECES = ['[Event "e"]\n', '[Result "1-0"]\n', "[Round 3]\n", "1. 11-15 22-18 "
 def test_blocks_chunk_any_text_as_the_whole_text_does(pieces, size):
     text = "".join(pieces)
     assert _chunks_by_blocks(text, size) == _chunks_whole(text)
+
+
+def test_parallel_reading_gives_the_games_of_a_serial_read(shared_data):
+    """Games come back from worker processes packed; unpacked, they must equal the games
+    read here, annotations, variations and diagnostics included."""
+    annotated = shared_data / "tests" / "wiegerw_pdn" / "succeed" / "nk ronde 01.pdn"
+    plies = [ply for game in read_games(annotated) for ply in game.moves.plies]
+    assert any(p.variations for p in plies) and any(p.comments for p in plies)
+    assert any(p.nags for p in plies)
+    for path in (annotated, shared_data / "english" / "OCA_2.0.pdn"):
+        assert list(read_games(path, workers=2)) == list(read_games(path))
