@@ -30,14 +30,15 @@ MOVE_COLUMNS = (
 
 @dataclass
 class MoveColumns:
-    """The moves of a batch as row tuples in ``MOVE_COLUMNS`` order."""
+    """The moves of a batch as row tuples in ``MOVE_COLUMNS`` order (``side`` and ``piece``
+    as the codes of their categories: 0 white / 1 black, 0 man / 1 king)."""
 
     rows: list[tuple] = field(default_factory=list)
 
     @property
     def columns(self) -> dict[str, list]:
-        values = list(zip(*self.rows, strict=True)) or [()] * len(MOVE_COLUMNS)
-        return {name: list(column) for name, column in zip(MOVE_COLUMNS, values, strict=True)}
+        rows = self.rows
+        return {name: [row[index] for row in rows] for index, name in enumerate(MOVE_COLUMNS)}
 
 
 def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
@@ -126,7 +127,7 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
             if moves is not None:
                 after = positions[index + 1] if index + 1 < len(positions) else replayed.final
                 rows.append(_move_row(board, move, after, names, text, ordinal, index + 1,
-                                      first_number + (index + offset) // 2, side))
+                                      first_number + (index + offset) // 2, before.turn))
         if move.captures:
             walk.captures += 1
             walk.pieces_captured += len(move.captures)
@@ -138,12 +139,12 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
 
 
 def _move_row(board: Board, move: Move, after: Position, names: _Names, text: str,
-              game: int, ply: int, number: int, side: str) -> tuple:
+              game: int, ply: int, number: int, side: int) -> tuple:
     """A ply's row in ``MOVE_COLUMNS`` order; ``board`` stands before the move."""
     kings = after.kings
     return (game, ply, number, side, text, short_text(board, move),
             names.numeric(board, move, text),
-            "king" if (board.position.kings >> move.origin) & 1 else "man",
+            (board.position.kings >> move.origin) & 1,
             len(move.captures), move.promotes, names.square[move.origin],
             names.square[move.destination], (after.white & ~kings).bit_count(),
             (after.white & kings).bit_count(), (after.black & ~kings).bit_count(),

@@ -76,11 +76,14 @@ def typed_games(rows: list[dict]) -> pd.DataFrame:
 
 
 def typed_moves(columns: dict[str, list]) -> pd.DataFrame:
-    """A batch's moves from column lists."""
-    return pd.DataFrame({name: pd.array(np.asarray(columns[name]) if dtype != STRING
-                                        and not isinstance(dtype, pd.CategoricalDtype)
-                                        else columns[name], dtype=dtype)
-                         for name, dtype in MOVE_DTYPES.items()})
+    """A batch's moves from column lists (categories as their codes)."""
+    return pd.DataFrame({name: _typed(columns[name], dtype) for name, dtype in MOVE_DTYPES.items()})
+
+
+def _typed(values: list, dtype: object) -> pd.api.extensions.ExtensionArray:
+    if isinstance(dtype, pd.CategoricalDtype):
+        return pd.Categorical.from_codes(np.asarray(values, dtype=np.int8), dtype=dtype)
+    return pd.array(values if dtype == STRING else np.asarray(values), dtype=dtype)
 
 
 def with_file(frames: list[pd.DataFrame], sources: list[str], empty: pd.DataFrame
