@@ -41,26 +41,32 @@ class SquareNotation:
 
     def name(self, square: int) -> str:
         """The written name of an internal square."""
-        if self.numbering is not None:
-            return self.numbering.name(square)
-        return self.geometry.name(square)
+        return self.names[square]
 
     @cached_property
-    def _names(self) -> dict[str, int]:
-        """Every normalised name and number of a playable square (the reader's fast path)."""
+    def names(self) -> tuple[str, ...] | dict[int, str]:
+        """Internal square -> its written name (numbers where the type has a numbering)."""
+        return self.numbering.names if self.numbering is not None else self.geometry.names
+
+    @cached_property
+    def numbers(self) -> dict[int, str]:
+        """Internal square -> its number as text: the game type's numbering, or for an
+        alphanumeric type the international-style count from the top left."""
+        numbering = self.numbering or self.geometry.numbering(corner=1, white_starts=False)
+        return numbering.names
+
+    @cached_property
+    def known_squares(self) -> dict[str, int]:
+        """Every normalised name and number of a playable square -> its internal square
+        (the reader's and the replayer's fast path)."""
         numbering = self.numbering or self.geometry.numbering(corner=1, white_starts=False)
         table = {self.geometry.name(sq): sq for sq in self.geometry.playable}
         table.update({str(n): sq for n, sq in enumerate(numbering.squares, 1)})
         return table
 
-    @property
-    def known_squares(self) -> dict[str, int]:
-        """Normalised name or number -> internal square, for every playable square."""
-        return self._names
-
     def squares(self, names: tuple[str, ...]) -> list[int]:
         """The internal squares of normalised names (one look-up each); raises SquareError."""
-        table = self._names
+        table = self.known_squares
         found = [table.get(name, -1) for name in names]
         return found if -1 not in found else [self.square(name) for name in names]
 
@@ -70,7 +76,7 @@ class SquareNotation:
         Both forms are accepted whatever the preferred one: numbers need a numbering, which
         every game type has (alphanumeric ones use the international-style top-left count).
         """
-        known = self._names.get(text)
+        known = self.known_squares.get(text)
         if known is not None:
             return known
         text = text.strip()

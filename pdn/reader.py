@@ -251,8 +251,8 @@ def _unpack_ply(fields: tuple, number: int | None, black: bool, nags: list[int] 
     record = tuple.__new__(MoveRecord, fields)  # MoveRecord's own __new__ is Python code
     if nags is None:
         return Ply(record, number, black, [])
-    return Ply(record, number, black, nags, notes or [],
-               [_unpack_line(v) for v in variations or ()], setup)
+    return Ply(record, number, black, nags, notes, [_unpack_line(v) for v in variations],
+               setup)
 
 
 def _pack_game(game: Game) -> tuple:

@@ -40,7 +40,12 @@ class Numbering:
 
     def name(self, square: int) -> str:
         """The number of an internal square, as text."""
-        return str(self.by_square[square])
+        return self.names[square]
+
+    @cached_property
+    def names(self) -> dict[int, str]:
+        """Internal square -> its number as text, for every numbered square."""
+        return {square: str(number) for square, number in self.by_square.items()}
 
     def square(self, number: int) -> int:
         """The internal square of a number; raises SquareError when off the board."""

@@ -129,12 +129,10 @@ class DrawTracker:
             self._meet("repetition", "the same position for the third time", new)
         self.kings_only = self.kings_only + 1 if king_move and not move.captures else 0
         self.quiet_plies = 0 if move.captures or move.promotes else self.quiet_plies + 1
-        if move.captures or move.promotes or self.balance is None:
+        changed = move.captures or move.promotes  # only these change the material
+        if changed or self.balance is None:
             self.balance = Material.of(after)
-        if move.captures or move.promotes:  # only these change the material
-            self.balance_plies = 0
-        else:
-            self.balance_plies += 1
+        self.balance_plies = 0 if changed else self.balance_plies + 1
         material = self.balance
         if not after.kings:
             self.diagonal_plies = 0  # every counting rule but the house rule needs a king

@@ -102,15 +102,13 @@ def separator_of(board: Board, move: Move, capture_separator: str | None = None)
 def full_text(board: Board, move: Move, paths: str = "minimal",
               capture_separator: str | None = None, numeric: bool | None = None) -> str:
     """The move in full notation: ``c3-d4``, ``c3:e5``, ``h2:c7:a5:e1``, ``22x15``."""
-    squares = route_squares(board, move, paths)
     notation = board.variant.gametype.notation
     use_numbers = notation.numeric if numeric is None else numeric
-    if use_numbers:
-        numbering = notation.numbering or board.variant.geometry.numbering(1, False)
-        names = [numbering.name(square) for square in squares]
-    else:
-        names = [board.variant.geometry.name(square) for square in squares]
-    return separator_of(board, move, capture_separator).join(names)
+    names = notation.numbers if use_numbers else board.variant.geometry.names
+    separator = separator_of(board, move, capture_separator)
+    if len(move.path) == 1:  # one landing square: origin and destination in every style
+        return f"{names[move.origin]}{separator}{names[move.destination]}"
+    return separator.join([names[s] for s in route_squares(board, move, paths)])
 
 
 def short_is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = None) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from pdn.model import MoveRecord
 from pdn.squares import SquareError
-from replay.board import Board, Position
+from replay.board import Board
 from replay.move import Move
 from replay.movegen import WHITE, generator_for, unique
 from replay.notation import full_text, trajectory, turning_squares
@@ -82,8 +82,16 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
 
 
 def plain_mover(board: Board) -> Callable[[MoveRecord], Move | None]:
-    """``plain_move`` for every position this board will be in (the replayer's per-ply
-    path: what does not change along a game is looked up once)."""
+    """For the positions this board will be in: the move of a common record, or None to
+    leave the record to ``resolve`` (the replayer's per-ply path; what does not change along
+    a game is looked up once).
+
+    Common: origin and destination (``c3-d4``, ``22x15``) or a short record (``ed4``), a
+    separator that agrees with the move, exactly one legal move that fits, on a variant
+    with compulsory captures and no limit on king moves. It asks only what ``resolve``'s
+    fast path asks (the named piece's moves and whether a capture exists), builds no
+    ``Resolution``, and says None wherever ``resolve`` might find anything to say.
+    """
     variant = board.variant
     if not variant.forced_capture or variant.max_king_moves:
         return lambda record: None
@@ -103,8 +111,10 @@ def plain_mover(board: Board) -> Callable[[MoveRecord], Move | None]:
         if destination is None or origin is None:
             return None
         origins = file_masks.get(record.origin_file, 0) if short else 1 << origin
-        white, black, kings, turn = _fields(board.position)
-        own, opp = (white, black) if turn == WHITE else (black, white)
+        position = board.position
+        turn, kings = position.turn, position.kings
+        own, opp = ((position.white, position.black) if turn == WHITE
+                    else (position.black, position.white))
         marked = record.separator
         # A capture written as one needs no "is there any capture?": a fitting one is legal.
         if marked == "x" or marked == ":" or has_capture(own, opp, kings, turn):
@@ -121,22 +131,6 @@ def plain_mover(board: Board) -> Callable[[MoveRecord], Move | None]:
         return moves[0] if len(moves) == 1 else None
 
     return plain
-
-
-def plain_move(board: Board, record: MoveRecord) -> Move | None:
-    """The move of the common record, or None to leave the record to ``resolve``.
-
-    Common: origin and destination (``c3-d4``, ``22x15``) or a short record (``ed4``), a
-    separator that agrees with the move, exactly one legal move that fits, on a variant
-    with compulsory captures and no limit on king moves. It asks only what ``resolve``'s
-    fast path asks (the named piece's moves and whether a capture exists), builds no
-    ``Resolution``, and says None wherever ``resolve`` might find anything to say.
-    """
-    return plain_mover(board)(record)
-
-
-def _fields(position: Position) -> tuple[int, int, int, int]:
-    return position.white, position.black, position.kings, position.turn
 
 
 def _loose_path(board: Board, record: MoveRecord, squares: list[int], routes: list[Move]

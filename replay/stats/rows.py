@@ -6,9 +6,7 @@ This runs in the worker processes: it replays the game and keeps only compact va
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 
 from pdn.fen import MAX_DIGITS
 from pdn.model import Game
@@ -111,7 +109,6 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
     walk = _Walk()
     kept = max(opening_plies, BALLOT_PLIES)
     board = Board(replayed.variant, replayed.start)
-    names = _names(replayed.variant)
     first_number = _first_number(replayed)
     offset = 0 if replayed.start.turn == (WHITE if replayed.variant.white_starts else 1) else 1
     positions = replayed.positions
@@ -121,12 +118,12 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
         side = "white" if before.turn == WHITE else "black"
         if index < kept or moves is not None:
             board.position = before
-            text = names.text(board, move)
+            text = full_text(board, move)
             if index < kept:
                 walk.texts.append(text)
             if moves is not None:
                 after = positions[index + 1] if index + 1 < len(positions) else replayed.final
-                rows.append(_move_row(board, move, after, names, text, ordinal, index + 1,
+                rows.append(_move_row(board, move, after, text, ordinal, index + 1,
                                       first_number + (index + offset) // 2, before.turn))
         if move.captures:
             walk.captures += 1
@@ -138,61 +135,18 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
     return walk
 
 
-def _move_row(board: Board, move: Move, after: Position, names: _Names, text: str,
-              game: int, ply: int, number: int, side: int) -> tuple:
+def _move_row(board: Board, move: Move, after: Position, text: str, game: int, ply: int,
+              number: int, side: int) -> tuple:
     """A ply's row in ``MOVE_COLUMNS`` order; ``board`` stands before the move."""
     kings = after.kings
+    notation = board.variant.gametype.notation
     return (game, ply, number, side, text, short_text(board, move),
-            names.numeric(board, move, text),
+            text if notation.numeric else full_text(board, move, numeric=True),
             (board.position.kings >> move.origin) & 1,
-            len(move.captures), move.promotes, names.square[move.origin],
-            names.square[move.destination], (after.white & ~kings).bit_count(),
+            len(move.captures), move.promotes, notation.names[move.origin],
+            notation.names[move.destination], (after.white & ~kings).bit_count(),
             (after.white & kings).bit_count(), (after.black & ~kings).bit_count(),
             (after.black & kings).bit_count())
-
-
-@dataclass(frozen=True)
-class _Names:
-    """Every square's name in a variant's notation and in numbers, for writing the moves of
-    a table without ``full_text``'s work where a move has a single written form."""
-
-    square: tuple[str, ...]  # ``Board.name``
-    own: tuple[str, ...]  # as ``full_text`` names squares in the variant's notation
-    numbers: tuple[str, ...]  # as ``full_text`` names them with ``numeric=True``
-    separator: str
-    numeric_notation: bool
-
-    def text(self, board: Board, move: Move) -> str:
-        """``full_text(board, move)``: a quiet move or a single capture is origin and
-        destination; only a multiple capture may need its path."""
-        if len(move.captures) > 1:
-            return full_text(board, move)
-        mark = self.separator if move.captures else "-"
-        return f"{self.own[move.origin]}{mark}{self.own[move.destination]}"
-
-    def numeric(self, board: Board, move: Move, text: str) -> str:
-        """``full_text(board, move, numeric=True)``, given the move's ``text``."""
-        if self.numeric_notation:
-            return text
-        if len(move.captures) > 1:
-            return full_text(board, move, numeric=True)
-        mark = self.separator if move.captures else "-"
-        return f"{self.numbers[move.origin]}{mark}{self.numbers[move.destination]}"
-
-
-@cache
-def _names(variant: Variant) -> _Names:
-    notation = variant.gametype.notation
-    geo = variant.geometry
-    numbering = notation.numbering or geo.numbering(1, False)
-    playable = set(geo.playable)
-
-    def table(name: Callable[[int], str]) -> tuple[str, ...]:
-        return tuple(name(sq) if sq in playable else "" for sq in range(geo.width * geo.height))
-
-    numbers = table(numbering.name)
-    return _Names(table(notation.name), numbers if notation.numeric else table(geo.name),
-                  numbers, variant.gametype.capture_separator, notation.numeric)
 
 
 def _first_number(replayed: ReplayedGame) -> int:
