@@ -62,11 +62,20 @@ def canonical_squares(geo: Geometry, route: Move) -> list[int]:
         if direction(geo, before, here) != direction(geo, here, after):
             result.append(here)
         else:
-            dr, dc = direction(geo, before, here)
-            row, col = geo.row_col(captured)
-            result.append((row + dr) * geo.width + col + dc)
+            result.append(_behind(geo, captured, direction(geo, before, here)))
     result.append(route.destination)
     return result
+
+
+def _behind(geo: Geometry, square: int, step: tuple[int, int]) -> int:
+    """The playing square immediately behind ``square`` going ``step`` (two cells away on an
+    orthogonal line of a checkered board, as in Frisian; one on a diagonal). The route goes
+    on past ``square`` that way, so there is one on the board."""
+    row, col = geo.row_col(square)
+    while True:
+        row, col = row + step[0], col + step[1]
+        if geo.is_playable(row * geo.width + col):
+            return row * geo.width + col
 
 
 def route_squares(board: Board, route: Move, paths: str = "minimal") -> list[int]:

@@ -390,3 +390,21 @@ def test_cli_usage_errors(app, records, args):
 
 def test_cli_missing_file(app, tmp_path):
     assert run(app, str(tmp_path / "none.pdn")).exit_code == 2
+
+
+def test_canonical_path_names_the_playing_square_behind_an_orthogonal_capture():
+    """RULES.md §4.5: a straight capture is written with the square immediately behind the
+    captured piece; on Frisian's rows that is two cells on, not the dark cell next to it
+    (found by the round-trip property test: the old code named an unnumbered cell)."""
+    from replay.board import Board, Position
+    from replay.notation import canonical_squares
+    from replay.variants import FRISIAN
+
+    geo = FRISIAN.geometry
+    bit = 1 << geo.at(0, 2) | 1 << geo.at(0, 6)
+    board = Board(FRISIAN, Position(1 << geo.at(0, 0), bit, 0, 0))
+    (move,) = [m for m in board.legal_moves() if m.destination == geo.at(0, 8)]
+    squares = [geo.at(0, 0), geo.at(0, 4), geo.at(0, 8)]
+    assert canonical_squares(geo, move) == squares
+    assert full_text(board, move, "canonical") == FRISIAN.gametype.capture_separator.join(
+        FRISIAN.gametype.notation.name(square) for square in squares)
