@@ -249,54 +249,46 @@ def load_games():
     return games if n is None else games[:n]
 '''
 
+# The perft walk both peers run; each script first sets ``board`` and ``legal(board)``
+# (a property in py-draughts, a method in pydraughts).
+_PERFT_WALK = r'''
+bulk = ARGS["bulk"]
+
+def perft(b, depth):
+    if depth == 0:
+        return 1
+    moves = legal(b)
+    if bulk and depth == 1:
+        return len(moves)
+    total = 0
+    for m in moves:
+        b.push(m)
+        total += perft(b, depth - 1)
+        b.pop()
+    return total
+
+t0 = time.perf_counter()
+nodes = perft(board, ARGS["depth"])
+dt = time.perf_counter() - t0
+emit(nodes=nodes, seconds=dt, nodes_per_s=nodes / dt if dt else None)
+'''
+
 _PY_DRAUGHTS_PERFT = r'''
 import draughts
 board = getattr(draughts, ARGS["board"])
 board = board.from_fen(ARGS["fen"]) if ARGS.get("fen") else board()
-bulk = ARGS["bulk"]
 
-def perft(b, depth):
-    if depth == 0:
-        return 1
-    moves = b.legal_moves
-    if bulk and depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        b.push(m)
-        total += perft(b, depth - 1)
-        b.pop()
-    return total
-
-t0 = time.perf_counter()
-nodes = perft(board, ARGS["depth"])
-dt = time.perf_counter() - t0
-emit(nodes=nodes, seconds=dt, nodes_per_s=nodes / dt if dt else None)
-'''
+def legal(b):
+    return b.legal_moves
+''' + _PERFT_WALK
 
 _PYDRAUGHTS_PERFT = r'''
 from draughts import Board
 board = Board(ARGS["variant"], ARGS.get("fen") or "startpos")
-bulk = ARGS["bulk"]
 
-def perft(b, depth):
-    if depth == 0:
-        return 1
-    moves = b.legal_moves()
-    if bulk and depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        b.push(m)
-        total += perft(b, depth - 1)
-        b.pop()
-    return total
-
-t0 = time.perf_counter()
-nodes = perft(board, ARGS["depth"])
-dt = time.perf_counter() - t0
-emit(nodes=nodes, seconds=dt, nodes_per_s=nodes / dt if dt else None)
-'''
+def legal(b):
+    return b.legal_moves()
+''' + _PERFT_WALK
 
 _PYDRAUGHTS_READ = r'''
 from collections import Counter
