@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import cache
 
+from pdn.squares import FILES
 from replay.move import Move
 from replay.variants import (
     HIGHEST_VALUE,
@@ -48,7 +49,10 @@ class MoveGenerator:
         self.board_mask = sum(1 << sq for sq in geo.playable)
         self.file_masks = {
             name: sum(1 << sq for sq in geo.playable if sq % geo.width == col)
-            for col, name in enumerate("abcdefghijklmnopqrstuvwxyz"[:geo.width])}
+            for col, name in enumerate(FILES[:geo.width])}
+        # by square: every playable square of its column (short notation's rivals)
+        self.column_masks = tuple(self.file_masks[FILES[sq % geo.width]]
+                                  for sq in range(geo.width * geo.height))
         self.promotion_mask = (
             sum(1 << sq for sq in geo.playable if sq // geo.width == geo.height - 1),
             sum(1 << sq for sq in geo.playable if sq // geo.width == 0),

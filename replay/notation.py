@@ -21,7 +21,6 @@ from replay.move import Move
 from replay.movegen import WHITE
 
 PATH_STYLES = ("minimal", "turns", "canonical", "all")
-_FILES = "abcdefghijklmnopqrstuvwxyz"  # the keys of MoveGenerator.file_masks, by column
 
 
 def direction(geo: Geometry, start: int, end: int) -> tuple[int, int]:
@@ -125,14 +124,16 @@ def short_is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = 
     whether it captures), so that short notation must fall back to full squares."""
     geo = board.variant.geometry
     if legal is None:  # only another piece of the same file making a move of the same kind
-        same_file = board.generator.file_masks[_FILES[move.origin % geo.width]]
+        generator = board.generator
+        same_file = generator.column_masks[move.origin]
         position = board.position
-        own, opp = ((position.white, position.black) if position.turn == WHITE
-                    else (position.black, position.white))
+        white = position.turn == WHITE
+        own = position.white if white else position.black
         others = own & same_file & ~(1 << move.origin)
-        if move.captures:
-            others &= board.generator.capturing_pieces(own, opp, position.kings, position.turn)
-        elif not board.generator.men_share_files and not (position.kings >> move.origin) & 1:
+        if others and move.captures:
+            opp = position.black if white else position.white
+            others &= generator.capturing_pieces(own, opp, position.kings, position.turn)
+        elif not generator.men_share_files and not (position.kings >> move.origin) & 1:
             others &= position.kings  # a man's rival in its file is a king
         if not others:
             return False

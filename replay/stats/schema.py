@@ -81,9 +81,16 @@ def typed_moves(columns: dict[str, list]) -> pd.DataFrame:
 
 
 def _typed(values: list, dtype: object) -> pd.api.extensions.ExtensionArray:
+    """A column of a batch (no missing values) in its dtype, without pandas' inference."""
     if isinstance(dtype, pd.CategoricalDtype):
         return pd.Categorical.from_codes(np.asarray(values, dtype=np.int8), dtype=dtype)
-    return pd.array(values if dtype == STRING else np.asarray(values), dtype=dtype)
+    if dtype == STRING:
+        return pd.array(values, dtype=STRING)
+    no_mask = np.zeros(len(values), dtype=bool)
+    if dtype == "boolean":
+        return pd.arrays.BooleanArray(np.asarray(values, dtype=bool), no_mask)
+    return pd.arrays.IntegerArray(np.asarray(values, dtype=pd.api.types.pandas_dtype(dtype)
+                                             .numpy_dtype), no_mask)
 
 
 def with_file(frames: list[pd.DataFrame], sources: list[str], empty: pd.DataFrame
