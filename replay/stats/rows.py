@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from pdn.fen import MAX_DIGITS
 from pdn.model import Game
 from replay.board import Board, Position, start_position
@@ -26,17 +28,29 @@ MOVE_COLUMNS = (
 )
 
 
+_KEY_COLUMNS = 4  # game, ply, move_number, side: counted from each game's numbering
+
+
 @dataclass
 class MoveColumns:
-    """The moves of a batch as row tuples in ``MOVE_COLUMNS`` order (``side`` and ``piece``
-    as the codes of their categories: 0 white / 1 black, 0 man / 1 king)."""
+    """The moves of a batch: per game its numbering, ``(game, plies, first move number,
+    offset, side to move first)``, and per ply a row of the other ``MOVE_COLUMNS`` (``side``
+    and ``piece`` as the codes of their categories: 0 white / 1 black, 0 man / 1 king)."""
 
+    games: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     rows: list[tuple] = field(default_factory=list)
 
     @property
-    def columns(self) -> dict[str, list]:
+    def columns(self) -> dict[str, np.ndarray | list]:
+        ordinal, plies, first, offset, turn = np.array(self.games, dtype=np.int64
+                                                       ).reshape(-1, 5).T
+        index = np.arange(plies.sum()) - np.repeat(np.cumsum(plies) - plies, plies)  # in game
+        keys = {"game": np.repeat(ordinal, plies), "ply": index + 1,
+                "move_number": np.repeat(first, plies) + (index + np.repeat(offset, plies)) // 2,
+                "side": (np.repeat(turn, plies) + index) % 2}
         rows = self.rows
-        return {name: [row[index] for row in rows] for index, name in enumerate(MOVE_COLUMNS)}
+        return keys | {name: [row[column] for row in rows]
+                       for column, name in enumerate(MOVE_COLUMNS[_KEY_COLUMNS:])}
 
 
 def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
@@ -113,6 +127,9 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
     offset = 0 if replayed.start.turn == (WHITE if replayed.variant.white_starts else 1) else 1
     positions = replayed.positions
     rows = moves.rows if moves is not None else []
+    if moves is not None and replayed.moves:
+        moves.games.append((ordinal, len(replayed.moves), first_number, offset,
+                            replayed.start.turn))
     for index, move in enumerate(replayed.moves):
         before = positions[index]
         side = "white" if before.turn == WHITE else "black"
@@ -123,8 +140,7 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
                 walk.texts.append(text)
             if moves is not None:
                 after = positions[index + 1] if index + 1 < len(positions) else replayed.final
-                rows.append(_move_row(board, move, after, text, ordinal, index + 1,
-                                      first_number + (index + offset) // 2, before.turn))
+                rows.append(_move_row(board, move, after, text))
         if move.captures:
             walk.captures += 1
             walk.pieces_captured += len(move.captures)
@@ -135,12 +151,11 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
     return walk
 
 
-def _move_row(board: Board, move: Move, after: Position, text: str, game: int, ply: int,
-              number: int, side: int) -> tuple:
-    """A ply's row in ``MOVE_COLUMNS`` order; ``board`` stands before the move."""
+def _move_row(board: Board, move: Move, after: Position, text: str) -> tuple:
+    """A ply's row of the ``MOVE_COLUMNS`` after the keys; ``board`` stands before it."""
     kings = after.kings
     notation = board.variant.gametype.notation
-    return (game, ply, number, side, text, short_text(board, move),
+    return (text, short_text(board, move),
             text if notation.numeric else full_text(board, move, numeric=True),
             (board.position.kings >> move.origin) & 1,
             len(move.captures), move.promotes, notation.names[move.origin],
