@@ -33,7 +33,8 @@ from replay.variants import (
 # between variants that all replay a record goes to the first.
 _USUAL_NUMERIC_8X8 = ("english", "russian", "italian", "spanish", "portuguese", "pool",
                       "brazilian", "czech", "thai")
-_USUAL_ALPHA_8X8 = ("russian", "brazilian", "czech", "pool", "english", "turkish", "thai")
+_USUAL_ALPHA_8X8 = ("russian", "brazilian", "czech", "pool", "english-first-mover-bottom",
+                    "english", "turkish", "thai")
 _USUAL_10X10 = ("international", "frisian", "frysk", "antidraughts", "breakthrough")
 _USUAL_12X12 = ("canadian",)
 
@@ -41,6 +42,8 @@ _USUAL_12X12 = ("canadian",)
 # which they call White (a1 in its near left corner), and the players as P1 and P2.
 ENGLISH_FIRST_MOVER_BOTTOM = ENGLISH.with_options(
     gametype=GameType(21, False, 8, 8, numeric=False, corner=0, invert=False))
+
+_SITE_ENGLISH = "english-first-mover-bottom"
 
 _SQUARE = re.compile(r"([a-z])(\d{1,2})|(\d{1,3})", re.IGNORECASE)
 _SCANNED_PLIES = 16  # the first plies tell the board and the first mover
@@ -94,6 +97,10 @@ def candidates(game: Game) -> Guess:
     else:
         board, evidence = _board(squares, "")
     names = _order(board, squares, lidraughts)
+    if board == "8x8-alpha" and ("P1" in game.tags or "P2" in game.tags):
+        names.remove(_SITE_ENGLISH)  # players as P1 and P2: the sites' English convention
+        names.insert(0, _SITE_ENGLISH)
+        evidence += ", players as P1 and P2"
     if squares.first_move is not None:
         evidence += f", first move {squares.first_move}"
     if lidraughts:
@@ -198,6 +205,9 @@ def _first_origin(move: str | None) -> int:
 def _variants(names: list[str]) -> list[Variant]:
     found = []
     for name in names:
+        if name == _SITE_ENGLISH:
+            found.append(ENGLISH_FIRST_MOVER_BOTTOM)
+            continue
         try:
             found.append(get_variant(name))
         except UnknownVariantError:

@@ -259,7 +259,6 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
     draws = DrawTracker(replayed.variant, replayed.start)
     plain = plain_mover(board)
     moves, positions, push = replayed.moves, replayed.positions, draws.push
-    joined = 0  # plies joined into the capture they split (the record numbers them too)
     index = -1
     while (index := index + 1) < len(plies):
         ply = plies[index]
@@ -275,8 +274,8 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
         if ply.variations:
             branches.extend((variation, board.position, index) for variation in ply.variations)
         if ply.number is not None and (ply.black_number
-                                       or ply.number != numbering.number(index + joined)):
-            _check_number(replayed, ply, numbering.number(index + joined), board, joined)
+                                       or ply.number != numbering.number(index)):
+            _check_number(replayed, ply, numbering.number(index), board)
         move = plain(record) or _resolve_noting(replayed, board, plies, index, numbering)
         if move is None:
             split = (_split_capture(board, plies, index)
@@ -285,7 +284,6 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
                 break
             move, parts = split
             replayed.errors.pop()
-            joined += len(parts) - 1
             plies = _joined(plies, index, parts)
             replayed.game = _with_main_line(replayed.game, plies)
             replayed.warnings.append(_problem(
@@ -340,7 +338,8 @@ def _split_capture(board: Board, plies: list[Ply], index: int
 
 def _joined(plies: list[Ply], start: int, parts: list[Ply]) -> list[Ply]:
     """The plies with the ``parts`` from ``start`` on made one: the squares joined, the
-    annotations kept."""
+    annotations kept. The record numbered every part as a ply, so the numbers written after
+    it count plies that are not there: they are dropped (a writer numbers the plies anew)."""
     first = parts[0]
     squares = first.record.squares + tuple(
         square for part in parts[1:] for square in part.record.squares[1:])
@@ -351,7 +350,9 @@ def _joined(plies: list[Ply], start: int, parts: list[Ply]) -> list[Ply]:
               [comment for part in parts for comment in part.comments],
               [line for part in parts for line in part.variations],
               next((part.setup for part in reversed(parts) if part.setup), None))
-    return [*plies[:start], ply, *plies[start + len(parts):]]
+    after = [replace(later, number=None, black_number=False)
+             for later in plies[start + len(parts):]]
+    return [*plies[:start], ply, *after]
 
 
 def _with_main_line(game: Game, plies: list[Ply]) -> Game:
@@ -392,10 +393,9 @@ def _first_number(game: Game) -> int:
     return 1
 
 
-def _check_number(replayed: ReplayedGame, ply: Ply, number: int, board: Board,
-                  joined: int) -> None:
-    if ply.number == number and (not ply.black_number or joined):
-        return  # after a split capture the record's sides run a ply off: numbers only
+def _check_number(replayed: ReplayedGame, ply: Ply, number: int, board: Board) -> None:
+    if ply.number == number and not ply.black_number:
+        return
     side = _side(board)
     if ply.number != number:
         replayed.warnings.append(_problem(
