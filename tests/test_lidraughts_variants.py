@@ -315,3 +315,14 @@ def test_frysk_draws_two_kings_against_one_after_seven_moves_each():
     replayed = _replayed(f'[GameType "97"]\n[FEN "W:WK47,K50:BK1"]\n\n{moves} *\n')
     assert replayed.status == "valid"
     assert [(claim.rule, claim.ply) for claim in replayed.draws] == [("kings-3-7", 14)]
+
+
+def test_stats_games_table_names_each_ending(tmp_path):
+    from replay.stats import stats_tables
+
+    path = tmp_path / "lidraughts.pdn"
+    path.write_text(BREAKTHROUGH_WIN + "\n" + ANTIDRAUGHTS_WIN)
+    games = stats_tables([str(path)], INTERNATIONAL, with_moves=False).games
+    assert games["variant"].tolist() == ["breakthrough", "antidraughts"]
+    assert games["ending"].tolist() == ["promotion", "no_pieces"]
+    assert games["result"].tolist() == ["white", "white"]
