@@ -175,6 +175,11 @@ _DEFAULTS: dict[int, GameType] = {
     30: _gt(30, "W", 8, 8, "A0", 0, all_squares=True),
     31: _gt(31, "B", 8, 8, "N1", 0),
     40: _gt(40, "W", 10, 10, "N2", 0),
+    # lidraughts' own types, written as the bare number in its PDN export: Breakthrough,
+    # Frysk! and Antidraughts on the International board (docs/variants-lidraughts.md).
+    96: _gt(96, "W", 10, 10, "N2", 0),
+    97: _gt(97, "W", 10, 10, "N2", 0),
+    98: _gt(98, "W", 10, 10, "N2", 0),
 }
 _STANDARD_FORM = {31: "31,B,8,8,N2,0"}
 # PDN 3.0 GameType table, column "Capture Separator".

@@ -16,6 +16,7 @@ from pdn.model import Game, Line, MoveRecord, Ply
 from replay import inference
 from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
+from replay.endings import crowned_side, decide
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
@@ -273,6 +274,9 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
             break
         if ply.variations:
             branches.extend((variation, board.position, index) for variation in ply.variations)
+        if board.position.kings and crowned_side(replayed.variant, board.position) is not None:
+            _note_after_king(replayed, record, numbering.number(index), board.position)
+            break
         if ply.number is not None and (ply.black_number
                                        or ply.number != numbering.number(index)):
             _check_number(replayed, ply, numbering.number(index), board)
@@ -361,6 +365,15 @@ def _with_main_line(game: Game, plies: list[Ply]) -> Game:
     return replace(game, moves=moves)
 
 
+def _note_after_king(replayed: ReplayedGame, record: MoveRecord, number: int,
+                     position: Position) -> None:
+    """A move after the king that won a Breakthrough game: an ``after-end`` error."""
+    crowned = SIDE_NAMES[crowned_side(replayed.variant, position)]
+    replayed.errors.append(_problem(
+        "after-end", f"move after the end of the game: {crowned} made a king and won",
+        record, number, SIDE_NAMES[position.turn]))
+
+
 def _resolve_noting(replayed: ReplayedGame, board: Board, plies: list[Ply], index: int,
                     numbering: _Numbering) -> Move | None:
     """``resolve`` a record, noting its warning or error on the game (None: an error)."""
@@ -443,6 +456,11 @@ def _replay_variations(replayed: ReplayedGame, branches: list[Branch]) -> None:
             stack.extend((variation, board.position, index) for variation in ply.variations)
             if ply.record.placeholder:
                 break
+            if crowned_side(replayed.variant, board.position) is not None:
+                replayed.warnings.append(_problem(
+                    "variation-after-end", "in a variation: a move after the king that won "
+                    "the game", ply.record, numbering.number(index), _side(board)))
+                break
             resolution = resolve(board, ply.record)
             if resolution.move is None:
                 replayed.warnings.append(_problem(
@@ -520,26 +538,24 @@ def _check_result(replayed: ReplayedGame) -> None:
         replayed.result_check = "undetermined"
         replayed.result_note = "the record does not replay to its end"
         return
-    board = replayed.final_board()
-    if not board.legal_moves():
-        loser = _side(board)
-        winner = BLACK_WINS if board.turn == WHITE else WHITE_WINS
-        has_pieces = board.position.white if board.turn == WHITE else board.position.black
-        replayed.ending = "no-moves" if has_pieces else "no-pieces"
+    decision = decide(replayed.final_board())
+    if decision is not None:
+        winner = WHITE_WINS if decision.winner == WHITE else BLACK_WINS
+        replayed.ending = decision.ending
         reading = _reading(game.headers_result, replayed.variant, winner)
         if reading is not None:
             replayed.result_reading = reading
-            replayed.result_note = f"{loser} cannot move: {winner} wins"
+            replayed.result_note = f"{decision.reason}: {winner} wins"
             return
         if replayed.result == winner:
             replayed.result_check = "consistent"
         elif replayed.result == UNKNOWN:
             replayed.result_check = "undetermined"
-            replayed.result_note = f"{loser} cannot move: {winner} wins"
+            replayed.result_note = f"{decision.reason}: {winner} wins"
         else:
             replayed.result_check = "inconsistent"
-            replayed.result_note = (f"recorded {game.headers_result}, but {loser} has no legal "
-                                    f"move: {winner} wins")
+            replayed.result_note = (f"recorded {game.headers_result}, but {decision.reason}: "
+                                    f"{winner} wins")
         return
     if replayed.draws:
         claim = replayed.draws[-1]

@@ -43,6 +43,12 @@ PRECEDENCES = (FREE, MAJORITY, MAJORITY_THEN_KINGS, KING_MUST_CAPTURE, ITALIAN_O
                HIGHEST_VALUE)
 PROMOTIONS = (PROMOTE_AND_CONTINUE, PASS_THROUGH, PROMOTE_AND_STOP)
 
+# How a game is won (docs/variants-lidraughts.md for the two lidraughts goals).
+CANNOT_MOVE_LOSES = "cannot-move-loses"  # no piece or no legal move loses (every classic game)
+CANNOT_MOVE_WINS = "cannot-move-wins"  # no piece or no legal move wins (Antidraughts)
+FIRST_KING_WINS = "first-king-wins"  # making a king wins at once (Breakthrough)
+WIN_RULES = (CANNOT_MOVE_LOSES, CANNOT_MOVE_WINS, FIRST_KING_WINS)
+
 # Frisian king values as (man, king) weights. DCTL counts a king as just under two men
 # (value 2N-1 against N per man, N = board capacity); Wikipedia says 1.5 men (RULES.md §6.6).
 KING_VALUE_DCTL = (64, 127)
@@ -75,6 +81,7 @@ class Variant:
     max_king_moves: int = 0
     white_first: bool | None = None  # overrides the GameType's starting side (Thai option)
     draw_rules: str = "none"
+    win_rule: str = CANNOT_MOVE_LOSES
     aliases: tuple[str, ...] = ()
 
     @property
@@ -210,6 +217,40 @@ FRISIAN = Variant(
     draw_rules="frisian",
 )
 
+# lidraughts' variants (docs/variants-lidraughts.md; lidraughts modules/draughts/src/main/
+# variant/Frysk.scala, Antidraughts.scala, Breakthrough.scala). Frysk! is Frisian from five
+# men each on the back row; lidraughts gives it Frisian's draw rules, which are not ours.
+FRYSK = replace(
+    FRISIAN,
+    name="frysk",
+    gametype=default_gametype(97),
+    men_rows=1,
+    draw_rules="lidraughts-frisian",
+    aliases=("frysk!",),
+)
+
+# International play; the side that cannot move (no piece left, or all blocked) wins, and
+# threefold repetition is the only draw rule.
+ANTIDRAUGHTS = replace(
+    INTERNATIONAL,
+    name="antidraughts",
+    gametype=default_gametype(98),
+    draw_rules="none",
+    win_rule=CANNOT_MOVE_WINS,
+    aliases=(),
+)
+
+# International play; the first side to make a king wins. lidraughts has no draw rule: with
+# men only on the board no position can come back, so "none" never meets one either.
+BREAKTHROUGH = replace(
+    INTERNATIONAL,
+    name="breakthrough",
+    gametype=default_gametype(96),
+    draw_rules="none",
+    win_rule=FIRST_KING_WINS,
+    aliases=(),
+)
+
 THAI = Variant(
     name="thai",
     gametype=default_gametype(31),
@@ -243,7 +284,7 @@ TURKISH = Variant(
 
 VARIANTS: tuple[Variant, ...] = (
     RUSSIAN, BRAZILIAN, POOL, INTERNATIONAL, CANADIAN, ENGLISH, ITALIAN, SPANISH, PORTUGUESE,
-    CZECH, THAI, TURKISH, FRISIAN,
+    CZECH, THAI, TURKISH, FRISIAN, FRYSK, ANTIDRAUGHTS, BREAKTHROUGH,
 )
 
 

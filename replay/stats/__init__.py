@@ -29,7 +29,8 @@ decided game where Black moves first: the reading its result agrees with); ``pli
 (capturing moves), ``pieces_captured``, ``promotions`` Int64; ``first_king_white``,
 ``first_king_black`` Int64 (ply of the side's first crowning); ``white_men``,
 ``white_kings``, ``black_men``, ``black_kings`` Int64 (final position); ``ending`` category
-no_pieces/no_moves/draw_rule/undecided (by the rules, at the end of the replayed record);
+no_pieces/no_moves/promotion (Breakthrough)/draw_rule/undecided (by the rules, at the end
+of the replayed record);
 ``draw_rule`` string (the rule's article: ``7.2.5``, ``repetition``, ``kings-25``...);
 ``status`` category valid/invalid/incomplete/unreadable; ``error`` string (first error code);
 ``errors``, ``warnings`` Int64; ``opening`` string (the first N plies in full notation,

@@ -80,7 +80,8 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
 
 
 def _ending(ending: str) -> str:
-    """The replayer's ending in the table's words: no_pieces, no_moves, draw_rule, undecided."""
+    """The replayer's ending in the table's words: no_pieces, no_moves, promotion, draw_rule,
+    undecided."""
     if ending.startswith("draw-"):
         return "draw_rule"
     return ending.replace("-", "_")

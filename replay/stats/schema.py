@@ -30,7 +30,7 @@ REPLAY_COLUMNS: dict[str, object] = {
     "plies": "Int64", "captures": "Int64", "pieces_captured": "Int64", "promotions": "Int64",
     "first_king_white": "Int64", "first_king_black": "Int64",
     "white_men": "Int64", "white_kings": "Int64", "black_men": "Int64", "black_kings": "Int64",
-    "ending": category(("no_pieces", "no_moves", "draw_rule", "undecided")),
+    "ending": category(("no_pieces", "no_moves", "promotion", "draw_rule", "undecided")),
     "draw_rule": STRING,
     "status": category(("valid", "invalid", "incomplete", "unreadable")),
     "error": STRING, "errors": "Int64", "warnings": "Int64",
