@@ -273,11 +273,10 @@ TURKISH = Variant(
     king_captures=ORTHOGONALS,
     remove_at_once=True,
     king_turns_back=False,
-    # RULES.md §6.5 is a CONFLICT (ends / continues / promoted at the end) and says to follow
-    # DCTL, but DCTL has no Turkish rules file; 'stop' stays the default. The kish crate's
-    # perft agrees with 'stop' and 'pass' to depth 6 and not with 'continue' (931828), so the
-    # reading is unsure: the others are the 'promotion' option.
-    promotion_in_capture=PROMOTE_AND_STOP,
+    # A man that reaches the last row during a capture goes on capturing as a man and is
+    # crowned where the move ends (Wikipedia, hgware's Dama, iggamecenter, kish, pydraughts);
+    # the readings 'stop' and 'continue' are the 'promotion' option. docs/turkish.md.
+    promotion_in_capture=PASS_THROUGH,
     precedence=MAJORITY,
     aliases=("dama",),
 )
@@ -360,7 +359,7 @@ RULE_OPTIONS: dict[str, RuleOption] = {option.name: option for option in (
                "'majority' (RULES.md §3)"),
     RuleOption("promotion", "promotion_in_capture", {name: name for name in PROMOTIONS},
                "a man reaching the far row during a capture: crowned and goes on, passes "
-               "as a man, or is crowned and stops (Turkish readings, RULES.md §3, §6.5)"),
+               "as a man, or is crowned and stops (Turkish: 'pass' by default, docs/turkish.md)"),
     RuleOption("draws", "draw_rules", {"house": "house", "repetition": "none"},
                "draw rules: 'house' = 40 moves each without a capture or a promotion "
                "(source document 002), 'repetition' = threefold repetition only"),
