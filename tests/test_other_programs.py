@@ -181,3 +181,22 @@ def test_site_exports_are_written_back_in_english_checkers_standard_form():
     assert again.variant.name == "english" and again.variant_source == "tag"
     assert again.final == replay_game(original).final
     assert again.status == "valid" and not again.warnings
+
+
+def test_stats_read_each_file_results_its_own_way():
+    from replay.stats import stats_tables
+
+    games = stats_tables([str(FILES / "english_engine_match.pdn")], None, jobs=1).games
+    assert list(games["variant_source"]) == ["inferred"] * 3
+    assert list(games["result_check"]) == ["consistent"] * 3
+    # The file writes results by colour (its decided games say so): 1-0 is a White win.
+    by_colour = {"1-0": "white", "0-1": "black"}
+    assert list(games["result"]) == [by_colour[token] for token in games["Result"]]
+
+
+def test_lidraughts_scores_on_an_8x8_board_read_as_results():
+    # Russian: after e5-d4 White's only man (a1) is blocked by b2 and c3, so Black won;
+    # lidraughts writes it 0-2.
+    text = '[GameType "25"]\n[Result "0-2"]\n[FEN "B:Wa1:Bb2,c3,e5"]\n1... e5-d4 0-2'
+    replayed = replay_game(next(read_games(text)))
+    assert (replayed.result, replayed.result_check) == ("black", "consistent")
