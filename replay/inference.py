@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from pdn.gametype import GameType
 from pdn.model import Game
@@ -58,7 +59,7 @@ class Guess:
     decided: bool = False  # a tag named the variant: nothing to try
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Squares:
     """What the written squares say: numbers or names, and how far they reach."""
 
@@ -67,12 +68,15 @@ class _Squares:
     highest_rank: int = 0
     first_move: str | None = None
 
-    def add(self, name: str) -> None:
-        if name.isdigit():
-            self.highest_number = max(self.highest_number, int(name))
-        elif len(name) >= 2 and name[0].isalpha() and name[1:].isdigit():
-            self.widest_file = max(self.widest_file, ord(name[0].lower()) - ord("a"))
-            self.highest_rank = max(self.highest_rank, int(name[1:]))
+    @classmethod
+    def of(cls, names: list[str], first_move: str | None = None) -> _Squares:
+        """From normalised square names (lowercase, no leading zeros)."""
+        numbers = [int(name) for name in names if name.isdigit()]
+        named = [name for name in names if not name.isdigit()]
+        return cls(max(numbers, default=0),
+                   max((ord(name[0]) for name in named), default=ord("a") - 1) - ord("a"),
+                   max((int(name[1:]) for name in named if name[1:].isdigit()), default=0),
+                   first_move)
 
     @property
     def numeric(self) -> bool:
@@ -105,7 +109,7 @@ def candidates(game: Game) -> Guess:
         evidence += f", first move {squares.first_move}"
     if lidraughts:
         evidence += f", Site {game.tags.get('Site')}"
-    return Guess(tuple(_variants(names)), evidence.lstrip(", "))
+    return Guess(_variants(tuple(names)), evidence.lstrip(", "))
 
 
 def _named_variant(game: Game) -> Guess | None:
@@ -137,30 +141,23 @@ _VARIANT_TAG_NAMES = {
 
 
 def _written_squares(game: Game) -> _Squares:
-    squares = _Squares()
-    for ply in game.moves.plies[:_SCANNED_PLIES]:
-        record = ply.record
-        if record.placeholder:
-            continue
-        if record.origin_file is not None:
-            squares.add(record.origin_file + "1")
-        for name in record.squares:
-            squares.add(name)
-        if squares.first_move is None and record.squares:
-            squares.first_move = record.text
-    return squares
+    records = [ply.record for ply in game.moves.plies[:_SCANNED_PLIES]
+               if not ply.record.placeholder and ply.record.squares]
+    names = [name for record in records for name in record.squares]
+    names += [record.origin_file.lower() + "1" for record in records if record.origin_file]
+    return _Squares.of(names, records[0].text if records else None)
 
 
 def _fen_squares(game: Game) -> _Squares:
-    squares = _Squares()
     fen = game.tags.get("FEN") or game.moves.setup or ""
+    names = []
     for section in fen.split(":")[1:]:
         body = section.strip()
         if body[:1].upper() not in ("W", "B"):
             continue
-        for letter, rank, number in _SQUARE.findall(body[1:]):
-            squares.add(number.lstrip("0") or "0" if number else letter + rank)
-    return squares
+        names += [(number.lstrip("0") or "0") if number else (letter + rank).lower()
+                  for letter, rank, number in _SQUARE.findall(body[1:])]
+    return _Squares.of(names)
 
 
 def _board(squares: _Squares, where: str) -> tuple[str, str]:
@@ -202,7 +199,8 @@ def _first_origin(move: str | None) -> int:
     return int(digits.group()) if digits else 0
 
 
-def _variants(names: list[str]) -> list[Variant]:
+@cache
+def _variants(names: tuple[str, ...]) -> tuple[Variant, ...]:
     found = []
     for name in names:
         if name == _SITE_ENGLISH:
@@ -212,7 +210,7 @@ def _variants(names: list[str]) -> list[Variant]:
             found.append(get_variant(name))
         except UnknownVariantError:
             continue  # a variant this build does not play
-    return found
+    return tuple(found)
 
 
 def standard_form(variant: Variant) -> Variant:
