@@ -37,6 +37,9 @@ class Chunk:
 
     text: str
     line: int  # 1-based line of its first character in the whole file
+    # the line after it, when that line starts a new game by starting the move numbers again
+    # at 1 (``split_chunks``): this chunk's game then ends without a result
+    restart_line: int = 0
 
 
 # ---- chunks -----------------------------------------------------------------------------------
@@ -49,15 +52,17 @@ _ENDS_WITH_RESULT = re.compile(
 )
 
 
-def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool]:
-    """Whether ``text`` has something besides comments, and whether a ``{`` stays open."""
+def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool, int]:
+    """Whether ``text`` has something besides comments, whether a ``{`` stays open, and how
+    many more ``(`` than ``)`` it has outside comments."""
     content = False
+    depth = 0
     position = 0
     while position < len(text):
         if in_comment:
             end = text.find("}", position)
             if end < 0:
-                return content, True
+                return content, True, depth
             in_comment, position = False, end + 1
             continue
         char = text[position]
@@ -67,8 +72,13 @@ def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool]:
             break
         elif not char.isspace():
             content = True
+            depth += (char == "(") - (char == ")")
         position += 1
-    return content, in_comment
+    return content, in_comment, depth
+
+
+# A line that starts with the move number 1 of White (not "1..." nor "1. ..." of Black).
+_RESTART = re.compile(r"0*1\.(?![ \t]*\.)")
 
 
 class _Chunker:
@@ -81,18 +91,27 @@ class _Chunker:
         self.ended = False  # the last movetext line ended with a result token
         self.in_comment = False
         self.broken_tag = False  # a tag line that lost a quote or a bracket was seen
+        self.tagged = False  # a tag line was seen
+        self.depth = 0  # variations (or parenthesised comments) open
         # where a comment still open was opened after a finished game: (buffer index, line)
         self.open_after_end: tuple[int, int] | None = None
 
-    def flush(self, number: int) -> Iterator[Chunk]:
+    def flush(self, number: int, restart: bool = False) -> Iterator[Chunk]:
         if self.open_after_end is not None:  # the finished game keeps only its own lines
             index, line = self.open_after_end
             yield Chunk("".join(self.buffer[:index]), self.start)
             self.buffer, self.start, self.open_after_end = self.buffer[index:], line, None
         if self.buffer and (self.has_body or any(part.strip() for part in self.buffer)):
-            yield Chunk("".join(self.buffer), self.start)
+            yield Chunk("".join(self.buffer), self.start, number if restart else 0)
         self.buffer, self.start, self.has_body, self.ended = [], number, False, False
-        self.broken_tag = False
+        self.broken_tag = self.tagged = False
+        self.depth = 0
+
+    def restarts(self, stripped: str) -> bool:
+        """Whether a movetext line starts a new game: untagged play that has not ended and
+        has no comment or variation open goes on with a line starting again at move 1."""
+        return (self.has_body and not (self.tagged or self.ended or self.in_comment
+                                       or self.depth) and _RESTART.match(stripped) is not None)
 
     def feed(self, line: str, number: int) -> Iterator[Chunk]:
         stripped = line.lstrip()
@@ -104,20 +123,26 @@ class _Chunker:
             tags = _TAG_RUN.match(stripped)
             rest = stripped[tags.end():] if tags else ""  # a broken tag line is still a tag line
             self.broken_tag = self.broken_tag or tags is None or rest.startswith("[")
+            self.tagged = True
         elif stripped.startswith("%") and not self.in_comment:
             rest = ""
         else:
             rest = stripped
+            if self.restarts(stripped):
+                yield from self.flush(number, restart=True)
         plain = not (self.in_comment or "{" in rest or "}" in rest or ";" in rest)
         if not plain:
             was_open = self.in_comment
-            content, self.in_comment = _content_outside_comments(rest, self.in_comment)
+            content, self.in_comment, depth = _content_outside_comments(rest, self.in_comment)
+            self.depth = max(0, self.depth + depth)
             if self.in_comment and not was_open and self.ended and self.buffer:
                 self.open_after_end = (len(self.buffer), number)
             elif not self.in_comment:
                 self.open_after_end = None
         else:
             content = bool(rest.strip())
+            if "(" in rest or ")" in rest:
+                self.depth = max(0, self.depth + rest.count("(") - rest.count(")"))
             tag = _TAG_START.search(rest, 1) if "[" in rest else None
             if tag and rest[: tag.start()].strip():
                 # A game glued to the end of the previous one ("0-1[Event ..."): split the
@@ -149,7 +174,10 @@ def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     movetext line), before an Event tag that follows a broken tag line (a head cut short
     spoils its own game only), and before movetext that follows a line ending in a result
     token. Lines inside a ``{}`` comment never split, except a line that clearly starts a
-    tag pair (``[Name "``): an unclosed comment then spoils one game, not the next one. ``%``
+    tag pair (``[Name "``): an unclosed comment then spoils one game, not the next one. In
+    movetext without tags (opening books, engine output: one game per line), a line that
+    starts with move number ``1.`` of White begins a new game when the play before it has no
+    comment or variation open; that chunk carries the line as ``restart_line``. ``%``
     escape lines and comments alone are not movetext, so a comment before the first tag
     stays with the game after it.
     """
