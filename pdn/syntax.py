@@ -81,6 +81,25 @@ def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool, 
 _RESTART = re.compile(r"0*1\.(?![ \t]*\.)")
 
 
+def _has_main_line_move(text: str, depth: int) -> bool:
+    """Whether movetext outside comments (a line of it) holds a move or a lost move outside
+    variations, ``depth`` of them being open where it starts; read with the grammar's own
+    lexer, up to anything it cannot read."""
+    parser, _ = load_parser()
+    try:
+        for token in parser.lex(text):
+            kind = token.type
+            if kind == "LPAR":
+                depth += 1
+            elif kind == "RPAR":
+                depth = max(0, depth - 1)
+            elif depth == 0 and kind in ("MOVE", "PLACEHOLDER"):
+                return True
+    except (UnexpectedInput, NestingError):
+        pass
+    return False
+
+
 class _Chunker:
     """The state of ``split_chunks``: the lines of the chunk being gathered."""
 
@@ -92,6 +111,7 @@ class _Chunker:
         self.in_comment = False
         self.broken_tag = False  # a tag line that lost a quote or a bracket was seen
         self.tagged = False  # a tag line was seen
+        self.has_move = False  # a main-line move was seen (looked for in untagged chunks)
         self.depth = 0  # variations (or parenthesised comments) open
         # where a comment still open was opened after a finished game: (buffer index, line)
         self.open_after_end: tuple[int, int] | None = None
@@ -104,14 +124,25 @@ class _Chunker:
         if self.buffer and (self.has_body or any(part.strip() for part in self.buffer)):
             yield Chunk("".join(self.buffer), self.start, number if restart else 0)
         self.buffer, self.start, self.has_body, self.ended = [], number, False, False
-        self.broken_tag = self.tagged = False
+        self.broken_tag = self.tagged = self.has_move = False
         self.depth = 0
 
     def restarts(self, stripped: str) -> bool:
         """Whether a movetext line starts a new game: untagged play that has not ended and
         has no comment or variation open goes on with a line starting again at move 1."""
-        return (self.has_body and not (self.tagged or self.ended or self.in_comment
+        return (self.has_move and not (self.tagged or self.ended or self.in_comment
                                        or self.depth) and _RESTART.match(stripped) is not None)
+
+    def look_for_move(self, rest: str, in_comment: bool) -> None:
+        """Note whether a line of untagged movetext (``rest``: what is not a tag or an escape;
+        ``in_comment``: it starts inside a comment) holds a main-line move, looking only
+        outside comments."""
+        if in_comment:
+            closed = rest.find("}")
+            if closed < 0:
+                return
+            rest = rest[closed + 1:]
+        self.has_move = _has_main_line_move(rest, self.depth)
 
     def feed(self, line: str, number: int) -> Iterator[Chunk]:
         stripped = line.lstrip()
@@ -130,19 +161,17 @@ class _Chunker:
             rest = stripped
             if self.restarts(stripped):
                 yield from self.flush(number, restart=True)
-        plain = not (self.in_comment or "{" in rest or "}" in rest or ";" in rest)
+        was_open = self.in_comment
+        plain = not (was_open or "{" in rest or "}" in rest or ";" in rest)
         if not plain:
-            was_open = self.in_comment
-            content, self.in_comment, depth = _content_outside_comments(rest, self.in_comment)
-            self.depth = max(0, self.depth + depth)
+            content, self.in_comment, opened = _content_outside_comments(rest, was_open)
             if self.in_comment and not was_open and self.ended and self.buffer:
                 self.open_after_end = (len(self.buffer), number)
             elif not self.in_comment:
                 self.open_after_end = None
         else:
             content = bool(rest.strip())
-            if "(" in rest or ")" in rest:
-                self.depth = max(0, self.depth + rest.count("(") - rest.count(")"))
+            opened = rest.count("(") - rest.count(")") if "(" in rest or ")" in rest else 0
             tag = _TAG_START.search(rest, 1) if "[" in rest else None
             if tag and rest[: tag.start()].strip():
                 # A game glued to the end of the previous one ("0-1[Event ..."): split the
@@ -152,9 +181,12 @@ class _Chunker:
                 yield from self.flush(number)
                 yield from self.feed(" " * cut + line[cut:], number)
                 return
+        if content and self.ended:
+            yield from self.flush(number)
+        if not (self.tagged or self.has_move):
+            self.look_for_move(rest, was_open)
+        self.depth = max(0, self.depth + opened)
         if content:
-            if self.ended:
-                yield from self.flush(number)
             self.has_body = True
             # only what follows the line's last closed comment is trusted to end with a
             # result (the grammar still separates games inside a chunk; chunks only bound
@@ -176,10 +208,10 @@ def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     token. Lines inside a ``{}`` comment never split, except a line that clearly starts a
     tag pair (``[Name "``): an unclosed comment then spoils one game, not the next one. In
     movetext without tags (opening books, engine output: one game per line), a line that
-    starts with move number ``1.`` of White begins a new game when the play before it has no
-    comment or variation open; that chunk carries the line as ``restart_line``. ``%``
-    escape lines and comments alone are not movetext, so a comment before the first tag
-    stays with the game after it.
+    starts with move number ``1.`` of White begins a new game when the play before it has a
+    main-line move and no comment or variation open; that chunk carries the line as
+    ``restart_line``. ``%`` escape lines and comments alone are not movetext, so a comment
+    before the first tag stays with the game after it.
     """
     chunker = _Chunker()
     number = first_line - 1

@@ -97,11 +97,21 @@ def test_a_comment_spanning_lines_hides_a_1_at_a_line_start():
     assert len(game.moves.plies) == 3
 
 
-def test_moves_before_the_first_number_and_comments_alone_start_no_game():
+def test_comments_alone_start_no_game():
     text = "{Book of openings}\n1.32-28 18-23\n1.33-28 17-22\n"
     games = games_of(text)
     assert len(games) == 2
     assert games[0].moves.comments == ["Book of openings"]
+
+
+def test_lines_without_a_main_line_move_stay_with_the_game_they_lead_to():
+    # a set-up, a NAG, a variation alone or a bare number is no game of its own
+    for lead in ('/FEN "W:W31-50:B1-20"/', "$1", "(1.33-28 18-23)", "1.", "{a\nb}"):
+        text = f"{lead}\n1.32-28 18-23\n"
+        assert len(games_of(text)) == 1, lead
+        assert _whole(text)[0].restart_line == 0, lead
+    (game,) = games_of('/FEN "W:W31-50:B1-20"/\n1.32-28 18-23 *\n')
+    assert game.moves.setup == "W:W31-50:B1-20" and len(game.moves.plies) == 2
 
 
 def test_a_broken_line_spoils_its_own_game_only():
