@@ -85,6 +85,9 @@ def _has_main_line_move(text: str, depth: int) -> bool:
     """Whether movetext outside comments (a line of it) holds a move or a lost move outside
     variations, ``depth`` of them being open where it starts; read with the grammar's own
     lexer, up to anything it cannot read."""
+    first = _move_pattern().match(text)
+    if depth == 0 and first and "." in first.group(1):  # a numbered move: no other token
+        return True
     parser, _ = load_parser()
     try:
         for token in parser.lex(text):
