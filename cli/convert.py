@@ -57,8 +57,8 @@ def convert(
 ) -> None:
     """Convert records to another notation; illegal games are reported, not converted.
 
-    Exit status: 0 all converted, 1 some games not (fully) converted, 2 usage error or
-    unreadable input.
+    Games with lost moves are converted as far as they are known. Exit status: 0 all
+    converted, 1 some games not (fully) converted, 2 usage error or unreadable input.
     """
     from pdn.output import OutputError, refuse_overwriting_inputs
     from replay.convert import FORMATS, LAYOUTS, Target, TargetError
@@ -78,7 +78,8 @@ def convert(
     counts = _convert_sources(sources, output, target, variant, output_format, layout, partial,
                               encoding)
     summary = ", ".join(f"{counts[key]} {key}" for key in (
-        "converted", "partly converted", "not converted", "unreadable") if counts[key])
+        "converted", "incomplete", "partly converted", "not converted", "unreadable")
+        if counts[key])
     typer.echo(f"{summary or 'no games'}", err=True)
     if counts["unreadable"]:
         raise typer.Exit(EXIT_UNREADABLE)
@@ -138,7 +139,7 @@ def _report(conversion: Conversion) -> str:
         typer.echo(f"{report.file or '<stdin>'}:{report.line}: {report.title}: converted up "
                    f"to the error ({plies} plies of the main line)", err=True)
         return "partly converted"
-    return "converted"
+    return "incomplete" if report.status == "incomplete" else "converted"
 
 
 def register(app: typer.Typer) -> None:

@@ -174,8 +174,9 @@ def _without_strength(record: MoveRecord) -> MoveRecord:
 
 @dataclass(frozen=True)
 class Rewrite:
-    """Rewrite a game's moves in another notation through ``replay.convert``; a game that
-    does not replay to its end keeps its moves as written (and the change list says so)."""
+    """Rewrite a game's moves in another notation through ``replay.convert``; a game with an
+    illegal move keeps its moves as written (and the change list says so), one with lost
+    moves is rewritten as far as it is known."""
 
     to: str = "pdn"
 
@@ -187,7 +188,8 @@ class Rewrite:
             reasons = conversion.report.errors
             why = reasons[0]["message"] if reasons else "it does not replay"
             return [f"moves kept as written, not rewritten in {self.to} notation: {why}"]
-        changes = [f"moves rewritten in {self.to} notation"]
+        changes = [f"moves rewritten in {self.to} notation" + (
+            "" if conversion.complete else " as far as they are known (lost moves as '...')")]
         old, new = game.tags.get("GameType"), conversion.game.tags.get("GameType")
         if new is not None and new != old:
             changes.append(f"GameType '{old}' → '{new}'")
