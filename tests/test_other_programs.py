@@ -47,7 +47,7 @@ def test_each_kind_validates_as_its_own_variant_without_being_told(name, variant
         assert (report["status"], report["variant"], report["variant_source"]) == (
             "valid", variant, "inferred"), report["errors"]
         assert report["result_check"] != "inconsistent"
-        assert [note["code"] for note in report["notes"]][0] == "variant-inferred"
+        assert report["notes"][0]["code"] == "variant-inferred"
 
 
 def test_read_as_russian_they_fail_as_users_met_them():
