@@ -20,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from pdn.fen import format_fen
+from pdn.gametype import SquareNotation
 from pdn.model import Game, MoveRecord, Ply
 from pdn.squares import SquareError
-from replay.board import Board, Position
+from replay.board import Board, Position, setup_from_position
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import full_text, route_squares, short_is_ambiguous
@@ -76,6 +78,8 @@ class Suggestion:
     result_check: str
     moves: tuple[Move, ...] = field(repr=False)
     steps: tuple[Step, ...] = field(repr=False)
+    before: Position | None = field(default=None, repr=False)  # where the first slip is
+    notation: SquareNotation | None = field(default=None, repr=False)
 
     @property
     def replays_to_end(self) -> bool:
@@ -97,9 +101,12 @@ class Suggestion:
     def as_dict(self) -> dict:
         """The JSON form of ``pdn validate --suggest --json``."""
         first = self.edits[0]
+        fen = (format_fen(setup_from_position(self.before), self.notation)
+               if self.before is not None and self.notation is not None else "")
         return {"edit": "+".join(edit.kind for edit in self.edits),
                 "move_number": first.move_number, "side": first.side, "text": first.text,
-                "description": self.description, "replays_to_end": self.replays_to_end}
+                "description": self.description, "replays_to_end": self.replays_to_end,
+                "fen": fen}
 
 
 class _Budget:
@@ -314,8 +321,11 @@ class _Search:
     def _suggestion(self, edits: tuple[Edit, ...], trial: _Trial) -> Suggestion:
         check = (self._result_check(trial.final) if trial.reach == len(trial.steps)
                  else "undetermined")
+        index = edits[0].index
+        base = self.base
+        before = base.positions[index] if index < len(base.positions) else base.final
         return Suggestion(edits, trial.reach, len(trial.steps), check, tuple(trial.moves),
-                          tuple(trial.steps))
+                          tuple(trial.steps), before, self.variant.gametype.notation)
 
     def _result_check(self, final: Position) -> str:
         board = Board(self.variant, final)

@@ -45,6 +45,7 @@ class GameReport:
     date: str | None = None
     draws: list[dict] = field(default_factory=list)
     error_fens: list[str] = field(default_factory=list)  # position before each main-line error
+    suggestions: list[dict] = field(default_factory=list)  # repairs, with --suggest only
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -79,8 +80,19 @@ def problem_line(report: GameReport, problem: dict, kind: str) -> str:
             f"{problem['code']} — {problem['message']}")
 
 
-def report_game(game: Game, default: Variant, override: Variant | None = None) -> GameReport:
-    """Replay a game and sum it up."""
+def suggestion_lines(report: GameReport) -> list[str]:
+    """``file:line: suggestion: game 3 (A – B): Black's 3rd move is missing: ...``, or a
+    line saying that no small edit mends the game."""
+    where = f"{report.file or '<stdin>'}:{report.line}: suggestion: {report.title}: "
+    if not report.suggestions:
+        return [where + "none (no small edit near the error lets the record replay further)"]
+    return [where + suggestion["description"] for suggestion in report.suggestions]
+
+
+def report_game(game: Game, default: Variant, override: Variant | None = None, *,
+                suggest: bool = False) -> GameReport:
+    """Replay a game and sum it up; ``suggest`` adds repair suggestions to a broken game
+    (``replay.repair``)."""
     replayed = replay_game(game, default, override)
     notation = replayed.variant.gametype.notation
     # What the reader found is an error only when it left nothing to replay; in a readable
@@ -111,7 +123,19 @@ def report_game(game: Game, default: Variant, override: Variant | None = None) -
         draws=[{"rule": c.rule, "description": c.description, "ply": c.ply}
                for c in replayed.draws],
         error_fens=_error_fens(replayed),
+        suggestions=_suggestions(game, default, override, replayed) if suggest else [],
     )
+
+
+SUGGESTIONS_SHOWN = 3
+
+
+def _suggestions(game: Game, default: Variant, override: Variant | None,
+                 replayed: ReplayedGame) -> list[dict]:
+    from replay.repair import suggest
+
+    found = suggest(game, default, override, replayed=replayed)
+    return [s.as_dict() for s in found[:SUGGESTIONS_SHOWN]]
 
 
 def _error_fens(replayed: ReplayedGame) -> list[str]:
@@ -121,20 +145,22 @@ def _error_fens(replayed: ReplayedGame) -> list[str]:
     return [format_fen(setup_from_position(replayed.final), notation)]
 
 
-def report_games(games: Iterable[Game], default: Variant, override: Variant | None = None
-                 ) -> Iterator[GameReport]:
+def report_games(games: Iterable[Game], default: Variant, override: Variant | None = None, *,
+                 suggest: bool = False) -> Iterator[GameReport]:
     """Reports for a stream of games, in order."""
     for game in games:
-        yield report_game(game, default, override)
+        yield report_game(game, default, override, suggest=suggest)
 
 
 def validate_sources(sources: list[str], default: Variant, override: Variant | None = None, *,
-                     jobs: int = 0, encoding: str | None = None) -> Iterator[GameReport | str]:
+                     jobs: int = 0, encoding: str | None = None, suggest: bool = False
+                     ) -> Iterator[GameReport | str]:
     """Reports for every game of every source, in order; an unreadable file gives one error
     string (``path: reason``) instead, and the others are still read.
 
     ``jobs`` worker processes read and replay batches of games (0: all cores, used only when
-    the input is large enough to repay starting them; 1: this process only).
+    the input is large enough to repay starting them; 1: this process only). ``suggest``:
+    repair suggestions under each broken game.
     """
     workers = jobs or (os.cpu_count() or 1)
     sizes = [0 if source == "-" else _size(source) for source in sources]
@@ -147,12 +173,13 @@ def validate_sources(sources: list[str], default: Variant, override: Variant | N
             try:
                 blocks = iter_blocks(handle, encoding=encoding, size=BLOCK)
                 if pool is None:
-                    yield from _renumbered(_validate_block(block, name, default, override)
-                                           for block in blocks)
+                    yield from _renumbered(_validate_block(block, name, default, override,
+                                                           suggest) for block in blocks)
                 else:
                     yield from _renumbered(in_order(
                         pool, _validate_block,
-                        ((block, name, default, override) for block in blocks), workers))
+                        ((block, name, default, override, suggest) for block in blocks),
+                        workers))
             except OSError as error:
                 yield f"{name}: cannot read: {error.strerror or error}"
 
@@ -168,11 +195,11 @@ def _size(path: str) -> int:
         return 0
 
 
-def _validate_block(block: Chunk, source: str, default: Variant, override: Variant | None
-                    ) -> list[GameReport]:
+def _validate_block(block: Chunk, source: str, default: Variant, override: Variant | None,
+                    suggest: bool = False) -> list[GameReport]:
     """Worker entry: cut a block of games into chunks, read and replay them."""
     with gc_paused():
-        return [report_game(game, default, override)
+        return [report_game(game, default, override, suggest=suggest)
                 for game in parse_chunks(block_chunks(block), source)]
 
 

@@ -38,18 +38,28 @@ def clean_games(path: Path, variant: Variant, minimum: int = 12) -> list[tuple[G
         if len(plies) < minimum or any(p.variations or p.record.placeholder for p in plies):
             continue
         replayed = replay_game(game, variant)
-        if replayed.status == VALID and not replayed.warnings:
+        if replayed.status == VALID:
             kept.append((game, replayed))
     return kept
 
 
-def make_slip(game: Game, replayed: ReplayedGame, kind: str, rng: random.Random
-              ) -> Game | None:
+def make_slip(game: Game, replayed: ReplayedGame, kind: str, rng: random.Random,
+              tries: int = 8) -> Game | None:
     """A copy of the game with one slip of this kind at a random ply (not the first two or
-    the last two, so that the rest of the record can show it)."""
+    the last two, so that the rest of the record can show it); a few plies are tried
+    where the kind does not fit the first one chosen."""
+    for _ in range(tries):
+        index = rng.randrange(2, len(game.moves.plies) - (4 if kind == "column" else 2))
+        slipped = _slipped(game, replayed, kind, index, rng)
+        if slipped is not None:
+            return slipped
+    return None
+
+
+def _slipped(game: Game, replayed: ReplayedGame, kind: str, index: int, rng: random.Random
+             ) -> Game | None:
     plies = game.moves.plies
-    records = [ply.record for ply in plies]
-    index = rng.randrange(2, len(plies) - (4 if kind == "column" else 2))
+    records: list[MoveRecord | None] = [ply.record for ply in plies]
     if kind == "missing":
         records = records[:index] + records[index + 1:]
     elif kind == "extra":  # a move written twice
