@@ -51,6 +51,9 @@ def convert(
     partial: Annotated[bool, typer.Option(
         "--partial", help="Convert a game with an illegal move up to the error and say so in "
         "a comment.")] = False,
+    repair: Annotated[bool, typer.Option(
+        "--repair", help="Mend a game that stops replaying where ONE best repair makes it "
+        "replay to its end (noted in the game as {repaired: ...} and on stderr).")] = False,
     variant: VariantOption = "russian",  # type: ignore[assignment]
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
@@ -75,7 +78,7 @@ def convert(
     except (TargetError, SourceError, OutputError) as error:
         fail(str(error))
     counts = _convert_sources(sources, output, target, variant, output_format, layout, partial,
-                              encoding)
+                              encoding, repair)
     summary = ", ".join(f"{counts[key]} {key}" for key in (
         "converted", "partly converted", "not converted", "unreadable") if counts[key])
     typer.echo(f"{summary or 'no games'}", err=True)
@@ -86,8 +89,8 @@ def convert(
 
 
 def _convert_sources(sources: list[str], output: Path | None, target: Target, variant: Variant,
-                     output_format: str, layout: str, partial: bool, encoding: str | None
-                     ) -> Counter[str]:
+                     output_format: str, layout: str, partial: bool, encoding: str | None,
+                     repair: bool = False) -> Counter[str]:
     from pdn.output import atomic_writer
     from pdn.reader import read_games
     from replay.convert import convert_games, render
@@ -100,6 +103,8 @@ def _convert_sources(sources: list[str], output: Path | None, target: Target, va
             name = "<stdin>" if source == "-" else source
             try:
                 games = _named(read_games(handle, encoding=encoding), name)
+                if repair:
+                    games = _repaired(games, variant)
                 for conversion in convert_games(games, variant, target, partial=partial,
                                                 details=output_format == "json"):
                     counts[_report(conversion)] += 1
@@ -117,6 +122,18 @@ def _named(games: Iterable[Game], name: str) -> Iterator[Game]:
     """The games with the source name their messages give."""
     for game in games:
         game.source = name
+        yield game
+
+
+def _repaired(games: Iterable[Game], variant: Variant) -> Iterator[Game]:
+    """The games, each broken one mended where a repair is sure (said on stderr)."""
+    from replay.repair import repair_game
+
+    for game in games:
+        mend = repair_game(game, variant).mend
+        if mend:
+            typer.echo(f"{game.source or '<stdin>'}:{game.line}: game {game.index}: repaired: "
+                       f"{mend}", err=True)
         yield game
 
 

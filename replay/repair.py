@@ -402,24 +402,41 @@ def sure_repair(suggestions: list[Suggestion]) -> Suggestion | None:
     return best[0] if len(best) == 1 else None
 
 
+@dataclass(frozen=True)
+class Repair:
+    """What ``repair_game`` did: ``broken`` when the game stopped replaying, ``mend`` the
+    repair in words (None: the game was left as it was read)."""
+
+    broken: bool
+    mend: str | None = None
+
+
 def repair_game(game: Game, default: Variant, override: Variant | None = None, *,
-                budget: int = BUDGET) -> str | None:
-    """Mend a game in place when one best suggestion makes it replay to its end; the
-    repair is written into the game as a comment ``{repaired: ...}`` and returned in words.
-    None (and the game untouched) when there is no sure repair."""
+                budget: int = BUDGET) -> Repair:
+    """Mend a game in place when one best suggestion makes it replay to its end: the
+    repair is written into the game as a comment ``{repaired: ...}`` on the first edited
+    ply and returned in words. Any other game is left untouched.
+
+    >>> from pdn.reader import read_games
+    >>> from replay.variants import RUSSIAN
+    >>> game = next(read_games("1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"))
+    >>> repair_game(game, RUSSIAN).mend
+    "Black's 3rd move 3... gh4 was missing"
+    >>> game.moves.plies[5].comments
+    ["repaired: Black's 3rd move 3... gh4 was missing"]
+    """
     replayed = replay_game(game, default, override)
-    suggestions = suggest(game, default, override, replayed=replayed, budget=budget)
-    chosen = sure_repair(suggestions)
+    if not _repairable(replayed):
+        return Repair(replayed.status == INVALID)
+    chosen = sure_repair(suggest(game, default, override, replayed=replayed, budget=budget))
     if chosen is None or _has_variations(game, chosen):
-        return None
-    plies = _edited_plies(game.moves.plies, chosen, Board(replayed.variant, replayed.start))
-    mend = "; ".join(edit.mend for edit in chosen.edits)
+        return Repair(True)
     old = game.moves.plies
-    game.moves.plies = plies
+    game.moves.plies = _edited_plies(old, chosen, Board(replayed.variant, replayed.start))
     if replay_game(game, default, override).status == INVALID:
         game.moves.plies = old
-        return None
-    return mend
+        return Repair(True)
+    return Repair(True, "; ".join(edit.mend for edit in chosen.edits))
 
 
 def _has_variations(game: Game, suggestion: Suggestion) -> bool:
@@ -574,4 +591,4 @@ def _near(board: Board, square: int, written: int | None) -> bool:
     return files == 0 and a[1:].isdigit() and b[1:].isdigit() and abs(int(a[1:]) - int(b[1:])) == 1
 
 
-__all__ = ["KIND_COSTS", "Edit", "Suggestion", "repair_game", "suggest", "sure_repair"]
+__all__ = ["KIND_COSTS", "Edit", "Repair", "Suggestion", "repair_game", "suggest", "sure_repair"]
