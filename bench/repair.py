@@ -56,7 +56,7 @@ def main() -> int:
                 outcome = "still legal"
             else:
                 started = time.perf_counter()
-                mend = repair_game(slipped, variant)
+                mend = repair_game(slipped, variant).mend
                 times.append(time.perf_counter() - started)
                 if mend is None:
                     outcome = "left alone"

@@ -248,14 +248,17 @@ class _Search:
         if isinstance(record, Move):
             return
         written = _written_squares(board, record)
-        if written is None:
-            return
-        origin, destination = written
         played = base.moves[index] if index < base.reach else None
         for move in board.legal_moves():
-            if move == played or _same_as_written(board, record, origin, destination, move):
+            if move == played:
                 continue
-            kind = _replacement_kind(board, record, origin, destination, move)
+            if written is None:  # a square off the board: compare the letters
+                kind = "replace" if _one_char_off(_written(board, move, record),
+                                                  record.text) else None
+            elif _same_as_written(board, record, *written, move):
+                continue
+            else:
+                kind = _replacement_kind(board, record, *written, move)
             if kind is None:
                 continue
             text = _written(board, move, record)
@@ -387,19 +390,25 @@ def suggest(game: Game, default: Variant, override: Variant | None = None, *,
 
 def _repairable(replayed: ReplayedGame) -> bool:
     return (replayed.status == INVALID
-            and not any(p.code in ("bad-fen", "bad-square") for p in replayed.errors)
+            and not any(p.code == "bad-fen" for p in replayed.errors)
             and len(replayed.moves) < len(replayed.game.moves.plies))
 
 
 def sure_repair(suggestions: list[Suggestion]) -> Suggestion | None:
-    """The repair to make: the one best suggestion, when it replays to the end and no other
-    suggestion that does so with as few edits gives another game."""
+    """The repair to make: the best suggestion, when it replays to the end and ranks
+    strictly above every other one that does (fewer edits, a more natural slip, or a final
+    position that agrees with the result where the other's does not)."""
     ending = [s for s in suggestions if s.replays_to_end]
     if not ending:
         return None
-    fewest = min(len(s.edits) for s in ending)
-    best = [s for s in ending if len(s.edits) == fewest]
-    return best[0] if len(best) == 1 else None
+    best = min(ending, key=_sureness)
+    if sum(_sureness(s) == _sureness(best) for s in ending) > 1:
+        return None
+    return best
+
+
+def _sureness(suggestion: Suggestion) -> tuple[int, int, int]:
+    return _rank(suggestion)[:3]
 
 
 @dataclass(frozen=True)
@@ -570,6 +579,15 @@ def _same_as_written(board: Board, record: MoveRecord, origin: int | None, desti
     if record.is_short:
         return board.variant.geometry.names[move.origin][0] == record.origin_file
     return move.origin == origin
+
+
+def _one_char_off(text: str, written: str) -> bool:
+    """Texts of one length that differ in one letter or digit, by one (``h5`` for ``h4``)."""
+    text, written = text.lower(), written.lower()
+    if len(text) != len(written):
+        return False
+    differ = [(a, b) for a, b in zip(text, written, strict=True) if a != b]
+    return len(differ) == 1 and abs(ord(differ[0][0]) - ord(differ[0][1])) == 1
 
 
 def _near(board: Board, square: int, written: int | None) -> bool:
