@@ -17,8 +17,9 @@ Black's 3rd move is missing: 3... gh4 makes the record replay to its end
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pdn.fen import format_fen
 from pdn.gametype import SquareNotation
@@ -47,7 +48,16 @@ WINDOW = 10  # plies before the failure where a slip is looked for
 SECOND_WINDOW = 6  # plies before the next failure where a second slip is looked for
 SECOND_TRIES = 6  # first edits (those that get furthest) a second edit is tried after
 BUDGET = 40_000  # plies resolved at most in one game's search
-Step = MoveRecord | Move  # a written record to resolve, or a move an edit put there
+
+
+class Inserted(NamedTuple):
+    """A move an edit wrote into the line, with its text in the record's notation."""
+
+    move: Move
+    text: str
+
+
+Step = int | Inserted  # the index of a written record in the main line, or a move put there
 
 
 @dataclass(frozen=True)
@@ -65,7 +75,6 @@ class Edit:
     text: str
     slip: str
     mend: str
-    new_plies: tuple[tuple[int, Step], ...] = ()  # (index in the edited line, what is there)
 
 
 @dataclass(frozen=True)
@@ -140,8 +149,8 @@ class _Search:
     def __init__(self, replayed: ReplayedGame, budget: int) -> None:
         self.variant: Variant = replayed.variant
         plies = replayed.game.moves.plies
-        end = next((i for i, ply in enumerate(plies) if ply.record.placeholder), len(plies))
-        self.records: list[Step] = [ply.record for ply in plies[:end]]
+        end = _line_end(plies)
+        self.records: list[MoveRecord] = [ply.record for ply in plies[:end]]
         self.result = normalise_result(replayed.game.headers_result, self.variant)
         self.budget = _Budget(budget)
         self.first_number = _first_number(replayed)
@@ -149,7 +158,7 @@ class _Search:
         first_mover = WHITE if self.variant.white_starts else 1 - WHITE
         self.offset = 0 if start_turn == first_mover else 1
         self.start_turn = start_turn
-        self.base = _Trial(self.records, list(replayed.positions), list(replayed.moves),
+        self.base = _Trial(list(range(end)), list(replayed.positions), list(replayed.moves),
                            replayed.final or replayed.start)
         self.board = Board(self.variant, replayed.start)
         self.complete = True  # False when the budget ran out before the search ended
@@ -183,8 +192,8 @@ class _Search:
         for index in range(start, len(steps)):
             step = steps[index]
             self.budget.left -= 1
-            move = step if isinstance(step, Move) else (plain(step) or
-                                                         self._resolved(board, steps, index))
+            move = (step.move if isinstance(step, Inserted)
+                    else plain(self.records[step]) or self._resolved(board, steps, index))
             if move is None:
                 break
             positions.append(board.position)
@@ -195,7 +204,7 @@ class _Search:
     def _resolved(self, board: Board, steps: list[Step], index: int) -> Move | None:
         """The record's move, an ambiguous one resolved by the rest of the line as the
         replayer does."""
-        resolution = resolve(board, steps[index])
+        resolution = resolve(board, self.records[steps[index]])
         if resolution.move is not None or resolution.code != "ambiguous-move":
             return resolution.move
         fitting = []
@@ -208,11 +217,19 @@ class _Search:
     def _replays_quietly(self, board: Board, steps: list[Step]) -> bool:
         for step in steps:
             self.budget.left -= 1
-            move = step if isinstance(step, Move) else resolve(board, step).move
+            move = (step.move if isinstance(step, Inserted)
+                    else resolve(board, self.records[step]).move)
             if move is None:
                 return False
             board.position = board.position.play(move)
         return True
+
+    def text(self, step: Step) -> str:
+        return step.text if isinstance(step, Inserted) else self.records[step].text
+
+    def like(self, steps: list[Step], index: int) -> MoveRecord | None:
+        """A written record near ``index`` whose style a new move is written in."""
+        return _like(self.records, steps, index)
 
     # -- the edits ------------------------------------------------------------------------
 
@@ -233,20 +250,20 @@ class _Search:
 
     def _inserts(self, board: Board, steps: list[Step], index: int
                  ) -> Iterator[tuple[Edit, list[Step], int]]:
-        like = _like(steps, index)
+        like = self.like(steps, index)
         for move in board.legal_moves():
             text = _written(board, move, like)
             new = self.numbered(index, text)
             edit = Edit("insert", index, self.number(index), self.side(index), new,
                         f"{self.whose(index)} is missing: {new}",
-                        f"{self.whose(index)} {new} was missing", ((index, move),))
-            yield edit, [*steps[:index], move, *steps[index:]], index
+                        f"{self.whose(index)} {new} was missing")
+            yield edit, [*steps[:index], Inserted(move, text), *steps[index:]], index
 
     def _replacements(self, board: Board, steps: list[Step], index: int, base: _Trial
                       ) -> Iterator[tuple[Edit, list[Step], int]]:
-        record = steps[index]
-        if isinstance(record, Move):
+        if isinstance(steps[index], Inserted):
             return
+        record = self.records[steps[index]]
         written = _written_squares(board, record)
         played = base.moves[index] if index < base.reach else None
         for move in board.legal_moves():
@@ -270,24 +287,22 @@ class _Search:
                               f"{whose} lands on {square} by the rules: {new}")
             else:
                 slip, mend = f"{whose} should be {new}", f"{whose} was a slip for {new}"
-            edit = Edit(kind, index, self.number(index), self.side(index), new, slip, mend,
-                        ((index, move),))
-            yield edit, [*steps[:index], move, *steps[index + 1:]], index
+            edit = Edit(kind, index, self.number(index), self.side(index), new, slip, mend)
+            yield edit, [*steps[:index], Inserted(move, text), *steps[index + 1:]], index
 
     def _deletion(self, steps: list[Step], index: int) -> Iterator[tuple[Edit, list[Step], int]]:
-        text = _text(steps[index])
+        text = self.text(steps[index])
         whose = f"{self.whose(index)} '{text}'"
         yield (Edit("delete", index, self.number(index), self.side(index), text,
                     f"{whose} is one too many", f"{whose} was one too many and is taken out"),
                [*steps[:index], *steps[index + 1:]], index)
 
     def _swap(self, steps: list[Step], index: int) -> Iterator[tuple[Edit, list[Step], int]]:
-        first, second = _text(steps[index]), _text(steps[index + 1])
+        first, second = self.text(steps[index]), self.text(steps[index + 1])
         pair = (f"{self.whose(index)} '{first}' and {self.whose(index + 1)} '{second}'")
         yield (Edit("swap", index, self.number(index), self.side(index), f"{first} {second}",
                     f"{pair} are in the wrong order",
-                    f"{pair} were in the wrong order and are exchanged",
-                    ((index, steps[index + 1]), (index + 1, steps[index]))),
+                    f"{pair} were in the wrong order and are exchanged"),
                [*steps[:index], steps[index + 1], steps[index], *steps[index + 2:]], index)
 
     def _moves_across(self, steps: list[Step], index: int
@@ -298,13 +313,13 @@ class _Search:
         for source, target in ((index, index + 3), (index + 3, index)):
             if target >= len(steps) or source >= len(steps):
                 continue
-            text = _text(steps[source])
+            text = self.text(steps[source])
             rest = [*steps[:source], *steps[source + 1:]]
             edited = [*rest[:target], steps[source], *rest[target:]]
             whose = f"'{text}', written as {self.whose(source)},"
             edit = Edit("move", index, self.number(source), self.side(source),
                         self.numbered(target, text), f"{whose} is {self.whose(target)}",
-                        f"{whose} was {self.whose(target)}", ((target, steps[source]),))
+                        f"{whose} was {self.whose(target)}")
             yield edit, edited, index
 
     # -- the search -----------------------------------------------------------------------
@@ -456,31 +471,34 @@ def _has_variations(game: Game, suggestion: Suggestion) -> bool:
 
 
 def _edited_plies(plies: list[Ply], suggestion: Suggestion, board: Board) -> list[Ply]:
-    """The main line with the suggestion's steps: original plies keep their annotations,
-    new moves are written in the record's notation, the repair is noted in a comment on
-    the first edited ply; move numbers are left to the writer."""
-    by_record = {id(ply.record): ply for ply in plies}
-    placeholder = next((i for i, ply in enumerate(plies) if ply.record.placeholder), len(plies))
+    """The main line with the suggestion's steps: written plies keep their annotations
+    (those of a ply taken out go to the first edited one), moves an edit put in are written
+    in the record's notation, the repair is noted in a comment on the first edited ply;
+    move numbers are left to the writer."""
+    records = [ply.record for ply in plies]
     new: list[Ply] = []
-    for step, move in zip(suggestion.steps, suggestion.moves, strict=False):
-        if isinstance(step, Move):
-            ply = Ply(_record(board, step, _like(list(suggestion.steps), len(new))))
+    for position, (step, move) in enumerate(zip(suggestion.steps, suggestion.moves,
+                                                 strict=True)):
+        if isinstance(step, Inserted):
+            new.append(Ply(_record(board, move, _like(records, suggestion.steps, position))))
         else:
-            original = by_record.get(id(step))
-            ply = Ply(step, None, False, list(original.nags), list(original.comments),
-                      list(original.variations), original.setup) if original else Ply(step)
-        new.append(ply)
+            old = plies[step]
+            new.append(Ply(old.record, None, False, list(old.nags), list(old.comments),
+                           list(old.variations), old.setup))
         board.position = board.position.play(move)
     first = min(edit.index for edit in suggestion.edits)
     target = new[min(first, len(new) - 1)]
-    kept = {id(step) for step in suggestion.steps}
-    for ply in plies[:placeholder]:
-        if id(ply.record) not in kept:  # a ply taken out: its annotations stay, here
-            target.comments.extend(ply.comments)
+    kept = {step for step in suggestion.steps if not isinstance(step, Inserted)}
+    end = _line_end(plies)
+    for index in sorted(set(range(end)) - kept):
+        target.comments.extend(plies[index].comments)
     target.comments.append("repaired: " + "; ".join(edit.mend for edit in suggestion.edits))
-    for ply in new:
-        ply.number, ply.black_number = None, False
-    return new + [_unnumbered(ply) for ply in plies[placeholder:]]
+    return new + [_unnumbered(ply) for ply in plies[end:]]
+
+
+def _line_end(plies: list[Ply]) -> int:
+    """Where the written main line stops: its first lost move, or its end."""
+    return next((i for i, ply in enumerate(plies) if ply.record.placeholder), len(plies))
 
 
 def _unnumbered(ply: Ply) -> Ply:
@@ -499,22 +517,18 @@ def _first_number(replayed: ReplayedGame) -> int:
     return 1
 
 
+def _like(records: list[MoveRecord], steps: Sequence[Step], index: int) -> MoveRecord | None:
+    """A written record near ``index`` of the steps, whose style a new move is written in."""
+    for offset in (0, -1, 1, -2, 2):
+        if 0 <= index + offset < len(steps) and not isinstance(steps[index + offset], Inserted):
+            return records[steps[index + offset]]
+    return None
+
+
 def _ordinal(number: int) -> str:
     if 10 <= number % 100 <= 20:
         return f"{number}th"
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
-
-
-def _text(step: Step) -> str:
-    return step.text if isinstance(step, MoveRecord) else repr(step)
-
-
-def _like(steps: list[Step], index: int) -> MoveRecord | None:
-    """A written record near ``index`` whose style a new move is written in."""
-    for offset in (0, -1, 1, -2, 2):
-        if 0 <= index + offset < len(steps) and isinstance(steps[index + offset], MoveRecord):
-            return steps[index + offset]
-    return None
 
 
 def _written(board: Board, move: Move, like: MoveRecord | None) -> str:
