@@ -47,7 +47,8 @@ KIND_COSTS = {"insert": 1, "replace": 1, "landing": 1, "swap": 2, "delete": 2, "
 WINDOW = 10  # plies before the failure where a slip is looked for
 SECOND_WINDOW = 6  # plies before the next failure where a second slip is looked for
 SECOND_TRIES = 6  # first edits (those that get furthest) a second edit is tried after
-BUDGET = 40_000  # plies resolved at most in one game's search
+BUDGET = 5_000  # plies resolved at most in one game's search (~0.3 s; the slips of
+# bench/repair.py need at most about 550)
 
 
 class Inserted(NamedTuple):
@@ -354,17 +355,18 @@ class _Search:
         winner = BLACK_WINS if final.turn == WHITE else WHITE_WINS
         return "consistent" if self.result == winner else "inconsistent"
 
-    def run(self) -> list[Suggestion]:
+    def run(self) -> tuple[list[Suggestion], bool]:
+        """The suggestions, best first, and whether the search ended within its budget."""
         base = self.base
         singles = self.tried(self.edits_near(base, max(0, base.reach - WINDOW)), base)
         if any(s.replays_to_end for s, _ in singles):
-            return _ranked(s for s, _ in singles)
+            return _ranked(s for s, _ in singles), self.complete
         doubles = []
         furthest = sorted(singles, key=lambda pair: (-pair[0].reach, pair[0].cost))
         for first, trial in furthest[:SECOND_TRIES]:
             low = max(first.edits[0].index + 1, trial.reach - SECOND_WINDOW)
             doubles += self.tried(self.edits_near(trial, low), trial, first.edits)
-        return _ranked(s for s, _ in singles + doubles)
+        return _ranked(s for s, _ in singles + doubles), self.complete
 
 
 def _ranked(suggestions: Iterable[Suggestion]) -> list[Suggestion]:
@@ -400,7 +402,7 @@ def suggest(game: Game, default: Variant, override: Variant | None = None, *,
     replayed = replayed or replay_game(game, default, override)
     if not _repairable(replayed):
         return []
-    return _Search(replayed, budget).run()
+    return _Search(replayed, budget).run()[0]
 
 
 def _repairable(replayed: ReplayedGame) -> bool:
@@ -410,20 +412,18 @@ def _repairable(replayed: ReplayedGame) -> bool:
 
 
 def sure_repair(suggestions: list[Suggestion]) -> Suggestion | None:
-    """The repair to make: the best suggestion, when it replays to the end and ranks
-    strictly above every other one that does (fewer edits, a more natural slip, or a final
-    position that agrees with the result where the other's does not)."""
+    """The repair to make: the one suggestion with the fewest edits that replays to the
+    end, or, where several do, the one of them whose final position alone agrees with the
+    recorded result. How natural a slip is orders the suggestions but never makes a repair
+    sure: two different games would remain possible."""
     ending = [s for s in suggestions if s.replays_to_end]
     if not ending:
         return None
-    best = min(ending, key=_sureness)
-    if sum(_sureness(s) == _sureness(best) for s in ending) > 1:
-        return None
-    return best
-
-
-def _sureness(suggestion: Suggestion) -> tuple[int, int, int]:
-    return _rank(suggestion)[:3]
+    fewest = min(len(s.edits) for s in ending)
+    best = [s for s in ending if len(s.edits) == fewest]
+    if len(best) > 1:
+        best = [s for s in best if s.result_check == "consistent"]
+    return best[0] if len(best) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -439,7 +439,8 @@ def repair_game(game: Game, default: Variant, override: Variant | None = None, *
                 budget: int = BUDGET) -> Repair:
     """Mend a game in place when one best suggestion makes it replay to its end: the
     repair is written into the game as a comment ``{repaired: ...}`` on the first edited
-    ply and returned in words. Any other game is left untouched.
+    ply and returned in words. Any other game is left untouched, and so is one whose
+    search ran out of its ``budget`` (plies resolved) before it ended.
 
     >>> from pdn.reader import read_games
     >>> from replay.variants import RUSSIAN
@@ -452,7 +453,8 @@ def repair_game(game: Game, default: Variant, override: Variant | None = None, *
     replayed = replay_game(game, default, override)
     if not _repairable(replayed):
         return Repair(replayed.status == INVALID)
-    chosen = sure_repair(suggest(game, default, override, replayed=replayed, budget=budget))
+    suggestions, complete = _Search(replayed, budget).run()
+    chosen = sure_repair(suggestions) if complete else None
     if chosen is None or _has_variations(game, chosen):
         return Repair(True)
     old = game.moves.plies
