@@ -29,11 +29,15 @@ ARCHIVES = (
 )
 
 
-def clean_games(path: Path, variant: Variant, minimum: int = 12) -> list[tuple[Game, ReplayedGame]]:
+def clean_games(path: Path, variant: Variant, minimum: int = 12, first: int | None = None
+                ) -> list[tuple[Game, ReplayedGame]]:
     """The games of an archive that replay to their end, with at least ``minimum`` plies
-    and no variations or lost moves (so that a slip is the game's only fault)."""
-    kept = []
+    and no variations or lost moves (so that a slip is the game's only fault); only the
+    ``first`` of them when given."""
+    kept: list[tuple[Game, ReplayedGame]] = []
     for game in read_games(path):
+        if first is not None and len(kept) == first:
+            break
         plies = game.moves.plies
         if len(plies) < minimum or any(p.variations or p.record.placeholder for p in plies):
             continue
@@ -151,13 +155,14 @@ def _rebuilt(record: MoveRecord, squares: tuple[str, ...], origin_file: str | No
     return MoveRecord(text, squares, record.separator, origin_file)
 
 
-def archive_games(data: Path, count: int, rng: random.Random
+def archive_games(data: Path, count: int, rng: random.Random, first: int | None = None
                   ) -> list[tuple[str, Variant, Game, ReplayedGame]]:
-    """Up to ``count`` clean games from each archive, chosen at random."""
+    """Up to ``count`` clean games from each archive (from its ``first`` clean games when
+    given), chosen at random."""
     chosen = []
     for relative, variant_name, label in ARCHIVES:
         variant = get_variant(variant_name)
-        games = clean_games(data / relative, variant)
+        games = clean_games(data / relative, variant, first=first)
         for game, replayed in rng.sample(games, min(count, len(games))):
             chosen.append((label, variant, game, replayed))
     return chosen
