@@ -35,6 +35,7 @@ from replay.replayer import (
     UNKNOWN,
     WHITE_WINS,
     ReplayedGame,
+    _first_number,
     normalise_result,
     replay_game,
 )
@@ -154,14 +155,13 @@ class _Search:
         self.records: list[MoveRecord] = [ply.record for ply in plies[:end]]
         self.result = normalise_result(replayed.game.headers_result, self.variant)
         self.budget = _Budget(budget)
-        self.first_number = _first_number(replayed)
+        self.first_number = _first_number(replayed.game)
         start_turn = replayed.start.turn
         first_mover = WHITE if self.variant.white_starts else 1 - WHITE
         self.offset = 0 if start_turn == first_mover else 1
         self.start_turn = start_turn
         self.base = _Trial(list(range(end)), list(replayed.positions), list(replayed.moves),
                            replayed.final or replayed.start)
-        self.board = Board(self.variant, replayed.start)
         self.complete = True  # False when the budget ran out before the search ended
 
     # -- numbering and words ------------------------------------------------------------
@@ -468,7 +468,7 @@ def repair_game(game: Game, default: Variant, override: Variant | None = None, *
 def _has_variations(game: Game, suggestion: Suggestion) -> bool:
     """Whether an edited ply carries variations (they would lose their branch point)."""
     first = min(edit.index for edit in suggestion.edits)
-    last = max(edit.index for edit in suggestion.edits) + 4
+    last = max(edit.index for edit in suggestion.edits) + 4  # a ply moves three at most
     return any(ply.variations for ply in game.moves.plies[first:last])
 
 
@@ -509,15 +509,6 @@ def _unnumbered(ply: Ply) -> Ply:
 
 
 # -- notation helpers --------------------------------------------------------------------
-
-def _first_number(replayed: ReplayedGame) -> int:
-    fen = replayed.game.tags.get("FEN")
-    if fen and ":F" in fen.upper():
-        tail = fen.upper().rsplit(":F", 1)[1].strip().rstrip(".")
-        if tail.isdigit() and len(tail) < 6:
-            return int(tail)
-    return 1
-
 
 def _like(records: list[MoveRecord], steps: Sequence[Step], index: int) -> MoveRecord | None:
     """A written record near ``index`` of the steps, whose style a new move is written in."""
@@ -607,22 +598,13 @@ def _one_char_off(text: str, written: str) -> bool:
 
 
 def _near(board: Board, square: int, written: int | None) -> bool:
-    """One character away: a file letter or a digit off by one."""
+    """One character away: a file letter or a digit off by one (``c4`` for ``d4``, ``18``
+    for ``17`` or ``27``; and ``9`` for ``10``)."""
     if written is None:
         return False
-    notation = board.variant.gametype.notation
-    if notation.numeric:
-        a, b = notation.numbers[square], notation.numbers[written]
-        if abs(int(a) - int(b)) == 1:
-            return True
-        return len(a) == len(b) and sum(
-            abs(int(x) - int(y)) for x, y in zip(a, b, strict=True)) == 1 and sum(
-            x != y for x, y in zip(a, b, strict=True)) == 1
     a, b = board.name(square), board.name(written)
-    files = abs(ord(a[0]) - ord(b[0]))
-    if a[1:] == b[1:]:
-        return files == 1
-    return files == 0 and a[1:].isdigit() and b[1:].isdigit() and abs(int(a[1:]) - int(b[1:])) == 1
+    numbers = a.isdigit() and b.isdigit()
+    return _one_char_off(a, b) or (numbers and abs(int(a) - int(b)) == 1)
 
 
 __all__ = ["KIND_COSTS", "Edit", "Repair", "Suggestion", "repair_game", "suggest", "sure_repair"]
