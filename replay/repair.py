@@ -81,7 +81,8 @@ class Edit:
 
 @dataclass(frozen=True)
 class Suggestion:
-    """Edits after which the record replays ``reach`` of its ``length`` plies."""
+    """Edits after which the record replays ``reach`` of its ``length`` written plies (the
+    plies before the first written one that still does not replay)."""
 
     edits: tuple[Edit, ...]
     reach: int
@@ -143,6 +144,13 @@ class _Trial:
     @property
     def reach(self) -> int:
         return len(self.moves)
+
+    def written_reach(self) -> int | None:
+        """The written ply where the replay stopped (None: it replays to the end)."""
+        for step in self.steps[self.reach:]:
+            if not isinstance(step, Inserted):
+                return step
+        return None
 
 
 class _Search:
@@ -333,7 +341,10 @@ class _Search:
                 self.complete = False
                 break
             trial = self.replay(steps, start, base)
-            if len(steps) - trial.reach < len(base.steps) - base.reach:
+            stopped, before = trial.written_reach(), base.written_reach()
+            # the end, or at least two written plies further (one is what any edit of the
+            # failing ply gives)
+            if stopped is None or (before is not None and stopped >= before + 2):
                 found.append((self._suggestion((*earlier, edit), trial), trial))
         return found
 
@@ -343,7 +354,10 @@ class _Search:
         index = edits[0].index
         base = self.base
         before = base.positions[index] if index < len(base.positions) else base.final
-        return Suggestion(edits, trial.reach, len(trial.steps), check, tuple(trial.moves),
+        stopped = trial.written_reach()
+        length = len(self.records)
+        return Suggestion(edits, length if stopped is None else stopped, length, check,
+                          tuple(trial.moves),
                           tuple(trial.steps), before, self.variant.gametype.notation)
 
     def _result_check(self, final: Position) -> str:
@@ -375,8 +389,8 @@ def _ranked(suggestions: Iterable[Suggestion]) -> list[Suggestion]:
     suggestions = list(suggestions)
     if not suggestions:
         return []
-    best_reach = max(s.reach - s.length for s in suggestions)
-    kept = [s for s in suggestions if s.reach - s.length == best_reach]
+    best_reach = max(s.reach for s in suggestions)
+    kept = [s for s in suggestions if s.reach == best_reach]
     kept.sort(key=_rank)
     distinct, seen = [], set()
     for suggestion in kept:
