@@ -92,6 +92,7 @@ class Suggestion:
     steps: tuple[Step, ...] = field(repr=False)
     before: Position | None = field(default=None, repr=False)  # where the first slip is
     notation: SquareNotation | None = field(default=None, repr=False)
+    confirmed: bool = True  # a written ply from the last edit on replays: evidence for it
 
     @property
     def replays_to_end(self) -> bool:
@@ -356,9 +357,11 @@ class _Search:
         before = base.positions[index] if index < len(base.positions) else base.final
         stopped = trial.written_reach()
         length = len(self.records)
+        last = max(edit.index for edit in edits)
+        confirmed = any(not isinstance(step, Inserted) for step in trial.steps[last:])
         return Suggestion(edits, length if stopped is None else stopped, length, check,
-                          tuple(trial.moves),
-                          tuple(trial.steps), before, self.variant.gametype.notation)
+                          tuple(trial.moves), tuple(trial.steps), before,
+                          self.variant.gametype.notation, confirmed)
 
     def _result_check(self, final: Position) -> str:
         board = Board(self.variant, final)
@@ -428,8 +431,10 @@ def _repairable(replayed: ReplayedGame) -> bool:
 def sure_repair(suggestions: list[Suggestion]) -> Suggestion | None:
     """The repair to make: the one suggestion with the fewest edits that replays to the
     end, or, where several do, the one of them whose final position alone agrees with the
-    recorded result. How natural a slip is orders the suggestions but never makes a repair
-    sure: two different games would remain possible."""
+    recorded result; and a written ply from its last edit on must replay (taking out or
+    replacing the last move has nothing after it to confirm it). How natural a slip is
+    orders the suggestions but never makes a repair sure: two different games would remain
+    possible."""
     ending = [s for s in suggestions if s.replays_to_end]
     if not ending:
         return None
@@ -437,7 +442,7 @@ def sure_repair(suggestions: list[Suggestion]) -> Suggestion | None:
     best = [s for s in ending if len(s.edits) == fewest]
     if len(best) > 1:
         best = [s for s in best if s.result_check == "consistent"]
-    return best[0] if len(best) == 1 else None
+    return best[0] if len(best) == 1 and best[0].confirmed else None
 
 
 @dataclass(frozen=True)

@@ -239,3 +239,31 @@ def test_convert_repair_converts_the_mended_game(tmp_path):
             in " ".join(result.stdout.split()))
     assert "game 1: repaired: Black's 3rd move 3... gh4 was missing" in result.stderr
     assert "2 converted" in result.stderr
+
+
+@pytest.mark.parametrize("record", [
+    '[GameType "20"]\n1. 51-60 *',  # the only move names no square of the board
+    "1. a9-k12 99-100 *",
+    "1. - - 2. cd4 *",  # lost moves first
+    "1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 " + "a1-b2 h8-g7 " * 5000 + "*",
+])
+def test_hostile_records_get_no_repair_and_no_crash(record, tmp_path):
+    game = game_of(record)
+    text = write_game(game)
+    assert repair_game(game, RUSSIAN).mend is None
+    assert write_game(game) == text
+    source = write(tmp_path, record + "\n")
+    for args in (["validate", source, "--suggest"], ["validate", source, "--suggest", "--json"],
+                 ["clean", source, "-o", str(tmp_path / "out.pdn"), "--repair"],
+                 ["convert", source, "-o", str(tmp_path / "c.pdn"), "--repair"]):
+        result = runner.invoke(app, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), args
+        assert result.exit_code in (0, 1), result.output
+
+
+def test_a_last_move_mended_only_by_taking_it_out_is_not_repaired():
+    # 51-60 names no square of the International board: taking the move out leaves an empty
+    # record, which confirms nothing
+    (only,) = suggest(game_of('[GameType "20"]\n1. 51-60 *'), INTERNATIONAL)
+    assert only.as_dict()["edit"] == "delete" and only.replays_to_end
+    assert sure_repair([only]) is None
