@@ -93,6 +93,8 @@ class Suggestion:
     before: Position | None = field(default=None, repr=False)  # where the first slip is
     notation: SquareNotation | None = field(default=None, repr=False)
     confirmed: bool = True  # a written ply from the last edit on replays: evidence for it
+    line: int | None = None  # where the first slip is written (the ply it edits or precedes)
+    column: int | None = None
 
     @property
     def replays_to_end(self) -> bool:
@@ -119,7 +121,7 @@ class Suggestion:
         return {"edit": "+".join(edit.kind for edit in self.edits),
                 "move_number": first.move_number, "side": first.side, "text": first.text,
                 "description": self.description, "replays_to_end": self.replays_to_end,
-                "fen": fen}
+                "fen": fen, "line": self.line, "column": self.column}
 
 
 class _Budget:
@@ -359,9 +361,12 @@ class _Search:
         length = len(self.records)
         last = max(edit.index for edit in edits)
         confirmed = any(not isinstance(step, Inserted) for step in trial.steps[last:])
+        written = self.records[min(index, length - 1)] if length else None
         return Suggestion(edits, length if stopped is None else stopped, length, check,
                           tuple(trial.moves), tuple(trial.steps), before,
-                          self.variant.gametype.notation, confirmed)
+                          self.variant.gametype.notation, confirmed,
+                          written.line or None if written else None,
+                          written.column or None if written else None)
 
     def _result_check(self, final: Position) -> str:
         board = Board(self.variant, final)

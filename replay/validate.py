@@ -81,12 +81,13 @@ def problem_line(report: GameReport, problem: dict, kind: str) -> str:
 
 
 def suggestion_lines(report: GameReport) -> list[str]:
-    """``file:line: suggestion: game 3 (A – B): Black's 3rd move is missing: ...``, or a
-    line saying that no small edit mends the game."""
-    where = f"{report.file or '<stdin>'}:{report.line}: suggestion: {report.title}: "
+    """``file:line:col: suggestion: game 3 (A – B): Black's 3rd move is missing: ...`` (where
+    the slip is written), or a line saying that no small edit mends the game."""
+    head = f": suggestion: {report.title}: "
     if not report.suggestions:
-        return [where + "none (no small edit near the error lets the record replay further)"]
-    return [where + suggestion["description"] for suggestion in report.suggestions]
+        return [f"{_location(report, {})}{head}none (no small edit near the error lets the "
+                "record replay further)"]
+    return [f"{_location(report, s)}{head}{s['description']}" for s in report.suggestions]
 
 
 def report_game(game: Game, default: Variant, override: Variant | None = None, *,

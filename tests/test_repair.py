@@ -44,7 +44,8 @@ def test_a_missing_move_is_named_in_a_players_words():
     assert best.moves == ORIGINAL and not others
     assert best.as_dict() | {"fen": ""} == {
         "edit": "insert", "move_number": 3, "side": "Black", "text": "3... gh4",
-        "description": best.description, "replays_to_end": True, "fen": ""}
+        "description": best.description, "replays_to_end": True, "fen": "",
+        "line": 1, "column": 33}
 
 
 @pytest.mark.parametrize(("record", "kind", "words"), [
@@ -172,8 +173,9 @@ def test_validate_suggest_prints_the_suggestion_under_the_error(tmp_path):
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert ": error: game 1, move 3 (Black) 'b:d6': illegal-move" in lines[0]
-    assert lines[1] == (f"{source}:1: suggestion: game 1: Black's 3rd move is missing: 3... gh4 "
-                        "makes the record replay to its end")
+    # placed where the slip is written: before 'b:d6', line 3 column 33 of the file
+    assert lines[1] == (f"{source}:3:33: suggestion: game 1: Black's 3rd move is missing: "
+                        "3... gh4 makes the record replay to its end")
     assert len(lines) == 2
 
 
@@ -185,9 +187,10 @@ def test_validate_json_carries_suggestions_only_with_suggest(tmp_path):
     asked = [json.loads(line) for line in runner.invoke(
         app, ["validate", source, "--json", "--suggest"]).stdout.splitlines()]
     (suggestion,) = asked[0]["suggestions"]
-    assert {k: suggestion[k] for k in ("edit", "move_number", "side", "text", "replays_to_end")
+    assert {k: suggestion[k] for k in ("edit", "move_number", "side", "text", "replays_to_end",
+                                       "line", "column")
             } == {"edit": "insert", "move_number": 3, "side": "Black", "text": "3... gh4",
-                  "replays_to_end": True}
+                  "replays_to_end": True, "line": 3, "column": 33}
     assert asked[1]["suggestions"] == []
 
 
