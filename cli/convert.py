@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, VariantOption, fail
+from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, UntaggedVariantOption, fail
 from cli.sources import SourceError, collect_sources
 from replay.validate import problem_line
 
@@ -54,7 +54,7 @@ def convert(
     repair: Annotated[bool, typer.Option(
         "--repair", help="Mend a game that stops replaying where ONE best repair makes it "
         "replay to its end (noted in the game as {repaired: ...} and on stderr).")] = False,
-    variant: VariantOption = "russian",  # type: ignore[assignment]
+    variant: UntaggedVariantOption = None,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
 ) -> None:
@@ -71,7 +71,8 @@ def convert(
              f"{', '.join(LAYOUTS)}")
     try:
         target = Target(to, paths_style, capture_sep, numbering)
-        target.gametype(variant)
+        if variant is not None:
+            target.gametype(variant)
         sources = collect_sources(paths)
         if output is not None:
             refuse_overwriting_inputs(output, sources)
@@ -88,12 +89,12 @@ def convert(
     raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
 
 
-def _convert_sources(sources: list[str], output: Path | None, target: Target, variant: Variant,
-                     output_format: str, layout: str, partial: bool, encoding: str | None,
-                     repair: bool = False) -> Counter[str]:
+def _convert_sources(sources: list[str], output: Path | None, target: Target,
+                     variant: Variant | None, output_format: str, layout: str, partial: bool,
+                     encoding: str | None, repair: bool = False) -> Counter[str]:
     from pdn.output import atomic_writer
     from pdn.reader import read_games
-    from replay.convert import convert_games, render
+    from replay.convert import TargetError, convert_games, render
 
     counts: Counter[str] = Counter()
     context = atomic_writer(output) if output is not None else nullcontext(sys.stdout)
@@ -111,6 +112,8 @@ def _convert_sources(sources: list[str], output: Path | None, target: Target, va
                     if conversion.game is not None:
                         stream.write(render(conversion, output_format, layout)
                                      + SEPARATORS[output_format])
+            except TargetError as error:  # --numbering does not fit a game's board
+                fail(f"{name}: {error}")
             except (OSError, LookupError, UnicodeError) as error:
                 typer.secho(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}",
                             err=True, fg="red")
@@ -125,7 +128,7 @@ def _named(games: Iterable[Game], name: str) -> Iterator[Game]:
         yield game
 
 
-def _repaired(games: Iterable[Game], variant: Variant) -> Iterator[Game]:
+def _repaired(games: Iterable[Game], variant: Variant | None) -> Iterator[Game]:
     """The games, each broken one mended where a repair is sure (said on stderr)."""
     from replay.repair import repair_game
 

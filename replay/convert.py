@@ -8,7 +8,7 @@ NAGs, strength marks, variations and tags are kept; the GameType tag is rewritte
 new notation. A game that does not replay is not converted, unless ``partial`` converts it
 up to the error and says so in a comment.
 
->>> text = convert_text("1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6", RUSSIAN, Target("full"),
+>>> text = convert_text("1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6", target=Target("full"),
 ...                     output="text", layout="inline")
 >>> text.strip()
 '1.e3-d4 d6-c5 2.f2-e3 f6-g5 3.c3-b4 g5-h4 4.b4:d6'
@@ -26,13 +26,14 @@ from pdn.gametype import GameType, GameTypeError, SquareNotation, parse_gametype
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.writer import format_move, write_game
 from replay.board import Board, Position, setup_from_position
+from replay.inference import standard_form, standard_tags
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
 from replay.replayer import Problem, ReplayedGame, replay_game
 from replay.resolve import SIDE_NAMES, resolve
 from replay.validate import GameReport
-from replay.variants import RUSSIAN, Variant
+from replay.variants import Variant
 
 TARGETS = ("full", "short", "numeric", "pdn")
 FORMATS = ("pdn", "text", "json", "fen")
@@ -92,7 +93,7 @@ class Target:
             return base
         if self.to == "numeric":
             return replace(base, numeric=True, corner=numbering_corner(variant, self.numbering))
-        return replace(base, numeric=False, corner=0)
+        return base.alphanumeric()
 
     def separator(self, variant: Variant) -> str:
         """The mark between the squares of a capture."""
@@ -336,7 +337,7 @@ def _fen_rewriter(source: SquareNotation, target: SquareNotation
 
 def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant) -> Game:
     fen = _fen_rewriter(variant.gametype.notation, writer.notation)
-    tags = dict(game.tags)
+    tags = standard_tags(game.tags, variant)
     tags["GameType"] = writer.gametype.tag()
     if tags.get("FEN"):
         tags["FEN"] = fen(tags["FEN"]) or ""
@@ -347,8 +348,8 @@ def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant)
 
 # ---- the API ----------------------------------------------------------------------------------
 
-def reading_variant(game: Game, default: Variant, override: Variant | None = None
-                    ) -> tuple[Variant, ReplayedGame]:
+def reading_variant(game: Game, default: Variant | None = None,
+                    override: Variant | None = None) -> tuple[Variant, ReplayedGame]:
     """The variant a game is read with (its squares' numbering included) and its replay;
     ``replay_game`` tries the numbering the GameType tag states where the standard one
     fails."""
@@ -356,16 +357,18 @@ def reading_variant(game: Game, default: Variant, override: Variant | None = Non
     return replayed.variant, replayed
 
 
-def convert_game(game: Game, default: Variant = RUSSIAN, target: Target | None = None, *,
-                 override: Variant | None = None, partial: bool = False,
+def convert_game(game: Game, default: Variant | None = None, target: Target | None = None,
+                 *, override: Variant | None = None, partial: bool = False,
                  details: bool = False) -> Conversion:
-    """Convert one game; ``default`` is the variant of a game without GameType tag,
-    ``override`` the variant of every game. ``details`` adds every notation of each move
-    (for JSON). A game that does not replay to its end is converted only with ``partial``.
+    """Convert one game; ``default`` is the variant of a game without GameType tag (None:
+    told from the record), ``override`` the variant of every game. ``details`` adds every
+    notation of each move (for JSON). A game that does not replay to its end is converted
+    only with ``partial``. A site's convention (squares named from the first mover's side)
+    is written back in the variant's standard form.
     """
     target = target or Target()
     variant, replayed = reading_variant(game, default, override)
-    writer = _Writer(variant, target, details)
+    writer = _Writer(standard_form(variant), target, details)
     report = _report(game, variant, replayed)
     if report.status == "unreadable" or any(p.code == "bad-fen" for p in replayed.errors):
         return Conversion(game, None, None, report, target, variant)
@@ -388,7 +391,7 @@ def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
                       else [], warnings=reading)
 
 
-def convert_games(games: Iterable[Game], default: Variant = RUSSIAN,
+def convert_games(games: Iterable[Game], default: Variant | None = None,
                   target: Target | None = None, *, override: Variant | None = None,
                   partial: bool = False, details: bool = False) -> Iterator[Conversion]:
     """Convert a stream of games, in order."""
@@ -413,7 +416,7 @@ def render(conversion: Conversion, output: str = "pdn", layout: str = "columns")
     raise ValueError(f"unknown output format '{output}'; choose {', '.join(FORMATS)}")
 
 
-def convert_text(text: str, default: Variant = RUSSIAN, target: Target | None = None, *,
+def convert_text(text: str, default: Variant | None = None, target: Target | None = None, *,
                  output: str = "pdn", layout: str = "columns", override: Variant | None = None,
                  partial: bool = False) -> str:
     """Convert every game of a PDN text; raises ConversionError when some game is not

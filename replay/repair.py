@@ -26,6 +26,8 @@ from pdn.gametype import SquareNotation
 from pdn.model import Game, MoveRecord, Ply
 from pdn.squares import SquareError
 from replay.board import Board, Position, setup_from_position
+from replay.endings import decide
+from replay.inference import standard_form
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import full_text, route_squares, short_is_ambiguous
@@ -36,6 +38,7 @@ from replay.replayer import (
     WHITE_WINS,
     ReplayedGame,
     _first_number,
+    _reading,
     normalise_result,
     replay_game,
 )
@@ -164,7 +167,8 @@ class _Search:
         plies = replayed.game.moves.plies
         end = _line_end(plies)
         self.records: list[MoveRecord] = [ply.record for ply in plies[:end]]
-        self.result = normalise_result(replayed.game.headers_result, self.variant)
+        self.result_token = replayed.game.headers_result
+        self.result = normalise_result(self.result_token, self.variant)
         self.budget = _Budget(budget)
         self.first_number = _first_number(replayed.game)
         start_turn = replayed.start.turn
@@ -364,17 +368,20 @@ class _Search:
         written = self.records[min(index, length - 1)] if length else None
         return Suggestion(edits, length if stopped is None else stopped, length, check,
                           tuple(trial.moves), tuple(trial.steps), before,
-                          self.variant.gametype.notation, confirmed,
+                          standard_form(self.variant).gametype.notation, confirmed,
                           written.line or None if written else None,
                           written.column or None if written else None)
 
     def _result_check(self, final: Position) -> str:
-        board = Board(self.variant, final)
-        if board.legal_moves():
+        """Whether a decided final position agrees with the recorded result; undetermined
+        where the game goes on, no result is recorded, or the result reads two ways (Black
+        moving first: for the first mover or for the side named)."""
+        decision = decide(Board(self.variant, final))
+        if decision is None or self.result == UNKNOWN:
             return "undetermined"
-        if self.result == UNKNOWN:
+        winner = WHITE_WINS if decision.winner == WHITE else BLACK_WINS
+        if _reading(self.result_token, self.variant, winner) is not None:
             return "undetermined"
-        winner = BLACK_WINS if final.turn == WHITE else WHITE_WINS
         return "consistent" if self.result == winner else "inconsistent"
 
     def run(self) -> tuple[list[Suggestion], bool]:
@@ -416,7 +423,7 @@ def _rank(suggestion: Suggestion) -> tuple:
             -suggestion.edits[0].index)
 
 
-def suggest(game: Game, default: Variant, override: Variant | None = None, *,
+def suggest(game: Game, default: Variant | None = None, override: Variant | None = None, *,
             replayed: ReplayedGame | None = None, budget: int = BUDGET) -> list[Suggestion]:
     """Repair suggestions for a game whose main line stops replaying, best first (empty for
     a game that replays, or one that cannot be read). ``replayed``: the game's replay when
@@ -459,7 +466,7 @@ class Repair:
     mend: str | None = None
 
 
-def repair_game(game: Game, default: Variant, override: Variant | None = None, *,
+def repair_game(game: Game, default: Variant | None = None, override: Variant | None = None, *,
                 budget: int = BUDGET) -> Repair:
     """Mend a game in place when one best suggestion makes it replay to its end: the
     repair is written into the game as a comment ``{repaired: ...}`` on the first edited
@@ -477,6 +484,8 @@ def repair_game(game: Game, default: Variant, override: Variant | None = None, *
     replayed = replay_game(game, default, override)
     if not _repairable(replayed):
         return Repair(replayed.status == INVALID)
+    if replayed.game is not game:  # the replayer read the record otherwise (joined plies)
+        return Repair(True)
     suggestions, complete = _Search(replayed, budget).run()
     chosen = sure_repair(suggestions) if complete else None
     if chosen is None or _has_variations(game, chosen):

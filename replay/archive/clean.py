@@ -25,8 +25,9 @@ from pdn.gametype import GameTypeError, parse_gametype
 from pdn.model import Game, Line, MoveRecord
 from pdn.syntax import RESULTS
 from replay.archive.tags import DateParts, clean_date, clean_name, clean_result
+from replay.inference import standard_tags
 from replay.replayer import game_variant
-from replay.variants import RUSSIAN, Variant
+from replay.variants import Variant
 
 STRIP_CHOICES = ("comments", "nags", "variations")
 DATE_TAGS = ("Date", "EventDate")
@@ -98,6 +99,12 @@ def clean_tags(game: Game, variant: Variant, date: DateParts | None = None) -> l
     for name, value in list(tags.items()):
         if value != value.strip():
             tags[name] = value.strip()
+    standard = standard_tags(tags, variant)
+    if standard != tags:
+        changes.append("players named as English checkers names them: the first mover "
+                       f"({standard.get('Black', '?')}) is Black")
+        tags.clear()
+        tags.update(standard)
     for name in DATE_TAGS:
         if name in tags:
             _set(tags, name, clean_date(tags[name], date if name == "Date" else None), changes)
@@ -190,7 +197,7 @@ class Rewrite:
         return changes
 
 
-def _repaired(game: Game, default: Variant) -> list[str]:
+def _repaired(game: Game, default: Variant | None) -> list[str]:
     from replay.repair import repair_game
 
     repair = repair_game(game, default)
@@ -199,7 +206,7 @@ def _repaired(game: Game, default: Variant) -> list[str]:
     return ["moves kept as written: no sure repair"] if repair.broken else []
 
 
-def clean_game(game: Game, default: Variant = RUSSIAN, date: DateParts | None = None,
+def clean_game(game: Game, default: Variant | None = None, date: DateParts | None = None,
                options: Options = Options(), *, chunk: tuple[str, int, int] | None = None
                ) -> list[str]:
     """Clean a game in place; returns the changes made.
