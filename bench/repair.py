@@ -41,6 +41,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=40, help="games per archive")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--show", action="store_true", help="print each wrong repair")
+    parser.add_argument("--infer", action="store_true",
+                        help="give no variant: each slipped game's variant is told from its "
+                        "record (the archives but International carry no GameType tag)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     counts: dict[str, Counter[str]] = {kind: Counter() for kind in KINDS}
@@ -52,15 +55,16 @@ def main() -> int:
             slipped = make_slip(game, replayed, kind, rng)
             if slipped is None:
                 continue
-            if replay_game(slipped, variant).status != INVALID:
+            told = None if args.infer else variant
+            if replay_game(slipped, told).status != INVALID:
                 outcome = "still legal"
             else:
                 started = time.perf_counter()
-                mend = repair_game(slipped, variant).mend
+                mend = repair_game(slipped, told).mend
                 times.append(time.perf_counter() - started)
                 if mend is None:
                     outcome = "left alone"
-                elif tuple(replay_game(slipped, variant).moves) == original:
+                elif tuple(replay_game(slipped, told).moves) == original:
                     outcome = "restored"
                 else:
                     outcome = "other game"
