@@ -270,3 +270,15 @@ def test_a_last_move_mended_only_by_taking_it_out_is_not_repaired():
     (only,) = suggest(game_of('[GameType "20"]\n1. 51-60 *'), INTERNATIONAL)
     assert only.as_dict()["edit"] == "delete" and only.replays_to_end
     assert sure_repair([only]) is None
+
+
+def test_the_result_decides_between_two_missing_moves():
+    # White men b6, e7; Black men b8, f8; White to move, and White's move is missing before
+    # 1...f8:d6. Worked out by hand: after 1.b6-a7 f8:d6 White's a7 is blocked by b8 and White
+    # cannot move (0-1, as recorded); after 1.b6-c7 f8:d6 White still has c7-d8; after
+    # 1.e7-d8 there is nothing on e7 for f8:d6 to take.
+    game = game_of('[FEN "W:Wb6,e7:Bb8,f8"]\n[Result "0-1"]\n1. f8:d6 0-1')
+    inserts = [s for s in suggest(game, RUSSIAN) if s.as_dict()["edit"] == "insert"]
+    assert [(s.as_dict()["text"], s.result_check) for s in inserts] == [
+        ("1. b6-a7", "consistent"), ("1. b6-c7", "undetermined")]
+    assert repair_game(game, RUSSIAN).mend == "White's 1st move 1. b6-a7 was missing"
