@@ -339,6 +339,9 @@ def clean(
         help="Write the list of changes here instead of to stderr.")] = None,
     notation: Annotated[str | None, typer.Option(
         help="Rewrite the moves through pdn convert: full, short, numeric or pdn.")] = None,
+    repair: Annotated[bool, typer.Option(
+        "--repair", help="Mend a game that stops replaying where ONE best repair makes it "
+        "replay to its end; the repair is noted in the game as {repaired: ...}.")] = False,
     variant: UntaggedVariantOption = None,
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
@@ -364,7 +367,8 @@ def clean(
         log = _opened(changes, stack)
         summary = _run(lambda: clean_games(
             sources, out, _settings(variant, False, jobs, encoding, progress),
-            Options(kinds, Rewrite(notation) if notation else None), rejects=bad, note=console.note,
+            Options(kinds, Rewrite(notation) if notation else None, repair), rejects=bad,
+            note=console.note,
             changes=(lambda line: log.write(line + "\n")) if log is not None else None))
     _finish(console, f"{summary.games} games: {summary.changes} changes in {summary.changed} "
             f"games, {summary.written} written", summary)

@@ -51,6 +51,9 @@ def convert(
     partial: Annotated[bool, typer.Option(
         "--partial", help="Convert a game with an illegal move up to the error and say so in "
         "a comment.")] = False,
+    repair: Annotated[bool, typer.Option(
+        "--repair", help="Mend a game that stops replaying where ONE best repair makes it "
+        "replay to its end (noted in the game as {repaired: ...} and on stderr).")] = False,
     variant: UntaggedVariantOption = None,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
@@ -76,7 +79,7 @@ def convert(
     except (TargetError, SourceError, OutputError) as error:
         fail(str(error))
     counts = _convert_sources(sources, output, target, variant, output_format, layout, partial,
-                              encoding)
+                              encoding, repair)
     summary = ", ".join(f"{counts[key]} {key}" for key in (
         "converted", "incomplete", "partly converted", "not converted", "unreadable")
         if counts[key])
@@ -88,9 +91,8 @@ def convert(
 
 
 def _convert_sources(sources: list[str], output: Path | None, target: Target,
-                     variant: Variant | None,
-                     output_format: str, layout: str, partial: bool, encoding: str | None
-                     ) -> Counter[str]:
+                     variant: Variant | None, output_format: str, layout: str, partial: bool,
+                     encoding: str | None, repair: bool = False) -> Counter[str]:
     from pdn.output import atomic_writer
     from pdn.reader import read_games
     from replay.convert import TargetError, convert_games, render
@@ -103,6 +105,8 @@ def _convert_sources(sources: list[str], output: Path | None, target: Target,
             name = "<stdin>" if source == "-" else source
             try:
                 games = _named(read_games(handle, encoding=encoding), name)
+                if repair:
+                    games = _repaired(games, variant)
                 for conversion in convert_games(games, variant, target, partial=partial,
                                                 details=output_format == "json"):
                     counts[_report(conversion)] += 1
@@ -122,6 +126,18 @@ def _named(games: Iterable[Game], name: str) -> Iterator[Game]:
     """The games with the source name their messages give."""
     for game in games:
         game.source = name
+        yield game
+
+
+def _repaired(games: Iterable[Game], variant: Variant | None) -> Iterator[Game]:
+    """The games, each broken one mended where a repair is sure (said on stderr)."""
+    from replay.repair import repair_game
+
+    for game in games:
+        mend = repair_game(game, variant).mend
+        if mend:
+            typer.echo(f"{game.source or '<stdin>'}:{game.line}: game {game.index}: repaired: "
+                       f"{mend}", err=True)
         yield game
 
 

@@ -12,7 +12,7 @@ import typer
 
 from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, UntaggedVariantOption, fail
 from cli.sources import SourceError, collect_sources
-from replay.validate import problem_line
+from replay.validate import problem_line, suggestion_lines
 
 
 def validate(
@@ -36,6 +36,9 @@ def validate(
         "--report", help="Write an arbiter's report (.html or .md) with diagrams.")] = None,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
+    suggest: Annotated[bool, typer.Option(
+        "--suggest", help="Under each broken game, the slips that would mend it (a move "
+        "missing, one too many, two exchanged, a letter or digit off).")] = False,
 ) -> None:
     """Replay every game on the rules; report illegal, ambiguous and incomplete records.
 
@@ -59,7 +62,7 @@ def validate(
     kept = []
     unreadable_files = 0
     for item in validate_sources(sources, variant, variant if ignore_gametype else None,
-                                 jobs=jobs, encoding=encoding):
+                                 jobs=jobs, encoding=encoding, suggest=suggest):
         if isinstance(item, str):
             typer.secho(item, err=True, fg="red")
             unreadable_files += 1
@@ -78,6 +81,9 @@ def validate(
             continue
         for problem in item.errors:
             typer.echo(problem_line(item, problem, "error"))
+        if suggest and item.status == "invalid":
+            for line in suggestion_lines(item):
+                typer.echo(line)
         if warnings or strict:
             for problem in item.warnings:
                 typer.echo(problem_line(item, problem, "warning"))

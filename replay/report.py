@@ -1,7 +1,8 @@
 """The arbiter's report of a validation run, as Markdown or self-contained HTML.
 
 One section per game with its status, its errors and warnings, and a diagram of the position
-before the first illegal move (SVG inline in HTML; a FEN in Markdown).
+before the first illegal move (SVG inline in HTML; a FEN in Markdown); with ``--suggest``, the
+repair suggestions and a diagram of the position where the best one puts the slip.
 """
 
 from __future__ import annotations
@@ -34,6 +35,20 @@ def _heading(report: GameReport) -> str:
     return f"{report.file or '<stdin>'}, {report.title}{event}"
 
 
+def _slip_fens(report: GameReport) -> list[str]:
+    """The position before the best suggestion's slip, when it is not the error's own."""
+    if not report.suggestions or not report.suggestions[0].get("fen"):
+        return []
+    fen = report.suggestions[0]["fen"]
+    return [] if fen in report.error_fens else [fen]
+
+
+def _figure(report: GameReport, fen: str, caption: str) -> str:
+    board = Board.from_fen(fen, get_variant(report.variant))
+    return (f'<figure>{board_svg(board, size=320)}<figcaption>{caption}: '
+            f'<code>{escape(fen)}</code></figcaption></figure>')
+
+
 def markdown_report(reports: Iterable[GameReport]) -> str:
     """The report as Markdown text."""
     reports = list(reports)
@@ -50,7 +65,11 @@ def markdown_report(reports: Iterable[GameReport]) -> str:
                   + (f" ({report.result_note})" if report.result_note else "")]
         lines += [f"- error: {_problem_line(p)}" for p in report.errors]
         lines += [f"- warning: {_problem_line(p)}" for p in report.warnings]
-        lines += [f"- position before the error: `{fen}`" for fen in report.error_fens]
+        slip = report.suggestions[0].get("fen") if report.suggestions else None
+        lines += [f"- position before the error{', where the slip happened' if fen == slip else ''}"
+                  f": `{fen}`" for fen in report.error_fens]
+        lines += [f"- suggestion: {s['description']}" for s in report.suggestions]
+        lines += [f"- position where the slip happened: `{fen}`" for fen in _slip_fens(report)]
         lines.append("")
     return "\n".join(lines)
 
@@ -68,14 +87,18 @@ def html_report(reports: Iterable[GameReport]) -> str:
                     f"{escape(report.result_check)} {escape(report.result_note)}</p><ul>")
         body += [f'<li class="error">{escape(_problem_line(p))}</li>' for p in report.errors]
         body += [f'<li class="warning">{escape(_problem_line(p))}</li>' for p in report.warnings]
+        body += [f'<li class="suggestion">Suggestion: {escape(s["description"])}</li>'
+                 for s in report.suggestions]
         body.append("</ul>")
+        slip = report.suggestions[0].get("fen") if report.suggestions else None
         for fen in report.error_fens:
-            board = Board.from_fen(fen, get_variant(report.variant))
-            body.append(f'<figure>{board_svg(board, size=320)}<figcaption>Before the error: '
-                        f'<code>{escape(fen)}</code></figcaption></figure>')
+            body.append(_figure(report, fen, "Before the error" + (
+                ", where the slip happened" if fen == slip else "")))
+        for fen in _slip_fens(report):
+            body.append(_figure(report, fen, "Where the slip happened"))
         body.append("</section>")
     style = ("body{font-family:sans-serif;max-width:60em;margin:auto}"
              "section{border-top:1px solid #ccc}.invalid h2,.error{color:#b00}"
-             ".warning{color:#850}.valid h2{color:#070}")
+             ".warning{color:#850}.suggestion{color:#036}.valid h2{color:#070}")
     return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Validation report</title>"
             f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")

@@ -56,6 +56,7 @@ class GameReport:
     variant_source: str = "tag"  # tag / option / inferred
     notes: list[dict] = field(default_factory=list)  # variant-inferred and conventions
     result_reading: str | None = None  # settled per file by settle_results
+    suggestions: list[dict] = field(default_factory=list)  # repairs, with --suggest only
 
     def as_dict(self) -> dict:
         fields = asdict(self)
@@ -92,9 +93,20 @@ def problem_line(report: GameReport, problem: dict, kind: str) -> str:
             f"{problem['code']} — {problem['message']}")
 
 
-def report_game(game: Game, default: Variant | None = None, override: Variant | None = None
-                ) -> GameReport:
-    """Replay a game and sum it up."""
+def suggestion_lines(report: GameReport) -> list[str]:
+    """``file:line:col: suggestion: game 3 (A – B): Black's 3rd move is missing: ...`` (where
+    the slip is written), or a line saying that no small edit mends the game."""
+    head = f": suggestion: {report.title}: "
+    if not report.suggestions:
+        return [f"{_location(report, {})}{head}none (no small edit near the error lets the "
+                "record replay further)"]
+    return [f"{_location(report, s)}{head}{s['description']}" for s in report.suggestions]
+
+
+def report_game(game: Game, default: Variant | None = None, override: Variant | None = None,
+                *, suggest: bool = False) -> GameReport:
+    """Replay a game and sum it up; ``suggest`` adds repair suggestions to a broken game
+    (``replay.repair``)."""
     replayed = replay_game(game, default, override)
     notation = standard_form(replayed.variant).gametype.notation
     white, black = standard_players(game.tags, replayed.variant)
@@ -129,7 +141,19 @@ def report_game(game: Game, default: Variant | None = None, override: Variant | 
         variant_source=replayed.variant_source,
         notes=[note.as_dict() for note in replayed.notes],
         result_reading=replayed.result_reading,
+        suggestions=_suggestions(game, default, override, replayed) if suggest else [],
     )
+
+
+SUGGESTIONS_SHOWN = 3
+
+
+def _suggestions(game: Game, default: Variant | None, override: Variant | None,
+                 replayed: ReplayedGame) -> list[dict]:
+    from replay.repair import suggest
+
+    found = suggest(game, default, override, replayed=replayed)
+    return [s.as_dict() for s in found[:SUGGESTIONS_SHOWN]]
 
 
 def _error_fens(replayed: ReplayedGame) -> list[str]:
@@ -140,9 +164,12 @@ def _error_fens(replayed: ReplayedGame) -> list[str]:
 
 
 def report_games(games: Iterable[Game], default: Variant | None = None,
-                 override: Variant | None = None) -> Iterator[GameReport]:
-    """Reports for a stream of games of one source, in order, results settled per source."""
-    return settle_results(report_game(game, default, override) for game in games)
+                 override: Variant | None = None, *, suggest: bool = False
+                 ) -> Iterator[GameReport]:
+    """Reports for a stream of games of one source, in order, results settled per source;
+    ``suggest`` adds repair suggestions to each broken game."""
+    return settle_results(report_game(game, default, override, suggest=suggest)
+                          for game in games)
 
 
 def settle_results(reports: Iterable[GameReport]) -> Iterator[GameReport]:
@@ -182,7 +209,8 @@ def _settled(reports: list[GameReport], reading: str | None) -> Iterator[GameRep
 
 def validate_sources(sources: list[str], default: Variant | None = None,
                      override: Variant | None = None, *, jobs: int = 0,
-                     encoding: str | None = None) -> Iterator[GameReport | str]:
+                     encoding: str | None = None, suggest: bool = False
+                     ) -> Iterator[GameReport | str]:
     """Reports for every game of every source, in order; an unreadable file gives one error
     string (``path: reason``) instead, and the others are still read.
 
@@ -191,7 +219,8 @@ def validate_sources(sources: list[str], default: Variant | None = None,
     first are checked per source (``settle_results``).
 
     ``jobs`` worker processes read and replay batches of games (0: all cores, used only when
-    the input is large enough to repay starting them; 1: this process only).
+    the input is large enough to repay starting them; 1: this process only). ``suggest``:
+    repair suggestions under each broken game.
     """
     workers = jobs or (os.cpu_count() or 1)
     sizes = [0 if source == "-" else _size(source) for source in sources]
@@ -204,12 +233,12 @@ def validate_sources(sources: list[str], default: Variant | None = None,
             try:
                 blocks = iter_blocks(handle, encoding=encoding, size=BLOCK)
                 if pool is None:
-                    batches = (_validate_block(block, name, default, override)
+                    batches = (_validate_block(block, name, default, override, suggest)
                                for block in blocks)
                 else:
                     batches = in_order(pool, _validate_block,
-                                       ((block, name, default, override) for block in blocks),
-                                       workers)
+                                       ((block, name, default, override, suggest)
+                                        for block in blocks), workers)
                 yield from settle_results(_renumbered(batches))
             except OSError as error:
                 yield f"{name}: cannot read: {error.strerror or error}"
@@ -227,10 +256,10 @@ def _size(path: str) -> int:
 
 
 def _validate_block(block: Chunk, source: str, default: Variant | None,
-                    override: Variant | None) -> list[GameReport]:
+                    override: Variant | None, suggest: bool = False) -> list[GameReport]:
     """Worker entry: cut a block of games into chunks, read and replay them."""
     with gc_paused():
-        return [report_game(game, default, override)
+        return [report_game(game, default, override, suggest=suggest)
                 for game in parse_chunks(block_chunks(block), source)]
 
 

@@ -39,11 +39,13 @@ _TOKENS = re.compile(r'\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)|\[(?:[^\]"\n]|"(?:[^"\\\
 
 @dataclass(frozen=True)
 class Options:
-    """What ``clean_game`` does beyond the tags: what to strip, and a move rewriter (such
-    as ``Rewrite``) that returns the changes it made."""
+    """What ``clean_game`` does beyond the tags: what to strip, a move rewriter (such
+    as ``Rewrite``) that returns the changes it made, and whether to mend a broken game
+    where one repair is sure (``replay.repair``)."""
 
     strip: frozenset[str] = frozenset()
     rewrite: Callable[[Game, Variant], list[str]] | None = None
+    repair: bool = False
 
 
 def non_game_comments(text: str) -> tuple[int, int]:
@@ -197,6 +199,15 @@ class Rewrite:
         return changes
 
 
+def _repaired(game: Game, default: Variant | None) -> list[str]:
+    from replay.repair import repair_game
+
+    repair = repair_game(game, default)
+    if repair.mend:
+        return [f"repaired: {repair.mend}"]
+    return ["moves kept as written: no sure repair"] if repair.broken else []
+
+
 def clean_game(game: Game, default: Variant | None = None, date: DateParts | None = None,
                options: Options = Options(), *, chunk: tuple[str, int, int] | None = None
                ) -> list[str]:
@@ -218,6 +229,8 @@ def clean_game(game: Game, default: Variant | None = None, date: DateParts | Non
         removed = strip_annotations(game.moves, options.strip)
         if removed:
             changes.append(f"stripped {removed} {'/'.join(sorted(options.strip))}")
+    if options.repair:
+        changes += _repaired(game, default)
     if options.rewrite is not None:
         changes += options.rewrite(game, variant)
     return changes

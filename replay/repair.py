@@ -1,0 +1,643 @@
+"""Arbiters' repair suggestions: the slip that broke a scoresheet, and its mend when sure.
+
+Where a game stops replaying, small edits near the failure are tried, alone or, within a
+budget, two together (see ``docs/repair.md``): a ply inserted (any legal move), a ply
+deleted, two neighbouring plies exchanged, a move replaced by a legal move one character away
+in its notation, a ply moved to the other colour's column, a capture given the landing
+square the rules force. An edit counts when the rest of the record then replays to its end,
+or further than any other edit. Suggestions are ranked by fewest edits, then by how natural
+the slip is, then by whether the final position agrees with the recorded result.
+
+>>> from pdn.reader import read_games
+>>> from replay.variants import RUSSIAN
+>>> game = next(read_games("1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"))
+>>> print(suggest(game, RUSSIAN)[0].description)
+Black's 3rd move is missing: 3... gh4 makes the record replay to its end
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from pdn.fen import format_fen
+from pdn.gametype import SquareNotation
+from pdn.model import Game, MoveRecord, Ply
+from pdn.squares import SquareError
+from replay.board import Board, Position, setup_from_position
+from replay.endings import decide
+from replay.inference import standard_form
+from replay.move import Move
+from replay.movegen import WHITE
+from replay.notation import full_text, route_squares, short_is_ambiguous
+from replay.replayer import (
+    BLACK_WINS,
+    INVALID,
+    UNKNOWN,
+    WHITE_WINS,
+    ReplayedGame,
+    _first_number,
+    _reading,
+    normalise_result,
+    replay_game,
+)
+from replay.resolve import SIDE_NAMES, plain_mover, resolve
+from replay.variants import Variant
+
+# How natural each slip is (lower: more common on hand-copied scoresheets); ties of the
+# edit count are broken by it.
+KIND_COSTS = {"insert": 1, "replace": 1, "landing": 1, "swap": 2, "delete": 2, "move": 3}
+WINDOW = 10  # plies before the failure where a slip is looked for
+SECOND_WINDOW = 6  # plies before the next failure where a second slip is looked for
+SECOND_TRIES = 6  # first edits (those that get furthest) a second edit is tried after
+BUDGET = 5_000  # plies resolved at most in one game's search (~0.3 s; the slips of
+# bench/repair.py need at most about 550)
+
+
+class Inserted(NamedTuple):
+    """A move an edit wrote into the line, with its text in the record's notation."""
+
+    move: Move
+    text: str
+
+
+Step = int | Inserted  # the index of a written record in the main line, or a move put there
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edit of the written main line, in a player's words.
+
+    ``slip`` says what went wrong ("Black's 3rd move is missing: 3... gh4"), ``mend`` what
+    the repair did ("Black's 3rd move 3... gh4 was missing"); ``text`` is the move written
+    in (or, for a deletion, taken out)."""
+
+    kind: str
+    index: int
+    move_number: int
+    side: str
+    text: str
+    slip: str
+    mend: str
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """Edits after which the record replays ``reach`` of its ``length`` written plies (the
+    plies before the first written one that still does not replay)."""
+
+    edits: tuple[Edit, ...]
+    reach: int
+    length: int
+    result_check: str
+    moves: tuple[Move, ...] = field(repr=False)
+    steps: tuple[Step, ...] = field(repr=False)
+    before: Position | None = field(default=None, repr=False)  # where the first slip is
+    notation: SquareNotation | None = field(default=None, repr=False)
+    confirmed: bool = True  # a written ply from the last edit on replays: evidence for it
+    line: int | None = None  # where the first slip is written (the ply it edits or precedes)
+    column: int | None = None
+
+    @property
+    def replays_to_end(self) -> bool:
+        return self.reach == self.length
+
+    @property
+    def cost(self) -> int:
+        return sum(KIND_COSTS[edit.kind] for edit in self.edits)
+
+    @property
+    def description(self) -> str:
+        """``Black's 3rd move is missing: 3... gh4 makes the record replay to its end``."""
+        slips = "; ".join(edit.slip for edit in self.edits)
+        verb = "make" if len(self.edits) > 1 else "makes"
+        if self.replays_to_end:
+            return f"{slips} {verb} the record replay to its end"
+        return f"{slips} {verb} the record replay further, to ply {self.reach} of {self.length}"
+
+    def as_dict(self) -> dict:
+        """The JSON form of ``pdn validate --suggest --json``."""
+        first = self.edits[0]
+        fen = (format_fen(setup_from_position(self.before), self.notation)
+               if self.before is not None and self.notation is not None else "")
+        return {"edit": "+".join(edit.kind for edit in self.edits),
+                "move_number": first.move_number, "side": first.side, "text": first.text,
+                "description": self.description, "replays_to_end": self.replays_to_end,
+                "fen": fen, "line": self.line, "column": self.column}
+
+
+class _Budget:
+    """Plies resolved so far against a limit, so that a game with many slips ends fast."""
+
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+
+    @property
+    def spent(self) -> bool:
+        return self.left <= 0
+
+
+@dataclass
+class _Trial:
+    """A replay of an edited line: positions before each ply replayed, and the moves."""
+
+    steps: list[Step]
+    positions: list[Position]
+    moves: list[Move]
+    final: Position
+
+    @property
+    def reach(self) -> int:
+        return len(self.moves)
+
+    def written_reach(self) -> int | None:
+        """The written ply where the replay stopped (None: it replays to the end)."""
+        for step in self.steps[self.reach:]:
+            if not isinstance(step, Inserted):
+                return step
+        return None
+
+
+class _Search:
+    """The repair search over one game's main line."""
+
+    def __init__(self, replayed: ReplayedGame, budget: int) -> None:
+        self.variant: Variant = replayed.variant
+        plies = replayed.game.moves.plies
+        end = _line_end(plies)
+        self.records: list[MoveRecord] = [ply.record for ply in plies[:end]]
+        self.result_token = replayed.game.headers_result
+        self.result = normalise_result(self.result_token, self.variant)
+        self.budget = _Budget(budget)
+        self.first_number = _first_number(replayed.game)
+        start_turn = replayed.start.turn
+        first_mover = WHITE if self.variant.white_starts else 1 - WHITE
+        self.offset = 0 if start_turn == first_mover else 1
+        self.start_turn = start_turn
+        self.base = _Trial(list(range(end)), list(replayed.positions), list(replayed.moves),
+                           replayed.final or replayed.start)
+        self.complete = True  # False when the budget ran out before the search ended
+
+    # -- numbering and words ------------------------------------------------------------
+
+    def number(self, index: int) -> int:
+        return self.first_number + (index + self.offset) // 2
+
+    def side(self, index: int) -> str:
+        return SIDE_NAMES[(self.start_turn + index) % 2]
+
+    def whose(self, index: int) -> str:
+        """``Black's 3rd move``."""
+        return f"{self.side(index)}'s {_ordinal(self.number(index))} move"
+
+    def numbered(self, index: int, text: str) -> str:
+        """``3... gh4`` or ``4. b:d6``."""
+        first_mover = WHITE if self.variant.white_starts else 1 - WHITE
+        second = (self.start_turn + index) % 2 != first_mover
+        return f"{self.number(index)}{'...' if second else '.'} {text}"
+
+    # -- replaying ------------------------------------------------------------------------
+
+    def replay(self, steps: list[Step], start: int, base: _Trial) -> _Trial:
+        """Replay ``steps`` from ``start``, the plies before it being those of ``base``."""
+        position = base.positions[start] if start < len(base.positions) else base.final
+        positions, moves = base.positions[:start], base.moves[:start]
+        board = Board(self.variant, position)
+        plain = plain_mover(board)
+        for index in range(start, len(steps)):
+            step = steps[index]
+            self.budget.left -= 1
+            move = (step.move if isinstance(step, Inserted)
+                    else plain(self.records[step]) or self._resolved(board, steps, index))
+            if move is None:
+                break
+            positions.append(board.position)
+            moves.append(move)
+            board.position = board.position.play(move)
+        return _Trial(steps, positions, moves, board.position)
+
+    def _resolved(self, board: Board, steps: list[Step], index: int) -> Move | None:
+        """The record's move, an ambiguous one resolved by the rest of the line as the
+        replayer does."""
+        resolution = resolve(board, self.records[steps[index]])
+        if resolution.move is not None or resolution.code != "ambiguous-move":
+            return resolution.move
+        fitting = []
+        for candidate in resolution.candidates:
+            trial = Board(self.variant, board.position.play(candidate))
+            if self._replays_quietly(trial, steps[index + 1:]):
+                fitting.append(candidate)
+        return fitting[0] if len(fitting) == 1 else None
+
+    def _replays_quietly(self, board: Board, steps: list[Step]) -> bool:
+        for step in steps:
+            self.budget.left -= 1
+            move = (step.move if isinstance(step, Inserted)
+                    else resolve(board, self.records[step]).move)
+            if move is None:
+                return False
+            board.position = board.position.play(move)
+        return True
+
+    def text(self, step: Step) -> str:
+        return step.text if isinstance(step, Inserted) else self.records[step].text
+
+    def like(self, steps: list[Step], index: int) -> MoveRecord | None:
+        """A written record near ``index`` whose style a new move is written in."""
+        return _like(self.records, steps, index)
+
+    # -- the edits ------------------------------------------------------------------------
+
+    def edits_near(self, base: _Trial, low: int) -> Iterator[tuple[Edit, list[Step], int]]:
+        """Every single edit of ``base.steps`` at plies from ``low`` up to where it stops:
+        (the edit, the edited steps, the first ply that changed)."""
+        steps, failure = base.steps, base.reach
+        for index in range(failure, low - 1, -1):
+            board = Board(self.variant, base.positions[index] if index < len(base.positions)
+                          else base.final)
+            yield from self._inserts(board, steps, index)
+            if index < len(steps):
+                yield from self._replacements(board, steps, index, base)
+                yield from self._deletion(steps, index)
+            if index + 1 < len(steps):
+                yield from self._swap(steps, index)
+            yield from self._moves_across(steps, index)
+
+    def _inserts(self, board: Board, steps: list[Step], index: int
+                 ) -> Iterator[tuple[Edit, list[Step], int]]:
+        like = self.like(steps, index)
+        for move in board.legal_moves():
+            text = _written(board, move, like)
+            new = self.numbered(index, text)
+            edit = Edit("insert", index, self.number(index), self.side(index), new,
+                        f"{self.whose(index)} is missing: {new}",
+                        f"{self.whose(index)} {new} was missing")
+            yield edit, [*steps[:index], Inserted(move, text), *steps[index:]], index
+
+    def _replacements(self, board: Board, steps: list[Step], index: int, base: _Trial
+                      ) -> Iterator[tuple[Edit, list[Step], int]]:
+        if isinstance(steps[index], Inserted):
+            return
+        record = self.records[steps[index]]
+        written = _written_squares(board, record)
+        played = base.moves[index] if index < base.reach else None
+        for move in board.legal_moves():
+            if move == played:
+                continue
+            if written is None:  # a square off the board: compare the letters
+                kind = "replace" if _one_char_off(_written(board, move, record),
+                                                  record.text) else None
+            elif _same_as_written(board, record, *written, move):
+                continue
+            else:
+                kind = _replacement_kind(board, record, *written, move)
+            if kind is None:
+                continue
+            text = _written(board, move, record)
+            new = self.numbered(index, text)
+            whose = f"{self.whose(index)} '{record.text}'"
+            if kind == "landing":
+                square = board.name(move.destination)
+                slip, mend = (f"{whose} must land on {square}: {new}",
+                              f"{whose} lands on {square} by the rules: {new}")
+            else:
+                slip, mend = f"{whose} should be {new}", f"{whose} was a slip for {new}"
+            edit = Edit(kind, index, self.number(index), self.side(index), new, slip, mend)
+            yield edit, [*steps[:index], Inserted(move, text), *steps[index + 1:]], index
+
+    def _deletion(self, steps: list[Step], index: int) -> Iterator[tuple[Edit, list[Step], int]]:
+        text = self.text(steps[index])
+        whose = f"{self.whose(index)} '{text}'"
+        yield (Edit("delete", index, self.number(index), self.side(index), text,
+                    f"{whose} is one too many", f"{whose} was one too many and is taken out"),
+               [*steps[:index], *steps[index + 1:]], index)
+
+    def _swap(self, steps: list[Step], index: int) -> Iterator[tuple[Edit, list[Step], int]]:
+        first, second = self.text(steps[index]), self.text(steps[index + 1])
+        pair = (f"{self.whose(index)} '{first}' and {self.whose(index + 1)} '{second}'")
+        yield (Edit("swap", index, self.number(index), self.side(index), f"{first} {second}",
+                    f"{pair} are in the wrong order",
+                    f"{pair} were in the wrong order and are exchanged"),
+               [*steps[:index], steps[index + 1], steps[index], *steps[index + 2:]], index)
+
+    def _moves_across(self, steps: list[Step], index: int
+                      ) -> Iterator[tuple[Edit, list[Step], int]]:
+        """A ply written three plies early or late, in the other colour's column of the
+        neighbouring move: the ply at ``index`` moved three on, or the ply three on moved
+        back to ``index``."""
+        for source, target in ((index, index + 3), (index + 3, index)):
+            if target >= len(steps) or source >= len(steps):
+                continue
+            text = self.text(steps[source])
+            rest = [*steps[:source], *steps[source + 1:]]
+            edited = [*rest[:target], steps[source], *rest[target:]]
+            whose = f"'{text}', written as {self.whose(source)},"
+            edit = Edit("move", index, self.number(source), self.side(source),
+                        self.numbered(target, text), f"{whose} is {self.whose(target)}",
+                        f"{whose} was {self.whose(target)}")
+            yield edit, edited, index
+
+    # -- the search -----------------------------------------------------------------------
+
+    def tried(self, candidates: Iterable[tuple[Edit, list[Step], int]], base: _Trial,
+              earlier: tuple[Edit, ...] = ()) -> list[tuple[Suggestion, _Trial]]:
+        found = []
+        for edit, steps, start in candidates:
+            if self.budget.spent:
+                self.complete = False
+                break
+            trial = self.replay(steps, start, base)
+            stopped, before = trial.written_reach(), base.written_reach()
+            # the end, or at least two written plies further (one is what any edit of the
+            # failing ply gives)
+            if stopped is None or (before is not None and stopped >= before + 2):
+                found.append((self._suggestion((*earlier, edit), trial), trial))
+        return found
+
+    def _suggestion(self, edits: tuple[Edit, ...], trial: _Trial) -> Suggestion:
+        check = (self._result_check(trial.final) if trial.reach == len(trial.steps)
+                 else "undetermined")
+        index = edits[0].index
+        base = self.base
+        before = base.positions[index] if index < len(base.positions) else base.final
+        stopped = trial.written_reach()
+        length = len(self.records)
+        last = max(edit.index for edit in edits)
+        confirmed = any(not isinstance(step, Inserted) for step in trial.steps[last:])
+        written = self.records[min(index, length - 1)] if length else None
+        return Suggestion(edits, length if stopped is None else stopped, length, check,
+                          tuple(trial.moves), tuple(trial.steps), before,
+                          standard_form(self.variant).gametype.notation, confirmed,
+                          written.line or None if written else None,
+                          written.column or None if written else None)
+
+    def _result_check(self, final: Position) -> str:
+        """Whether a decided final position agrees with the recorded result; undetermined
+        where the game goes on, no result is recorded, or the result reads two ways (Black
+        moving first: for the first mover or for the side named)."""
+        decision = decide(Board(self.variant, final))
+        if decision is None or self.result == UNKNOWN:
+            return "undetermined"
+        winner = WHITE_WINS if decision.winner == WHITE else BLACK_WINS
+        if _reading(self.result_token, self.variant, winner) is not None:
+            return "undetermined"
+        return "consistent" if self.result == winner else "inconsistent"
+
+    def run(self) -> tuple[list[Suggestion], bool]:
+        """The suggestions, best first, and whether the search ended within its budget."""
+        base = self.base
+        singles = self.tried(self.edits_near(base, max(0, base.reach - WINDOW)), base)
+        if any(s.replays_to_end for s, _ in singles):
+            return _ranked(s for s, _ in singles), self.complete
+        doubles = []
+        furthest = sorted(singles, key=lambda pair: (-pair[0].reach, pair[0].cost))
+        for first, trial in furthest[:SECOND_TRIES]:
+            low = max(first.edits[0].index + 1, trial.reach - SECOND_WINDOW)
+            doubles += self.tried(self.edits_near(trial, low), trial, first.edits)
+        return _ranked(s for s, _ in singles + doubles), self.complete
+
+
+def _ranked(suggestions: Iterable[Suggestion]) -> list[Suggestion]:
+    """The suggestions worth showing, best first: those that replay to the end (or, when
+    none does, those that get furthest), one per resulting game."""
+    suggestions = list(suggestions)
+    if not suggestions:
+        return []
+    best_reach = max(s.reach for s in suggestions)
+    kept = [s for s in suggestions if s.reach == best_reach]
+    kept.sort(key=_rank)
+    distinct, seen = [], set()
+    for suggestion in kept:
+        if suggestion.moves not in seen:
+            seen.add(suggestion.moves)
+            distinct.append(suggestion)
+    return distinct
+
+
+_CHECK_ORDER = {"consistent": 0, "undetermined": 1, "inconsistent": 2}
+
+
+def _rank(suggestion: Suggestion) -> tuple:
+    return (len(suggestion.edits), suggestion.cost, _CHECK_ORDER[suggestion.result_check],
+            -suggestion.edits[0].index)
+
+
+def suggest(game: Game, default: Variant | None = None, override: Variant | None = None, *,
+            replayed: ReplayedGame | None = None, budget: int = BUDGET) -> list[Suggestion]:
+    """Repair suggestions for a game whose main line stops replaying, best first (empty for
+    a game that replays, or one that cannot be read). ``replayed``: the game's replay when
+    the caller has it."""
+    replayed = replayed or replay_game(game, default, override)
+    if not _repairable(replayed):
+        return []
+    return _Search(replayed, budget).run()[0]
+
+
+def _repairable(replayed: ReplayedGame) -> bool:
+    return (replayed.status == INVALID
+            and not any(p.code == "bad-fen" for p in replayed.errors)
+            and len(replayed.moves) < len(replayed.game.moves.plies))
+
+
+def sure_repair(suggestions: list[Suggestion]) -> Suggestion | None:
+    """The repair to make: the one suggestion with the fewest edits that replays to the
+    end, or, where several do, the one of them whose final position alone agrees with the
+    recorded result; and a written ply from its last edit on must replay (taking out or
+    replacing the last move has nothing after it to confirm it). How natural a slip is
+    orders the suggestions but never makes a repair sure: two different games would remain
+    possible."""
+    ending = [s for s in suggestions if s.replays_to_end]
+    if not ending:
+        return None
+    fewest = min(len(s.edits) for s in ending)
+    best = [s for s in ending if len(s.edits) == fewest]
+    if len(best) > 1:
+        best = [s for s in best if s.result_check == "consistent"]
+    return best[0] if len(best) == 1 and best[0].confirmed else None
+
+
+@dataclass(frozen=True)
+class Repair:
+    """What ``repair_game`` did: ``broken`` when the game stopped replaying, ``mend`` the
+    repair in words (None: the game was left as it was read)."""
+
+    broken: bool
+    mend: str | None = None
+
+
+def repair_game(game: Game, default: Variant | None = None, override: Variant | None = None, *,
+                budget: int = BUDGET) -> Repair:
+    """Mend a game in place when one best suggestion makes it replay to its end: the
+    repair is written into the game as a comment ``{repaired: ...}`` on the first edited
+    ply and returned in words. Any other game is left untouched, and so is one whose
+    search ran out of its ``budget`` (plies resolved) before it ended.
+
+    >>> from pdn.reader import read_games
+    >>> from replay.variants import RUSSIAN
+    >>> game = next(read_games("1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"))
+    >>> repair_game(game, RUSSIAN).mend
+    "Black's 3rd move 3... gh4 was missing"
+    >>> game.moves.plies[5].comments
+    ["repaired: Black's 3rd move 3... gh4 was missing"]
+    """
+    replayed = replay_game(game, default, override)
+    if not _repairable(replayed):
+        return Repair(replayed.status == INVALID)
+    if replayed.game is not game:  # the replayer read the record otherwise (joined plies)
+        return Repair(True)
+    suggestions, complete = _Search(replayed, budget).run()
+    chosen = sure_repair(suggestions) if complete else None
+    if chosen is None or _has_variations(game, chosen):
+        return Repair(True)
+    old = game.moves.plies
+    game.moves.plies = _edited_plies(old, chosen, Board(replayed.variant, replayed.start))
+    if replay_game(game, default, override).status == INVALID:
+        game.moves.plies = old
+        return Repair(True)
+    return Repair(True, "; ".join(edit.mend for edit in chosen.edits))
+
+
+def _has_variations(game: Game, suggestion: Suggestion) -> bool:
+    """Whether an edited ply carries variations (they would lose their branch point)."""
+    first = min(edit.index for edit in suggestion.edits)
+    last = max(edit.index for edit in suggestion.edits) + 4  # a ply moves three at most
+    return any(ply.variations for ply in game.moves.plies[first:last])
+
+
+def _edited_plies(plies: list[Ply], suggestion: Suggestion, board: Board) -> list[Ply]:
+    """The main line with the suggestion's steps: written plies keep their annotations
+    (those of a ply taken out go to the first edited one), moves an edit put in are written
+    in the record's notation, the repair is noted in a comment on the first edited ply;
+    move numbers are left to the writer."""
+    records = [ply.record for ply in plies]
+    new: list[Ply] = []
+    for position, (step, move) in enumerate(zip(suggestion.steps, suggestion.moves,
+                                                 strict=True)):
+        if isinstance(step, Inserted):
+            new.append(Ply(_record(board, move, _like(records, suggestion.steps, position))))
+        else:
+            old = plies[step]
+            new.append(Ply(old.record, None, False, list(old.nags), list(old.comments),
+                           list(old.variations), old.setup))
+        board.position = board.position.play(move)
+    first = min(edit.index for edit in suggestion.edits)
+    target = new[min(first, len(new) - 1)]
+    kept = {step for step in suggestion.steps if not isinstance(step, Inserted)}
+    end = _line_end(plies)
+    for index in sorted(set(range(end)) - kept):
+        target.comments.extend(plies[index].comments)
+    target.comments.append("repaired: " + "; ".join(edit.mend for edit in suggestion.edits))
+    return new + [_unnumbered(ply) for ply in plies[end:]]
+
+
+def _line_end(plies: list[Ply]) -> int:
+    """Where the written main line stops: its first lost move, or its end."""
+    return next((i for i, ply in enumerate(plies) if ply.record.placeholder), len(plies))
+
+
+def _unnumbered(ply: Ply) -> Ply:
+    ply.number, ply.black_number = None, False
+    return ply
+
+
+# -- notation helpers --------------------------------------------------------------------
+
+def _like(records: list[MoveRecord], steps: Sequence[Step], index: int) -> MoveRecord | None:
+    """A written record near ``index`` of the steps, whose style a new move is written in."""
+    for offset in (0, -1, 1, -2, 2):
+        if 0 <= index + offset < len(steps) and not isinstance(steps[index + offset], Inserted):
+            return records[steps[index + offset]]
+    return None
+
+
+def _ordinal(number: int) -> str:
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
+
+
+def _written(board: Board, move: Move, like: MoveRecord | None) -> str:
+    """A move as the record around it writes moves: short (``gh4``) or full."""
+    if like is not None and like.is_short and not short_is_ambiguous(board, move):
+        names = board.variant.geometry.names
+        return f"{names[move.origin][0]}{':' if move.captures else ''}{names[move.destination]}"
+    return full_text(board, move, "minimal")
+
+
+def _record(board: Board, move: Move, like: MoveRecord | None) -> MoveRecord:
+    """A record of a move written in by a repair, in the record's notation."""
+    text = _written(board, move, like)
+    if like is not None and like.is_short and not short_is_ambiguous(board, move):
+        names = board.variant.geometry.names
+        return MoveRecord(text, (names[move.destination],), ":" if move.captures else "",
+                          names[move.origin][0])
+    notation = board.variant.gametype.notation
+    names = notation.numbers if notation.numeric else board.variant.geometry.names
+    squares = tuple(names[s] for s in route_squares(board, move, "minimal"))
+    separator = board.variant.gametype.capture_separator if move.captures else "-"
+    return MoveRecord(text, squares, separator)
+
+
+def _written_squares(board: Board, record: MoveRecord) -> tuple[int | None, int] | None:
+    """The origin (None for a short record) and destination a record names."""
+    try:
+        squares = board.variant.gametype.notation.squares(record.squares)
+    except SquareError:
+        return None
+    if not squares:
+        return None
+    return (None if record.is_short else squares[0]), squares[-1]
+
+
+def _replacement_kind(board: Board, record: MoveRecord, origin: int | None, destination: int,
+                      move: Move) -> str | None:
+    """``replace`` when the move is one character away from the record (a file letter or
+    digit off by one, a short move with the wrong file), ``landing`` when it is a capture
+    from the written piece that lands elsewhere, else None."""
+    if record.is_short:
+        same_file = board.variant.geometry.names[move.origin][0] == record.origin_file
+        if same_file and move.captures and move.destination != destination:
+            return "landing"
+        if move.destination == destination:
+            return "replace"  # the wrong file
+        return "replace" if same_file and _near(board, move.destination, destination) else None
+    if move.origin == origin and move.captures:
+        return "landing"
+    if move.origin == origin and _near(board, move.destination, destination):
+        return "replace"
+    if move.destination == destination and _near(board, move.origin, origin):
+        return "replace"
+    return None
+
+
+def _same_as_written(board: Board, record: MoveRecord, origin: int | None, destination: int,
+                     move: Move) -> bool:
+    """Whether a move is what the record names (no replacement, only its reading)."""
+    if move.destination != destination:
+        return False
+    if record.is_short:
+        return board.variant.geometry.names[move.origin][0] == record.origin_file
+    return move.origin == origin
+
+
+def _one_char_off(text: str, written: str) -> bool:
+    """Texts of one length that differ in one letter or digit, by one (``h5`` for ``h4``)."""
+    text, written = text.lower(), written.lower()
+    if len(text) != len(written):
+        return False
+    differ = [(a, b) for a, b in zip(text, written, strict=True) if a != b]
+    return len(differ) == 1 and abs(ord(differ[0][0]) - ord(differ[0][1])) == 1
+
+
+def _near(board: Board, square: int, written: int | None) -> bool:
+    """One character away: a file letter or a digit off by one (``c4`` for ``d4``, ``18``
+    for ``17`` or ``27``; and ``9`` for ``10``)."""
+    if written is None:
+        return False
+    a, b = board.name(square), board.name(written)
+    numbers = a.isdigit() and b.isdigit()
+    return _one_char_off(a, b) or (numbers and abs(int(a) - int(b)) == 1)
+
+
+__all__ = ["KIND_COSTS", "Edit", "Repair", "Suggestion", "repair_game", "suggest", "sure_repair"]

@@ -1,0 +1,284 @@
+"""Repair suggestions and sure repairs (``replay.repair``; ``pdn validate --suggest``,
+``pdn clean --repair``, ``pdn convert --repair``).
+
+The small records are slips made by hand of the line 1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2
+5.e:g3 c:h4, the short-notation example of the Russian notation texts (a legal line: 4.b4:d6
+takes c5, 4...h4:f2 takes g3); the expected repair is always that original line. The real
+games get slips from ``tests/slips.py`` and must come back as the game that was read.
+"""
+
+import json
+import random
+
+import pytest
+from slips import KINDS, archive_games, make_slip
+from typer.testing import CliRunner
+
+from cli.app import app
+from pdn.reader import read_games
+from pdn.writer import write_game
+from replay.repair import Repair, repair_game, suggest, sure_repair
+from replay.replayer import INVALID, VALID, replay_game
+from replay.report import html_report
+from replay.validate import report_game
+from replay.variants import INTERNATIONAL, RUSSIAN
+
+runner = CliRunner()
+LINE = "1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 5. e:g3 c:h4"
+ORIGINAL = tuple(replay_game(next(read_games(LINE + " 0-1")), RUSSIAN).moves)
+MISSING = "1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"
+
+
+def game_of(text):
+    return next(read_games(text))
+
+
+def test_the_original_line_replays():
+    assert len(ORIGINAL) == 10
+
+
+def test_a_missing_move_is_named_in_a_players_words():
+    (best, *others) = suggest(game_of(MISSING), RUSSIAN)
+    assert best.description == ("Black's 3rd move is missing: 3... gh4 makes the record "
+                                "replay to its end")
+    assert best.moves == ORIGINAL and not others
+    assert best.as_dict() | {"fen": ""} == {
+        "edit": "insert", "move_number": 3, "side": "Black", "text": "3... gh4",
+        "description": best.description, "replays_to_end": True, "fen": "",
+        "line": 1, "column": 33}
+
+
+@pytest.mark.parametrize(("record", "kind", "words"), [
+    ("1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 gh4 4. b:d6 h:f2 5. e:g3 c:h4 0-1", "delete",
+     "White's 4th move 'gh4' is one too many"),
+    ("1. ed4 dc5 2. fe3 fg5 3. gh4 cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1", "swap",
+     "White's 3rd move 'gh4' and Black's 3rd move 'cb4' are in the wrong order"),
+    ("1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 5. d:g3 c:h4 0-1", "replace",
+     "White's 5th move 'd:g3' should be 5. e:g3"),  # the wrong file of a short move
+    ("1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:e1 5. e:g3 c:h4 0-1", "landing",
+     "Black's 4th move 'h:e1' must land on f2: 4... h:f2"),  # h4 takes g3, e1 is White's
+    # cb4 written three plies late, in Black's column of the next move
+    ("1. ed4 dc5 2. fe3 fg5 3. gh4 b:d6 4. h:f2 cb4 5. e:g3 c:h4 0-1", "move",
+     "'cb4', written as Black's 4th move, is White's 3rd move"),
+])
+def test_each_kind_of_slip_is_found_and_mended_to_the_original(record, kind, words):
+    game = game_of(record)
+    best = sure_repair(suggest(game, RUSSIAN))
+    assert best is not None and best.moves == ORIGINAL
+    assert best.as_dict()["edit"] == kind and best.description.startswith(words)
+    assert repair_game(game, RUSSIAN).mend is not None
+    assert tuple(replay_game(game, RUSSIAN).moves) == ORIGINAL
+
+
+def test_a_slip_in_the_last_move_is_suggested_but_not_sure():
+    # h5 is no playing square: 5...c:h4 mends it, but so does taking the move out (the
+    # record then ends after 5.e:g3), and the result 0-1 decides neither
+    game = game_of("1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 5. e:g3 c:h5 0-1")
+    first, second = suggest(game, RUSSIAN)[:2]
+    assert first.description.startswith("Black's 5th move 'c:h5' should be 5... c:h4")
+    assert first.moves == ORIGINAL
+    assert second.as_dict()["edit"] == "delete"
+    assert sure_repair([first, second]) is None
+
+
+def test_a_missing_move_that_several_moves_fit_is_not_repaired():
+    # Black's 2nd move left out: 2...fg5 and 2...hg5 both let the rest replay (checked by
+    # hand: either man reaches g5 and goes on to h4 with 3...gh4)
+    game = game_of("1. ed4 dc5 2. fe3 3. cb4 gh4 4. b:d6 h:f2 5. e:g3 c:h4 0-1")
+    suggestions = suggest(game, RUSSIAN)
+    assert len([s for s in suggestions if s.replays_to_end]) >= 2
+    assert sure_repair(suggestions) is None
+    text = write_game(game)
+    assert repair_game(game, RUSSIAN) == Repair(broken=True, mend=None)
+    assert write_game(game) == text  # written as it was read
+
+
+def test_a_game_with_many_slips_gets_no_sure_repair():
+    game = game_of("1. ed4 2. fe3 3. cb4 4. b:d6 5. e:g3 c:h4 0-1")
+    repair = repair_game(game, RUSSIAN)
+    assert repair.broken and repair.mend is None
+    assert not any(s.replays_to_end for s in suggest(game, RUSSIAN))
+
+
+def test_a_search_out_of_budget_repairs_nothing():
+    assert repair_game(game_of(MISSING), RUSSIAN, budget=30).mend is None
+    assert repair_game(game_of(MISSING), RUSSIAN, budget=300).mend is not None
+
+
+def test_a_valid_game_has_no_suggestions_and_is_left_alone():
+    game = game_of(LINE + " 0-1")
+    assert suggest(game, RUSSIAN) == []
+    assert repair_game(game, RUSSIAN).broken is False
+
+
+def test_the_repair_is_written_into_the_game_as_a_comment():
+    game = game_of(MISSING.replace("4. b:d6", "4. b:d6 {a good capture}"))
+    repair = repair_game(game, RUSSIAN)
+    assert repair.mend == "Black's 3rd move 3... gh4 was missing"
+    written = " ".join(write_game(game).split())
+    assert "3. cb4 gh4 {repaired: Black's 3rd move 3... gh4 was missing} 4. b:d6" in written
+    assert "{a good capture}" in written
+    assert replay_game(game_of(written), RUSSIAN).status == VALID
+
+
+def test_a_ply_taken_out_keeps_its_comment():
+    game = game_of("1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 gh4 {twice} 4. b:d6 h:f2 5. e:g3 c:h4 0-1")
+    assert repair_game(game, RUSSIAN).mend is not None
+    assert "{twice}" in write_game(game)
+
+
+def test_the_record_of_the_dammen_archive_lacks_move_32(shared_data):
+    # its README: "deliberately illegal game (move 32 missing)"
+    game = next(read_games(shared_data / "tests" / "bas080_dammen" / "invalid.pdn"))
+    (best, *_) = suggest(game, INTERNATIONAL)
+    assert best.description == ("White's 32nd move is missing: 32. 39x28 makes the record "
+                                "replay to its end")
+    assert repair_game(game, INTERNATIONAL).mend == "White's 32nd move 32. 39x28 was missing"
+
+
+def test_slips_in_real_games_are_restored_and_never_into_another_game(shared_data):
+    rng = random.Random(11)
+    outcomes = {kind: [] for kind in KINDS}
+    for _, variant, game, replayed in archive_games(shared_data, 4, rng, first=40):
+        original = tuple(replayed.moves)
+        for kind in KINDS:
+            slipped = make_slip(game, replayed, kind, rng)
+            if slipped is None or replay_game(slipped, variant).status != INVALID:
+                continue
+            mend = repair_game(slipped, variant).mend
+            moves = tuple(replay_game(slipped, variant).moves)
+            outcomes[kind].append("left" if mend is None else
+                                  "restored" if moves == original else "other")
+    every = [outcome for kind in KINDS for outcome in outcomes[kind]]
+    assert "other" not in every
+    assert every.count("restored") >= 0.85 * len(every)
+    assert all(outcomes[kind] for kind in ("missing", "extra", "swap", "column", "typo"))
+
+
+# ---- the commands ------------------------------------------------------------------------
+
+def write(tmp_path, text):
+    path = tmp_path / "games.pdn"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+TWO_GAMES = f'[Event "slip"]\n[Result "0-1"]\n{MISSING}\n\n[Event "good"]\n[Result "0-1"]\n' \
+            f'{LINE} 0-1\n'
+
+
+def test_validate_suggest_prints_the_suggestion_under_the_error(tmp_path):
+    source = write(tmp_path, TWO_GAMES)
+    result = runner.invoke(app, ["validate", source, "--suggest"])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert ": error: game 1, move 3 (Black) 'b:d6': illegal-move" in lines[0]
+    # placed where the slip is written: before 'b:d6', line 3 column 33 of the file
+    assert lines[1] == (f"{source}:3:33: suggestion: game 1: Black's 3rd move is missing: "
+                        "3... gh4 makes the record replay to its end")
+    assert len(lines) == 2
+
+
+def test_validate_json_carries_suggestions_only_with_suggest(tmp_path):
+    source = write(tmp_path, TWO_GAMES)
+    plain = [json.loads(line) for line in runner.invoke(app, ["validate", source, "--json"]
+                                                        ).stdout.splitlines()]
+    assert [r["suggestions"] for r in plain] == [[], []]
+    asked = [json.loads(line) for line in runner.invoke(
+        app, ["validate", source, "--json", "--suggest"]).stdout.splitlines()]
+    (suggestion,) = asked[0]["suggestions"]
+    assert {k: suggestion[k] for k in ("edit", "move_number", "side", "text", "replays_to_end",
+                                       "line", "column")
+            } == {"edit": "insert", "move_number": 3, "side": "Black", "text": "3... gh4",
+                  "replays_to_end": True, "line": 3, "column": 33}
+    assert asked[1]["suggestions"] == []
+
+
+def test_the_report_shows_the_suggestion_on_the_board(tmp_path):
+    source = write(tmp_path, TWO_GAMES)
+    html, markdown = tmp_path / "report.html", tmp_path / "report.md"
+    runner.invoke(app, ["validate", source, "--suggest", "--report", str(html)])
+    runner.invoke(app, ["validate", source, "--suggest", "--report", str(markdown)])
+    page = html.read_text()
+    assert "Suggestion: Black&#x27;s 3rd move is missing: 3... gh4" in page
+    assert "Before the error, where the slip happened" in page and "<svg" in page
+    assert "- suggestion: Black's 3rd move is missing" in markdown.read_text()
+
+
+def test_the_report_draws_a_slip_made_before_the_error(tmp_path):
+    # 3.cb4 left out: gh4 is then White's legal g3-h4, and the record breaks a ply later
+    report = report_game(game_of("1. ed4 dc5 2. fe3 fg5 3. gh4 b:d6 4. h:f2 e:g3 5. c:h4 0-1"),
+                         RUSSIAN, suggest=True)
+    assert report.suggestions[0]["description"].startswith("White's 3rd move is missing: 3. cb4")
+    assert report.suggestions[0]["fen"] not in report.error_fens
+    assert "Where the slip happened" in html_report([report])
+
+
+def test_clean_repair_mends_sure_games_and_says_so(tmp_path):
+    source = write(tmp_path, TWO_GAMES + '\n[Event "unsure"]\n[Result "0-1"]\n'
+                   "1. ed4 dc5 2. fe3 3. cb4 gh4 4. b:d6 h:f2 5. e:g3 c:h4 0-1\n")
+    out = tmp_path / "out.pdn"
+    result = runner.invoke(app, ["clean", source, "-o", str(out), "--repair"])
+    assert result.exit_code == 0
+    games = list(read_games(out))
+    assert [replay_game(g, RUSSIAN).status for g in games] == [VALID, VALID, INVALID]
+    assert games[0].moves.plies[5].comments == ["repaired: Black's 3rd move 3... gh4 was missing"]
+    assert "game 1: repaired: Black's 3rd move 3... gh4 was missing" in result.stderr
+    assert "game 3: moves kept as written: no sure repair" in result.stderr
+    assert [p.record.text for p in games[2].moves.plies][:3] == ["ed4", "dc5", "fe3"]
+
+
+def test_clean_without_repair_keeps_the_broken_game(tmp_path):
+    out = tmp_path / "out.pdn"
+    runner.invoke(app, ["clean", write(tmp_path, TWO_GAMES), "-o", str(out)])
+    assert replay_game(next(read_games(out)), RUSSIAN).status == INVALID
+
+
+def test_convert_repair_converts_the_mended_game(tmp_path):
+    source = write(tmp_path, TWO_GAMES)
+    result = runner.invoke(app, ["convert", source, "--to", "full", "--repair"])
+    assert result.exit_code == 0
+    assert ("3. c3-b4 g5-h4 {repaired: Black's 3rd move 3... gh4 was missing}"
+            in " ".join(result.stdout.split()))
+    assert "game 1: repaired: Black's 3rd move 3... gh4 was missing" in result.stderr
+    assert "2 converted" in result.stderr
+
+
+@pytest.mark.parametrize("record", [
+    '[GameType "20"]\n1. 51-60 *',  # the only move names no square of the board
+    "1. a9-k12 99-100 *",
+    "1. - - 2. cd4 *",  # lost moves first
+    "1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 " + "a1-b2 h8-g7 " * 5000 + "*",
+])
+def test_hostile_records_get_no_repair_and_no_crash(record, tmp_path):
+    game = game_of(record)
+    text = write_game(game)
+    assert repair_game(game, RUSSIAN).mend is None
+    assert write_game(game) == text
+    source = write(tmp_path, record + "\n")
+    for args in (["validate", source, "--suggest"], ["validate", source, "--suggest", "--json"],
+                 ["clean", source, "-o", str(tmp_path / "out.pdn"), "--repair"],
+                 ["convert", source, "-o", str(tmp_path / "c.pdn"), "--repair"]):
+        result = runner.invoke(app, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), args
+        assert result.exit_code in (0, 1), result.output
+
+
+def test_a_last_move_mended_only_by_taking_it_out_is_not_repaired():
+    # 51-60 names no square of the International board: taking the move out leaves an empty
+    # record, which confirms nothing
+    (only,) = suggest(game_of('[GameType "20"]\n1. 51-60 *'), INTERNATIONAL)
+    assert only.as_dict()["edit"] == "delete" and only.replays_to_end
+    assert sure_repair([only]) is None
+
+
+def test_the_result_decides_between_two_missing_moves():
+    # White men b6, e7; Black men b8, f8; White to move, and White's move is missing before
+    # 1...f8:d6. Worked out by hand: after 1.b6-a7 f8:d6 White's a7 is blocked by b8 and White
+    # cannot move (0-1, as recorded); after 1.b6-c7 f8:d6 White still has c7-d8; after
+    # 1.e7-d8 there is nothing on e7 for f8:d6 to take.
+    game = game_of('[FEN "W:Wb6,e7:Bb8,f8"]\n[Result "0-1"]\n1. f8:d6 0-1')
+    inserts = [s for s in suggest(game, RUSSIAN) if s.as_dict()["edit"] == "insert"]
+    assert [(s.as_dict()["text"], s.result_check) for s in inserts] == [
+        ("1. b6-a7", "consistent"), ("1. b6-c7", "undetermined")]
+    assert repair_game(game, RUSSIAN).mend == "White's 1st move 1. b6-a7 was missing"
