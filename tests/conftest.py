@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("PDN_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The folder of real archives; the test is skipped where it is absent (a fresh clone)."""
     if not SHARED_DATA.is_dir():
