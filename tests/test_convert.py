@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from conftest import require
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -335,8 +336,8 @@ print(json.dumps(out))
 
 def test_py_draughts_reads_minimal_paths(shared_data):
     python = PY_DRAUGHTS / "bin" / "python"
-    if not (python.exists() and (PY_DRAUGHTS / ".peer-installed").is_file()):
-        pytest.skip("py-draughts is not installed in .bench-venvs (bench/peers.py makes it)")
+    require(python.exists() and (PY_DRAUGHTS / ".peer-installed").is_file(),
+            "py-draughts in .bench-venvs (make test-deps)")
     cases = []
     for folder, name, board, every in [("games-checkers/russian", "russian", "RussianBoard", 7),
                                        ("international/mobydam_book", "international",
