@@ -27,6 +27,7 @@ from cli.app import app
 from pdn.output import atomic_writer
 from pdn.reader import read_games
 from pdn.syntax import MAX_NESTING
+from replay.variants import RUSSIAN
 
 runner = CliRunner()
 GOOD = '[Event "good"]\n[GameType "25"]\n1. c3-d4 f6-g5 2. b2-c3 g7-f6 1-0\n\n'
@@ -187,6 +188,18 @@ def test_an_unexpected_exception_is_an_internal_error_not_bad_input(
     message = games[1].diagnostics[0].message
     assert "KeyError" in message and "bug of pdn-toolkit" in message, message
     assert games[1].diagnostics[0].line == 5  # GOOD is four lines long: 'boom' starts on 5
+
+
+def test_the_damage_check_of_the_fuzzer_fails_on_an_internal_error(
+        monkeypatch: pytest.MonkeyPatch):
+    import pdn.reader as reader
+
+    parser, transformer = reader.load_parser()
+    monkeypatch.setattr(reader, "load_parser", lambda: (_FailingParser(parser), transformer))
+    good = GOOD.strip().encode()
+    check_games_kept([good], b'[Event "x"]\n1. c3-d4 *', [good], RUSSIAN)  # passes...
+    with pytest.raises(AssertionError, match="internal error"):  # ...but not on a bug
+        check_games_kept([good], b'[Event "boom"]\n1. c3-d4 *', [good], RUSSIAN)
 
 
 def test_a_file_cut_off_after_the_tags_of_its_last_game_is_incomplete(hostile: Path):
