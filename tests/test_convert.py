@@ -241,10 +241,11 @@ def archive_files(root: Path, folder: str) -> list[Path]:
     return [path] if path.is_file() else sorted(path.rglob("*.pdn"))
 
 
-def archive_games(root: Path, folder: str, every: int, variant) -> tuple[list[Game], dict]:
+def archive_games(archive, root: Path, folder: str, every: int, variant
+                  ) -> tuple[list[Game], dict]:
     """The sampled games of an archive the converter converts, and why the others are not
     converted, by (file name, game index)."""
-    games = [g for f in archive_files(root, folder) for g in read_games(f)]
+    games = [g for f in archive_files(root, folder) for g in archive(f)]
     kept, dropped = [], {}
     for game in games[::every]:
         reason = not_converted_because(game, variant)
@@ -256,9 +257,9 @@ def archive_games(root: Path, folder: str, every: int, variant) -> tuple[list[Ga
 
 
 @pytest.mark.parametrize(("folder", "name", "every"), ARCHIVES)
-def test_archive_round_trips_keep_every_position(shared_data, folder, name, every):
+def test_archive_round_trips_keep_every_position(shared_data, archive, folder, name, every):
     variant = get_variant(name)
-    games, dropped = archive_games(shared_data, folder, every, variant)
+    games, dropped = archive_games(archive, shared_data, folder, every, variant)
     names = {path.name for path in archive_files(shared_data, folder)}
     assert dropped == {key: why for key, why in NOT_CONVERTED.items() if key[0] in names}
     assert games
@@ -334,7 +335,7 @@ print(json.dumps(out))
 """
 
 
-def test_py_draughts_reads_minimal_paths(shared_data):
+def test_py_draughts_reads_minimal_paths(shared_data, archive):
     python = PY_DRAUGHTS / "bin" / "python"
     require(python.exists() and (PY_DRAUGHTS / ".peer-installed").is_file(),
             "py-draughts in .bench-venvs (make test-deps)")
@@ -343,7 +344,7 @@ def test_py_draughts_reads_minimal_paths(shared_data):
                                        ("international/mobydam_book", "international",
                                         "StandardBoard", 40)]:
         variant = get_variant(name)
-        for game in archive_games(shared_data, folder, every, variant)[0]:
+        for game in archive_games(archive, shared_data, folder, every, variant)[0]:
             if "FEN" not in game.tags:
                 conversion = convert_game(game, variant, Target("full" if name == "russian"
                                                                 else "pdn"))

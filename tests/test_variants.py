@@ -14,7 +14,6 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from pdn.reader import read_games
 from replay.board import Board, start_position
 from replay.draws import DrawTracker
 from replay.movegen import BLACK, WHITE
@@ -314,7 +313,7 @@ def test_pdn_perft_bad_rule_is_a_usage_error():
 
 # -- the real archives (issue 5 acceptance; verdicts in tests/fixtures) -----------------------
 
-def test_archives_replay_as_recorded_in_the_verdicts_fixture(shared_data):
+def test_archives_replay_as_recorded_in_the_verdicts_fixture(shared_data, archive):
     verdicts = json.loads((FIXTURES / "archive_verdicts.json").read_text(encoding="utf-8"))
     for entry in verdicts["files"]:
         root = shared_data / entry["path"]
@@ -322,7 +321,7 @@ def test_archives_replay_as_recorded_in_the_verdicts_fixture(shared_data):
         default = get_variant(entry["variant"])
         failures, loose, replayed = set(), set(), 0
         for path in paths:
-            for game in read_games(path):
+            for game in archive(path):
                 if (game.index - 1) % entry["every"]:
                     continue
                 replayed += 1
