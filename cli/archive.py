@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import EXIT_UNREADABLE, VariantOption, fail, parse_variant
+from cli.common import EXIT_UNREADABLE, UntaggedVariantOption, fail, parse_variant
 from cli.sources import SourceError, collect_sources
 from replay.variants import Variant
 
@@ -95,7 +95,7 @@ def _opened(path: str | Path | None, stack: ExitStack) -> IO[str] | None:
     return stack.enter_context(atomic_writer(path))
 
 
-def _settings(variant: Variant, ignore_gametype: bool, jobs: int, encoding: str | None,
+def _settings(variant: Variant | None, ignore_gametype: bool, jobs: int, encoding: str | None,
               progress: Callable[[int], None] | None):
     from replay.archive.run import Settings
 
@@ -187,10 +187,10 @@ def filter_command(
     variant: Annotated[Variant | None, typer.Option(
         "--variant", "-v", parser=parse_variant, metavar="VARIANT",
         help="Games of this variant (games without GameType are taken to be of it).")] = None,
-    default_variant: Annotated[Variant, typer.Option(
+    default_variant: Annotated[Variant | None, typer.Option(
         parser=parse_variant, metavar="VARIANT",
-        help="Variant of games without GameType when --variant is not given.")]
-    = "russian",  # type: ignore[assignment]
+        help="Variant of games without GameType when --variant is not given (default: told "
+        "from each record).")] = None,
     result: Annotated[list[str] | None, typer.Option(
         help="The result (1-0, 0-1, 1/2-1/2, 2-0...; compared by outcome).")] = None,
     min_plies: Annotated[int | None, typer.Option(min=0, help="At least this many plies.")]
@@ -223,7 +223,8 @@ def filter_command(
                          min_plies, max_plies, status, moves, position, material,
                          material_any_ply)
     main = variant or default_variant
-    _check_board_criteria(criteria, main)
+    if main is not None:
+        _check_board_criteria(criteria, main)
     sources = _sources(paths, [output, rejects])
     console = Console()
     with ExitStack() as stack, console.progress(sources) as progress:
@@ -247,7 +248,7 @@ def dedupe(
     by: Annotated[str, typer.Option(
         help="What must agree: moves, moves+players, moves+players+date (names and dates "
         "agree where both are known).")] = "moves+players",
-    variant: VariantOption = "russian",  # type: ignore[assignment]
+    variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
@@ -303,7 +304,7 @@ def split(
                                          show_default=False)],
     by: Annotated[str, typer.Option(help="event, variant, year, player or count:N.")]
     = "event",
-    variant: VariantOption = "russian",  # type: ignore[assignment]
+    variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
@@ -338,7 +339,7 @@ def clean(
         help="Write the list of changes here instead of to stderr.")] = None,
     notation: Annotated[str | None, typer.Option(
         help="Rewrite the moves through pdn convert: full, short, numeric or pdn.")] = None,
-    variant: VariantOption = "russian",  # type: ignore[assignment]
+    variant: UntaggedVariantOption = None,
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,

@@ -37,6 +37,16 @@ VariantOption = Annotated[
 ]
 
 
+UntaggedVariantOption = Annotated[
+    Variant | None,
+    typer.Option(
+        "--variant", "-v", parser=parse_variant, metavar="VARIANT",
+        help="Variant of games without a GameType tag (default: told from each record: "
+        "its Variant tag, FEN, squares and moves; see docs/inference.md).",
+    ),
+]
+
+
 RulesOption = Annotated[
     list[str] | None,
     typer.Option(

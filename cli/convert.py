@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, VariantOption, fail
+from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, UntaggedVariantOption, fail
 from cli.sources import SourceError, collect_sources
 from replay.validate import problem_line
 
@@ -51,14 +51,14 @@ def convert(
     partial: Annotated[bool, typer.Option(
         "--partial", help="Convert a game with an illegal move up to the error and say so in "
         "a comment.")] = False,
-    variant: VariantOption = "russian",  # type: ignore[assignment]
+    variant: UntaggedVariantOption = None,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
 ) -> None:
     """Convert records to another notation; illegal games are reported, not converted.
 
-    Exit status: 0 all converted, 1 some games not (fully) converted, 2 usage error or
-    unreadable input.
+    Games with lost moves are converted as far as they are known. Exit status: 0 all
+    converted, 1 some games not (fully) converted, 2 usage error or unreadable input.
     """
     from pdn.output import OutputError, refuse_overwriting_inputs
     from replay.convert import FORMATS, LAYOUTS, Target, TargetError
@@ -68,7 +68,8 @@ def convert(
              f"{', '.join(LAYOUTS)}")
     try:
         target = Target(to, paths_style, capture_sep, numbering)
-        target.gametype(variant)
+        if variant is not None:
+            target.gametype(variant)
         sources = collect_sources(paths)
         if output is not None:
             refuse_overwriting_inputs(output, sources)
@@ -77,7 +78,8 @@ def convert(
     counts = _convert_sources(sources, output, target, variant, output_format, layout, partial,
                               encoding)
     summary = ", ".join(f"{counts[key]} {key}" for key in (
-        "converted", "partly converted", "not converted", "unreadable") if counts[key])
+        "converted", "incomplete", "partly converted", "not converted", "unreadable")
+        if counts[key])
     typer.echo(f"{summary or 'no games'}", err=True)
     if counts["unreadable"]:
         raise typer.Exit(EXIT_UNREADABLE)
@@ -85,12 +87,13 @@ def convert(
     raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
 
 
-def _convert_sources(sources: list[str], output: Path | None, target: Target, variant: Variant,
+def _convert_sources(sources: list[str], output: Path | None, target: Target,
+                     variant: Variant | None,
                      output_format: str, layout: str, partial: bool, encoding: str | None
                      ) -> Counter[str]:
     from pdn.output import atomic_writer
     from pdn.reader import read_games
-    from replay.convert import convert_games, render
+    from replay.convert import TargetError, convert_games, render
 
     counts: Counter[str] = Counter()
     context = atomic_writer(output) if output is not None else nullcontext(sys.stdout)
@@ -106,6 +109,8 @@ def _convert_sources(sources: list[str], output: Path | None, target: Target, va
                     if conversion.game is not None:
                         stream.write(render(conversion, output_format, layout)
                                      + SEPARATORS[output_format])
+            except TargetError as error:  # --numbering does not fit a game's board
+                fail(f"{name}: {error}")
             except (OSError, LookupError, UnicodeError) as error:
                 typer.secho(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}",
                             err=True, fg="red")
@@ -134,7 +139,7 @@ def _report(conversion: Conversion) -> str:
         typer.echo(f"{report.file or '<stdin>'}:{report.line}: {report.title}: converted up "
                    f"to the error ({plies} plies of the main line)", err=True)
         return "partly converted"
-    return "converted"
+    return "incomplete" if report.status == "incomplete" else "converted"
 
 
 def register(app: typer.Typer) -> None:

@@ -11,6 +11,7 @@ from cli.common import NoForcedCaptureOption, RulesOption, VariantOption, fail, 
 from pdn.fen import FenError
 from replay.board import Board
 from replay.perft import perft as count_paths
+from replay.perft import perft_divide
 
 
 def perft(
@@ -20,6 +21,9 @@ def perft(
     keep_duplicates: Annotated[bool, typer.Option(
         "--keep-duplicates", help="Count capture routes that take the same pieces in another "
         "order apart (DCTL/Kallisto convention).")] = False,
+    divide: Annotated[bool, typer.Option(
+        "--divide", help="Print the count at --depth under each legal move instead (to "
+        "find where two move generators disagree).")] = False,
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
 ) -> None:
@@ -29,6 +33,9 @@ def perft(
         board = Board.from_fen(fen, variant) if fen else Board(variant)
     except FenError as error:
         fail(str(error))
+    if divide:
+        _print_divide(board, depth, keep_duplicates)
+        return
     typer.echo(f"{'depth':>5} {'nodes':>16} {'seconds':>9} {'nodes/s':>12}")
     for ply in range(1, depth + 1):
         start = time.perf_counter()
@@ -36,6 +43,14 @@ def perft(
         seconds = time.perf_counter() - start
         rate = nodes / seconds if seconds > 0 else 0.0
         typer.echo(f"{ply:>5} {nodes:>16,} {seconds:>9.3f} {rate:>12,.0f}")
+
+
+def _print_divide(board: Board, depth: int, keep_duplicates: bool) -> None:
+    """One line per legal move (its full capture path) with its leaf count, then the total."""
+    counts = perft_divide(board.generator, board.position, depth, keep_duplicates)
+    for move, nodes in counts:
+        typer.echo(f"{board.move_text(move, full_path=True)} {nodes}")
+    typer.echo(f"total {sum(nodes for _, nodes in counts)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import VariantOption, fail
+from cli.common import UntaggedVariantOption, fail
 from pdn.model import Game
 from replay.board import Board
 from replay.variants import Variant
@@ -50,13 +50,14 @@ def show(
     flip: Annotated[bool, typer.Option(help="Black's side at the bottom.")] = False,
     size: Annotated[int, typer.Option(min=64, help="Width of the SVG or PNG, in pixels.")]
     = 480,
-    variant: VariantOption = "russian",  # type: ignore[assignment]
+    variant: UntaggedVariantOption = None,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
 ) -> None:
     """Show a position: a text diagram here, or an SVG or PNG file.
 
-    The variant is the game's GameType, else --variant. Exit status 2 on bad input.
+    The variant is the game's GameType, else --variant, else the one its record (or the
+    FEN's squares) tells. Exit status 2 on bad input.
     """
     if (file is None) == (fen is None):
         fail("give either a PDN FILE or --fen FEN")
@@ -78,9 +79,13 @@ def show(
         _write_png(board, png, flip, size)
 
 
-def _fen_position(fen: str, variant: Variant) -> Board:
+def _fen_position(fen: str, variant: Variant | None) -> Board:
     from pdn.fen import FenError
+    from pdn.model import Game
+    from replay.inference import candidates
 
+    if variant is None:  # the board the FEN's squares need, its usual variant
+        variant = candidates(Game(tags={"FEN": fen})).variants[0]
     try:
         return Board.from_fen(fen, variant)
     except FenError as error:
@@ -88,7 +93,7 @@ def _fen_position(fen: str, variant: Variant) -> Board:
 
 
 def _game_position(path: Path, number: int, ply: int | None, move: str | None,
-                   variant: Variant, encoding: str | None) -> tuple[Board, str]:
+                   variant: Variant | None, encoding: str | None) -> tuple[Board, str]:
     from replay.diagram import board_after, plies_to_move
     from replay.replayer import replay_game
 

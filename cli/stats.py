@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from cli.common import VariantOption, fail
+from cli.common import UntaggedVariantOption, fail
 from cli.sources import SourceError, collect_sources
 
 TABLE_NAMES = ("games", "moves", "players", "openings", "summary")
@@ -46,7 +46,7 @@ def stats(
         "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
     = 0,
     engine: Annotated[str, typer.Option(help="local, or dask (the dask extra).")] = "local",
-    variant: VariantOption = "russian",  # type: ignore[assignment]
+    variant: UntaggedVariantOption = None,
     opening_plies: Annotated[int, typer.Option(
         "--opening-plies", min=1, help="Plies of an opening sequence.")] = 6,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]

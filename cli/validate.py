@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, VariantOption, fail
+from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, UntaggedVariantOption, fail
 from cli.sources import SourceError, collect_sources
 from replay.validate import problem_line
 
@@ -18,7 +18,7 @@ from replay.validate import problem_line
 def validate(
     paths: Annotated[list[str], typer.Argument(
         help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.")],
-    variant: VariantOption = "russian",  # type: ignore[assignment]
+    variant: UntaggedVariantOption = None,
     ignore_gametype: Annotated[bool, typer.Option(
         "--ignore-gametype", help="Use --variant even where a game's GameType tag says "
         "otherwise.")] = False,
@@ -43,6 +43,8 @@ def validate(
     """
     from replay.validate import validate_sources
 
+    if ignore_gametype and variant is None:
+        fail("--ignore-gametype needs --variant")
     if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
         fail(f"--report must end in .html or .md, not '{report.suffix}'")
     try:
@@ -52,6 +54,7 @@ def validate(
     started = time.perf_counter()
     statuses: Counter[str] = Counter()
     checks: Counter[str] = Counter()
+    inferred: Counter[str] = Counter()
     moves = 0
     kept = []
     unreadable_files = 0
@@ -65,6 +68,8 @@ def validate(
             item.status = "invalid"
         statuses[item.status] += 1
         checks[item.result_check] += 1
+        if item.variant_source == "inferred":
+            inferred[item.variant] += 1
         moves += item.plies
         if report is not None:
             kept.append(item)
@@ -76,6 +81,8 @@ def validate(
         if warnings or strict:
             for problem in item.warnings:
                 typer.echo(problem_line(item, problem, "warning"))
+            for problem in item.notes:
+                typer.echo(problem_line(item, problem, "note"))
         if item.result_check == "inconsistent":
             typer.echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
                        f"{item.result_note}")
@@ -89,10 +96,18 @@ def validate(
                             ("valid", "invalid", "incomplete", "unreadable") if statuses[s])
         typer.echo(f"{games} games: {summary or 'none'}; {moves:,} moves checked in "
                    f"{seconds:.2f} s{rate}; results: "
-                   + ", ".join(f"{n} {c}" for c, n in sorted(checks.items())), err=True)
+                   + ", ".join(f"{n} {c}" for c, n in sorted(checks.items()))
+                   + _inferred_summary(inferred), err=True)
     if unreadable_files or statuses["unreadable"]:
         raise typer.Exit(EXIT_UNREADABLE)
     raise typer.Exit(EXIT_INVALID if statuses["invalid"] else EXIT_OK)
+
+
+def _inferred_summary(inferred: Counter[str]) -> str:
+    if not inferred:
+        return ""
+    told = ", ".join(f"{count} {name}" for name, count in inferred.most_common())
+    return f"; variants told from the records (no GameType tag): {told} (-W shows why)"
 
 
 def _write_report(path: Path, reports: list) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import VariantOption
+from cli.common import UntaggedVariantOption
 from cli.show import fail, read_game
 
 if TYPE_CHECKING:
@@ -22,13 +22,14 @@ def view(
         "--game", "-g", min=1, help="Only this game of the file (default: every game).")]
     = None,
     flip: Annotated[bool, typer.Option(help="Black's side at the bottom.")] = False,
-    variant: VariantOption = "russian",  # type: ignore[assignment]
+    variant: UntaggedVariantOption = None,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
 ) -> None:
     """Write an HTML viewer of a file's games: board, moves, variations, comments, errors.
 
-    The variant is each game's GameType, else --variant. Exit status 2 on bad input.
+    The variant is each game's GameType, else --variant, else the one its record tells.
+    Exit status 2 on bad input.
     """
     from pdn.output import OutputError, refuse_overwriting_inputs, write_atomically
     from replay.replayer import replay_game

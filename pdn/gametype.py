@@ -13,7 +13,7 @@ Only the board and the notation live here; the rules of each game type are in ``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from pdn.squares import Geometry, Numbering, SquareError, geometry
@@ -33,11 +33,16 @@ class GameTypeError(ValueError):
 
 @dataclass(frozen=True)
 class SquareNotation:
-    """Square names of one game type: alphanumeric (``c3``) or numeric (``22``)."""
+    """Square names of one game type: alphanumeric (``c3``) or numeric (``22``).
+
+    ``from_black``: alphanumeric names read from Black's side of the board (``a1`` in Black's
+    near left corner), as a type where Black starts and the code is ``A0`` states them.
+    """
 
     geometry: Geometry
     numeric: bool
     numbering: Numbering | None
+    from_black: bool = False
 
     def name(self, square: int) -> str:
         """The written name of an internal square."""
@@ -46,7 +51,11 @@ class SquareNotation:
     @cached_property
     def names(self) -> tuple[str, ...] | dict[int, str]:
         """Internal square -> its written name (numbers where the type has a numbering)."""
-        return self.numbering.names if self.numbering is not None else self.geometry.names
+        if self.numbering is not None:
+            return self.numbering.names
+        if self.from_black:  # the board turned 180 degrees: square i is named as size-1-i
+            return tuple(reversed(self.geometry.names))
+        return self.geometry.names
 
     @cached_property
     def numbers(self) -> dict[int, str]:
@@ -60,7 +69,8 @@ class SquareNotation:
         """Every normalised name and number of a playable square -> its internal square
         (the reader's and the replayer's fast path)."""
         numbering = self.numbering or self.geometry.numbering(corner=1, white_starts=False)
-        table = {self.geometry.name(sq): sq for sq in self.geometry.playable}
+        names = self.geometry.names if self.numbering is not None else self.names
+        table = {names[sq]: sq for sq in self.geometry.playable}
         table.update({str(n): sq for n, sq in enumerate(numbering.squares, 1)})
         return table
 
@@ -85,7 +95,8 @@ class SquareNotation:
                 raise SquareError(f"square {text[:12]}… is not on the board")
             numbering = self.numbering or self.geometry.numbering(corner=1, white_starts=False)
             return numbering.square(int(text))
-        return self.geometry.square(text)
+        square = self.geometry.square(text)
+        return self.geometry.size - 1 - square if self.from_black else square
 
 
 @dataclass(frozen=True)
@@ -107,8 +118,22 @@ class GameType:
 
     @cached_property
     def notation(self) -> SquareNotation:
-        numbering = self.geometry.numbering(self.corner, self.white_starts)
-        return SquareNotation(self.geometry, self.numeric, numbering if self.numeric else None)
+        if self.numeric:
+            numbering = self.geometry.numbering(self.corner, self.white_starts)
+            return SquareNotation(self.geometry, True, numbering)
+        return SquareNotation(self.geometry, False, None, from_black=self.names_from_black)
+
+    @property
+    def names_from_black(self) -> bool:
+        """Alphanumeric squares named from Black's side: Black starts and the code is ``A0``
+        (a1 in the starter's near left corner)."""
+        return not self.numeric and not self.white_starts and self.corner == 0
+
+    def alphanumeric(self) -> GameType:
+        """The same type with squares named from White's side, a1 in White's near left
+        corner (``A0`` where White starts; ``A3``, a1 in the starter's far right corner,
+        where Black does)."""
+        return replace(self, numeric=False, corner=0 if self.white_starts else 3)
 
     @property
     def capture_separator(self) -> str:
@@ -150,6 +175,11 @@ _DEFAULTS: dict[int, GameType] = {
     30: _gt(30, "W", 8, 8, "A0", 0, all_squares=True),
     31: _gt(31, "B", 8, 8, "N1", 0),
     40: _gt(40, "W", 10, 10, "N2", 0),
+    # lidraughts' own types, written as the bare number in its PDN export: Breakthrough,
+    # Frysk! and Antidraughts on the International board (docs/variants-lidraughts.md).
+    96: _gt(96, "W", 10, 10, "N2", 0),
+    97: _gt(97, "W", 10, 10, "N2", 0),
+    98: _gt(98, "W", 10, 10, "N2", 0),
 }
 _STANDARD_FORM = {31: "31,B,8,8,N2,0"}
 # PDN 3.0 GameType table, column "Capture Separator".
@@ -187,9 +217,12 @@ def parse_gametype(text: str) -> GameType:
         width_n,
         height_n,
         numeric,
-        # Alphanumeric codes other than A0 (older tables wrote A1 for Russian) are read as
-        # chess-like coordinates from White's side.
-        int(corner) if numeric else 0,
+        # PDN 3.0: the digit says where a1 (or square 1) lies seen from the side that starts.
+        # Where White starts, every alphanumeric code is read as chess-like coordinates from
+        # White's side (older tables wrote A1 for Russian); where Black starts, A0 puts a1 in
+        # Black's near left corner, as online English checkers sites name squares, and the
+        # other codes are read from White's side.
+        int(corner) if numeric or start.upper() == "B" else 0,
         invert == "1",
         base.all_squares if base is not None else False,
     )

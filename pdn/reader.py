@@ -209,10 +209,35 @@ def _cut_off(game: Game) -> Diagnostic:
                       "warning")
 
 
+MISSING_RESULT = "missing-result"  # the code of a game ended by a new one's move numbers
+
+
+def _chunk_games(chunk: Chunk, parser, transformer: GameTransformer,
+                 source: str | None) -> list[Game]:
+    """The games of one chunk, the last one noted when the next line started a new game."""
+    games = _parse_chunk(chunk, parser, transformer, source)
+    if chunk.restart_line and games:
+        _note_missing_result(games[-1], chunk.restart_line)
+    return games
+
+
+def _note_missing_result(game: Game, next_line: int) -> None:
+    """A warning on a game that ends without a result because the move numbers start again
+    at 1 on ``next_line``: a game per line, as opening books and engines write them."""
+    if game.result is not None or not game.moves.plies:
+        return
+    last = game.moves.plies[-1].record
+    line, column = last.line, last.column + len(last.text)
+    game.diagnostics.append(Diagnostic(
+        MISSING_RESULT, f"no result after '{last.text}' at {line}:{column}: the game ends "
+        f"without one, as the move numbers start again at 1 on line {next_line} (a new game)",
+        line, column, "warning"))
+
+
 def _read_chunks(chunks: Iterable[Chunk], source: str | None) -> Iterator[Game]:
     parser, transformer = load_parser()
     for chunk in chunks:
-        yield from _parse_chunk(chunk, parser, transformer, source)
+        yield from _chunk_games(chunk, parser, transformer, source)
 
 
 def iter_chunks(source: Source, *, encoding: str | None = None) -> Iterator[Chunk]:
@@ -323,7 +348,8 @@ def _check_separators(games: Iterable[Game]) -> Iterator[Game]:
     previous = None
     for game in games:
         if previous is not None:
-            if previous.result is None and previous.moves.plies and not previous.errors:
+            if (previous.result is None and previous.moves.plies and not previous.errors
+                    and not any(d.code == MISSING_RESULT for d in previous.diagnostics)):
                 previous.diagnostics.append(_missing_separator(previous, game))
             yield previous
         previous = game
@@ -434,7 +460,7 @@ def visit_games(source: Source, visitor: Callable[[], Visitor[T]], *,
                 index += 1
                 yield current.result()
                 continue
-            for position, game in enumerate(_parse_chunk(chunk, parser, transformer, name)):
+            for position, game in enumerate(_chunk_games(chunk, parser, transformer, name)):
                 if position:
                     current = visitor()
                     current.begin_game(index + 1, game.line)

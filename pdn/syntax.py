@@ -37,6 +37,9 @@ class Chunk:
 
     text: str
     line: int  # 1-based line of its first character in the whole file
+    # the line after it, when that line starts a new game by starting the move numbers again
+    # at 1 (``split_chunks``): this chunk's game then ends without a result
+    restart_line: int = 0
 
 
 # ---- chunks -----------------------------------------------------------------------------------
@@ -49,15 +52,17 @@ _ENDS_WITH_RESULT = re.compile(
 )
 
 
-def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool]:
-    """Whether ``text`` has something besides comments, and whether a ``{`` stays open."""
+def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool, int]:
+    """Whether ``text`` has something besides comments, whether a ``{`` stays open, and how
+    many more ``(`` than ``)`` it has outside comments."""
     content = False
+    depth = 0
     position = 0
     while position < len(text):
         if in_comment:
             end = text.find("}", position)
             if end < 0:
-                return content, True
+                return content, True, depth
             in_comment, position = False, end + 1
             continue
         char = text[position]
@@ -67,8 +72,35 @@ def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool]:
             break
         elif not char.isspace():
             content = True
+            depth += (char == "(") - (char == ")")
         position += 1
-    return content, in_comment
+    return content, in_comment, depth
+
+
+# A line that starts with the move number 1 of White (not "1..." nor "1. ..." of Black).
+_RESTART = re.compile(r"0*1\.(?![ \t]*\.)")
+
+
+def _has_main_line_move(text: str, depth: int) -> bool:
+    """Whether movetext outside comments (a line of it) holds a move or a lost move outside
+    variations, ``depth`` of them being open where it starts; read with the grammar's own
+    lexer, up to anything it cannot read."""
+    first = _move_pattern().match(text)
+    if depth == 0 and first and "." in first.group(1):  # a numbered move: no other token
+        return True
+    parser, _ = load_parser()
+    try:
+        for token in parser.lex(text):
+            kind = token.type
+            if kind == "LPAR":
+                depth += 1
+            elif kind == "RPAR":
+                depth = max(0, depth - 1)
+            elif depth == 0 and kind in ("MOVE", "PLACEHOLDER"):
+                return True
+    except (UnexpectedInput, NestingError):
+        pass
+    return False
 
 
 class _Chunker:
@@ -81,18 +113,39 @@ class _Chunker:
         self.ended = False  # the last movetext line ended with a result token
         self.in_comment = False
         self.broken_tag = False  # a tag line that lost a quote or a bracket was seen
+        self.tagged = False  # a tag line was seen
+        self.has_move = False  # a main-line move was seen (looked for in untagged chunks)
+        self.depth = 0  # variations (or parenthesised comments) open
         # where a comment still open was opened after a finished game: (buffer index, line)
         self.open_after_end: tuple[int, int] | None = None
 
-    def flush(self, number: int) -> Iterator[Chunk]:
+    def flush(self, number: int, restart: bool = False) -> Iterator[Chunk]:
         if self.open_after_end is not None:  # the finished game keeps only its own lines
             index, line = self.open_after_end
             yield Chunk("".join(self.buffer[:index]), self.start)
             self.buffer, self.start, self.open_after_end = self.buffer[index:], line, None
         if self.buffer and (self.has_body or any(part.strip() for part in self.buffer)):
-            yield Chunk("".join(self.buffer), self.start)
+            yield Chunk("".join(self.buffer), self.start, number if restart else 0)
         self.buffer, self.start, self.has_body, self.ended = [], number, False, False
-        self.broken_tag = False
+        self.broken_tag = self.tagged = self.has_move = False
+        self.depth = 0
+
+    def restarts(self, stripped: str) -> bool:
+        """Whether a movetext line starts a new game: untagged play that has not ended and
+        has no comment or variation open goes on with a line starting again at move 1."""
+        return (self.has_move and not (self.tagged or self.ended or self.in_comment
+                                       or self.depth) and _RESTART.match(stripped) is not None)
+
+    def look_for_move(self, rest: str, in_comment: bool) -> None:
+        """Note whether a line of untagged movetext (``rest``: what is not a tag or an escape;
+        ``in_comment``: it starts inside a comment) holds a main-line move, looking only
+        outside comments."""
+        if in_comment:
+            closed = rest.find("}")
+            if closed < 0:
+                return
+            rest = rest[closed + 1:]
+        self.has_move = _has_main_line_move(rest, self.depth)
 
     def feed(self, line: str, number: int) -> Iterator[Chunk]:
         stripped = line.lstrip()
@@ -104,20 +157,24 @@ class _Chunker:
             tags = _TAG_RUN.match(stripped)
             rest = stripped[tags.end():] if tags else ""  # a broken tag line is still a tag line
             self.broken_tag = self.broken_tag or tags is None or rest.startswith("[")
+            self.tagged = True
         elif stripped.startswith("%") and not self.in_comment:
             rest = ""
         else:
             rest = stripped
-        plain = not (self.in_comment or "{" in rest or "}" in rest or ";" in rest)
+            if self.restarts(stripped):
+                yield from self.flush(number, restart=True)
+        was_open = self.in_comment
+        plain = not (was_open or "{" in rest or "}" in rest or ";" in rest)
         if not plain:
-            was_open = self.in_comment
-            content, self.in_comment = _content_outside_comments(rest, self.in_comment)
+            content, self.in_comment, opened = _content_outside_comments(rest, was_open)
             if self.in_comment and not was_open and self.ended and self.buffer:
                 self.open_after_end = (len(self.buffer), number)
             elif not self.in_comment:
                 self.open_after_end = None
         else:
             content = bool(rest.strip())
+            opened = rest.count("(") - rest.count(")") if "(" in rest or ")" in rest else 0
             tag = _TAG_START.search(rest, 1) if "[" in rest else None
             if tag and rest[: tag.start()].strip():
                 # A game glued to the end of the previous one ("0-1[Event ..."): split the
@@ -127,9 +184,12 @@ class _Chunker:
                 yield from self.flush(number)
                 yield from self.feed(" " * cut + line[cut:], number)
                 return
+        if content and self.ended:
+            yield from self.flush(number)
+        if not (self.tagged or self.has_move):
+            self.look_for_move(rest, was_open)
+        self.depth = max(0, self.depth + opened)
         if content:
-            if self.ended:
-                yield from self.flush(number)
             self.has_body = True
             # only what follows the line's last closed comment is trusted to end with a
             # result (the grammar still separates games inside a chunk; chunks only bound
@@ -149,9 +209,12 @@ def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     movetext line), before an Event tag that follows a broken tag line (a head cut short
     spoils its own game only), and before movetext that follows a line ending in a result
     token. Lines inside a ``{}`` comment never split, except a line that clearly starts a
-    tag pair (``[Name "``): an unclosed comment then spoils one game, not the next one. ``%``
-    escape lines and comments alone are not movetext, so a comment before the first tag
-    stays with the game after it.
+    tag pair (``[Name "``): an unclosed comment then spoils one game, not the next one. In
+    movetext without tags (opening books, engine output: one game per line), a line that
+    starts with move number ``1.`` of White begins a new game when the play before it has a
+    main-line move and no comment or variation open; that chunk carries the line as
+    ``restart_line``. ``%`` escape lines and comments alone are not movetext, so a comment
+    before the first tag stays with the game after it.
     """
     chunker = _Chunker()
     number = first_line - 1

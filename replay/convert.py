@@ -6,9 +6,11 @@ written again in the notation asked for: ``full`` (``c3-d4``, ``c3:e5``), ``shor
 (``22-17`` in any numbering) or ``pdn`` (PDN 3.0 as the GameType prescribes). Comments,
 NAGs, strength marks, variations and tags are kept; the GameType tag is rewritten to state the
 new notation. A game that does not replay is not converted, unless ``partial`` converts it
-up to the error and says so in a comment.
+up to the error and says so in a comment. A game with lost moves (``1. - - 2. - -``,
+``...``) is converted as far as it is known; the lost moves are written as PDN's ``...`` and
+any record after them is kept as written, since the position it was played in is unknown.
 
->>> text = convert_text("1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6", RUSSIAN, Target("full"),
+>>> text = convert_text("1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6", target=Target("full"),
 ...                     output="text", layout="inline")
 >>> text.strip()
 '1.e3-d4 d6-c5 2.f2-e3 f6-g5 3.c3-b4 g5-h4 4.b4:d6'
@@ -19,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
 
 from pdn.fen import FenError, format_fen, parse_fen
@@ -26,13 +29,14 @@ from pdn.gametype import GameType, GameTypeError, SquareNotation, parse_gametype
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.writer import format_move, write_game
 from replay.board import Board, Position, setup_from_position
+from replay.inference import standard_form, standard_tags
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
 from replay.replayer import Problem, ReplayedGame, replay_game
 from replay.resolve import SIDE_NAMES, resolve
 from replay.validate import GameReport
-from replay.variants import RUSSIAN, Variant
+from replay.variants import Variant
 
 TARGETS = ("full", "short", "numeric", "pdn")
 FORMATS = ("pdn", "text", "json", "fen")
@@ -41,6 +45,8 @@ CAPTURE_SEPARATORS = ("x", ":", "-")
 # The capture separator each GameType prescribes (PDN.md's table); "x" for the others.
 # Warnings about records that conversion writes differently: said, never silent.
 CORRECTION_CODES = ("notation", "resolved-by-continuation")
+# Where a line stops at lost moves: the game is incomplete, not wrong, and still converted.
+LOST_MOVES_CODES = ("lost-moves", "variation-lost-moves")
 UNKNOWN = (None, "", "?", "*", "????.??.??")
 
 
@@ -92,7 +98,7 @@ class Target:
             return base
         if self.to == "numeric":
             return replace(base, numeric=True, corner=numbering_corner(variant, self.numbering))
-        return replace(base, numeric=False, corner=0)
+        return base.alphanumeric()
 
     def separator(self, variant: Variant) -> str:
         """The mark between the squares of a capture."""
@@ -179,7 +185,9 @@ class Conversion:
 
     @property
     def complete(self) -> bool:
-        return self.game is not None and not self.report.errors
+        """Converted to the end of every line (no error, no lost moves)."""
+        return self.game is not None and self.tree is not None and \
+            next(_stops(self.tree), None) is None
 
 
 class _Writer:
@@ -304,13 +312,37 @@ def _converted_line(branch: Branch, fen: Callable[[str | None], str | None]) -> 
                      variations=[_converted_line(v, fen) for v in step.variations])
              for step in branch.steps]
     comments = list(branch.line.comments)
-    if branch.stop is not None:
+    if _lost(branch.stop):  # the lost moves and what follows them, as written
+        plies += [deepcopy(ply) for ply in branch.line.plies[len(branch.steps):]]
+    elif branch.stop is not None:
         note = f"pdn convert: not converted from here on: {_describe(branch.stop)}"
         if plies:
             plies[-1].comments.append(note)
         else:
             comments.append(note)
     return Line(plies, comments, fen(branch.line.setup))
+
+
+def _lost(problem: Problem | None) -> bool:
+    return problem is not None and problem.code in LOST_MOVES_CODES
+
+
+def _kept_as_written(branch: Branch) -> list[Problem]:
+    """A warning for each line whose records after its lost moves are kept as written."""
+    found = []
+    if _lost(branch.stop):
+        rest = branch.line.plies[len(branch.steps):]
+        moves = sum(not ply.record.placeholder for ply in rest)
+        if moves or any(ply.variations for ply in rest):
+            stop = branch.stop
+            found.append(Problem("kept-as-written", f"{moves} move(s) after the lost moves "
+                                 "(and their variations) are kept as written: the position "
+                                 "they were played in is unknown", stop.line, stop.column,
+                                 stop.move_number, stop.side, stop.token))
+    for step in branch.steps:
+        for variation in step.variations:
+            found += _kept_as_written(variation)
+    return found
 
 
 def _describe(problem: Problem) -> str:
@@ -336,7 +368,7 @@ def _fen_rewriter(source: SquareNotation, target: SquareNotation
 
 def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant) -> Game:
     fen = _fen_rewriter(variant.gametype.notation, writer.notation)
-    tags = dict(game.tags)
+    tags = standard_tags(game.tags, variant)
     tags["GameType"] = writer.gametype.tag()
     if tags.get("FEN"):
         tags["FEN"] = fen(tags["FEN"]) or ""
@@ -347,8 +379,8 @@ def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant)
 
 # ---- the API ----------------------------------------------------------------------------------
 
-def reading_variant(game: Game, default: Variant, override: Variant | None = None
-                    ) -> tuple[Variant, ReplayedGame]:
+def reading_variant(game: Game, default: Variant | None = None,
+                    override: Variant | None = None) -> tuple[Variant, ReplayedGame]:
     """The variant a game is read with (its squares' numbering included) and its replay;
     ``replay_game`` tries the numbering the GameType tag states where the standard one
     fails."""
@@ -356,23 +388,28 @@ def reading_variant(game: Game, default: Variant, override: Variant | None = Non
     return replayed.variant, replayed
 
 
-def convert_game(game: Game, default: Variant = RUSSIAN, target: Target | None = None, *,
-                 override: Variant | None = None, partial: bool = False,
+def convert_game(game: Game, default: Variant | None = None, target: Target | None = None,
+                 *, override: Variant | None = None, partial: bool = False,
                  details: bool = False) -> Conversion:
-    """Convert one game; ``default`` is the variant of a game without GameType tag,
-    ``override`` the variant of every game. ``details`` adds every notation of each move
-    (for JSON). A game that does not replay to its end is converted only with ``partial``.
+    """Convert one game; ``default`` is the variant of a game without GameType tag (None:
+    told from the record), ``override`` the variant of every game. ``details`` adds every
+    notation of each move (for JSON). A game with an illegal or unreadable move is converted
+    only with ``partial``; a game with lost moves is converted as far as it is known. A
+    site's convention (squares named from the first mover's side) is written back in the
+    variant's standard form.
     """
     target = target or Target()
     variant, replayed = reading_variant(game, default, override)
-    writer = _Writer(variant, target, details)
+    writer = _Writer(standard_form(variant), target, details)
     report = _report(game, variant, replayed)
     if report.status == "unreadable" or any(p.code == "bad-fen" for p in replayed.errors):
         return Conversion(game, None, None, report, target, variant)
     tree = _Walker(replayed, writer).main_line()
-    stops = list(_stops(tree))
+    stops = [p for p in _stops(tree) if not _lost(p)]
     report.errors += [p.as_dict() for p in stops]
     report.warnings += [p.as_dict() for p in replayed.warnings if p.code in CORRECTION_CODES]
+    report.warnings += [p.as_dict() for p in _stops(tree) if _lost(p)]
+    report.warnings += [p.as_dict() for p in _kept_as_written(tree)]
     if stops and not partial:
         return Conversion(game, None, tree, report, target, variant)
     return Conversion(game, _converted_game(game, tree, writer, variant), tree, report, target,
@@ -381,14 +418,16 @@ def convert_game(game: Game, default: Variant = RUSSIAN, target: Target | None =
 
 def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
     """The game's heading and its reading errors, in ``pdn validate``'s form."""
-    reading = [Problem(d.code, d.message, d.line, d.column).as_dict() for d in game.errors]
+    # as in ``pdn validate``: a '-' lost move is reported once, as lost moves, by the replay
+    reading = [Problem(d.code, d.message, d.line, d.column).as_dict() for d in game.errors
+               if d.code != "lost-move"]
     return GameReport(game.source, game.index, game.line, game.tags.get("White"),
                       game.tags.get("Black"), variant.name, len(replayed.moves),
                       replayed.status, errors=reading if replayed.status == "unreadable"
                       else [], warnings=reading)
 
 
-def convert_games(games: Iterable[Game], default: Variant = RUSSIAN,
+def convert_games(games: Iterable[Game], default: Variant | None = None,
                   target: Target | None = None, *, override: Variant | None = None,
                   partial: bool = False, details: bool = False) -> Iterator[Conversion]:
     """Convert a stream of games, in order."""
@@ -413,7 +452,7 @@ def render(conversion: Conversion, output: str = "pdn", layout: str = "columns")
     raise ValueError(f"unknown output format '{output}'; choose {', '.join(FORMATS)}")
 
 
-def convert_text(text: str, default: Variant = RUSSIAN, target: Target | None = None, *,
+def convert_text(text: str, default: Variant | None = None, target: Target | None = None, *,
                  output: str = "pdn", layout: str = "columns", override: Variant | None = None,
                  partial: bool = False) -> str:
     """Convert every game of a PDN text; raises ConversionError when some game is not
@@ -504,7 +543,8 @@ def _inline_words(line: Line, first: int, first_second: bool) -> Iterator[str]:
     for ply, number, second in _numbered(line, first, first_second):
         words = _move_words(ply)
         if not second or restart:
-            words[0] = f"{number}{'...' if second else '.'}{words[0]}"
+            gap = " " if ply.record.placeholder else ""  # "1... ...", not "1......"
+            words[0] = f"{number}{'...' if second else '.'}{gap}{words[0]}"
         yield from words
         annotations = _annotations(ply, number, second)
         yield from annotations

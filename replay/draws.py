@@ -23,6 +23,13 @@ retrieved, so this is DCTL's reading).
 Frisian: threefold repetition; 25 moves each of kings only without a capture. Only source
 document 000 states this (SEEDS.md); RULES.md §3 has no Frisian draw rule, so it is provisional.
 
+Frysk! (lidraughts, docs/variants-lidraughts.md): no repetition rule; with kings only and
+three pieces left (two kings against one) the game is drawn after 7 moves each, with two (one
+king each) after 2 moves each, counted from the capture or promotion that left them.
+
+Antidraughts (lidraughts): threefold repetition only. Breakthrough: lidraughts has no draw rule;
+it ends at the first king, and before that no position can come back.
+
 House rule of source document 002 (option ``draws=house``): 40 moves each without a capture or
 a promotion.
 
@@ -125,7 +132,7 @@ class DrawTracker:
             self.seen.clear()  # a man move or a capture cannot be undone: no earlier repeats
         key = _placement(after)
         self.seen[key] = count = self.seen.get(key, 0) + 1
-        if count >= 3:
+        if count >= 3 and self.rules != "lidraughts-frisian":
             self._meet("repetition", "the same position for the third time", new)
         self.kings_only = self.kings_only + 1 if king_move and not move.captures else 0
         self.quiet_plies = 0 if move.captures or move.promotes else self.quiet_plies + 1
@@ -147,6 +154,8 @@ class DrawTracker:
             self._meet("kings-40", "40 moves of kings only without a capture", new)
         elif self.rules == "frisian" and self.kings_only >= 50:
             self._meet("kings-25", "25 moves of kings only without a capture", new)
+        elif self.rules == "lidraughts-frisian":
+            self._lidraughts_frisian(material, new)
         elif self.rules == "house" and self.quiet_plies >= 80:
             self._meet("house-40", "40 moves without a capture or a promotion "
                        "(house rule of source document 002)", new)
@@ -198,6 +207,15 @@ class DrawTracker:
             if material.total in (6, 7) and self.balance_plies >= 120:
                 self._meet("7.2.6", "kings on both sides, 6-7 pieces, 60 moves without change "
                            "of balance", new)
+
+    def _lidraughts_frisian(self, material: Material, new: list[DrawClaim]) -> None:
+        """Frysk! as lidraughts counts it (Frisian.scala, maxDrawingMoves)."""
+        if material.white_men or material.black_men:
+            return
+        if material.total == 3 and self.balance_plies >= 14:
+            self._meet("kings-3-7", "two kings against one king for 7 moves", new)
+        if material.total == 2 and self.balance_plies >= 4:
+            self._meet("kings-2-2", "one king against one king for 2 moves", new)
 
     def _international(self, material: Material, new: list[DrawClaim]) -> None:
         if self.kings_only >= 50:

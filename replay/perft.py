@@ -9,6 +9,7 @@ on one diagonal stays one route), which is the DCTL / Kallisto convention.
 from __future__ import annotations
 
 from replay.board import Position
+from replay.move import Move
 from replay.movegen import WHITE, MoveGenerator, unique
 
 
@@ -17,18 +18,34 @@ def perft(generator: MoveGenerator, position: Position, depth: int,
     """Leaf nodes of the move tree ``depth`` plies deep (bulk-counted at the last ply)."""
     if depth <= 0:
         return 1
+    if depth > 1:
+        return sum(perft(generator, position.play(move), depth - 1, keep_duplicates)
+                   for move in _moves(generator, position, keep_duplicates))
     limit = generator.variant.max_king_moves
     # Only Frisian has held kings (RULES.md §3); the other variants skip the look-up.
     frozen = position.frozen_kings(limit) if limit else 0
     own, opp = ((position.white, position.black) if position.turn == WHITE
                 else (position.black, position.white))
-    if depth == 1:
-        return generator.count(own, opp, position.kings, position.turn, keep_duplicates, frozen)
+    return generator.count(own, opp, position.kings, position.turn, keep_duplicates, frozen)
+
+
+def perft_divide(generator: MoveGenerator, position: Position, depth: int,
+                 keep_duplicates: bool = False) -> list[tuple[Move, int]]:
+    """Each legal move with the leaf nodes below it, ``depth`` plies deep counted from the
+    position (so the counts add up to ``perft(..., depth)``): the way to find the first
+    position where two move generators disagree."""
+    return [(move, perft(generator, position.play(move), depth - 1, keep_duplicates))
+            for move in _moves(generator, position, keep_duplicates)]
+
+
+def _moves(generator: MoveGenerator, position: Position, keep_duplicates: bool) -> list[Move]:
+    """The legal moves perft counts: one per move, or per route with ``keep_duplicates``."""
+    limit = generator.variant.max_king_moves
+    frozen = position.frozen_kings(limit) if limit else 0
+    own, opp = ((position.white, position.black) if position.turn == WHITE
+                else (position.black, position.white))
     captures = generator.captures(own, opp, position.kings, position.turn)
     if captures and generator.variant.forced_capture:
-        moves = unique(captures, keep_duplicates)
-    else:
-        moves = unique(captures, keep_duplicates) + generator.quiet_moves(
-            own, opp, position.kings, position.turn, frozen)
-    return sum(perft(generator, position.play(move), depth - 1, keep_duplicates)
-               for move in moves)
+        return unique(captures, keep_duplicates)
+    return unique(captures, keep_duplicates) + generator.quiet_moves(
+        own, opp, position.kings, position.turn, frozen)

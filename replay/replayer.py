@@ -6,18 +6,28 @@ errors and warnings with their locations, applies the draw rules and checks the 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from pdn.fen import MAX_DIGITS, FenError, parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
+from replay import inference
 from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
+from replay.endings import crowned_side, decide
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
-from replay.variants import Variant, get_variant
+from replay.variants import UnknownVariantError, Variant, get_variant
 
 VALID, INVALID, INCOMPLETE, UNREADABLE = "valid", "invalid", "incomplete", "unreadable"
+# Where a game's variant came from: its GameType tag, the user's option, or inference.
+TAG, OPTION, INFERRED = "tag", "option", "inferred"
+# Which side a decisive result token favours in a game where Black moves first: the first
+# mover (OCA and other English archives) or the side named first, White (PDN's reading).
+FIRST_MOVER_READING, COLOUR_READING = "first-mover", "colour"
 WHITE_WINS, BLACK_WINS, DRAW, DOUBLE_FORFEIT, UNKNOWN = (
     "white", "black", "draw", "double_forfeit", "unknown")
 
@@ -68,6 +78,11 @@ class ReplayedGame:
     result_check: str = "undetermined"  # consistent / inconsistent / undetermined
     ending: str = "undecided"  # how the final position ends by the rules
     result_note: str = ""
+    # With Black moving first, the reading of the result that agrees with a decided final
+    # position; the file's decided games then tell which reading it uses (``apply_reading``).
+    result_reading: str | None = None
+    variant_source: str = TAG  # tag / option / inferred
+    notes: list[Problem] = field(default_factory=list)  # variant-inferred, conventions
 
     @property
     def status(self) -> str:
@@ -91,19 +106,35 @@ class ReplayedGame:
         return Board(self.variant, self.final or self.start)
 
 
-def game_variant(game: Game, default: Variant, override: Variant | None = None) -> Variant:
+def game_variant(game: Game, default: Variant | None = None,
+                 override: Variant | None = None) -> Variant:
     """The variant to replay a game with: the user's override, else its GameType, else the
-    default. Squares are read in the game type's standard notation (see ``replay_game`` for
-    tags that state another numbering)."""
+    default, else the one inferred from the record (``replay.inference``). Squares are read
+    in the game type's standard notation (see ``replay_game`` for tags that state another
+    numbering)."""
+    chosen, _ = _chosen_variant(game, default, override)
+    if chosen is not None:
+        return chosen
+    guess = inference.candidates(game)
+    if guess.decided or len(guess.variants) == 1:
+        return guess.variants[0]
+    return _replay_inferred(game, guess).variant
+
+
+def _chosen_variant(game: Game, default: Variant | None, override: Variant | None
+                    ) -> tuple[Variant | None, str]:
+    """The variant the user or the GameType tag decides, and which of them decided."""
     if override is not None:
-        return override
+        return override, OPTION
     gametype = game.gametype
-    if gametype is None:
-        return default
-    try:
-        return get_variant(gametype.number)
-    except ValueError:
-        return default
+    if gametype is not None:
+        try:
+            return get_variant(gametype.number), TAG
+        except UnknownVariantError:
+            pass
+    if default is not None:
+        return default, OPTION
+    return None, INFERRED
 
 
 def _stated_numbering(game: Game, variant: Variant) -> Variant | None:
@@ -120,22 +151,58 @@ def _stated_numbering(game: Game, variant: Variant) -> Variant | None:
                                                  corner=stated.corner))
 
 
-def replay_game(game: Game, default: Variant, override: Variant | None = None
-                ) -> ReplayedGame:
+def replay_game(game: Game, default: Variant | None = None,
+                override: Variant | None = None) -> ReplayedGame:
     """Replay a game's main line and variations; never raises on bad records.
+
+    The variant: ``override`` if given, else the GameType tag, else ``default``, else the one
+    the record itself tells (``replay.inference``; noted as ``variant-inferred``).
 
     Archives carry GameType tags whose notation code disagrees with their moves (kurnik.pdn:
     an N1 tag over standard numbers), so the standard reading comes first; where it fails
     and the tag states another numbering, that reading is tried and kept if it replays.
     """
-    replayed = _replay(game, game_variant(game, default, override))
-    if replayed.errors and override is None:
+    variant, source = _chosen_variant(game, default, override)
+    if variant is None:
+        return _replay_inferred(game, inference.candidates(game))
+    replayed = _replay(game, variant)
+    replayed.variant_source = source
+    if replayed.errors and source == TAG:
         tagged = _stated_numbering(game, replayed.variant)
         if tagged is not None:
             retried = _replay(game, tagged)
             if not retried.errors:
                 return retried
     return replayed
+
+
+def _replay_inferred(game: Game, guess: inference.Guess) -> ReplayedGame:
+    """Replay under the most usual candidate; only where it fails, under the others: the
+    first that replays to the end wins, else the one that goes furthest."""
+    best: ReplayedGame | None = None
+    for variant in guess.variants:
+        replayed = _replay(game, variant)
+        if not replayed.errors:
+            best = replayed
+            break
+        if best is None or len(replayed.moves) > len(best.moves):
+            best = replayed
+    assert best is not None, "inference always offers a variant"
+    best.variant_source = INFERRED
+    first = guess.variants[0].name
+    verdict = best.variant.name
+    if best.errors and len(guess.variants) > 1:
+        verdict = f"no variant replays it to the end; {verdict} goes furthest"
+    elif best.variant.name != first:
+        verdict = f"{verdict} (it does not replay as {first})"
+    best.notes.insert(0, Problem("variant-inferred", f"{guess.evidence}: {verdict}",
+                                 game.line or None))
+    if best.variant is inference.ENGLISH_FIRST_MOVER_BOTTOM:
+        best.notes.append(Problem(
+            "first-mover-bottom", "squares are named from the first mover's side and the "
+            "first mover is called White (P1): read as English checkers, where the first "
+            "mover is Black", game.line or None))
+    return best
 
 
 def _replay(game: Game, variant: Variant) -> ReplayedGame:
@@ -194,7 +261,9 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
     draws = DrawTracker(replayed.variant, replayed.start)
     plain = plain_mover(board)
     moves, positions, push = replayed.moves, replayed.positions, draws.push
-    for index, ply in enumerate(plies):
+    index = -1
+    while (index := index + 1) < len(plies):
+        ply = plies[index]
         record = ply.record
         if record.placeholder:
             number, side = numbering.number(index), _side(board)
@@ -206,12 +275,27 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
             break
         if ply.variations:
             branches.extend((variation, board.position, index) for variation in ply.variations)
+        if board.position.kings and crowned_side(replayed.variant, board.position) is not None:
+            _note_after_king(replayed, record, numbering.number(index), board.position)
+            break
         if ply.number is not None and (ply.black_number
                                        or ply.number != numbering.number(index)):
             _check_number(replayed, ply, numbering.number(index), board)
         move = plain(record) or _resolve_noting(replayed, board, plies, index, numbering)
         if move is None:
-            break
+            split = (_split_capture(board, plies, index)
+                     if replayed.errors[-1].code == "capture-incomplete" else None)
+            if split is None:
+                break
+            move, parts = split
+            replayed.errors.pop()
+            plies = _joined(plies, index, parts)
+            replayed.game = _with_main_line(replayed.game, plies)
+            replayed.warnings.append(_problem(
+                "capture-split", f"one capture written as {len(parts)} plies "
+                f"({' '.join(part.record.text for part in parts)}), read as "
+                f"{board.move_text(move, full_path=True)}: the rules make it go on",
+                record, numbering.number(index), _side(board)))
         before = board.position
         board.position = after = before.play(move)
         moves.append(move)
@@ -227,6 +311,68 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
     replayed.draws = draws.claims
     replayed.final = board.position
     return branches
+
+
+def _split_capture(board: Board, plies: list[Ply], index: int
+                   ) -> tuple[Move, list[Ply]] | None:
+    """A capture that stops where the rules make it go on, continued by the next plies from
+    its landing square (``g7xe5 e5xg3``, as some sites export multi-jumps): the joined move
+    and the plies that were its parts. None where the record is not such a split."""
+    first = plies[index].record
+    squares = first.squares
+    if first.origin_file is not None or len(squares) < 2:
+        return None
+    end = index + 1
+    while end < len(plies):
+        part = plies[end].record
+        if part.placeholder or part.origin_file is not None or len(part.squares) < 2:
+            return None
+        if part.squares[0] != squares[-1]:
+            return None
+        squares += part.squares[1:]
+        end += 1
+        resolution = resolve(board, first._replace(squares=squares))
+        if resolution.move is not None:
+            if not resolution.move.captures:
+                return None
+            return resolution.move, plies[index:end]
+        if resolution.code != "capture-incomplete":
+            return None
+    return None
+
+
+def _joined(plies: list[Ply], start: int, parts: list[Ply]) -> list[Ply]:
+    """The plies with the ``parts`` from ``start`` on made one: the squares joined, the
+    annotations kept. The record numbered every part as a ply, so the numbers written after
+    it count plies that are not there: they are dropped (a writer numbers the plies anew)."""
+    first = parts[0]
+    squares = first.record.squares + tuple(
+        square for part in parts[1:] for square in part.record.squares[1:])
+    separator = first.record.separator or "x"
+    record = first.record._replace(text=separator.join(squares), squares=squares)
+    ply = Ply(record, first.number, first.black_number,
+              [nag for part in parts for nag in part.nags],
+              [comment for part in parts for comment in part.comments],
+              [line for part in parts for line in part.variations],
+              next((part.setup for part in reversed(parts) if part.setup), None))
+    after = [replace(later, number=None, black_number=False)
+             for later in plies[start + len(parts):]]
+    return [*plies[:start], ply, *after]
+
+
+def _with_main_line(game: Game, plies: list[Ply]) -> Game:
+    """A copy of the game with another main line (the given game is left as read)."""
+    moves = replace(game.moves, plies=plies)
+    return replace(game, moves=moves)
+
+
+def _note_after_king(replayed: ReplayedGame, record: MoveRecord, number: int,
+                     position: Position) -> None:
+    """A move after the king that won a Breakthrough game: an ``after-end`` error."""
+    crowned = SIDE_NAMES[crowned_side(replayed.variant, position)]
+    replayed.errors.append(_problem(
+        "after-end", f"move after the end of the game: {crowned} made a king and won",
+        record, number, SIDE_NAMES[position.turn]))
 
 
 def _resolve_noting(replayed: ReplayedGame, board: Board, plies: list[Ply], index: int,
@@ -311,6 +457,11 @@ def _replay_variations(replayed: ReplayedGame, branches: list[Branch]) -> None:
             stack.extend((variation, board.position, index) for variation in ply.variations)
             if ply.record.placeholder:
                 break
+            if crowned_side(replayed.variant, board.position) is not None:
+                replayed.warnings.append(_problem(
+                    "variation-after-end", "in a variation: a move after the king that won "
+                    "the game", ply.record, numbering.number(index), _side(board)))
+                break
             resolution = resolve(board, ply.record)
             if resolution.move is None:
                 replayed.warnings.append(_problem(
@@ -330,6 +481,57 @@ def normalise_result(token: str | None, variant: Variant) -> str:
     return outcome or UNKNOWN
 
 
+def _reading(token: str | None, variant: Variant, winner: str) -> str | None:
+    """Where Black moves first, a decisive result reads two ways: for the first mover (OCA
+    and other English archives) or for the side named (PDN's ``1-0`` White wins). The reading
+    under which ``token`` agrees with ``winner``; None where only one reading exists (White
+    moves first, or a convention named the first mover White) or the token is no win."""
+    if variant.white_starts or variant.gametype.notation.from_black:
+        return None
+    outcome = _RESULTS.get((token or "").strip())
+    if outcome not in ("first", "second"):
+        return None
+    first_mover_view = BLACK_WINS if outcome == "first" else WHITE_WINS
+    if winner == first_mover_view:
+        return FIRST_MOVER_READING
+    return COLOUR_READING
+
+
+class _ResultChecked(Protocol):
+    result_reading: str | None
+    result_check: str
+    result_note: str
+
+
+def file_reading(readings: Iterable[str | None]) -> str | None:
+    """The reading of decisive results a file uses, told by its decided games (the more
+    common reading of theirs); None when they do not tell (none, or as many each way)."""
+    votes = Counter(reading for reading in readings if reading is not None)
+    first, colour = votes[FIRST_MOVER_READING], votes[COLOUR_READING]
+    if first == colour:
+        return None
+    return FIRST_MOVER_READING if first > colour else COLOUR_READING
+
+
+def apply_reading(checked: _ResultChecked, reading: str | None) -> None:
+    """Settle a game's pending result check (a ``ReplayedGame`` or a report of one) once its
+    file's reading is known: None leaves it undetermined, never inconsistent on a guess."""
+    if checked.result_reading is None:
+        return
+    if reading is None:
+        checked.result_check = "undetermined"
+        checked.result_note = (f"{checked.result_note}; the file's decided games do not "
+                               "tell which side its results favour")
+    elif checked.result_reading == reading:
+        checked.result_check = "consistent"
+        checked.result_note = ""
+    else:
+        view = "the first mover" if reading == FIRST_MOVER_READING else "the side named"
+        checked.result_check = "inconsistent"
+        checked.result_note = (f"{checked.result_note}, against the recorded result "
+                               f"(this file's results are for {view})")
+
+
 def _check_result(replayed: ReplayedGame) -> None:
     game = replayed.game
     replayed.result = normalise_result(game.headers_result, replayed.variant)
@@ -337,21 +539,24 @@ def _check_result(replayed: ReplayedGame) -> None:
         replayed.result_check = "undetermined"
         replayed.result_note = "the record does not replay to its end"
         return
-    board = replayed.final_board()
-    if not board.legal_moves():
-        loser = _side(board)
-        winner = BLACK_WINS if board.turn == WHITE else WHITE_WINS
-        has_pieces = board.position.white if board.turn == WHITE else board.position.black
-        replayed.ending = "no-moves" if has_pieces else "no-pieces"
+    decision = decide(replayed.final_board())
+    if decision is not None:
+        winner = WHITE_WINS if decision.winner == WHITE else BLACK_WINS
+        replayed.ending = decision.ending
+        reading = _reading(game.headers_result, replayed.variant, winner)
+        if reading is not None:
+            replayed.result_reading = reading
+            replayed.result_note = f"{decision.reason}: {winner} wins"
+            return
         if replayed.result == winner:
             replayed.result_check = "consistent"
         elif replayed.result == UNKNOWN:
             replayed.result_check = "undetermined"
-            replayed.result_note = f"{loser} cannot move: {winner} wins"
+            replayed.result_note = f"{decision.reason}: {winner} wins"
         else:
             replayed.result_check = "inconsistent"
-            replayed.result_note = (f"recorded {game.headers_result}, but {loser} has no legal "
-                                    f"move: {winner} wins")
+            replayed.result_note = (f"recorded {game.headers_result}, but {decision.reason}: "
+                                    f"{winner} wins")
         return
     if replayed.draws:
         claim = replayed.draws[-1]

@@ -19,7 +19,15 @@ from pdn.parallel import gc_paused, in_order
 from pdn.reader import iter_blocks, parse_chunks
 from pdn.syntax import Chunk, block_chunks
 from replay.board import setup_from_position
-from replay.replayer import UNREADABLE, Problem, ReplayedGame, replay_game
+from replay.inference import standard_form, standard_players
+from replay.replayer import (
+    UNREADABLE,
+    Problem,
+    ReplayedGame,
+    apply_reading,
+    file_reading,
+    replay_game,
+)
 from replay.variants import Variant
 
 
@@ -45,9 +53,14 @@ class GameReport:
     date: str | None = None
     draws: list[dict] = field(default_factory=list)
     error_fens: list[str] = field(default_factory=list)  # position before each main-line error
+    variant_source: str = "tag"  # tag / option / inferred
+    notes: list[dict] = field(default_factory=list)  # variant-inferred and conventions
+    result_reading: str | None = None  # settled per file by settle_results
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        fields = asdict(self)
+        del fields["result_reading"]
+        return fields
 
     @property
     def title(self) -> str:
@@ -79,10 +92,12 @@ def problem_line(report: GameReport, problem: dict, kind: str) -> str:
             f"{problem['code']} — {problem['message']}")
 
 
-def report_game(game: Game, default: Variant, override: Variant | None = None) -> GameReport:
+def report_game(game: Game, default: Variant | None = None, override: Variant | None = None
+                ) -> GameReport:
     """Replay a game and sum it up."""
     replayed = replay_game(game, default, override)
-    notation = replayed.variant.gametype.notation
+    notation = standard_form(replayed.variant).gametype.notation
+    white, black = standard_players(game.tags, replayed.variant)
     # What the reader found is an error only when it left nothing to replay; in a readable
     # record it is a PDN slip, reported as a warning (a '-' lost move is reported once, by
     # the replayer, as lost moves).
@@ -95,8 +110,8 @@ def report_game(game: Game, default: Variant, override: Variant | None = None) -
         file=game.source,
         game=game.index,
         line=game.line,
-        white=game.tags.get("White"),
-        black=game.tags.get("Black"),
+        white=white,
+        black=black,
         variant=replayed.variant.name,
         plies=replayed.plies,
         status=replayed.status,
@@ -111,27 +126,69 @@ def report_game(game: Game, default: Variant, override: Variant | None = None) -
         draws=[{"rule": c.rule, "description": c.description, "ply": c.ply}
                for c in replayed.draws],
         error_fens=_error_fens(replayed),
+        variant_source=replayed.variant_source,
+        notes=[note.as_dict() for note in replayed.notes],
+        result_reading=replayed.result_reading,
     )
 
 
 def _error_fens(replayed: ReplayedGame) -> list[str]:
     if not replayed.errors or replayed.final is None:
         return []
-    notation = replayed.variant.gametype.notation
+    notation = standard_form(replayed.variant).gametype.notation
     return [format_fen(setup_from_position(replayed.final), notation)]
 
 
-def report_games(games: Iterable[Game], default: Variant, override: Variant | None = None
-                 ) -> Iterator[GameReport]:
-    """Reports for a stream of games, in order."""
-    for game in games:
-        yield report_game(game, default, override)
+def report_games(games: Iterable[Game], default: Variant | None = None,
+                 override: Variant | None = None) -> Iterator[GameReport]:
+    """Reports for a stream of games of one source, in order, results settled per source."""
+    return settle_results(report_game(game, default, override) for game in games)
 
 
-def validate_sources(sources: list[str], default: Variant, override: Variant | None = None, *,
-                     jobs: int = 0, encoding: str | None = None) -> Iterator[GameReport | str]:
+def settle_results(reports: Iterable[GameReport]) -> Iterator[GameReport]:
+    """Reports of one source, in order, with the results of games where Black moves first
+    checked under the reading the source's decided games use (``file_reading``).
+
+    From the first such game on, reports are held until the source ends, or until
+    ``HELD_REPORTS`` are held, when the games decided so far settle the reading.
+    """
+    held: list[GameReport] = []
+    reading: str | None = None
+    settled = False
+    for report in reports:
+        if settled:
+            apply_reading(report, reading)
+            yield report
+        elif held or report.result_reading is not None:
+            held.append(report)
+            if len(held) >= HELD_REPORTS:
+                reading, settled = file_reading(r.result_reading for r in held), True
+                yield from _settled(held, reading)
+                held = []
+        else:
+            yield report
+    if held:
+        yield from _settled(held, file_reading(r.result_reading for r in held))
+
+
+HELD_REPORTS = 50_000  # bounds the memory a huge source of Black-first games holds
+
+
+def _settled(reports: list[GameReport], reading: str | None) -> Iterator[GameReport]:
+    for report in reports:
+        apply_reading(report, reading)
+        yield report
+
+
+def validate_sources(sources: list[str], default: Variant | None = None,
+                     override: Variant | None = None, *, jobs: int = 0,
+                     encoding: str | None = None) -> Iterator[GameReport | str]:
     """Reports for every game of every source, in order; an unreadable file gives one error
     string (``path: reason``) instead, and the others are still read.
+
+    ``default`` is the variant of games without a GameType tag (None: inferred from each
+    record); ``override`` replaces every game's own. Results of games where Black moves
+    first are checked per source (``settle_results``).
 
     ``jobs`` worker processes read and replay batches of games (0: all cores, used only when
     the input is large enough to repay starting them; 1: this process only).
@@ -147,12 +204,13 @@ def validate_sources(sources: list[str], default: Variant, override: Variant | N
             try:
                 blocks = iter_blocks(handle, encoding=encoding, size=BLOCK)
                 if pool is None:
-                    yield from _renumbered(_validate_block(block, name, default, override)
-                                           for block in blocks)
+                    batches = (_validate_block(block, name, default, override)
+                               for block in blocks)
                 else:
-                    yield from _renumbered(in_order(
-                        pool, _validate_block,
-                        ((block, name, default, override) for block in blocks), workers))
+                    batches = in_order(pool, _validate_block,
+                                       ((block, name, default, override) for block in blocks),
+                                       workers)
+                yield from settle_results(_renumbered(batches))
             except OSError as error:
                 yield f"{name}: cannot read: {error.strerror or error}"
 
@@ -168,8 +226,8 @@ def _size(path: str) -> int:
         return 0
 
 
-def _validate_block(block: Chunk, source: str, default: Variant, override: Variant | None
-                    ) -> list[GameReport]:
+def _validate_block(block: Chunk, source: str, default: Variant | None,
+                    override: Variant | None) -> list[GameReport]:
     """Worker entry: cut a block of games into chunks, read and replay them."""
     with gc_paused():
         return [report_game(game, default, override)

@@ -43,6 +43,12 @@ PRECEDENCES = (FREE, MAJORITY, MAJORITY_THEN_KINGS, KING_MUST_CAPTURE, ITALIAN_O
                HIGHEST_VALUE)
 PROMOTIONS = (PROMOTE_AND_CONTINUE, PASS_THROUGH, PROMOTE_AND_STOP)
 
+# How a game is won (docs/variants-lidraughts.md for the two lidraughts goals).
+CANNOT_MOVE_LOSES = "cannot-move-loses"  # no piece or no legal move loses (every classic game)
+CANNOT_MOVE_WINS = "cannot-move-wins"  # no piece or no legal move wins (Antidraughts)
+FIRST_KING_WINS = "first-king-wins"  # making a king wins at once (Breakthrough)
+WIN_RULES = (CANNOT_MOVE_LOSES, CANNOT_MOVE_WINS, FIRST_KING_WINS)
+
 # Frisian king values as (man, king) weights. DCTL counts a king as just under two men
 # (value 2N-1 against N per man, N = board capacity); Wikipedia says 1.5 men (RULES.md §6.6).
 KING_VALUE_DCTL = (64, 127)
@@ -75,6 +81,7 @@ class Variant:
     max_king_moves: int = 0
     white_first: bool | None = None  # overrides the GameType's starting side (Thai option)
     draw_rules: str = "none"
+    win_rule: str = CANNOT_MOVE_LOSES
     aliases: tuple[str, ...] = ()
 
     @property
@@ -210,6 +217,40 @@ FRISIAN = Variant(
     draw_rules="frisian",
 )
 
+# lidraughts' variants (docs/variants-lidraughts.md; lidraughts modules/draughts/src/main/
+# variant/Frysk.scala, Antidraughts.scala, Breakthrough.scala). Frysk! is Frisian from five
+# men each on the back row; lidraughts gives it Frisian's draw rules, which are not ours.
+FRYSK = replace(
+    FRISIAN,
+    name="frysk",
+    gametype=default_gametype(97),
+    men_rows=1,
+    draw_rules="lidraughts-frisian",
+    aliases=("frysk!",),
+)
+
+# International play; the side that cannot move (no piece left, or all blocked) wins, and
+# threefold repetition is the only draw rule.
+ANTIDRAUGHTS = replace(
+    INTERNATIONAL,
+    name="antidraughts",
+    gametype=default_gametype(98),
+    draw_rules="none",
+    win_rule=CANNOT_MOVE_WINS,
+    aliases=(),
+)
+
+# International play; the first side to make a king wins. lidraughts has no draw rule: with
+# men only on the board no position can come back, so "none" never meets one either.
+BREAKTHROUGH = replace(
+    INTERNATIONAL,
+    name="breakthrough",
+    gametype=default_gametype(96),
+    draw_rules="none",
+    win_rule=FIRST_KING_WINS,
+    aliases=(),
+)
+
 THAI = Variant(
     name="thai",
     gametype=default_gametype(31),
@@ -232,18 +273,17 @@ TURKISH = Variant(
     king_captures=ORTHOGONALS,
     remove_at_once=True,
     king_turns_back=False,
-    # RULES.md §6.5 is a CONFLICT (ends / continues / promoted at the end) and says to follow
-    # DCTL, but DCTL has no Turkish rules file; 'stop' stays the default. The kish crate's
-    # perft agrees with 'stop' and 'pass' to depth 6 and not with 'continue' (931828), so the
-    # reading is unsure: the others are the 'promotion' option.
-    promotion_in_capture=PROMOTE_AND_STOP,
+    # A man that reaches the last row during a capture goes on capturing as a man and is
+    # crowned where the move ends (Wikipedia, hgware's Dama, iggamecenter, kish, pydraughts);
+    # the readings 'stop' and 'continue' are the 'promotion' option. docs/turkish.md.
+    promotion_in_capture=PASS_THROUGH,
     precedence=MAJORITY,
     aliases=("dama",),
 )
 
 VARIANTS: tuple[Variant, ...] = (
     RUSSIAN, BRAZILIAN, POOL, INTERNATIONAL, CANADIAN, ENGLISH, ITALIAN, SPANISH, PORTUGUESE,
-    CZECH, THAI, TURKISH, FRISIAN,
+    CZECH, THAI, TURKISH, FRISIAN, FRYSK, ANTIDRAUGHTS, BREAKTHROUGH,
 )
 
 
@@ -319,7 +359,7 @@ RULE_OPTIONS: dict[str, RuleOption] = {option.name: option for option in (
                "'majority' (RULES.md §3)"),
     RuleOption("promotion", "promotion_in_capture", {name: name for name in PROMOTIONS},
                "a man reaching the far row during a capture: crowned and goes on, passes "
-               "as a man, or is crowned and stops (Turkish readings, RULES.md §3, §6.5)"),
+               "as a man, or is crowned and stops (Turkish: 'pass' by default, docs/turkish.md)"),
     RuleOption("draws", "draw_rules", {"house": "house", "repetition": "none"},
                "draw rules: 'house' = 40 moves each without a capture or a promotion "
                "(source document 002), 'repetition' = threefold repetition only"),

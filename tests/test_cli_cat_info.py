@@ -67,13 +67,18 @@ def test_info_json_is_one_line_per_file(runner, app, two_games):
         "file": str(two_games), "games": 2,
         "errors": [{"game": 2, "line": 8, "column": 15,
                     "message": "unexpected ')' at 8:15: variation closed but none is open"}],
-        "variants": {"25": 1, "none": 1}, "results": {"1-0": 1, "0-1": 1}}
+        "variants": {"25": 1, "none": 1},
+        # game 2 does not read, so no square tells its board: the default, Russian
+        "inferred": {"russian": 1},
+        "results": {"1-0": 1, "0-1": 1}}
 
 
 def test_info_text(runner, app, two_games):
     result = runner.invoke(app, ["info", str(two_games)])
-    assert result.stdout.splitlines()[:3] == [f"{two_games}: 2 games", "  variants: 25 ×1, none ×1",
-                                              "  results:  1-0 ×1, 0-1 ×1"]
+    assert result.stdout.splitlines()[:4] == [
+        f"{two_games}: 2 games", "  variants: 25 ×1, none ×1",
+        "  told from the records (no GameType): russian ×1",
+        "  results:  1-0 ×1, 0-1 ×1"]
 
 
 def test_info_unreadable_file_exits_2_after_the_others(runner, app, two_games, tmp_path):

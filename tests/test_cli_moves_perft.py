@@ -55,6 +55,14 @@ def test_perft_keep_duplicates_from_a_fen():
     assert result.stdout.splitlines()[1].split()[1] == "2"
 
 
+def test_perft_divide_prints_a_count_per_first_move_adding_up_to_rules_5_1():
+    result = runner.invoke(app, ["perft", "--variant", "russian", "--depth", "3", "--divide"])
+    assert result.exit_code == 0
+    *lines, total = result.stdout.splitlines()
+    assert len(lines) == 7 and total == "total 302"
+    assert sum(int(line.split()[1]) for line in lines) == 302
+
+
 def test_unknown_variant_and_bad_fen_are_usage_errors():
     assert runner.invoke(app, ["perft", "--variant", "chess"]).exit_code == 2
     result = runner.invoke(app, ["perft", "--fen", "W:W99:B1"])

@@ -48,16 +48,21 @@ def test_directories_are_searched_and_jobs_do_not_change_the_reports():
     one = runner.invoke(app, ["validate", str(SAMPLES), "--json", "--jobs", "1"])
     two = runner.invoke(app, ["validate", str(SAMPLES), "--json", "--jobs", "2"])
     assert one.stdout == two.stdout
-    # one game in each sample file, two in scoresheet_with_errors.pdn: 6 (counted by hand)
-    assert len(one.stdout.splitlines()) == 6
+    assert len(one.stdout.splitlines()) == 7  # the games of samples/, counted by hand
 
 
 def test_stdin_and_gametype_override():
     text = "1. 32-28 19-23 2. 28x19 14x23 *"
     assert runner.invoke(app, ["validate", "-", "--variant", "international"],
                          input=text).exit_code == 0
-    russian = runner.invoke(app, ["validate", "-"], input=text)
+    russian = runner.invoke(app, ["validate", "-", "--variant", "russian"], input=text)
     assert russian.exit_code == 1  # read as Russian numbers, 32-28 is no legal move
+    told = runner.invoke(app, ["validate", "-", "--json"], input=text)
+    report = json.loads(told.stdout.splitlines()[0])
+    # Without --variant the squares tell: 32-28 is no move on 32 squares, White's first
+    # move on 50 (International numbering, 31-50 White's men).
+    assert (told.exit_code, report["variant"], report["variant_source"]) == (
+        0, "international", "inferred")
 
 
 def test_report_html_has_a_diagram_and_md_lists_the_error(tmp_path):

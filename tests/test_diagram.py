@@ -275,7 +275,7 @@ def test_show_explains_how_to_get_png_output_without_cairosvg(tmp_path: Path,
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
-    (["--fen", "W:Wz9"], "not on a 8x8 board"),
+    (["--fen", "W:Wz9"], "square 'z9' is not on a"),
     ([str(GAME), "--ply", "11"], "ply 11 is out of range"),
     ([str(GAME), "--move", "12"], "as in 12b"),
     ([str(GAME), "--game", "2"], "has 1 game"),

@@ -25,8 +25,9 @@ from pdn.gametype import GameTypeError, parse_gametype
 from pdn.model import Game, Line, MoveRecord
 from pdn.syntax import RESULTS
 from replay.archive.tags import DateParts, clean_date, clean_name, clean_result
+from replay.inference import standard_tags
 from replay.replayer import game_variant
-from replay.variants import RUSSIAN, Variant
+from replay.variants import Variant
 
 STRIP_CHOICES = ("comments", "nags", "variations")
 DATE_TAGS = ("Date", "EventDate")
@@ -96,6 +97,12 @@ def clean_tags(game: Game, variant: Variant, date: DateParts | None = None) -> l
     for name, value in list(tags.items()):
         if value != value.strip():
             tags[name] = value.strip()
+    standard = standard_tags(tags, variant)
+    if standard != tags:
+        changes.append("players named as English checkers names them: the first mover "
+                       f"({standard.get('Black', '?')}) is Black")
+        tags.clear()
+        tags.update(standard)
     for name in DATE_TAGS:
         if name in tags:
             _set(tags, name, clean_date(tags[name], date if name == "Date" else None), changes)
@@ -167,8 +174,9 @@ def _without_strength(record: MoveRecord) -> MoveRecord:
 
 @dataclass(frozen=True)
 class Rewrite:
-    """Rewrite a game's moves in another notation through ``replay.convert``; a game that
-    does not replay to its end keeps its moves as written (and the change list says so)."""
+    """Rewrite a game's moves in another notation through ``replay.convert``; a game with an
+    illegal move keeps its moves as written (and the change list says so), one with lost
+    moves is rewritten as far as it is known."""
 
     to: str = "pdn"
 
@@ -180,7 +188,8 @@ class Rewrite:
             reasons = conversion.report.errors
             why = reasons[0]["message"] if reasons else "it does not replay"
             return [f"moves kept as written, not rewritten in {self.to} notation: {why}"]
-        changes = [f"moves rewritten in {self.to} notation"]
+        changes = [f"moves rewritten in {self.to} notation" + (
+            "" if conversion.complete else " as far as they are known (lost moves as '...')")]
         old, new = game.tags.get("GameType"), conversion.game.tags.get("GameType")
         if new is not None and new != old:
             changes.append(f"GameType '{old}' → '{new}'")
@@ -188,7 +197,7 @@ class Rewrite:
         return changes
 
 
-def clean_game(game: Game, default: Variant = RUSSIAN, date: DateParts | None = None,
+def clean_game(game: Game, default: Variant | None = None, date: DateParts | None = None,
                options: Options = Options(), *, chunk: tuple[str, int, int] | None = None
                ) -> list[str]:
     """Clean a game in place; returns the changes made.

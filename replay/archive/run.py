@@ -151,7 +151,7 @@ class FilterTask:
         return results
 
 
-def _tagged_variant(tags: dict[str, str], default: Variant) -> Variant:
+def _tagged_variant(tags: dict[str, str], default: Variant | None) -> Variant | None:
     """The variant a GameType tag names (as ``replay.replayer.game_variant`` reads it)."""
     from replay.variants import get_variant
 

@@ -177,20 +177,24 @@ class Criteria:
                 and (self.max_plies is None or plies <= self.max_plies)
                 and self._date_matches(game.tags.get("Date"), date))
 
-    def matches_tags(self, tags: dict[str, str], variant: Variant) -> bool:
+    def matches_tags(self, tags: dict[str, str], variant: Variant | None) -> bool:
         """The criteria that the tags alone decide (a game without a Result tag is not
-        turned down for its result here: its movetext may hold one)."""
+        turned down for its result here: its movetext may hold one; nor is one whose
+        variant only its record tells, ``variant`` None)."""
+        if variant is None:
+            return self._names_match(tags, None)
         result = (tags.get("Result") or "").strip()
         return self._names_match(tags, variant) and (
             result in ("", "?", "*") or self._result_matches(result, variant))
 
-    def _names_match(self, tags: dict[str, str], variant: Variant) -> bool:
+    def _names_match(self, tags: dict[str, str], variant: Variant | None) -> bool:
         return (all(test.matches(tags) for test in self.tags)
                 and all(name_matches(p, tags.get("White")) or name_matches(p, tags.get("Black"))
                         for p in self.players)
                 and all(name_matches(p, tags.get("White")) for p in self.white)
                 and all(name_matches(p, tags.get("Black")) for p in self.black)
-                and (self.variant is None or variant.name == self.variant.name))
+                and (self.variant is None or variant is None
+                     or variant.name == self.variant.name))
 
     def _result_matches(self, result: str | None, variant: Variant) -> bool:
         if not self.results:

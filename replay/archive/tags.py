@@ -28,7 +28,9 @@ _INITIALS_LAST = re.compile(rf"^(?P<last>[^\W\d_][^,]*?)\s+(?P<first>{_INITIALS}
 _PARTICLES = frozenset({"van", "der", "den", "de", "du", "la", "le", "von", "ter", "ten", "da",
                         "di", "het", "'t"})
 ACRONYM_LETTERS = 4
-INTERNATIONAL_RESULT_TYPES = frozenset({20, 27})
+# PDN 3.0's "international" result type, and lidraughts' own 10x10 types (it writes 2-0 for
+# every variant; docs/variants-lidraughts.md).
+INTERNATIONAL_RESULT_TYPES = frozenset({20, 27, 96, 97, 98})
 UNKNOWN_RESULT = "*"
 
 

@@ -17,15 +17,20 @@ others in the order first seen (a tag named like one of our columns becomes ``ta
 ``date`` datetime64[ns] (full dates only); ``year``, ``month``, ``day`` Int64 (what a partial
 date knows: ``1841.??.??`` gives the year); ``white_rating``, ``black_rating`` Int64
 (``WhiteRating``/``BlackRating``, else ``WhiteElo``/``BlackElo``); ``variant`` category
-(variant names); ``first_mover`` category white/black; ``result`` category
-white/black/draw/double_forfeit/unknown — who won, by colour (the Result tag read from the
-first mover's view, as OCA and PDN write it); ``result_first_mover`` category
-first/second/draw/double_forfeit/unknown; ``white_score`` Float64 (1, 0.5, 0; NA unknown);
-``result_check`` category consistent/inconsistent/undetermined; ``plies``, ``captures``
+(variant names); ``variant_source`` category tag/option/inferred (the GameType tag, the
+``default``/``override`` given, or told from the record: docs/inference.md); ``first_mover``
+category white/black; ``result`` category white/black/draw/double_forfeit/unknown — who won,
+by colour (where Black moves first, the Result tag read the way the file's decided games
+read it: for the first mover, as OCA writes it, or for the side named);
+``result_first_mover`` category first/second/draw/double_forfeit/unknown; ``white_score``
+Float64 (1, 0.5, 0; NA unknown); ``result_check`` category
+consistent/inconsistent/undetermined; ``result_reading`` category first-mover/colour (a
+decided game where Black moves first: the reading its result agrees with); ``plies``, ``captures``
 (capturing moves), ``pieces_captured``, ``promotions`` Int64; ``first_king_white``,
 ``first_king_black`` Int64 (ply of the side's first crowning); ``white_men``,
 ``white_kings``, ``black_men``, ``black_kings`` Int64 (final position); ``ending`` category
-no_pieces/no_moves/draw_rule/undecided (by the rules, at the end of the replayed record);
+no_pieces/no_moves/promotion (Breakthrough)/draw_rule/undecided (by the rules, at the end
+of the replayed record);
 ``draw_rule`` string (the rule's article: ``7.2.5``, ``repetition``, ``kings-25``...);
 ``status`` category valid/invalid/incomplete/unreadable; ``error`` string (first error code);
 ``errors``, ``warnings`` Int64; ``opening`` string (the first N plies in full notation,

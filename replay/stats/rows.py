@@ -64,7 +64,8 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
     warnings = sum(d.severity != "error" for d in game.diagnostics) + len(replayed.warnings)
     return {
         "game": ordinal, "line": game.line, "tags": game.tags,
-        "variant": replayed.variant.name,
+        "variant": replayed.variant.name, "variant_source": replayed.variant_source,
+        "result_reading": replayed.result_reading,
         "first_mover": "white" if replayed.variant.white_starts else "black",
         "result": replayed.result, "result_check": replayed.result_check,
         "plies": replayed.plies, **walk.counts(),
@@ -79,7 +80,8 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
 
 
 def _ending(ending: str) -> str:
-    """The replayer's ending in the table's words: no_pieces, no_moves, draw_rule, undecided."""
+    """The replayer's ending in the table's words: no_pieces, no_moves, promotion, draw_rule,
+    undecided."""
     if ending.startswith("draw-"):
         return "draw_rule"
     return ending.replace("-", "_")

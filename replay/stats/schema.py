@@ -12,6 +12,7 @@ STRING = pd.StringDtype()
 RESULTS = ("white", "black", "draw", "double_forfeit", "unknown")
 FIRST_MOVER_RESULTS = ("first", "second", "draw", "double_forfeit", "unknown")
 SIDES = ("white", "black")
+READINGS = ("first-mover", "colour")
 
 
 def category(values: tuple[str, ...] | list[str]) -> pd.CategoricalDtype:
@@ -21,13 +22,15 @@ def category(values: tuple[str, ...] | list[str]) -> pd.CategoricalDtype:
 # Columns a worker computes for each game (besides its tags), with their dtypes.
 REPLAY_COLUMNS: dict[str, object] = {
     "game": "Int64", "line": "Int64",
-    "variant": category(variant_names()), "first_mover": category(SIDES),
+    "variant": category(variant_names()),
+    "variant_source": category(("tag", "option", "inferred")), "first_mover": category(SIDES),
     "result": category(RESULTS),
     "result_check": category(("consistent", "inconsistent", "undetermined")),
+    "result_reading": category(READINGS),
     "plies": "Int64", "captures": "Int64", "pieces_captured": "Int64", "promotions": "Int64",
     "first_king_white": "Int64", "first_king_black": "Int64",
     "white_men": "Int64", "white_kings": "Int64", "black_men": "Int64", "black_kings": "Int64",
-    "ending": category(("no_pieces", "no_moves", "draw_rule", "undecided")),
+    "ending": category(("no_pieces", "no_moves", "promotion", "draw_rule", "undecided")),
     "draw_rule": STRING,
     "status": category(("valid", "invalid", "incomplete", "unreadable")),
     "error": STRING, "errors": "Int64", "warnings": "Int64",
@@ -42,8 +45,9 @@ DERIVED_COLUMNS: dict[str, object] = {
 }
 
 GAME_COLUMN_ORDER = (
-    "date", "year", "month", "day", "white_rating", "black_rating", "variant", "first_mover",
-    "result", "result_first_mover", "white_score", "result_check", "plies", "captures",
+    "date", "year", "month", "day", "white_rating", "black_rating", "variant", "variant_source",
+    "first_mover", "result", "result_first_mover", "white_score", "result_check",
+    "result_reading", "plies", "captures",
     "pieces_captured", "promotions", "first_king_white", "first_king_black", "white_men",
     "white_kings", "black_men", "black_kings", "ending", "draw_rule", "status", "error",
     "errors", "warnings", "opening", "ballot",

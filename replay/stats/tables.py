@@ -65,8 +65,35 @@ def _rating(games: pd.DataFrame, side: str) -> pd.Series:
                          errors="coerce").astype("Int64")
 
 
+def settle_readings(games: pd.DataFrame) -> None:
+    """Where Black moves first, read each file's results the way its decided games do (see
+    ``replay.replayer.file_reading``): settle their result checks, and where the file's
+    results name the colour (``1-0``: White won), turn the first mover's reading round."""
+    own = games["result_reading"].astype(object)
+    if own.isna().all():
+        return
+    votes = pd.crosstab(games["file"], own)
+    first = votes.get("first-mover", 0)
+    colour = votes.get("colour", 0)
+    by_file = pd.Series(pd.NA, index=votes.index, dtype=object)
+    by_file[first > colour] = "first-mover"
+    by_file[colour > first] = "colour"
+    reading = games["file"].astype(object).map(by_file)
+    pending = own.notna()
+    check = games["result_check"].astype(object)
+    check[pending & reading.isna()] = "undetermined"
+    check[pending & reading.notna() & (own == reading)] = "consistent"
+    check[pending & reading.notna() & (own != reading)] = "inconsistent"
+    games["result_check"] = check
+    turned = ((reading == "colour") & (games["first_mover"].astype(object) == "black")
+              & games["result"].astype(object).isin(("white", "black")))
+    games.loc[turned, "result"] = games.loc[turned, "result"].astype(object).map(
+        {"white": "black", "black": "white"})
+
+
 def finish_games(games: pd.DataFrame) -> pd.DataFrame:
     """Add the columns derived from tags and results, and put every column in its place."""
+    settle_readings(games)
     for tag in SEVEN_TAGS:
         if tag not in games:
             games[tag] = pd.Series(pd.NA, index=games.index, dtype=STRING)

@@ -1,0 +1,52 @@
+"""Who has won a position by its variant's win rule, and when a game is over before its
+side to move runs out of moves.
+
+Every classic variant: the side to move with no piece or no legal move loses. Antidraughts:
+it wins. Breakthrough: the first king wins at once (docs/variants-lidraughts.md).
+
+>>> from replay.variants import get_variant
+>>> decide(Board.from_fen("B:WK3,30:B22,23", get_variant("breakthrough"))).reason
+'White made a king'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from replay.board import Board, Position
+from replay.movegen import BLACK, WHITE
+from replay.resolve import SIDE_NAMES
+from replay.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A won position: the winner (WHITE or BLACK), how it ended and why, in words."""
+
+    winner: int
+    ending: str  # no-moves, no-pieces or promotion
+    reason: str
+
+
+def crowned_side(variant: Variant, position: Position) -> int | None:
+    """The side whose king ended a Breakthrough game, else None (also in other variants)."""
+    if variant.win_rule != FIRST_KING_WINS or not position.kings:
+        return None
+    return WHITE if position.white & position.kings else BLACK
+
+
+def decide(board: Board) -> Decision | None:
+    """The decision of the board's position, or None while the game goes on."""
+    position = board.position
+    crowned = crowned_side(board.variant, position)
+    if crowned is not None:
+        return Decision(crowned, "promotion", f"{SIDE_NAMES[crowned]} made a king")
+    if board.legal_moves():
+        return None
+    stuck = position.turn
+    own = position.white if stuck == WHITE else position.black
+    ending = "no-moves" if own else "no-pieces"
+    if board.variant.win_rule == CANNOT_MOVE_WINS:
+        return Decision(stuck, ending, f"{SIDE_NAMES[stuck]} has no legal move, which wins "
+                                       f"in {board.variant.name}")
+    return Decision(1 - stuck, ending, f"{SIDE_NAMES[stuck]} has no legal move")

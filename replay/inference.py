@@ -1,0 +1,238 @@
+"""Which variant a game without a GameType tag is, told from its record.
+
+Files written by other programs often carry no GameType tag. The evidence, in order: a
+``Variant`` tag (lidraughts, PlayStrategy and other sites name the game), a FEN set-up (its
+squares tell the board), the Site, the squares the moves use (numbers up to 32, 50 or 72;
+file letters a-h, a-j or a-l) and where the first move starts. That leaves a short list of
+variants in order of how usual each is on that board; ``replay_game`` replays the record
+under the first and, only when it fails, under the others: the one that replays to the end
+wins, as an ambiguous move is resolved by its continuation (see ``docs/inference.md``).
+
+>>> from pdn.reader import read_games
+>>> game = next(read_games("1. 11-15 23-19 2. 8-11 22-17 *"))
+>>> guess = candidates(game)
+>>> [variant.name for variant in guess.variants][:2], guess.evidence
+(['english', 'russian'], 'numeric squares up to 23, first move 11-15')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from pdn.gametype import GameType
+from pdn.model import Game
+from replay.variants import (
+    ENGLISH,
+    UnknownVariantError,
+    Variant,
+    get_variant,
+)
+
+# Variants in order of how usual each is on a board, by how its squares are written; a tie
+# between variants that all replay a record goes to the first.
+_USUAL_NUMERIC_8X8 = ("english", "russian", "italian", "spanish", "portuguese", "pool",
+                      "brazilian", "czech", "thai")
+_USUAL_ALPHA_8X8 = ("russian", "brazilian", "czech", "pool", "english-first-mover-bottom",
+                    "english", "turkish", "thai")
+_USUAL_10X10 = ("international", "frisian", "frysk", "antidraughts", "breakthrough")
+_USUAL_12X12 = ("canadian",)
+
+# English checkers as online sites write it: squares named from the first mover's side,
+# which they call White (a1 in its near left corner), and the players as P1 and P2.
+ENGLISH_FIRST_MOVER_BOTTOM = ENGLISH.with_options(
+    gametype=GameType(21, False, 8, 8, numeric=False, corner=0, invert=False))
+
+_SITE_ENGLISH = "english-first-mover-bottom"
+
+_SQUARE = re.compile(r"([a-z])(\d{1,2})|(\d{1,3})", re.IGNORECASE)
+_SCANNED_PLIES = 16  # the first plies tell the board and the first mover
+
+
+@dataclass(frozen=True)
+class Guess:
+    """The variants a record may be in, most usual first, and what told them."""
+
+    variants: tuple[Variant, ...]
+    evidence: str
+    decided: bool = False  # a tag named the variant: nothing to try
+
+
+@dataclass(frozen=True)
+class _Squares:
+    """What the written squares say: numbers or names, and how far they reach."""
+
+    highest_number: int = 0
+    widest_file: int = -1  # 0 = a
+    highest_rank: int = 0
+    first_move: str | None = None
+
+    @classmethod
+    def of(cls, names: list[str], first_move: str | None = None) -> _Squares:
+        """From normalised square names (lowercase, no leading zeros)."""
+        numbers = [int(name) for name in names if name.isdigit()]
+        named = [name for name in names if not name.isdigit()]
+        return cls(max(numbers, default=0),
+                   max((ord(name[0]) for name in named), default=ord("a") - 1) - ord("a"),
+                   max((int(name[1:]) for name in named if name[1:].isdigit()), default=0),
+                   first_move)
+
+    @property
+    def numeric(self) -> bool:
+        return self.highest_number > 0 and self.widest_file < 0
+
+    @property
+    def alphanumeric(self) -> bool:
+        return self.widest_file >= 0
+
+
+def candidates(game: Game) -> Guess:
+    """The variants ``game`` may be in, most likely first, with the evidence in words."""
+    named = _named_variant(game)
+    if named is not None:
+        return named
+    squares = _written_squares(game)
+    fen_squares = _fen_squares(game)
+    site = (game.tags.get("Site") or "").lower()
+    lidraughts = "lidraughts" in site or "playstrategy" in site
+    if fen_squares.alphanumeric or fen_squares.numeric:
+        board, evidence = _board(fen_squares, "FEN set-up")
+    else:
+        board, evidence = _board(squares, "")
+    names = _order(board, squares, lidraughts)
+    if board == "8x8-alpha" and ("P1" in game.tags or "P2" in game.tags):
+        names.remove(_SITE_ENGLISH)  # players as P1 and P2: the sites' English convention
+        names.insert(0, _SITE_ENGLISH)
+        evidence += ", players as P1 and P2"
+    if squares.first_move is not None:
+        evidence += f", first move {squares.first_move}"
+    if lidraughts:
+        evidence += f", Site {game.tags.get('Site')}"
+    return Guess(_variants(tuple(names)), evidence.lstrip(", "))
+
+
+def _named_variant(game: Game) -> Guess | None:
+    """A ``Variant`` tag naming a game we play (``American/English``, ``Russian``, ...)."""
+    text = (game.tags.get("Variant") or "").strip()
+    if not text:
+        return None
+    for part in re.split(r"[/,;]", text):
+        key = part.strip().lower().replace(" ", "-")
+        key = _VARIANT_TAG_NAMES.get(key, key)
+        try:
+            variant = get_variant(key)
+        except UnknownVariantError:
+            continue
+        evidence = f"Variant tag '{text}'"
+        if variant.name == "english" and _written_squares(game).alphanumeric:
+            evidence += ", squares named from the first mover's side"
+            return Guess((ENGLISH_FIRST_MOVER_BOTTOM,), evidence, decided=True)
+        return Guess((variant,), evidence, decided=True)
+    return None
+
+
+# Names sites write in a Variant tag that are not our names or aliases.
+_VARIANT_TAG_NAMES = {
+    "standard": "international", "draughts": "international", "checkers": "english",
+    "american": "english", "straight-checkers": "english", "shashki": "russian",
+    "russian-shashki": "russian", "frysk!": "frysk", "anti-draughts": "antidraughts",
+}
+
+
+def _written_squares(game: Game) -> _Squares:
+    records = [ply.record for ply in game.moves.plies[:_SCANNED_PLIES]
+               if not ply.record.placeholder and ply.record.squares]
+    names = [name for record in records for name in record.squares]
+    names += [record.origin_file.lower() + "1" for record in records if record.origin_file]
+    return _Squares.of(names, records[0].text if records else None)
+
+
+def _fen_squares(game: Game) -> _Squares:
+    fen = game.tags.get("FEN") or game.moves.setup or ""
+    names = []
+    for section in fen.split(":")[1:]:
+        body = section.strip()
+        if body[:1].upper() not in ("W", "B"):
+            continue
+        names += [(number.lstrip("0") or "0") if number else (letter + rank).lower()
+                  for letter, rank, number in _SQUARE.findall(body[1:])]
+    return _Squares.of(names)
+
+
+def _board(squares: _Squares, where: str) -> tuple[str, str]:
+    """The board the squares need, and the evidence in words."""
+    prefix = f"{where} with " if where else ""
+    if squares.alphanumeric:
+        if squares.widest_file > 9 or squares.highest_rank > 10:
+            return "12x12", f"{prefix}squares named up to file l"
+        if squares.widest_file > 7 or squares.highest_rank > 8:
+            return "10x10", f"{prefix}squares named up to file j"
+        return "8x8-alpha", f"{prefix}squares named a1-h8"
+    if squares.highest_number > 50:
+        return "12x12", f"{prefix}numeric squares up to {squares.highest_number}"
+    if squares.highest_number > 32:
+        return "10x10", f"{prefix}numeric squares up to {squares.highest_number}"
+    if squares.highest_number:
+        return "8x8-numeric", f"{prefix}numeric squares up to {squares.highest_number}"
+    return "8x8-alpha", "no squares written"
+
+
+def _order(board: str, squares: _Squares, lidraughts: bool) -> list[str]:
+    if board == "12x12":
+        return list(_USUAL_12X12)
+    if board == "10x10":
+        return list(_USUAL_10X10)
+    if board == "8x8-alpha":
+        return list(_USUAL_ALPHA_8X8)
+    names = list(_USUAL_NUMERIC_8X8)
+    origin = _first_origin(squares.first_move)
+    if lidraughts or 21 <= origin <= 24:
+        names.remove("russian")  # the side at the bottom (21-32) moves first
+        names.insert(0, "russian")
+    return names + list(_USUAL_10X10)  # low numbers alone do not rule out 10x10
+
+
+def _first_origin(move: str | None) -> int:
+    """The number the first move starts from (0 when it is not a number)."""
+    digits = re.match(r"\d+", move or "")
+    return int(digits.group()) if digits else 0
+
+
+@cache
+def _variants(names: tuple[str, ...]) -> tuple[Variant, ...]:
+    found = []
+    for name in names:
+        if name == _SITE_ENGLISH:
+            found.append(ENGLISH_FIRST_MOVER_BOTTOM)
+            continue
+        try:
+            found.append(get_variant(name))
+        except UnknownVariantError:
+            continue  # a variant this build does not play
+    return tuple(found)
+
+
+def standard_form(variant: Variant) -> Variant:
+    """The variant as its standard records write it (a site's convention undone)."""
+    return ENGLISH if variant is ENGLISH_FIRST_MOVER_BOTTOM else variant
+
+
+def standard_players(tags: dict[str, str], variant: Variant) -> tuple[str | None, str | None]:
+    """(White, Black) in the variant's standard form: where a site calls the first mover
+    White (or P1), that player is Black in English checkers."""
+    if variant is ENGLISH_FIRST_MOVER_BOTTOM:
+        return tags.get("Black") or tags.get("P2"), tags.get("White") or tags.get("P1")
+    return tags.get("White") or tags.get("P1"), tags.get("Black") or tags.get("P2")
+
+
+def standard_tags(tags: dict[str, str], variant: Variant) -> dict[str, str]:
+    """The tags written back in the variant's standard form (players named by colour)."""
+    if variant is not ENGLISH_FIRST_MOVER_BOTTOM:
+        return dict(tags)
+    white, black = standard_players(tags, variant)
+    written = {name: value for name, value in tags.items() if name not in ("P1", "P2")}
+    for name, player in (("White", white), ("Black", black)):
+        if player is not None:
+            written[name] = player
+    return written
