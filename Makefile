@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test test-deps lint bench clean
 
 $(BIN)/pdn: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,8 +16,12 @@ demo: $(BIN)/pdn  ## the main job on the bundled samples
 	$(BIN)/pdn validate samples --warnings; test $$? -le 1
 	$(BIN)/pdn convert samples/russian/ivanov_petrov_short.pdn --to full --format text
 
-test: $(BIN)/pdn  ## the whole test suite
+test: $(BIN)/pdn  ## the whole test suite (a missing browser, peer or dask skips; fails under CI=true)
 	$(BIN)/python -m pytest
+
+test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (.ci/run: apt-get)
+	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]'
+	$(BIN)/python bench/peers.py --install
 
 lint: $(BIN)/pdn
 	$(BIN)/ruff check .
@@ -29,6 +33,7 @@ bench: $(BIN)/pdn
 	$(BIN)/python bench/stats.py
 	$(BIN)/python bench/archive.py
 	$(BIN)/python bench/repair.py
+	$(BIN)/python bench/linear.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -5,9 +5,11 @@
 Real games from the public archives (``tests/damage.ARCHIVES`` in ``../shared/data``) are
 damaged at random (a byte flipped, a stretch deleted or duplicated, the end cut off, two moves
 swapped, and up to three of these at once), set between good games of the same archive, and
-checked with ``tests/damage.check_games_kept``: no exception escapes, and every good game
-around the damaged one still comes out valid, converted and tabulated. A failure is saved to
-``bench/out/fuzz-<seed>-<n>.pdn`` with the damaged bytes, and the run goes on. The same check
+checked with ``tests/damage.check_games_kept``: no exception escapes, no game carries an
+``internal-error`` (an exception the reader did not expect: a bug, however well contained), and
+every good game around the damaged one still comes out valid, converted and tabulated. A
+failure is saved to ``bench/out/fuzz-<seed>-<n>.pdn`` with the damaged bytes, and the run goes
+on. The same check
 runs in CI, bounded, as ``tests/test_robustness.py``.
 """
 

@@ -193,9 +193,26 @@ def _install(peer: Peer, marker: Path) -> str | None:
     return None
 
 
+def installed(peer: Peer) -> bool:
+    """Whether the peer's venv is ready, without installing anything (for tests)."""
+    marker = peer.venv / ".peer-installed"
+    return marker.is_file() and marker.read_text() == peer.requirement and peer.python.exists()
+
+
 def available(peer: Peer) -> bool:
     """Whether the peer is installed (installing it on first call)."""
     return ensure_peer(peer) is None
+
+
+def install_all() -> int:
+    """Install every peer into its venv (``make test-deps`` and CI call this through
+    ``--install``); print each outcome; return the number that failed."""
+    failed = 0
+    for peer in PEERS:
+        error = ensure_peer(peer)
+        failed += error is not None
+        print(f"{peer.name}: {'ready in ' + str(peer.venv) if error is None else error}")
+    return failed
 
 
 # ---------------------------------------------------------------------------
@@ -590,7 +607,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DATA_DIR, help="shared data folder")
     parser.add_argument("--big", action="store_true",
                         help="larger inputs (Russian perft 8, 2,000 games)")
+    parser.add_argument("--install", action="store_true",
+                        help="only install the peers into their venvs (exit 1 if one fails)")
     ns = parser.parse_args(argv)
+    if ns.install:
+        return 1 if install_all() else 0
     english = ns.data / "english" / "OCA_2.0.pdn"
     russian = ns.data / "games-checkers" / "russian" / "abatsiev.pdn"
     d_pd, d_pyd, n_read, n_rep, n_pyd = (8, 4, 2000, 2000, 30) if ns.big else (6, 3, 200, 300, 5)

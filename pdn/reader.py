@@ -25,14 +25,18 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import IO, Generic, TypeVar
 
+from lark.exceptions import UnexpectedInput
+
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
 from pdn.parallel import in_order
 from pdn.syntax import (
     Chunk,
     GameTransformer,
+    NestingError,
     block_chunks,
     explain_error,
     head_tags,
+    internal_error,
     load_parser,
     split_blocks,
     split_chunks,
@@ -179,18 +183,30 @@ def _opened_text(source: Source, encoding: str | None) -> Iterator[tuple[IO[str]
 
 def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
                  source: str | None) -> list[Game]:
-    """The games of one chunk; on a syntax error one game holding the error and its tags."""
+    """The games of one chunk; on a syntax error one game holding the error and its tags, and
+    on an exception the reader does not expect, one game holding an ``internal-error``."""
     transformer.start_chunk(chunk.line)
     try:
         games = parser.parse(chunk.text)
-    except Exception as error:
-        diagnostic = explain_error(error, chunk)
-        games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[diagnostic])]
+    except (UnexpectedInput, NestingError) as error:  # the record's fault: say where and why
+        games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[explain_error(error, chunk)])]
+    except Exception as error:  # our fault: said so, and the games around it are still read
+        games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[internal_error(error, chunk)])]
     for game in games:
         game.source = source
     if games and not games[0].line:
         games[0].line = chunk.line
+    for game in games:
+        if game.tags and not game.moves.plies and game.result is None and not game.errors:
+            game.diagnostics.append(_cut_off(game))
     return games
+
+
+def _cut_off(game: Game) -> Diagnostic:
+    """A game that ends after its tags: a file cut off there, not an empty game."""
+    return Diagnostic("cut-off", f"the game at {game.line}:1 ends after its tags, with no "
+                      "moves and no result or '*': the record is cut off", game.line, 1,
+                      "warning")
 
 
 MISSING_RESULT = "missing-result"  # the code of a game ended by a new one's move numbers

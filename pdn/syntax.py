@@ -937,7 +937,8 @@ def _open_variations(text: str, end: int) -> list[tuple[int, int]]:
 
 
 def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
-    """A Lark error as a diagnostic located in the whole file."""
+    """A Lark error or a ``NestingError`` as a diagnostic located in the whole file (anything
+    else as an internal error)."""
     offset = chunk.line - 1
     if isinstance(error, NestingError):
         line = error.line + offset
@@ -972,5 +973,13 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
             reason = "not expected here"
         message = f"unexpected '{shown(token.value)}' at {line}:{column}: {reason}"
         return Diagnostic("syntax", message, line, column)
-    message = f"cannot read the game at {chunk.line}:1: {error}"
-    return Diagnostic("syntax", message, chunk.line, 1)
+    return internal_error(error, chunk)
+
+
+def internal_error(error: BaseException, chunk: Chunk) -> Diagnostic:
+    """An exception the reader does not expect, as a diagnostic that says it is a bug of the
+    toolkit, not of the record (the games around it are still read)."""
+    message = (f"internal error reading the game at {chunk.line}:1: "
+               f"{type(error).__name__}: {shown(str(error), 200)} (a bug of pdn-toolkit, not of "
+               "the record: please report it with this game)")
+    return Diagnostic("internal-error", message, chunk.line, 1)

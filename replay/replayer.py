@@ -87,13 +87,14 @@ class ReplayedGame:
     @property
     def status(self) -> str:
         """unreadable (the movetext could not be read), invalid (a move is illegal or
-        ambiguous), incomplete (lost moves), else valid. PDN slips in a readable record
-        (a missing '*', a bad tag) do not change it: they are reported as warnings."""
+        ambiguous), incomplete (lost moves, or a record cut off after its tags), else valid.
+        PDN slips in a readable record (a missing '*', a bad tag) do not change it: they are
+        reported as warnings."""
         if self.game.errors and not self.game.moves.plies:
             return UNREADABLE
         if self.errors:
             return INVALID
-        if self.placeholder:
+        if self.placeholder or any(d.code == "cut-off" for d in self.game.diagnostics):
             return INCOMPLETE
         return VALID
 

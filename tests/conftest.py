@@ -1,22 +1,41 @@
-"""Shared test fixtures: where the public archives live (``../shared/data``)."""
+"""Shared test fixtures: where the public archives live (``../shared/data``), and their games
+read once per test session."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from pdn.model import Game
+from pdn.reader import read_games
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("PDN_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The folder of real archives; the test is skipped where it is absent (a fresh clone)."""
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def archive(shared_data: Path) -> Callable[[Path], list[Game]]:
+    """``archive(path)``: every game of an archive file, read once per test session and
+    shared by the tests that read it (which must not change them)."""
+    cache: dict[Path, list[Game]] = {}
+
+    def games(path: Path) -> list[Game]:
+        if path not in cache:
+            cache[path] = list(read_games(path))
+        return cache[path]
+
+    return games
 
 
 UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")

@@ -83,12 +83,15 @@ def marked(text: bytes, name: str) -> bytes:
 def check_games_kept(before: list[bytes], damaged: bytes, after: list[bytes],
                      variant: Variant) -> None:
     """Read the good games around a damaged one, and replay, validate, convert, write and
-    tabulate every game read; every good game must come out valid exactly once. Raises
+    tabulate every game read; no game may carry an ``internal-error`` (an exception the
+    reader did not expect) and every good game must come out valid exactly once. Raises
     AssertionError (or whatever escaped) when the toolkit fails."""
     good = [marked(text, f"g{number}") for number, text in enumerate(before + after)]
     data = b"\n\n".join(good[:len(before)] + [damaged] + good[len(before):]) + b"\n"
     seen: dict[str, list[str]] = {}
     for ordinal, game in enumerate(read_games(io.BytesIO(data)), 1):
+        bugs = [d.message for d in game.diagnostics if d.code == "internal-error"]
+        assert not bugs, bugs  # damage is bad input: rejecting it must not be an accident
         report = report_game(game, variant)
         conversion = convert_game(game, variant)
         row = game_row(game, ordinal, variant, None, 6, None)

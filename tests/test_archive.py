@@ -244,11 +244,17 @@ def test_dedupe_groups_copies_in_other_notations_and_spellings(tmp_path):
     kept = list(read_games(out))
     assert [g.tags.get("White") for g in kept] == ["Ivanov, Andrei", "Sidorov, C.",
                                                     "T. Sijbrands"]
+    # By hand from DUPLICATES: all five games play the same moves; games 1-3 are Ivanov v
+    # Petrov with dates 1990.05.??, none and 1990.05.17 (which fit together), game 4 has
+    # another White, game 5 is dated 1991.
     run("dedupe", source, "-o", str(out), "--report", str(report), "--by",
         "moves+players+date")
-    assert [len(g) for g in report_groups(report)] == [3]
+    assert report_groups(report) == [[("1", "yes", f"{tmp_path.name}/games.pdn"),
+                                      ("2", "no", f"{tmp_path.name}/games.pdn"),
+                                      ("3", "no", f"{tmp_path.name}/games.pdn")]]
     run("dedupe", source, "-o", str(out), "--report", str(report), "--by", "moves")
-    assert [len(g) for g in report_groups(report)] == [5]
+    assert [[game for game, _, _ in group] for group in report_groups(report)] == [
+        ["1", "2", "3", "4", "5"]]
 
 
 def test_dedupe_finds_the_copies_of_the_official_corpus_in_games_checkers(shared_data,
@@ -263,6 +269,10 @@ def test_dedupe_finds_the_copies_of_the_official_corpus_in_games_checkers(shared
     for group in report_groups(report):
         if len({name.split("/")[0] for _, _, name in group}) > 1:
             across.update(name.lower() for _, _, name in group)
+    # Checked by hand: `grep -c '^\[White'` counts 8, 13, 16, 23 and 33 games in the succeed
+    # files, each also in internt (same movetext, compared with a regex over the moves),
+    # except the 4th of PROF2, whose internt copy writes "9n 32x41" (unreadable, so no copy),
+    # and the 33rd of nk2003-amsterdam, which is cut off after its tags (no moves to match).
     for name, games in (("candidate95", 8), ("dutch96h", 13), ("prof2", 15), ("wk2003", 23),
                         ("nk2003-amsterdam", 32)):
         assert across[f"succeed/{name}.pdn"] == games, name
@@ -327,12 +337,14 @@ def test_clean_russian_archives_read_without_warnings_and_replay_alike(shared_da
         str(tmp_path / "changes.txt"))
     cleaned = list(read_games(out))
     assert not [d for g in cleaned for d in g.diagnostics]
-    originals = [g for path in sorted(source.glob("*.pdn")) for g in read_games(path)
-                 if not any(d.code == "syntax" for d in g.errors)]
+    originals = [g for path in sorted(source.glob("*.pdn")) for g in read_games(path)]
     assert len(originals) == len(cleaned) and len(cleaned) > 600
     for original, game in zip(originals, cleaned, strict=True):
         assert replay_game(game, RUSSIAN).final == replay_game(original, RUSSIAN).final
-    assert all(list(read_games(rejects)))  # the unreadable ones, kept aside unchanged
+    # Every Russian game reads (its only reading errors are 110 lost moves written '-'), so
+    # clean has nothing to set aside as unreadable.
+    assert {d.code for g in originals for d in g.errors} == {"lost-move"}
+    assert rejects.read_text() == ""
 
 
 @pytest.mark.parametrize("variant", [ENGLISH])

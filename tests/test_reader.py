@@ -191,20 +191,20 @@ def archive_files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.suffix in (".pdn", ".phn"))
 
 
-def test_every_archive_file_reads_and_counts_right(shared_data: Path):
+def test_every_archive_file_reads_and_counts_right(shared_data: Path, archive):
     files = archive_files(shared_data)
     assert len(files) > 100
     for path in files:
         name = path.relative_to(shared_data).as_posix()
-        games = list(read_games(path))
+        games = archive(path)
         with open_text(path) as (stream, _):
             expected = independent_count(stream.read())
         assert len(games) == expected + COUNT_EXCEPTIONS.get(name, 0), name
         assert [g.index for g in games] == list(range(1, len(games) + 1))
 
 
-def test_oca_has_22621_games_without_errors(shared_data: Path):
-    games = read_games(shared_data / "english" / "OCA_2.0.pdn")
+def test_oca_has_22621_games_without_errors(shared_data: Path, archive):
+    games = archive(shared_data / "english" / "OCA_2.0.pdn")
     count = errors = 0
     for game in games:
         count += 1
@@ -212,9 +212,9 @@ def test_oca_has_22621_games_without_errors(shared_data: Path):
     assert (count, errors) == (22621, 0)
 
 
-def test_the_succeed_corpus_reads_without_errors(shared_data: Path):
+def test_the_succeed_corpus_reads_without_errors(shared_data: Path, archive):
     for path in archive_files(shared_data / "tests" / "wiegerw_pdn" / "succeed"):
-        for game in read_games(path):
+        for game in archive(path):
             assert not game.errors, (path.name, game.index, game.errors)
 
 
@@ -288,7 +288,7 @@ def test_blocks_chunk_any_text_as_the_whole_text_does(pieces, size):
     assert _chunks_by_blocks(text, size) == _chunks_whole(text)
 
 
-def test_parallel_reading_gives_the_games_of_a_serial_read(shared_data):
+def test_parallel_reading_gives_the_games_of_a_serial_read(shared_data, archive):
     """Games come back from worker processes packed; unpacked, they must equal the games
     read here, annotations, variations and diagnostics included."""
     annotated = shared_data / "tests" / "wiegerw_pdn" / "succeed" / "nk ronde 01.pdn"
@@ -296,4 +296,4 @@ def test_parallel_reading_gives_the_games_of_a_serial_read(shared_data):
     assert any(p.variations for p in plies) and any(p.comments for p in plies)
     assert any(p.nags for p in plies)
     for path in (annotated, shared_data / "english" / "OCA_2.0.pdn"):
-        assert list(read_games(path, workers=2)) == list(read_games(path))
+        assert list(read_games(path, workers=2)) == archive(path)

@@ -3,12 +3,14 @@ and the acceptance invariants on the public archives."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections import Counter
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import require
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -202,11 +204,29 @@ def test_local_and_two_processes_give_identical_tables(shared_data):
         pd.testing.assert_frame_equal(local.table(name), pooled.table(name))
 
 
+def _importable(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
 def test_dask_gives_the_same_tables(shared_data):
-    pytest.importorskip("dask")
+    require(_importable("dask"), "dask (the dask extra)")
     sources = _russian_archive(shared_data)[:1]
     local = stats_tables(sources, RUSSIAN)
     dask = stats_tables(sources, RUSSIAN, jobs=2, engine="dask")
+    for name in ("games", "moves", "players"):
+        pd.testing.assert_frame_equal(local.table(name), dask.table(name))
+
+
+def test_dask_distributed_client_gives_the_same_tables(shared_data):
+    """With a ``distributed.Client`` open the dask engine runs on its cluster (here an
+    in-process one) and gives the tables the local engine gives."""
+    require(_importable("distributed"), "dask.distributed (the dask extra)")
+    from distributed import Client
+
+    sources = _russian_archive(shared_data)[:1]
+    local = stats_tables(sources, RUSSIAN)
+    with Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None):
+        dask = stats_tables(sources, RUSSIAN, jobs=2, engine="dask")
     for name in ("games", "moves", "players"):
         pd.testing.assert_frame_equal(local.table(name), dask.table(name))
 

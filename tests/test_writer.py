@@ -84,9 +84,9 @@ def test_tag_values_escape_quotes_and_final_backslashes():
 
 # ---- round trips ----------------------------------------------------------------------------
 
-def test_every_archive_game_round_trips(shared_data: Path):
+def test_every_archive_game_round_trips(shared_data: Path, archive):
     for path in sorted(p for p in shared_data.rglob("*") if p.suffix in (".pdn", ".phn")):
-        games = list(read_games(path))
+        games = archive(path)
         again = round_trip(games)
         assert len(again) == len(games), path
         for first, second in zip(games, again, strict=True):

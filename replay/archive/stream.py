@@ -92,7 +92,7 @@ def read_records(source: str, chunks: Iterable[Chunk],
                 continue
         games = list(parse_chunks([chunk], source))
         for part, game in enumerate(games):
-            syntax = [d for d in game.errors if d.code == "syntax"]
+            syntax = [d for d in game.errors if d.code in ("syntax", "internal-error")]
             line = game.line or chunk.line
             where = (part, len(games))
             records.append(Record(source, line, chunk.text, None, game.tags, syntax[0].message,
