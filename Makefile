@@ -28,6 +28,7 @@ bench: $(BIN)/pdn
 	$(BIN)/python bench/validate.py
 	$(BIN)/python bench/stats.py
 	$(BIN)/python bench/archive.py
+	$(BIN)/python bench/index.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
