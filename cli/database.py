@@ -20,7 +20,8 @@ from cli.common import EXIT_UNREADABLE, UntaggedVariantOption, fail, parse_varia
 from replay.variants import Variant
 
 FORMATS = ("pdn", "table", "json")
-TABLE_COLUMNS = ("game_id", "file", "game", "line", "ply", "white", "black", "date", "result")
+TABLE_COLUMNS = ("game_id", "file", "game", "line", "ply", "white", "black", "date", "result",
+                 "opening")
 
 
 def index(

@@ -12,10 +12,12 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from replay.archive import Criteria, Settings, filter_games
+from replay.board import Board
 from replay.database.build import index_sources
 from replay.database.pattern import Pattern, PatternError
 from replay.database.query import Search, search
 from replay.database.schema import DatabaseError, open_readonly
+from replay.openings import all_openings, opening_of
 from replay.variants import ENGLISH, RUSSIAN
 
 runner = CliRunner()
@@ -213,3 +215,21 @@ def test_oca_position_search_returns_exactly_the_games_filter_returns(shared_dat
                                     note=lambda _: None)
         assert filtered.matched >= 1
         assert searched == out.read_text(encoding="utf-8")
+
+
+def test_openings_are_named_by_position_with_a_source_each(database):
+    db, _ = database
+    output = run("search", str(db), "--format", "json")
+    # Game 1 opens 1. c3-d4 b6-a5, "Кол"; games 2 and 3 reach no named position.
+    assert [json.loads(row)["opening"] for row in output.splitlines()] == ["Кол", None, None]
+    entries = all_openings()
+    assert entries and all("http" in entry.source for entry in entries)
+    # A transposition: 1. cd4 fg5 2. bc3 dc5 reaches the position of the source's order
+    # 1. cd4 dc5 2. bc3 fg5 (White c3-d4 and b2-c3, Black d6-c5 and f6-g5).
+    board = Board(RUSSIAN)
+    positions = [board.position]
+    for move in ("c3-d4", "f6-g5", "b2-c3", "d6-c5", "a3-b4"):
+        board.push(board.parse_move(move))
+        positions.append(board.position)
+    assert opening_of(positions, RUSSIAN).name == "Городская партия"
+    assert opening_of(positions[:4], RUSSIAN) is None

@@ -25,6 +25,7 @@ from replay.database.keys import PositionRow, position_key, position_row
 from replay.database.schema import create_or_open
 from replay.draws import Material
 from replay.move import Move
+from replay.openings import opening_of
 from replay.variants import Variant
 
 Note = Callable[[str], None]
@@ -45,6 +46,7 @@ class GameEntry:
     variant: str | None = None
     status: str = UNREADABLE
     moves: str = ""
+    opening: str | None = None
     material: tuple[int, int, int, int] | None = None
     keys: list[int] = field(default_factory=list)  # the key at each ply, from the start
     new_positions: list[tuple[int, PositionRow]] = field(default_factory=list)
@@ -81,6 +83,8 @@ class IndexTask:
         entry.variant, entry.status = variant.name, line.status
         entry.moves = moves_text(line.moves, variant)
         entry.material = tuple(Material.of(line.final))
+        named = opening_of(line.positions, variant)
+        entry.opening = named.name if named is not None else None
         for position in line.positions:
             key = position_key(position, variant)
             entry.keys.append(key)
@@ -220,12 +224,12 @@ def _insert_game(connection: sqlite3.Connection, file_id: int, index: int, entry
     material = entry.material or (None, None, None, None)
     return connection.execute(
         "INSERT INTO games (file_id, game_index, line, variant, white, black, event, date, "
-        "date_low, date_high, result, status, plies, moves, white_men, white_kings, "
+        "date_low, date_high, result, status, plies, moves, opening, white_men, white_kings, "
         "black_men, black_kings, tags, pdn) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (file_id, index, entry.line, entry.variant, tags.get("White"), tags.get("Black"),
          tags.get("Event"), tags.get("Date"), *entry.date, tags.get("Result"), entry.status,
-         max(len(entry.keys) - 1, 0), entry.moves, *material,
+         max(len(entry.keys) - 1, 0), entry.moves, entry.opening, *material,
          json.dumps(tags, ensure_ascii=False), entry.pdn)).lastrowid
 
 

@@ -42,6 +42,7 @@ CREATE TABLE games (
     status        TEXT NOT NULL,       -- valid, invalid, incomplete or unreadable
     plies         INTEGER NOT NULL,    -- moves of the main line that replay
     moves         TEXT NOT NULL,       -- those moves, numeric squares, e.g. '11-15 23-19 ...'
+    opening       TEXT,                -- its opening's name where a source names it
     white_men     INTEGER,             -- material of the final position
     white_kings   INTEGER,
     black_men     INTEGER,
