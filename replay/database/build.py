@@ -22,7 +22,7 @@ from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
 from replay.archive.walk import walk_main_line
 from replay.database.keys import PositionRow, position_key, position_row
-from replay.database.schema import create_or_open
+from replay.database.schema import DatabaseError, create_or_open
 from replay.draws import Material
 from replay.move import Move
 from replay.openings import opening_of
@@ -134,6 +134,8 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
         for source in sources:
             _index_file(connection, source, IndexTask(_portable(settings), run), summary, note,
                         settings)
+    except sqlite3.Error as error:  # a database damaged past its header, a full disk...
+        raise DatabaseError(f"{database}: cannot write the database: {error}") from None
     finally:
         connection.close()
     return summary
