@@ -21,7 +21,7 @@ from replay.variants import Variant
 
 FORMATS = ("pdn", "table", "json")
 TABLE_COLUMNS = ("game_id", "file", "game", "line", "ply", "white", "black", "date", "result",
-                 "opening")
+                 "opening", "ballot")
 
 
 def index(

@@ -11,9 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from pdn.reader import read_games
 from replay.archive import Criteria, Settings, filter_games
+from replay.archive.walk import walk_main_line
 from replay.board import Board
-from replay.database.build import index_sources
+from replay.database.build import fmjd_ballot, index_sources
 from replay.database.pattern import Pattern, PatternError
 from replay.database.query import Search, search
 from replay.database.schema import DatabaseError, open_readonly
@@ -226,7 +228,13 @@ def test_openings_are_named_by_position_with_a_source_each(database):
     db, _ = database
     output = run("search", str(db), "--format", "json")
     # Game 1 opens 1. c3-d4 b6-a5, "Кол"; games 2 and 3 reach no named position.
-    assert [json.loads(row)["opening"] for row in output.splitlines()] == ["Кол", None, None]
+    rows = [json.loads(row) for row in output.splitlines()]
+    assert [row["opening"] for row in rows] == ["Кол", None, None]
+    # FMJD Drawing Table 64: cd4 ba5 is no ballot on its own (4-IV is cd4 ba5 bc3 de5, as
+    # test_stats checks); game 2's cd4 fe5 dxf6 gxe5 and game 3's gh4 ba5 cd4 ab6 neither.
+    assert [row["ballot"] for row in rows] == [None, None, None]
+    game = next(read_games("1. cd4 ba5 2. bc3 de5 *"))
+    assert fmjd_ballot(walk_main_line(game, RUSSIAN)) == "4-IV"
     entries = all_openings()
     assert entries and all("http" in entry.source for entry in entries)
     # A transposition: 1. cd4 fg5 2. bc3 dc5 reaches the position of the source's order

@@ -20,12 +20,15 @@ from pathlib import Path
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
-from replay.archive.walk import walk_main_line
+from replay.archive.walk import MainLine, walk_main_line
+from replay.board import Board, start_position
 from replay.database.keys import PositionRow, position_key, position_row
 from replay.database.schema import DatabaseError, create_or_open
 from replay.draws import Material
 from replay.move import Move
+from replay.notation import full_text
 from replay.openings import opening_of
+from replay.stats.ballots import BALLOT_PLIES, ballot_of
 from replay.variants import Variant
 
 Note = Callable[[str], None]
@@ -47,6 +50,7 @@ class GameEntry:
     status: str = UNREADABLE
     moves: str = ""
     opening: str | None = None
+    ballot: str | None = None
     material: tuple[int, int, int, int] | None = None
     keys: list[int] = field(default_factory=list)  # the key at each ply, from the start
     new_positions: list[tuple[int, PositionRow]] = field(default_factory=list)
@@ -85,6 +89,7 @@ class IndexTask:
         entry.material = tuple(Material.of(line.final))
         named = opening_of(line.positions, variant)
         entry.opening = named.name if named is not None else None
+        entry.ballot = fmjd_ballot(line)
         for position in line.positions:
             key = position_key(position, variant)
             entry.keys.append(key)
@@ -92,6 +97,19 @@ class IndexTask:
                 seen.add(key)
                 entry.new_positions.append((key, position_row(position, variant)))
         return entry
+
+
+def fmjd_ballot(line: MainLine) -> str | None:
+    """The FMJD Drawing Table 64 ballot a Russian game from the start position opens with
+    (``replay.stats.ballots``)."""
+    variant = line.variant
+    if variant.name != "russian" or line.start != start_position(variant):
+        return None
+    board, texts = Board(variant), []
+    for position, move in zip(line.positions, line.moves[:BALLOT_PLIES], strict=False):
+        board.position = position
+        texts.append(full_text(board, move))
+    return ballot_of(texts)
 
 
 def day_span(parts: DateParts) -> tuple[int | None, int | None]:
@@ -226,12 +244,12 @@ def _insert_game(connection: sqlite3.Connection, file_id: int, index: int, entry
     material = entry.material or (None, None, None, None)
     return connection.execute(
         "INSERT INTO games (file_id, game_index, line, variant, white, black, event, date, "
-        "date_low, date_high, result, status, plies, moves, opening, white_men, white_kings, "
-        "black_men, black_kings, tags, pdn) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
+        "white_kings, black_men, black_kings, tags, pdn) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (file_id, index, entry.line, entry.variant, tags.get("White"), tags.get("Black"),
          tags.get("Event"), tags.get("Date"), *entry.date, tags.get("Result"), entry.status,
-         max(len(entry.keys) - 1, 0), entry.moves, entry.opening, *material,
+         max(len(entry.keys) - 1, 0), entry.moves, entry.opening, entry.ballot, *material,
          json.dumps(tags, ensure_ascii=False), entry.pdn)).lastrowid
 
 

@@ -39,6 +39,7 @@ class Match:
     date: str | None
     result: str | None
     opening: str | None
+    ballot: str | None
     pdn: str
 
     def summary(self) -> dict:
@@ -46,7 +47,8 @@ class Match:
         return {"game_id": self.game_id, "file": self.path, "game": self.game_index,
                 "line": self.line, "ply": self.ply, "variant": self.variant,
                 "white": self.white, "black": self.black, "event": self.event,
-                "date": self.date, "result": self.result, "opening": self.opening}
+                "date": self.date, "result": self.result, "opening": self.opening,
+                "ballot": self.ballot}
 
 
 @dataclass
@@ -80,13 +82,13 @@ def search(connection: sqlite3.Connection, wanted: Search) -> Iterator[Match]:
     by_tags = bool(criteria.tags or criteria.players or criteria.white or criteria.black)
     rows = connection.execute(
         "SELECT g.game_id, f.path, g.game_index, g.line, g.variant, g.white, g.black, "
-        "g.event, g.date, g.result, g.opening, g.pdn, g.tags "
+        "g.event, g.date, g.result, g.opening, g.ballot, g.pdn, g.tags "
         "FROM games g JOIN files f USING (file_id) "
         f"WHERE {' AND '.join(clauses)} ORDER BY g.game_id", parameters)
     for row in rows:
-        if by_tags and not criteria.matches_tags(json.loads(row[12]), None):
+        if by_tags and not criteria.matches_tags(json.loads(row[13]), None):
             continue
-        yield Match(row[0], None if plies is None else plies[row[0]], *row[1:12])
+        yield Match(row[0], None if plies is None else plies[row[0]], *row[1:13])
 
 
 def _variants(connection: sqlite3.Connection, chosen: Variant | None) -> list[Variant]:

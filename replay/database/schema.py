@@ -43,6 +43,7 @@ CREATE TABLE games (
     plies         INTEGER NOT NULL,    -- moves of the main line that replay
     moves         TEXT NOT NULL,       -- those moves, numeric squares, e.g. '11-15 23-19 ...'
     opening       TEXT,                -- its opening's name where a source names it
+    ballot        TEXT,                -- Russian: the FMJD Drawing Table 64 ballot, e.g. 4-IV
     white_men     INTEGER,             -- material of the final position
     white_kings   INTEGER,
     black_men     INTEGER,
