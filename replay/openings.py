@@ -23,6 +23,7 @@ from functools import cache
 from pathlib import Path
 
 from replay.board import Position
+from replay.move import Move
 from replay.variants import Variant, get_variant
 
 TABLE = Path(__file__).with_name("openings.tsv")
@@ -73,6 +74,31 @@ def opening_of(positions: list[Position], variant: Variant) -> Opening | None:
     return best
 
 
+def fmjd_ballot(variant: Variant, positions: list[Position], moves: list[Move]) -> str | None:
+    """The FMJD Drawing Table 64 ballot code a Russian game from the start position opens
+    with (``replay.stats.ballots``; the table has codes, not names); ``positions`` holds the
+    position before each move."""
+    from replay.board import Board, start_position
+    from replay.notation import full_text
+    from replay.stats.ballots import BALLOT_PLIES, ballot_of
+
+    if variant.name != "russian" or not positions or positions[0] != start_position(variant):
+        return None
+    board, texts = Board(variant), []
+    for position, move in zip(positions, moves[:BALLOT_PLIES], strict=False):
+        board.position = position
+        texts.append(full_text(board, move))
+    return ballot_of(texts)
+
+
+def opening_label(variant: Variant, positions: list[Position], moves: list[Move]) -> str:
+    """The opening's name with its ballot code, ``Кол (4-IV)``; either alone; '' for none."""
+    named = opening_of(positions, variant)
+    ballot = fmjd_ballot(variant, positions, moves)
+    name = named.name if named is not None else ""
+    return f"{name} ({ballot})" if name and ballot else name or ballot or ""
+
+
 def all_openings() -> list[Opening]:
     """Every named opening of the table, of every variant."""
     variants = {line.split("\t")[1] for line in TABLE.read_text(encoding="utf-8").splitlines()
@@ -81,4 +107,5 @@ def all_openings() -> list[Opening]:
             for opening in named_positions(variant).values()]
 
 
-__all__ = ["Opening", "all_openings", "named_positions", "opening_of"]
+__all__ = ["Opening", "all_openings", "fmjd_ballot", "named_positions", "opening_label",
+           "opening_of"]

@@ -15,12 +15,14 @@ from pdn.reader import read_games
 from replay.archive import Criteria, Settings, filter_games
 from replay.archive.walk import walk_main_line
 from replay.board import Board
-from replay.database.build import fmjd_ballot, index_sources
+from replay.database.build import index_sources
 from replay.database.pattern import Pattern, PatternError
 from replay.database.query import Search, search
 from replay.database.schema import DatabaseError, open_readonly
-from replay.openings import all_openings, opening_of
+from replay.openings import all_openings, fmjd_ballot, opening_label, opening_of
+from replay.replayer import replay_game
 from replay.variants import ENGLISH, RUSSIAN
+from replay.viewer import game_view
 
 runner = CliRunner()
 
@@ -234,7 +236,10 @@ def test_openings_are_named_by_position_with_a_source_each(database):
     # test_stats checks); game 2's cd4 fe5 dxf6 gxe5 and game 3's gh4 ba5 cd4 ab6 neither.
     assert [row["ballot"] for row in rows] == [None, None, None]
     game = next(read_games("1. cd4 ba5 2. bc3 de5 *"))
-    assert fmjd_ballot(walk_main_line(game, RUSSIAN)) == "4-IV"
+    line = walk_main_line(game, RUSSIAN)
+    assert fmjd_ballot(RUSSIAN, line.positions, line.moves) == "4-IV"
+    assert opening_label(RUSSIAN, line.positions, line.moves) == "Кол (4-IV)"
+    assert game_view(replay_game(game, RUSSIAN)).data["opening"] == "Кол (4-IV)"  # the viewer
     entries = all_openings()
     assert entries and all("http" in entry.source for entry in entries)
     # A transposition: 1. cd4 fg5 2. bc3 dc5 reaches the position of the source's order

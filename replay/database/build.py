@@ -20,15 +20,12 @@ from pathlib import Path
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
-from replay.archive.walk import MainLine, walk_main_line
-from replay.board import Board, start_position
+from replay.archive.walk import walk_main_line
 from replay.database.keys import PositionRow, position_key, position_row
 from replay.database.schema import DatabaseError, create_or_open
 from replay.draws import Material
 from replay.move import Move
-from replay.notation import full_text
-from replay.openings import opening_of
-from replay.stats.ballots import BALLOT_PLIES, ballot_of
+from replay.openings import fmjd_ballot, opening_of
 from replay.variants import Variant
 
 Note = Callable[[str], None]
@@ -89,7 +86,7 @@ class IndexTask:
         entry.material = tuple(Material.of(line.final))
         named = opening_of(line.positions, variant)
         entry.opening = named.name if named is not None else None
-        entry.ballot = fmjd_ballot(line)
+        entry.ballot = fmjd_ballot(variant, line.positions, line.moves)
         for position in line.positions:
             key = position_key(position, variant)
             entry.keys.append(key)
@@ -97,19 +94,6 @@ class IndexTask:
                 seen.add(key)
                 entry.new_positions.append((key, position_row(position, variant)))
         return entry
-
-
-def fmjd_ballot(line: MainLine) -> str | None:
-    """The FMJD Drawing Table 64 ballot a Russian game from the start position opens with
-    (``replay.stats.ballots``)."""
-    variant = line.variant
-    if variant.name != "russian" or line.start != start_position(variant):
-        return None
-    board, texts = Board(variant), []
-    for position, move in zip(line.positions, line.moves[:BALLOT_PLIES], strict=False):
-        board.position = position
-        texts.append(full_text(board, move))
-    return ballot_of(texts)
 
 
 def day_span(parts: DateParts) -> tuple[int | None, int | None]:
