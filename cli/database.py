@@ -39,8 +39,9 @@ def index(
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
 ) -> None:
-    """Index games into a database: tags, moves, every position reached, where each game
-    lives. A file already indexed is skipped; a changed file is indexed again.
+    """Index games into a database: tags, moves, positions, where each game lives.
+
+    A file already indexed is skipped; a changed file is indexed again.
 
     Exit status: 0 done; 2 usage error, a file that cannot be read, games the reader gave
     up on (indexed without moves), or a database that cannot be used."""
