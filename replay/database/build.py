@@ -171,6 +171,7 @@ def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
                 summary.replaced += 1
             _insert_file(connection, source, path, digest, size, task, settings, summary, note)
     except OSError as error:
+        _SEEN.clear()  # the positions described for the file were rolled back with it
         summary.failed.append(source)
         note(f"{source}: cannot read: {error.strerror or error}; nothing of it indexed")
         return
