@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.common import EXIT_UNREADABLE, UntaggedVariantOption, fail, parse_variant
 from replay.variants import Variant
+
+if TYPE_CHECKING:
+    from replay.database.query import Match
 
 FORMATS = ("pdn", "table", "json")
 TABLE_COLUMNS = ("game_id", "file", "game", "line", "ply", "white", "black", "date", "result",
@@ -166,7 +170,7 @@ def _indexed_files(database: Path) -> list[str]:
         connection.close()
 
 
-def _write(matches, stream, output_format: str) -> int:
+def _write(matches: Iterable[Match], stream: IO[str], output_format: str) -> int:
     """Write the matches in the chosen format; their number."""
     import json
 

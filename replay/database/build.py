@@ -30,13 +30,15 @@ from replay.variants import Variant
 
 Note = Callable[[str], None]
 UNREADABLE = "unreadable"
-CACHE_KIB = 256 * 1024  # the position index is written in key order, not file order
+# game_positions is ordered by position key, so each game's rows land all over its B-tree:
+# a large page cache keeps those pages in memory instead of rereading them.
+CACHE_KIB = 256 * 1024
 
 
 @dataclass
 class GameEntry:
     """What a worker found about one game: its row, its positions, and the rows of the
-    positions first seen in its batch."""
+    positions this process had not yet described in the run."""
 
     line: int
     pdn: str
