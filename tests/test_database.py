@@ -4,6 +4,7 @@ same games as pdn filter, bad input, and exactness on OCA 2.0."""
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from pathlib import Path
 
@@ -11,17 +12,19 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from pdn.fen import format_fen
 from pdn.reader import read_games
 from replay.archive import Criteria, Settings, filter_games
 from replay.archive.walk import walk_main_line
-from replay.board import Board
+from replay.board import Board, setup_from_position
 from replay.database.build import index_sources
+from replay.database.keys import dense, fen_of
 from replay.database.pattern import Pattern, PatternError
 from replay.database.query import Search, search
 from replay.database.schema import DatabaseError, open_readonly
 from replay.openings import all_openings, fmjd_ballot, opening_label, opening_of
 from replay.replayer import replay_game
-from replay.variants import ENGLISH, RUSSIAN
+from replay.variants import ENGLISH, RUSSIAN, get_variant
 from replay.viewer import game_view
 
 runner = CliRunner()
@@ -251,3 +254,28 @@ def test_openings_are_named_by_position_with_a_source_each(database):
         positions.append(board.position)
     assert opening_of(positions, RUSSIAN).name == "Городская партия"
     assert opening_of(positions[:4], RUSSIAN) is None
+
+
+@pytest.mark.parametrize("name", ["english", "russian", "international", "turkish",
+                                  "canadian", "frisian"])
+def test_stored_fen_and_bitboards_agree_with_the_fen_writer(name):
+    """keys.fen_of is a fast copy of pdn.fen.format_fen, and dense bitboards number the
+    playing squares in order: both checked on every position of seeded random games."""
+    variant = get_variant(name)
+    squares = variant.geometry.playable
+    for seed in range(5):
+        board, chooser = Board(variant), random.Random(seed)
+        for _ in range(60):
+            legal = board.legal_moves()
+            if not legal:
+                break
+            board.push(chooser.choice(legal))
+            position = board.position
+            assert fen_of(position, variant) == format_fen(
+                setup_from_position(position), variant.gametype.notation)
+            bits = dense(position.white, variant)
+            if len(squares) <= 64:
+                assert bits % (1 << 64) == sum(1 << i for i, square in enumerate(squares)
+                                               if position.white >> square & 1)
+            else:
+                assert bits is None

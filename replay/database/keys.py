@@ -21,7 +21,7 @@ positions are still found by key.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from hashlib import blake2b
 from typing import NamedTuple
 
@@ -74,6 +74,7 @@ def _byte_tables(variant: Variant) -> tuple[tuple[int, ...], ...] | None:
     return tuple(tables)
 
 
+@lru_cache(maxsize=1 << 16)  # a move changes one side: the other's bitboards come again
 def dense(bits: int, variant: Variant) -> int | None:
     """A bitboard on internal squares as a dense signed 64-bit bitboard (None: too big)."""
     tables = _byte_tables(variant)
@@ -114,15 +115,17 @@ def _fen_order(variant: Variant) -> tuple[dict[int, int], tuple[str, ...] | dict
 
 def fen_of(position: Position, variant: Variant) -> str:
     """The position's FEN as ``pdn.fen.format_fen`` writes it, without building a Setup."""
+    white, black, kings = position.white, position.black, position.kings
+    return (f"{'W' if position.turn == WHITE else 'B'}:W{_section(white, white & kings, variant)}"
+            f":B{_section(black, black & kings, variant)}")
+
+
+@lru_cache(maxsize=1 << 16)  # a move changes one side: the other's section comes again
+def _section(pieces: int, kings: int, variant: Variant) -> str:
+    """One side's squares in FEN order, kings marked K."""
     rank, names = _fen_order(variant)
-    kings = position.kings
-
-    def section(pieces: int) -> str:
-        squares = sorted(iter_bits(pieces), key=rank.__getitem__)
-        return ",".join(("K" if kings >> sq & 1 else "") + names[sq] for sq in squares)
-
-    return (f"{'W' if position.turn == WHITE else 'B'}:W{section(position.white)}"
-            f":B{section(position.black)}")
+    squares = sorted(iter_bits(pieces), key=rank.__getitem__)
+    return ",".join(("K" if kings >> sq & 1 else "") + names[sq] for sq in squares)
 
 
 __all__ = ["PositionRow", "dense", "dense_squares", "fen_of", "position_key", "position_row",
