@@ -34,6 +34,7 @@ bench: $(BIN)/pdn
 	$(BIN)/python bench/archive.py
 	$(BIN)/python bench/repair.py
 	$(BIN)/python bench/linear.py
+	$(BIN)/python bench/index.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import archive, cat, convert, info, moves, perft, show, stats, validate, view
+from cli import archive, cat, convert, database, info, moves, perft, show, stats, validate, view
 
 app = typer.Typer(
     name="pdn",
@@ -18,7 +18,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive):
+for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
+               database):
     module.register(app)
 
 

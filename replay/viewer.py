@@ -41,6 +41,7 @@ from replay.diagram import (
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import full_text
+from replay.openings import opening_label
 from replay.replayer import Problem, ReplayedGame
 from replay.resolve import resolve
 
@@ -83,6 +84,8 @@ def _game_data(replayed: ReplayedGame, layout: Layout) -> dict:
                             if tags.get(name, "?").strip("?. ")),
         "result": replayed.game.headers_result or "*",
         "variant": replayed.variant.name,
+        "opening": opening_label(replayed.variant, [*replayed.positions, *(
+            [replayed.final] if replayed.final is not None else [])], replayed.moves),
         "status": replayed.status,
         "errors": [problem.message for problem in replayed.errors],
         "svg": svg_open(layout) + "".join(board_background(layout, notation)),
@@ -349,7 +352,7 @@ function openGame(number, nodeNumber) {
   for (const el of document.querySelectorAll("#games li"))
     el.classList.toggle("current", el.dataset.game == number);
   $("title").textContent = `${g.title}  ${g.result}`;
-  $("event").textContent = [g.event, g.variant].filter(Boolean).join(" · ");
+  $("event").textContent = [g.event, g.variant, g.opening].filter(Boolean).join(" · ");
   $("verdict").textContent = g.errors.length ? `Does not replay: ${g.errors.join("; ")}` : "";
   show(nodeNumber || 0);
 }

@@ -157,6 +157,8 @@ def test_russian_openings_are_named_by_the_fmjd_ballot_they_start_with(tmp_path)
     tables = stats_tables([write(tmp_path, text)], RUSSIAN, opening_plies=4)
     assert tables.games["ballot"].tolist() == ["4-IV"]
     assert tables.openings["ballot"].tolist() == ["4-IV"]
+    # 1. cd4 ba5 is the "Кол" (docs/openings.md: Gorodetsky, «Книга о шашках», ch. 7).
+    assert tables.games["opening_name"].tolist() == ["Кол"]
 
 
 def test_every_fmjd_ballot_replays_to_legal_moves():

@@ -35,7 +35,9 @@ of the replayed record);
 ``status`` category valid/invalid/incomplete/unreadable; ``error`` string (first error code);
 ``errors``, ``warnings`` Int64; ``opening`` string (the first N plies in full notation,
 space-separated; NA for shorter games); ``ballot`` string (Russian games from the start
-position: the FMJD Drawing Table 64 ballot code the game starts with, e.g. ``4-IV``).
+position: the FMJD Drawing Table 64 ballot code the game starts with, e.g. ``4-IV``);
+``opening_name`` string (the named opening the game reaches, matched by position, with a
+public source for each name: docs/openings.md; NA where no source names the line).
 
 **moves** — one row per replayed main-line ply:
 ``file`` category; ``game`` Int64; ``ply`` Int32 (1-based); ``move_number`` Int32; ``side``

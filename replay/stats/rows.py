@@ -17,6 +17,7 @@ from replay.draws import Material
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import full_text, short_text
+from replay.openings import opening_of
 from replay.replayer import ReplayedGame, replay_game
 from replay.stats.ballots import BALLOT_PLIES, ballot_of
 from replay.variants import Variant
@@ -76,7 +77,15 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
         "errors": len(errors), "warnings": warnings,
         "opening": walk.opening(opening_plies),
         "ballot": walk.ballot(replayed),
+        "opening_name": _opening_name(replayed),
     }
+
+
+def _opening_name(replayed: ReplayedGame) -> str | None:
+    """The named opening the main line reaches (``replay.openings``), if a source names it."""
+    final = [replayed.final] if replayed.final is not None else []
+    named = opening_of([*replayed.positions, *final], replayed.variant)
+    return named.name if named is not None else None
 
 
 def _ending(ending: str) -> str:

@@ -34,7 +34,7 @@ REPLAY_COLUMNS: dict[str, object] = {
     "draw_rule": STRING,
     "status": category(("valid", "invalid", "incomplete", "unreadable")),
     "error": STRING, "errors": "Int64", "warnings": "Int64",
-    "opening": STRING, "ballot": STRING,
+    "opening": STRING, "ballot": STRING, "opening_name": STRING,
 }
 
 # Columns derived from the tags and the result in the main process.
@@ -50,7 +50,7 @@ GAME_COLUMN_ORDER = (
     "result_reading", "plies", "captures",
     "pieces_captured", "promotions", "first_king_white", "first_king_black", "white_men",
     "white_kings", "black_men", "black_kings", "ending", "draw_rule", "status", "error",
-    "errors", "warnings", "opening", "ballot",
+    "errors", "warnings", "opening", "ballot", "opening_name",
 )
 
 MOVE_DTYPES: dict[str, object] = {

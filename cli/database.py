@@ -1,0 +1,195 @@
+"""``pdn index`` and ``pdn search``: a game database for instant searches.
+
+``index`` stores every game's tags, moves, positions and place in its file in an SQLite
+database (replay.database, schema in docs/database.md); ``search`` selects games from it
+with ``pdn filter``'s criteria and ``--pattern``, and writes them as ``filter`` does, or
+lists them. Library imports stay inside the commands so that ``pdn --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Iterable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated
+
+import typer
+
+from cli.common import EXIT_UNREADABLE, UntaggedVariantOption, fail, parse_variant
+from replay.variants import Variant
+
+if TYPE_CHECKING:
+    from replay.database.query import Match
+
+FORMATS = ("pdn", "table", "json")
+TABLE_COLUMNS = ("game_id", "file", "game", "line", "ply", "white", "black", "date", "result",
+                 "opening", "ballot")
+
+
+def index(
+    paths: Annotated[list[str], typer.Argument(
+        help="PDN files or directories (searched for *.pdn and *.txt).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The database file (created "
+                                         "when new, else updated).", show_default=False)],
+    variant: UntaggedVariantOption = None,
+    ignore_gametype: Annotated[bool, typer.Option(
+        "--ignore-gametype", help="Use --variant even where a game's GameType tag says "
+        "otherwise.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0,
+                                      help="Worker processes (0: all cores on large input).")]
+    = 0,
+    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
+    = None,
+) -> None:
+    """Index games into a database: tags, moves, positions, where each game lives.
+
+    A file already indexed is skipped; a changed file is indexed again.
+
+    Exit status: 0 done; 2 usage error, a file that cannot be read, games the reader gave
+    up on (indexed without moves), or a database that cannot be used."""
+    from cli.archive import Console
+    from cli.sources import SourceError, collect_sources
+    from pdn.output import OutputError, refuse_overwriting_inputs
+    from replay.archive.run import Settings
+    from replay.database.build import index_sources
+    from replay.database.schema import DatabaseError
+
+    if "-" in paths:
+        fail("pdn index reads files, not standard input: name the files")
+    try:
+        sources = collect_sources(paths, (".pdn", ".txt", ".phn"))
+        refuse_overwriting_inputs(output, sources)
+    except (SourceError, OutputError) as error:
+        fail(str(error))
+    console = Console()
+    with console.progress(sources) as progress:
+        settings = Settings(variant, variant if ignore_gametype else None, jobs, encoding,
+                            progress)
+        try:
+            summary = index_sources(output, sources, settings, note=console.note)
+        except DatabaseError as error:
+            fail(str(error))
+    console.note(f"{summary.games} games ({summary.positions} positions) from "
+                 f"{summary.files} files indexed into {output}; {summary.skipped} files "
+                 f"already there, {summary.replaced} replaced"
+                 + (f"; {len(summary.failed)} files could not be read" if summary.failed
+                    else "")
+                 + (f"; {summary.unreadable} games unreadable" if summary.unreadable else ""))
+    if summary.failed or summary.unreadable:
+        raise typer.Exit(EXIT_UNREADABLE)
+
+
+def search(
+    database: Annotated[Path, typer.Argument(help="A database made by pdn index.",
+                                             show_default=False)],
+    output: Annotated[str, typer.Option("--output", "-o", help="Output file (- for stdout).")]
+    = "-",
+    output_format: Annotated[str, typer.Option(
+        "--format", "-f", help="pdn: the games as they were read; table or json: a list of "
+        "the games with the ply where they match.")] = "pdn",
+    position: Annotated[str | None, typer.Option(
+        metavar="FEN", help="Games reaching this position (side to move included).")] = None,
+    pattern: Annotated[str | None, typer.Option(
+        help="Games reaching a position with these squares fixed, e.g. 'c3,e3=wm "
+        "any(a7,c7)=bk f4=empty turn=black' (see docs/database.md).")] = None,
+    material: Annotated[str | None, typer.Option(
+        help='Material at the end, e.g. "W:3K1M B:1K" (K kings, M men).')] = None,
+    material_any_ply: Annotated[bool, typer.Option(
+        help="--material at any ply rather than at the end.")] = False,
+    moves: Annotated[str | None, typer.Option(
+        help='Games starting with these moves, in any notation ("1.c3-d4 f6-g5").')] = None,
+    tag: Annotated[list[str] | None, typer.Option(
+        "--tag", metavar="NAME=VALUE", help="A tag matches a glob, or a regex written /re/ "
+        "(repeatable).")] = None,
+    player: Annotated[list[str] | None, typer.Option(
+        help="A player on either side; names match ignoring case, spacing and word order.")]
+    = None,
+    white: Annotated[list[str] | None, typer.Option(help="The White player.")] = None,
+    black: Annotated[list[str] | None, typer.Option(help="The Black player.")] = None,
+    date_from: Annotated[str | None, typer.Option(help="Played on or after (1990, 1990.06, "
+                                                       "1990.06.01).")] = None,
+    date_to: Annotated[str | None, typer.Option(help="Played on or before.")] = None,
+    variant: Annotated[Variant | None, typer.Option(
+        "--variant", "-v", parser=parse_variant, metavar="VARIANT",
+        help="Games of this variant.")] = None,
+) -> None:
+    """Find games in a database: every criterion given must hold.
+
+    Exit status: 0 done (also when nothing matched); 2 usage error or a database that
+    cannot be used."""
+    from cli.archive import _criteria
+    from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
+    from replay.database.pattern import Pattern, PatternError
+    from replay.database.query import Search
+    from replay.database.query import search as run_search
+    from replay.database.schema import DatabaseError, open_readonly
+
+    if output_format not in FORMATS:
+        fail(f"--format '{output_format}': use {', '.join(FORMATS)}")
+    criteria = _criteria(tag, player, white, black, date_from, date_to, variant, None, None,
+                         None, None, moves, position, material, material_any_ply)
+    try:
+        wanted = Search(criteria, Pattern.parse(pattern) if pattern is not None else None)
+        if output != "-":
+            refuse_overwriting_inputs(output, [database, *_indexed_files(database)])
+        connection = open_readonly(database)
+    except (PatternError, OutputError, DatabaseError) as error:
+        fail(str(error))
+    with ExitStack() as stack:
+        stream = sys.stdout if output == "-" else stack.enter_context(atomic_writer(output))
+        try:
+            count = _write(run_search(connection, wanted), stream, output_format)
+        except (PatternError, DatabaseError) as error:
+            fail(str(error))
+        except sqlite3.Error as error:
+            fail(f"{database}: cannot read the database: {error}")
+        finally:
+            connection.close()
+    if output != "-" or output_format == "pdn":
+        from cli.archive import Console
+
+        Console().note(f"{count} games matched")
+
+
+def _indexed_files(database: Path) -> list[str]:
+    """The source files a database knows (an output must not replace them); none when the
+    database cannot be read (opening it will say why)."""
+    from replay.database.schema import DatabaseError, open_readonly
+
+    try:
+        connection = open_readonly(database)
+    except DatabaseError:
+        return []
+    try:
+        return [path for (path,) in connection.execute("SELECT path FROM files")]
+    except sqlite3.Error:
+        return []
+    finally:
+        connection.close()
+
+
+def _write(matches: Iterable[Match], stream: IO[str], output_format: str) -> int:
+    """Write the matches in the chosen format; their number."""
+    import json
+
+    count = 0
+    if output_format == "table":
+        stream.write("\t".join(TABLE_COLUMNS) + "\n")
+    for match in matches:
+        count += 1
+        if output_format == "pdn":
+            stream.write(match.pdn)
+        elif output_format == "json":
+            stream.write(json.dumps(match.summary(), ensure_ascii=False) + "\n")
+        else:
+            row = match.summary()
+            stream.write("\t".join("" if row[c] is None else str(row[c])
+                                    for c in TABLE_COLUMNS) + "\n")
+    return count
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(index)
+    app.command()(search)

@@ -1,0 +1,243 @@
+"""Index sources into a database: every game's tags, moves, positions and place in its file.
+
+Games are read and replayed in worker processes (``replay.archive.stream.run_task``, the
+archive tools' machinery); the main process writes the rows, one transaction per file.
+A file already indexed with the same bytes is skipped; a file whose bytes changed has its
+old games replaced; a file that cannot be read is reported by name and the others go on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from replay.archive.run import Settings, game_text
+from replay.archive.stream import Record, run_task
+from replay.archive.tags import DateParts, date_parts_many, date_range
+from replay.archive.walk import walk_main_line
+from replay.database.keys import PositionRow, position_key, position_row
+from replay.database.schema import DatabaseError, create_or_open
+from replay.draws import Material
+from replay.move import Move
+from replay.openings import fmjd_ballot, opening_of
+from replay.variants import Variant
+
+Note = Callable[[str], None]
+UNREADABLE = "unreadable"
+# game_positions is ordered by position key, so each game's rows land all over its B-tree:
+# a large page cache keeps those pages in memory instead of rereading them.
+CACHE_KIB = 256 * 1024
+
+
+@dataclass
+class GameEntry:
+    """What a worker found about one game: its row, its positions, and the rows of the
+    positions this process had not yet described in the run."""
+
+    line: int
+    pdn: str
+    tags: dict[str, str]
+    date: tuple[int | None, int | None]
+    error: str = ""
+    variant: str | None = None
+    status: str = UNREADABLE
+    moves: str = ""
+    opening: str | None = None
+    ballot: str | None = None
+    material: tuple[int, int, int, int] | None = None
+    keys: list[int] = field(default_factory=list)  # the key at each ply, from the start
+    new_positions: list[tuple[int, PositionRow]] = field(default_factory=list)
+
+
+_SEEN: dict[str, set[int]] = {}  # per run: the keys this process already described
+SEEN_LIMIT = 4_000_000  # then forgotten: a position described twice is merely written twice
+
+
+@dataclass
+class IndexTask:
+    """Replay every game of a batch and describe it for the database; a worker describes
+    each position once per run (``run``: a token of the indexing run)."""
+
+    settings: Settings
+    run: str
+
+    def __call__(self, records: list[Record]) -> list[GameEntry]:
+        seen = _SEEN.get(self.run)
+        if seen is None or len(seen) > SEEN_LIMIT:
+            _SEEN.clear()
+            seen = _SEEN[self.run] = set()
+        dates = date_parts_many(record.tags.get("Date") or "" for record in records)
+        return [self._entry(record, date, seen) for record, date in zip(records, dates,
+                                                                         strict=True)]
+
+    def _entry(self, record: Record, date: DateParts, seen: set[int]) -> GameEntry:
+        entry = GameEntry(record.line, game_text(record), dict(record.tags), day_span(date),
+                          record.error)
+        if record.game is None:
+            return entry
+        line = walk_main_line(record.game, self.settings.default, self.settings.override)
+        variant = line.variant
+        entry.variant, entry.status = variant.name, line.status
+        entry.moves = moves_text(line.moves, variant)
+        entry.material = tuple(Material.of(line.final))
+        named = opening_of(line.positions, variant)
+        entry.opening = named.name if named is not None else None
+        entry.ballot = fmjd_ballot(variant, line.positions, line.moves)
+        for position in line.positions:
+            key = position_key(position, variant)
+            entry.keys.append(key)
+            if key not in seen:
+                seen.add(key)
+                entry.new_positions.append((key, position_row(position, variant)))
+        return entry
+
+
+def day_span(parts: DateParts) -> tuple[int | None, int | None]:
+    """The earliest and latest day a partial date can mean, as YYYYMMDD (None: no year)."""
+    span = date_range(parts)
+    if span is None:
+        return None, None
+    return tuple(year * 10000 + month * 100 + day for year, month, day in span)
+
+
+def moves_text(moves: list[Move], variant: Variant) -> str:
+    """The moves in numeric notation, every landing square of a capture: ``9x18x27``."""
+    names = variant.gametype.notation.numbers
+    return " ".join(("x" if move.captures else "-").join(
+        names[square] for square in (move.origin, *move.path)) for move in moves)
+
+
+@dataclass
+class IndexSummary:
+    """What an indexing run did."""
+
+    files: int = 0
+    skipped: int = 0
+    replaced: int = 0
+    failed: list[str] = field(default_factory=list)
+    games: int = 0
+    unreadable: int = 0
+    positions: int = 0
+
+
+def index_sources(database: str | Path, sources: list[str], settings: Settings, *,
+                  note: Note = print) -> IndexSummary:
+    """Add the games of ``sources`` (file paths) to ``database``, creating it when new;
+    raises ``schema.DatabaseError`` for a database that cannot be used."""
+    summary = IndexSummary()
+    run = uuid.uuid4().hex
+    connection = create_or_open(database)
+    connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+    try:
+        for source in sources:
+            _index_file(connection, source, IndexTask(_portable(settings), run), summary, note,
+                        settings)
+    except sqlite3.Error as error:  # a database damaged past its header, a full disk...
+        raise DatabaseError(f"{database}: cannot write the database: {error}") from None
+    finally:
+        connection.close()
+    return summary
+
+
+def _portable(settings: Settings) -> Settings:
+    return Settings(settings.default, settings.override, settings.jobs, settings.encoding)
+
+
+def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
+                summary: IndexSummary, note: Note, settings: Settings) -> None:
+    path = Path(source).resolve()
+    try:
+        digest, size = file_digest(path)
+    except OSError as error:
+        summary.failed.append(source)
+        note(f"{source}: cannot read: {error.strerror or error}")
+        return
+    known = connection.execute("SELECT file_id FROM files WHERE path = ?",
+                               (str(path),)).fetchall()
+    same = connection.execute("SELECT path FROM files WHERE sha256 = ?", (digest,)).fetchone()
+    if same is not None:
+        summary.skipped += 1
+        where = "" if same[0] == str(path) else f" (the same bytes as {same[0]})"
+        note(f"{source}: already indexed{where}, skipped")
+        return
+    try:
+        with connection:
+            for (file_id,) in known:  # the same path with other bytes: replace its games
+                _remove_file(connection, file_id)
+                summary.replaced += 1
+            _insert_file(connection, source, path, digest, size, task, settings, summary, note)
+    except OSError as error:
+        _SEEN.clear()  # the positions described for the file were rolled back with it
+        summary.failed.append(source)
+        note(f"{source}: cannot read: {error.strerror or error}; nothing of it indexed")
+        return
+    summary.files += 1
+
+
+def file_digest(path: Path) -> tuple[str, int]:
+    """The SHA-256 of a file's bytes and its size; raises OSError."""
+    digest, size = hashlib.sha256(), 0
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size
+
+
+def _remove_file(connection: sqlite3.Connection, file_id: int) -> None:
+    connection.execute("DELETE FROM game_positions WHERE game_id IN "
+                       "(SELECT game_id FROM games WHERE file_id = ?)", (file_id,))
+    connection.execute("DELETE FROM games WHERE file_id = ?", (file_id,))
+    connection.execute("DELETE FROM files WHERE file_id = ?", (file_id,))
+
+
+def _insert_file(connection: sqlite3.Connection, source: str, path: Path, digest: str,
+                 size: int, task: IndexTask, settings: Settings, summary: IndexSummary,
+                 note: Note) -> None:
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    file_id = connection.execute(
+        "INSERT INTO files (path, sha256, size, games, indexed_at) VALUES (?, ?, ?, 0, ?)",
+        (str(path), digest, size, stamp)).lastrowid
+    games = 0
+    for item in run_task([source], task, jobs=settings.jobs, encoding=settings.encoding,
+                         progress=settings.progress):
+        entry: GameEntry = item.result
+        games += 1
+        if entry.error:
+            summary.unreadable += 1
+            note(f"{item.source}:{entry.line}: game {item.index}: unreadable, indexed without "
+                 f"moves: {entry.error}")
+        game_id = _insert_game(connection, file_id, item.index, entry)
+        connection.executemany(
+            "INSERT OR IGNORE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((key, row.variant, row.turn, row.white_men, row.white_kings, row.black_men,
+              row.black_kings, *row.counts, row.fen) for key, row in entry.new_positions))
+        connection.executemany("INSERT OR IGNORE INTO game_positions VALUES (?, ?, ?)",
+                               ((key, game_id, ply) for ply, key in enumerate(entry.keys)))
+        summary.positions += len(entry.keys)
+    connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
+    summary.games += games
+
+
+def _insert_game(connection: sqlite3.Connection, file_id: int, index: int, entry: GameEntry
+                 ) -> int:
+    tags = entry.tags
+    material = entry.material or (None, None, None, None)
+    return connection.execute(
+        "INSERT INTO games (file_id, game_index, line, variant, white, black, event, date, "
+        "date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
+        "white_kings, black_men, black_kings, tags, pdn) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (file_id, index, entry.line, entry.variant, tags.get("White"), tags.get("Black"),
+         tags.get("Event"), tags.get("Date"), *entry.date, tags.get("Result"), entry.status,
+         max(len(entry.keys) - 1, 0), entry.moves, entry.opening, entry.ballot, *material,
+         json.dumps(tags, ensure_ascii=False), entry.pdn)).lastrowid
+
+
+__all__ = ["GameEntry", "IndexSummary", "IndexTask", "index_sources", "moves_text"]

@@ -1,0 +1,211 @@
+"""Searches over a game database, with ``pdn filter``'s criteria and ``--pattern``.
+
+Board criteria are answered from the ``game_positions`` table: ``--position`` and
+``--moves`` are lookups by position key (the stored FEN is compared too, so a key
+collision never finds a wrong game), ``--pattern`` and ``--material-any-ply`` scan the
+distinct positions once. Tag, player and date criteria follow ``pdn filter``'s rules
+(``replay.archive.select``), so both commands select the same games.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from replay.archive.select import Criteria
+from replay.archive.tags import date_range
+from replay.board import Position
+from replay.database.keys import fen_of, position_key
+from replay.database.pattern import Pattern, PatternError
+from replay.variants import Variant, get_variant
+
+
+@dataclass(frozen=True)
+class Match:
+    """A game found, where it lives, and the first ply where its position matched (None
+    when no board criterion was given; for ``--moves``, the ply after the last move)."""
+
+    game_id: int
+    ply: int | None
+    path: str
+    game_index: int
+    line: int
+    variant: str
+    white: str | None
+    black: str | None
+    event: str | None
+    date: str | None
+    result: str | None
+    opening: str | None
+    ballot: str | None
+    pdn: str
+
+    def summary(self) -> dict:
+        """The match without its record, for ``--format json``."""
+        return {"game_id": self.game_id, "file": self.path, "game": self.game_index,
+                "line": self.line, "ply": self.ply, "variant": self.variant,
+                "white": self.white, "black": self.black, "event": self.event,
+                "date": self.date, "result": self.result, "opening": self.opening,
+                "ballot": self.ballot}
+
+
+@dataclass
+class Search:
+    """What to look for: ``pdn filter``'s criteria (tags, players, dates, variant, moves,
+    position, material) and a pattern."""
+
+    criteria: Criteria
+    pattern: Pattern | None = None
+
+
+def search(connection: sqlite3.Connection, wanted: Search) -> Iterator[Match]:
+    """The games meeting every criterion, in index order; raises PatternError when the
+    pattern fits none of the variants in the database."""
+    criteria = wanted.criteria
+    variants = _variants(connection, criteria.variant)
+    plies: dict[int, int | None] | None = None
+    for found in _board_matches(connection, wanted, variants):
+        plies = found if plies is None else {
+            game: plies[game] if plies[game] is not None else ply
+            for game, ply in found.items() if game in plies}
+    clauses, parameters = ["g.status != 'unreadable'"], []
+    if criteria.variant is not None:
+        clauses.append("g.variant = ?")
+        parameters.append(criteria.variant.name)
+    _date_clauses(criteria, clauses, parameters)
+    _material_clauses(criteria, clauses, parameters)
+    if plies is not None:
+        clauses.append("g.game_id IN (SELECT value FROM json_each(?))")
+        parameters.append(json.dumps(sorted(plies)))
+    by_tags = bool(criteria.tags or criteria.players or criteria.white or criteria.black)
+    rows = connection.execute(
+        "SELECT g.game_id, f.path, g.game_index, g.line, g.variant, g.white, g.black, "
+        "g.event, g.date, g.result, g.opening, g.ballot, g.pdn, g.tags "
+        "FROM games g JOIN files f USING (file_id) "
+        f"WHERE {' AND '.join(clauses)} ORDER BY g.game_id", parameters)
+    for row in rows:
+        if by_tags and not criteria.matches_tags(json.loads(row[13]), None):
+            continue
+        yield Match(row[0], None if plies is None else plies[row[0]], *row[1:13])
+
+
+def _variants(connection: sqlite3.Connection, chosen: Variant | None) -> list[Variant]:
+    names = [name for (name,) in connection.execute(
+        "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL ORDER BY variant")]
+    return [get_variant(name) for name in names if chosen is None or name == chosen.name]
+
+
+def _board_matches(connection: sqlite3.Connection, wanted: Search, variants: list[Variant]
+                   ) -> Iterator[dict[int, int | None]]:
+    """For each board criterion given, the games meeting it and the ply where they do."""
+    criteria = wanted.criteria
+    if criteria.position is not None:
+        yield _position_matches(connection, criteria, variants)
+    if wanted.pattern is not None:
+        yield _pattern_matches(connection, wanted.pattern, variants)
+    if criteria.moves is not None:
+        yield _opening_matches(connection, criteria, variants)
+    if criteria.material is not None and criteria.material_any_ply:
+        yield _material_matches(connection, criteria, variants)
+
+
+def _position_matches(connection: sqlite3.Connection, criteria: Criteria,
+                      variants: list[Variant]) -> dict[int, int | None]:
+    found: dict[int, int | None] = {}
+    for variant in variants:
+        target = criteria.target_position(variant)
+        if target is None:
+            continue
+        position = Position(*target)
+        found.update(connection.execute(
+            "SELECT gp.game_id, MIN(gp.ply) FROM game_positions gp JOIN positions p "
+            "ON p.position_key = gp.position_key WHERE gp.position_key = ? AND p.variant = ? "
+            "AND p.fen = ? GROUP BY gp.game_id",
+            (position_key(position, variant), variant.name, fen_of(position, variant))))
+    return found
+
+
+def _pattern_matches(connection: sqlite3.Connection, pattern: Pattern, variants: list[Variant]
+                     ) -> dict[int, int | None]:
+    found: dict[int, int | None] = {}
+    problems = []
+    for variant in variants:
+        try:
+            condition, parameters = pattern.sql(variant)
+        except PatternError as error:
+            problems.append(error)
+            continue
+        found.update(connection.execute(
+            "SELECT gp.game_id, MIN(gp.ply) FROM positions p JOIN game_positions gp "
+            f"ON gp.position_key = p.position_key WHERE p.variant = ? AND {condition} "
+            "GROUP BY gp.game_id", [variant.name, *parameters]))
+    if problems and len(problems) == len(variants):
+        raise problems[0]
+    return found
+
+
+def _opening_matches(connection: sqlite3.Connection, criteria: Criteria,
+                     variants: list[Variant]) -> dict[int, int | None]:
+    """Games whose main line goes through every position of the --moves sequence, ply by
+    ply (as ``pdn filter --moves``)."""
+    found: dict[int, int | None] = {}
+    for variant in variants:
+        opening = criteria.opening_positions(variant)
+        if opening is None:
+            continue
+        games: set[int] | None = None
+        for ply in reversed(range(len(opening))):  # the last position is the rarest
+            position = Position(*opening[ply])
+            reached = {game for (game,) in connection.execute(
+                "SELECT game_id FROM game_positions WHERE position_key = ? AND ply = ?",
+                (position_key(position, variant), ply))}
+            games = reached if games is None else games & reached
+            if not games:
+                break
+        found.update(dict.fromkeys(games or (), len(opening) - 1))
+    return found
+
+
+def _material_matches(connection: sqlite3.Connection, criteria: Criteria,
+                      variants: list[Variant]) -> dict[int, int | None]:
+    """Games with the --material balance at some ply (--material-any-ply)."""
+    clauses, parameters = [], []
+    test = criteria.material
+    for prefix, side in (("white", test.white), ("black", test.black)):
+        if side is not None:
+            clauses.append(f"p.{prefix}_men_count = ? AND p.{prefix}_kings_count = ?")
+            parameters += list(side)
+    names = json.dumps([variant.name for variant in variants])
+    return dict(connection.execute(
+        "SELECT gp.game_id, MIN(gp.ply) FROM positions p JOIN game_positions gp "
+        "ON gp.position_key = p.position_key WHERE p.variant IN (SELECT value FROM "
+        f"json_each(?)) AND {' AND '.join(clauses)} GROUP BY gp.game_id",
+        [names, *parameters]))
+
+
+def _date_clauses(criteria: Criteria, clauses: list[str], parameters: list) -> None:
+    """--date-from/--date-to as ``pdn filter`` reads them: a partial date on either side
+    is a span of days, and a game matches when the spans meet."""
+    for parts, clause, side in ((criteria.date_from, "g.date_high >= ?", 0),
+                                (criteria.date_to, "g.date_low <= ?", 1)):
+        if parts is None:
+            continue
+        year, month, day = date_range(parts)[side]
+        clauses.append(clause)
+        parameters.append(year * 10000 + month * 100 + day)
+
+
+def _material_clauses(criteria: Criteria, clauses: list[str], parameters: list) -> None:
+    """--material at the end of the main line."""
+    test = criteria.material
+    if test is None or criteria.material_any_ply:
+        return
+    for prefix, side in (("white", test.white), ("black", test.black)):
+        if side is not None:
+            clauses.append(f"g.{prefix}_men = ? AND g.{prefix}_kings = ?")
+            parameters += list(side)
+
+
+__all__ = ["Match", "Search", "search"]

@@ -1,0 +1,132 @@
+"""The database's tables and its schema version; opening a file refuses other versions.
+
+The schema is a stable interface for SQL users, documented in docs/database.md; a change
+to it raises ``SCHEMA_VERSION``, and a database of another version is refused with a
+message that says which.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+APPLICATION = "pdn-toolkit game database"
+
+TABLES = """
+CREATE TABLE meta (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE files (
+    file_id    INTEGER PRIMARY KEY,
+    path       TEXT NOT NULL UNIQUE,   -- absolute path when indexed
+    sha256     TEXT NOT NULL,          -- of the file's bytes: the same file is never doubled
+    size       INTEGER NOT NULL,
+    games      INTEGER NOT NULL,
+    indexed_at TEXT NOT NULL           -- UTC, ISO 8601
+);
+CREATE TABLE games (
+    game_id       INTEGER PRIMARY KEY, -- in index order: file by file, game by game
+    file_id       INTEGER NOT NULL REFERENCES files(file_id),
+    game_index    INTEGER NOT NULL,    -- 1-based place of the game in its file
+    line          INTEGER NOT NULL,    -- where its record starts in the file
+    variant       TEXT,                -- the variant it was replayed as (NULL: unreadable)
+    white         TEXT,
+    black         TEXT,
+    event         TEXT,
+    date          TEXT,                -- the Date tag as written
+    date_low      INTEGER,             -- earliest day a partial date can mean, YYYYMMDD
+    date_high     INTEGER,             -- latest day, YYYYMMDD (NULL: no year known)
+    result        TEXT,
+    status        TEXT NOT NULL,       -- valid, invalid, incomplete or unreadable
+    plies         INTEGER NOT NULL,    -- moves of the main line that replay
+    moves         TEXT NOT NULL,       -- those moves, numeric squares, e.g. '11-15 23-19 ...'
+    opening       TEXT,                -- its opening's name where a source names it
+    ballot        TEXT,                -- Russian: the FMJD Drawing Table 64 ballot, e.g. 4-IV
+    white_men     INTEGER,             -- material of the final position
+    white_kings   INTEGER,
+    black_men     INTEGER,
+    black_kings   INTEGER,
+    tags          TEXT NOT NULL,       -- every tag, as a JSON object
+    pdn           TEXT NOT NULL        -- the game's record as it was read
+);
+CREATE INDEX games_by_file ON games(file_id, game_index);
+CREATE TABLE positions (
+    position_key INTEGER PRIMARY KEY,  -- see replay.database.keys
+    variant      TEXT NOT NULL,
+    turn         TEXT NOT NULL,        -- 'W' or 'B': the side to move
+    white_men    INTEGER,              -- bitboards: bit i = the i-th playing square
+    white_kings  INTEGER,              --   (NULL on boards of more than 64 playing squares)
+    black_men    INTEGER,
+    black_kings  INTEGER,
+    white_men_count   INTEGER NOT NULL,
+    white_kings_count INTEGER NOT NULL,
+    black_men_count   INTEGER NOT NULL,
+    black_kings_count INTEGER NOT NULL,
+    fen          TEXT NOT NULL
+);
+CREATE TABLE game_positions (
+    position_key INTEGER NOT NULL,     -- positions(position_key)
+    game_id      INTEGER NOT NULL,     -- games(game_id)
+    ply          INTEGER NOT NULL,     -- 0: the start; n: after the n-th move of the main line
+    PRIMARY KEY (position_key, game_id, ply)
+) WITHOUT ROWID;
+"""
+
+
+class DatabaseError(Exception):
+    """A database that cannot be used: missing, corrupt, or of another schema version."""
+
+
+def create_or_open(path: str | Path) -> sqlite3.Connection:
+    """A database to index into: created with the current schema when new, else checked."""
+    target = Path(path)
+    fresh = not target.exists() or target.stat().st_size == 0
+    try:
+        connection = sqlite3.connect(target)
+        if fresh:
+            with connection:
+                connection.executescript(TABLES)
+                connection.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("application", APPLICATION), ("schema_version", str(SCHEMA_VERSION))])
+                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except sqlite3.Error as error:
+        raise DatabaseError(f"{path}: cannot create a database: {error}") from None
+    _check(connection, path)
+    return connection
+
+
+def open_readonly(path: str | Path) -> sqlite3.Connection:
+    """An existing database, opened read-only and checked; raises DatabaseError."""
+    target = Path(path)
+    if not target.is_file():
+        raise DatabaseError(f"{path}: no such database")
+    try:
+        connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise DatabaseError(f"{path}: cannot open: {error}") from None
+    _check(connection, path)
+    return connection
+
+
+def _check(connection: sqlite3.Connection, path: str | Path) -> None:
+    """Refuse a file that is not our database, or one of another schema version."""
+    try:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        names = dict(connection.execute("SELECT name, value FROM meta"))
+    except sqlite3.Error as error:
+        connection.close()
+        raise DatabaseError(f"{path}: not a game database made by pdn index ({error})") from None
+    if names.get("application") != APPLICATION:
+        connection.close()
+        raise DatabaseError(f"{path}: not a game database made by pdn index")
+    if version != SCHEMA_VERSION:
+        connection.close()
+        age = "newer" if version > SCHEMA_VERSION else "older"
+        raise DatabaseError(f"{path}: database schema version {version} is {age} than this "
+                            f"toolkit's ({SCHEMA_VERSION}); index the games again with this "
+                            "version of pdn index")
+
+
+__all__ = ["SCHEMA_VERSION", "DatabaseError", "create_or_open", "open_readonly"]

@@ -1,0 +1,111 @@
+"""Opening names, each with its public source, matched by position.
+
+The names and their defining moves are in ``openings.tsv`` beside this module, every entry
+with the source that names it; a line no source names has no name. A game is named after
+the most specific entry (the most moves) whose final position its main line reaches at any
+ply, so a transposition gets the name too.
+
+>>> from replay.board import Board
+>>> from replay.variants import RUSSIAN
+>>> board = Board(RUSSIAN)
+>>> positions = [board.position]
+>>> for text in ("c3-d4", "b6-a5"):
+...     board.push(board.parse_move(text))
+...     positions.append(board.position)
+>>> opening_of(positions, RUSSIAN).name
+'Кол'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from replay.board import Position
+from replay.move import Move
+from replay.variants import Variant, get_variant
+
+TABLE = Path(__file__).with_name("openings.tsv")
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A named opening: its name, variant, defining moves, their number, and the source."""
+
+    name: str
+    variant: str
+    moves: str
+    plies: int
+    source: str
+
+
+def _key(position: Position) -> tuple[int, int, int, int]:
+    return position.white, position.black, position.kings, position.turn
+
+
+@cache
+def named_positions(variant_name: str) -> dict[tuple[int, int, int, int], Opening]:
+    """The final position of each named opening of a variant -> the opening."""
+    from replay.archive.select import opening_positions
+
+    found = {}
+    for line in TABLE.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        name, variant, moves, source = line.split("\t")
+        if name == "name" or variant != variant_name:
+            continue
+        positions = opening_positions(moves, get_variant(variant))
+        found[positions[-1]] = Opening(name, variant, moves, len(positions) - 1, source)
+    return found
+
+
+def opening_of(positions: list[Position], variant: Variant) -> Opening | None:
+    """The most specific named opening whose position the game reaches (None: no name)."""
+    named = named_positions(variant.name)
+    if not named:
+        return None
+    best = None
+    for position in positions:
+        opening = named.get(_key(position))
+        if opening is not None and (best is None or opening.plies > best.plies):
+            best = opening
+    return best
+
+
+def fmjd_ballot(variant: Variant, positions: list[Position], moves: list[Move]) -> str | None:
+    """The FMJD Drawing Table 64 ballot code a Russian game from the start position opens
+    with (``replay.stats.ballots``; the table has codes, not names); ``positions`` holds the
+    position before each move."""
+    from replay.board import Board, start_position
+    from replay.notation import full_text
+    from replay.stats.ballots import BALLOT_PLIES, ballot_of
+
+    if variant.name != "russian" or not positions or positions[0] != start_position(variant):
+        return None
+    board, texts = Board(variant), []
+    for position, move in zip(positions, moves[:BALLOT_PLIES], strict=False):
+        board.position = position
+        texts.append(full_text(board, move))
+    return ballot_of(texts)
+
+
+def opening_label(variant: Variant, positions: list[Position], moves: list[Move]) -> str:
+    """The opening's name with its ballot code, ``Кол (4-IV)``; either alone; '' for none."""
+    named = opening_of(positions, variant)
+    ballot = fmjd_ballot(variant, positions, moves)
+    name = named.name if named is not None else ""
+    return f"{name} ({ballot})" if name and ballot else name or ballot or ""
+
+
+def all_openings() -> list[Opening]:
+    """Every named opening of the table, of every variant."""
+    variants = {line.split("\t")[1] for line in TABLE.read_text(encoding="utf-8").splitlines()
+                if line and not line.startswith("#") and not line.startswith("name\t")}
+    return [opening for variant in sorted(variants)
+            for opening in named_positions(variant).values()]
+
+
+__all__ = ["Opening", "all_openings", "fmjd_ballot", "named_positions", "opening_label",
+           "opening_of"]

@@ -1,0 +1,281 @@
+"""The game database (issue 15): pdn index and pdn search on records written for them, the
+same games as pdn filter, bad input, and exactness on OCA 2.0."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from pdn.fen import format_fen
+from pdn.reader import read_games
+from replay.archive import Criteria, Settings, filter_games
+from replay.archive.walk import walk_main_line
+from replay.board import Board, setup_from_position
+from replay.database.build import index_sources
+from replay.database.keys import dense, fen_of
+from replay.database.pattern import Pattern, PatternError
+from replay.database.query import Search, search
+from replay.database.schema import DatabaseError, open_readonly
+from replay.openings import all_openings, fmjd_ballot, opening_label, opening_of
+from replay.replayer import replay_game
+from replay.variants import ENGLISH, RUSSIAN, get_variant
+from replay.viewer import game_view
+
+runner = CliRunner()
+
+# Three Russian games, legal move by move (each is replayed when indexed and the test
+# checks they are valid). Games 1 and 3 reach the same position by transposition after
+# two moves each: White men a1 c1 e1 g1 b2 d2 f2 h2 a3 e3 d4 h4 (c3 went to d4, g3 to h4),
+# Black men a5 b6 d6 f6 h6 c7 e7 g7 b8 d8 f8 h8 (b6 went to a5, a7 to b6), White to move.
+GAMES = """[Event "Cup A"]
+[White "Ivanov, A."]
+[Black "Petrov, B."]
+[Date "1990.05.01"]
+[Result "1-0"]
+1. c3-d4 b6-a5 2. g3-h4 a7-b6 1-0
+
+[Event "Open B"]
+[White "Sidorov, C."]
+[Black "Ivanov, A."]
+[Date "1991.??.??"]
+[Result "0-1"]
+1. c3-d4 f6-e5 2. d4:f6 g7:e5 0-1
+
+[Event "Cup C"]
+[White "Kuznetsov, D."]
+[Black "Popov, E."]
+[Date "1990.??.??"]
+[Result "1/2-1/2"]
+1. g3-h4 b6-a5 2. c3-d4 a7-b6 1/2-1/2
+
+"""
+TRANSPOSED = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,d4,h4:Ba5,b6,d6,f6,h6,c7,e7,g7,b8,d8,f8,h8"
+
+
+def run(*args: str, code: int = 0) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, result.output
+    assert not isinstance(result.exception, Exception), result.exception  # no traceback
+    return result.output
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> tuple[Path, Path]:
+    """The three games written to a file and indexed: (database, source)."""
+    source = tmp_path / "games.pdn"
+    source.write_text(GAMES, encoding="utf-8")
+    db = tmp_path / "games.db"
+    run("index", str(source), "-o", str(db), "--variant", "russian")
+    return db, source
+
+
+def found(db: Path, *options: str) -> list[tuple[int, int | None]]:
+    """(game number in the file, ply) of each game a search finds."""
+    output = run("search", str(db), "--format", "json", *options)
+    return [(row["game"], row["ply"]) for row in map(json.loads, output.splitlines())]
+
+
+def test_every_game_is_indexed_with_its_moves_and_positions(database):
+    db, _ = database
+    connection = open_readonly(db)
+    rows = connection.execute("SELECT status, plies, moves, white_men, black_men FROM games"
+                              ).fetchall()
+    # Numbered from b8 = 1 row by row to a1 = 29 (g7 = 8, f6 = 11, e5 = 15, d4 = 18, c3 = 22).
+    assert [row[0] for row in rows] == ["valid"] * 3
+    assert [row[1] for row in rows] == [4, 4, 4]
+    assert rows[1][2] == "22-18 11-15 18x11 8x15"  # c3-d4 f6-e5 d4:f6 g7:e5
+    assert rows[1][3:] == (11, 11)  # one man taken on each side
+    occurrences = connection.execute("SELECT COUNT(*) FROM game_positions").fetchone()[0]
+    assert occurrences == 15  # the start and four plies, per game
+
+
+def test_position_search_finds_a_transposition_with_its_ply(database):
+    db, _ = database
+    assert found(db, "--position", TRANSPOSED) == [(1, 4), (3, 4)]
+    # The same pieces with Black to move is another position.
+    assert found(db, "--position", "B" + TRANSPOSED[1:]) == []
+
+
+def test_pattern_fixes_some_squares_and_leaves_the_rest_free(database):
+    db, _ = database
+    # A white man on d4 with Black to move: after 1. c3-d4 (games 1, 2), 2. c3-d4 (game 3).
+    assert found(db, "--pattern", "d4=wm turn=black") == [(1, 1), (2, 1), (3, 3)]
+    # A black man on a5 or c5: b6-a5 in games 1 and 3; game 2 never has one there.
+    assert found(db, "--pattern", "any(a5,c5)=bm") == [(1, 2), (3, 2)]
+    # A black man on e5 and f6 empty: game 2 after 1... f6-e5.
+    assert found(db, "--pattern", "e5=bm f6=empty") == [(2, 2)]
+    # h4 is empty at the start of every game.
+    assert found(db, "--pattern", "h4=empty") == [(1, 0), (2, 0), (3, 0)]
+    # Every square of 1-4 (b8 d8 f8 h8) holds a black man or king at the start.
+    assert found(db, "--pattern", "1-4=b h2=w") == [(1, 0), (2, 0), (3, 0)]
+
+
+def test_pattern_errors_are_clear():
+    for text, words in (("d4=queen", "not one of"), ("d4", "SQUARES=KINDS"),
+                        ("turn=red", "turn=white")):
+        with pytest.raises(PatternError, match=words):
+            Pattern.parse(text)
+    with pytest.raises(PatternError, match="not a playing square"):
+        Pattern.parse("d5=wm").sql(RUSSIAN)  # d5 is a light square
+
+
+def test_tags_players_dates_material_and_moves_combine_with_and(database):
+    db, _ = database
+    assert found(db, "--player", "ivanov") == [(1, None), (2, None)]
+    assert found(db, "--tag", "Event=Cup*") == [(1, None), (3, None)]
+    # A partial date is a span: 1990.??.?? may be after June 1990, 1991 is.
+    assert found(db, "--date-from", "1990.06.01") == [(2, None), (3, None)]
+    assert found(db, "--date-to", "1990.05.01") == [(1, None), (3, None)]
+    assert found(db, "--player", "ivanov", "--date-from", "1991") == [(2, None)]
+    assert found(db, "--material", "W:11M B:11M") == [(2, None)]
+    assert found(db, "--material", "W:12M") == [(1, None), (3, None)]
+    # Short notation, resolved on the board: games 1 and 2 open 1. c3-d4.
+    assert found(db, "--moves", "1.cd4") == [(1, 1), (2, 1)]
+    # With a pattern too, the ply is the pattern's: b6-a5 is game 1's second ply.
+    assert found(db, "--moves", "1.cd4", "--pattern", "a5=bm") == [(1, 2)]
+
+
+def test_search_writes_the_same_games_as_filter(database, tmp_path):
+    db, source = database
+    for options in (["--position", TRANSPOSED], ["--player", "ivanov"],
+                    ["--moves", "1.cd4 fe5"], ["--material", "W:12M B:12M"],
+                    ["--date-from", "1990.06.01", "--tag", "Event=/Cup/"]):
+        searched, filtered = tmp_path / "searched.pdn", tmp_path / "filtered.pdn"
+        run("search", str(db), "-o", str(searched), *options)
+        run("filter", str(source), "-o", str(filtered), "--variant", "russian", *options)
+        assert searched.read_text(encoding="utf-8") == filtered.read_text(encoding="utf-8")
+
+
+def test_a_file_indexed_twice_is_not_doubled_and_a_changed_file_is_replaced(database):
+    db, source = database
+    run("index", str(source), "-o", str(db), "--variant", "russian")
+    assert len(found(db)) == 3
+    source.write_text(GAMES + '[Event "Late"]\n1. a3-b4 *\n', encoding="utf-8")
+    run("index", str(source), "-o", str(db), "--variant", "russian")
+    assert [game for game, _ in found(db)] == [1, 2, 3, 4]
+    assert found(db, "--position", TRANSPOSED) == [(1, 4), (3, 4)]
+
+
+def test_unreadable_sources_and_games_are_reported_by_name(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "good.pdn").write_text(GAMES, encoding="utf-8")
+    (folder / "broken.pdn").write_text('[Event "x"]\n1. c3-d4 ( f6-g5 *\n', encoding="utf-8")
+    (folder / "gone.pdn").symlink_to(tmp_path / "missing.pdn")
+    db = tmp_path / "games.db"
+    output = run("index", str(folder), "-o", str(db), "--variant", "russian", code=2)
+    assert "gone.pdn: cannot read" in output
+    assert "broken.pdn:1: game 1: unreadable" in output
+    assert len(found(db)) == 3  # the good file's games are all there
+
+
+def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_path):
+    db, _ = database
+    connection = sqlite3.connect(db)
+    connection.execute("PRAGMA user_version = 99")
+    connection.commit()
+    connection.close()
+    output = run("search", str(db), "--player", "x", code=2)
+    assert "schema version 99 is newer" in output
+    with pytest.raises(DatabaseError, match="newer"):
+        open_readonly(db)
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database at all" * 100)
+    assert "not a game database" in run("search", str(garbage), code=2)
+    assert "not a game database" in run("index", str(tmp_path), "-o", str(garbage), code=2)
+    assert "no such database" in run("search", str(tmp_path / "none.db"), code=2)
+    damaged = tmp_path / "damaged.db"
+    data = bytearray(db.read_bytes())
+    data[4096:] = b"\xff" * (len(data) - 4096)  # the header page kept, every other page lost
+    damaged.write_bytes(bytes(data))
+    assert "damaged.db" in run("search", str(damaged), "--position", TRANSPOSED, code=2)
+
+
+def test_search_never_writes_over_an_input(database):
+    db, source = database
+    before = db.read_bytes()
+    assert "also an input" in run("search", str(db), "-o", str(db), code=2)
+    assert "also an input" in run("search", str(db), "-o", str(source), code=2)
+    assert db.read_bytes() == before
+
+
+def test_oca_position_search_returns_exactly_the_games_filter_returns(shared_data, tmp_path):
+    """OCA 2.0 has no GameType tags: the index infers English from each record, as filter
+    does. The positions are those of game 1 after 8 plies (the one bench/archive.py times)
+    and of a game deep in the archive in its middle game."""
+    source = str(shared_data / "english" / "OCA_2.0.pdn")
+    db = tmp_path / "oca.db"
+    summary = index_sources(db, [source], Settings(None, jobs=2), note=lambda _: None)
+    assert summary.games == 22621 and not summary.failed
+    connection = open_readonly(db)
+    middle = connection.execute(
+        "SELECT p.fen FROM game_positions gp JOIN positions p USING (position_key) "
+        "WHERE gp.game_id = 12345 AND gp.ply = 30").fetchone()[0]
+    targets = ["B:W18,20,21,23,24,26,27,29,30,31,32:B1,2,3,4,5,6,7,10,11,12,13", middle]
+    for fen in targets:
+        criteria = Criteria(position=fen)
+        searched = "".join(match.pdn for match in search(connection, Search(criteria)))
+        out = tmp_path / "filtered.pdn"
+        with open(out, "w", encoding="utf-8") as stream:
+            filtered = filter_games([source], stream, criteria, Settings(ENGLISH, jobs=2),
+                                    note=lambda _: None)
+        assert filtered.matched >= 1
+        assert searched == out.read_text(encoding="utf-8")
+
+
+def test_openings_are_named_by_position_with_a_source_each(database):
+    db, _ = database
+    output = run("search", str(db), "--format", "json")
+    # Game 1 opens 1. c3-d4 b6-a5, "Кол"; games 2 and 3 reach no named position.
+    rows = [json.loads(row) for row in output.splitlines()]
+    assert [row["opening"] for row in rows] == ["Кол", None, None]
+    # FMJD Drawing Table 64: cd4 ba5 is no ballot on its own (4-IV is cd4 ba5 bc3 de5, as
+    # test_stats checks); game 2's cd4 fe5 dxf6 gxe5 and game 3's gh4 ba5 cd4 ab6 neither.
+    assert [row["ballot"] for row in rows] == [None, None, None]
+    game = next(read_games("1. cd4 ba5 2. bc3 de5 *"))
+    line = walk_main_line(game, RUSSIAN)
+    assert fmjd_ballot(RUSSIAN, line.positions, line.moves) == "4-IV"
+    assert opening_label(RUSSIAN, line.positions, line.moves) == "Кол (4-IV)"
+    assert game_view(replay_game(game, RUSSIAN)).data["opening"] == "Кол (4-IV)"  # the viewer
+    entries = all_openings()
+    assert entries and all("http" in entry.source for entry in entries)
+    # A transposition: 1. cd4 fg5 2. bc3 dc5 reaches the position of the source's order
+    # 1. cd4 dc5 2. bc3 fg5 (White c3-d4 and b2-c3, Black d6-c5 and f6-g5).
+    board = Board(RUSSIAN)
+    positions = [board.position]
+    for move in ("c3-d4", "f6-g5", "b2-c3", "d6-c5", "a3-b4"):
+        board.push(board.parse_move(move))
+        positions.append(board.position)
+    assert opening_of(positions, RUSSIAN).name == "Городская партия"
+    assert opening_of(positions[:4], RUSSIAN) is None
+
+
+@pytest.mark.parametrize("name", ["english", "russian", "international", "turkish",
+                                  "canadian", "frisian"])
+def test_stored_fen_and_bitboards_agree_with_the_fen_writer(name):
+    """keys.fen_of is a fast copy of pdn.fen.format_fen, and dense bitboards number the
+    playing squares in order: both checked on every position of seeded random games."""
+    variant = get_variant(name)
+    squares = variant.geometry.playable
+    for seed in range(5):
+        board, chooser = Board(variant), random.Random(seed)
+        for _ in range(60):
+            legal = board.legal_moves()
+            if not legal:
+                break
+            board.push(chooser.choice(legal))
+            position = board.position
+            assert fen_of(position, variant) == format_fen(
+                setup_from_position(position), variant.gametype.notation)
+            bits = dense(position.white, variant)
+            if len(squares) <= 64:
+                assert bits % (1 << 64) == sum(1 << i for i, square in enumerate(squares)
+                                               if position.white >> square & 1)
+            else:
+                assert bits is None
