@@ -15,6 +15,7 @@ suffix (half-move clock, full-move number) is read and kept.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pdn.gametype import SquareNotation
@@ -23,6 +24,7 @@ from pdn.squares import SquareError
 MAX_DIGITS = 9  # of a square number or a clock; int() of a huge string is refused
 
 WHITE_MAN, WHITE_KING, BLACK_MAN, BLACK_KING = "w", "W", "b", "B"
+_FULLMOVE = re.compile(r":F(\d{1,9})(?!\d)", re.IGNORECASE)
 
 
 class FenError(ValueError):
@@ -126,3 +128,27 @@ def format_fen(setup: Setup, notation: SquareNotation, *, clocks: bool = False) 
     if clocks and setup.halfmove_clock is not None:
         text += f":H{setup.halfmove_clock}:F{setup.fullmove_number or 1}"
     return text
+
+
+def second_player_starts(fen: str | None, white_starts: bool) -> bool:
+    """Whether a set-up has the second player to move (``B:`` where White starts, ``W:``
+    where Black starts), so that the first ply is numbered ``1...``. Only the side field is
+    read: a FEN that does not read otherwise still says who moves.
+
+    >>> second_player_starts("B:W18:B14", white_starts=True)
+    True
+    >>> second_player_starts("W:W18:B14", white_starts=False), second_player_starts(None, True)
+    (True, False)
+    """
+    side = (fen or "").strip().strip('"')[:1].upper()
+    return side in ("W", "B") and (side == "W") != white_starts
+
+
+def first_move_number(fen: str | None) -> int:
+    """The number of the first move after a set-up: the FEN's ``F`` field, else 1.
+
+    >>> first_move_number("W:W18:B14:H0:F12"), first_move_number("W:W18:B14")
+    (12, 1)
+    """
+    match = _FULLMOVE.search(fen or "")
+    return int(match.group(1)) if match else 1

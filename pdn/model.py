@@ -115,6 +115,18 @@ class Game:
             return None
 
     @property
+    def start_fen(self) -> str | None:
+        """The FEN the game starts from: its FEN tag, else a ``/FEN "..."/`` set-up written
+        before the first move; None for the variant's initial position.
+
+        >>> Game(tags={"FEN": "B:W18:B14"}, moves=Line(setup="W:W21:B1")).start_fen
+        'B:W18:B14'
+        >>> Game(moves=Line(setup="W:W21:B1")).start_fen
+        'W:W21:B1'
+        """
+        return self.tags.get("FEN") or self.moves.setup or None
+
+    @property
     def headers_result(self) -> str | None:
         """The Result tag, the authoritative result (PDN.md), else the movetext token."""
         return self.tags.get("Result") or self.result

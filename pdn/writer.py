@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from pdn.fen import second_player_starts
 from pdn.model import SEVEN_TAGS, Game, Line, MoveRecord, Ply
 
 LINE_WIDTH = 80
@@ -122,15 +123,11 @@ def _wrap(words: Iterable[str]) -> Iterator[str]:
 
 
 def _second_player_starts(game: Game) -> bool:
-    """Whether a set-up position has the second player to move (FEN ``B:`` where White
-    starts, ``W:`` where Black starts), so that the first ply is numbered ``1...``."""
-    fen = game.moves.setup or game.tags.get("FEN", "")
-    side = fen.strip()[:1].upper()
-    if side not in ("W", "B"):
-        return False
+    """Whether the game's set-up has the second player to move (White starts unless its
+    GameType says otherwise), so that the first ply is numbered ``1...``."""
     gametype = game.gametype
-    white_starts = gametype.white_starts if gametype is not None else True
-    return (side == "W") != white_starts
+    return second_player_starts(game.start_fen,
+                                gametype.white_starts if gametype is not None else True)
 
 
 def write_game(game: Game) -> str:

@@ -24,17 +24,16 @@ from collections.abc import Callable, Iterable, Iterator
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
 
-from pdn.fen import FenError, format_fen, parse_fen
+from pdn.fen import FenError, format_fen, parse_fen, second_player_starts
 from pdn.gametype import GameType, GameTypeError, SquareNotation, parse_gametype
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.writer import format_move, write_game
-from replay.board import Board, Position, setup_from_position
+from replay.board import Board, setup_from_position
 from replay.inference import standard_form, standard_tags
 from replay.move import Move
-from replay.movegen import WHITE
 from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
 from replay.replayer import Problem, ReplayedGame, replay_game
-from replay.resolve import SIDE_NAMES, resolve
+from replay.tree import GameNode, Variation, walk
 from replay.validate import GameReport
 from replay.variants import Variant
 
@@ -226,73 +225,19 @@ class _Writer:
                 for name, writer in self.others.items()}
 
 
-class _Walker:
-    """Walks a replayed game's main line and variations, resolving every ply."""
-
-    def __init__(self, replayed: ReplayedGame, writer: _Writer) -> None:
-        self.replayed, self.writer = replayed, writer
-        variant = replayed.variant
-        first_mover = WHITE if variant.white_starts else 1
-        self.offset = 0 if replayed.start.turn == first_mover else 1
-        self.first_number = _first_number(replayed.game)
-
-    def number(self, index: int) -> int:
-        return self.first_number + (index + self.offset) // 2
-
-    def main_line(self) -> Branch:
-        replayed = self.replayed
-        board = Board(replayed.variant, replayed.start)
-        plies = replayed.game.moves.plies
-        steps = []
-        for index, (ply, move) in enumerate(zip(plies, replayed.moves, strict=False)):
-            steps.append(self.step(board, ply, move, index))
-            board.push(move)
-        stop = replayed.errors[0] if replayed.errors else None
-        if stop is None and replayed.placeholder:
-            stop = next(w for w in replayed.warnings if w.code == "lost-moves")
-        return Branch(replayed.game.moves, steps, stop)
-
-    def step(self, board: Board, ply: Ply, move: Move, index: int) -> Step:
-        writer = self.writer
-        step = Step(ply, move, writer.record(board, move, ply.record), self.number(index),
-                    SIDE_NAMES[board.turn], writer.fen_after(board, move))
-        if writer.others:
-            step.details = writer.all_notations(board, move)
-        step.variations = [self.variation(line, board.position, index)
-                           for line in ply.variations]
-        return step
-
-    def variation(self, line: Line, position: Position, first_index: int) -> Branch:
-        board = Board(self.replayed.variant, position)
-        branch = Branch(line, [])
-        for offset, ply in enumerate(line.plies):
-            index = first_index + offset
-            record, side = ply.record, SIDE_NAMES[board.turn]
-            if record.placeholder:
-                branch.stop = Problem("variation-lost-moves", "in a variation: the record has "
-                                      "lost moves from here", record.line or None,
-                                      record.column or None, self.number(index), side,
-                                      record.text)
-                break
-            resolution = resolve(board, record)
-            if resolution.move is None:
-                branch.stop = Problem(f"variation-{resolution.code}",
-                                      f"in a variation: {resolution.message}",
-                                      record.line or None, record.column or None,
-                                      self.number(index), side, record.text)
-                break
-            if resolution.warning:
-                self.replayed.warnings.append(Problem(
-                    "notation", resolution.warning, record.line or None, record.column or None,
-                    self.number(index), side, record.text))
-            branch.steps.append(self.step(board, ply, resolution.move, index))
-            board.push(resolution.move)
-        return branch
+def _branch(variation: Variation, writer: _Writer) -> Branch:
+    """A line of the game tree written in the target notation."""
+    return Branch(variation.line, [_step(node, writer) for node in variation], variation.stop)
 
 
-def _first_number(game: Game) -> int:
-    match = re.search(r":F(\d{1,9})(?!\d)", game.tags.get("FEN", ""), re.IGNORECASE)
-    return int(match.group(1)) if match else 1
+def _step(node: GameNode, writer: _Writer) -> Step:
+    board = node.board_before()
+    step = Step(node.ply, node.move, writer.record(board, node.move, node.ply.record),
+                node.move_number, node.side, writer.fen_after(board, node.move))
+    if writer.others:
+        step.details = writer.all_notations(board, node.move)
+    step.variations = [_branch(variation, writer) for variation in node.variations]
+    return step
 
 
 def _stops(branch: Branch) -> Iterator[Problem]:
@@ -404,10 +349,14 @@ def convert_game(game: Game, default: Variant | None = None, target: Target | No
     report = _report(game, variant, replayed)
     if report.status == "unreadable" or any(p.code == "bad-fen" for p in replayed.errors):
         return Conversion(game, None, None, report, target, variant)
-    tree = _Walker(replayed, writer).main_line()
+    mainline = replayed.mainline()
+    tree = _branch(mainline, writer)
     stops = [p for p in _stops(tree) if not _lost(p)]
     report.errors += [p.as_dict() for p in stops]
     report.warnings += [p.as_dict() for p in replayed.warnings if p.code in CORRECTION_CODES]
+    report.warnings += [node.problem.as_dict() for variation_node in mainline
+                        for sub in variation_node.variations for node in walk(sub)
+                        if node.problem is not None and node.problem.code == "notation"]
     report.warnings += [p.as_dict() for p in _stops(tree) if _lost(p)]
     report.warnings += [p.as_dict() for p in _kept_as_written(tree)]
     if stops and not partial:
@@ -495,7 +444,7 @@ def scoresheet(game: Game, variant: Variant, layout: str = "columns") -> str:
         raise ValueError(f"unknown layout '{layout}'; choose {', '.join(LAYOUTS)}")
     heading = [f"{name}: {value}" for name, value in game.tags.items()
                if name != "GameType" and value not in UNKNOWN]
-    second = _second_player_starts(game, variant)
+    second = second_player_starts(game.start_fen, variant.white_starts)
     if layout == "inline":
         body = [" ".join(_inline_words(game.moves, 1, second))]
     else:
@@ -504,12 +453,6 @@ def scoresheet(game: Game, variant: Variant, layout: str = "columns") -> str:
         body.append(game.result)
     parts = ["\n".join(heading), "\n".join(line for line in body if line)]
     return "\n\n".join(part for part in parts if part)
-
-
-def _second_player_starts(game: Game, variant: Variant) -> bool:
-    """Whether a set-up position has the second player to move (the first ply is ``1...``)."""
-    side = (game.tags.get("FEN") or game.moves.setup or "").strip()[:1].upper()
-    return side in ("W", "B") and (side == "W") != variant.white_starts
 
 
 def _move_words(ply: Ply) -> list[str]:

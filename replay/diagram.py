@@ -21,14 +21,13 @@ from dataclasses import dataclass
 from html import escape
 from math import hypot
 
-from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, FenError, parse_fen
+from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN
 from pdn.gametype import SquareNotation
 from pdn.squares import Geometry
 from replay.board import Board
 from replay.move import Move
-from replay.movegen import BLACK, WHITE
+from replay.movegen import WHITE
 from replay.replayer import ReplayedGame
-from replay.variants import Variant
 
 SQUARE = 40  # side of a square, in SVG user units
 MARGIN = 20  # the frame around the board: coordinates and the side-to-move mark
@@ -293,29 +292,9 @@ def board_after(replayed: ReplayedGame, plies: int) -> Board:
     return board
 
 
-def move_number(replayed: ReplayedGame, index: int) -> tuple[int, bool]:
-    """The scoresheet number of the ``index``-th ply from the start (0-based) and whether
-    White made it; both sides' moves share a number, counted from the FEN's F field."""
-    first = _fullmove_number(replayed.game.tags.get("FEN"), replayed.variant) or 1
-    first_mover = WHITE if replayed.variant.white_starts else BLACK
-    offset = 0 if replayed.start.turn == first_mover else 1
-    white = (replayed.start.turn == WHITE) == (index % 2 == 0)
-    return first + (index + offset) // 2, white
-
-
-def _fullmove_number(fen: str | None, variant: Variant) -> int | None:
-    """The F field of a FEN tag, None without one (or when the FEN does not read: the
-    replayer has reported that, and the game started from the usual position)."""
-    try:
-        return parse_fen(fen, variant.gametype.notation).fullmove_number if fen else None
-    except FenError:
-        return None
-
-
 def move_label(replayed: ReplayedGame, index: int) -> str:
-    """``12.`` for a first mover's ply, ``12...`` for the other side's."""
-    number, white = move_number(replayed, index)
-    return f"{number}{'.' if white == replayed.variant.white_starts else '...'}"
+    """``12.`` for a first mover's ply, ``12...`` for the other side's (``index`` from 0)."""
+    return replayed.numbering.label(index)
 
 
 def plies_to_move(replayed: ReplayedGame, text: str) -> int:
@@ -332,9 +311,10 @@ def plies_to_move(replayed: ReplayedGame, text: str) -> int:
     match = MOVE_PATTERN.match(text)
     if not match:
         raise ValueError(f"'{text}' is not a move: write the number and w or b, as in 12b")
-    wanted = int(match.group(1)), match.group(2).lower() == "w"
+    wanted = int(match.group(1)), "White" if match.group(2).lower() == "w" else "Black"
+    numbering = replayed.numbering
     for index in range(len(replayed.moves)):
-        if move_number(replayed, index) == wanted:
+        if (numbering.number(index), numbering.side(index)) == wanted:
             return index + 1
     raise ValueError(f"the game has no move {text.strip()}: it replays {_replays(replayed)}")
 

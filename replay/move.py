@@ -1,6 +1,26 @@
-"""The Move value: one legal move, quiet or capturing, with its whole route."""
+"""The Move value: one legal move, quiet or capturing, with its whole route; the errors a
+move written as text can raise."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from replay.variants import Variant
+
+
+class InvalidMoveError(ValueError):
+    """Text that is not a move in any notation (``"c9-d4"``, ``"hello"``)."""
+
+
+class IllegalMoveError(ValueError):
+    """A move that is written correctly but is not legal in the position."""
+
+
+class AmbiguousMoveError(ValueError):
+    """A move whose text fits several legal moves (a short or minimal form); the message
+    lists them."""
 
 
 class Move:
@@ -10,9 +30,17 @@ class Move:
     after the origin; its last element is the destination. Two routes that take the same pieces
     from the same origin to the same destination are the same move: equality and hashing
     use ``(origin, destination, captured set)`` only.
+
+    A move generated for a variant prints in that variant's notation (``c3-d4``, ``c3:e5``,
+    ``22x15``: origin and destination; ``Board.text`` writes paths and other notations);
+    a bare ``Move`` prints internal indices.
     """
 
     __slots__ = ("captured_mask", "captures", "destination", "origin", "path", "promotes")
+    # Set on the per-variant subclasses ``named_move_type`` makes.
+    variant: Variant | None = None
+    names: Mapping[int, str] | tuple[str, ...] = ()
+    capture_separator = "x"
 
     def __init__(self, origin: int, path: tuple[int, ...], captures: tuple[int, ...] = (),
                  promotes: bool = False, captured_mask: int = 0) -> None:
@@ -43,6 +71,38 @@ class Move:
     def __hash__(self) -> int:
         return hash(self.key)
 
+    def __str__(self) -> str:
+        """Origin and destination in the variant's notation, ``c3-d4`` or ``c3:e5``."""
+        names = self.names or {}
+        origin, destination = (names.get(square, str(square)) if isinstance(names, Mapping)
+                               else names[square] for square in (self.origin, self.destination))
+        return f"{origin}{self.capture_separator if self.captures else '-'}{destination}"
+
     def __repr__(self) -> str:
+        if self.variant is not None:
+            return f"Move({str(self)!r})"
         sep = "x" if self.captures else "-"
         return f"Move({sep.join(str(s) for s in (self.origin, *self.path))})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its variant, so that it prints the same in another process."""
+        fields = (self.origin, self.path, self.captures, self.promotes, self.captured_mask)
+        return _rebuilt, (self.variant, fields)
+
+
+def named_move_type(variant: Variant) -> type[Move]:
+    """The ``Move`` subclass whose moves print in the variant's notation (no cost per move:
+    the names are class attributes)."""
+    return type("Move", (Move,), {
+        "__slots__": (), "__module__": __name__, "variant": variant,
+        "names": variant.gametype.notation.names,
+        "capture_separator": variant.gametype.capture_separator})
+
+
+def _rebuilt(variant: Variant | None, fields: tuple) -> Move:
+    """A pickled move, of its variant's move type."""
+    if variant is None:
+        return Move(*fields)
+    from replay.movegen import generator_for  # movegen imports this module
+
+    return generator_for(variant).move_type(*fields)

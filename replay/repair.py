@@ -37,12 +37,11 @@ from replay.replayer import (
     UNKNOWN,
     WHITE_WINS,
     ReplayedGame,
-    _first_number,
     _reading,
     normalise_result,
     replay_game,
 )
-from replay.resolve import SIDE_NAMES, plain_mover, resolve
+from replay.resolve import plain_mover, resolve
 from replay.variants import Variant
 
 # How natural each slip is (lower: more common on hand-copied scoresheets); ties of the
@@ -170,11 +169,7 @@ class _Search:
         self.result_token = replayed.game.headers_result
         self.result = normalise_result(self.result_token, self.variant)
         self.budget = _Budget(budget)
-        self.first_number = _first_number(replayed.game)
-        start_turn = replayed.start.turn
-        first_mover = WHITE if self.variant.white_starts else 1 - WHITE
-        self.offset = 0 if start_turn == first_mover else 1
-        self.start_turn = start_turn
+        self.numbering = replayed.numbering
         self.base = _Trial(list(range(end)), list(replayed.positions), list(replayed.moves),
                            replayed.final or replayed.start)
         self.complete = True  # False when the budget ran out before the search ended
@@ -182,10 +177,10 @@ class _Search:
     # -- numbering and words ------------------------------------------------------------
 
     def number(self, index: int) -> int:
-        return self.first_number + (index + self.offset) // 2
+        return self.numbering.number(index)
 
     def side(self, index: int) -> str:
-        return SIDE_NAMES[(self.start_turn + index) % 2]
+        return self.numbering.side(index)
 
     def whose(self, index: int) -> str:
         """``Black's 3rd move``."""
@@ -193,9 +188,7 @@ class _Search:
 
     def numbered(self, index: int, text: str) -> str:
         """``3... gh4`` or ``4. b:d6``."""
-        first_mover = WHITE if self.variant.white_starts else 1 - WHITE
-        second = (self.start_turn + index) % 2 != first_mover
-        return f"{self.number(index)}{'...' if second else '.'} {text}"
+        return f"{self.numbering.label(index)} {text}"
 
     # -- replaying ------------------------------------------------------------------------
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Protocol
 
-from pdn.fen import MAX_DIGITS, FenError, parse_fen
+from pdn.fen import FenError, parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
 from replay import inference
 from replay.board import Board, Position, position_from_setup, start_position
@@ -19,10 +20,22 @@ from replay.draws import DrawClaim, DrawTracker
 from replay.endings import crowned_side, decide
 from replay.move import Move
 from replay.movegen import WHITE
+from replay.numbering import Numbering
 from replay.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
+from replay.tree import LineReplay, Variation, main_variation
 from replay.variants import UnknownVariantError, Variant, get_variant
 
-VALID, INVALID, INCOMPLETE, UNREADABLE = "valid", "invalid", "incomplete", "unreadable"
+
+class Status(StrEnum):
+    """A replayed game's verdict; ``str(status)`` is its name, ``"valid"`` and so on."""
+
+    VALID = "valid"  # every move replays
+    INVALID = "invalid"  # a move is illegal or ambiguous
+    INCOMPLETE = "incomplete"  # lost moves, or a record cut off after its tags
+    UNREADABLE = "unreadable"  # the movetext could not be read
+
+
+VALID, INVALID, INCOMPLETE, UNREADABLE = Status
 # Where a game's variant came from: its GameType tag, the user's option, or inference.
 TAG, OPTION, INFERRED = "tag", "option", "inferred"
 # Which side a decisive result token favours in a game where Black moves first: the first
@@ -61,7 +74,9 @@ class Problem:
 
 @dataclass
 class ReplayedGame:
-    """What replaying a game found."""
+    """What replaying a game found: the main line's moves and positions, problems, draws and
+    the result check; ``mainline()`` is the game tree (variations included), built on demand.
+    """
 
     game: Game
     variant: Variant
@@ -83,9 +98,12 @@ class ReplayedGame:
     result_reading: str | None = None
     variant_source: str = TAG  # tag / option / inferred
     notes: list[Problem] = field(default_factory=list)  # variant-inferred, conventions
+    # What the replayer found on each variation, by ``id`` of its ``Line`` (for the tree).
+    lines: dict[int, LineReplay] = field(default_factory=dict, repr=False)
+    _tree: Variation | None = field(default=None, init=False, repr=False)
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         """unreadable (the movetext could not be read), invalid (a move is illegal or
         ambiguous), incomplete (lost moves, or a record cut off after its tags), else valid.
         PDN slips in a readable record (a missing '*', a bad tag) do not change it: they are
@@ -103,7 +121,35 @@ class ReplayedGame:
         return len(self.moves)
 
     def final_board(self) -> Board:
+        """A new board in the position the main line replays to."""
         return Board(self.variant, self.final or self.start)
+
+    def start_board(self) -> Board:
+        """A new board in the game's start position."""
+        return Board(self.variant, self.start)
+
+    @property
+    def numbering(self) -> Numbering:
+        """How the game's plies are numbered (from its set-up's side and ``F`` field)."""
+        return Numbering.of(self.game.start_fen, self.variant)
+
+    @property
+    def comments(self) -> list[str]:
+        """The comments written before the first move."""
+        return self.game.moves.comments
+
+    def mainline(self) -> Variation:
+        """The main line's nodes as far as it replays, each with its variations (built once,
+        the first time it is asked for); ``stop`` is the error or lost moves that end it."""
+        if self._tree is None:
+            stop = self.errors[0] if self.errors else next(
+                (w for w in self.warnings if w.code == "lost-moves"), None)
+            problems: dict[tuple[int, int], Problem] = {}
+            for warning in self.warnings:
+                problems.setdefault((warning.line or 0, warning.column or 0), warning)
+            self._tree = main_variation(self.game.moves, self.variant, self.numbering,
+                                        self.start, self.moves, problems, stop, self.lines)
+        return self._tree
 
 
 def game_variant(game: Game, default: Variant | None = None,
@@ -151,17 +197,22 @@ def _stated_numbering(game: Game, variant: Variant) -> Variant | None:
                                                  corner=stated.corner))
 
 
-def replay_game(game: Game, default: Variant | None = None,
-                override: Variant | None = None) -> ReplayedGame:
+def replay_game(game: Game, default: Variant | str | None = None,
+                override: Variant | str | None = None) -> ReplayedGame:
     """Replay a game's main line and variations; never raises on bad records.
 
-    The variant: ``override`` if given, else the GameType tag, else ``default``, else the one
-    the record itself tells (``replay.inference``; noted as ``variant-inferred``).
+    The variant (a ``Variant`` or its name): ``override`` if given, else the GameType tag,
+    else ``default``, else the one the record itself tells (``replay.inference``; noted as
+    ``variant-inferred``). The game tree is ``mainline()`` of the result.
 
     Archives carry GameType tags whose notation code disagrees with their moves (kurnik.pdn:
     an N1 tag over standard numbers), so the standard reading comes first; where it fails
     and the tag states another numbering, that reading is tried and kept if it replays.
     """
+    if isinstance(default, str):
+        default = get_variant(default)
+    if isinstance(override, str):
+        override = get_variant(override)
     variant, source = _chosen_variant(game, default, override)
     if variant is None:
         return _replay_inferred(game, inference.candidates(game))
@@ -219,7 +270,7 @@ def _replay(game: Game, variant: Variant) -> ReplayedGame:
 
 
 def _start_position(game: Game, variant: Variant) -> tuple[Position, Problem | None]:
-    fen = game.tags.get("FEN") or game.moves.setup
+    fen = game.start_fen
     if not fen:
         return start_position(variant), None
     try:
@@ -230,18 +281,6 @@ def _start_position(game: Game, variant: Variant) -> tuple[Position, Problem | N
 
 def _side(board: Board) -> str:
     return SIDE_NAMES[board.turn]
-
-
-class _Numbering:
-    """Move numbers as a scoresheet counts them: both sides' moves share a number."""
-
-    def __init__(self, variant: Variant, start: Position, first_number: int) -> None:
-        self.first_mover = WHITE if variant.white_starts else 1
-        self.offset = 0 if start.turn == self.first_mover else 1
-        self.first_number = first_number
-
-    def number(self, ply_index: int) -> int:
-        return self.first_number + (ply_index + self.offset) // 2
 
 
 def _problem(code: str, message: str, record: MoveRecord, number: int, side: str) -> Problem:
@@ -257,7 +296,7 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
     branches: list[Branch] = []
     board = Board(replayed.variant, replayed.start)
     plies = replayed.game.moves.plies
-    numbering = _Numbering(replayed.variant, replayed.start, _first_number(replayed.game))
+    numbering = replayed.numbering
     draws = DrawTracker(replayed.variant, replayed.start)
     plain = plain_mover(board)
     moves, positions, push = replayed.moves, replayed.positions, draws.push
@@ -376,7 +415,7 @@ def _note_after_king(replayed: ReplayedGame, record: MoveRecord, number: int,
 
 
 def _resolve_noting(replayed: ReplayedGame, board: Board, plies: list[Ply], index: int,
-                    numbering: _Numbering) -> Move | None:
+                    numbering: Numbering) -> Move | None:
     """``resolve`` a record, noting its warning or error on the game (None: an error)."""
     record = plies[index].record
     resolution = resolve(board, record)
@@ -396,15 +435,6 @@ def _resolve_noting(replayed: ReplayedGame, board: Board, plies: list[Ply], inde
                    if code == "after-end" else resolution.message)
         replayed.errors.append(_problem(code, message, record, number, side))
     return resolution.move
-
-
-def _first_number(game: Game) -> int:
-    fen = game.tags.get("FEN")
-    if fen and ":F" in fen.upper():
-        tail = fen.upper().rsplit(":F", 1)[1].strip().rstrip(".")
-        if tail.isdigit() and len(tail) <= MAX_DIGITS:
-            return int(tail)
-    return 1
 
 
 def _check_number(replayed: ReplayedGame, ply: Ply, number: int, board: Board) -> None:
@@ -446,29 +476,49 @@ def _replays(board: Board, move: Move, rest: list[Ply]) -> bool:
 
 
 def _replay_variations(replayed: ReplayedGame, branches: list[Branch]) -> None:
-    """Replay every variation from its branch point; problems in them are warnings."""
-    numbering = _Numbering(replayed.variant, replayed.start, _first_number(replayed.game))
+    """Replay every variation from its branch point; problems in them are warnings. What
+    each line gives is kept for the game tree (``ReplayedGame.lines``)."""
+    numbering = replayed.numbering
     stack = list(reversed(branches))
     while stack:
         line, position, first_index = stack.pop()
-        board = Board(replayed.variant, position)
-        for offset, ply in enumerate(line.plies):
-            index = first_index + offset
-            stack.extend((variation, board.position, index) for variation in ply.variations)
-            if ply.record.placeholder:
-                break
-            if crowned_side(replayed.variant, board.position) is not None:
-                replayed.warnings.append(_problem(
-                    "variation-after-end", "in a variation: a move after the king that won "
-                    "the game", ply.record, numbering.number(index), _side(board)))
-                break
-            resolution = resolve(board, ply.record)
-            if resolution.move is None:
-                replayed.warnings.append(_problem(
-                    f"variation-{resolution.code}", f"in a variation: {resolution.message}",
-                    ply.record, numbering.number(index), _side(board)))
-                break
-            board.push(resolution.move)
+        found = replay_line(Board(replayed.variant, position), line, first_index, numbering,
+                            stack)
+        replayed.lines[id(line)] = found
+        if found.stop is not None and found.stop.code != "variation-lost-moves":
+            replayed.warnings.append(found.stop)
+
+
+def replay_line(board: Board, line: Line, first_index: int, numbering: Numbering,
+                branches: list[Branch] | None = None) -> LineReplay:
+    """Replay a variation on ``board`` (its branch point; played on), its first ply being the
+    game's ``first_index``-th; the variations met on the way are added to ``branches``."""
+    moves: list[Move] = []
+    notes: list[Problem | None] = []
+    variant = board.variant
+    for offset, ply in enumerate(line.plies):
+        index = first_index + offset
+        if branches is not None:
+            branches.extend((variation, board.position, index) for variation in ply.variations)
+        record = ply.record
+        if record.placeholder:
+            return LineReplay(moves, notes, _problem(
+                "variation-lost-moves", "in a variation: the record has lost moves from here",
+                record, numbering.number(index), _side(board)))
+        if crowned_side(variant, board.position) is not None:
+            return LineReplay(moves, notes, _problem(
+                "variation-after-end", "in a variation: a move after the king that won the "
+                "game", record, numbering.number(index), _side(board)))
+        resolution = resolve(board, record)
+        if resolution.move is None:
+            return LineReplay(moves, notes, _problem(
+                f"variation-{resolution.code}", f"in a variation: {resolution.message}",
+                record, numbering.number(index), _side(board)))
+        notes.append(_problem("notation", resolution.warning, record, numbering.number(index),
+                              _side(board)) if resolution.warning else None)
+        moves.append(resolution.move)
+        board.play(resolution.move)
+    return LineReplay(moves, notes, None)
 
 
 def normalise_result(token: str | None, variant: Variant) -> str:

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
 
-from pdn.model import Line, Ply
+from pdn.model import Ply
 from replay.board import Board
 from replay.diagram import (
     Layout,
@@ -33,7 +33,6 @@ from replay.diagram import (
     board_background,
     captured_marks,
     captured_pieces,
-    move_label,
     piece_svg,
     svg_open,
     turn_mark,
@@ -43,7 +42,7 @@ from replay.movegen import WHITE
 from replay.notation import full_text
 from replay.openings import opening_label
 from replay.replayer import Problem, ReplayedGame
-from replay.resolve import resolve
+from replay.tree import Variation
 
 NAG_SYMBOLS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 7: "□", 10: "=",
                14: "⩲", 15: "⩱", 16: "±", 17: "∓", 18: "+−", 19: "−+"}
@@ -70,7 +69,7 @@ def game_view(replayed: ReplayedGame, *, flipped: bool = False) -> GameView:
     view = GameView(_game_data(replayed, layout))
     start = Board(variant, replayed.start)
     view.nodes.append(_node(layout, start, None, "start", replayed.game.moves.comments))
-    _GameWalk(replayed, layout, view).line(replayed.game.moves, start, 0, 0, main=True)
+    _GameWalk(replayed, layout, view).line(replayed.mainline(), start, 0, main=True)
     view.data["nodes"] = view.nodes
     return view
 
@@ -119,66 +118,45 @@ class _GameWalk:
 
     def __init__(self, replayed: ReplayedGame, layout: Layout, view: GameView) -> None:
         self.replayed, self.layout, self.view = replayed, layout, view
-        self.warnings = {(p.line, p.column): p for p in replayed.warnings}
         self.out = view.moves_html
 
-    def line(self, line: Line, board: Board, parent: int, first_index: int, main: bool
-             ) -> None:
-        """Add the nodes of a line played from ``board`` (the position of node ``parent``)."""
-        self._comments(line.comments)
+    def line(self, variation: Variation, board: Board, parent: int, main: bool) -> None:
+        """Add the nodes of a line of the game tree played from ``board`` (the position of
+        node ``parent``)."""
+        plies = variation.line.plies
+        self._comments(variation.line.comments)
         board = board.copy()
-        for offset, ply in enumerate(line.plies):
-            index = first_index + offset
-            move, problem = self._move(board, ply, offset, main)
-            previous = line.plies[offset - 1] if offset else None
+        for offset, node in enumerate(variation):
+            previous = plies[offset - 1] if offset else None
             fresh = previous is None or bool(previous.comments or previous.variations)
-            number = self._number(index, fresh)
-            if move is None:
-                label = f"{move_label(self.replayed, index)} {ply.record.text}"
-                self._failed(ply, board, parent, (number, label), problem)
-                self._unplayed(line.plies[offset + 1:])
-                break
-            text = f"{move_label(self.replayed, index)} {full_text(board, move, 'turns')}"
+            number = self._number(node.index, fresh)
+            text = f"{node.label} {full_text(board, node.move, 'turns')}"
             before = board.copy()
-            board.push(move)
-            node = self._add(parent, _node(self.layout, board, parent, text,
-                                           ply.comments, move))
-            self._mark(node, problem)
-            self._move_link(node, number, ply)
-            self._comments(ply.comments)
-            for variation in ply.variations:
+            board.push(node.move)
+            added = self._add(parent, _node(self.layout, board, parent, text, node.comments,
+                                            node.move))
+            self._mark(added, node.problem)
+            self._move_link(added, number, node.ply)
+            self._comments(node.comments)
+            for sub in node.variations:
                 self.out.append('<span class="variation">(')
-                self.line(variation, before, parent, index, main=False)
+                self.line(sub, before, parent, main=False)
                 self.out.append(")</span> ")
-            parent = node
+            parent = added
+        unplayed = variation.unplayed
+        if unplayed:
+            index = variation.first_index + len(variation)
+            fresh = not variation or bool(plies[len(variation) - 1].comments
+                                          or plies[len(variation) - 1].variations)
+            label = f"{self.replayed.numbering.label(index)} {unplayed[0].record.text}"
+            self._failed(unplayed[0], board, parent, (self._number(index, fresh), label),
+                         variation.stop)
+            self._unplayed(unplayed[1:])
         if main:
             self.out.append(f'<span class="result">{escape(self.view.data["result"])}</span>')
 
-    def _move(self, board: Board, ply: Ply, offset: int, main: bool
-              ) -> tuple[Move | None, Problem | None]:
-        record = ply.record
-        if main:
-            moves, problem = self.replayed.moves, self._problem_at(ply)
-            if offset < len(moves):
-                return moves[offset], problem
-            errors = self.replayed.errors
-            return None, problem or (errors[0] if errors else None)
-        if record.placeholder:
-            return None, Problem("lost-moves", "the record has lost moves from here")
-        resolution = resolve(board, record)
-        problem = Problem(resolution.code, resolution.message) if resolution.move is None \
-            else None
-        return resolution.move, problem
-
-    def _problem_at(self, ply: Ply) -> Problem | None:
-        where = (ply.record.line or None, ply.record.column or None)
-        for problem in self.replayed.errors:
-            if (problem.line, problem.column) == where:
-                return problem
-        return self.warnings.get(where)
-
     def _number(self, index: int, fresh: bool) -> str:
-        label = move_label(self.replayed, index)
+        label = self.replayed.numbering.label(index)
         return label if fresh or not label.endswith("...") else ""
 
     def _add(self, parent: int, node: dict) -> int:
@@ -196,7 +174,7 @@ class _GameWalk:
         """A move that does not replay: a node on the position before it, with the error."""
         number, label = labels
         lost = ply.record.placeholder
-        message = (problem.message if problem else "") or (
+        message = (problem.message.removeprefix("in a variation: ") if problem else "") or (
             "the record has lost moves from here" if lost else "this move does not replay")
         node = self._add(parent, _node(self.layout, board, parent, label, ply.comments))
         self.view.nodes[node]["error" if not lost else "warning"] = message
