@@ -5,7 +5,8 @@
 ('x', ['c3-d4', 'f6-g5'])
 """
 
+from pdn.model import Game
 from pdn.reader import read_games, read_headers, visit_games
 from pdn.writer import write_game, write_games
 
-__all__ = ["read_games", "read_headers", "visit_games", "write_game", "write_games"]
+__all__ = ["Game", "read_games", "read_headers", "visit_games", "write_game", "write_games"]

@@ -1,1 +1,48 @@
-"""Rules of play: variants, move generation, replay, notation, statistics and outputs."""
+"""Rules of play: variants, move generation, replay, notation, statistics and outputs.
+
+The public API, after python-chess: ``replay_game`` replays a ``pdn.Game`` into a game tree
+(``mainline()`` gives a ``GameNode`` per move, each with its variations), and ``Board``
+holds a position with its legal moves, text in every notation, ``push``/``pop`` and the
+outcome.
+
+>>> import pdn, replay
+>>> game = next(pdn.read_games("1. cd4 fg5 2. dc5 (2. gh4) bd4 *"))
+>>> tree = replay.replay_game(game, "russian")
+>>> str(tree.status), [node.text("full") for node in tree.mainline()]
+('valid', ['c3-d4', 'f6-g5', 'd4-c5', 'b6:d4'])
+>>> board = replay.Board(variant="russian")
+>>> board.push_text("22-18")
+Move('c3-d4')
+>>> board.push_text("fg5"); str(board.pop())
+Move('f6-g5')
+'f6-g5'
+"""
+
+from replay.board import Board, Outcome
+from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
+from replay.numbering import Numbering
+from replay.replayer import Problem, ReplayedGame, Status, replay_game
+from replay.tree import GameNode, Variation
+from replay.variants import Variant, get_variant, variant_names
+
+GameTree = ReplayedGame  # the name the API gives a replayed game
+
+__all__ = [
+    "AmbiguousMoveError",
+    "Board",
+    "GameNode",
+    "GameTree",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "Numbering",
+    "Outcome",
+    "Problem",
+    "ReplayedGame",
+    "Status",
+    "Variant",
+    "Variation",
+    "get_variant",
+    "replay_game",
+    "variant_names",
+]

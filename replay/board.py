@@ -1,23 +1,37 @@
 """A position of any variant, with legal moves, push/pop and a key for repetitions.
 
->>> board = Board()                       # Russian draughts, start position
+>>> board = Board(variant="russian")      # the start position
 >>> len(board.legal_moves())
 7
->>> move = board.parse_move("c3-d4")
+>>> move = board.parse("cd4")             # any notation: c3-d4, cd4, 22-18, capture paths
+>>> str(move), board.text(move, "numeric")
+('c3-d4', '22-18')
 >>> board.push(move); board.fen()
 'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
 >>> board.pop() == move
 True
+>>> Board("W:Wa1:Bc3,f4", variant="russian")
+Board('W:Wa1:Bc3,f4', variant='russian')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Setup, format_fen, parse_fen
 from replay.move import Move
 from replay.movegen import BLACK, WHITE, MoveGenerator, generator_for, iter_bits
-from replay.variants import RUSSIAN, Variant
+from replay.numbering import SIDE_NAMES
+from replay.variants import RUSSIAN, Variant, get_variant
+
+
+class Outcome(NamedTuple):
+    """How a finished game ended: the ``winner`` (``White`` or ``Black``) and the
+    ``reason`` in words."""
+
+    winner: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +114,27 @@ def start_position(variant: Variant) -> Position:
 
 
 class Board:
-    """A position of a variant, with the moves that led to it (for ``pop``)."""
+    """A position of a variant, with the moves that led to it (for ``pop``).
 
-    def __init__(self, variant: Variant = RUSSIAN, position: Position | None = None) -> None:
+    ``Board(variant="russian")`` is the start position, ``Board(fen, variant=...)`` a FEN
+    set-up in the variant's square notation (raises ``pdn.fen.FenError``), and the engine's
+    own form ``Board(variant, position)`` a ``Position``. The variant is a ``Variant`` or
+    its name (Russian when not given).
+    """
+
+    def __init__(self, fen: str | Variant | None = None, position: Position | None = None,
+                 *, variant: Variant | str | None = None) -> None:
+        if isinstance(fen, Variant):
+            if variant is not None:
+                raise TypeError("Board() got the variant twice")
+            fen, variant = None, fen
+        if isinstance(variant, str):
+            variant = get_variant(variant)
+        variant = variant or RUSSIAN
+        if fen is not None:
+            if position is not None:
+                raise TypeError("Board() takes a FEN or a position, not both")
+            position = position_from_setup(parse_fen(fen, variant.gametype.notation))
         self.variant = variant
         self.generator: MoveGenerator = generator_for(variant)
         self.position = (for_variant(position, variant) if position is not None
@@ -113,7 +145,7 @@ class Board:
     @classmethod
     def from_fen(cls, fen: str, variant: Variant = RUSSIAN) -> Board:
         """A board set up from a FEN in the variant's notation; raises ``pdn.fen.FenError``."""
-        return cls(variant, position_from_setup(parse_fen(fen, variant.gametype.notation)))
+        return cls(fen, variant=variant)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -209,18 +241,44 @@ class Board:
         squares = (move.origin, *move.path) if full_path else (move.origin, move.destination)
         return separator.join(self.name(square) for square in squares)
 
-    def parse_move(self, text: str) -> Move:
-        """The legal move written ``from-to`` or as a full capture path; raises ValueError."""
-        notation = self.variant.gametype.notation
-        parts = [notation.square(part) for part in text.replace("x", ":").replace("-", ":")
-                 .split(":")]
-        routes = self.capture_routes() + [m for m in self.legal_moves() if not m.captures]
-        for route in routes:
-            if route.origin == parts[0] and (
-                    route.path == tuple(parts[1:]) or (len(parts) == 2
-                                                       and route.destination == parts[-1])):
-                return next(move for move in self.legal_moves() if move == route)
-        raise ValueError(f"'{text}' is not a legal move here")
+    def parse(self, text: str) -> Move:
+        """The legal move a text means, in any notation: ``c3-d4``, ``cd4``, ``22-18``,
+        ``c3:e5``, ``h2:c7:a5:e1``. Raises ``IllegalMoveError`` or ``AmbiguousMoveError``
+        (naming the legal moves), or ``InvalidMoveError`` for text that is no move; all three
+        are ``ValueError``."""
+        from replay.resolve import parse_text  # resolve imports this module
+
+        return parse_text(self, text)
+
+    def push_text(self, text: str) -> Move:
+        """Play the move a text means (see ``parse``) and return it."""
+        move = self.parse(text)
+        self.push(move)
+        return move
+
+    def text(self, move: Move, style: str = "full") -> str:
+        """A legal move of this position as text: ``full`` (``c3-d4``, ``c3:e5``), ``short``
+        (Russian ``cd4``, ``c:e5``), ``numeric`` (``22-18``) or ``pdn`` (the notation the
+        variant's GameType prescribes); a capture path only where another move needs it."""
+        from replay.notation import move_text  # notation imports this module
+
+        return move_text(self, move, style)
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended in this position (no legal move, or a Breakthrough king), or
+        None while it goes on; draws by rule need the game's history (``replay_game``)."""
+        from replay.endings import decide  # endings imports this module
+
+        decision = decide(self)
+        return None if decision is None else Outcome(SIDE_NAMES[decision.winner],
+                                                     decision.reason)
+
+    def is_game_over(self) -> bool:
+        """Whether the position ends the game (see ``outcome``)."""
+        return self.outcome() is not None
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r}, variant={self.variant.name!r})"
 
     def __str__(self) -> str:
         """A plain-text diagram with coordinates and the side to move (``w W b B``)."""

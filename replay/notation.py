@@ -152,3 +152,17 @@ def short_text(board: Board, move: Move, legal: Sequence[Move] | None = None) ->
     names = board.variant.geometry.names
     mark = ":" if move.captures else ""
     return f"{names[move.origin][0]}{mark}{names[move.destination]}"
+
+
+def move_text(board: Board, move: Move, style: str = "full") -> str:
+    """A move as text in a style: ``full`` (squares by name), ``short`` (Russian), ``numeric``
+    (squares by number) or ``pdn`` (as the variant's GameType prescribes); minimal paths."""
+    if style == "full":
+        return full_text(board, move, numeric=False)
+    if style == "short":
+        return short_text(board, move)
+    if style == "numeric":
+        return full_text(board, move, numeric=True)
+    if style == "pdn":
+        return full_text(board, move)
+    raise ValueError(f"unknown move text style '{style}'; choose full, short, numeric or pdn")

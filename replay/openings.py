@@ -10,7 +10,7 @@ ply, so a transposition gets the name too.
 >>> board = Board(RUSSIAN)
 >>> positions = [board.position]
 >>> for text in ("c3-d4", "b6-a5"):
-...     board.push(board.parse_move(text))
+...     board.push(board.parse(text))
 ...     positions.append(board.position)
 >>> opening_of(positions, RUSSIAN).name
 'Кол'

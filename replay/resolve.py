@@ -6,17 +6,23 @@ full move list is built only to explain an error.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pdn.model import MoveRecord
 from pdn.squares import SquareError
 from replay.board import Board
-from replay.move import Move
+from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
 from replay.movegen import WHITE, generator_for, unique
 from replay.notation import full_text, trajectory, turning_squares
+from replay.numbering import SIDE_NAMES
 
-SIDE_NAMES = ("White", "Black")
+_SQUARE = r"(?:[a-l](?:1[0-2]|[1-9])|[0-9]{1,3})"
+_SHORT_TEXT = re.compile(r"([a-l])([x:]?)([a-l](?:1[0-2]|[1-9]))")
+_FULL_TEXT = re.compile(rf"{_SQUARE}(?:[-x:]?{_SQUARE})+")
+_TEXT_SQUARES = re.compile(_SQUARE)
+_TEXT_SEPARATOR = re.compile(r"[-x:]")
 
 
 @dataclass
@@ -259,3 +265,35 @@ def _listing(board: Board, legal: list[Move]) -> str:
     shown = [full_text(board, m) for m in legal[:12]]
     more = f" (+{len(legal) - 12} more)" if len(legal) > 12 else ""
     return f"legal moves: {' '.join(shown)}{more}"
+
+
+def record_of_text(text: str) -> MoveRecord:
+    """A move typed as text (``c3-d4``, ``cd4``, ``b:d6``, ``22x15``, ``h2:c7:a5:e1``) as a
+    record; raises ``InvalidMoveError`` for text that is no move in any notation."""
+    written = text.strip().lower().replace("×", "x")
+    short = _SHORT_TEXT.fullmatch(written)
+    if short:
+        file, mark, square = short.groups()
+        return MoveRecord(text, (square,), mark, file)
+    if not _FULL_TEXT.fullmatch(written):
+        raise InvalidMoveError(f"'{text}' is not a move: write it as c3-d4, cd4, 22-18 or a "
+                               "capture path such as c3:e5:c7")
+    separator = _TEXT_SEPARATOR.search(written)
+    squares = tuple(square.lstrip("0") or "0" for square in _TEXT_SQUARES.findall(written))
+    return MoveRecord(text, squares, separator.group() if separator else "")
+
+
+def parse_text(board: Board, text: str) -> Move:
+    """The legal move a typed text means here (``Board.parse``); raises ``InvalidMoveError``,
+    ``IllegalMoveError`` or ``AmbiguousMoveError`` with the move and the legal ones."""
+    resolution = resolve(board, record_of_text(text))
+    if resolution.move is not None:
+        return resolution.move
+    if resolution.code == "bad-square":
+        raise InvalidMoveError(f"'{text}' is not a move here: {resolution.message}")
+    listing = _listing(board, board.legal_moves())
+    message = resolution.message if "legal moves:" in resolution.message else (
+        f"{resolution.message}; {listing}")
+    if resolution.code == "ambiguous-move":
+        raise AmbiguousMoveError(message)
+    raise IllegalMoveError(message if f"'{text}'" in message else f"'{text}': {message}")

@@ -119,4 +119,4 @@ def test_a_straight_double_capture_is_one_move_whatever_square_is_landed_on_betw
         # so any of them, written in full, is read as that one move.
         assert route.captures == move.captures
         written = "x".join(board.name(s) for s in (route.origin, *route.path))
-        assert board.parse_move(written) == move
+        assert board.parse(written) == move

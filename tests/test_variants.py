@@ -202,20 +202,20 @@ def _king_moves(board: Board) -> set[str]:
 def test_frisian_same_king_at_most_three_quiet_moves_in_a_row_rules_3():
     board = Board.from_fen("W:WKa1,f2:BKb10", variant("frisian"))
     for white, black in (("a1-b2", "b10-a9"), ("b2-a1", "a9-b10"), ("a1-b2", "b10-a9")):
-        board.push(board.parse_move(white))
-        board.push(board.parse_move(black))
+        board.push(board.parse(white))
+        board.push(board.parse(black))
     assert _king_moves(board) == set()  # the king on b2 is held; the man may move
     assert board.legal_moves()
-    board.push(board.parse_move("f2-e3"))  # a man move frees the king again
-    board.push(board.parse_move("a9-b10"))
+    board.push(board.parse("f2-e3"))  # a man move frees the king again
+    board.push(board.parse("a9-b10"))
     assert _king_moves(board)
 
 
 def test_frisian_king_limit_applies_only_while_the_side_has_men_rules_3():
     board = Board.from_fen("W:WKa1:BKb10", variant("frisian"))
     for white, black in (("a1-b2", "b10-a9"), ("b2-a1", "a9-b10"), ("a1-b2", "b10-a9")):
-        board.push(board.parse_move(white))
-        board.push(board.parse_move(black))
+        board.push(board.parse(white))
+        board.push(board.parse(black))
     assert _king_moves(board)
 
 
@@ -243,7 +243,7 @@ def _shuffle_kings(rules: Variant, fen: str, shuffles: list[tuple[str, str]], pl
     board = Board.from_fen(fen, rules)
     tracker = DrawTracker(rules, board.position)
     for ply in range(plies):
-        move = board.parse_move(shuffles[(ply // 2) % len(shuffles)][board.turn])
+        move = board.parse(shuffles[(ply // 2) % len(shuffles)][board.turn])
         before = board.position
         board.push(move)
         tracker.push(before, move, board.position)
