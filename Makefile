@@ -3,7 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-deps lint bench clean
+# every package and module of the library (pdoc lists only what a package's __all__ names)
+API_MODULES = $(sort $(shell find pdn replay -name '*.py' | sed 's,/__init__\.py$$,,; s,\.py$$,,; s,/,.,g'))
+
+.PHONY: demo test test-deps lint bench docs clean
 
 $(BIN)/pdn: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +25,12 @@ test: $(BIN)/pdn  ## the whole test suite (a missing browser, peer or dask skips
 test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (.ci/run: apt-get)
 	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]'
 	$(BIN)/python bench/peers.py --install
+
+docs: $(BIN)/pdn  ## the HTML API reference of pdn and replay, in docs/api (not kept in git)
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	rm -rf docs/api
+	$(BIN)/pdoc --docformat markdown --output-directory docs/api $(API_MODULES)
+	@echo "open docs/api/index.html"
 
 lint: $(BIN)/pdn
 	$(BIN)/ruff check .
