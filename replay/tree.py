@@ -16,6 +16,7 @@ none of them resolves a record again.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from pdn.model import Line, MoveRecord, Ply
@@ -171,7 +172,7 @@ def _variation(line: Line, variant: Variant, numbering: Numbering, start: Positi
     return Variation(nodes, line, found.stop, first_index)
 
 
-def walk(variation: Variation):
+def walk(variation: Variation) -> Iterator[GameNode]:
     """Every node of a line and of the variations inside it, in the order PDN writes them."""
     for node in variation:
         yield node
@@ -179,7 +180,7 @@ def walk(variation: Variation):
             yield from walk(sub)
 
 
-def stops(variation: Variation):
+def stops(variation: Variation) -> Iterator[Problem]:
     """Every line end that is not the record's end, in the order PDN writes them."""
     if variation.stop is not None:
         yield variation.stop

@@ -250,7 +250,7 @@ def test_openings_are_named_by_position_with_a_source_each(database):
     board = Board(RUSSIAN)
     positions = [board.position]
     for move in ("c3-d4", "f6-g5", "b2-c3", "d6-c5", "a3-b4"):
-        board.push(board.parse_move(move))
+        board.push(board.parse(move))
         positions.append(board.position)
     assert opening_of(positions, RUSSIAN).name == "Городская партия"
     assert opening_of(positions[:4], RUSSIAN) is None

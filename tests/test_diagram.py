@@ -223,7 +223,7 @@ def test_a_move_number_and_side_give_the_ply_count_and_the_board_after_it():
         plies_to_move(replayed, "12")
     board = Board(RUSSIAN)
     for text in ("e3-d4", "d6-c5", "f2-e3"):
-        board.push(board.parse_move(text))
+        board.push(board.parse(text))
     assert board_after(replayed, 3).fen() == board.fen()
     with pytest.raises(ValueError, match="out of range"):
         board_after(replayed, 11)

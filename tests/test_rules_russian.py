@@ -63,7 +63,7 @@ def test_king_capturing_one_piece_may_stop_on_any_square_behind_it_seeds_000():
 
 def test_man_crowned_by_a_quiet_move_ends_its_move_seeds_000():
     board = Board.from_fen("W:We7:Bd6,c5")
-    move = board.parse_move("e7-f8")
+    move = board.parse("e7-f8")
     assert move.promotes and not move.captures
     board.push(move)
     assert board.turn == 1  # Black to move: the new king does not capture d6 now
@@ -115,7 +115,7 @@ def test_push_pop_and_position_key():
     board = Board()
     start = board.key()
     for text in ("c3-d4", "f6-g5", "g3-h4"):
-        board.push(board.parse_move(text))
+        board.push(board.parse(text))
     assert board.key() != start
     for _ in range(3):
         board.pop()

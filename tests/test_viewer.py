@@ -48,7 +48,7 @@ def main_line(nodes: list[dict]) -> list[dict]:
 def board_from(moves: list[str]) -> Board:
     board = Board(RUSSIAN)
     for text in moves:
-        board.push(board.parse_move(text))
+        board.push(board.parse(text))
     return board
 
 

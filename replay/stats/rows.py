@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pdn.fen import MAX_DIGITS
 from pdn.model import Game
 from replay.board import Board, Position, start_position
 from replay.draws import Material
@@ -46,6 +45,7 @@ class MoveColumns:
         ordinal, plies, first, offset, turn = np.array(self.games, dtype=np.int64
                                                        ).reshape(-1, 5).T
         index = np.arange(plies.sum()) - np.repeat(np.cumsum(plies) - plies, plies)  # in game
+        # replay.numbering.Numbering's count, for every ply of the batch at once
         keys = {"game": np.repeat(ordinal, plies), "ply": index + 1,
                 "move_number": np.repeat(first, plies) + (index + np.repeat(offset, plies)) // 2,
                 "side": (np.repeat(turn, plies) + index) % 2}
@@ -134,13 +134,12 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
     walk = _Walk()
     kept = max(opening_plies, BALLOT_PLIES)
     board = Board(replayed.variant, replayed.start)
-    first_number = _first_number(replayed)
-    offset = 0 if replayed.start.turn == (WHITE if replayed.variant.white_starts else 1) else 1
+    numbering = replayed.numbering
     positions = replayed.positions
     rows = moves.rows if moves is not None else []
     if moves is not None and replayed.moves:
-        moves.games.append((ordinal, len(replayed.moves), first_number, offset,
-                            replayed.start.turn))
+        moves.games.append((ordinal, len(replayed.moves), numbering.first, numbering.offset,
+                            numbering.first_side))
     for index, move in enumerate(replayed.moves):
         before = positions[index]
         side = "white" if before.turn == WHITE else "black"
@@ -173,10 +172,3 @@ def _move_row(board: Board, move: Move, after: Position, text: str) -> tuple:
             notation.names[move.destination], (after.white & ~kings).bit_count(),
             (after.white & kings).bit_count(), (after.black & ~kings).bit_count(),
             (after.black & kings).bit_count())
-
-
-def _first_number(replayed: ReplayedGame) -> int:
-    """The first move number: a FEN's ``:F<n>`` (lidraughts) or 1."""
-    fen = (replayed.game.tags.get("FEN") or "").upper()
-    tail = fen.rsplit(":F", 1)[1].strip().rstrip(".") if ":F" in fen else ""
-    return int(tail) if tail.isdigit() and len(tail) <= MAX_DIGITS else 1
