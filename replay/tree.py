@@ -141,9 +141,9 @@ def main_variation(line: Line, variant: Variant, numbering: Numbering, start: Po
     nodes: list[GameNode] = []
     before, parent = start, None
     for index, (ply, move) in enumerate(zip(line.plies, moves, strict=False)):
-        where = (ply.record.line, ply.record.column)
+        where = (ply.record.line, ply.record.column)  # (0, 0): a record made, not read
         node = GameNode(variant, numbering, before, move, ply, index, parent,
-                        problems.get(where))
+                        problems.get(where) if ply.record.line else None)
         node._variations = [_variation(sub, variant, numbering, before, index, lines)
                             for sub in ply.variations]
         nodes.append(node)
@@ -179,11 +179,3 @@ def walk(variation: Variation) -> Iterator[GameNode]:
         for sub in node.variations:
             yield from walk(sub)
 
-
-def stops(variation: Variation) -> Iterator[Problem]:
-    """Every line end that is not the record's end, in the order PDN writes them."""
-    if variation.stop is not None:
-        yield variation.stop
-    for node in variation:
-        for sub in node.variations:
-            yield from stops(sub)
