@@ -44,6 +44,7 @@ bench: $(BIN)/pdn
 	$(BIN)/python bench/repair.py
 	$(BIN)/python bench/linear.py
 	$(BIN)/python bench/index.py
+	$(BIN)/python bench/tree.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
