@@ -56,7 +56,7 @@ RulesOption = Annotated[
     ),
 ]
 NoForcedCaptureOption = Annotated[bool, typer.Option(
-    "--no-forced-capture", help="Captures are optional (house rule of source document 002; "
+    "--no-forced-capture", help="Captures are optional (a house rule; "
     "same as --rule forced-capture=no).")]
 
 

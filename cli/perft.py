@@ -27,7 +27,7 @@ def perft(
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
 ) -> None:
-    """Print the number of leaf nodes at each depth (RULES.md §5)."""
+    """Print the number of leaf nodes at each depth (see docs/rules.md)."""
     variant = with_rules(variant, rule, no_forced_capture)
     try:
         board = Board.from_fen(fen, variant) if fen else Board(variant)

@@ -42,7 +42,7 @@ TARGETS = ("full", "short", "numeric", "pdn")
 FORMATS = ("pdn", "text", "json", "fen")
 LAYOUTS = ("columns", "inline")
 CAPTURE_SEPARATORS = ("x", ":", "-")
-# The capture separator each GameType prescribes (PDN.md's table); "x" for the others.
+# The capture separator each GameType prescribes (docs/notation.md's table); "x" for the others.
 # Warnings about records that conversion writes differently: said, never silent.
 CORRECTION_CODES = ("notation", "resolved-by-continuation")
 # Where a line stops at lost moves: the game is incomplete, not wrong, and still converted.
@@ -113,7 +113,7 @@ def numbering_corner(variant: Variant, numbering: str | None) -> int:
     """The PDN corner digit (``N<digit>``) of a numbering for this variant's board.
 
     Default: numeric variants keep theirs; alphanumeric ones get the numbering their numbers
-    are read in (RULES.md §4.4: Russian engines number like English checkers, 1 = b8).
+    are read in (docs/rules.md: Russian engines number like English checkers, 1 = b8).
     """
     geo, white_starts = variant.geometry, variant.white_starts
     if numbering is None:

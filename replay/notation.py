@@ -1,6 +1,6 @@
 """Moves as text: full, short (Russian), numeric, with the capture path in any style.
 
-Path styles for a multi-capture (RULES.md §4.1, §4.5):
+Path styles for a multi-capture (docs/rules.md):
 
 - ``minimal``: origin and destination, the full canonical path only where another legal move
   shares them (the PDN 3.0 rule);

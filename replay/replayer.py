@@ -31,7 +31,7 @@ FIRST_MOVER_READING, COLOUR_READING = "first-mover", "colour"
 WHITE_WINS, BLACK_WINS, DRAW, DOUBLE_FORFEIT, UNKNOWN = (
     "white", "black", "draw", "double_forfeit", "unknown")
 
-# Result tokens by outcome, from the first mover's point of view (PDN.md: OCA and other
+# Result tokens by outcome, from the first mover's point of view (docs/notation.md: OCA and other
 # English archives write results for the side that starts; for White-first games it is White).
 _RESULTS = {
     "1-0": "first", "2-0": "first", "1:0": "first", "2:0": "first",
