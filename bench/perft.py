@@ -4,7 +4,8 @@
 
 Every engine counts the last ply in bulk (the length of the move list), so nodes/s compare
 like with like; py-draughts and pydraughts run in their own venvs (bench/peers.py). Deeper
-published counts (DCTL's perft tests, Aart Bik's figures) are checked here too, since they take too long for tests.
+published counts (DCTL's perft tests, Aart Bik's figures) are checked here too, since they
+take too long for tests.
 """
 
 from __future__ import annotations

@@ -7,10 +7,8 @@ from typing import Annotated
 
 import typer
 
-from cli.common import EXIT_INVALID, fail
-
-EncodingOption = Annotated[str | None, typer.Option(
-    help="Text encoding of the file (default: detected; UTF-8, Windows-1251 or Latin-1).")]
+from .common import EXIT_INVALID, fail
+from .options import EncodingOption
 
 
 def cat(

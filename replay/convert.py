@@ -36,7 +36,7 @@ from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
 from replay.replayer import Problem, ReplayedGame, replay_game
 from replay.resolve import SIDE_NAMES, resolve
 from replay.validate import GameReport
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 TARGETS = ("full", "short", "numeric", "pdn")
 FORMATS = ("pdn", "text", "json", "fen")
@@ -380,26 +380,28 @@ def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant)
 # ---- the API ----------------------------------------------------------------------------------
 
 def reading_variant(game: Game, default: Variant | None = None,
-                    override: Variant | None = None) -> tuple[Variant, ReplayedGame]:
+                    override: Variant | None = None, *, rules: Rules | None = None
+                    ) -> tuple[Variant, ReplayedGame]:
     """The variant a game is read with (its squares' numbering included) and its replay;
     ``replay_game`` tries the numbering the GameType tag states where the standard one
     fails."""
-    replayed = replay_game(game, default, override)
+    replayed = replay_game(game, default, override, rules=rules)
     return replayed.variant, replayed
 
 
 def convert_game(game: Game, default: Variant | None = None, target: Target | None = None,
                  *, override: Variant | None = None, partial: bool = False,
-                 details: bool = False) -> Conversion:
+                 details: bool = False, rules: Rules | None = None) -> Conversion:
     """Convert one game; ``default`` is the variant of a game without GameType tag (None:
-    told from the record), ``override`` the variant of every game. ``details`` adds every
+    told from the record), ``override`` the variant of every game, ``rules`` rule options set
+    on top of the game's variant. ``details`` adds every
     notation of each move (for JSON). A game with an illegal or unreadable move is converted
     only with ``partial``; a game with lost moves is converted as far as it is known. A
     site's convention (squares named from the first mover's side) is written back in the
     variant's standard form.
     """
     target = target or Target()
-    variant, replayed = reading_variant(game, default, override)
+    variant, replayed = reading_variant(game, default, override, rules=rules)
     writer = _Writer(standard_form(variant), target, details)
     report = _report(game, variant, replayed)
     if report.status == "unreadable" or any(p.code == "bad-fen" for p in replayed.errors):
@@ -429,11 +431,12 @@ def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
 
 def convert_games(games: Iterable[Game], default: Variant | None = None,
                   target: Target | None = None, *, override: Variant | None = None,
-                  partial: bool = False, details: bool = False) -> Iterator[Conversion]:
+                  partial: bool = False, details: bool = False, rules: Rules | None = None
+                  ) -> Iterator[Conversion]:
     """Convert a stream of games, in order."""
     for game in games:
         yield convert_game(game, default, target, override=override, partial=partial,
-                           details=details)
+                           details=details, rules=rules)
 
 
 def render(conversion: Conversion, output: str = "pdn", layout: str = "columns") -> str:

@@ -152,3 +152,21 @@ def short_text(board: Board, move: Move, legal: Sequence[Move] | None = None) ->
     names = board.variant.geometry.names
     mark = ":" if move.captures else ""
     return f"{names[move.origin][0]}{mark}{names[move.destination]}"
+
+
+def move_json(board: Board, move: Move) -> dict:
+    """The stable JSON form of a move (``pdn moves --json``), squares in the variant's
+    notation.
+
+    >>> from replay.variants import RUSSIAN
+    >>> board = Board.from_fen("W:Wc3:Bd4", RUSSIAN)
+    >>> move_json(board, board.legal_moves()[0])
+    {'from': 'c3', 'to': 'e5', 'path': ['c3', 'e5'], 'captures': ['d4'], 'promotes': False}
+    """
+    return {
+        "from": board.name(move.origin),
+        "to": board.name(move.destination),
+        "path": [board.name(square) for square in (move.origin, *move.path)],
+        "captures": [board.name(square) for square in move.captures],
+        "promotes": move.promotes,
+    }

@@ -20,7 +20,7 @@ from replay.endings import crowned_side, decide
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
-from replay.variants import UnknownVariantError, Variant, get_variant
+from replay.variants import Rules, UnknownVariantError, Variant, get_variant, with_rules
 
 VALID, INVALID, INCOMPLETE, UNREADABLE = "valid", "invalid", "incomplete", "unreadable"
 # Where a game's variant came from: its GameType tag, the user's option, or inference.
@@ -107,18 +107,18 @@ class ReplayedGame:
 
 
 def game_variant(game: Game, default: Variant | None = None,
-                 override: Variant | None = None) -> Variant:
+                 override: Variant | None = None, *, rules: Rules | None = None) -> Variant:
     """The variant to replay a game with: the user's override, else its GameType, else the
-    default, else the one inferred from the record (``replay.inference``). Squares are read
-    in the game type's standard notation (see ``replay_game`` for tags that state another
-    numbering)."""
+    default, else the one inferred from the record (``replay.inference``), with ``rules``
+    (named rule options, ``Variant.with_rules``) set on top. Squares are read in the game
+    type's standard notation (see ``replay_game`` for tags that state another numbering)."""
     chosen, _ = _chosen_variant(game, default, override)
     if chosen is not None:
-        return chosen
+        return with_rules(chosen, rules)
     guess = inference.candidates(game)
     if guess.decided or len(guess.variants) == 1:
-        return guess.variants[0]
-    return _replay_inferred(game, guess).variant
+        return with_rules(guess.variants[0], rules)
+    return _replay_inferred(game, guess, rules).variant
 
 
 def _chosen_variant(game: Game, default: Variant | None, override: Variant | None
@@ -152,11 +152,13 @@ def _stated_numbering(game: Game, variant: Variant) -> Variant | None:
 
 
 def replay_game(game: Game, default: Variant | None = None,
-                override: Variant | None = None) -> ReplayedGame:
+                override: Variant | None = None, *, rules: Rules | None = None) -> ReplayedGame:
     """Replay a game's main line and variations; never raises on bad records.
 
     The variant: ``override`` if given, else the GameType tag, else ``default``, else the one
-    the record itself tells (``replay.inference``; noted as ``variant-inferred``).
+    the record itself tells (``replay.inference``; noted as ``variant-inferred``); ``rules``
+    (named rule options such as ``{"forced-capture": "no"}``) are set on top of it, whichever
+    it is.
 
     Archives carry GameType tags whose notation code disagrees with their moves (kurnik.pdn:
     an N1 tag over standard numbers), so the standard reading comes first; where it fails
@@ -164,8 +166,8 @@ def replay_game(game: Game, default: Variant | None = None,
     """
     variant, source = _chosen_variant(game, default, override)
     if variant is None:
-        return _replay_inferred(game, inference.candidates(game))
-    replayed = _replay(game, variant)
+        return _replay_inferred(game, inference.candidates(game), rules)
+    replayed = _replay(game, with_rules(variant, rules))
     replayed.variant_source = source
     if replayed.errors and source == TAG:
         tagged = _stated_numbering(game, replayed.variant)
@@ -176,12 +178,13 @@ def replay_game(game: Game, default: Variant | None = None,
     return replayed
 
 
-def _replay_inferred(game: Game, guess: inference.Guess) -> ReplayedGame:
+def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = None
+                     ) -> ReplayedGame:
     """Replay under the most usual candidate; only where it fails, under the others: the
     first that replays to the end wins, else the one that goes furthest."""
     best: ReplayedGame | None = None
     for variant in guess.variants:
-        replayed = _replay(game, variant)
+        replayed = _replay(game, with_rules(variant, rules))
         if not replayed.errors:
             best = replayed
             break
@@ -197,7 +200,7 @@ def _replay_inferred(game: Game, guess: inference.Guess) -> ReplayedGame:
         verdict = f"{verdict} (it does not replay as {first})"
     best.notes.insert(0, Problem("variant-inferred", f"{guess.evidence}: {verdict}",
                                  game.line or None))
-    if best.variant is inference.ENGLISH_FIRST_MOVER_BOTTOM:
+    if inference.is_first_mover_bottom(best.variant):
         best.notes.append(Problem(
             "first-mover-bottom", "squares are named from the first mover's side and the "
             "first mover is called White (P1): read as English checkers, where the first "

@@ -6,9 +6,9 @@ Every rule cited here is in ``docs/rules.md`` with its sources (Russian, Thai,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from pdn.gametype import GameType, default_gametype
 
@@ -33,8 +33,8 @@ FREE = "free"
 MAJORITY = "majority"  # most pieces
 MAJORITY_THEN_KINGS = "majority-kings"  # most pieces, then most kings (Spanish, Portuguese)
 KING_MUST_CAPTURE = "king-first"  # a capture by a king if there is one (Czech)
-# Italian (docs/rules.md, Federazione Italiana Dama, DCTL italian.hpp art. 6.6-6.9): most pieces, then with a king
-# rather than a man, then most kings, then the kings met earliest.
+# Italian (docs/rules.md; Federazione Italiana Dama; DCTL italian.hpp art. 6.6-6.9): most
+# pieces, then with a king rather than a man, then most kings, then the kings met earliest.
 ITALIAN_ORDER = "italian"
 # Frisian (docs/rules.md, DCTL frisian.hpp): highest value, a king worth more than one man and
 # less than two (see Variant.king_value); on equal value a king must capture.
@@ -368,6 +368,44 @@ RULE_OPTIONS: dict[str, RuleOption] = {option.name: option for option in (
                "Frisian king value: just under two men (DCTL) or 1.5 men (Wikipedia), "
                "docs/rules.md"),
 )}
+
+
+Rules = Mapping[str, str]  # named rule options and their values, e.g. {"forced-capture": "no"}
+
+
+def with_rules(variant: Variant, rules: Rules | None) -> Variant:
+    """The variant with rule options set on top of its own rules; the same value for the same
+    variant and rules, so its move generator is built once.
+
+    >>> with_rules(RUSSIAN, {"forced-capture": "no"}).forced_capture
+    False
+    >>> with_rules(RUSSIAN, None) is RUSSIAN
+    True
+    """
+    if not rules:
+        return variant
+    return _with_rules(variant, tuple(sorted(rules.items())))
+
+
+@lru_cache(maxsize=256)
+def _with_rules(variant: Variant, rules: tuple[tuple[str, str], ...]) -> Variant:
+    return variant.with_rules(dict(rules))
+
+
+def parse_rules(texts: Iterable[str]) -> dict[str, str]:
+    """``["NAME=VALUE", ...]`` as a mapping of rule options, each checked; raises
+    UnknownRuleError for a malformed one, an unknown name or a value it does not take.
+
+    >>> parse_rules(["forced-capture=no", "draws=house"])
+    {'forced-capture': 'no', 'draws': 'house'}
+    """
+    rules = dict(parse_rule(text) for text in texts)
+    for name, value in rules.items():
+        option = RULE_OPTIONS.get(name)
+        if option is None:
+            raise UnknownRuleError(f"unknown rule '{name}'; known: {', '.join(RULE_OPTIONS)}")
+        option.value(value)
+    return rules
 
 
 def parse_rule(text: str) -> tuple[str, str]:

@@ -33,7 +33,7 @@ from replay.board import Board, Position, position_from_setup
 from replay.draws import Material
 from replay.replayer import game_variant
 from replay.resolve import resolve
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 PositionKey = tuple[int, int, int, int]
 STATUSES = ("valid", "invalid", "incomplete")
@@ -136,20 +136,21 @@ class Criteria:
         return bool(self.statuses or self.moves or self.position or self.material)
 
     def matches(self, game: Game, default: Variant, override: Variant | None = None,
-                date: DateParts | None = None) -> bool:
+                date: DateParts | None = None, *, rules: Rules | None = None) -> bool:
         """Whether a game meets every criterion (``date``: its Date tag's parts, when the
-        caller computed them for a whole batch)."""
-        variant = game_variant(game, default, override)
+        caller computed them for a whole batch; ``rules``: rule options set on top of the
+        game's variant)."""
+        variant = game_variant(game, default, override, rules=rules)
         if not self.matches_headers(game, variant, date):
             return False
         if not self.needs_board:
             return True
         if self.position is not None and not (self.statuses or self.moves or self.material):
-            return self._reaches(game, variant, default, override)
-        return self.matches_line(walk_main_line(game, default, override))
+            return self._reaches(game, variant, default, override, rules)
+        return self.matches_line(walk_main_line(game, default, override, rules=rules))
 
     def _reaches(self, game: Game, variant: Variant, default: Variant,
-                 override: Variant | None) -> bool:
+                 override: Variant | None, rules: Rules | None) -> bool:
         """The --position search alone: the walk stops once the target is out of reach."""
         target = self.target_position(variant)
         if target is None:
@@ -163,7 +164,8 @@ class Criteria:
                     and (p.white & ~p.kings).bit_count() >= least[2]
                     and (p.black & ~p.kings).bit_count() >= least[3])
 
-        return reaches(game, default, override, lambda p: position_key(p) == target, possible)
+        return reaches(game, default, override, lambda p: position_key(p) == target, possible,
+                       rules=rules)
 
     # -- tags ---------------------------------------------------------------------------------
 
