@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 import typer
+from pdn.cli import cat, info
 from typer.testing import CliRunner
-
-from cli import cat, info
 
 TWO_GAMES = ('[Event "a"]\n[GameType "25"]\n[Result "1-0"]\n1. c3-d4 f6-g5 1-0\n\n'
              '[Event "b"]\n[Result "0-1"]\n1. 32-28 19-23) 2. 37-32 0-1\n')

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 import typer
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn.reader import read_game
 from replay.convert import Target
 from replay.convert_sources import Unreadable, convert_sources, messages, verdict
