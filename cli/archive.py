@@ -125,27 +125,14 @@ def _finish(console: Console, message: str, summary: Summary) -> None:
 
 def _criteria(tag, player, white, black, date_from, date_to, variant, result, min_plies,
               max_plies, status, moves, position, material, material_any_ply):
-    from replay.archive.select import STATUSES, Criteria, CriterionError, MaterialTest, TagTest
-    from replay.archive.tags import date_parts_of, date_range
+    from replay.archive.select import CriterionError, criteria_from_text
 
     try:
-        bad = [s for s in status or [] if s not in STATUSES]
-        if bad:
-            raise CriterionError(f"--status '{bad[0]}': use {', '.join(STATUSES)}")
-        dates = []
-        for name, text in (("--date-from", date_from), ("--date-to", date_to)):
-            parts = date_parts_of(text) if text else None
-            if parts is not None and date_range(parts) is None:
-                raise CriterionError(f"{name} '{text}' is not a date")
-            dates.append(parts)
-        return Criteria(
-            tags=tuple(TagTest.parse(t) for t in tag or []), players=tuple(player or []),
-            white=tuple(white or []), black=tuple(black or []), date_from=dates[0],
-            date_to=dates[1], variant=variant, results=tuple(result or []),
-            min_plies=min_plies, max_plies=max_plies, statuses=tuple(status or []),
-            moves=moves, position=position,
-            material=MaterialTest.parse(material) if material else None,
-            material_any_ply=material_any_ply)
+        return criteria_from_text(
+            tags=tag or [], players=player or [], white=white or [], black=black or [],
+            date_from=date_from, date_to=date_to, variant=variant, results=result or [],
+            min_plies=min_plies, max_plies=max_plies, statuses=status or [], moves=moves,
+            position=position, material=material, material_any_ply=material_any_ply)
     except CriterionError as error:
         fail(str(error))
 
