@@ -42,15 +42,24 @@ def progress_bar(label: str, total: int | None, console: Console | None = None
                  ) -> Iterator[Callable[[int], None] | None]:
     """A callback advancing a progress bar by an amount of ``total`` (characters read, or
     games), shown on stderr when it is a terminal; None off a terminal or without a total.
-    Anything printed meanwhile appears above the bar."""
+    Anything printed meanwhile on the terminal appears above the bar."""
     console = console or stderr_console()
     if not (console.is_terminal and total):
         yield None
         return
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
 
+    # Lines printed to stdout go above the bar only when stdout is a terminal too: output
+    # piped or redirected to a file must stay there.
     with Progress("[progress.description]{task.description}", BarColumn(),
                   TaskProgressColumn(), TimeRemainingColumn(), console=console,
-                  transient=True) as bar:
+                  transient=True, redirect_stdout=_is_terminal(sys.stdout)) as bar:
         task = bar.add_task(label, total=total)
         yield lambda amount: bar.advance(task, amount)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
