@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
-STDIN = "-"
 
 
 def fail(message: str, code: int = EXIT_UNREADABLE) -> NoReturn:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
-from .common import EXIT_UNREADABLE, stderr_console
-from .options import EncodingOption, JsonOption
+from .common import EXIT_UNREADABLE, fail, stderr_console
+from .options import EncodingOption, JsonOption, PathsArgument
+from .sources import SourceError, collect_sources
 
 
 def _print_text(summary: dict[str, Any]) -> None:
@@ -28,7 +30,7 @@ def _print_text(summary: dict[str, Any]) -> None:
 
 
 def info(
-    files: Annotated[list[Path], typer.Argument(help="PDN files.", show_default=False)],
+    paths: PathsArgument,
     as_json: JsonOption = False,
     encoding: EncodingOption = None,
 ) -> None:
@@ -40,16 +42,21 @@ def info(
 
     from replay.summary import summarise
 
+    try:
+        sources = collect_sources(paths)
+    except SourceError as error:
+        fail(str(error))
     unreadable = False
-    for path in files:
+    for path in sources:
         try:
-            summary = summarise(path, encoding)
+            summary = summarise(sys.stdin.buffer if path == "-" else Path(path), encoding)
         except (OSError, LookupError, UnicodeError) as error:
             unreadable = True
             reason = getattr(error, "strerror", None) or str(error)
             stderr_console().print(
                 f"[red]error:[/red] {escape(str(path))}: cannot read: {escape(reason)}")
             continue
+        summary["file"] = "<stdin>" if path == "-" else path
         if as_json:
             typer.echo(json.dumps(summary, ensure_ascii=False))
         else:
