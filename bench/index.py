@@ -115,7 +115,7 @@ def measure(source: Path, jobs: int, compare_filter: bool) -> None:
         if compare_filter:
             filtered = Path(folder) / "filtered.pdn"
             scan, _ = timed("pdn filter --position", lambda: command(
-                "filter", str(source), "--default-variant", "english", "--position", fen,
+                "filter", str(source), "--variant", "english", "--position", fen,
                 "-o", str(filtered), "--jobs", str(jobs)))
             same = found.read_bytes() == filtered.read_bytes()
             print(f"search is {scan / search:.0f} x faster than filter (goal >= 10); "
