@@ -81,7 +81,10 @@ def test_info_text(runner, app, two_games):
 
 
 def test_info_unreadable_file_exits_2_after_the_others(runner, app, two_games, tmp_path):
-    result = runner.invoke(app, ["info", "--json", str(tmp_path), str(two_games)])
+    folder = tmp_path / "folder"  # a directory is searched; its dangling link cannot be read
+    folder.mkdir()
+    (folder / "gone.pdn").symlink_to(tmp_path / "missing.pdn")
+    result = runner.invoke(app, ["info", "--json", str(folder), str(two_games)])
     assert result.exit_code == 2
     assert "cannot read" in result.stderr and "Traceback" not in result.output
     assert json.loads(result.stdout)["games"] == 2

@@ -236,3 +236,12 @@ def _write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "games.pdn"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_info_reads_directories_and_stdin_like_every_command(records):
+    from_folder = run("info", str(records.parent), "--json").stdout
+    assert json.loads(from_folder)["games"] == 2
+    from_stdin = runner.invoke(app, ["info", "-", "--json"], input=RECORDS)
+    assert json.loads(from_stdin.stdout) | {"file": None} == json.loads(from_folder) | {
+        "file": None}
+    assert json.loads(from_stdin.stdout)["file"] == "<stdin>"
