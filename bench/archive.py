@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/archive.py [--jobs 2] [--file ../shared/data/english/OCA_2.0.pdn]
 
-Goal (issue 10): each under 15 s with both cores. The position searched for is the one the
+Goal: each under 15 s with both cores. The position searched for is the one the
 first game of the archive reaches after its fourth move (eight plies), so that many games
 pass through it. Output goes to temporary files, as the commands would write it.
 """

@@ -3,7 +3,7 @@
     .venv/bin/python bench/index.py [--jobs 2] [--file ../shared/data/english/OCA_2.0.pdn]
     .venv/bin/python bench/index.py --generate 1000000      # a generated archive (hours)
 
-Goals (issue 15): OCA 2.0 indexed in under 60 s on 2 cores into a database under 20 times
+Goals: OCA 2.0 indexed in under 60 s on 2 cores into a database under 20 times
 the PDN's size; ``pdn search --position`` under 0.5 s as a whole command and at least 10
 times faster than ``pdn filter --position`` on the same archive; ``--pattern`` under 2 s;
 on a generated archive of a million games, queries under a second. Searches are timed as
@@ -115,7 +115,7 @@ def measure(source: Path, jobs: int, compare_filter: bool) -> None:
         if compare_filter:
             filtered = Path(folder) / "filtered.pdn"
             scan, _ = timed("pdn filter --position", lambda: command(
-                "filter", str(source), "--default-variant", "english", "--position", fen,
+                "filter", str(source), "--variant", "english", "--position", fen,
                 "-o", str(filtered), "--jobs", str(jobs)))
             same = found.read_bytes() == filtered.read_bytes()
             print(f"search is {scan / search:.0f} x faster than filter (goal >= 10); "

@@ -1,4 +1,4 @@
-"""Reading time grows linearly with the number of games (issue 8), measured, not tested.
+"""Reading time grows linearly with the number of games, measured, not tested.
 
     .venv/bin/python bench/linear.py [--small 20000] [--large 100000]
 

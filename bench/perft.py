@@ -4,7 +4,8 @@
 
 Every engine counts the last ply in bulk (the length of the move list), so nodes/s compare
 like with like; py-draughts and pydraughts run in their own venvs (bench/peers.py). Deeper
-published counts (RULES.md §5) are checked here too, since they take too long for tests.
+published counts (DCTL's perft tests, Aart Bik's figures) are checked here too, since they
+take too long for tests.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from replay.board import Board
 from replay.perft import perft
 from replay.variants import get_variant
 
-# (variant, depth, drop-duplicates count from RULES.md §5, or None) for the side-by-side table.
+# (variant, depth, published drop-duplicates count, or None) for the side-by-side table.
 DEFAULT_RUNS = {
     "russian": (9, 4_570_586),
     "international": (7, 1_049_442),
@@ -40,7 +41,7 @@ DEFAULT_RUNS = {
     "turkish": (7, 10_782_308),
     "portuguese": (8, None),  # no published count; speed only
 }
-# Extra positions of RULES.md §5.2 (drop duplicates).
+# Extra positions with published counts (drop duplicates).
 EXTRA = [
     ("international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38", 11,
      377_436, "Woldouby"),

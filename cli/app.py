@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import archive, cat, convert, database, info, moves, perft, show, stats, validate, view
+from . import archive, cat, convert, database, info, moves, perft, show, stats, validate, view
 
 app = typer.Typer(
     name="pdn",

@@ -8,63 +8,56 @@ when stderr is a terminal.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import EXIT_UNREADABLE, UntaggedVariantOption, fail, parse_variant
-from cli.sources import SourceError, collect_sources
 from replay.variants import Variant
 
-if TYPE_CHECKING:
-    from replay.archive.run import Summary
+from .common import EXIT_UNREADABLE, fail, input_size, progress_bar, stderr_console
+from .options import (
+    Choice,
+    EncodingOption,
+    GameVariantOption,
+    IgnoreGameTypeOption,
+    JobsOption,
+    NoForcedCaptureOption,
+    OutputOption,
+    PathsArgument,
+    RulesOption,
+    UntaggedVariantOption,
+    parse_variant,
+    variant_choice,
+)
+from .sources import SourceError, collect_sources
 
-Paths = Annotated[list[str], typer.Argument(
-    help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.",
-    show_default=False)]
-OutOption = Annotated[str, typer.Option("--output", "-o", help="Output file (- for stdout).",
-                                        show_default=False)]
+if TYPE_CHECKING:
+    from replay.archive.run import Settings, Summary
+
 RejectsOption = Annotated[Path | None, typer.Option(
     help="Write games the reader gives up on here instead of to the output.")]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=0,
-                                         help="Worker processes (0: all cores on large input).")]
-EncodingOption = Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
-IgnoreGameTypeOption = Annotated[bool, typer.Option(
-    "--ignore-gametype", help="Use --variant even where a game's GameType tag says otherwise.")]
+OldDefaultVariantOption = Annotated[Variant | None, typer.Option(
+    "--default-variant", parser=parse_variant, metavar="VARIANT", hidden=True,
+    help="The old name of --variant.")]
 
 
 class Console:
     """Notes to stderr, through the progress bar's console while one is shown."""
 
     def __init__(self) -> None:
-        from rich.console import Console as RichConsole
-
-        self.rich = RichConsole(stderr=True, highlight=False, soft_wrap=True)
+        self.rich = stderr_console()
 
     def note(self, message: str) -> None:
         from rich.markup import escape
 
         self.rich.print(escape(message))
 
-    @contextmanager
-    def progress(self, sources: list[str]) -> Iterator[Callable[[int], None] | None]:
-        """A callback advancing a progress bar over the input's size (None off a terminal)."""
-        from replay.archive.stream import total_size
-
-        total = total_size(sources)
-        if not (self.rich.is_terminal and total):
-            yield None
-            return
-        from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
-
-        with Progress("[progress.description]{task.description}", BarColumn(),
-                      TaskProgressColumn(), TimeRemainingColumn(), console=self.rich,
-                      transient=True) as bar:
-            task = bar.add_task("reading", total=total)
-            yield lambda size: bar.advance(task, size)
+    def progress(self, sources: list[str], label: str = "reading"):
+        """A progress bar over the input's size (its callback is None off a terminal)."""
+        return progress_bar(label, input_size(sources), self.rich)
 
 
 def _sources(paths: list[str], outputs: list[str | Path | None]) -> list[str]:
@@ -95,11 +88,11 @@ def _opened(path: str | Path | None, stack: ExitStack) -> IO[str] | None:
     return stack.enter_context(atomic_writer(path))
 
 
-def _settings(variant: Variant | None, ignore_gametype: bool, jobs: int, encoding: str | None,
-              progress: Callable[[int], None] | None):
+def _settings(choice: Choice, jobs: int, encoding: str | None,
+              progress: Callable[[int], None] | None) -> Settings:
     from replay.archive.run import Settings
 
-    return Settings(variant, variant if ignore_gametype else None, jobs, encoding, progress)
+    return Settings(choice.default, choice.override, jobs, encoding, progress, choice.rules)
 
 
 def _run(action: Callable[[], Summary]) -> Summary:
@@ -132,27 +125,14 @@ def _finish(console: Console, message: str, summary: Summary) -> None:
 
 def _criteria(tag, player, white, black, date_from, date_to, variant, result, min_plies,
               max_plies, status, moves, position, material, material_any_ply):
-    from replay.archive.select import STATUSES, Criteria, CriterionError, MaterialTest, TagTest
-    from replay.archive.tags import date_parts_of, date_range
+    from replay.archive.select import CriterionError, criteria_from_text
 
     try:
-        bad = [s for s in status or [] if s not in STATUSES]
-        if bad:
-            raise CriterionError(f"--status '{bad[0]}': use {', '.join(STATUSES)}")
-        dates = []
-        for name, text in (("--date-from", date_from), ("--date-to", date_to)):
-            parts = date_parts_of(text) if text else None
-            if parts is not None and date_range(parts) is None:
-                raise CriterionError(f"{name} '{text}' is not a date")
-            dates.append(parts)
-        return Criteria(
-            tags=tuple(TagTest.parse(t) for t in tag or []), players=tuple(player or []),
-            white=tuple(white or []), black=tuple(black or []), date_from=dates[0],
-            date_to=dates[1], variant=variant, results=tuple(result or []),
-            min_plies=min_plies, max_plies=max_plies, statuses=tuple(status or []),
-            moves=moves, position=position,
-            material=MaterialTest.parse(material) if material else None,
-            material_any_ply=material_any_ply)
+        return criteria_from_text(
+            tags=tag or [], players=player or [], white=white or [], black=black or [],
+            date_from=date_from, date_to=date_to, variant=variant, results=result or [],
+            min_plies=min_plies, max_plies=max_plies, statuses=status or [], moves=moves,
+            position=position, material=material, material_any_ply=material_any_ply)
     except CriterionError as error:
         fail(str(error))
 
@@ -171,8 +151,8 @@ def _check_board_criteria(criteria, variant: Variant) -> None:
 
 
 def filter_command(
-    paths: Paths,
-    output: OutOption,
+    paths: PathsArgument,
+    output: OutputOption = None,
     tag: Annotated[list[str] | None, typer.Option(
         "--tag", metavar="NAME=VALUE", help="A tag matches a glob, or a regex written /re/ "
         "(repeatable).")] = None,
@@ -184,13 +164,7 @@ def filter_command(
     date_from: Annotated[str | None, typer.Option(help="Played on or after (1990, 1990.06, "
                                                        "1990.06.01).")] = None,
     date_to: Annotated[str | None, typer.Option(help="Played on or before.")] = None,
-    variant: Annotated[Variant | None, typer.Option(
-        "--variant", "-v", parser=parse_variant, metavar="VARIANT",
-        help="Games of this variant (games without GameType are taken to be of it).")] = None,
-    default_variant: Annotated[Variant | None, typer.Option(
-        parser=parse_variant, metavar="VARIANT",
-        help="Variant of games without GameType when --variant is not given (default: told "
-        "from each record).")] = None,
+    game_variant: GameVariantOption = None,
     result: Annotated[list[str] | None, typer.Option(
         help="The result (1-0, 0-1, 1/2-1/2, 2-0...; compared by outcome).")] = None,
     min_plies: Annotated[int | None, typer.Option(min=0, help="At least this many plies.")]
@@ -210,6 +184,11 @@ def filter_command(
         help="--material at any ply rather than at the end.")] = False,
     invert: Annotated[bool, typer.Option("--invert", help="Keep the games that do not match."
                                          )] = False,
+    variant: UntaggedVariantOption = None,
+    default_variant: OldDefaultVariantOption = None,
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
@@ -219,19 +198,20 @@ def filter_command(
     Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
     from replay.archive.run import filter_games
 
-    criteria = _criteria(tag, player, white, black, date_from, date_to, variant, result,
+    choice = variant_choice(variant or default_variant, ignore_gametype, rule,
+                            no_forced_capture)
+    criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, result,
                          min_plies, max_plies, status, moves, position, material,
                          material_any_ply)
-    main = variant or default_variant
-    if main is not None:
-        _check_board_criteria(criteria, main)
+    board_variant = game_variant or choice.override or choice.default
+    if board_variant is not None:
+        _check_board_criteria(criteria, board_variant)
     sources = _sources(paths, [output, rejects])
     console = Console()
-    with ExitStack() as stack, console.progress(sources) as progress:
-        out, bad = _opened(output, stack), _opened(rejects, stack)
+    with ExitStack() as stack, console.progress(sources, "filtering") as progress:
+        out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         summary = _run(lambda: filter_games(
-            sources, out, criteria, _settings(main, variant is not None, jobs, encoding,
-                                              progress),
+            sources, out, criteria, _settings(choice, jobs, encoding, progress),
             invert=invert, rejects=bad, note=console.note))
     _finish(console, f"{summary.matched} of {summary.games} games matched; {summary.written} "
             "written", summary)
@@ -241,8 +221,8 @@ def filter_command(
 
 
 def dedupe(
-    paths: Paths,
-    output: OutOption,
+    paths: PathsArgument,
+    output: OutputOption = None,
     report: Annotated[Path | None, typer.Option(
         help="CSV file: one row per copy of every group of duplicates.")] = None,
     by: Annotated[str, typer.Option(
@@ -250,6 +230,8 @@ def dedupe(
         "agree where both are known).")] = "moves+players",
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
@@ -263,20 +245,21 @@ def dedupe(
 
     if by not in BY_CHOICES:
         fail(f"--by '{by}': use one of {', '.join(BY_CHOICES)}")
+    choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     sources = _sources(paths, [output, rejects, report])
     console = Console()
-    with ExitStack() as stack, console.progress(sources) as progress:
-        out, bad = _opened(output, stack), _opened(rejects, stack)
+    with ExitStack() as stack, console.progress(sources, "deduplicating") as progress:
+        out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         summary = _run(lambda: dedupe_games(
-            sources, out, _settings(variant, ignore_gametype, jobs, encoding, progress), by=by,
+            sources, out, _settings(choice, jobs, encoding, progress), by=by,
             report=report, rejects=bad, note=console.note))
     _finish(console, f"{summary.games} games: {summary.groups} groups of duplicates, "
             f"{summary.removed} copies removed, {summary.written} written", summary)
 
 
 def merge(
-    paths: Paths,
-    output: OutOption,
+    paths: PathsArgument,
+    output: OutputOption = None,
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
@@ -289,11 +272,11 @@ def merge(
 
     sources = _sources(paths, [output, rejects])
     console = Console()
-    with ExitStack() as stack, console.progress(sources) as progress:
-        out, bad = _opened(output, stack), _opened(rejects, stack)
+    with ExitStack() as stack, console.progress(sources, "merging") as progress:
+        out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         summary = _run(lambda: merge_games(
-            sources, out, _settings(RUSSIAN, False, jobs, encoding, progress), rejects=bad,
-            note=console.note))
+            sources, out, _settings(Choice(RUSSIAN, None, None), jobs, encoding, progress),
+            rejects=bad, note=console.note))
     _finish(console, f"{summary.written} games written", summary)
 
 
@@ -306,6 +289,8 @@ def split(
     = "event",
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
@@ -319,20 +304,21 @@ def split(
         parse_split(by)
     except ValueError as error:
         fail(str(error))
+    choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     sources = _sources([path], [rejects])
     console = Console()
-    with ExitStack() as stack, console.progress(sources) as progress:
+    with ExitStack() as stack, console.progress(sources, "splitting") as progress:
         bad = _opened(rejects, stack)
         summary = _run(lambda: split_games(
-            sources, output, by, _settings(variant, ignore_gametype, jobs, encoding, progress),
+            sources, output, by, _settings(choice, jobs, encoding, progress),
             rejects=bad, note=console.note))
     _finish(console, f"{summary.games} games into {len(summary.files)} files in {output}",
             summary)
 
 
 def clean(
-    paths: Paths,
-    output: OutOption,
+    paths: PathsArgument,
+    output: OutputOption = None,
     strip: Annotated[str | None, typer.Option(
         help="Remove these, comma-separated: comments, nags, variations.")] = None,
     changes: Annotated[Path | None, typer.Option(
@@ -343,6 +329,8 @@ def clean(
         "--repair", help="Mend a game that stops replaying where ONE best repair makes it "
         "replay to its end; the repair is noted in the game as {repaired: ...}.")] = False,
     variant: UntaggedVariantOption = None,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
@@ -360,13 +348,14 @@ def clean(
         fail(f"--strip: use {', '.join(STRIP_CHOICES)}, not {', '.join(sorted(kinds))}")
     if notation is not None and notation not in TARGETS:
         fail(f"--notation: use {', '.join(TARGETS)}, not '{notation}'")
+    choice = variant_choice(variant, False, rule, no_forced_capture)
     sources = _sources(paths, [output, rejects, changes])
     console = Console()
-    with ExitStack() as stack, console.progress(sources) as progress:
-        out, bad = _opened(output, stack), _opened(rejects, stack)
+    with ExitStack() as stack, console.progress(sources, "cleaning") as progress:
+        out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         log = _opened(changes, stack)
         summary = _run(lambda: clean_games(
-            sources, out, _settings(variant, False, jobs, encoding, progress),
+            sources, out, _settings(choice, jobs, encoding, progress),
             Options(kinds, Rewrite(notation) if notation else None, repair), rejects=bad,
             note=console.note,
             changes=(lambda line: log.write(line + "\n")) if log is not None else None))

@@ -7,10 +7,8 @@ from typing import Annotated
 
 import typer
 
-from cli.common import EXIT_INVALID, fail
-
-EncodingOption = Annotated[str | None, typer.Option(
-    help="Text encoding of the file (default: detected; UTF-8, Windows-1251 or Latin-1).")]
+from .common import EXIT_INVALID, fail
+from .options import EncodingOption
 
 
 def cat(
@@ -20,26 +18,23 @@ def cat(
     encoding: EncodingOption = None,
 ) -> None:
     """Print the games of FILE as canonical PDN (seven tags first, 80-column movetext)."""
-    from pdn.reader import read_games
+    from pdn.reader import NoSuchGameError, read_game, read_games
     from pdn.writer import write_game
 
     errors = 0
-    count = 0
     try:
-        for count, record in enumerate(read_games(file, encoding=encoding), 1):
-            if game is not None and count != game:
-                continue
+        games = [read_game(file, game, encoding=encoding)] if game else read_games(
+            file, encoding=encoding)
+        for record in games:
             for diagnostic in record.errors:
                 errors += 1
-                typer.echo(f"{file}:{diagnostic.line}:{diagnostic.column}: game {count}: "
-                           f"{diagnostic.message}", err=True)
+                typer.echo(f"{file}:{diagnostic.line}:{diagnostic.column}: game "
+                           f"{record.index}: {diagnostic.message}", err=True)
             typer.echo(write_game(record) + "\n")
-            if game is not None:
-                break
+    except NoSuchGameError as error:
+        fail(str(error))
     except (OSError, LookupError, UnicodeError) as error:
         fail(f"{file}: cannot read: {getattr(error, 'strerror', None) or error}")
-    if game is not None and count < game:
-        fail(f"{file} has {count} game{'' if count == 1 else 's'}, so there is no game {game}")
     if errors:
         raise typer.Exit(EXIT_INVALID)
 

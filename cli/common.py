@@ -1,82 +1,64 @@
-"""Small pieces every command shares: the --variant option and error reporting."""
+"""What every command shares besides its options (``cli.options``): exit codes, errors in red
+on stderr, and a progress bar on a terminal."""
 
 from __future__ import annotations
 
 import sys
-from typing import Annotated, NoReturn
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, NoReturn
 
-import typer
-
-from replay.variants import (
-    RULE_OPTIONS,
-    UnknownRuleError,
-    UnknownVariantError,
-    Variant,
-    get_variant,
-    parse_rule,
-    variant_names,
-)
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
 
-def parse_variant(text: str) -> Variant:
-    """Typer parser for --variant: a name, an alias or a GameType number."""
-    try:
-        return get_variant(text)
-    except UnknownVariantError as error:
-        raise typer.BadParameter(str(error)) from None
-
-
-VariantOption = Annotated[
-    Variant,
-    typer.Option(
-        "--variant", "-v", parser=parse_variant, metavar="VARIANT",
-        help=f"Variant name or GameType number ({', '.join(variant_names())}).",
-    ),
-]
-
-
-UntaggedVariantOption = Annotated[
-    Variant | None,
-    typer.Option(
-        "--variant", "-v", parser=parse_variant, metavar="VARIANT",
-        help="Variant of games without a GameType tag (default: told from each record: "
-        "its Variant tag, FEN, squares and moves; see docs/inference.md).",
-    ),
-]
-
-
-RulesOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--rule", "-r", metavar="NAME=VALUE",
-        help="Change a rule (repeatable): " + "; ".join(
-            f"{o.name}={'|'.join(o.values)}" for o in RULE_OPTIONS.values()) + ".",
-    ),
-]
-NoForcedCaptureOption = Annotated[bool, typer.Option(
-    "--no-forced-capture", help="Captures are optional (house rule of source document 002; "
-    "same as --rule forced-capture=no).")]
-
-
-def with_rules(variant: Variant, rules: list[str] | None, no_forced_capture: bool = False
-               ) -> Variant:
-    """The variant with the user's --rule options applied; a usage error if one is bad."""
-    try:
-        changes = dict(parse_rule(text) for text in rules or [])
-        if no_forced_capture:
-            changes["forced-capture"] = "no"
-        return variant.with_rules(changes) if changes else variant
-    except UnknownRuleError as error:
-        raise typer.BadParameter(str(error), param_hint="--rule") from None
-
-
 def fail(message: str, code: int = EXIT_UNREADABLE) -> NoReturn:
     """Print an error in red to stderr and exit with ``code``."""
-    from rich.console import Console
     from rich.markup import escape
 
-    Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"[red]error:[/red] {escape(message)}")
+    stderr_console().print(f"[red]error:[/red] {escape(message)}")
     sys.exit(code)
+
+
+def stderr_console() -> Console:
+    """A rich console on stderr for notes, errors and progress bars."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def input_size(sources: list[str]) -> int | None:
+    """The bytes to read from the sources (None when standard input is among them)."""
+    from replay.archive.stream import total_size
+
+    return total_size(sources)
+
+
+@contextmanager
+def progress_bar(label: str, total: int | None, console: Console | None = None
+                 ) -> Iterator[Callable[[int], None] | None]:
+    """A callback advancing a progress bar by an amount of ``total`` (characters read, or
+    games), shown on stderr when it is a terminal; None off a terminal or without a total.
+    Anything printed meanwhile on the terminal appears above the bar."""
+    console = console or stderr_console()
+    if not (console.is_terminal and total):
+        yield None
+        return
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
+
+    # Lines printed to stdout go above the bar only when stdout is a terminal too: output
+    # piped or redirected to a file must stay there.
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  TaskProgressColumn(), TimeRemainingColumn(), console=console,
+                  transient=True, redirect_stdout=_is_terminal(sys.stdout)) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda amount: bar.advance(task, amount)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

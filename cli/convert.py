@@ -6,32 +6,35 @@ import sys
 from collections import Counter
 from contextlib import nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, UntaggedVariantOption, fail
-from cli.sources import SourceError, collect_sources
-from replay.validate import problem_line
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
-
-    from pdn.model import Game
-    from replay.convert import Conversion, Target
-    from replay.variants import Variant
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
+from .options import (
+    Choice,
+    EncodingOption,
+    IgnoreGameTypeOption,
+    JsonOption,
+    NoForcedCaptureOption,
+    OutputOption,
+    PathsArgument,
+    RulesOption,
+    UntaggedVariantOption,
+    output_path,
+    variant_choice,
+)
+from .sources import SourceError, collect_sources
 
 SEPARATORS = {"pdn": "\n\n", "text": "\n\n", "json": "\n", "fen": "\n\n"}
 
 
 def convert(
-    paths: Annotated[list[str], typer.Argument(
-        help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.")],
+    paths: PathsArgument,
     to: Annotated[str, typer.Option(
         "--to", help="full (c3-d4, c3:e5), short (Russian ed4, b:d6), numeric (22-17) or pdn "
         "(PDN 3.0 as the GameType prescribes).")] = "pdn",
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write here (atomically) instead of to stdout.")] = None,
+    output: OutputOption = None,
     paths_style: Annotated[str, typer.Option(
         "--paths", help="Capture paths: minimal (from-to, the full path where ambiguous), "
         "turns (every turning square), canonical (PDN 3.0 full form), all (every landing "
@@ -45,6 +48,7 @@ def convert(
         "--format", "-f", help="pdn; text (a scoresheet, see --layout); json (one line per "
         "game: tags, every ply in every notation with the FEN after it); fen (one FEN per "
         "main-line ply).")] = "pdn",
+    as_json: JsonOption = False,
     layout: Annotated[str, typer.Option(
         "--layout", help="For --format text: columns (1. c3-d4   f6-g5) or inline "
         "(1.ed4 dc5 2.fe3).")] = "columns",
@@ -55,34 +59,40 @@ def convert(
         "--repair", help="Mend a game that stops replaying where ONE best repair makes it "
         "replay to its end (noted in the game as {repaired: ...} and on stderr).")] = False,
     variant: UntaggedVariantOption = None,
-    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
-    = None,
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
+    encoding: EncodingOption = None,
 ) -> None:
     """Convert records to another notation; illegal games are reported, not converted.
 
-    Games with lost moves are converted as far as they are known. Exit status: 0 all
-    converted, 1 some games not (fully) converted, 2 usage error or unreadable input.
+    Games with lost moves are converted as far as they are known. --json is --format json.
+    Exit status: 0 all converted, 1 some games not (fully) converted, 2 usage error or
+    unreadable input.
     """
     from pdn.output import OutputError, refuse_overwriting_inputs
     from replay.convert import FORMATS, LAYOUTS, Target, TargetError
 
+    output_format = "json" if as_json else output_format
     if output_format not in FORMATS or layout not in LAYOUTS:
         fail(f"--format must be one of {', '.join(FORMATS)} and --layout one of "
              f"{', '.join(LAYOUTS)}")
+    choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
+    target_file = output_path(output)
     try:
         target = Target(to, paths_style, capture_sep, numbering)
         if variant is not None:
             target.gametype(variant)
         sources = collect_sources(paths)
-        if output is not None:
-            refuse_overwriting_inputs(output, sources)
+        if target_file is not None:
+            refuse_overwriting_inputs(target_file, sources)
     except (TargetError, SourceError, OutputError) as error:
         fail(str(error))
-    counts = _convert_sources(sources, output, target, variant, output_format, layout, partial,
-                              encoding, repair)
-    summary = ", ".join(f"{counts[key]} {key}" for key in (
-        "converted", "incomplete", "partly converted", "not converted", "unreadable")
-        if counts[key])
+    counts = _convert(sources, target_file, target, choice, output_format, layout, partial,
+                      encoding, repair)
+    from replay.convert_sources import VERDICTS
+
+    summary = ", ".join(f"{counts[key]} {key}" for key in VERDICTS if counts[key])
     typer.echo(f"{summary or 'no games'}", err=True)
     if counts["unreadable"]:
         raise typer.Exit(EXIT_UNREADABLE)
@@ -90,72 +100,38 @@ def convert(
     raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
 
 
-def _convert_sources(sources: list[str], output: Path | None, target: Target,
-                     variant: Variant | None, output_format: str, layout: str, partial: bool,
-                     encoding: str | None, repair: bool = False) -> Counter[str]:
+def _convert(sources: list[str], output: Path | None, target, choice: Choice,
+             output_format: str, layout: str, partial: bool, encoding: str | None,
+             repair: bool) -> Counter[str]:
+    """Convert and write every game; the number of games of each verdict."""
     from pdn.output import atomic_writer
-    from pdn.reader import read_games
-    from replay.convert import TargetError, convert_games, render
+    from replay.convert import TargetError, render
+    from replay.convert_sources import Repaired, Unreadable, convert_sources, messages, verdict
 
     counts: Counter[str] = Counter()
     context = atomic_writer(output) if output is not None else nullcontext(sys.stdout)
-    with context as stream:
-        for source in sources:
-            handle = sys.stdin.buffer if source == "-" else source
-            name = "<stdin>" if source == "-" else source
-            try:
-                games = _named(read_games(handle, encoding=encoding), name)
-                if repair:
-                    games = _repaired(games, variant)
-                for conversion in convert_games(games, variant, target, partial=partial,
-                                                details=output_format == "json"):
-                    counts[_report(conversion)] += 1
-                    if conversion.game is not None:
-                        stream.write(render(conversion, output_format, layout)
+    with context as stream, progress_bar("converting", input_size(sources)) as progress:
+        items = convert_sources(sources, choice.default, target, override=choice.override,
+                                rules=choice.rules, partial=partial,
+                                details=output_format == "json", repair=repair,
+                                encoding=encoding, progress=progress)
+        try:
+            for item in items:
+                if isinstance(item, Unreadable):
+                    typer.secho(item.message, err=True, fg="red")
+                    counts["unreadable"] += 1
+                elif isinstance(item, Repaired):
+                    typer.echo(item.message, err=True)
+                else:
+                    for line in messages(item):
+                        typer.echo(line, err=True)
+                    counts[verdict(item)] += 1
+                    if item.game is not None:
+                        stream.write(render(item, output_format, layout)
                                      + SEPARATORS[output_format])
-            except TargetError as error:  # --numbering does not fit a game's board
-                fail(f"{name}: {error}")
-            except (OSError, LookupError, UnicodeError) as error:
-                typer.secho(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}",
-                            err=True, fg="red")
-                counts["unreadable"] += 1
+        except TargetError as error:  # --numbering does not fit a game's board
+            fail(str(error))
     return counts
-
-
-def _named(games: Iterable[Game], name: str) -> Iterator[Game]:
-    """The games with the source name their messages give."""
-    for game in games:
-        game.source = name
-        yield game
-
-
-def _repaired(games: Iterable[Game], variant: Variant | None) -> Iterator[Game]:
-    """The games, each broken one mended where a repair is sure (said on stderr)."""
-    from replay.repair import repair_game
-
-    for game in games:
-        mend = repair_game(game, variant).mend
-        if mend:
-            typer.echo(f"{game.source or '<stdin>'}:{game.line}: game {game.index}: repaired: "
-                       f"{mend}", err=True)
-        yield game
-
-
-def _report(conversion: Conversion) -> str:
-    """Say on stderr what was not converted or was written differently; the verdict."""
-    report = conversion.report
-    for problem in report.errors:
-        typer.echo(problem_line(report, problem, "error"), err=True)
-    for problem in report.warnings:
-        typer.echo(problem_line(report, problem, "warning"), err=True)
-    if conversion.game is None:
-        return "unreadable" if report.status == "unreadable" else "not converted"
-    if report.errors:
-        plies = len(conversion.tree.steps)
-        typer.echo(f"{report.file or '<stdin>'}:{report.line}: {report.title}: converted up "
-                   f"to the error ({plies} plies of the main line)", err=True)
-        return "partly converted"
-    return "incomplete" if report.status == "incomplete" else "converted"
 
 
 def register(app: typer.Typer) -> None:

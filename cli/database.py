@@ -17,8 +17,17 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import EXIT_UNREADABLE, UntaggedVariantOption, fail, parse_variant
-from replay.variants import Variant
+from .common import EXIT_UNREADABLE, fail
+from .options import (
+    EncodingOption,
+    GameVariantOption,
+    IgnoreGameTypeOption,
+    JobsOption,
+    NoForcedCaptureOption,
+    RulesOption,
+    UntaggedVariantOption,
+    variant_choice,
+)
 
 if TYPE_CHECKING:
     from replay.database.query import Match
@@ -34,14 +43,11 @@ def index(
     output: Annotated[Path, typer.Option("--output", "-o", help="The database file (created "
                                          "when new, else updated).", show_default=False)],
     variant: UntaggedVariantOption = None,
-    ignore_gametype: Annotated[bool, typer.Option(
-        "--ignore-gametype", help="Use --variant even where a game's GameType tag says "
-        "otherwise.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0,
-                                      help="Worker processes (0: all cores on large input).")]
-    = 0,
-    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
-    = None,
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
+    jobs: JobsOption = 0,
+    encoding: EncodingOption = None,
 ) -> None:
     """Index games into a database: tags, moves, positions, where each game lives.
 
@@ -49,13 +55,15 @@ def index(
 
     Exit status: 0 done; 2 usage error, a file that cannot be read, games the reader gave
     up on (indexed without moves), or a database that cannot be used."""
-    from cli.archive import Console
-    from cli.sources import SourceError, collect_sources
     from pdn.output import OutputError, refuse_overwriting_inputs
     from replay.archive.run import Settings
     from replay.database.build import index_sources
     from replay.database.schema import DatabaseError
 
+    from .archive import Console
+    from .sources import SourceError, collect_sources
+
+    choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     if "-" in paths:
         fail("pdn index reads files, not standard input: name the files")
     try:
@@ -64,9 +72,9 @@ def index(
     except (SourceError, OutputError) as error:
         fail(str(error))
     console = Console()
-    with console.progress(sources) as progress:
-        settings = Settings(variant, variant if ignore_gametype else None, jobs, encoding,
-                            progress)
+    with console.progress(sources, "indexing") as progress:
+        settings = Settings(choice.default, choice.override, jobs, encoding, progress,
+                            choice.rules)
         try:
             summary = index_sources(output, sources, settings, note=console.note)
         except DatabaseError as error:
@@ -111,24 +119,23 @@ def search(
     date_from: Annotated[str | None, typer.Option(help="Played on or after (1990, 1990.06, "
                                                        "1990.06.01).")] = None,
     date_to: Annotated[str | None, typer.Option(help="Played on or before.")] = None,
-    variant: Annotated[Variant | None, typer.Option(
-        "--variant", "-v", parser=parse_variant, metavar="VARIANT",
-        help="Games of this variant.")] = None,
+    game_variant: GameVariantOption = None,
 ) -> None:
     """Find games in a database: every criterion given must hold.
 
     Exit status: 0 done (also when nothing matched); 2 usage error or a database that
     cannot be used."""
-    from cli.archive import _criteria
     from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.database.pattern import Pattern, PatternError
     from replay.database.query import Search
     from replay.database.query import search as run_search
     from replay.database.schema import DatabaseError, open_readonly
 
+    from .archive import _criteria
+
     if output_format not in FORMATS:
         fail(f"--format '{output_format}': use {', '.join(FORMATS)}")
-    criteria = _criteria(tag, player, white, black, date_from, date_to, variant, None, None,
+    criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, None, None,
                          None, None, moves, position, material, material_any_ply)
     try:
         wanted = Search(criteria, Pattern.parse(pattern) if pattern is not None else None)
@@ -148,7 +155,7 @@ def search(
         finally:
             connection.close()
     if output != "-" or output_format == "pdn":
-        from cli.archive import Console
+        from .archive import Console
 
         Console().note(f"{count} games matched")
 

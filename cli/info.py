@@ -3,43 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
+import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
-from cli.cat import EncodingOption
-from cli.common import EXIT_UNREADABLE
-
-NO_GAMETYPE = "none"
-
-
-def summarise(path: Path, encoding: str | None = None) -> dict[str, Any]:
-    """The summary of one file (the ``--json`` line): games, errors, variants (by GameType
-    tag), inferred (for games without one: the variant their tags and squares tell, without
-    replaying; ``pdn validate`` replays to confirm it), results."""
-    from pdn.reader import read_games
-    from replay.inference import candidates
-
-    games = 0
-    errors: list[dict[str, Any]] = []
-    variants: Counter[str] = Counter()
-    inferred: Counter[str] = Counter()
-    results: Counter[str] = Counter()
-    for game in read_games(path, encoding=encoding):
-        games += 1
-        gametype = game.gametype
-        written = game.tags.get("GameType") or NO_GAMETYPE
-        variants[str(gametype.number) if gametype else written] += 1
-        if gametype is None:
-            inferred[candidates(game).variants[0].name] += 1
-        results[(game.headers_result or "?").strip() or "?"] += 1
-        errors += [{"game": game.index, "line": d.line, "column": d.column, "message": d.message}
-                   for d in game.errors]
-    return {"file": str(path), "games": games, "errors": errors,
-            "variants": dict(variants.most_common()), "inferred": dict(inferred.most_common()),
-            "results": dict(results.most_common())}
+from .common import EXIT_UNREADABLE, fail, stderr_console
+from .options import EncodingOption, JsonOption, PathsArgument
+from .sources import SourceError, collect_sources
 
 
 def _print_text(summary: dict[str, Any]) -> None:
@@ -58,27 +30,33 @@ def _print_text(summary: dict[str, Any]) -> None:
 
 
 def info(
-    files: Annotated[list[Path], typer.Argument(help="PDN files.", show_default=False)],
-    as_json: Annotated[bool, typer.Option(
-        "--json", help="One JSON object per file and line: file, games, errors, variants, "
-        "inferred, results.")] = False,
+    paths: PathsArgument,
+    as_json: JsonOption = False,
     encoding: EncodingOption = None,
 ) -> None:
-    """Print, per file, how many games it holds, their variants and results, and the errors
-    met while reading (each with game, line and column)."""
-    from rich.console import Console
+    """Print, per file, its games, their variants and results, and the reading errors.
+
+    Each error comes with its game, line and column. --json: one object per file with file,
+    games, errors, variants, inferred and results."""
     from rich.markup import escape
 
+    from replay.summary import summarise
+
+    try:
+        sources = collect_sources(paths)
+    except SourceError as error:
+        fail(str(error))
     unreadable = False
-    for path in files:
+    for path in sources:
         try:
-            summary = summarise(path, encoding)
+            summary = summarise(sys.stdin.buffer if path == "-" else Path(path), encoding)
         except (OSError, LookupError, UnicodeError) as error:
             unreadable = True
             reason = getattr(error, "strerror", None) or str(error)
-            Console(stderr=True, highlight=False, soft_wrap=True).print(
+            stderr_console().print(
                 f"[red]error:[/red] {escape(str(path))}: cannot read: {escape(reason)}")
             continue
+        summary["file"] = "<stdin>" if path == "-" else path
         if as_json:
             typer.echo(json.dumps(summary, ensure_ascii=False))
         else:

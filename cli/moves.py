@@ -8,21 +8,18 @@ from typing import Annotated
 
 import typer
 
-from cli.common import NoForcedCaptureOption, RulesOption, VariantOption, fail, with_rules
 from pdn.fen import FenError
 from replay.board import Board
-from replay.move import Move
+from replay.notation import move_json
 
-
-def move_json(board: Board, move: Move) -> dict:
-    """The stable JSON form of a move, squares in the variant's notation."""
-    return {
-        "from": board.name(move.origin),
-        "to": board.name(move.destination),
-        "path": [board.name(square) for square in (move.origin, *move.path)],
-        "captures": [board.name(square) for square in move.captures],
-        "promotes": move.promotes,
-    }
+from .common import fail
+from .options import (
+    JsonOption,
+    NoForcedCaptureOption,
+    RulesOption,
+    VariantOption,
+    ruled_variant,
+)
 
 
 def moves(
@@ -32,12 +29,12 @@ def moves(
     fen_file: Annotated[Path | None, typer.Option(
         "--fen-file", help="Read one FEN per line from this file ('-' for stdin).",
         allow_dash=True)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON line per position.")] = False,
+    as_json: JsonOption = False,
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
 ) -> None:
     """List the legal moves of a position."""
-    variant = with_rules(variant, rule, no_forced_capture)
+    variant = ruled_variant(variant, rule, no_forced_capture)
     if fen_file is not None:
         text = typer.get_text_stream("stdin").read() if str(fen_file) == "-" else _read(fen_file)
         fens = [line.strip() for line in text.splitlines() if line.strip()]

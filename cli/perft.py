@@ -7,11 +7,13 @@ from typing import Annotated
 
 import typer
 
-from cli.common import NoForcedCaptureOption, RulesOption, VariantOption, fail, with_rules
 from pdn.fen import FenError
 from replay.board import Board
 from replay.perft import perft as count_paths
 from replay.perft import perft_divide
+
+from .common import fail
+from .options import NoForcedCaptureOption, RulesOption, VariantOption, ruled_variant
 
 
 def perft(
@@ -27,8 +29,8 @@ def perft(
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
 ) -> None:
-    """Print the number of leaf nodes at each depth (RULES.md §5)."""
-    variant = with_rules(variant, rule, no_forced_capture)
+    """Print the number of leaf nodes at each depth (see docs/rules.md)."""
+    variant = ruled_variant(variant, rule, no_forced_capture)
     try:
         board = Board.from_fen(fen, variant) if fen else Board(variant)
     except FenError as error:

@@ -8,10 +8,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import UntaggedVariantOption, fail
 from pdn.model import Game
 from replay.board import Board
-from replay.variants import Variant
+
+from .common import fail
+from .options import (
+    Choice,
+    EncodingOption,
+    IgnoreGameTypeOption,
+    NoForcedCaptureOption,
+    RulesOption,
+    UntaggedVariantOption,
+    variant_choice,
+)
 
 if TYPE_CHECKING:
     from replay.replayer import ReplayedGame
@@ -20,18 +29,16 @@ PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
                "pip install 'pdn-toolkit[png]', or write --svg instead")
 
 
-def read_game(path: Path, number: int, encoding: str | None = None) -> Game:
+def game_of(path: Path, number: int, encoding: str | None = None) -> Game:
     """Game ``number`` (1-based) of a PDN file; exits with a clear error when there is none."""
-    from pdn.reader import read_games
+    from pdn.reader import NoSuchGameError, read_game
 
-    count = 0
     try:
-        for count, game in enumerate(read_games(path, encoding=encoding), 1):
-            if count == number:
-                return game
+        return read_game(path, number, encoding=encoding)
     except OSError as error:
         fail(f"{path}: {error.strerror or error}")
-    fail(f"{path} has {count} game{'' if count == 1 else 's'}, so there is no game {number}")
+    except NoSuchGameError as error:
+        fail(str(error))
 
 
 def show(
@@ -51,14 +58,17 @@ def show(
     size: Annotated[int, typer.Option(min=64, help="Width of the SVG or PNG, in pixels.")]
     = 480,
     variant: UntaggedVariantOption = None,
-    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
-    = None,
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
+    encoding: EncodingOption = None,
 ) -> None:
     """Show a position: a text diagram here, or an SVG or PNG file.
 
     The variant is the game's GameType, else --variant, else the one its record (or the
     FEN's squares) tells. Exit status 2 on bad input.
     """
+    choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     if (file is None) == (fen is None):
         fail("give either a PDN FILE or --fen FEN")
     if ply is not None and move is not None:
@@ -66,9 +76,9 @@ def show(
     if fen is not None and (ply is not None or move is not None or game != 1):
         fail("--game, --ply and --move choose a position of a game; a --fen is one position")
     if file is not None:
-        board, caption = _game_position(file, game, ply, move, variant, encoding)
+        board, caption = _game_position(file, game, ply, move, choice, encoding)
     else:
-        board, caption = _fen_position(fen or "", variant), ""
+        board, caption = _fen_position(fen or "", choice), ""
     if svg is None and png is None:
         _print_diagram(board, caption, flip)
     for out in (out for out in (svg, png) if out is not None):
@@ -79,13 +89,13 @@ def show(
         _write_png(board, png, flip, size)
 
 
-def _fen_position(fen: str, variant: Variant | None) -> Board:
+def _fen_position(fen: str, choice: Choice) -> Board:
     from pdn.fen import FenError
-    from pdn.model import Game
-    from replay.inference import candidates
+    from replay.replayer import game_variant
 
-    if variant is None:  # the board the FEN's squares need, its usual variant
-        variant = candidates(Game(tags={"FEN": fen})).variants[0]
+    # the variant given, else the usual one of the board the FEN's squares need
+    variant = game_variant(Game(tags={"FEN": fen}), choice.default, choice.override,
+                           rules=choice.rules)
     try:
         return Board.from_fen(fen, variant)
     except FenError as error:
@@ -93,11 +103,12 @@ def _fen_position(fen: str, variant: Variant | None) -> Board:
 
 
 def _game_position(path: Path, number: int, ply: int | None, move: str | None,
-                   variant: Variant | None, encoding: str | None) -> tuple[Board, str]:
+                   choice: Choice, encoding: str | None) -> tuple[Board, str]:
     from replay.diagram import board_after, plies_to_move
     from replay.replayer import replay_game
 
-    replayed = replay_game(read_game(path, number, encoding), variant)
+    replayed = replay_game(game_of(path, number, encoding), choice.default, choice.override,
+                           rules=choice.rules)
     try:
         plies = plies_to_move(replayed, move) if move is not None else ply
         board = board_after(replayed, len(replayed.moves) if plies is None else plies)

@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from cli.common import UntaggedVariantOption, fail
-from cli.sources import SourceError, collect_sources
+from .common import fail, input_size, progress_bar
+from .options import (
+    Choice,
+    EncodingOption,
+    EngineOption,
+    IgnoreGameTypeOption,
+    JobsOption,
+    JsonOption,
+    NoForcedCaptureOption,
+    PathsArgument,
+    RulesOption,
+    UntaggedVariantOption,
+    variant_choice,
+)
+from .sources import SourceError, collect_sources
 
 TABLE_NAMES = ("games", "moves", "players", "openings", "summary")
 OUTPUT_SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
@@ -31,8 +45,7 @@ SHOWN_COLUMNS = {
 
 
 def stats(
-    paths: Annotated[list[str], typer.Argument(
-        help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.")],
+    paths: PathsArgument,
     table: Annotated[str, typer.Option(
         "--table", "-t", help=f"The table to show or write: {', '.join(TABLE_NAMES)}.")]
     = "summary",
@@ -42,27 +55,29 @@ def stats(
     plot: Annotated[Path | None, typer.Option(
         "--plot", help="Draw results, lengths, first kings and openings to .png or .svg.")]
     = None,
-    jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
-    = 0,
-    engine: Annotated[str, typer.Option(help="local, or dask (the dask extra).")] = "local",
+    as_json: JsonOption = False,
+    jobs: JobsOption = 0,
+    engine: EngineOption = "local",
     variant: UntaggedVariantOption = None,
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
     opening_plies: Annotated[int, typer.Option(
         "--opening-plies", min=1, help="Plies of an opening sequence.")] = 6,
-    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
-    = None,
+    encoding: EncodingOption = None,
 ) -> None:
     """Tabulate archives with pandas: games, moves, players, openings, summary; plot them.
 
-    --variant is the variant of games without a GameType tag. Exit status: 0 done,
-    2 usage error, unreadable input or a missing optional library.
+    Without -o the first rows are shown, or with --json the whole table as JSON lines.
+    Exit status: 0 done, 2 usage error, unreadable input or a missing optional library.
     """
     _check_options(table, output, plot, engine)
+    choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     try:
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
-    tables = _compute(sources, variant, _workers(jobs, sources), engine, opening_plies,
+    tables = _compute(sources, choice, _workers(jobs, sources), engine, opening_plies,
                       table == "moves", encoding)
     frame = tables.table(table)
     if output is not None:
@@ -71,7 +86,10 @@ def stats(
     if plot is not None:
         _plot(tables, plot)
         typer.echo(f"plot written to {plot}", err=True)
-    if output is None:
+    if output is None and as_json:
+        frame.to_json(sys.stdout, orient="records", lines=True, date_format="iso",
+                      force_ascii=False)
+    elif output is None:
         _show(tables.games, frame, table)
 
 
@@ -96,14 +114,16 @@ def _workers(jobs: int, sources: list[str]) -> int:
     return (os.cpu_count() or 1) if size > PARALLEL_MIN_BYTES else 1
 
 
-def _compute(sources: list[str], variant, jobs: int, engine: str, opening_plies: int,
+def _compute(sources: list[str], choice: Choice, jobs: int, engine: str, opening_plies: int,
              with_moves: bool, encoding: str | None):
     from replay.stats import EngineUnavailableError, stats_tables
 
     try:
-        return stats_tables(sources, variant, jobs=jobs, engine=engine,
-                            opening_plies=opening_plies, with_moves=with_moves,
-                            encoding=encoding)
+        with progress_bar("tabulating", input_size(sources)) as progress:
+            return stats_tables(sources, choice.default, choice.override, jobs=jobs,
+                                engine=engine, opening_plies=opening_plies,
+                                with_moves=with_moves, encoding=encoding, rules=choice.rules,
+                                progress=progress)
     except EngineUnavailableError as error:
         fail(str(error))
     except OSError as error:

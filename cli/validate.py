@@ -10,23 +10,29 @@ from typing import Annotated
 
 import typer
 
-from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, UntaggedVariantOption, fail
-from cli.sources import SourceError, collect_sources
-from replay.validate import problem_line, suggestion_lines
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
+from .options import (
+    EncodingOption,
+    IgnoreGameTypeOption,
+    JobsOption,
+    JsonOption,
+    NoForcedCaptureOption,
+    PathsArgument,
+    RulesOption,
+    UntaggedVariantOption,
+    variant_choice,
+)
+from .sources import SourceError, collect_sources
 
 
 def validate(
-    paths: Annotated[list[str], typer.Argument(
-        help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.")],
+    paths: PathsArgument,
     variant: UntaggedVariantOption = None,
-    ignore_gametype: Annotated[bool, typer.Option(
-        "--ignore-gametype", help="Use --variant even where a game's GameType tag says "
-        "otherwise.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game per line."
-                                          )] = False,
-    jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", min=0, help="Worker processes (0: all cores when there are many games)."
-    )] = 0,
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
+    as_json: JsonOption = False,
+    jobs: JobsOption = 0,
     strict: Annotated[bool, typer.Option(
         "--strict", help="Count warnings (notation slips, resolved ambiguities) as errors.")]
     = False,
@@ -34,8 +40,7 @@ def validate(
     = False,
     report: Annotated[Path | None, typer.Option(
         "--report", help="Write an arbiter's report (.html or .md) with diagrams.")] = None,
-    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
-    = None,
+    encoding: EncodingOption = None,
     suggest: Annotated[bool, typer.Option(
         "--suggest", help="Under each broken game, the slips that would mend it (a move "
         "missing, one too many, two exchanged, a letter or digit off).")] = False,
@@ -44,10 +49,9 @@ def validate(
 
     Exit status: 0 all games valid, 1 some invalid, 2 usage error or unreadable input.
     """
-    from replay.validate import validate_sources
+    from replay.validate import problem_line, suggestion_lines, validate_sources
 
-    if ignore_gametype and variant is None:
-        fail("--ignore-gametype needs --variant")
+    choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
         fail(f"--report must end in .html or .md, not '{report.suffix}'")
     try:
@@ -61,37 +65,37 @@ def validate(
     moves = 0
     kept = []
     unreadable_files = 0
-    for item in validate_sources(sources, variant, variant if ignore_gametype else None,
-                                 jobs=jobs, encoding=encoding, suggest=suggest):
-        if isinstance(item, str):
-            typer.secho(item, err=True, fg="red")
-            unreadable_files += 1
-            continue
-        if strict and item.warnings and item.status == "valid":
-            item.status = "invalid"
-        statuses[item.status] += 1
-        checks[item.result_check] += 1
-        if item.variant_source == "inferred":
-            inferred[item.variant] += 1
-        moves += item.plies
-        if report is not None:
-            kept.append(item)
-        if as_json:
-            typer.echo(json.dumps(item.as_dict(), ensure_ascii=False))
-            continue
-        for problem in item.errors:
-            typer.echo(problem_line(item, problem, "error"))
-        if suggest and item.status == "invalid":
-            for line in suggestion_lines(item):
-                typer.echo(line)
-        if warnings or strict:
-            for problem in item.warnings:
-                typer.echo(problem_line(item, problem, "warning"))
-            for problem in item.notes:
-                typer.echo(problem_line(item, problem, "note"))
-        if item.result_check == "inconsistent":
-            typer.echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
-                       f"{item.result_note}")
+    with progress_bar("validating", input_size(sources)) as progress:
+        for item in validate_sources(sources, choice.default, choice.override, jobs=jobs,
+                                     encoding=encoding, suggest=suggest, rules=choice.rules,
+                                     strict=strict, progress=progress):
+            if isinstance(item, str):
+                typer.secho(item, err=True, fg="red")
+                unreadable_files += 1
+                continue
+            statuses[item.status] += 1
+            checks[item.result_check] += 1
+            if item.variant_source == "inferred":
+                inferred[item.variant] += 1
+            moves += item.plies
+            if report is not None:
+                kept.append(item)
+            if as_json:
+                typer.echo(json.dumps(item.as_dict(), ensure_ascii=False))
+                continue
+            for problem in item.errors:
+                typer.echo(problem_line(item, problem, "error"))
+            if suggest and item.status == "invalid":
+                for line in suggestion_lines(item):
+                    typer.echo(line)
+            if warnings or strict:
+                for problem in item.warnings:
+                    typer.echo(problem_line(item, problem, "warning"))
+                for problem in item.notes:
+                    typer.echo(problem_line(item, problem, "note"))
+            if item.result_check == "inconsistent":
+                typer.echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
+                           f"{item.result_note}")
     seconds = time.perf_counter() - started
     if report is not None:
         _write_report(report, kept)
@@ -130,4 +134,3 @@ def _write_report(path: Path, reports: list) -> None:
 
 def register(app: typer.Typer) -> None:
     app.command()(validate)
-

@@ -7,8 +7,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.common import UntaggedVariantOption
-from cli.show import fail, read_game
+from .common import fail, progress_bar
+from .options import (
+    EncodingOption,
+    IgnoreGameTypeOption,
+    NoForcedCaptureOption,
+    RulesOption,
+    UntaggedVariantOption,
+    variant_choice,
+)
+from .show import game_of
 
 if TYPE_CHECKING:
     from pdn.model import Game
@@ -23,8 +31,10 @@ def view(
     = None,
     flip: Annotated[bool, typer.Option(help="Black's side at the bottom.")] = False,
     variant: UntaggedVariantOption = None,
-    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
-    = None,
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
+    encoding: EncodingOption = None,
 ) -> None:
     """Write an HTML viewer of a file's games: board, moves, variations, comments, errors.
 
@@ -35,12 +45,19 @@ def view(
     from replay.replayer import replay_game
     from replay.viewer import viewer_html
 
+    choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     try:
         refuse_overwriting_inputs(output, [file])
     except OutputError as error:
         fail(str(error))
-    games = [read_game(file, game, encoding)] if game else _all_games(file, encoding)
-    replayed = [replay_game(item, variant) for item in games]
+    games = [game_of(file, game, encoding)] if game else _all_games(file, encoding)
+    replayed = []
+    with progress_bar("replaying", len(games)) as progress:
+        for item in games:
+            replayed.append(replay_game(item, choice.default, choice.override,
+                                        rules=choice.rules))
+            if progress is not None:
+                progress(1)
     try:
         write_atomically(output, viewer_html(replayed, flipped=flip, title=file.name))
     except OSError as error:

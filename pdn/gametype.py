@@ -156,11 +156,10 @@ def _gt(number: int, start: str, width: int, height: int, code: str, invert: int
                     bool(invert), **kw)
 
 
-# The defaults of every game type we play. Thai (31) follows source document 001: the dark
+# The defaults of every game type we play. Thai (31) follows PDN 3.0 and Thai practice: the dark
 # side starts on squares 1-8 and square 1 is the top-left dark square seen from the light side,
 # which is corner 1 seen from the starter in our reading of the codes; the standard's table
-# writes "31,B,8,8,N2,0" for it, so that literal tag is read as this default (RULES.md,
-# decisions for pdn-toolkit).
+# writes "31,B,8,8,N2,0" for it, so that literal tag is read as this default (docs/rules.md).
 _DEFAULTS: dict[int, GameType] = {
     20: _gt(20, "W", 10, 10, "N2", 0),
     21: _gt(21, "B", 8, 8, "N1", 0),

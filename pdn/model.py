@@ -128,5 +128,5 @@ class Game:
 
     @property
     def headers_result(self) -> str | None:
-        """The Result tag, the authoritative result (PDN.md), else the movetext token."""
+        """The Result tag, the authoritative result (docs/notation.md), else the movetext token."""
         return self.tags.get("Result") or self.result

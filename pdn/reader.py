@@ -477,9 +477,33 @@ def read_headers(source: Source, *, encoding: str | None = None) -> Iterator[dic
     return visit_games(source, HeadersVisitor, encoding=encoding)
 
 
+class NoSuchGameError(ValueError):
+    """A source holds fewer games than the number asked for."""
+
+
+def read_game(source: Source, number: int, *, encoding: str | None = None) -> Game:
+    """Game ``number`` (1-based) of a source; raises NoSuchGameError when it holds fewer
+    (saying how many), OSError when it cannot be read.
+
+    >>> read_game("1. c3-d4 * 1. e3-f4 *", 2).moves.plies[0].record.text
+    'e3-f4'
+    >>> read_game("1. c3-d4 *", 3)
+    Traceback (most recent call last):
+    pdn.reader.NoSuchGameError: the source has 1 game, so there is no game 3
+    """
+    count = 0
+    for count, game in enumerate(read_games(source, encoding=encoding), 1):
+        if count == number:
+            return game
+    name = _source_name(source) or "the source"
+    raise NoSuchGameError(f"{name} has {count} game{'' if count == 1 else 's'}, so there is "
+                          f"no game {number}")
+
+
 __all__ = [
     "SKIP",
     "HeadersVisitor",
+    "NoSuchGameError",
     "PdnSyntaxError",
     "Visitor",
     "detect_encoding",
@@ -487,6 +511,7 @@ __all__ = [
     "iter_chunks",
     "open_text",
     "parse_chunks",
+    "read_game",
     "read_games",
     "read_headers",
     "visit_games",

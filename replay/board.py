@@ -63,7 +63,7 @@ class Position:
 @dataclass(frozen=True, slots=True)
 class RestrictedPosition(Position):
     """A position that also remembers, per side, which king made the last non-capturing
-    moves in a row and how many (Frisian: at most 3 while the side has men, RULES.md §3).
+    moves in a row and how many (Frisian: at most 3 while the side has men, docs/rules.md).
 
     ``streaks[side]`` is ``(square, count)``; ``(-1, 0)`` when the side's last move was not
     a quiet king move. Kept apart from ``Position`` so that other variants pay nothing.
@@ -160,7 +160,7 @@ class Board:
         return p.black, p.white, p.kings, BLACK
 
     def frozen_kings(self) -> int:
-        """Kings that may not make a non-capturing move now (Frisian, RULES.md §3)."""
+        """Kings that may not make a non-capturing move now (Frisian, docs/rules.md)."""
         return self.position.frozen_kings(self.variant.max_king_moves)
 
     def key(self) -> Position:

@@ -35,13 +35,13 @@ from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
 from replay.replayer import Problem, ReplayedGame, replay_game
 from replay.tree import GameNode, Variation, walk
 from replay.validate import GameReport
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 TARGETS = ("full", "short", "numeric", "pdn")
 FORMATS = ("pdn", "text", "json", "fen")
 LAYOUTS = ("columns", "inline")
 CAPTURE_SEPARATORS = ("x", ":", "-")
-# The capture separator each GameType prescribes (PDN.md's table); "x" for the others.
+# The capture separator each GameType prescribes (docs/notation.md's table); "x" for the others.
 # Warnings about records that conversion writes differently: said, never silent.
 CORRECTION_CODES = ("notation", "resolved-by-continuation")
 # Where a line stops at lost moves: the game is incomplete, not wrong, and still converted.
@@ -112,7 +112,7 @@ def numbering_corner(variant: Variant, numbering: str | None) -> int:
     """The PDN corner digit (``N<digit>``) of a numbering for this variant's board.
 
     Default: numeric variants keep theirs; alphanumeric ones get the numbering their numbers
-    are read in (RULES.md §4.4: Russian engines number like English checkers, 1 = b8).
+    are read in (docs/rules.md: Russian engines number like English checkers, 1 = b8).
     """
     geo, white_starts = variant.geometry, variant.white_starts
     if numbering is None:
@@ -325,26 +325,28 @@ def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant)
 # ---- the API ----------------------------------------------------------------------------------
 
 def reading_variant(game: Game, default: Variant | None = None,
-                    override: Variant | None = None) -> tuple[Variant, ReplayedGame]:
+                    override: Variant | None = None, *, rules: Rules | None = None
+                    ) -> tuple[Variant, ReplayedGame]:
     """The variant a game is read with (its squares' numbering included) and its replay;
     ``replay_game`` tries the numbering the GameType tag states where the standard one
     fails."""
-    replayed = replay_game(game, default, override)
+    replayed = replay_game(game, default, override, rules=rules)
     return replayed.variant, replayed
 
 
 def convert_game(game: Game, default: Variant | None = None, target: Target | None = None,
                  *, override: Variant | None = None, partial: bool = False,
-                 details: bool = False) -> Conversion:
+                 details: bool = False, rules: Rules | None = None) -> Conversion:
     """Convert one game; ``default`` is the variant of a game without GameType tag (None:
-    told from the record), ``override`` the variant of every game. ``details`` adds every
+    told from the record), ``override`` the variant of every game, ``rules`` rule options set
+    on top of the game's variant. ``details`` adds every
     notation of each move (for JSON). A game with an illegal or unreadable move is converted
     only with ``partial``; a game with lost moves is converted as far as it is known. A
     site's convention (squares named from the first mover's side) is written back in the
     variant's standard form.
     """
     target = target or Target()
-    variant, replayed = reading_variant(game, default, override)
+    variant, replayed = reading_variant(game, default, override, rules=rules)
     writer = _Writer(standard_form(variant), target, details)
     report = _report(game, variant, replayed)
     if report.status == "unreadable" or any(p.code == "bad-fen" for p in replayed.errors):
@@ -378,11 +380,12 @@ def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
 
 def convert_games(games: Iterable[Game], default: Variant | None = None,
                   target: Target | None = None, *, override: Variant | None = None,
-                  partial: bool = False, details: bool = False) -> Iterator[Conversion]:
+                  partial: bool = False, details: bool = False, rules: Rules | None = None
+                  ) -> Iterator[Conversion]:
     """Convert a stream of games, in order."""
     for game in games:
         yield convert_game(game, default, target, override=override, partial=partial,
-                           details=details)
+                           details=details, rules=rules)
 
 
 def render(conversion: Conversion, output: str = "pdn", layout: str = "columns") -> str:

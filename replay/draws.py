@@ -1,4 +1,4 @@
-"""Draw rules, counted ply by ply along a game (RULES.md §1.5 Russian, §3 the others).
+"""Draw rules, counted ply by ply along a game (docs/rules.md).
 
 Russian (FMJD-64 art. 7.2.3-7.2.8, moves counted per side, so 15 moves = 30 plies):
 
@@ -11,17 +11,18 @@ Russian (FMJD-64 art. 7.2.3-7.2.8, moves counted per side, so 15 moves = 30 plie
   long diagonal a1-h8: 5 moves (lidraughts' reading: counted while the lone king stands there);
 - 7.2.8 two kings, a king and a man, or a king against a lone king: 5 moves.
 
-Brazilian uses the Russian rules (lidraughts, RULES.md §3).
+Brazilian uses the Russian rules (lidraughts, docs/rules.md).
 
-International and Canadian (FMJD, RULES.md §3): threefold repetition; 25 moves of kings only
+International and Canadian (FMJD, docs/rules.md): threefold repetition; 25 moves of kings only
 without capture; three pieces (one a king) against a lone king 16 moves; two or fewer 5 moves.
 
-English (RULES.md §3): threefold repetition; 40 moves each (80 plies) of kings only without a
+English (docs/rules.md): threefold repetition; 40 moves each (80 plies) of kings only without a
 capture, as DCTL encodes WCDF 1.32.2 ("max reversible moves 80"; the WCDF text itself was not
 retrieved, so this is DCTL's reading).
 
-Frisian: threefold repetition; 25 moves each of kings only without a capture. Only source
-document 000 states this (SEEDS.md); RULES.md §3 has no Frisian draw rule, so it is provisional.
+Frisian: threefold repetition; 25 moves each of kings only without a capture. Only a secondary
+description of the variant states this; no official Frisian draw rule was found, so it is
+provisional.
 
 Frysk! (lidraughts, docs/variants-lidraughts.md): no repetition rule; with kings only and
 three pieces left (two kings against one) the game is drawn after 7 moves each, with two (one
@@ -30,12 +31,12 @@ king each) after 2 moves each, counted from the capture or promotion that left t
 Antidraughts (lidraughts): threefold repetition only. Breakthrough: lidraughts has no draw rule;
 it ends at the first king, and before that no position can come back.
 
-House rule of source document 002 (option ``draws=house``): 40 moves each without a capture or
+House rule of some online game sites (option ``draws=house``): 40 moves each without a capture or
 a promotion.
 
-Threefold repetition only, for want of a sourced counting rule (RULES.md §6): Pool, Italian,
-Spanish, Portuguese, Czech and Turkish (RULES.md gives none; DCTL's Italian file has 4
-repetitions and 80 reversible plies, not carried into RULES.md), and Thai (RULES.md §2: draw
+Threefold repetition only, for want of a sourced counting rule (docs/rules.md): Pool, Italian,
+Spanish, Portuguese, Czech and Turkish (docs/rules.md gives none; DCTL's Italian file has 4
+repetitions and 80 reversible plies, not carried over), and Thai (docs/rules.md: draw
 rules OPEN, no authoritative Thai text found).
 
 Repetition compares piece placement and side to move; Frisian's king-move streaks are left out.
@@ -158,7 +159,7 @@ class DrawTracker:
             self._lidraughts_frisian(material, new)
         elif self.rules == "house" and self.quiet_plies >= 80:
             self._meet("house-40", "40 moves without a capture or a promotion "
-                       "(house rule of source document 002)", new)
+                       "(house rule)", new)
         self.claims.extend(new)
         return new
 

@@ -213,22 +213,32 @@ def _variants(names: tuple[str, ...]) -> tuple[Variant, ...]:
     return tuple(found)
 
 
+def is_first_mover_bottom(variant: Variant) -> bool:
+    """Whether the variant is English checkers as online sites write it (whatever rule
+    options are set on top)."""
+    return variant.gametype == ENGLISH_FIRST_MOVER_BOTTOM.gametype and variant.name == "english"
+
+
 def standard_form(variant: Variant) -> Variant:
-    """The variant as its standard records write it (a site's convention undone)."""
-    return ENGLISH if variant is ENGLISH_FIRST_MOVER_BOTTOM else variant
+    """The variant as its standard records write it (a site's convention undone, rule
+    options kept)."""
+    if not is_first_mover_bottom(variant):
+        return variant
+    return ENGLISH if variant is ENGLISH_FIRST_MOVER_BOTTOM else variant.with_options(
+        gametype=ENGLISH.gametype)
 
 
 def standard_players(tags: dict[str, str], variant: Variant) -> tuple[str | None, str | None]:
     """(White, Black) in the variant's standard form: where a site calls the first mover
     White (or P1), that player is Black in English checkers."""
-    if variant is ENGLISH_FIRST_MOVER_BOTTOM:
+    if is_first_mover_bottom(variant):
         return tags.get("Black") or tags.get("P2"), tags.get("White") or tags.get("P1")
     return tags.get("White") or tags.get("P1"), tags.get("Black") or tags.get("P2")
 
 
 def standard_tags(tags: dict[str, str], variant: Variant) -> dict[str, str]:
     """The tags written back in the variant's standard form (players named by colour)."""
-    if variant is not ENGLISH_FIRST_MOVER_BOTTOM:
+    if not is_first_mover_bottom(variant):
         return dict(tags)
     white, black = standard_players(tags, variant)
     written = {name: value for name, value in tags.items() if name not in ("P1", "P2")}

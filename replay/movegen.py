@@ -139,7 +139,7 @@ class MoveGenerator:
         """Every legal move, one per distinct (origin, destination, captured set).
 
         ``frozen`` marks kings that may not make a non-capturing move now (Frisian's limit on
-        moves in a row by the same king, RULES.md §3); 0 everywhere else.
+        moves in a row by the same king, docs/rules.md); 0 everywhere else.
         """
         captures = self.captures(own, opp, kings, color)
         if captures and self.variant.forced_capture:
@@ -411,7 +411,7 @@ class MoveGenerator:
 
 def unique(moves: list[Move], keep_duplicates: bool = False) -> list[Move]:
     """One move per (origin, destination, captured set), or per route with keep_duplicates
-    (routes taking the same pieces in another order count apart; RULES.md §5.0, §5.7)."""
+    (routes taking the same pieces in another order count apart; docs/rules.md)."""
     if len(moves) < 2:
         return moves
     seen: dict[object, Move] = {}
@@ -445,7 +445,7 @@ def _best(routes: list[Move], weight: Callable[[Move], tuple]) -> list[Move]:
 
 
 def _italian_order(routes: list[Move], kings: int) -> list[Move]:
-    """RULES.md §3 Italian: most pieces, then with a king, then most kings, then the kings
+    """docs/rules.md Italian: most pieces, then with a king, then most kings, then the kings
     met earliest (the capture-order tuple of king flags, compared lexicographically)."""
     def weight(move: Move) -> tuple:
         order = tuple((kings >> square) & 1 for square in move.captures)
@@ -455,7 +455,7 @@ def _italian_order(routes: list[Move], kings: int) -> list[Move]:
 
 
 def _highest_value(king_value: tuple[int, int]) -> Callable[[list[Move], int], list[Move]]:
-    """RULES.md §3 Frisian: the highest value taken, then a capture by a king."""
+    """docs/rules.md Frisian: the highest value taken, then a capture by a king."""
     man_weight, king_weight = king_value
 
     def keep(routes: list[Move], kings: int) -> list[Move]:

@@ -1,6 +1,6 @@
 """Moves as text: full, short (Russian), numeric, with the capture path in any style.
 
-Path styles for a multi-capture (RULES.md §4.1, §4.5):
+Path styles for a multi-capture (docs/rules.md):
 
 - ``minimal``: origin and destination, the full canonical path only where another legal move
   shares them (the PDN 3.0 rule);
@@ -166,3 +166,21 @@ def move_text(board: Board, move: Move, style: str = "full") -> str:
     if style == "pdn":
         return full_text(board, move)
     raise ValueError(f"unknown move text style '{style}'; choose full, short, numeric or pdn")
+
+
+def move_json(board: Board, move: Move) -> dict:
+    """The stable JSON form of a move (``pdn moves --json``), squares in the variant's
+    notation.
+
+    >>> from replay.variants import RUSSIAN
+    >>> board = Board.from_fen("W:Wc3:Bd4", RUSSIAN)
+    >>> move_json(board, board.legal_moves()[0])
+    {'from': 'c3', 'to': 'e5', 'path': ['c3', 'e5'], 'captures': ['d4'], 'promotes': False}
+    """
+    return {
+        "from": board.name(move.origin),
+        "to": board.name(move.destination),
+        "path": [board.name(square) for square in (move.origin, *move.path)],
+        "captures": [board.name(square) for square in move.captures],
+        "promotes": move.promotes,
+    }

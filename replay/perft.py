@@ -1,6 +1,6 @@
 """Perft: the number of move paths of a given length, the standard move-generator test.
 
-Counts follow RULES.md §5.0: by default a capture that takes the same pieces from the same
+Counts follow docs/rules.md: by default a capture that takes the same pieces from the same
 origin to the same destination counts once ("drop duplicates"); with ``keep_duplicates`` routes
 that take the pieces in a different order count apart (a king's straight run over two pieces
 on one diagonal stays one route), which is the DCTL / Kallisto convention.
@@ -22,7 +22,7 @@ def perft(generator: MoveGenerator, position: Position, depth: int,
         return sum(perft(generator, position.play(move), depth - 1, keep_duplicates)
                    for move in _moves(generator, position, keep_duplicates))
     limit = generator.variant.max_king_moves
-    # Only Frisian has held kings (RULES.md §3); the other variants skip the look-up.
+    # Only Frisian has held kings (docs/rules.md); the other variants skip the look-up.
     frozen = position.frozen_kings(limit) if limit else 0
     own, opp = ((position.white, position.black) if position.turn == WHITE
                 else (position.black, position.white))

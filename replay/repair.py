@@ -42,7 +42,7 @@ from replay.replayer import (
     replay_game,
 )
 from replay.resolve import plain_mover, resolve
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 # How natural each slip is (lower: more common on hand-copied scoresheets); ties of the
 # edit count are broken by it.
@@ -417,11 +417,12 @@ def _rank(suggestion: Suggestion) -> tuple:
 
 
 def suggest(game: Game, default: Variant | None = None, override: Variant | None = None, *,
-            replayed: ReplayedGame | None = None, budget: int = BUDGET) -> list[Suggestion]:
+            replayed: ReplayedGame | None = None, budget: int = BUDGET,
+            rules: Rules | None = None) -> list[Suggestion]:
     """Repair suggestions for a game whose main line stops replaying, best first (empty for
     a game that replays, or one that cannot be read). ``replayed``: the game's replay when
-    the caller has it."""
-    replayed = replayed or replay_game(game, default, override)
+    the caller has it; ``rules``: rule options set on top of the game's variant."""
+    replayed = replayed or replay_game(game, default, override, rules=rules)
     if not _repairable(replayed):
         return []
     return _Search(replayed, budget).run()[0]
@@ -460,7 +461,7 @@ class Repair:
 
 
 def repair_game(game: Game, default: Variant | None = None, override: Variant | None = None, *,
-                budget: int = BUDGET) -> Repair:
+                budget: int = BUDGET, rules: Rules | None = None) -> Repair:
     """Mend a game in place when one best suggestion makes it replay to its end: the
     repair is written into the game as a comment ``{repaired: ...}`` on the first edited
     ply and returned in words. Any other game is left untouched, and so is one whose
@@ -474,7 +475,7 @@ def repair_game(game: Game, default: Variant | None = None, override: Variant | 
     >>> game.moves.plies[5].comments
     ["repaired: Black's 3rd move 3... gh4 was missing"]
     """
-    replayed = replay_game(game, default, override)
+    replayed = replay_game(game, default, override, rules=rules)
     if not _repairable(replayed):
         return Repair(replayed.status == INVALID)
     if replayed.game is not game:  # the replayer read the record otherwise (joined plies)
@@ -485,7 +486,7 @@ def repair_game(game: Game, default: Variant | None = None, override: Variant | 
         return Repair(True)
     old = game.moves.plies
     game.moves.plies = _edited_plies(old, chosen, Board(replayed.variant, replayed.start))
-    if replay_game(game, default, override).status == INVALID:
+    if replay_game(game, default, override, rules=rules).status == INVALID:
         game.moves.plies = old
         return Repair(True)
     return Repair(True, "; ".join(edit.mend for edit in chosen.edits))

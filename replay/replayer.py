@@ -23,7 +23,7 @@ from replay.movegen import WHITE
 from replay.numbering import Numbering
 from replay.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
 from replay.tree import LineReplay, Variation, main_variation
-from replay.variants import UnknownVariantError, Variant, get_variant
+from replay.variants import Rules, UnknownVariantError, Variant, get_variant, with_rules
 
 
 class Status(StrEnum):
@@ -44,7 +44,7 @@ FIRST_MOVER_READING, COLOUR_READING = "first-mover", "colour"
 WHITE_WINS, BLACK_WINS, DRAW, DOUBLE_FORFEIT, UNKNOWN = (
     "white", "black", "draw", "double_forfeit", "unknown")
 
-# Result tokens by outcome, from the first mover's point of view (PDN.md: OCA and other
+# Result tokens by outcome, from the first mover's point of view (docs/notation.md: OCA and other
 # English archives write results for the side that starts; for White-first games it is White).
 _RESULTS = {
     "1-0": "first", "2-0": "first", "1:0": "first", "2:0": "first",
@@ -153,18 +153,18 @@ class ReplayedGame:
 
 
 def game_variant(game: Game, default: Variant | None = None,
-                 override: Variant | None = None) -> Variant:
+                 override: Variant | None = None, *, rules: Rules | None = None) -> Variant:
     """The variant to replay a game with: the user's override, else its GameType, else the
-    default, else the one inferred from the record (``replay.inference``). Squares are read
-    in the game type's standard notation (see ``replay_game`` for tags that state another
-    numbering)."""
+    default, else the one inferred from the record (``replay.inference``), with ``rules``
+    (named rule options, ``Variant.with_rules``) set on top. Squares are read in the game
+    type's standard notation (see ``replay_game`` for tags that state another numbering)."""
     chosen, _ = _chosen_variant(game, default, override)
     if chosen is not None:
-        return chosen
+        return with_rules(chosen, rules)
     guess = inference.candidates(game)
     if guess.decided or len(guess.variants) == 1:
-        return guess.variants[0]
-    return _replay_inferred(game, guess).variant
+        return with_rules(guess.variants[0], rules)
+    return _replay_inferred(game, guess, rules).variant
 
 
 def _chosen_variant(game: Game, default: Variant | None, override: Variant | None
@@ -198,12 +198,14 @@ def _stated_numbering(game: Game, variant: Variant) -> Variant | None:
 
 
 def replay_game(game: Game, default: Variant | str | None = None,
-                override: Variant | str | None = None) -> ReplayedGame:
+                override: Variant | str | None = None, *,
+                rules: Rules | None = None) -> ReplayedGame:
     """Replay a game's main line and variations; never raises on bad records.
 
     The variant (a ``Variant`` or its name): ``override`` if given, else the GameType tag,
     else ``default``, else the one the record itself tells (``replay.inference``; noted as
-    ``variant-inferred``). The game tree is ``mainline()`` of the result.
+    ``variant-inferred``); ``rules`` (named rule options such as ``{"forced-capture": "no"}``)
+    are set on top of it, whichever it is. The game tree is ``mainline()`` of the result.
 
     Archives carry GameType tags whose notation code disagrees with their moves (kurnik.pdn:
     an N1 tag over standard numbers), so the standard reading comes first; where it fails
@@ -215,8 +217,8 @@ def replay_game(game: Game, default: Variant | str | None = None,
         override = get_variant(override)
     variant, source = _chosen_variant(game, default, override)
     if variant is None:
-        return _replay_inferred(game, inference.candidates(game))
-    replayed = _replay(game, variant)
+        return _replay_inferred(game, inference.candidates(game), rules)
+    replayed = _replay(game, with_rules(variant, rules))
     replayed.variant_source = source
     if replayed.errors and source == TAG:
         tagged = _stated_numbering(game, replayed.variant)
@@ -227,12 +229,13 @@ def replay_game(game: Game, default: Variant | str | None = None,
     return replayed
 
 
-def _replay_inferred(game: Game, guess: inference.Guess) -> ReplayedGame:
+def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = None
+                     ) -> ReplayedGame:
     """Replay under the most usual candidate; only where it fails, under the others: the
     first that replays to the end wins, else the one that goes furthest."""
     best: ReplayedGame | None = None
     for variant in guess.variants:
-        replayed = _replay(game, variant)
+        replayed = _replay(game, with_rules(variant, rules))
         if not replayed.errors:
             best = replayed
             break
@@ -248,7 +251,7 @@ def _replay_inferred(game: Game, guess: inference.Guess) -> ReplayedGame:
         verdict = f"{verdict} (it does not replay as {first})"
     best.notes.insert(0, Problem("variant-inferred", f"{guess.evidence}: {verdict}",
                                  game.line or None))
-    if best.variant is inference.ENGLISH_FIRST_MOVER_BOTTOM:
+    if inference.is_first_mover_bottom(best.variant):
         best.notes.append(Problem(
             "first-mover-bottom", "squares are named from the first mover's side and the "
             "first mover is called White (P1): read as English checkers, where the first "

@@ -71,7 +71,7 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
                       and (len(squares) == 2 or _follows(board, squares, r))]
     if not (any_capture and forced) and len(squares) <= 2:
         if variant.max_king_moves:
-            # Frisian: a king that made its third quiet move in a row is held (RULES.md §3).
+            # Frisian: a king that made its third quiet move in a row is held (docs/rules.md).
             origins &= ~board.frozen_kings()
         candidates += generator.quiet_moves_to(*sides, squares[-1], origins)
     distinct = unique(candidates)

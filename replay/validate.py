@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
@@ -28,7 +28,7 @@ from replay.replayer import (
     file_reading,
     replay_game,
 )
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 
 @dataclass
@@ -104,10 +104,12 @@ def suggestion_lines(report: GameReport) -> list[str]:
 
 
 def report_game(game: Game, default: Variant | None = None, override: Variant | None = None,
-                *, suggest: bool = False) -> GameReport:
+                *, suggest: bool = False, rules: Rules | None = None, strict: bool = False
+                ) -> GameReport:
     """Replay a game and sum it up; ``suggest`` adds repair suggestions to a broken game
-    (``replay.repair``)."""
-    replayed = replay_game(game, default, override)
+    (``replay.repair``); ``rules`` are rule options set on top of the game's variant;
+    ``strict`` counts warnings as errors (a valid game with warnings is invalid)."""
+    replayed = replay_game(game, default, override, rules=rules)
     notation = standard_form(replayed.variant).gametype.notation
     white, black = standard_players(game.tags, replayed.variant)
     # What the reader found is an error only when it left nothing to replay; in a readable
@@ -118,7 +120,7 @@ def report_game(game: Game, default: Variant | None = None, override: Variant | 
     unreadable = replayed.status == UNREADABLE
     errors = (reading if unreadable else []) + replayed.errors
     warnings = ([] if unreadable else reading) + replayed.warnings
-    return GameReport(
+    report = GameReport(
         file=game.source,
         game=game.index,
         line=game.line,
@@ -141,18 +143,21 @@ def report_game(game: Game, default: Variant | None = None, override: Variant | 
         variant_source=replayed.variant_source,
         notes=[note.as_dict() for note in replayed.notes],
         result_reading=replayed.result_reading,
-        suggestions=_suggestions(game, default, override, replayed) if suggest else [],
+        suggestions=_suggestions(game, default, override, replayed, rules) if suggest else [],
     )
+    if strict and report.warnings and report.status == "valid":
+        report.status = "invalid"
+    return report
 
 
 SUGGESTIONS_SHOWN = 3
 
 
 def _suggestions(game: Game, default: Variant | None, override: Variant | None,
-                 replayed: ReplayedGame) -> list[dict]:
+                 replayed: ReplayedGame, rules: Rules | None) -> list[dict]:
     from replay.repair import suggest
 
-    found = suggest(game, default, override, replayed=replayed)
+    found = suggest(game, default, override, replayed=replayed, rules=rules)
     return [s.as_dict() for s in found[:SUGGESTIONS_SHOWN]]
 
 
@@ -164,12 +169,13 @@ def _error_fens(replayed: ReplayedGame) -> list[str]:
 
 
 def report_games(games: Iterable[Game], default: Variant | None = None,
-                 override: Variant | None = None, *, suggest: bool = False
-                 ) -> Iterator[GameReport]:
+                 override: Variant | None = None, *, suggest: bool = False,
+                 rules: Rules | None = None, strict: bool = False) -> Iterator[GameReport]:
     """Reports for a stream of games of one source, in order, results settled per source;
-    ``suggest`` adds repair suggestions to each broken game."""
-    return settle_results(report_game(game, default, override, suggest=suggest)
-                          for game in games)
+    ``suggest`` adds repair suggestions to each broken game, ``rules`` and ``strict`` are
+    ``report_game``'s."""
+    return settle_results(report_game(game, default, override, suggest=suggest, rules=rules,
+                                      strict=strict) for game in games)
 
 
 def settle_results(reports: Iterable[GameReport]) -> Iterator[GameReport]:
@@ -209,7 +215,9 @@ def _settled(reports: list[GameReport], reading: str | None) -> Iterator[GameRep
 
 def validate_sources(sources: list[str], default: Variant | None = None,
                      override: Variant | None = None, *, jobs: int = 0,
-                     encoding: str | None = None, suggest: bool = False
+                     encoding: str | None = None, suggest: bool = False,
+                     rules: Rules | None = None, strict: bool = False,
+                     progress: Callable[[int], None] | None = None
                      ) -> Iterator[GameReport | str]:
     """Reports for every game of every source, in order; an unreadable file gives one error
     string (``path: reason``) instead, and the others are still read.
@@ -220,8 +228,11 @@ def validate_sources(sources: list[str], default: Variant | None = None,
 
     ``jobs`` worker processes read and replay batches of games (0: all cores, used only when
     the input is large enough to repay starting them; 1: this process only). ``suggest``:
-    repair suggestions under each broken game.
+    repair suggestions under each broken game. ``rules``: rule options set on top of every
+    game's variant (``{"forced-capture": "no"}``). ``strict``: warnings count as errors.
+    ``progress`` is told how many characters each piece of work covered.
     """
+    work = _Work(default, override, suggest, rules, strict)
     workers = jobs or (os.cpu_count() or 1)
     sizes = [0 if source == "-" else _size(source) for source in sources]
     parallel = workers > 1 and (jobs > 1 or sum(sizes) > PARALLEL_MIN_BYTES)
@@ -233,13 +244,11 @@ def validate_sources(sources: list[str], default: Variant | None = None,
             try:
                 blocks = iter_blocks(handle, encoding=encoding, size=BLOCK)
                 if pool is None:
-                    batches = (_validate_block(block, name, default, override, suggest)
-                               for block in blocks)
+                    batches = (_validate_block(block, name, work) for block in blocks)
                 else:
                     batches = in_order(pool, _validate_block,
-                                       ((block, name, default, override, suggest)
-                                        for block in blocks), workers)
-                yield from settle_results(_renumbered(batches))
+                                       ((block, name, work) for block in blocks), workers)
+                yield from settle_results(_renumbered(batches, progress))
             except OSError as error:
                 yield f"{name}: cannot read: {error.strerror or error}"
 
@@ -255,18 +264,34 @@ def _size(path: str) -> int:
         return 0
 
 
-def _validate_block(block: Chunk, source: str, default: Variant | None,
-                    override: Variant | None, suggest: bool = False) -> list[GameReport]:
-    """Worker entry: cut a block of games into chunks, read and replay them."""
+@dataclass(frozen=True)
+class _Work:
+    """What every worker needs to know to report a game."""
+
+    default: Variant | None
+    override: Variant | None
+    suggest: bool
+    rules: Rules | None
+    strict: bool
+
+
+def _validate_block(block: Chunk, source: str, work: _Work) -> tuple[int, list[GameReport]]:
+    """Worker entry: cut a block of games into chunks, read and replay them; the block's
+    size in characters and the reports."""
     with gc_paused():
-        return [report_game(game, default, override, suggest=suggest)
-                for game in parse_chunks(block_chunks(block), source)]
+        return len(block.text), [
+            report_game(game, work.default, work.override, suggest=work.suggest,
+                        rules=work.rules, strict=work.strict)
+            for game in parse_chunks(block_chunks(block), source)]
 
 
-def _renumbered(batches: Iterable[list[GameReport]]) -> Iterator[GameReport]:
+def _renumbered(batches: Iterable[tuple[int, list[GameReport]]],
+                progress: Callable[[int], None] | None = None) -> Iterator[GameReport]:
     """Reports numbered 1.. in their source, whatever batch they came from."""
     index = 0
-    for batch in batches:
+    for size, batch in batches:
+        if progress is not None:
+            progress(size)
         for report in batch:
             index += 1
             report.game = index

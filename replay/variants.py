@@ -1,14 +1,14 @@
 """The rules of each variant as data: one ``Variant`` value per game type.
 
-Every rule cited here is in ``../shared/docs/RULES.md`` with its sources (§1 Russian, §2 Thai,
+Every rule cited here is in ``docs/rules.md`` with its sources (Russian, Thai,
 §3 the others). Directions are (row, column) steps as seen from White; Black's are mirrored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from pdn.gametype import GameType, default_gametype
 
@@ -18,25 +18,25 @@ DIAGONALS: tuple[Direction, ...] = ((1, -1), (1, 1), (-1, -1), (-1, 1))
 FORWARD_DIAGONALS: tuple[Direction, ...] = ((1, -1), (1, 1))
 ORTHOGONALS: tuple[Direction, ...] = ((1, 0), (0, -1), (0, 1), (-1, 0))
 FORWARD_AND_SIDEWAYS: tuple[Direction, ...] = ((1, 0), (0, -1), (0, 1))
-# Frisian orthogonal captures on a board of dark squares only (RULES.md §3): the next dark
+# Frisian orthogonal captures on a board of dark squares only (docs/rules.md): the next dark
 # square along a file or rank is two cells away, so the prey stands 2 cells off and the
 # capturing piece lands 4 cells off.
 DARK_ORTHOGONALS: tuple[Direction, ...] = ((2, 0), (0, -2), (0, 2), (-2, 0))
 
-# How a man that reaches the far row during a capture goes on (RULES.md §1.3, §3).
+# How a man that reaches the far row during a capture goes on (docs/rules.md).
 PROMOTE_AND_CONTINUE = "continue"  # crowned at once, goes on capturing as a king (Russian)
 PASS_THROUGH = "pass"  # stays a man; crowned only if the move ends there (International)
 PROMOTE_AND_STOP = "stop"  # crowned, and the move ends there (English)
 
-# Which captures may be chosen among the legal ones (RULES.md §3 "precedence").
+# Which captures may be chosen among the legal ones (docs/rules.md "precedence").
 FREE = "free"
 MAJORITY = "majority"  # most pieces
 MAJORITY_THEN_KINGS = "majority-kings"  # most pieces, then most kings (Spanish, Portuguese)
 KING_MUST_CAPTURE = "king-first"  # a capture by a king if there is one (Czech)
-# Italian (RULES.md §3, S14, DCTL italian.hpp art. 6.6-6.9): most pieces, then with a king
-# rather than a man, then most kings, then the kings met earliest.
+# Italian (docs/rules.md; Federazione Italiana Dama; DCTL italian.hpp art. 6.6-6.9): most
+# pieces, then with a king rather than a man, then most kings, then the kings met earliest.
 ITALIAN_ORDER = "italian"
-# Frisian (RULES.md §3, DCTL frisian.hpp): highest value, a king worth more than one man and
+# Frisian (docs/rules.md, DCTL frisian.hpp): highest value, a king worth more than one man and
 # less than two (see Variant.king_value); on equal value a king must capture.
 HIGHEST_VALUE = "value"
 PRECEDENCES = (FREE, MAJORITY, MAJORITY_THEN_KINGS, KING_MUST_CAPTURE, ITALIAN_ORDER,
@@ -50,7 +50,7 @@ FIRST_KING_WINS = "first-king-wins"  # making a king wins at once (Breakthrough)
 WIN_RULES = (CANNOT_MOVE_LOSES, CANNOT_MOVE_WINS, FIRST_KING_WINS)
 
 # Frisian king values as (man, king) weights. DCTL counts a king as just under two men
-# (value 2N-1 against N per man, N = board capacity); Wikipedia says 1.5 men (RULES.md §6.6).
+# (value 2N-1 against N per man, N = board capacity); Wikipedia says 1.5 men (docs/rules.md).
 KING_VALUE_DCTL = (64, 127)
 KING_VALUE_ONE_AND_A_HALF = (2, 3)
 
@@ -77,7 +77,7 @@ class Variant:
     forced_capture: bool = True
     king_value: tuple[int, int] = KING_VALUE_DCTL  # (man, king) weights for HIGHEST_VALUE
     # The same king may make at most this many non-capturing moves in a row while its side
-    # has men (Frisian, RULES.md §3); 0 = no limit.
+    # has men (Frisian, docs/rules.md); 0 = no limit.
     max_king_moves: int = 0
     white_first: bool | None = None  # overrides the GameType's starting side (Thai option)
     draw_rules: str = "none"
@@ -95,8 +95,8 @@ class Variant:
         return self.gametype.geometry
 
     def with_options(self, **changes) -> Variant:
-        """A copy with some rules changed (e.g. ``forced_capture=False``, the house rule of
-        source document 002)."""
+        """A copy with some rules changed (e.g. ``forced_capture=False``, a house rule of
+        some online game sites)."""
         return replace(self, **changes)
 
     def with_rules(self, rules: Mapping[str, str]) -> Variant:
@@ -126,7 +126,7 @@ BRAZILIAN = Variant(
     men_rows=3,
     promotion_in_capture=PASS_THROUGH,
     precedence=MAJORITY,
-    draw_rules="russian",  # lidraughts applies the Russian draw rules (RULES.md §3)
+    draw_rules="russian",  # lidraughts applies the Russian draw rules (docs/rules.md)
 )
 
 POOL = Variant(
@@ -326,7 +326,7 @@ class UnknownRuleError(ValueError):
 
 @dataclass(frozen=True)
 class RuleOption:
-    """A named rule option: the readings where sources or house rules differ (RULES.md §6)."""
+    """A named rule option: the readings where sources or house rules differ (docs/rules.md)."""
 
     name: str
     field: str
@@ -346,28 +346,66 @@ _YES_NO = {"yes": True, "no": False}
 
 RULE_OPTIONS: dict[str, RuleOption] = {option.name: option for option in (
     RuleOption("forced-capture", "forced_capture", _YES_NO,
-               "capture is compulsory; 'no' is the house rule of source document 002 "
-               "for the 8x8 variants"),
+               "capture is compulsory; 'no' is a house rule some online game sites "
+               "offer for the 8x8 variants"),
     RuleOption("first", "white_first", {"white": True, "black": False},
-               "which side moves first (Thai: dark/Black by document 001, White by "
-               "mindsports; RULES.md §2)"),
+               "which side moves first (Thai: dark/Black by PDN 3.0, White by "
+               "mindsports; docs/rules.md)"),
     RuleOption("king-turns-back", "king_turns_back", _YES_NO,
                "whether a king may reverse 180 degrees between two jumps when pieces are "
-               "removed at once (Thai 'no' reading of mindsports, RULES.md §2)"),
+               "removed at once (Thai 'no' reading of mindsports, docs/rules.md)"),
     RuleOption("precedence", "precedence", {name: name for name in PRECEDENCES},
-               "which captures may be chosen; Czech 'capture the most' of document 000 is "
-               "'majority' (RULES.md §3)"),
+               "which captures may be chosen; Czech 'capture the most' of some descriptions is "
+               "'majority' (docs/rules.md)"),
     RuleOption("promotion", "promotion_in_capture", {name: name for name in PROMOTIONS},
                "a man reaching the far row during a capture: crowned and goes on, passes "
                "as a man, or is crowned and stops (Turkish: 'pass' by default, docs/turkish.md)"),
     RuleOption("draws", "draw_rules", {"house": "house", "repetition": "none"},
                "draw rules: 'house' = 40 moves each without a capture or a promotion "
-               "(source document 002), 'repetition' = threefold repetition only"),
+               "(a house rule of online game sites), 'repetition' = threefold repetition only"),
     RuleOption("king-value", "king_value",
                {"dctl": KING_VALUE_DCTL, "1.5": KING_VALUE_ONE_AND_A_HALF},
                "Frisian king value: just under two men (DCTL) or 1.5 men (Wikipedia), "
-               "RULES.md §6.6"),
+               "docs/rules.md"),
 )}
+
+
+Rules = Mapping[str, str]  # named rule options and their values, e.g. {"forced-capture": "no"}
+
+
+def with_rules(variant: Variant, rules: Rules | None) -> Variant:
+    """The variant with rule options set on top of its own rules; the same value for the same
+    variant and rules, so its move generator is built once.
+
+    >>> with_rules(RUSSIAN, {"forced-capture": "no"}).forced_capture
+    False
+    >>> with_rules(RUSSIAN, None) is RUSSIAN
+    True
+    """
+    if not rules:
+        return variant
+    return _with_rules(variant, tuple(sorted(rules.items())))
+
+
+@lru_cache(maxsize=256)
+def _with_rules(variant: Variant, rules: tuple[tuple[str, str], ...]) -> Variant:
+    return variant.with_rules(dict(rules))
+
+
+def parse_rules(texts: Iterable[str]) -> dict[str, str]:
+    """``["NAME=VALUE", ...]`` as a mapping of rule options, each checked; raises
+    UnknownRuleError for a malformed one, an unknown name or a value it does not take.
+
+    >>> parse_rules(["forced-capture=no", "draws=house"])
+    {'forced-capture': 'no', 'draws': 'house'}
+    """
+    rules = dict(parse_rule(text) for text in texts)
+    for name, value in rules.items():
+        option = RULE_OPTIONS.get(name)
+        if option is None:
+            raise UnknownRuleError(f"unknown rule '{name}'; known: {', '.join(RULE_OPTIONS)}")
+        option.value(value)
+    return rules
 
 
 def parse_rule(text: str) -> tuple[str, str]:

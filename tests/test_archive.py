@@ -8,9 +8,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn.fen import format_fen
 from pdn.reader import read_games
 from replay.archive.select import Criteria, MaterialTest, TagTest, position_key

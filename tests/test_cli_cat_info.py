@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 import typer
+from pdn.cli import cat, info
 from typer.testing import CliRunner
-
-from cli import cat, info
 
 TWO_GAMES = ('[Event "a"]\n[GameType "25"]\n[Result "1-0"]\n1. c3-d4 f6-g5 1-0\n\n'
              '[Event "b"]\n[Result "0-1"]\n1. 32-28 19-23) 2. 37-32 0-1\n')
@@ -82,7 +81,10 @@ def test_info_text(runner, app, two_games):
 
 
 def test_info_unreadable_file_exits_2_after_the_others(runner, app, two_games, tmp_path):
-    result = runner.invoke(app, ["info", "--json", str(tmp_path), str(two_games)])
+    folder = tmp_path / "folder"  # a directory is searched; its dangling link cannot be read
+    folder.mkdir()
+    (folder / "gone.pdn").symlink_to(tmp_path / "missing.pdn")
+    result = runner.invoke(app, ["info", "--json", str(folder), str(two_games)])
     assert result.exit_code == 2
     assert "cannot read" in result.stderr and "Traceback" not in result.output
     assert json.loads(result.stdout)["games"] == 2

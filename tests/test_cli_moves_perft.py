@@ -2,9 +2,8 @@
 
 import json
 
+from pdn.cli.app import app
 from typer.testing import CliRunner
-
-from cli.app import app
 
 runner = CliRunner()
 

@@ -3,9 +3,8 @@
 import json
 from pathlib import Path
 
+from pdn.cli.app import app
 from typer.testing import CliRunner
-
-from cli.app import app
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"

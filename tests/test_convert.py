@@ -13,9 +13,9 @@ import typer
 from conftest import require
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pdn.cli import convert as convert_command
 from typer.testing import CliRunner
 
-from cli import convert as convert_command
 from pdn.fen import parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.reader import read_games

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn.reader import read_games
 from replay.convert import Target, convert_game, render
 from replay.validate import report_game

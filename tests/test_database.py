@@ -9,9 +9,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn.fen import format_fen
 from pdn.reader import read_games
 from replay.archive import Criteria, Settings, filter_games

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, require
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn import read_games
 from pdn.gametype import parse_gametype
 from replay.archive.tags import clean_result

@@ -9,9 +9,9 @@ from pathlib import Path
 import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn.reader import iter_chunks, read_games, read_headers
 from pdn.syntax import block_chunks, split_blocks, split_chunks
 

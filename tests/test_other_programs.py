@@ -13,9 +13,9 @@ import json
 from pathlib import Path
 
 import pytest
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn.reader import read_games
 from replay.convert import Target, convert_game
 from replay.inference import ENGLISH_FIRST_MOVER_BOTTOM

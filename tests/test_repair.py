@@ -11,10 +11,10 @@ import json
 import random
 
 import pytest
+from pdn.cli.app import app
 from slips import KINDS, archive_games, make_slip
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn.reader import read_games
 from pdn.writer import write_game
 from replay.repair import Repair, repair_game, suggest, sure_repair

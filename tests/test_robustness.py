@@ -21,9 +21,9 @@ import pytest
 from damage import ARCHIVES, MUTATIONS, check_games_kept, mutate, valid_games
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn.output import atomic_writer
 from pdn.reader import read_games
 from pdn.syntax import MAX_NESTING

@@ -11,9 +11,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from conftest import require
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from replay.stats import stats_tables
 from replay.stats.ballots import FMJD_64, fmjd_ballots
 from replay.stats.tables import date_parts

@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from replay.board import Board, start_position
 from replay.draws import DrawTracker
 from replay.movegen import BLACK, WHITE

@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
+from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from cli.app import app
 from pdn.reader import read_games
 from replay.board import Board
 from replay.diagram import board_after

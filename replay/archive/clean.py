@@ -27,7 +27,7 @@ from pdn.syntax import RESULTS
 from replay.archive.tags import DateParts, clean_date, clean_name, clean_result
 from replay.inference import standard_tags
 from replay.replayer import game_variant
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 STRIP_CHOICES = ("comments", "nags", "variations")
 DATE_TAGS = ("Date", "EventDate")
@@ -182,10 +182,10 @@ class Rewrite:
 
     to: str = "pdn"
 
-    def __call__(self, game: Game, variant: Variant) -> list[str]:
+    def __call__(self, game: Game, variant: Variant, rules: Rules | None = None) -> list[str]:
         from replay.convert import Target, convert_game
 
-        conversion = convert_game(game, variant, Target(self.to))
+        conversion = convert_game(game, variant, Target(self.to), rules=rules)
         if conversion.game is None:
             reasons = conversion.report.errors
             why = reasons[0]["message"] if reasons else "it does not replay"
@@ -199,25 +199,26 @@ class Rewrite:
         return changes
 
 
-def _repaired(game: Game, default: Variant | None) -> list[str]:
+def _repaired(game: Game, default: Variant | None, rules: Rules | None) -> list[str]:
     from replay.repair import repair_game
 
-    repair = repair_game(game, default)
+    repair = repair_game(game, default, rules=rules)
     if repair.mend:
         return [f"repaired: {repair.mend}"]
     return ["moves kept as written: no sure repair"] if repair.broken else []
 
 
 def clean_game(game: Game, default: Variant | None = None, date: DateParts | None = None,
-               options: Options = Options(), *, chunk: tuple[str, int, int] | None = None
-               ) -> list[str]:
+               options: Options = Options(), *, chunk: tuple[str, int, int] | None = None,
+               rules: Rules | None = None) -> list[str]:
     """Clean a game in place; returns the changes made.
 
     ``date``: the Date tag's parts when computed for a batch; ``chunk``: the text the game
     was read from, with the game's place in it and the number of games it holds, so that
-    text from between games can be told from the game's own comments.
+    text from between games can be told from the game's own comments; ``rules``: rule
+    options set on top of the game's variant, for a repair or a rewrite.
     """
-    variant = game_variant(game, default)
+    variant = game_variant(game, default, rules=rules)
     changes = [f"reading: {d.message}" for d in game.diagnostics]
     if chunk is not None:
         text, part, count = chunk
@@ -230,9 +231,9 @@ def clean_game(game: Game, default: Variant | None = None, date: DateParts | Non
         if removed:
             changes.append(f"stripped {removed} {'/'.join(sorted(options.strip))}")
     if options.repair:
-        changes += _repaired(game, default)
+        changes += _repaired(game, default, rules)
     if options.rewrite is not None:
-        changes += options.rewrite(game, variant)
+        changes += options.rewrite(game, variant, rules)
     return changes
 
 

@@ -31,7 +31,7 @@ from pdn.writer import format_move
 from replay.archive.tags import NO_NAME, DateParts, clean_name, date_parts_of, is_real_result
 from replay.archive.walk import walk_main_line
 from replay.replayer import game_variant
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 BY_CHOICES = ("moves", "moves+players", "moves+players+date")
 
@@ -48,7 +48,8 @@ class Fingerprint:
     score: tuple[int, int, int]
 
 
-def move_key(game: Game, default: Variant, override: Variant | None = None) -> bytes | None:
+def move_key(game: Game, default: Variant, override: Variant | None = None, *,
+             rules: Rules | None = None) -> bytes | None:
     """A 16-byte key of the main line's positions (None when it has no moves).
 
     The positions are hashed as integers (whose hash is the same in every process), and the
@@ -57,7 +58,7 @@ def move_key(game: Game, default: Variant, override: Variant | None = None) -> b
     """
     if not game.moves.plies:
         return None
-    line = walk_main_line(game, default, override)
+    line = walk_main_line(game, default, override, rules=rules)
     keys = tuple((p.white, p.black, p.kings, p.turn) for p in line.positions)
     digest = hashlib.blake2b(digest_size=16)
     digest.update(b"%d;%d;%d;%r" % (line.variant.gametype.number, len(keys),
@@ -67,8 +68,8 @@ def move_key(game: Game, default: Variant, override: Variant | None = None) -> b
     return digest.digest()
 
 
-def written_key(game: Game, default: Variant, override: Variant | None = None
-                ) -> bytes | None:
+def written_key(game: Game, default: Variant, override: Variant | None = None, *,
+                rules: Rules | None = None) -> bytes | None:
     """A cheap key that equal ``move_key``s always share: the origin and destination
     square of every move (as board squares, so numeric and alphanumeric records agree and
     capture paths do not count). It needs no replay unless a move is written short
@@ -77,13 +78,13 @@ def written_key(game: Game, default: Variant, override: Variant | None = None
     plies = game.moves.plies
     if not plies:
         return None
-    variant = game_variant(game, default, override)
+    variant = game_variant(game, default, override, rules=rules)
     digest = hashlib.blake2b(digest_size=16)
     digest.update(b"%d;%s;" % (variant.gametype.number,
                                (game.tags.get("FEN") or game.moves.setup or "").encode()))
     start = 0
     if any(ply.record.is_short for ply in plies):
-        line = walk_main_line(game, default, override)
+        line = walk_main_line(game, default, override, rules=rules)
         digest.update(b"".join(b"%d-%d;" % (m.origin, m.destination) for m in line.moves))
         start = len(line.moves)
     notation = variant.gametype.notation
@@ -116,10 +117,10 @@ def _known_name(name: str | None) -> str | None:
 
 
 def fingerprint(game: Game, default: Variant, override: Variant | None = None,
-                date: DateParts | None = None) -> Fingerprint:
+                date: DateParts | None = None, *, rules: Rules | None = None) -> Fingerprint:
     """A game's fingerprint (``date``: its Date's parts when computed for a batch)."""
-    variant = game_variant(game, default, override)
-    return Fingerprint(written_key(game, default, override),
+    variant = game_variant(game, default, override, rules=rules)
+    return Fingerprint(written_key(game, default, override, rules=rules),
                        _known_name(game.tags.get("White")), _known_name(game.tags.get("Black")),
                        date if date is not None else date_parts_of(game.tags.get("Date") or ""),
                        completeness(game, variant))

@@ -27,7 +27,7 @@ from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
 from replay.replayer import game_variant
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 Note = Callable[[str], None]
 Progress = Callable[[int], None] | None
@@ -35,13 +35,15 @@ Progress = Callable[[int], None] | None
 
 @dataclass
 class Settings:
-    """How to read: the variant of games without GameType, an override, workers, encoding."""
+    """How to read: the variant of games without GameType, an override, workers, encoding,
+    progress, and rule options set on top of each game's variant."""
 
     default: Variant
     override: Variant | None = None
     jobs: int = 0
     encoding: str | None = None
     progress: Progress = None
+    rules: Rules | None = None
 
 
 @dataclass
@@ -145,7 +147,8 @@ class FilterTask:
                                    "" if ruled_out else record.error))
                 continue
             matched = self.criteria.matches(record.game, self.settings.default,
-                                            self.settings.override, date)
+                                            self.settings.override, date,
+                                            rules=self.settings.rules)
             kept = matched != self.invert
             results.append(Out(game_text(record) if kept else "", record.line, value=matched))
         return results
@@ -182,7 +185,8 @@ def _counting_matches(items: Iterator[Located[Out]], summary: Summary
 
 def _portable(settings: Settings) -> Settings:
     """The settings a worker process needs (no progress callback)."""
-    return Settings(settings.default, settings.override, settings.jobs, settings.encoding)
+    return Settings(settings.default, settings.override, settings.jobs, settings.encoding,
+                    rules=settings.rules)
 
 
 # ---- merge ---------------------------------------------------------------------------------
@@ -223,7 +227,7 @@ class CleanTask:
                 results.append(Out(canonical_text(record), record.line, record.error))
                 continue
             changes = clean_game(record.game, self.settings.default, date, self.options,
-                                 chunk=(record.text, *record.part))
+                                 chunk=(record.text, *record.part), rules=self.settings.rules)
             results.append(Out(canonical_text(record), record.line, value=changes))
         return results
 
@@ -289,7 +293,8 @@ class SplitTask:
     def __call__(self, records: list[Record]) -> list[Out]:
         results = []
         for record, date in zip(records, _dates(records), strict=True):
-            variant = (game_variant(record.game, self.settings.default, self.settings.override)
+            variant = (game_variant(record.game, self.settings.default, self.settings.override,
+                                    rules=self.settings.rules)
                        if record.game is not None else self.settings.default)
             keys = None if self.kind == "count" else split_keys(record.tags, self.kind,
                                                                  variant, date)
@@ -409,7 +414,7 @@ class DedupeTask:
                 results.append(Out(game_text(record), record.line, record.error))
                 continue
             found = fingerprint(record.game, self.settings.default, self.settings.override,
-                                date)
+                                date, rules=self.settings.rules)
             results.append(Out(game_text(record), record.line, value=found))
         return results
 
@@ -448,7 +453,7 @@ def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
 
         def exact_key(ordinal: int) -> bytes | None:
             return move_key(next(read_games(spooled(ordinal))), settings.default,
-                            settings.override)
+                            settings.override, rules=settings.rules)
 
         groups = refine(grouper.duplicates(), exact_key)
         removed = dropped(groups)

@@ -33,7 +33,7 @@ from replay.board import Board, Position, position_from_setup
 from replay.draws import Material
 from replay.replayer import game_variant
 from replay.resolve import resolve
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 PositionKey = tuple[int, int, int, int]
 STATUSES = ("valid", "invalid", "incomplete")
@@ -136,20 +136,21 @@ class Criteria:
         return bool(self.statuses or self.moves or self.position or self.material)
 
     def matches(self, game: Game, default: Variant, override: Variant | None = None,
-                date: DateParts | None = None) -> bool:
+                date: DateParts | None = None, *, rules: Rules | None = None) -> bool:
         """Whether a game meets every criterion (``date``: its Date tag's parts, when the
-        caller computed them for a whole batch)."""
-        variant = game_variant(game, default, override)
+        caller computed them for a whole batch; ``rules``: rule options set on top of the
+        game's variant)."""
+        variant = game_variant(game, default, override, rules=rules)
         if not self.matches_headers(game, variant, date):
             return False
         if not self.needs_board:
             return True
         if self.position is not None and not (self.statuses or self.moves or self.material):
-            return self._reaches(game, variant, default, override)
-        return self.matches_line(walk_main_line(game, default, override))
+            return self._reaches(game, variant, default, override, rules)
+        return self.matches_line(walk_main_line(game, default, override, rules=rules))
 
     def _reaches(self, game: Game, variant: Variant, default: Variant,
-                 override: Variant | None) -> bool:
+                 override: Variant | None, rules: Rules | None) -> bool:
         """The --position search alone: the walk stops once the target is out of reach."""
         target = self.target_position(variant)
         if target is None:
@@ -163,7 +164,8 @@ class Criteria:
                     and (p.white & ~p.kings).bit_count() >= least[2]
                     and (p.black & ~p.kings).bit_count() >= least[3])
 
-        return reaches(game, default, override, lambda p: position_key(p) == target, possible)
+        return reaches(game, default, override, lambda p: position_key(p) == target, possible,
+                       rules=rules)
 
     # -- tags ---------------------------------------------------------------------------------
 
@@ -282,5 +284,40 @@ def opening_positions(text: str, variant: Variant) -> list[PositionKey]:
     return positions
 
 
+def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
+                       white: list[str] = (), black: list[str] = (),
+                       date_from: str | None = None, date_to: str | None = None,
+                       variant: Variant | None = None, results: list[str] = (),
+                       min_plies: int | None = None, max_plies: int | None = None,
+                       statuses: list[str] = (), moves: str | None = None,
+                       position: str | None = None, material: str | None = None,
+                       material_any_ply: bool = False) -> Criteria:
+    """Criteria from their written forms (``pdn filter``'s and ``pdn search``'s options);
+    raises CriterionError, naming the option, for one that cannot be read.
+
+    >>> criteria_from_text(date_from="1990.06.01", statuses=["valid"]).date_from
+    (1990, 6, 1)
+    >>> criteria_from_text(date_to="June")
+    Traceback (most recent call last):
+    replay.archive.select.CriterionError: --date-to 'June' is not a date
+    """
+    bad = [status for status in statuses if status not in STATUSES]
+    if bad:
+        raise CriterionError(f"--status '{bad[0]}': use {', '.join(STATUSES)}")
+    dates = []
+    for name, text in (("--date-from", date_from), ("--date-to", date_to)):
+        parts = date_parts_of(text) if text else None
+        if parts is not None and date_range(parts) is None:
+            raise CriterionError(f"{name} '{text}' is not a date")
+        dates.append(parts)
+    return Criteria(
+        tags=tuple(TagTest.parse(text) for text in tags), players=tuple(players),
+        white=tuple(white), black=tuple(black), date_from=dates[0], date_to=dates[1],
+        variant=variant, results=tuple(results), min_plies=min_plies, max_plies=max_plies,
+        statuses=tuple(statuses), moves=moves, position=position,
+        material=MaterialTest.parse(material) if material else None,
+        material_any_ply=material_any_ply)
+
+
 __all__ = ["STATUSES", "Criteria", "CriterionError", "MaterialTest", "TagTest",
-           "opening_positions", "position_key"]
+           "criteria_from_text", "opening_positions", "position_key"]

@@ -16,7 +16,7 @@ from replay.board import Board, Position
 from replay.move import Move
 from replay.replayer import INCOMPLETE, INVALID, VALID, game_variant, replay_game
 from replay.resolve import resolve
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 
 @dataclass
@@ -37,14 +37,16 @@ class MainLine:
         return self.positions[-1]
 
 
-def walk_main_line(game: Game, default: Variant, override: Variant | None = None) -> MainLine:
-    """The main line of a game replayed on its variant's rules."""
-    variant = game_variant(game, default, override)
+def walk_main_line(game: Game, default: Variant, override: Variant | None = None, *,
+                   rules: Rules | None = None) -> MainLine:
+    """The main line of a game replayed on its variant's rules (``rules``: rule options set
+    on top)."""
+    variant = game_variant(game, default, override, rules=rules)
     if is_plain(game):
         line = _plain_line(game, variant)
         if line is not None:
             return line
-    replayed = replay_game(game, default, override)
+    replayed = replay_game(game, default, override, rules=rules)
     positions = [replayed.start]
     for move in replayed.moves:
         positions.append(positions[-1].play(move))
@@ -77,7 +79,8 @@ def _plain_line(game: Game, variant: Variant, keep_going: Callable[[Position], b
 
 
 def reaches(game: Game, default: Variant, override: Variant | None,
-            wanted: Callable[[Position], bool], possible: Callable[[Position], bool]) -> bool:
+            wanted: Callable[[Position], bool], possible: Callable[[Position], bool], *,
+            rules: Rules | None = None) -> bool:
     """Whether the main line reaches a ``wanted`` position; the walk stops as soon as one is
     found or the game can no longer get there (``possible`` says no: pieces never come
     back)."""
@@ -88,12 +91,12 @@ def reaches(game: Game, default: Variant, override: Variant | None,
         found = found or wanted(position)
         return not found and possible(position)
 
-    variant = game_variant(game, default, override)
+    variant = game_variant(game, default, override, rules=rules)
     if is_plain(game):
         line = _plain_line(game, variant, keep_going)
         if line is not None:
             return found or wanted(line.final)
-    return any(wanted(p) for p in walk_main_line(game, default, override).positions)
+    return any(wanted(p) for p in walk_main_line(game, default, override, rules=rules).positions)
 
 
 __all__ = ["INCOMPLETE", "INVALID", "VALID", "MainLine", "reaches", "walk_main_line"]

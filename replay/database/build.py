@@ -81,7 +81,8 @@ class IndexTask:
                           record.error)
         if record.game is None:
             return entry
-        line = walk_main_line(record.game, self.settings.default, self.settings.override)
+        line = walk_main_line(record.game, self.settings.default, self.settings.override,
+                              rules=self.settings.rules)
         variant = line.variant
         entry.variant, entry.status = variant.name, line.status
         entry.moves = moves_text(line.moves, variant)
@@ -146,7 +147,8 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
 
 
 def _portable(settings: Settings) -> Settings:
-    return Settings(settings.default, settings.override, settings.jobs, settings.encoding)
+    return Settings(settings.default, settings.override, settings.jobs, settings.encoding,
+                    rules=settings.rules)
 
 
 def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,

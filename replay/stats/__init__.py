@@ -69,13 +69,21 @@ category; ``event`` string; ``year`` Int64; ``games``, ``white``, ``black``, ``d
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
 import pandas as pd
 
-from replay.stats.engine import ENGINES, EngineUnavailableError, Options, iter_batches, run_parts
+from replay.stats.engine import (
+    ENGINES,
+    Batch,
+    EngineUnavailableError,
+    Options,
+    iter_batches,
+    run_parts,
+)
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import typed_games, typed_moves, with_file
 from replay.stats.tables import (
@@ -85,7 +93,7 @@ from replay.stats.tables import (
     players_table,
     summary_table,
 )
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 TABLES = ("games", "moves", "players", "openings", "summary")
 
@@ -122,17 +130,25 @@ class Tables:
 
 def stats_tables(sources: Iterable[str], default: Variant, override: Variant | None = None,
                  *, jobs: int = 1, engine: str = "local", opening_plies: int = 6,
-                 with_moves: bool = True, encoding: str | None = None) -> Tables:
+                 with_moves: bool = True, encoding: str | None = None,
+                 rules: Rules | None = None, progress: Callable[[int], None] | None = None
+                 ) -> Tables:
     """Read, replay and tabulate every game of ``sources`` (paths, or ``-`` for stdin).
 
     ``default`` is the variant of games without a GameType tag; ``override`` replaces every
-    game's. ``jobs`` worker processes (0: all cores); ``engine`` ``local`` or ``dask``.
-    Raises ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask.
+    game's; ``rules`` are rule options set on top of each game's variant. ``jobs`` worker
+    processes (0: all cores); ``engine`` ``local`` or ``dask``; ``progress`` is told how many
+    characters each batch covered. Raises ``OSError`` for an unreadable file and
+    ``EngineUnavailableError`` without Dask.
     """
-    options = Options(default, override, opening_plies, with_moves)
+    options = Options(default, override, opening_plies, with_moves, rules)
     games, moves, names = [], [], []
     counts: dict[str, int] = {}
-    for part in run_parts(iter_batches(sources, encoding), options, jobs=jobs, engine=engine):
+    sizes: deque[int] = deque()
+    batches = _measured(iter_batches(sources, encoding), sizes)
+    for part in run_parts(batches, options, jobs=jobs, engine=engine):
+        if progress is not None:
+            progress(sizes.popleft())
         offset = counts.get(part.source, 0)
         counts[part.source] = offset + len(part.games)
         games.append(part.games.assign(game=part.games["game"] + offset))
@@ -142,6 +158,14 @@ def stats_tables(sources: Iterable[str], default: Variant, override: Variant | N
     return Tables(finish_games(with_file(games, names, typed_games([]))),
                   finish_moves(with_file(moves, names, typed_moves(MoveColumns().columns)))
                   if with_moves else None, opening_plies)
+
+
+def _measured(batches: Iterable[Batch], sizes: deque[int]) -> Iterator[Batch]:
+    """The batches, each one's size in characters noted as it is handed out (the parts come
+    back in the same order)."""
+    for batch in batches:
+        sizes.append(len(batch.block.text))
+        yield batch
 
 
 __all__ = ["ENGINES", "TABLES", "EngineUnavailableError", "Tables", "openings_table",

@@ -23,7 +23,7 @@ from pdn.reader import iter_blocks, read_games
 from pdn.syntax import Chunk
 from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import typed_games, typed_moves
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 BLOCK = 1 << 18  # characters of games per batch (some hundreds of games)
 ENGINES = ("local", "dask")
@@ -41,6 +41,7 @@ class Options:
     override: Variant | None = None
     opening_plies: int = 6
     with_moves: bool = True
+    rules: Rules | None = None
 
 
 @dataclass
@@ -82,7 +83,7 @@ def _tabulated(batch: Batch, options: Options) -> Part:
     for game in read_games(io.StringIO(batch.block.text)):
         game.line += batch.block.line - 1
         rows.append(game_row(game, len(rows) + 1, options.default, options.override,
-                             options.opening_plies, moves))
+                             options.opening_plies, moves, options.rules))
     return Part(batch.source, typed_games(rows),
                 typed_moves(moves.columns) if moves is not None else None)
 

@@ -19,7 +19,7 @@ from replay.notation import full_text, short_text
 from replay.openings import opening_of
 from replay.replayer import ReplayedGame, replay_game
 from replay.stats.ballots import BALLOT_PLIES, ballot_of
-from replay.variants import Variant
+from replay.variants import Rules, Variant
 
 MOVE_COLUMNS = (
     "game", "ply", "move_number", "side", "move", "short", "numeric", "piece", "captured",
@@ -55,9 +55,10 @@ class MoveColumns:
 
 
 def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
-             opening_plies: int, moves: MoveColumns | None) -> dict:
-    """The games-table row of one game; its plies go to ``moves`` when given."""
-    replayed = replay_game(game, default, override)
+             opening_plies: int, moves: MoveColumns | None, rules: Rules | None = None) -> dict:
+    """The games-table row of one game; its plies go to ``moves`` when given; ``rules``
+    are rule options set on top of the game's variant."""
+    replayed = replay_game(game, default, override, rules=rules)
     walk = _walk(replayed, ordinal, opening_plies, moves)
     final = Material.of(replayed.final or replayed.start)
     errors = [d.code for d in game.diagnostics if d.severity == "error"]

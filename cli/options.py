@@ -1,0 +1,124 @@
+"""The options the commands share, each defined once with one name and one meaning.
+
+| option | meaning |
+|---|---|
+| ``PATHS`` | files, directories (searched for record files) or ``-`` for stdin |
+| ``--encoding`` | the input's text encoding (default: detected) |
+| ``--variant/-v`` | the variant of games without a GameType tag (default: told from each record) |
+| ``--ignore-gametype`` | use ``--variant`` even where a game's GameType tag says otherwise |
+| ``--rule/-r NAME=VALUE`` | a rule option set on top of every game's variant (repeatable) |
+| ``--no-forced-capture`` | the same as ``--rule forced-capture=no`` |
+| ``--jobs/-j`` | worker processes (0: all cores when the input is large) |
+| ``--output/-o`` | where to write (atomically; ``-`` or nothing: stdout, where a stream fits) |
+| ``--json`` | one JSON object per line instead of text |
+
+``pdn moves`` and ``pdn perft`` work on one position, not on games: there ``--variant`` is the
+variant of that position (``VariantOption``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from replay.variants import (
+    RULE_OPTIONS,
+    Rules,
+    UnknownRuleError,
+    UnknownVariantError,
+    Variant,
+    get_variant,
+    parse_rules,
+    variant_names,
+    with_rules,
+)
+
+from .common import fail
+
+
+def parse_variant(text: str) -> Variant:
+    """Typer parser for a variant: a name, an alias or a GameType number."""
+    try:
+        return get_variant(text)
+    except UnknownVariantError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+PathsArgument = Annotated[list[str], typer.Argument(
+    help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.",
+    show_default=False)]
+EncodingOption = Annotated[str | None, typer.Option(
+    "--encoding", help="Input encoding (default: detected; UTF-8, Windows-1251 or Latin-1).")]
+UntaggedVariantOption = Annotated[Variant | None, typer.Option(
+    "--variant", "-v", parser=parse_variant, metavar="VARIANT",
+    help="Variant of games without a GameType tag (default: told from each record: its "
+    "Variant tag, FEN, squares and moves; see docs/inference.md).")]
+IgnoreGameTypeOption = Annotated[bool, typer.Option(
+    "--ignore-gametype", help="Use --variant even where a game's GameType tag says otherwise.")]
+VariantOption = Annotated[Variant, typer.Option(
+    "--variant", "-v", parser=parse_variant, metavar="VARIANT",
+    help=f"Variant name or GameType number ({', '.join(variant_names())}).")]
+GameVariantOption = Annotated[Variant | None, typer.Option(
+    "--game-variant", parser=parse_variant, metavar="VARIANT",
+    help="Select the games of this variant (by GameType tag, --variant, or as told from the "
+    "record).")]
+RulesOption = Annotated[list[str] | None, typer.Option(
+    "--rule", "-r", metavar="NAME=VALUE",
+    help="Set a rule on top of each game's variant (repeatable; docs/rules.md): " + "; ".join(
+        f"{o.name}={'|'.join(o.values)}" for o in RULE_OPTIONS.values()) + ".")]
+NoForcedCaptureOption = Annotated[bool, typer.Option(
+    "--no-forced-capture", help="Captures are optional, a house rule (the same as --rule "
+    "forced-capture=no).")]
+JobsOption = Annotated[int, typer.Option(
+    "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
+EngineOption = Annotated[str, typer.Option(
+    "--engine", help="Where batches run: local (processes here), or dask (the dask extra).")]
+OutputOption = Annotated[str | None, typer.Option(
+    "--output", "-o", help="Write here (atomically, never over an input); - or nothing: "
+    "stdout.", show_default=False)]
+JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """How each game's variant is chosen: ``default`` for games without a GameType tag,
+    ``override`` for every game (``--ignore-gametype``), ``rules`` set on top of either."""
+
+    default: Variant | None
+    override: Variant | None
+    rules: Rules | None
+
+
+def variant_choice(variant: Variant | None, ignore_gametype: bool = False,
+                   rules: list[str] | None = None, no_forced_capture: bool = False) -> Choice:
+    """The shared variant options as one value; a usage error (exit 2) when they are bad."""
+    if ignore_gametype and variant is None:
+        fail("--ignore-gametype needs --variant")
+    return Choice(variant, variant if ignore_gametype else None,
+                  rule_options(rules, no_forced_capture) or None)
+
+
+def rule_options(rules: list[str] | None, no_forced_capture: bool = False) -> dict[str, str]:
+    """The --rule options (and --no-forced-capture) as a checked mapping; a usage error when
+    one is malformed or unknown."""
+    try:
+        changes = parse_rules(rules or [])
+    except UnknownRuleError as error:
+        raise typer.BadParameter(str(error), param_hint="--rule") from None
+    if no_forced_capture:
+        changes["forced-capture"] = "no"
+    return changes
+
+
+def ruled_variant(variant: Variant, rules: list[str] | None, no_forced_capture: bool = False
+                  ) -> Variant:
+    """One position's variant with the user's --rule options set."""
+    return with_rules(variant, rule_options(rules, no_forced_capture))
+
+
+def output_path(output: str | None) -> Path | None:
+    """The file an --output names (None for stdout)."""
+    return None if output in (None, "-") else Path(output)
