@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from cli.common import UntaggedVariantOption
 from cli.show import fail, read_game
-
-if TYPE_CHECKING:
-    from pdn.model import Game
 
 
 def view(
@@ -25,42 +22,44 @@ def view(
     variant: UntaggedVariantOption = None,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=0, help="Worker processes (0: all cores when there are many games)."
+    )] = 0,
 ) -> None:
     """Write an HTML viewer of a file's games: board, moves, variations, comments, errors.
 
     The variant is each game's GameType, else --variant, else the one its record tells.
     Exit status 2 on bad input.
     """
-    from pdn.output import OutputError, refuse_overwriting_inputs, write_atomically
+    from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.replayer import replay_game
-    from replay.viewer import viewer_html
+    from replay.viewer import ViewerPage, archive_entries, board_kind, game_entry
 
     try:
         refuse_overwriting_inputs(output, [file])
     except OutputError as error:
         fail(str(error))
-    games = [read_game(file, game, encoding)] if game else _all_games(file, encoding)
-    replayed = [replay_game(item, variant) for item in games]
+    if game:
+        replayed = replay_game(read_game(file, game, encoding), variant)
+        entries = iter([(*game_entry(replayed, flipped=flip),
+                         board_kind(replayed.variant, flip), bool(replayed.errors))])
+    else:
+        entries = archive_entries(file, variant, flipped=flip, jobs=jobs, encoding=encoding)
+    invalid = 0
     try:
-        write_atomically(output, viewer_html(replayed, flipped=flip, title=file.name))
+        with atomic_writer(output) as stream:
+            page = ViewerPage(stream, title=file.name)
+            for key, entry, kind, broken in entries:
+                page.add(key, entry, kind)
+                invalid += broken
+            if not page.count:
+                fail(f"{file} has no games")
+            page.close()
     except OSError as error:
-        fail(f"{output}: {error.strerror or error}")
-    invalid = sum(1 for item in replayed if item.errors)
+        fail(f"{error.filename or output}: {error.strerror or error}")
     note = f", {invalid} with moves that do not replay" if invalid else ""
-    typer.echo(f"viewer of {len(replayed)} game{'' if len(replayed) == 1 else 's'}{note} "
+    typer.echo(f"viewer of {page.count} game{'' if page.count == 1 else 's'}{note} "
                f"written to {output}", err=True)
-
-
-def _all_games(path: Path, encoding: str | None) -> list[Game]:
-    from pdn.reader import read_games
-
-    try:
-        games = list(read_games(path, encoding=encoding))
-    except OSError as error:
-        fail(f"{path}: {error.strerror or error}")
-    if not games:
-        fail(f"{path} has no games")
-    return games
 
 
 def register(app: typer.Typer) -> None:

@@ -12,19 +12,12 @@ kept in ``bench/out/viewer_browser.png`` (git-ignored) as a test artifact.
 
 from __future__ import annotations
 
-import base64
-import json
-import shutil
-import socket
-import subprocess
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import require
+from webdriver import Browser, chromium_session
 
 from pdn.model import Game, Line
 from pdn.reader import read_games
@@ -43,14 +36,6 @@ ERRORS = ROOT / "samples" / "russian" / "scoresheet_with_errors.pdn"
 REAL_GAMES = [("tests/wiegerw_pdn/succeed/nk ronde 01.pdn", 3),
               ("international/brunogui/World Title Match Women 2024.pdn", 1)]
 ARTIFACTS = ROOT / "bench" / "out"
-CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
-CHROMEDRIVER = shutil.which("chromedriver")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--window-size=1200,800"]
-KEYS = {"ArrowRight": "\ue014", "ArrowLeft": "\ue012", "ArrowUp": "\ue013",
-        "ArrowDown": "\ue015", "Home": "\ue011", "End": "\ue010"}
-ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C key of an element reference
 
 # The pieces the board draws, each as [square, code]: the square (its data-square name) whose
 # drawn rectangle holds the centre of the drawn piece; code w/b for men, W/B for kings.
@@ -78,109 +63,32 @@ return shown;
 """
 
 
-class WebDriverError(RuntimeError):
-    """A WebDriver command that failed, with the driver's message."""
+def drawn(browser: Browser) -> list[list[str]]:
+    """The pieces the board draws, as sorted [square, code] pairs (see DRAWN)."""
+    return browser.run(DRAWN)
 
 
-class Browser:
-    """One WebDriver session: load pages, press keys, click, run scripts, take screenshots."""
-
-    def __init__(self, endpoint: str, profile: Path) -> None:
-        self.endpoint = endpoint
-        options = {"binary": CHROMIUM, "args": [*CHROMIUM_FLAGS, f"--user-data-dir={profile}"]}
-        capabilities = {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}
-        session = self.command("POST", "/session", {"capabilities": capabilities})
-        self.session = f"/session/{session['sessionId']}"
-
-    def command(self, method: str, path: str, body: dict | None = None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.endpoint + path, data, method=method,
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                return json.load(response)["value"]
-        except urllib.error.HTTPError as error:
-            raise WebDriverError(json.load(error)["value"].get("message", str(error))) from None
-
-    def open(self, url: str) -> None:
-        self.command("POST", f"{self.session}/url", {"url": url})
-
-    def press(self, key: str, times: int = 1) -> None:
-        code = KEYS[key]
-        strokes = [{"type": kind, "value": code} for _ in range(times)
-                   for kind in ("keyDown", "keyUp")]
-        self.command("POST", f"{self.session}/actions",
-                     {"actions": [{"type": "key", "id": "keyboard", "actions": strokes}]})
-
-    def click(self, css: str) -> None:
-        found = self.command("POST", f"{self.session}/element",
-                             {"using": "css selector", "value": css})
-        self.command("POST", f"{self.session}/element/{found[ELEMENT]}/click", {})
-
-    def run(self, script: str):
-        return self.command("POST", f"{self.session}/execute/sync",
-                            {"script": script, "args": []})
-
-    def drawn(self) -> list[list[str]]:
-        """The pieces the board draws, as sorted [square, code] pairs (see DRAWN)."""
-        return self.run(DRAWN)
-
-    def board(self) -> dict:
-        """What the board shows: the data attributes and the pieces drawn, by kind."""
-        return self.run("""
-            const board = document.getElementById("board");
-            const count = (css) => board.querySelectorAll(css).length;
-            return {fen: board.dataset.fen, ply: Number(board.dataset.ply),
-                    white: count(".piece.white"), black: count(".piece.black"),
-                    kings: count(".piece.king"), arrows: count(".last-move"),
-                    crosses: count(".captured"),
-                    error: document.getElementById("error").textContent,
-                    notes: document.getElementById("notes").textContent};""")
-
-    def screenshot(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(base64.b64decode(self.command("GET", f"{self.session}/screenshot")))
-
-    def close(self) -> None:
-        self.command("DELETE", self.session)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_ready(endpoint: str, driver: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and driver.poll() is None:
-        try:
-            with urllib.request.urlopen(endpoint + "/status", timeout=2) as response:
-                if json.load(response)["value"].get("ready"):
-                    return
-        except OSError:
-            time.sleep(0.2)
-    require(False, "chromedriver (it did not start)")
+def board_state(browser: Browser) -> dict:
+    """What the board shows: the data attributes and the pieces drawn, by kind."""
+    return browser.run("""
+        const board = document.getElementById("board");
+        const count = (css) => board.querySelectorAll(css).length;
+        return {fen: board.dataset.fen, ply: Number(board.dataset.ply),
+                game: Number(board.dataset.game),
+                white: count(".piece.white"), black: count(".piece.black"),
+                kings: count(".piece.king"), arrows: count(".last-move"),
+                crosses: count(".captured"),
+                label: document.getElementById("current").textContent,
+                title: document.getElementById("title").textContent,
+                error: document.getElementById("error").textContent,
+                notes: document.getElementById("notes").textContent};""")
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    require(bool(CHROMIUM and CHROMEDRIVER), "Debian's chromium and chromium-driver")
-    port = _free_port()
-    endpoint = f"http://127.0.0.1:{port}"
-    driver = subprocess.Popen([CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    try:
-        _wait_ready(endpoint, driver)
-        try:
-            session = Browser(endpoint, tmp_path_factory.mktemp("chromium-profile"))
-        except WebDriverError as error:
-            require(False, f"chromium under chromedriver (it did not start: {error})")
+    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
+        require(isinstance(session, Browser), str(session))
         yield session
-        session.close()
-    finally:
-        driver.terminate()
-        driver.wait(timeout=10)
 
 
 def pieces(board: Board) -> list[list[str]]:
@@ -260,8 +168,8 @@ def test_right_arrow_n_times_draws_the_position_after_n_plies(browser: Browser, 
                                                               plies: int):
     browser.open(pages["game"])
     browser.press("ArrowRight", plies)
-    assert browser.drawn() == sample[plies][1]
-    shown = browser.board()
+    assert drawn(browser) == sample[plies][1]
+    shown = board_state(browser)
     assert shown["ply"] == plies and shown["arrows"] == (1 if plies else 0)
 
 
@@ -269,8 +177,8 @@ def test_last_position_shows_the_capture_its_comment_and_a_screenshot(browser: B
                                                                        sample):
     browser.open(pages["game"])
     browser.press("ArrowRight", 12)  # two presses past the end change nothing
-    assert browser.drawn() == sample[10][1]
-    shown = browser.board()
+    assert drawn(browser) == sample[10][1]
+    shown = board_state(browser)
     # 5... c7:e5:c3:e1:h4 takes four men and crowns on e1 (source document 000)
     assert shown["crosses"] == 4 and shown["kings"] == 1
     assert "Black takes four men" in shown["notes"]
@@ -282,21 +190,21 @@ def test_left_arrow_and_home_go_back(browser: Browser, pages, sample):
     browser.open(pages["game"])
     browser.press("End")
     browser.press("ArrowLeft", 3)
-    assert browser.drawn() == sample[7][1]
+    assert drawn(browser) == sample[7][1]
     browser.press("Home")
-    assert browser.drawn() == sample[0][1] and browser.board()["ply"] == 0
+    assert drawn(browser) == sample[0][1] and board_state(browser)["ply"] == 0
 
 
 def test_clicking_a_move_shows_the_position_after_it(browser: Browser, pages, sample):
     browser.open(pages["game"])
     browser.click('.moves:not([hidden]) .move[data-node="4"]')
-    assert browser.drawn() == sample[4][1]
+    assert drawn(browser) == sample[4][1]
 
 
 def test_a_failed_move_is_shown_in_red_with_its_message(browser: Browser, pages):
     browser.open(pages["errors"])
     browser.press("End")
-    shown = browser.board()
+    shown = board_state(browser)
     assert "capture is compulsory" in shown["error"]
     colour = browser.run("""return getComputedStyle(
         document.querySelector('.moves:not([hidden]) .move.error')).color""")
@@ -305,10 +213,10 @@ def test_a_failed_move_is_shown_in_red_with_its_message(browser: Browser, pages)
 
 def test_the_fragment_opens_a_game_of_the_list_at_a_ply(browser: Browser, pages):
     browser.open(pages["errors"] + "#game=2&ply=3")
-    shown = browser.board()
+    shown = board_state(browser)
     title = browser.run("return document.getElementById('title').textContent")
     assert title.startswith("Popov, Pyotr – Volkov, Oleg") and shown["ply"] == 3
     browser.click('#games li[data-game="0"]')
-    assert browser.board()["ply"] == 0
+    assert board_state(browser)["ply"] == 0
     assert browser.run("return document.getElementById('title').textContent").startswith(
         "Smirnov")
