@@ -12,6 +12,7 @@ kept in ``bench/out/viewer_browser.png`` (git-ignored) as a test artifact.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,9 +23,17 @@ from webdriver import Browser, chromium_session
 from pdn.model import Game, Line
 from pdn.reader import read_games
 from replay.board import Board
+from replay.notation import full_text
 from replay.replayer import replay_game
 from replay.resolve import resolve
-from replay.variants import INTERNATIONAL, RUSSIAN
+from replay.variants import (
+    FIRST_KING_WINS,
+    INTERNATIONAL,
+    RUSSIAN,
+    Variant,
+    get_variant,
+    variant_names,
+)
 from replay.viewer import viewer_html
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,13 +60,16 @@ return [...board.querySelectorAll(".piece")].map((piece) => {
           piece.classList.contains("king") ? side.toUpperCase() : side];
 }).sort();
 """
-# Every move of the open game's move list, in the order written, clicked in turn: its text and
-# the pieces then drawn (the start position first, with the text "start").
+# Every move of the open game's move list, in the order written, clicked in turn: its text,
+# the pieces then drawn, the FEN the board states and the move of the label above the notes
+# (the start position first, with the text "start").
 EVERY_MOVE = "const drawn = () => {" + DRAWN + """};
-const shown = [["start", drawn()]];
+const board = document.getElementById("board"), current = document.getElementById("current");
+const shown = [["start", drawn(), board.dataset.fen, ""]];
 for (const move of document.querySelectorAll(".moves:not([hidden]) .move")) {
   move.click();
-  shown.push([move.textContent, drawn()]);
+  shown.push([move.textContent, drawn(), board.dataset.fen,
+              current.textContent.split(" ").slice(1).join(" ")]);
 }
 return shown;
 """
@@ -105,8 +117,9 @@ def positions_as_written(line: Line, board: Board) -> list[list]:
         before = board.copy()
         move = resolve(board, ply.record).move
         assert move is not None, ply.record.text
+        label = full_text(board, move, "turns")
         board.push(move)
-        shown.append([ply.record.text, pieces(board)])
+        shown.append([ply.record.text, pieces(board), board.fen(), label])
         for variation in ply.variations:  # a variation replaces this ply: played from before
             shown += positions_as_written(variation, before.copy())
     return shown
@@ -115,7 +128,8 @@ def positions_as_written(line: Line, board: Board) -> list[list]:
 def independent_replay(game: Game, variant) -> list[list]:
     assert "FEN" not in game.tags  # these games start from the initial position
     board = Board(variant)
-    return [["start", pieces(board)], *positions_as_written(game.moves, board)]
+    return [["start", pieces(board), board.fen(), ""],
+            *positions_as_written(game.moves, board)]
 
 
 @pytest.fixture(scope="module")
@@ -155,11 +169,10 @@ def test_every_move_of_real_games_draws_the_position_an_independent_replay_gives
         expected = independent_replay(game, INTERNATIONAL)
         shown = browser.run(EVERY_MOVE)
         assert len(shown) == len(expected) > 100
-        for ply, ((label, drawn), (text, position)) in enumerate(zip(shown, expected,
-                                                                    strict=True)):
-            assert label.rstrip("!?") == text, (game.index, ply)  # '49-43?' shows its mark
-            assert drawn == position, (game.index, ply, text)
-        kings = {code for _, drawn in shown for _, code in drawn}
+        for ply, (seen, wanted) in enumerate(zip(shown, expected, strict=True)):
+            assert seen[0].rstrip("!?") == wanted[0], (game.index, ply)  # '49-43?': its mark
+            assert seen[1:] == wanted[1:], (game.index, ply, wanted[0])
+        kings = {code for _, drawn, *_ in shown for _, code in drawn}
         assert {"W", "B"} & kings  # the games crown men: kings are drawn, and checked
 
 
@@ -220,3 +233,47 @@ def test_the_fragment_opens_a_game_of_the_list_at_a_ply(browser: Browser, pages)
     assert board_state(browser)["ply"] == 0
     assert browser.run("return document.getElementById('title').textContent").startswith(
         "Smirnov")
+
+
+def played_game(variant: Variant, seed: int, plies: int = 120) -> str:
+    """A game the engine plays with random legal moves, as PDN with full capture paths; it
+    stops where the game is over (no move, or the first king of Breakthrough)."""
+    chooser, board, moves = random.Random(seed), Board(variant), []
+    while len(moves) < plies and (legal := board.legal_moves()):
+        move = chooser.choice(legal)
+        moves.append(board.move_text(move, full_path=True))
+        board.push(move)
+        if move.promotes and variant.win_rule == FIRST_KING_WINS:
+            break
+    return f'[White "{variant.name}"][Black "engine {seed}"]\n{" ".join(moves)} *\n\n'
+
+
+@pytest.fixture(scope="module")
+def variant_games() -> list[tuple[Variant, Game]]:
+    """A random game of every variant, each played from its start position."""
+    return [(variant, next(read_games(played_game(variant, seed))))
+            for seed, variant in enumerate(map(get_variant, variant_names()))]
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_every_variant_and_board_size_draws_each_move_as_an_independent_replay(
+        browser: Browser, variant_games, tmp_path: Path, flipped: bool):
+    games = [replay_game(game, override=variant) for variant, game in variant_games]
+    path = tmp_path / "variants.html"
+    path.write_text(viewer_html(games, flipped=flipped), encoding="utf-8")
+    kings = set()
+    for number, (variant, game) in enumerate(variant_games):
+        browser.open(f"{path.as_uri()}#game={number + 1}")
+        expected = independent_replay(game, variant)
+        shown = browser.run(EVERY_MOVE)
+        assert len(shown) == len(expected) > 20, variant.name
+        for ply, (seen, wanted) in enumerate(zip(shown, expected, strict=True)):
+            assert seen == wanted, (variant.name, flipped, ply)
+        kings |= {code for _, drawn, *_ in shown for _, code in drawn}
+        # the squares are drawn in internal order, from White's near corner: at the bottom,
+        # or at the top of a flipped board
+        white_below = browser.run("""const squares = document.querySelectorAll('#board .square');
+            return squares[0].getBoundingClientRect().top >
+                   squares[squares.length - 1].getBoundingClientRect().top;""")
+        assert white_below is not flipped, variant.name
+    assert {"W", "B"} <= kings  # random games crown men: kings are drawn, and checked
