@@ -17,9 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require
+from conftest import SHARED_DATA, require
+from typer.testing import CliRunner
 from webdriver import Browser, chromium_session
 
+from cli.app import app
 from pdn.model import Game, Line
 from pdn.reader import read_games
 from replay.board import Board
@@ -44,6 +46,9 @@ ERRORS = ROOT / "samples" / "russian" / "scoresheet_with_errors.pdn"
 # women's world title match (133 plies, a variation, 3 crownings); International draughts.
 REAL_GAMES = [("tests/wiegerw_pdn/succeed/nk ronde 01.pdn", 3),
               ("international/brunogui/World Title Match Women 2024.pdn", 1)]
+# The big real archive: 22,621 English games (OCA 2.0), opened at a far game from the address.
+OCA = SHARED_DATA / "english" / "OCA_2.0.pdn"
+FAR_GAME = 20_000
 ARTIFACTS = ROOT / "bench" / "out"
 
 # The pieces the board draws, each as [square, code]: the square (its data-square name) whose
@@ -277,3 +282,52 @@ def test_every_variant_and_board_size_draws_each_move_as_an_independent_replay(
                    squares[squares.length - 1].getBoundingClientRect().top;""")
         assert white_below is not flipped, variant.name
     assert {"W", "B"} <= kings  # random games crown men: kings are drawn, and checked
+
+
+@pytest.fixture(scope="module")
+def oca(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+        ) -> tuple[str, list[Game]]:
+    """The viewer page ``pdn view`` writes of OCA 2.0 (its file:// URL), and its games."""
+    require(OCA.is_file(), f"the OCA 2.0 archive ({OCA})")
+    games = request.getfixturevalue("archive")(OCA)
+    path = tmp_path_factory.mktemp("oca") / "oca.html"
+    result = CliRunner().invoke(app, ["view", str(OCA), "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    return path.as_uri(), games
+
+
+def test_a_far_game_of_a_big_archive_opens_from_the_address_at_a_ply(browser: Browser, oca):
+    url, games = oca
+    game = games[FAR_GAME - 1]
+    assert len(games) == 22_621 and game.index == FAR_GAME
+    browser.open(f"{url}#game={FAR_GAME}&ply=10", timeout=300)
+    expected = independent_replay(game, get_variant("english"))
+    shown = board_state(browser)
+    assert (shown["game"], shown["ply"]) == (FAR_GAME - 1, 10)
+    assert shown["title"].startswith(f"{game.tags['White']} – {game.tags['Black']}")
+    assert [drawn(browser), shown["fen"]] == expected[10][1:3]
+    browser.press("End")
+    assert drawn(browser) == expected[-1][1] and len(expected) > 20
+
+
+def test_the_game_list_of_a_big_archive_draws_the_rows_in_view_and_searches(
+        browser: Browser, oca):
+    url, games = oca
+    browser.open(f"{url}#game={FAR_GAME}", timeout=300)
+    rows = browser.run("""return [...document.querySelectorAll('#rows li')].map(
+        (li) => [Number(li.dataset.game), li.classList.contains('current'),
+                 li.getBoundingClientRect().top, li.getBoundingClientRect().bottom]);""")
+    assert 5 < len(rows) < 60  # of 22,621 games, the rows in view and a few more
+    assert [number for number, current, *_ in rows if current] == [FAR_GAME - 1]
+    player = games[FAR_GAME - 1].tags["Black"]
+    browser.type("#search", player)
+    wanted = [game.index - 1 for game in games
+              if player.lower() in " ".join(game.tags.get(tag, "") for tag in (
+                  "White", "Black", "Event", "Site", "Date", "Round")).lower()]
+    count = browser.run("return document.getElementById('count').textContent")
+    assert count == f"{len(wanted)} of 22621 games" and 1 < len(wanted) < 22_621
+    listed = browser.run("""return [...document.querySelectorAll('#rows li')].map(
+        (li) => Number(li.dataset.game));""")
+    assert listed == wanted[:len(listed)] and len(listed) >= min(len(wanted), 10)
+    browser.click(f'#rows li[data-game="{wanted[0]}"]')
+    assert board_state(browser)["game"] == wanted[0]
