@@ -289,8 +289,9 @@ function drawList() {
       `<span class="result">${esc(g[RESULT])}</span><br><small>${esc(g[EVENT])}</small></li>`;
   }
   rows.innerHTML = html;
-  $("count").textContent = shown.length === games.length ? `${games.length} games`
-    : `${shown.length} of ${games.length} games`;
+  const plural = games.length === 1 ? "game" : "games";
+  $("count").textContent = shown.length === games.length ? `${games.length} ${plural}`
+    : `${shown.length} of ${games.length} ${plural}`;
 }
 
 function revealInList(number) {

@@ -46,29 +46,35 @@ GAME_FIELDS = ("white", "black", "event", "result", "status", "kind", "opening",
                "moves", "texts", "start")
 
 
-def game_entry(replayed: ReplayedGame, *, flipped: bool = False) -> tuple[str, str]:
-    """A game as the page stores it: (its board kind's key, its array as JSON text)."""
+def game_data(replayed: ReplayedGame, *, flipped: bool = False) -> dict:
+    """A game's fields as the page stores them, by name (``GAME_FIELDS``)."""
     from replay.openings import opening_label
 
     variant, tags = replayed.variant, replayed.game.tags
     view = game_view(replayed)
-    key = kind_key(variant, flipped)
-    entry: list = [
-        tags.get("White", "?"), tags.get("Black", "?"),
-        " · ".join(tags[name] for name in ("Event", "Site", "Date", "Round")
-                   if tags.get(name, "?").strip("?. ")),
-        replayed.game.headers_result or "*", replayed.status, key,
-        opening_label(variant, [*replayed.positions, *(
+    data = {
+        "white": tags.get("White", "?"), "black": tags.get("Black", "?"),
+        "event": " · ".join(tags[name] for name in ("Event", "Site", "Date", "Round")
+                            if tags.get(name, "?").strip("?. ")),
+        "result": replayed.game.headers_result or "*", "status": replayed.status,
+        "kind": kind_key(variant, flipped),
+        "opening": opening_label(variant, [*replayed.positions, *(
             [replayed.final] if replayed.final is not None else [])], replayed.moves),
-        [problem.message for problem in replayed.errors], view.moves, view.texts]
-    start = Board(variant, replayed.start)
+        "errors": [problem.message for problem in replayed.errors],
+        "moves": view.moves, "texts": view.texts}
+    start = Board(variant, replayed.start).setup()
     number, _ = move_number(replayed, 0)
-    pieces = pieces_text(variant, start.setup().pieces)
+    pieces = pieces_text(variant, start.pieces)
     kind = board_kind(variant, flipped)
-    white = start.setup().white_to_move
-    if number != 1 or pieces != kind["start"] or white != kind["startWhite"]:
-        entry.append([number, white, pieces])
-    return key, _json(entry)
+    if number != 1 or pieces != kind["start"] or start.white_to_move != kind["startWhite"]:
+        data["start"] = [number, start.white_to_move, pieces]
+    return data
+
+
+def game_entry(replayed: ReplayedGame, *, flipped: bool = False) -> tuple[str, str]:
+    """A game as the page stores it: (its board kind's key, its array as JSON text)."""
+    data = game_data(replayed, flipped=flipped)
+    return data["kind"], _json([data[name] for name in GAME_FIELDS if name in data])
 
 
 def _json(value: object) -> str:
