@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
 from cli.common import UntaggedVariantOption
 from cli.show import fail, read_game
+
+T = TypeVar("T")
 
 
 def view(
@@ -44,7 +47,8 @@ def view(
         entries = iter([(*game_entry(replayed, flipped=flip),
                          board_kind(replayed.variant, flip), bool(replayed.errors))])
     else:
-        entries = archive_entries(file, variant, flipped=flip, jobs=jobs, encoding=encoding)
+        entries = _read(file, archive_entries(file, variant, flipped=flip, jobs=jobs,
+                                              encoding=encoding))
     invalid = 0
     try:
         with atomic_writer(output) as stream:
@@ -56,10 +60,18 @@ def view(
                 fail(f"{file} has no games")
             page.close()
     except OSError as error:
-        fail(f"{error.filename or output}: {error.strerror or error}")
+        fail(f"{output}: {error.strerror or error}")
     note = f", {invalid} with moves that do not replay" if invalid else ""
     typer.echo(f"viewer of {page.count} game{'' if page.count == 1 else 's'}{note} "
                f"written to {output}", err=True)
+
+
+def _read(file: Path, entries: Iterator[T]) -> Iterator[T]:
+    """The entries, an error reading the file exiting with its name."""
+    try:
+        yield from entries
+    except OSError as error:
+        fail(f"{file}: {error.strerror or error}")
 
 
 def register(app: typer.Typer) -> None:

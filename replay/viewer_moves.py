@@ -111,7 +111,7 @@ class _GameWalk:
                     self._text("^", " ".join(p.record.text for p in line.plies[offset + 1:]))
                 break
             label = f"{move_label(self.replayed, index)} {full_text(board, move, 'turns')}"
-            before = board.copy()
+            before = board.copy() if ply.variations else board
             board.push(move)
             node = self._add(ViewNode(parent, len(board.move_stack), label, move,
                                       list(ply.comments),
