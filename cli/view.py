@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -11,6 +12,7 @@ from .common import fail, progress_bar
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
+    JobsOption,
     NoForcedCaptureOption,
     RulesOption,
     UntaggedVariantOption,
@@ -18,8 +20,7 @@ from .options import (
 )
 from .show import game_of
 
-if TYPE_CHECKING:
-    from pdn.model import Game
+T = TypeVar("T")
 
 
 def view(
@@ -35,49 +36,65 @@ def view(
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
     encoding: EncodingOption = None,
+    jobs: JobsOption = 0,
 ) -> None:
     """Write an HTML viewer of a file's games: board, moves, variations, comments, errors.
 
     The variant is each game's GameType, else --variant, else the one its record tells.
     Exit status 2 on bad input.
     """
-    from pdn.output import OutputError, refuse_overwriting_inputs, write_atomically
+    from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.replayer import replay_game
-    from replay.viewer import viewer_html
+    from replay.viewer import ViewerPage, archive_entries, board_kind, game_entry
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     try:
         refuse_overwriting_inputs(output, [file])
     except OutputError as error:
         fail(str(error))
-    games = [game_of(file, game, encoding)] if game else _all_games(file, encoding)
-    replayed = []
-    with progress_bar("replaying", len(games)) as progress:
-        for item in games:
-            replayed.append(replay_game(item, choice.default, choice.override,
-                                        rules=choice.rules))
-            if progress is not None:
-                progress(1)
-    try:
-        write_atomically(output, viewer_html(replayed, flipped=flip, title=file.name))
-    except OSError as error:
-        fail(f"{output}: {error.strerror or error}")
-    invalid = sum(1 for item in replayed if item.errors)
+    invalid = 0
+    size = None if game else _size(file)
+    with progress_bar("replaying", size) as progress:
+        if game:
+            replayed = replay_game(game_of(file, game, encoding), choice.default,
+                                   choice.override, rules=choice.rules)
+            entries = iter([(*game_entry(replayed, flipped=flip),
+                             board_kind(replayed.variant, flip), bool(replayed.errors))])
+        else:
+            entries = _read(file, archive_entries(
+                file, choice.default, choice.override, rules=choice.rules, flipped=flip,
+                jobs=jobs, encoding=encoding, progress=progress))
+        try:
+            with atomic_writer(output) as stream:
+                page = ViewerPage(stream, title=file.name)
+                for key, entry, kind, broken in entries:
+                    page.add(key, entry, kind)
+                    invalid += broken
+                if not page.count:
+                    fail(f"{file} has no games")
+                page.close()
+        except OSError as error:
+            fail(f"{output}: {error.strerror or error}")
     note = f", {invalid} with moves that do not replay" if invalid else ""
-    typer.echo(f"viewer of {len(replayed)} game{'' if len(replayed) == 1 else 's'}{note} "
+    typer.echo(f"viewer of {page.count} game{'' if page.count == 1 else 's'}{note} "
                f"written to {output}", err=True)
 
 
-def _all_games(path: Path, encoding: str | None) -> list[Game]:
-    from pdn.reader import read_games
-
+def _size(file: Path) -> int | None:
+    """The file's size in bytes, for the progress bar (None when it cannot be read: the
+    reading says why)."""
     try:
-        games = list(read_games(path, encoding=encoding))
+        return file.stat().st_size
+    except OSError:
+        return None
+
+
+def _read(file: Path, entries: Iterator[T]) -> Iterator[T]:
+    """The entries, an error reading the file exiting with its name."""
+    try:
+        yield from entries
     except OSError as error:
-        fail(f"{path}: {error.strerror or error}")
-    if not games:
-        fail(f"{path} has no games")
-    return games
+        fail(f"{file}: {error.strerror or error}")
 
 
 def register(app: typer.Typer) -> None:

@@ -25,7 +25,7 @@ from replay.database.schema import DatabaseError, open_readonly
 from replay.openings import all_openings, fmjd_ballot, opening_label, opening_of
 from replay.replayer import replay_game
 from replay.variants import ENGLISH, RUSSIAN, get_variant
-from replay.viewer import game_view
+from replay.viewer import game_data
 
 runner = CliRunner()
 
@@ -242,7 +242,7 @@ def test_openings_are_named_by_position_with_a_source_each(database):
     line = walk_main_line(game, RUSSIAN)
     assert fmjd_ballot(RUSSIAN, line.positions, line.moves) == "4-IV"
     assert opening_label(RUSSIAN, line.positions, line.moves) == "Кол (4-IV)"
-    assert game_view(replay_game(game, RUSSIAN)).data["opening"] == "Кол (4-IV)"  # the viewer
+    assert game_data(replay_game(game, RUSSIAN))["opening"] == "Кол (4-IV)"  # the viewer
     entries = all_openings()
     assert entries and all("http" in entry.source for entry in entries)
     # A transposition: 1. cd4 fg5 2. bc3 dc5 reaches the position of the source's order

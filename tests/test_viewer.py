@@ -1,9 +1,12 @@
-"""The HTML game viewer (issue 9), read as data: the positions embedded for every move of the
-main line and of the variations match the replayer's, failed moves carry its messages, and the
-page needs nothing from the network. The browser test is ``test_viewer_browser.py``."""
+"""The HTML game viewer, read as data: the page stores per ply only the move and what it
+changes, and those moves, applied from the start as the page's script applies them (read here
+by a second, independent reader of the format), give the replayer's position at every move of
+the main line and of the variations; failed moves carry the replayer's messages; the page needs
+nothing from the network. The browser test is ``test_viewer_browser.py``."""
 
 import json
 import re
+from itertools import takewhile
 from pathlib import Path
 
 import pytest
@@ -14,8 +17,9 @@ from pdn.reader import read_games
 from replay.board import Board
 from replay.diagram import board_after
 from replay.replayer import replay_game
-from replay.variants import INTERNATIONAL, RUSSIAN
-from replay.viewer import game_view, viewer_html
+from replay.variants import INTERNATIONAL, RUSSIAN, get_variant
+from replay.viewer import GAME_FIELDS, viewer_html
+from replay.viewer_moves import game_view
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 GAME = SAMPLES / "russian" / "ivanov_petrov_full.pdn"
@@ -30,19 +34,92 @@ def replayed_games(source) -> list:
     return [replay_game(game, RUSSIAN) for game in read_games(source)]
 
 
-def embedded(page: str) -> list[dict]:
-    """The JSON data a viewer page embeds, one dict per game."""
+def embedded(page: str) -> dict:
+    """The JSON data a viewer page embeds: ``games`` (each a dict of its fields), ``kinds``."""
     match = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S)
     assert match, "no embedded data"
-    return json.loads(match.group(1))
+    data = json.loads(match.group(1))
+    data["games"] = [dict(zip(GAME_FIELDS, entry, strict=False)) for entry in data["games"]]
+    return data
+
+
+def read_nodes(data: dict, game: dict) -> list[dict]:
+    """The positions a page's game reaches, read from its moves as the page's script reads
+    them (``replay/viewer_moves.py`` states the format): each node with its parent, the FEN
+    after the moves applied, the text as written, comments and messages."""
+    kind, rank = data["kinds"][game["kind"]], {c: i for i, c in enumerate(data["alphabet"])}
+    texts = iter(game["texts"])
+    _, white, start = game.get("start") or (1, kind["startWhite"], kind["start"])
+    root = {"parent": None, "cells": {rank[start[k]]: start[k + 1]
+                                      for k in range(0, len(start), 2)},
+            "white": white, "comments": [], "error": None, "warning": None, "written": None}
+    nodes, stack, parent, last = [root], [], 0, 0
+    for token in game["moves"].split():
+        if token == "(":
+            stack.append((parent, last))
+            parent = nodes[last]["parent"]
+        elif token == ")":
+            parent, last = stack.pop()
+        elif token == "{":
+            comment = next(texts)
+            if not stack:
+                root["comments"].append(comment)
+        elif token == "^":
+            nodes[-1]["unplayed"] = next(texts)
+        else:
+            before = nodes[parent]
+            node = {"parent": parent, "cells": dict(before["cells"]), "white": before["white"],
+                    "comments": [], "error": None, "warning": None, "written": None}
+            if token[0] in "#~":
+                node["written"] = next(texts)
+                node["error" if token[0] == "#" else "warning"] = next(texts)
+                flags = token[1:]
+            else:
+                squares = [rank[c] for c in takewhile(lambda c: c in rank, token)]
+                flags = token[len(squares):]
+                _apply(node, squares, "+" in flags)
+            for flag in flags:
+                if flag in "'!?{":
+                    key = {"'": "written", "!": "marks", "?": "warning"}.get(flag)
+                    text = next(texts)
+                    if key:
+                        node[key] = text
+                    else:
+                        node["comments"].append(text)
+            nodes.append(node)
+            parent = last = len(nodes) - 1
+    for node in nodes:
+        node["fen"] = _fen(kind, node["cells"], node["white"])
+    return nodes
+
+
+def _apply(node: dict, squares: list[int], crowned: bool) -> None:
+    cells = node["cells"]
+    origin, landings, taken = squares[0], squares[1::2], squares[2::2]
+    piece = cells.pop(origin)
+    for square in taken:
+        del cells[square]
+    cells[landings[-1]] = piece.upper() if crowned else piece
+    node["white"] = not node["white"]
+
+
+def _fen(kind: dict, cells: dict[int, str], white: bool) -> str:
+    def side(man: str) -> str:
+        return ",".join(("K" if cells[s] == man.upper() else "") + kind["fen"][s]
+                        for s in sorted(cells) if cells[s].lower() == man)
+    return f"{'W' if white else 'B'}:W{side('w')}:B{side('b')}"
 
 
 def main_line(nodes: list[dict]) -> list[dict]:
     """The nodes from the start along every first child."""
-    line = [nodes[0]]
-    while line[-1]["children"]:
-        line.append(nodes[line[-1]["children"][0]])
-    return line
+    children: dict[int, list[int]] = {}
+    for number, node in enumerate(nodes):
+        if node["parent"] is not None:
+            children.setdefault(node["parent"], []).append(number)
+    line = [0]
+    while line[-1] in children:
+        line.append(children[line[-1]][0])
+    return [nodes[number] for number in line]
 
 
 def board_from(moves: list[str]) -> Board:
@@ -54,66 +131,110 @@ def board_from(moves: list[str]) -> Board:
 
 def test_every_position_of_the_main_line_is_the_replayers():
     (replayed,) = replayed_games(GAME)
-    (game,) = embedded(viewer_html([replayed]))
-    line = main_line(game["nodes"])
+    data = embedded(viewer_html([replayed]))
+    (game,) = data["games"]
+    line = main_line(read_nodes(data, game))
     assert len(line) == 11
     for ply, node in enumerate(line):
-        board = board_after(replayed, ply)
-        assert node["fen"] == board.fen() and node["ply"] == ply
-        assert {int(square): piece for square, piece in node["pieces"]} == board.setup().pieces
+        assert node["fen"] == board_after(replayed, ply).fen()
         assert node["white"] == (ply % 2 == 0)
-    assert line[10]["label"] == "5... c7:e5:c3:e1:h4"
     assert line[10]["comments"] == ["Black takes four men; White resigned."]
-    assert line[10]["under"].count('class="captured"') == 4 and "last-move" in line[10]["arrow"]
+    assert game_view(replayed).nodes[10].label == "5... c7:e5:c3:e1:h4"
+
+
+def test_a_ply_costs_its_squares_and_no_text_when_written_as_labelled():
+    (replayed,) = replayed_games(GAME)
+    (game,) = embedded(viewer_html([replayed]))["games"]
+    tokens = game["moves"].split()
+    assert len(tokens) == len(replayed.moves) == 10
+    for token, move in zip(tokens, replayed.moves, strict=True):
+        squares = token.rstrip("+{")  # crowned; a comment follows
+        assert len(squares) == (1 + 2 * len(move.captures) if move.captures else 2)
+    assert game["texts"] == ["Black takes four men; White resigned."]
 
 
 def test_variations_branch_from_the_position_before_the_move_they_replace():
     (replayed,) = replayed_games(VARIATIONS)
-    nodes = game_view(replayed).nodes
-    labels = {node["label"]: number for number, node in enumerate(nodes)}
-    after_first = nodes[labels["1. c3-d4"]]
-    assert [nodes[child]["label"] for child in after_first["children"]] == [
+    data = embedded(viewer_html([replayed]))
+    nodes = read_nodes(data, data["games"][0])
+    view = game_view(replayed).nodes
+    labels = {node.label: number for number, node in enumerate(view)}
+    after_first = view[labels["1. c3-d4"]]
+    assert [view[child].label for child in after_first.children] == [
         "1... f6-g5", "1... b6-a5"]
+    assert [nodes[child]["parent"] for child in after_first.children] == [labels["1. c3-d4"]] * 2
     assert nodes[labels["2. b2-c3"]]["fen"] == board_from(["c3-d4", "f6-g5", "b2-c3"]).fen()
     assert nodes[labels["2. d4-c5"]]["fen"] == board_from(["c3-d4", "b6-a5", "d4-c5"]).fen()
     nested = nodes[labels["2... a5-b4"]]
     assert nested["fen"] == board_from(["c3-d4", "b6-a5", "b2-c3", "a5-b4"]).fen()
     assert nodes[0]["comments"] == ["Before the first move."]
     assert nodes[labels["1... b6-a5"]]["comments"] == ["the wing"]
+    assert nodes[labels["2... g3-f4"]]["marks"] == "??"  # '?' as written, then $2
 
 
 def test_a_move_that_does_not_replay_is_marked_with_the_replayers_message():
     replayed = replayed_games(ERRORS)
-    page = viewer_html(replayed)
-    first, second = embedded(page)
-    failed = main_line(first["nodes"])[-1]
+    data = embedded(viewer_html(replayed))
+    first, second = data["games"]
+    failed = main_line(read_nodes(data, first))[-1]
     (error,) = replayed[0].errors
     assert failed["error"] == error.message and "d4:b6" in failed["error"]
+    assert failed["written"] == "b2-c3"
     assert failed["fen"] == board_from(["c3-d4", "b6-c5"]).fen()  # the position before it
+    assert failed["unplayed"] == "c5:e3 d2:f4"
     assert first["status"] == "invalid" and first["errors"] == [error.message]
-    assert re.search(r'<span class="move error" data-node="\d+" tabindex="-1" '
-                     r'title="capture is compulsory[^"]*">b2-c3</span>', page)
-    assert '<span class="unplayed" title="not replayed">c5:e3 d2:f4</span>' in page
-    lost = main_line(second["nodes"])[-1]
+    lost = main_line(read_nodes(data, second))[-1]
     assert "lost moves" in lost["warning"] and lost["error"] is None
 
 
 def test_a_failed_move_in_a_variation_is_marked_too():
     (replayed,) = replayed_games(VARIATIONS)
-    nodes = game_view(replayed).nodes
-    (failed,) = [node for node in nodes if node["error"]]
-    assert failed["label"] == "2... g3-f4"  # written "2. g3-f4" where Black is to move
+    data = embedded(viewer_html([replayed]))
+    (failed,) = [node for node in read_nodes(data, data["games"][0]) if node["error"]]
+    assert failed["written"] == "g3-f4"  # written "2. g3-f4" where Black is to move
     (warning,) = replayed.warnings
-    assert warning.message == f"in a variation: {failed['error']}"
+    assert warning.message == failed["error"]  # the message validate gives
     assert failed["fen"] == board_from(["c3-d4", "b6-a5", "d4-c5"]).fen()
 
 
-def test_several_games_get_a_game_list_and_one_game_none():
-    several = viewer_html(replayed_games(ERRORS))
-    assert '<nav id="games">' in several
-    assert several.count('<li data-game="') == 2
-    assert 'class="invalid">Smirnov, Ivan – Kuznetsova, Anna' in several
-    assert '<nav id="games" hidden>' in viewer_html(replayed_games(GAME))
+def test_several_games_are_listed_with_what_the_list_shows_and_searches():
+    games = embedded(viewer_html(replayed_games(ERRORS)))["games"]
+    assert [(g["white"], g["black"], g["status"]) for g in games] == [
+        ("Smirnov, Ivan", "Kuznetsova, Anna", "invalid"),
+        ("Popov, Pyotr", "Volkov, Oleg", "incomplete")]
+
+
+def test_a_game_from_a_set_up_position_carries_its_start():
+    (game,) = read_games('[GameType "25"][FEN "B:WKe1,c3:Bb6,h8:F12"]\n12... b6-a5 *')
+    data = embedded(viewer_html([replay_game(game)]))
+    (entry,) = data["games"]
+    nodes = read_nodes(data, entry)
+    assert entry["start"][:2] == [12, False]
+    board = Board.from_fen("B:WKe1,c3:Bb6,h8", RUSSIAN)
+    assert nodes[0]["fen"] == board.fen()
+    board.push(board.parse("b6-a5"))
+    assert nodes[1]["fen"] == board.fen()
+
+
+@pytest.mark.parametrize("name", ["russian", "english", "turkish", "international",
+                                  "canadian", "thai", "frisian"])
+@pytest.mark.parametrize("flipped", [False, True])
+def test_every_board_size_is_described_once_with_every_square(name: str, flipped: bool):
+    variant = get_variant(name)
+    board = Board(variant)
+    moves = []
+    for _ in range(6):
+        move = board.legal_moves()[0]
+        moves.append(board.move_text(move))
+        board.push(move)
+    text = f'[GameType "{variant.gametype.number}"]\n' + " ".join(moves) + " *"
+    replayed = [replay_game(game) for game in read_games(text + "\n\n" + text)]
+    data = embedded(viewer_html(replayed, flipped=flipped))
+    (kind,) = data["kinds"].values()
+    playable = variant.geometry.playable
+    assert len(kind["centres"]) == len(set(map(tuple, kind["centres"]))) == len(playable)
+    assert kind["svg"].count('class="square playable"') == len(playable)
+    assert main_line(read_nodes(data, data["games"][1]))[-1]["fen"] == board.fen()
 
 
 def test_the_page_is_self_contained():
@@ -126,27 +247,39 @@ def test_text_from_the_record_cannot_break_out_of_the_page():
     (replayed,) = replayed_games('[White "<b>x</b>"]\n1. c3-d4 {</script><i>} *')
     page = viewer_html([replayed])
     assert "<b>x" not in page and "</script><i>" not in page
-    (game,) = embedded(page)
-    assert game["title"].startswith("<b>x</b>")
-    assert game["nodes"][1]["comments"] == ["</script><i>"]
+    data = embedded(page)
+    (game,) = data["games"]
+    assert game["white"] == "<b>x</b>"
+    assert read_nodes(data, game)[1]["comments"] == ["</script><i>"]
 
 
-def test_numeric_boards_are_embedded_with_every_square_centre():
+def test_numeric_boards_are_embedded_with_every_square_number():
     (game,) = read_games('[GameType "20"]\n1. 32-28 19-23 *')
-    data = game_view(replay_game(game, INTERNATIONAL)).data
-    assert len(data["centres"]) == 50 and data["variant"] == "international"
-    assert data["svg"].count('class="coordinate number"') == 50
+    (kind,) = embedded(viewer_html([replay_game(game, INTERNATIONAL)]))["kinds"].values()
+    assert len(kind["centres"]) == 50 and kind["variant"] == "international"
+    assert kind["svg"].count('class="coordinate number"') == 50
+    assert kind["names"] == kind["fen"] == [str(n) for n in range(1, 51)]
 
 
 def test_view_writes_one_page_for_every_game_of_a_file(tmp_path: Path):
     out = tmp_path / "games.html"
     result = runner.invoke(app, ["view", str(ERRORS), "-o", str(out)])
     assert result.exit_code == 0, result.output
-    assert len(embedded(out.read_text(encoding="utf-8"))) == 2
+    assert len(embedded(out.read_text(encoding="utf-8"))["games"]) == 2
     result = runner.invoke(app, ["view", str(ERRORS), "--game", "2", "-o", str(out)])
     assert result.exit_code == 0, result.output
-    (game,) = embedded(out.read_text(encoding="utf-8"))
-    assert game["title"] == "Popov, Pyotr – Volkov, Oleg"
+    (game,) = embedded(out.read_text(encoding="utf-8"))["games"]
+    assert (game["white"], game["black"]) == ("Popov, Pyotr", "Volkov, Oleg")
+
+
+def test_view_in_worker_processes_writes_the_same_page(tmp_path: Path):
+    pages = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}.html"
+        result = runner.invoke(app, ["view", str(ERRORS), "-o", str(out), "--jobs", jobs])
+        assert result.exit_code == 0, result.output
+        pages.append(out.read_text(encoding="utf-8"))
+    assert pages[0] == pages[1] and len(embedded(pages[0])["games"]) == 2
 
 
 @pytest.mark.parametrize(("arguments", "message"), [

@@ -12,26 +12,30 @@ kept in ``bench/out/viewer_browser.png`` (git-ignored) as a test artifact.
 
 from __future__ import annotations
 
-import base64
-import json
-import shutil
-import socket
-import subprocess
-import time
-import urllib.error
-import urllib.request
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require
+from conftest import SHARED_DATA, require
+from typer.testing import CliRunner
+from webdriver import Browser, chromium_session
 
+from cli.app import app
 from pdn.model import Game, Line
 from pdn.reader import read_games
 from replay.board import Board
+from replay.notation import full_text
 from replay.replayer import replay_game
 from replay.resolve import resolve
-from replay.variants import INTERNATIONAL, RUSSIAN
+from replay.variants import (
+    FIRST_KING_WINS,
+    INTERNATIONAL,
+    RUSSIAN,
+    Variant,
+    get_variant,
+    variant_names,
+)
 from replay.viewer import viewer_html
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,15 +46,10 @@ ERRORS = ROOT / "samples" / "russian" / "scoresheet_with_errors.pdn"
 # women's world title match (133 plies, a variation, 3 crownings); International draughts.
 REAL_GAMES = [("tests/wiegerw_pdn/succeed/nk ronde 01.pdn", 3),
               ("international/brunogui/World Title Match Women 2024.pdn", 1)]
+# The big real archive: 22,621 English games (OCA 2.0), opened at a far game from the address.
+OCA = SHARED_DATA / "english" / "OCA_2.0.pdn"
+FAR_GAME = 20_000
 ARTIFACTS = ROOT / "bench" / "out"
-CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
-CHROMEDRIVER = shutil.which("chromedriver")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--window-size=1200,800"]
-KEYS = {"ArrowRight": "\ue014", "ArrowLeft": "\ue012", "ArrowUp": "\ue013",
-        "ArrowDown": "\ue015", "Home": "\ue011", "End": "\ue010"}
-ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C key of an element reference
 
 # The pieces the board draws, each as [square, code]: the square (its data-square name) whose
 # drawn rectangle holds the centre of the drawn piece; code w/b for men, W/B for kings.
@@ -66,121 +65,47 @@ return [...board.querySelectorAll(".piece")].map((piece) => {
           piece.classList.contains("king") ? side.toUpperCase() : side];
 }).sort();
 """
-# Every move of the open game's move list, in the order written, clicked in turn: its text and
-# the pieces then drawn (the start position first, with the text "start").
+# Every move of the open game's move list, in the order written, clicked in turn: its text,
+# the pieces then drawn, the FEN the board states and the move of the label above the notes
+# (the start position first, with the text "start").
 EVERY_MOVE = "const drawn = () => {" + DRAWN + """};
-const shown = [["start", drawn()]];
+const board = document.getElementById("board"), current = document.getElementById("current");
+const shown = [["start", drawn(), board.dataset.fen, ""]];
 for (const move of document.querySelectorAll(".moves:not([hidden]) .move")) {
   move.click();
-  shown.push([move.textContent, drawn()]);
+  shown.push([move.textContent, drawn(), board.dataset.fen,
+              current.textContent.split(" ").slice(1).join(" ")]);
 }
 return shown;
 """
 
 
-class WebDriverError(RuntimeError):
-    """A WebDriver command that failed, with the driver's message."""
+def drawn(browser: Browser) -> list[list[str]]:
+    """The pieces the board draws, as sorted [square, code] pairs (see DRAWN)."""
+    return browser.run(DRAWN)
 
 
-class Browser:
-    """One WebDriver session: load pages, press keys, click, run scripts, take screenshots."""
-
-    def __init__(self, endpoint: str, profile: Path) -> None:
-        self.endpoint = endpoint
-        options = {"binary": CHROMIUM, "args": [*CHROMIUM_FLAGS, f"--user-data-dir={profile}"]}
-        capabilities = {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}
-        session = self.command("POST", "/session", {"capabilities": capabilities})
-        self.session = f"/session/{session['sessionId']}"
-
-    def command(self, method: str, path: str, body: dict | None = None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.endpoint + path, data, method=method,
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                return json.load(response)["value"]
-        except urllib.error.HTTPError as error:
-            raise WebDriverError(json.load(error)["value"].get("message", str(error))) from None
-
-    def open(self, url: str) -> None:
-        self.command("POST", f"{self.session}/url", {"url": url})
-
-    def press(self, key: str, times: int = 1) -> None:
-        code = KEYS[key]
-        strokes = [{"type": kind, "value": code} for _ in range(times)
-                   for kind in ("keyDown", "keyUp")]
-        self.command("POST", f"{self.session}/actions",
-                     {"actions": [{"type": "key", "id": "keyboard", "actions": strokes}]})
-
-    def click(self, css: str) -> None:
-        found = self.command("POST", f"{self.session}/element",
-                             {"using": "css selector", "value": css})
-        self.command("POST", f"{self.session}/element/{found[ELEMENT]}/click", {})
-
-    def run(self, script: str):
-        return self.command("POST", f"{self.session}/execute/sync",
-                            {"script": script, "args": []})
-
-    def drawn(self) -> list[list[str]]:
-        """The pieces the board draws, as sorted [square, code] pairs (see DRAWN)."""
-        return self.run(DRAWN)
-
-    def board(self) -> dict:
-        """What the board shows: the data attributes and the pieces drawn, by kind."""
-        return self.run("""
-            const board = document.getElementById("board");
-            const count = (css) => board.querySelectorAll(css).length;
-            return {fen: board.dataset.fen, ply: Number(board.dataset.ply),
-                    white: count(".piece.white"), black: count(".piece.black"),
-                    kings: count(".piece.king"), arrows: count(".last-move"),
-                    crosses: count(".captured"),
-                    error: document.getElementById("error").textContent,
-                    notes: document.getElementById("notes").textContent};""")
-
-    def screenshot(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(base64.b64decode(self.command("GET", f"{self.session}/screenshot")))
-
-    def close(self) -> None:
-        self.command("DELETE", self.session)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_ready(endpoint: str, driver: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and driver.poll() is None:
-        try:
-            with urllib.request.urlopen(endpoint + "/status", timeout=2) as response:
-                if json.load(response)["value"].get("ready"):
-                    return
-        except OSError:
-            time.sleep(0.2)
-    require(False, "chromedriver (it did not start)")
+def board_state(browser: Browser) -> dict:
+    """What the board shows: the data attributes and the pieces drawn, by kind."""
+    return browser.run("""
+        const board = document.getElementById("board");
+        const count = (css) => board.querySelectorAll(css).length;
+        return {fen: board.dataset.fen, ply: Number(board.dataset.ply),
+                game: Number(board.dataset.game),
+                white: count(".piece.white"), black: count(".piece.black"),
+                kings: count(".piece.king"), arrows: count(".last-move"),
+                crosses: count(".captured"),
+                label: document.getElementById("current").textContent,
+                title: document.getElementById("title").textContent,
+                error: document.getElementById("error").textContent,
+                notes: document.getElementById("notes").textContent};""")
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    require(bool(CHROMIUM and CHROMEDRIVER), "Debian's chromium and chromium-driver")
-    port = _free_port()
-    endpoint = f"http://127.0.0.1:{port}"
-    driver = subprocess.Popen([CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    try:
-        _wait_ready(endpoint, driver)
-        try:
-            session = Browser(endpoint, tmp_path_factory.mktemp("chromium-profile"))
-        except WebDriverError as error:
-            require(False, f"chromium under chromedriver (it did not start: {error})")
+    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
+        require(isinstance(session, Browser), str(session))
         yield session
-        session.close()
-    finally:
-        driver.terminate()
-        driver.wait(timeout=10)
 
 
 def pieces(board: Board) -> list[list[str]]:
@@ -197,8 +122,9 @@ def positions_as_written(line: Line, board: Board) -> list[list]:
         before = board.copy()
         move = resolve(board, ply.record).move
         assert move is not None, ply.record.text
+        label = full_text(board, move, "turns")
         board.push(move)
-        shown.append([ply.record.text, pieces(board)])
+        shown.append([ply.record.text, pieces(board), board.fen(), label])
         for variation in ply.variations:  # a variation replaces this ply: played from before
             shown += positions_as_written(variation, before.copy())
     return shown
@@ -207,7 +133,8 @@ def positions_as_written(line: Line, board: Board) -> list[list]:
 def independent_replay(game: Game, variant) -> list[list]:
     assert "FEN" not in game.tags  # these games start from the initial position
     board = Board(variant)
-    return [["start", pieces(board)], *positions_as_written(game.moves, board)]
+    return [["start", pieces(board), board.fen(), ""],
+            *positions_as_written(game.moves, board)]
 
 
 @pytest.fixture(scope="module")
@@ -247,11 +174,10 @@ def test_every_move_of_real_games_draws_the_position_an_independent_replay_gives
         expected = independent_replay(game, INTERNATIONAL)
         shown = browser.run(EVERY_MOVE)
         assert len(shown) == len(expected) > 100
-        for ply, ((label, drawn), (text, position)) in enumerate(zip(shown, expected,
-                                                                    strict=True)):
-            assert label.rstrip("!?") == text, (game.index, ply)  # '49-43?' shows its mark
-            assert drawn == position, (game.index, ply, text)
-        kings = {code for _, drawn in shown for _, code in drawn}
+        for ply, (seen, wanted) in enumerate(zip(shown, expected, strict=True)):
+            assert seen[0].rstrip("!?") == wanted[0], (game.index, ply)  # '49-43?': its mark
+            assert seen[1:] == wanted[1:], (game.index, ply, wanted[0])
+        kings = {code for _, drawn, *_ in shown for _, code in drawn}
         assert {"W", "B"} & kings  # the games crown men: kings are drawn, and checked
 
 
@@ -260,8 +186,8 @@ def test_right_arrow_n_times_draws_the_position_after_n_plies(browser: Browser, 
                                                               plies: int):
     browser.open(pages["game"])
     browser.press("ArrowRight", plies)
-    assert browser.drawn() == sample[plies][1]
-    shown = browser.board()
+    assert drawn(browser) == sample[plies][1]
+    shown = board_state(browser)
     assert shown["ply"] == plies and shown["arrows"] == (1 if plies else 0)
 
 
@@ -269,8 +195,8 @@ def test_last_position_shows_the_capture_its_comment_and_a_screenshot(browser: B
                                                                        sample):
     browser.open(pages["game"])
     browser.press("ArrowRight", 12)  # two presses past the end change nothing
-    assert browser.drawn() == sample[10][1]
-    shown = browser.board()
+    assert drawn(browser) == sample[10][1]
+    shown = board_state(browser)
     # 5... c7:e5:c3:e1:h4 takes four men and crowns on e1 (source document 000)
     assert shown["crosses"] == 4 and shown["kings"] == 1
     assert "Black takes four men" in shown["notes"]
@@ -282,21 +208,21 @@ def test_left_arrow_and_home_go_back(browser: Browser, pages, sample):
     browser.open(pages["game"])
     browser.press("End")
     browser.press("ArrowLeft", 3)
-    assert browser.drawn() == sample[7][1]
+    assert drawn(browser) == sample[7][1]
     browser.press("Home")
-    assert browser.drawn() == sample[0][1] and browser.board()["ply"] == 0
+    assert drawn(browser) == sample[0][1] and board_state(browser)["ply"] == 0
 
 
 def test_clicking_a_move_shows_the_position_after_it(browser: Browser, pages, sample):
     browser.open(pages["game"])
     browser.click('.moves:not([hidden]) .move[data-node="4"]')
-    assert browser.drawn() == sample[4][1]
+    assert drawn(browser) == sample[4][1]
 
 
 def test_a_failed_move_is_shown_in_red_with_its_message(browser: Browser, pages):
     browser.open(pages["errors"])
     browser.press("End")
-    shown = browser.board()
+    shown = board_state(browser)
     assert "capture is compulsory" in shown["error"]
     colour = browser.run("""return getComputedStyle(
         document.querySelector('.moves:not([hidden]) .move.error')).color""")
@@ -305,10 +231,103 @@ def test_a_failed_move_is_shown_in_red_with_its_message(browser: Browser, pages)
 
 def test_the_fragment_opens_a_game_of_the_list_at_a_ply(browser: Browser, pages):
     browser.open(pages["errors"] + "#game=2&ply=3")
-    shown = browser.board()
+    shown = board_state(browser)
     title = browser.run("return document.getElementById('title').textContent")
     assert title.startswith("Popov, Pyotr – Volkov, Oleg") and shown["ply"] == 3
     browser.click('#games li[data-game="0"]')
-    assert browser.board()["ply"] == 0
+    assert board_state(browser)["ply"] == 0
     assert browser.run("return document.getElementById('title').textContent").startswith(
         "Smirnov")
+
+
+def played_game(variant: Variant, seed: int, plies: int = 120) -> str:
+    """A game the engine plays with random legal moves, as PDN with full capture paths; it
+    stops where the game is over (no move, or the first king of Breakthrough)."""
+    chooser, board, moves = random.Random(seed), Board(variant), []
+    while len(moves) < plies and (legal := board.legal_moves()):
+        move = chooser.choice(legal)
+        moves.append(board.move_text(move, full_path=True))
+        board.push(move)
+        if move.promotes and variant.win_rule == FIRST_KING_WINS:
+            break
+    return f'[White "{variant.name}"][Black "engine {seed}"]\n{" ".join(moves)} *\n\n'
+
+
+@pytest.fixture(scope="module")
+def variant_games() -> list[tuple[Variant, Game]]:
+    """A random game of every variant, each played from its start position."""
+    return [(variant, next(read_games(played_game(variant, seed))))
+            for seed, variant in enumerate(map(get_variant, variant_names()))]
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_every_variant_and_board_size_draws_each_move_as_an_independent_replay(
+        browser: Browser, variant_games, tmp_path: Path, flipped: bool):
+    games = [replay_game(game, override=variant) for variant, game in variant_games]
+    path = tmp_path / "variants.html"
+    path.write_text(viewer_html(games, flipped=flipped), encoding="utf-8")
+    kings = set()
+    for number, (variant, game) in enumerate(variant_games):
+        browser.open(f"{path.as_uri()}#game={number + 1}")
+        expected = independent_replay(game, variant)
+        shown = browser.run(EVERY_MOVE)
+        assert len(shown) == len(expected) > 20, variant.name
+        for ply, (seen, wanted) in enumerate(zip(shown, expected, strict=True)):
+            assert seen == wanted, (variant.name, flipped, ply)
+        kings |= {code for _, drawn, *_ in shown for _, code in drawn}
+        # the squares are drawn in internal order, from White's near corner: at the bottom,
+        # or at the top of a flipped board
+        white_below = browser.run("""const squares = document.querySelectorAll('#board .square');
+            return squares[0].getBoundingClientRect().top >
+                   squares[squares.length - 1].getBoundingClientRect().top;""")
+        assert white_below is not flipped, variant.name
+    assert {"W", "B"} <= kings  # random games crown men: kings are drawn, and checked
+
+
+@pytest.fixture(scope="module")
+def oca(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+        ) -> tuple[str, list[Game]]:
+    """The viewer page ``pdn view`` writes of OCA 2.0 (its file:// URL), and its games."""
+    require(OCA.is_file(), f"the OCA 2.0 archive ({OCA})")
+    games = request.getfixturevalue("archive")(OCA)
+    path = tmp_path_factory.mktemp("oca") / "oca.html"
+    result = CliRunner().invoke(app, ["view", str(OCA), "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    return path.as_uri(), games
+
+
+def test_a_far_game_of_a_big_archive_opens_from_the_address_at_a_ply(browser: Browser, oca):
+    url, games = oca
+    game = games[FAR_GAME - 1]
+    assert len(games) == 22_621 and game.index == FAR_GAME
+    browser.open(f"{url}#game={FAR_GAME}&ply=10", timeout=300)
+    expected = independent_replay(game, get_variant("english"))
+    shown = board_state(browser)
+    assert (shown["game"], shown["ply"]) == (FAR_GAME - 1, 10)
+    assert shown["title"].startswith(f"{game.tags['White']} – {game.tags['Black']}")
+    assert [drawn(browser), shown["fen"]] == expected[10][1:3]
+    browser.press("End")
+    assert drawn(browser) == expected[-1][1] and len(expected) > 20
+
+
+def test_the_game_list_of_a_big_archive_draws_the_rows_in_view_and_searches(
+        browser: Browser, oca):
+    url, games = oca
+    browser.open(f"{url}#game={FAR_GAME}", timeout=300)
+    rows = browser.run("""return [...document.querySelectorAll('#rows li')].map(
+        (li) => [Number(li.dataset.game), li.classList.contains('current'),
+                 li.getBoundingClientRect().top, li.getBoundingClientRect().bottom]);""")
+    assert 5 < len(rows) < 60  # of 22,621 games, the rows in view and a few more
+    assert [number for number, current, *_ in rows if current] == [FAR_GAME - 1]
+    player = games[FAR_GAME - 1].tags["Black"]
+    browser.type("#search", player)
+    wanted = [game.index - 1 for game in games
+              if player.lower() in " ".join(game.tags.get(tag, "") for tag in (
+                  "White", "Black", "Event", "Site", "Date", "Round")).lower()]
+    count = browser.run("return document.getElementById('count').textContent")
+    assert count == f"{len(wanted)} of 22621 games" and 1 < len(wanted) < 22_621
+    listed = browser.run("""return [...document.querySelectorAll('#rows li')].map(
+        (li) => Number(li.dataset.game));""")
+    assert listed == wanted[:len(listed)] and len(listed) >= min(len(wanted), 10)
+    browser.click(f'#rows li[data-game="{wanted[0]}"]')
+    assert board_state(browser)["game"] == wanted[0]

@@ -1,0 +1,336 @@
+"use strict";
+// The viewer page's script: reads the compact games (see replay/viewer_moves.py), draws the
+// board, applies and undoes moves, writes the move list, and keeps the game list searchable
+// with only the rows in view drawn.
+const data = JSON.parse(document.getElementById("data").textContent);
+const games = data.games, kinds = data.kinds;
+const CODE = Object.fromEntries([...data.alphabet].map((char, rank) => [char, rank]));
+const [WHITE, BLACK, EVENT, RESULT, STATUS, KIND, OPENING, ERRORS, MOVES, TEXTS, START] =
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const ROW = 46;  // the height of a row of the game list, in pixels (see viewer.css)
+const $ = (id) => document.getElementById(id);
+const board = $("board");
+const state = {game: 0, node: 0, view: null, shown: games.map((_, number) => number)};
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) =>
+    ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})[c]);
+}
+
+const title = (g) => `${g[WHITE]} – ${g[BLACK]}`;
+
+// -- reading a game ------------------------------------------------------------------------
+
+function readMove(squares) {
+  if (squares.length === 2) return {origin: squares[0], path: [squares[1]], taken: []};
+  const path = [], taken = [];
+  for (let k = 1; k < squares.length; k += 2) { path.push(squares[k]); taken.push(squares[k + 1]); }
+  return {origin: squares[0], path, taken};
+}
+
+function direction(kind, from, to) {
+  const [x0, y0] = kind.centres[from], [x1, y1] = kind.centres[to];
+  return `${Math.sign(x1 - x0)},${Math.sign(y1 - y0)}`;
+}
+
+// The move in full notation, a capture with the squares where the piece turns.
+function moveText(kind, move) {
+  const points = [move.origin, ...move.path];
+  const squares = [points[0]];
+  for (let k = 1; k < points.length - 1; k++)
+    if (direction(kind, points[k - 1], points[k]) !== direction(kind, points[k], points[k + 1]))
+      squares.push(points[k]);
+  squares.push(points[points.length - 1]);
+  return squares.map((s) => kind.names[s]).join(move.taken.length ? kind.separator : "-");
+}
+
+function readGame(number) {
+  const g = games[number], kind = kinds[g[KIND]], texts = g[TEXTS];
+  const [first, startWhite, start] = g[START] || [1, kind.startWhite, kind.start];
+  const cells = kind.centres.map(() => "");
+  for (let k = 0; k < start.length; k += 2) cells[CODE[start[k]]] = start[k + 1];
+  const offset = startWhite === kind.whiteStarts ? 0 : 1;
+  const prefix = (index) => {
+    const white = startWhite === (index % 2 === 0);
+    return `${first + Math.floor((index + offset) / 2)}${white === kind.whiteStarts ? "." : "..."}`;
+  };
+  let next = 0;
+  const text = () => texts[next++];
+  const nodes = [{parent: null, children: [], depth: 0, ply: 0, white: startWhite,
+                  label: "start", comments: [], error: null, warning: null, move: null}];
+  const html = [];
+  const comment = (c) => `<span class="comment">${esc(c)}</span> `;
+  const stack = [];
+  let line = {parent: 0, index: 0, fresh: true, last: 0};
+  for (const token of g[MOVES] ? g[MOVES].split(" ") : []) {
+    if (token === "(") {
+      stack.push(line);
+      line = {parent: nodes[line.last].parent, index: line.index - 1, fresh: true, last: 0};
+      html.push('<span class="variation">(');
+    } else if (token === ")") {
+      line = stack.pop();
+      line.fresh = true;
+      html.push(")</span> ");
+    } else if (token === "{") {
+      const c = text();
+      if (!stack.length) nodes[0].comments.push(c);
+      html.push(comment(c));
+    } else if (token === "^") {
+      html.push(`<span class="unplayed" title="not replayed">${esc(text())}</span> `);
+    } else {
+      const id = nodes.length, node = readPly(token, nodes[line.parent], text, kind);
+      node.parent = line.parent;
+      node.label = `${prefix(line.index)} ${node.move ? moveText(kind, node.move) : node.written}`;
+      nodes.push(node);
+      nodes[line.parent].children.push(id);
+      const number = prefix(line.index);
+      if (line.fresh || !number.endsWith("...")) html.push(`<span class="number">${number}</span>`);
+      const title = node.error || node.warning;
+      html.push(`<span class="move ${node.kind}" data-node="${id}" tabindex="-1"` +
+                `${title ? ` title="${esc(title)}"` : ""}>${esc(node.written + node.marks)}</span> `);
+      html.push(...node.comments.map(comment));
+      line.fresh = node.comments.length > 0;
+      line.parent = line.last = id;
+      line.index += 1;
+    }
+  }
+  html.push(`<span class="result">${esc(g[RESULT])}</span>`);
+  return {number, kind, nodes, cells, html: html.join("")};
+}
+
+// A ply's token: the move (or # / ~ for one that does not replay) and its flags.
+function readPly(token, parent, text, kind) {
+  const node = {children: [], depth: parent.depth + 1, comments: [], error: null,
+                warning: null, move: null, written: null, marks: "", kind: ""};
+  let k = 0;
+  if (token[0] === "#" || token[0] === "~") {
+    node.written = text();
+    node[token[0] === "#" ? "error" : "warning"] = text();
+    node.kind = token[0] === "#" ? "error" : "lost";
+    k = 1;
+  } else {
+    const squares = [];
+    while (k < token.length && token[k] in CODE) squares.push(CODE[token[k++]]);
+    node.move = readMove(squares);
+  }
+  for (; k < token.length; k++) {
+    const flag = token[k];
+    if (flag === "+") node.move.crown = true;
+    else if (flag === "'") node.written = text();
+    else if (flag === "!") node.marks = text();
+    else if (flag === "?") node.warning = text();
+    else if (flag === "{") node.comments.push(text());
+  }
+  if (node.move && node.written === null) node.written = moveText(kind, node.move);
+  if (node.move && node.warning) node.kind = "warning";
+  node.ply = parent.ply + (node.move ? 1 : 0);
+  node.white = node.move ? !parent.white : parent.white;
+  return node;
+}
+
+// -- moving along the tree -----------------------------------------------------------------
+
+function apply(cells, move) {
+  const piece = cells[move.origin];
+  move.piece = piece;
+  move.kinds = move.taken.map((square) => cells[square]);
+  cells[move.origin] = "";
+  for (const square of move.taken) cells[square] = "";
+  cells[move.path[move.path.length - 1]] = move.crown ? piece.toUpperCase() : piece;
+}
+
+function undo(cells, move) {
+  cells[move.path[move.path.length - 1]] = "";
+  move.taken.forEach((square, k) => { cells[square] = move.kinds[k]; });
+  cells[move.origin] = move.piece;
+}
+
+// Undo moves up to the common ancestor of the node shown and the target, then apply down.
+function goTo(view, target) {
+  const nodes = view.nodes, down = [];
+  let from = state.node, to = target;
+  while (from !== to) {
+    if (nodes[from].depth >= nodes[to].depth) {
+      if (nodes[from].move) undo(view.cells, nodes[from].move);
+      from = nodes[from].parent;
+    } else {
+      down.push(to);
+      to = nodes[to].parent;
+    }
+  }
+  for (const node of down.reverse()) if (nodes[node].move) apply(view.cells, nodes[node].move);
+  state.node = target;
+}
+
+// -- drawing -------------------------------------------------------------------------------
+
+const at = (kind, square, svg) => {
+  const [x, y] = kind.centres[square];
+  return `<g transform="translate(${x} ${y})">${svg}</g>`;
+};
+
+function arrow(kind, squares) {
+  const points = squares.map((s) => kind.centres[s]), size = kind.arrow.square;
+  const [x0, y0] = points[points.length - 2], [x1, y1] = points[points.length - 1];
+  const length = Math.hypot(x1 - x0, y1 - y0), ux = (x1 - x0) / length, uy = (y1 - y0) / length;
+  const head = size * 0.38, half = size * 0.22, bx = x1 - ux * head, by = y1 - uy * head;
+  const line = [...points.slice(0, -1), [bx, by]].map(([x, y]) => `${x},${y}`).join(" ");
+  const tip = `${x1},${y1} ${bx - uy * half},${by + ux * half} ${bx + uy * half},${by - ux * half}`;
+  return `<g class="last-move" opacity="0.8"><polyline points="${line}" fill="none" ` +
+    `stroke="${kind.arrow.colour}" stroke-width="${size * 0.14}" stroke-linejoin="round" ` +
+    `stroke-linecap="round"/><polygon points="${tip}" fill="${kind.arrow.colour}"/></g>`;
+}
+
+function taken(kind, move) {
+  return move.taken.map((square, k) =>
+    `<g class="captured" data-square="${kind.squares[square]}" opacity="0.45">` +
+    at(kind, square, kind.ghosts[move.kinds[k]]) + "</g>" + at(kind, square, kind.cross)).join("");
+}
+
+function fen(view, white) {
+  const side = (man, king) => view.cells.map((code, square) =>
+    code === man ? view.kind.fen[square] : code === king ? "K" + view.kind.fen[square] : null)
+    .filter((name) => name !== null).join(",");
+  return `${white ? "W" : "B"}:W${side("w", "W")}:B${side("b", "B")}`;
+}
+
+function show(nodeNumber) {
+  const view = state.view, kind = view.kind;
+  goTo(view, nodeNumber);
+  const n = view.nodes[nodeNumber], move = n.move;
+  const pieces = view.cells.map((code, square) => code ? at(kind, square, kind.pieces[code]) : "");
+  board.innerHTML = kind.svg + (move ? taken(kind, move) : "") + pieces.join("") +
+    (move ? arrow(kind, [move.origin, ...move.path]) : "") + kind.turn[n.white ? "w" : "b"] +
+    "</svg>";
+  const position = fen(view, n.white);
+  Object.assign(board.dataset, {fen: position, ply: n.ply, node: nodeNumber, game: view.number});
+  $("current").textContent = n.label === "start" ? "Start position" : n.label;
+  $("error").textContent = n.error || "";
+  $("warning").textContent = n.warning || "";
+  $("notes").replaceChildren(...n.comments.map((text) => {
+    const p = document.createElement("p"); p.textContent = text; return p;
+  }));
+  $("fen").textContent = position;
+  const list = $("moves");
+  for (const el of list.querySelectorAll(".move.current")) el.classList.remove("current");
+  const link = list.querySelector(`.move[data-node="${nodeNumber}"]`);
+  if (link) { link.classList.add("current"); keepInView(link); }
+}
+
+function keepInView(link) {
+  const box = $("right"), top = link.offsetTop;
+  if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 40)
+    box.scrollTop = top - box.clientHeight / 2;
+}
+
+function openGame(number, nodeNumber) {
+  const g = games[number];
+  state.game = number;
+  state.view = readGame(number);
+  state.node = 0;
+  const list = $("moves");
+  list.innerHTML = state.view.html;
+  list.dataset.game = number;
+  $("title").textContent = `${title(g)}  ${g[RESULT]}`;
+  $("event").textContent = [g[EVENT], state.view.kind.variant, g[OPENING]].filter(Boolean)
+    .join(" · ");
+  $("verdict").textContent = g[ERRORS].length ? `Does not replay: ${g[ERRORS].join("; ")}` : "";
+  show(nodeNumber || 0);
+  revealInList(number);
+}
+
+function step(key) {
+  const view = state.view, n = view.nodes[state.node];
+  const siblings = n.parent === null ? [state.node] : view.nodes[n.parent].children;
+  const here = siblings.indexOf(state.node);
+  let target = null;
+  if (key === "ArrowRight") target = n.children[0];
+  else if (key === "ArrowLeft") target = n.parent;
+  else if (key === "ArrowDown") target = siblings[here + 1];
+  else if (key === "ArrowUp") target = siblings[here - 1];
+  else if (key === "Home") target = 0;
+  else if (key === "End") {
+    target = state.node;
+    while (view.nodes[target].children.length) target = view.nodes[target].children[0];
+  } else if (key === "PageDown" || key === "PageUp") {
+    const next = state.game + (key === "PageDown" ? 1 : -1);
+    if (next >= 0 && next < games.length) openGame(next, 0);
+    return true;
+  } else return false;
+  if (target !== null && target !== undefined) show(target);
+  return true;
+}
+
+// -- the game list: searched, and only the rows in view drawn ------------------------------
+
+let haystack = null;
+
+function search(query) {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length && !haystack)
+    haystack = games.map((g) => `${g[WHITE]} ${g[BLACK]} ${g[EVENT]}`.toLowerCase());
+  state.shown = games.map((_, number) => number)
+    .filter((number) => words.every((word) => haystack[number].includes(word)));
+  $("list").scrollTop = 0;
+  drawList();
+}
+
+function drawList() {
+  const box = $("list"), rows = $("rows"), shown = state.shown;
+  rows.style.height = `${shown.length * ROW}px`;
+  const first = Math.max(0, Math.floor(box.scrollTop / ROW) - 5);
+  const last = Math.min(shown.length, first + Math.ceil(box.clientHeight / ROW) + 10);
+  let html = "";
+  for (let k = first; k < last; k++) {
+    const number = shown[k], g = games[number];
+    html += `<li data-game="${number}" class="${esc(g[STATUS])}` +
+      `${number === state.game ? " current" : ""}" style="top:${k * ROW}px" ` +
+      `title="${esc(title(g))}"><span class="index">${number + 1}.</span>${esc(title(g))} ` +
+      `<span class="result">${esc(g[RESULT])}</span><br><small>${esc(g[EVENT])}</small></li>`;
+  }
+  rows.innerHTML = html;
+  const plural = games.length === 1 ? "game" : "games";
+  $("count").textContent = shown.length === games.length ? `${games.length} ${plural}`
+    : `${shown.length} of ${games.length} ${plural}`;
+}
+
+function revealInList(number) {
+  const box = $("list"), k = state.shown.indexOf(number);
+  if (k >= 0 && (k * ROW < box.scrollTop || (k + 1) * ROW > box.scrollTop + box.clientHeight))
+    box.scrollTop = k * ROW - box.clientHeight / 2;
+  drawList();
+}
+
+// -- events --------------------------------------------------------------------------------
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.id === "search") return;
+  if (!event.altKey && !event.ctrlKey && !event.metaKey && step(event.key))
+    event.preventDefault();
+});
+document.addEventListener("click", (event) => {
+  const move = event.target.closest(".move[data-node]");
+  const game = event.target.closest("#rows li");
+  if (move) show(Number(move.dataset.node));
+  else if (game) openGame(Number(game.dataset.game), 0);
+});
+const keys = {first: "Home", back: "ArrowLeft", next: "ArrowRight", last: "End"};
+for (const [id, key] of Object.entries(keys)) $(id).addEventListener("click", () => step(key));
+$("search").addEventListener("input", (event) => search(event.target.value));
+let drawing = false;
+$("list").addEventListener("scroll", () => {
+  if (!drawing) {
+    drawing = true;
+    requestAnimationFrame(() => { drawing = false; drawList(); });
+  }
+});
+
+function fromFragment() {
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  const number = Math.min(Math.max(Number(wanted.get("game") || 1) - 1, 0), games.length - 1);
+  openGame(number, 0);
+  for (let ply = Number(wanted.get("ply") || 0); ply > 0; ply--) step("ArrowRight");
+}
+$("games").hidden = games.length < 2;
+window.addEventListener("hashchange", fromFragment);
+fromFragment();

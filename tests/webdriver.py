@@ -1,0 +1,132 @@
+"""A small WebDriver client on the standard library, for the viewer's browser test and
+``bench/view.py``: Chromium driven by ChromeDriver through the W3C protocol (plain JSON over
+HTTP). ``chromium_session(profile)`` starts both and yields a ``Browser``, or None where
+Debian's ``chromium`` and ``chromium-driver`` are missing or do not start."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
+CHROMEDRIVER = shutil.which("chromedriver")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--window-size=1200,800"]
+KEYS = {"ArrowRight": "\ue014", "ArrowLeft": "\ue012", "ArrowUp": "\ue013",
+        "ArrowDown": "\ue015", "Home": "\ue011", "End": "\ue010"}
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C key of an element reference
+
+
+class WebDriverError(RuntimeError):
+    """A WebDriver command that failed, with the driver's message."""
+
+
+class Browser:
+    """One WebDriver session: load pages, press keys, click, run scripts, take screenshots."""
+
+    def __init__(self, endpoint: str, profile: Path) -> None:
+        self.endpoint = endpoint
+        options = {"binary": CHROMIUM, "args": [*CHROMIUM_FLAGS, f"--user-data-dir={profile}"]}
+        capabilities = {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}
+        session = self.command("POST", "/session", {"capabilities": capabilities})
+        self.session = f"/session/{session['sessionId']}"
+
+    def command(self, method: str, path: str, body: dict | None = None, timeout: float = 60):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.endpoint + path, data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return json.load(response)["value"]
+        except urllib.error.HTTPError as error:
+            raise WebDriverError(json.load(error)["value"].get("message", str(error))) from None
+
+    def open(self, url: str, timeout: float = 60) -> None:
+        """Load a page; returns when it has loaded and its scripts have run."""
+        self.command("POST", f"{self.session}/url", {"url": url}, timeout)
+
+    def press(self, key: str, times: int = 1) -> None:
+        code = KEYS[key]
+        strokes = [{"type": kind, "value": code} for _ in range(times)
+                   for kind in ("keyDown", "keyUp")]
+        self.command("POST", f"{self.session}/actions",
+                     {"actions": [{"type": "key", "id": "keyboard", "actions": strokes}]})
+
+    def type(self, css: str, text: str) -> None:
+        """Type text into an input element."""
+        self.command("POST", f"{self.session}/element/{self._find(css)}/value", {"text": text})
+
+    def click(self, css: str) -> None:
+        self.command("POST", f"{self.session}/element/{self._find(css)}/click", {})
+
+    def _find(self, css: str) -> str:
+        found = self.command("POST", f"{self.session}/element",
+                             {"using": "css selector", "value": css})
+        return found[ELEMENT]
+
+    def run(self, script: str):
+        return self.command("POST", f"{self.session}/execute/sync",
+                            {"script": script, "args": []})
+
+    def screenshot(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(base64.b64decode(self.command("GET", f"{self.session}/screenshot")))
+
+    def close(self) -> None:
+        self.command("DELETE", self.session)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _ready(endpoint: str, driver: subprocess.Popen) -> bool:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and driver.poll() is None:
+        try:
+            with urllib.request.urlopen(endpoint + "/status", timeout=2) as response:
+                if json.load(response)["value"].get("ready"):
+                    return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+@contextmanager
+def chromium_session(profile: Path) -> Iterator[Browser | str]:
+    """A browser session, or the reason there is none (a string)."""
+    if not (CHROMIUM and CHROMEDRIVER):
+        yield "Debian's chromium and chromium-driver"
+        return
+    port = _free_port()
+    endpoint = f"http://127.0.0.1:{port}"
+    driver = subprocess.Popen([CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        if not _ready(endpoint, driver):
+            yield "chromedriver (it did not start)"
+            return
+        try:
+            session = Browser(endpoint, profile)
+        except WebDriverError as error:
+            yield f"chromium under chromedriver (it did not start: {error})"
+            return
+        try:
+            yield session
+        finally:
+            session.close()
+    finally:
+        driver.terminate()
+        driver.wait(timeout=10)
