@@ -26,7 +26,7 @@ from hashlib import blake2b
 from typing import NamedTuple
 
 from replay.board import Position
-from replay.movegen import WHITE, iter_bits
+from replay.movegen import WHITE
 from replay.variants import Variant
 
 DENSE_LIMIT = 64
@@ -74,8 +74,13 @@ class Coder:
         by_square = notation.numbering.by_square if notation.numbering else None
         ranked = sorted(variant.geometry.playable,
                         key=lambda sq: by_square[sq] if by_square else sq)
-        self.rank = {square: rank for rank, square in enumerate(ranked)}
-        self.names = notation.names
+        rank = {square: rank for rank, square in enumerate(ranked)}
+        self.rank_names = tuple(notation.names[square] for square in ranked)
+        # For each byte of an internal bitboard, its 256 values as bits in FEN order.
+        self.rank_tables = tuple(
+            tuple(sum(1 << rank[start + b] for b in range(8)
+                      if value >> b & 1 and start + b in rank) for value in range(256))
+            for start in range(0, variant.geometry.size, 8))
         self._dense: dict[int, int | None] = {}
         self._sections: dict[tuple[int, int], str] = {}
 
@@ -104,13 +109,28 @@ class Coder:
         key = (pieces, kings)
         found = self._sections.get(key)
         if found is None:
-            squares = sorted(iter_bits(pieces), key=self.rank.__getitem__)
-            found = ",".join(("K" if kings >> sq & 1 else "") + self.names[sq]
-                             for sq in squares)
+            ranks, king_ranks, names = self._ranks(pieces), self._ranks(kings), []
+            while ranks:
+                low = ranks & -ranks
+                names.append(("K" if king_ranks & low else "")
+                             + self.rank_names[low.bit_length() - 1])
+                ranks ^= low
+            found = ",".join(names)
             if len(self._sections) >= self.CACHE_LIMIT:
                 self._sections.clear()
             self._sections[key] = found
         return found
+
+    def _ranks(self, bits: int) -> int:
+        """A bitboard on internal squares with bit i standing for the i-th square in FEN
+        order."""
+        value = 0
+        for table in self.rank_tables:
+            if not bits:
+                break
+            value |= table[bits & 0xFF]
+            bits >>= 8
+        return value
 
     def fen(self, position: Position) -> str:
         """The position's FEN as ``pdn.fen.format_fen`` writes it."""
