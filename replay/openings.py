@@ -46,7 +46,9 @@ def _key(position: Position) -> tuple[int, int, int, int]:
 
 @cache
 def named_positions(variant_name: str) -> dict[tuple[int, int, int, int], Opening]:
-    """The final position of each named opening of a variant -> the opening."""
+    """The final position of each named opening of a variant -> the opening; raises
+    ValueError when two names of the table lead to one position (the table contradicts
+    itself) and CriterionError when a line is not legal."""
     from replay.archive.select import opening_positions
 
     found = {}
@@ -57,6 +59,10 @@ def named_positions(variant_name: str) -> dict[tuple[int, int, int, int], Openin
         if name == "name" or variant != variant_name:
             continue
         positions = opening_positions(moves, get_variant(variant))
+        other = found.get(positions[-1])
+        if other is not None and other.name != name:
+            raise ValueError(f"{TABLE.name}: {name!r} ({moves}) reaches the position of "
+                             f"{other.name!r} ({other.moves}): one position, two names")
         found[positions[-1]] = Opening(name, variant, moves, len(positions) - 1, source)
     return found
 

@@ -232,9 +232,10 @@ def test_oca_position_search_returns_exactly_the_games_filter_returns(shared_dat
 def test_openings_are_named_by_position_with_a_source_each(database):
     db, _ = database
     output = run("search", str(db), "--format", "json")
-    # Game 1 opens 1. c3-d4 b6-a5, "Кол"; games 2 and 3 reach no named position.
+    # Game 1 opens 1. c3-d4 b6-a5, "Кол"; game 2 1. cd4 fe5 2. d:f6 g:e5, "Гибельное
+    # начало"; game 3 1. gh4 ba5, "Игра Петрова" (docs/openings.md gives the sources).
     rows = [json.loads(row) for row in output.splitlines()]
-    assert [row["opening"] for row in rows] == ["Кол", None, None]
+    assert [row["opening"] for row in rows] == ["Кол", "Гибельное начало", "Игра Петрова"]
     # FMJD Drawing Table 64: cd4 ba5 is no ballot on its own (4-IV is cd4 ba5 bc3 de5, as
     # test_stats checks); game 2's cd4 fe5 dxf6 gxe5 and game 3's gh4 ba5 cd4 ab6 neither.
     assert [row["ballot"] for row in rows] == [None, None, None]

@@ -17,16 +17,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pdn.model import Game
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
-from replay.archive.walk import walk_main_line
-from replay.database.keys import PositionRow, position_key, position_row
+from replay.archive.walk import MainLine, walk_main_line
+from replay.database.keys import PositionRow, coder, position_key
 from replay.database.schema import DatabaseError, create_or_open
 from replay.draws import Material
+from replay.inference import candidates
 from replay.move import Move
 from replay.openings import fmjd_ballot, opening_of
-from replay.variants import Variant
+from replay.replayer import replay_game
+from replay.variants import Rules, UnknownVariantError, Variant, get_variant
 
 Note = Callable[[str], None]
 UNREADABLE = "unreadable"
@@ -57,6 +60,8 @@ class GameEntry:
 
 _SEEN: dict[str, set[int]] = {}  # per run: the keys this process already described
 SEEN_LIMIT = 4_000_000  # then forgotten: a position described twice is merely written twice
+_DAYS: dict[str, tuple[int | None, int | None]] = {}  # Date tag -> day span, per process
+DAYS_LIMIT = 100_000
 
 
 @dataclass
@@ -72,17 +77,17 @@ class IndexTask:
         if seen is None or len(seen) > SEEN_LIMIT:
             _SEEN.clear()
             seen = _SEEN[self.run] = set()
-        dates = date_parts_many(record.tags.get("Date") or "" for record in records)
-        return [self._entry(record, date, seen) for record, date in zip(records, dates,
-                                                                         strict=True)]
+        days = day_spans([record.tags.get("Date") or "" for record in records])
+        return [self._entry(record, day, seen) for record, day in zip(records, days,
+                                                                       strict=True)]
 
-    def _entry(self, record: Record, date: DateParts, seen: set[int]) -> GameEntry:
-        entry = GameEntry(record.line, game_text(record), dict(record.tags), day_span(date),
-                          record.error)
+    def _entry(self, record: Record, day: tuple[int | None, int | None], seen: set[int]
+               ) -> GameEntry:
+        entry = GameEntry(record.line, game_text(record), dict(record.tags), day, record.error)
         if record.game is None:
             return entry
-        line = walk_main_line(record.game, self.settings.default, self.settings.override,
-                              rules=self.settings.rules)
+        line = main_line(record.game, self.settings.default, self.settings.override,
+                         self.settings.rules)
         variant = line.variant
         entry.variant, entry.status = variant.name, line.status
         entry.moves = moves_text(line.moves, variant)
@@ -90,13 +95,53 @@ class IndexTask:
         named = opening_of(line.positions, variant)
         entry.opening = named.name if named is not None else None
         entry.ballot = fmjd_ballot(variant, line.positions, line.moves)
+        rows = coder(variant)
         for position in line.positions:
             key = position_key(position, variant)
             entry.keys.append(key)
             if key not in seen:
                 seen.add(key)
-                entry.new_positions.append((key, position_row(position, variant)))
+                entry.new_positions.append((key, rows.row(position)))
         return entry
+
+
+def main_line(game: Game, default: Variant | None, override: Variant | None,
+              rules: Rules | None = None) -> MainLine:
+    """``walk_main_line``'s main line, but a game whose variant only a replay can tell (no
+    option, no GameType, the inference undecided) is replayed once, not once to infer the
+    variant and again to walk it: the inferring replay's moves are the main line."""
+    if override is None and default is None and not _tagged(game):
+        guess = candidates(game)
+        if not (guess.decided or len(guess.variants) == 1):
+            replayed = replay_game(game, rules=rules)
+            positions = [replayed.start]
+            for move in replayed.moves:
+                positions.append(positions[-1].play(move))
+            return MainLine(replayed.variant, replayed.moves, positions, replayed.status)
+    return walk_main_line(game, default, override, rules=rules)
+
+
+def _tagged(game: Game) -> bool:
+    """Whether the GameType tag names a variant (then nothing is inferred)."""
+    if game.gametype is None:
+        return False
+    try:
+        get_variant(game.gametype.number)
+    except UnknownVariantError:
+        return False
+    return True
+
+
+def day_spans(texts: list[str]) -> list[tuple[int | None, int | None]]:
+    """The day span of each Date tag; a date met before in this process is not parsed again
+    (an archive repeats its dates, and parsing them is vectorised in pandas)."""
+    unseen = list(dict.fromkeys(text for text in texts if text not in _DAYS))
+    if len(_DAYS) + len(unseen) > DAYS_LIMIT:
+        _DAYS.clear()
+        unseen = list(dict.fromkeys(texts))
+    for text, parts in zip(unseen, date_parts_many(unseen), strict=True):
+        _DAYS[text] = day_span(parts)
+    return [_DAYS[text] for text in texts]
 
 
 def day_span(parts: DateParts) -> tuple[int | None, int | None]:

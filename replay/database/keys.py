@@ -21,12 +21,12 @@ positions are still found by key.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 from hashlib import blake2b
 from typing import NamedTuple
 
 from replay.board import Position
-from replay.movegen import WHITE, iter_bits
+from replay.movegen import WHITE
 from replay.variants import Variant
 
 DENSE_LIMIT = 64
@@ -59,6 +59,103 @@ def dense_squares(variant: Variant) -> tuple[int, ...] | None:
     return playable if len(playable) <= DENSE_LIMIT else None
 
 
+class Coder:
+    """One variant's bitboard and FEN writing, with its tables built once and its results
+    cached by bitboard: a move changes one side, so the other side's bitboards and FEN
+    section come again and again. (Caches keyed by plain integers: hashing a Variant, a
+    dataclass of dataclasses, on every call cost more than the work it saved.)"""
+
+    CACHE_LIMIT = 1 << 16
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.tables = _byte_tables(variant)
+        notation = variant.gametype.notation
+        by_square = notation.numbering.by_square if notation.numbering else None
+        ranked = sorted(variant.geometry.playable,
+                        key=lambda sq: by_square[sq] if by_square else sq)
+        rank = {square: rank for rank, square in enumerate(ranked)}
+        self.rank_names = tuple(notation.names[square] for square in ranked)
+        # For each byte of an internal bitboard, its 256 values as bits in FEN order.
+        self.rank_tables = tuple(
+            tuple(sum(1 << rank[start + b] for b in range(8)
+                      if value >> b & 1 and start + b in rank) for value in range(256))
+            for start in range(0, variant.geometry.size, 8))
+        self._dense: dict[int, int | None] = {}
+        self._sections: dict[tuple[int, int], str] = {}
+
+    def dense(self, bits: int) -> int | None:
+        """A bitboard on internal squares as a dense signed 64-bit bitboard (None: the
+        board has more than 64 playing squares)."""
+        found = self._dense.get(bits, _MISSING)
+        if found is not _MISSING:
+            return found
+        value = None
+        if self.tables is not None:
+            value, rest = 0, bits
+            for table in self.tables:
+                if not rest:
+                    break
+                value |= table[rest & 0xFF]
+                rest >>= 8
+            value = signed(value)
+        if len(self._dense) >= self.CACHE_LIMIT:
+            self._dense.clear()
+        self._dense[bits] = value
+        return value
+
+    def section(self, pieces: int, kings: int) -> str:
+        """One side's squares in FEN order, kings marked K."""
+        key = (pieces, kings)
+        found = self._sections.get(key)
+        if found is None:
+            ranks, king_ranks, names = self._ranks(pieces), self._ranks(kings), []
+            while ranks:
+                low = ranks & -ranks
+                names.append(("K" if king_ranks & low else "")
+                             + self.rank_names[low.bit_length() - 1])
+                ranks ^= low
+            found = ",".join(names)
+            if len(self._sections) >= self.CACHE_LIMIT:
+                self._sections.clear()
+            self._sections[key] = found
+        return found
+
+    def _ranks(self, bits: int) -> int:
+        """A bitboard on internal squares with bit i standing for the i-th square in FEN
+        order."""
+        value = 0
+        for table in self.rank_tables:
+            if not bits:
+                break
+            value |= table[bits & 0xFF]
+            bits >>= 8
+        return value
+
+    def fen(self, position: Position) -> str:
+        """The position's FEN as ``pdn.fen.format_fen`` writes it."""
+        white, black, kings = position.white, position.black, position.kings
+        return (f"{'W' if position.turn == WHITE else 'B'}:W{self.section(white, white & kings)}"
+                f":B{self.section(black, black & kings)}")
+
+    def row(self, position: Position) -> PositionRow:
+        """What the ``positions`` table holds about a position."""
+        kings, white, black = position.kings, position.white, position.black
+        parts = (white & ~kings, white & kings, black & ~kings, black & kings)
+        return PositionRow(self.variant.name, "W" if position.turn == WHITE else "B",
+                           *(self.dense(part) for part in parts),
+                           tuple(part.bit_count() for part in parts), self.fen(position))
+
+
+_MISSING = object()
+
+
+@cache
+def coder(variant: Variant) -> Coder:
+    """The variant's coder (built once per process)."""
+    return Coder(variant)
+
+
 @cache
 def _byte_tables(variant: Variant) -> tuple[tuple[int, ...], ...] | None:
     """For each byte of an internal bitboard, its 256 values' dense bits (fast ``dense``)."""
@@ -74,19 +171,9 @@ def _byte_tables(variant: Variant) -> tuple[tuple[int, ...], ...] | None:
     return tuple(tables)
 
 
-@lru_cache(maxsize=1 << 16)  # a move changes one side: the other's bitboards come again
 def dense(bits: int, variant: Variant) -> int | None:
     """A bitboard on internal squares as a dense signed 64-bit bitboard (None: too big)."""
-    tables = _byte_tables(variant)
-    if tables is None:
-        return None
-    value = 0
-    for table in tables:
-        if not bits:
-            break
-        value |= table[bits & 0xFF]
-        bits >>= 8
-    return signed(value)
+    return coder(variant).dense(bits)
 
 
 def signed(value: int) -> int:
@@ -95,38 +182,15 @@ def signed(value: int) -> int:
 
 
 def position_row(position: Position, variant: Variant) -> PositionRow:
-    """What the ``positions`` table holds about a position."""
-    kings, white, black = position.kings, position.white, position.black
-    parts = (white & ~kings, white & kings, black & ~kings, black & kings)
-    return PositionRow(variant.name, "W" if position.turn == WHITE else "B",
-                       *(dense(part, variant) for part in parts),
-                       tuple(part.bit_count() for part in parts), fen_of(position, variant))
-
-
-@cache
-def _fen_order(variant: Variant) -> tuple[dict[int, int], tuple[str, ...] | dict[int, str]]:
-    """Each square's rank in FEN order (``pdn.fen.format_fen``'s) and the square names."""
-    notation = variant.gametype.notation
-    playable = variant.geometry.playable
-    by_square = notation.numbering.by_square if notation.numbering else None
-    ranked = sorted(playable, key=lambda sq: by_square[sq] if by_square else sq)
-    return {square: rank for rank, square in enumerate(ranked)}, notation.names
+    """What the ``positions`` table holds about a position (``coder(variant).row`` where
+    many positions of one variant come in a row)."""
+    return coder(variant).row(position)
 
 
 def fen_of(position: Position, variant: Variant) -> str:
     """The position's FEN as ``pdn.fen.format_fen`` writes it, without building a Setup."""
-    white, black, kings = position.white, position.black, position.kings
-    return (f"{'W' if position.turn == WHITE else 'B'}:W{_section(white, white & kings, variant)}"
-            f":B{_section(black, black & kings, variant)}")
+    return coder(variant).fen(position)
 
 
-@lru_cache(maxsize=1 << 16)  # a move changes one side: the other's section comes again
-def _section(pieces: int, kings: int, variant: Variant) -> str:
-    """One side's squares in FEN order, kings marked K."""
-    rank, names = _fen_order(variant)
-    squares = sorted(iter_bits(pieces), key=rank.__getitem__)
-    return ",".join(("K" if kings >> sq & 1 else "") + names[sq] for sq in squares)
-
-
-__all__ = ["PositionRow", "dense", "dense_squares", "fen_of", "position_key", "position_row",
-           "signed"]
+__all__ = ["Coder", "PositionRow", "coder", "dense", "dense_squares", "fen_of", "position_key",
+           "position_row", "signed"]
