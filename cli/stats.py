@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +13,6 @@ from cli.sources import SourceError, collect_sources
 TABLE_NAMES = ("games", "moves", "players", "openings", "summary")
 OUTPUT_SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
 PLOT_SUFFIXES = (".png", ".svg")
-PARALLEL_MIN_BYTES = 1 << 20
 SHOWN_ROWS = 20
 SHOWN_COLUMNS = {
     "games": ["file", "game", "White", "Black", "Result", "result", "plies", "ending",
@@ -46,6 +44,10 @@ def stats(
         "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
     = 0,
     engine: Annotated[str, typer.Option(help="local, or dask (the dask extra).")] = "local",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", envvar="DASK_SCHEDULER_ADDRESS",
+        help="With --engine dask: the scheduler of a running Dask cluster (default: a "
+        "local cluster of --jobs processes).")] = None,
     variant: UntaggedVariantOption = None,
     opening_plies: Annotated[int, typer.Option(
         "--opening-plies", min=1, help="Plies of an opening sequence.")] = 6,
@@ -62,17 +64,18 @@ def stats(
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
-    tables = _compute(sources, variant, _workers(jobs, sources), engine, opening_plies,
-                      table == "moves", encoding)
-    frame = tables.table(table)
+    run = {"jobs": jobs, "engine": engine, "scheduler": scheduler,
+           "opening_plies": opening_plies, "encoding": encoding}
     if output is not None:
-        _write(frame, output, sources)
-        typer.echo(f"{len(frame):,} rows of {table} written to {output}", err=True)
+        rows, games = _write(sources, variant, table, output, plot is not None, run)
+        typer.echo(f"{rows:,} rows of {table} written to {output}", err=True)
+        if plot is not None:
+            _plot(games, plot)
+        return
+    tables = _compute(sources, variant, table == "moves", run)
     if plot is not None:
-        _plot(tables, plot)
-        typer.echo(f"plot written to {plot}", err=True)
-    if output is None:
-        _show(tables.games, frame, table)
+        _plot(tables.games, plot)
+    _show(tables.games, tables.table(table), table)
 
 
 def _check_options(table: str, output: Path | None, plot: Path | None, engine: str) -> None:
@@ -86,62 +89,50 @@ def _check_options(table: str, output: Path | None, plot: Path | None, engine: s
         fail(f"--engine must be local or dask, not '{engine}'")
 
 
-def _workers(jobs: int, sources: list[str]) -> int:
-    """``--jobs``; for 0, every core when the files are big enough to repay the pool."""
-    if jobs:
-        return jobs
-    from replay.archive.stream import total_size
-
-    size = total_size([s for s in sources if s != "-"]) or 0
-    return (os.cpu_count() or 1) if size > PARALLEL_MIN_BYTES else 1
-
-
-def _compute(sources: list[str], variant, jobs: int, engine: str, opening_plies: int,
-             with_moves: bool, encoding: str | None):
+def _compute(sources: list[str], variant, with_moves: bool, run: dict):
     from replay.stats import EngineUnavailableError, stats_tables
 
     try:
-        return stats_tables(sources, variant, jobs=jobs, engine=engine,
-                            opening_plies=opening_plies, with_moves=with_moves,
-                            encoding=encoding)
-    except EngineUnavailableError as error:
+        return stats_tables(sources, variant, with_moves=with_moves, **run)
+    except (EngineUnavailableError, ValueError) as error:
         fail(str(error))
     except OSError as error:
         fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
 
 
-def _write(frame, output: Path, sources: list[str]) -> None:
-    from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
+def _write(sources: list[str], variant, table: str, output: Path, keep_games: bool,
+           run: dict):
+    """Stream the table to ``output``; the rows written and, if kept, the games table."""
+    from pdn.output import OutputError, refuse_overwriting_inputs
+    from replay.stats import EngineUnavailableError, write_table
 
     try:
         refuse_overwriting_inputs(output, sources)
     except OutputError as error:
         fail(str(error))
-    suffix = output.suffix.lower()
-    if suffix == ".parquet":
+    if output.suffix.lower() == ".parquet":
         try:
             import pyarrow  # noqa: F401 - only to say clearly that the extra is missing
         except ImportError:
             fail("Parquet output needs pyarrow: pip install 'pdn-toolkit[parquet]'")
-        with atomic_writer(output, binary=True) as stream:
-            frame.to_parquet(stream, index=False)
-    elif suffix == ".csv":
-        with atomic_writer(output) as stream:
-            frame.to_csv(stream, index=False)
-    else:
-        with atomic_writer(output) as stream:
-            frame.to_json(stream, orient="records", lines=True, date_format="iso",
-                          force_ascii=False)
+    try:
+        return write_table(sources, variant, output, table, keep_games=keep_games, **run)
+    except (EngineUnavailableError, ValueError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
 
 
-def _plot(tables, path: Path) -> None:
+def _plot(games, path: Path) -> None:
     try:
         import matplotlib  # noqa: F401 - only to say clearly that the extra is missing
     except ImportError:
         fail("plots need matplotlib: pip install 'pdn-toolkit[plots]'")
+    from replay.stats import openings_table
     from replay.stats.plots import plot_tables
 
-    plot_tables(tables.games, tables.openings, path)
+    plot_tables(games, openings_table(games), path)
+    typer.echo(f"plot written to {path}", err=True)
 
 
 def _show(games, frame, table: str) -> None:

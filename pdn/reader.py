@@ -21,14 +21,12 @@ import errno
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import IO, Generic, TypeVar
 
 from lark.exceptions import UnexpectedInput
 
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
-from pdn.parallel import in_order
 from pdn.syntax import (
     Chunk,
     GameTransformer,
@@ -259,10 +257,10 @@ def parse_chunks(chunks: Iterable[Chunk], source: str | None = None) -> Iterator
     return _read_chunks(chunks, source)
 
 
-def _read_block(block: Chunk) -> list[tuple]:
-    """Worker-process entry: cut a block into chunks and parse them, packed for the trip
-    back."""
-    return [_pack_game(game) for game in parse_chunks(block_chunks(block))]
+def _read_block(partition) -> list[tuple]:
+    """Worker-process entry: cut a partition (``pdn.partitions``) into chunks and parse
+    them, packed for the trip back."""
+    return [_pack_game(game) for game in parse_chunks(block_chunks(partition.chunk()))]
 
 
 # Games travel back from worker processes as nested tuples: pickling a tree of dataclass
@@ -308,9 +306,13 @@ def _unpack_game(packed: tuple) -> Game:
 
 def _read_parallel(stream: IO[str], workers: int, source: str | None) -> Iterator[Game]:
     """Parse blocks of games in worker processes, in order, with a bounded look-ahead."""
-    with ProcessPoolExecutor(workers) as pool:
-        blocks = ((block,) for block in split_blocks(stream, READ_BLOCK))
-        for packed in in_order(pool, _read_block, blocks, workers):
+    from pdn.partitions import Partition
+    from pdn.runner import LocalRunner
+
+    with LocalRunner(workers) as runner:
+        blocks = (Partition(source or "", block.line, text=block.text)
+                  for block in split_blocks(stream, READ_BLOCK))
+        for packed in runner.map(_read_block, blocks):
             yield from _unpacked(packed, source)
 
 
