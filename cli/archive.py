@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from cli.common import EXIT_UNREADABLE, UntaggedVariantOption, fail, parse_variant
+from cli.engine import EngineOption, SchedulerOption, check_engine
 from cli.sources import SourceError, collect_sources
 from replay.variants import Variant
 
@@ -112,6 +113,8 @@ def _run(action: Callable[[], Summary]) -> Summary:
         fail(str(error))
     except OSError as error:
         fail(f"{error.filename or '<stdin>'}: cannot read: {error.strerror or error}")
+    except ImportError as error:  # the dask engine without Dask
+        fail(str(error))
 
 
 def _tail(summary: Summary) -> str:
@@ -253,6 +256,8 @@ def dedupe(
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
+    engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Remove duplicate games (the same moves, compared as positions, and compatible tags),
     keeping the most complete copy of each.
@@ -263,13 +268,16 @@ def dedupe(
 
     if by not in BY_CHOICES:
         fail(f"--by '{by}': use one of {', '.join(BY_CHOICES)}")
+    if (problem := check_engine(engine, scheduler)) is not None:
+        fail(problem)
     sources = _sources(paths, [output, rejects, report])
     console = Console()
     with ExitStack() as stack, console.progress(sources) as progress:
         out, bad = _opened(output, stack), _opened(rejects, stack)
-        summary = _run(lambda: dedupe_games(
-            sources, out, _settings(variant, ignore_gametype, jobs, encoding, progress), by=by,
-            report=report, rejects=bad, note=console.note))
+        settings = _settings(variant, ignore_gametype, jobs, encoding, progress)
+        settings.engine, settings.scheduler = engine, scheduler
+        summary = _run(lambda: dedupe_games(sources, out, settings, by=by, report=report,
+                                            rejects=bad, note=console.note))
     _finish(console, f"{summary.games} games: {summary.groups} groups of duplicates, "
             f"{summary.removed} copies removed, {summary.written} written", summary)
 

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from cli.common import UntaggedVariantOption, fail
+from cli.engine import EngineOption, SchedulerOption, check_engine
 from cli.sources import SourceError, collect_sources
 
 TABLE_NAMES = ("games", "moves", "players", "openings", "summary")
@@ -43,11 +44,8 @@ def stats(
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
     = 0,
-    engine: Annotated[str, typer.Option(help="local, or dask (the dask extra).")] = "local",
-    scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", envvar="DASK_SCHEDULER_ADDRESS",
-        help="With --engine dask: the scheduler of a running Dask cluster (default: a "
-        "local cluster of --jobs processes).")] = None,
+    engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
     variant: UntaggedVariantOption = None,
     opening_plies: Annotated[int, typer.Option(
         "--opening-plies", min=1, help="Plies of an opening sequence.")] = 6,
@@ -59,7 +57,7 @@ def stats(
     --variant is the variant of games without a GameType tag. Exit status: 0 done,
     2 usage error, unreadable input or a missing optional library.
     """
-    _check_options(table, output, plot, engine)
+    _check_options(table, output, plot, engine, scheduler)
     try:
         sources = collect_sources(paths)
     except SourceError as error:
@@ -78,15 +76,16 @@ def stats(
     _show(tables.games, tables.table(table), table)
 
 
-def _check_options(table: str, output: Path | None, plot: Path | None, engine: str) -> None:
+def _check_options(table: str, output: Path | None, plot: Path | None, engine: str,
+                   scheduler: str | None) -> None:
     if table not in TABLE_NAMES:
         fail(f"--table must be one of {', '.join(TABLE_NAMES)}, not '{table}'")
     if output is not None and output.suffix.lower() not in OUTPUT_SUFFIXES:
         fail(f"-o must end in {', '.join(OUTPUT_SUFFIXES)}, not '{output.suffix}'")
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         fail(f"--plot must end in .png or .svg, not '{plot.suffix}'")
-    if engine not in ("local", "dask"):
-        fail(f"--engine must be local or dask, not '{engine}'")
+    if (problem := check_engine(engine, scheduler)) is not None:
+        fail(problem)
 
 
 def _compute(sources: list[str], variant, with_moves: bool, run: dict):

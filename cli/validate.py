@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, UntaggedVariantOption, fail
+from cli.engine import EngineOption, SchedulerOption, check_engine
 from cli.sources import SourceError, collect_sources
 from replay.validate import problem_line, suggestion_lines
 
@@ -39,6 +41,8 @@ def validate(
     suggest: Annotated[bool, typer.Option(
         "--suggest", help="Under each broken game, the slips that would mend it (a move "
         "missing, one too many, two exchanged, a letter or digit off).")] = False,
+    engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Replay every game on the rules; report illegal, ambiguous and incomplete records.
 
@@ -48,6 +52,8 @@ def validate(
 
     if ignore_gametype and variant is None:
         fail("--ignore-gametype needs --variant")
+    if (problem := check_engine(engine, scheduler)) is not None:
+        fail(problem)
     if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
         fail(f"--report must end in .html or .md, not '{report.suffix}'")
     try:
@@ -61,8 +67,9 @@ def validate(
     moves = 0
     kept = []
     unreadable_files = 0
-    for item in validate_sources(sources, variant, variant if ignore_gametype else None,
-                                 jobs=jobs, encoding=encoding, suggest=suggest):
+    for item in _engine_checked(validate_sources(
+            sources, variant, variant if ignore_gametype else None, jobs=jobs,
+            encoding=encoding, suggest=suggest, engine=engine, scheduler=scheduler)):
         if isinstance(item, str):
             typer.secho(item, err=True, fg="red")
             unreadable_files += 1
@@ -107,6 +114,16 @@ def validate(
     if unreadable_files or statuses["unreadable"]:
         raise typer.Exit(EXIT_UNREADABLE)
     raise typer.Exit(EXIT_INVALID if statuses["invalid"] else EXIT_OK)
+
+
+def _engine_checked(items: Iterator) -> Iterator:
+    """The reports, or a clear error when the engine asked for is not installed."""
+    from pdn.runner import EngineUnavailableError
+
+    try:
+        yield from items
+    except EngineUnavailableError as error:
+        fail(str(error))
 
 
 def _inferred_summary(inferred: Counter[str]) -> str:

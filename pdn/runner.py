@@ -131,7 +131,7 @@ class DaskRunner(Runner):
         else:
             self.cluster = distributed.LocalCluster(
                 n_workers=jobs or (os.cpu_count() or 1), threads_per_worker=1,
-                processes=True, dashboard_address=None, silence_logs=40)
+                processes=True, dashboard_address=":0", silence_logs=40)
             self.client = distributed.Client(self.cluster, set_as_default=False)
         self.owned = True
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
