@@ -11,15 +11,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, UntaggedVariantOption, fail
+from cli.engine import EngineOption, SchedulerOption, check_engine
 from cli.sources import SourceError, collect_sources
 from replay.validate import problem_line
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
-
-    from pdn.model import Game
-    from replay.convert import Conversion, Target
-    from replay.variants import Variant
+    from replay.convert_sources import Converted, Job
 
 SEPARATORS = {"pdn": "\n\n", "text": "\n\n", "json": "\n", "fen": "\n\n"}
 
@@ -57,6 +54,11 @@ def convert(
     variant: UntaggedVariantOption = None,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")]
     = None,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
+    = 0,
+    engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Convert records to another notation; illegal games are reported, not converted.
 
@@ -65,10 +67,13 @@ def convert(
     """
     from pdn.output import OutputError, refuse_overwriting_inputs
     from replay.convert import FORMATS, LAYOUTS, Target, TargetError
+    from replay.convert_sources import Job
 
     if output_format not in FORMATS or layout not in LAYOUTS:
         fail(f"--format must be one of {', '.join(FORMATS)} and --layout one of "
              f"{', '.join(LAYOUTS)}")
+    if (problem := check_engine(engine, scheduler)) is not None:
+        fail(problem)
     try:
         target = Target(to, paths_style, capture_sep, numbering)
         if variant is not None:
@@ -78,8 +83,9 @@ def convert(
             refuse_overwriting_inputs(output, sources)
     except (TargetError, SourceError, OutputError) as error:
         fail(str(error))
-    counts = _convert_sources(sources, output, target, variant, output_format, layout, partial,
-                              encoding, repair)
+    job = Job(variant, target, output_format, layout, partial, repair)
+    counts = _convert_sources(sources, output, job, encoding,
+                              {"jobs": jobs, "engine": engine, "scheduler": scheduler})
     summary = ", ".join(f"{counts[key]} {key}" for key in (
         "converted", "incomplete", "partly converted", "not converted", "unreadable")
         if counts[key])
@@ -90,70 +96,47 @@ def convert(
     raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
 
 
-def _convert_sources(sources: list[str], output: Path | None, target: Target,
-                     variant: Variant | None, output_format: str, layout: str, partial: bool,
-                     encoding: str | None, repair: bool = False) -> Counter[str]:
+def _convert_sources(sources: list[str], output: Path | None, job: Job, encoding: str | None,
+                     run: dict) -> Counter[str]:
     from pdn.output import atomic_writer
-    from pdn.reader import read_games
-    from replay.convert import TargetError, convert_games, render
+    from pdn.runner import EngineUnavailableError
+    from replay.convert import TargetError
+    from replay.convert_sources import convert_sources
 
     counts: Counter[str] = Counter()
     context = atomic_writer(output) if output is not None else nullcontext(sys.stdout)
     with context as stream:
-        for source in sources:
-            handle = sys.stdin.buffer if source == "-" else source
-            name = "<stdin>" if source == "-" else source
-            try:
-                games = _named(read_games(handle, encoding=encoding), name)
-                if repair:
-                    games = _repaired(games, variant)
-                for conversion in convert_games(games, variant, target, partial=partial,
-                                                details=output_format == "json"):
-                    counts[_report(conversion)] += 1
-                    if conversion.game is not None:
-                        stream.write(render(conversion, output_format, layout)
-                                     + SEPARATORS[output_format])
-            except TargetError as error:  # --numbering does not fit a game's board
-                fail(f"{name}: {error}")
-            except (OSError, LookupError, UnicodeError) as error:
-                typer.secho(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}",
-                            err=True, fg="red")
-                counts["unreadable"] += 1
+        try:
+            for item in convert_sources(sources, job, encoding=encoding, **run):
+                if isinstance(item, str):
+                    typer.secho(item, err=True, fg="red")
+                    counts["unreadable"] += 1
+                    continue
+                counts[_report(item)] += 1
+                if item.text is not None:
+                    stream.write(item.text + SEPARATORS[job.output_format])
+        except TargetError as error:  # --numbering does not fit a game's board
+            fail(str(error))
+        except EngineUnavailableError as error:
+            fail(str(error))
     return counts
 
 
-def _named(games: Iterable[Game], name: str) -> Iterator[Game]:
-    """The games with the source name their messages give."""
-    for game in games:
-        game.source = name
-        yield game
-
-
-def _repaired(games: Iterable[Game], variant: Variant | None) -> Iterator[Game]:
-    """The games, each broken one mended where a repair is sure (said on stderr)."""
-    from replay.repair import repair_game
-
-    for game in games:
-        mend = repair_game(game, variant).mend
-        if mend:
-            typer.echo(f"{game.source or '<stdin>'}:{game.line}: game {game.index}: repaired: "
-                       f"{mend}", err=True)
-        yield game
-
-
-def _report(conversion: Conversion) -> str:
-    """Say on stderr what was not converted or was written differently; the verdict."""
-    report = conversion.report
+def _report(item: Converted) -> str:
+    """Say on stderr what was repaired, not converted or written differently; the verdict."""
+    report = item.report
+    if item.mend:
+        typer.echo(f"{report.file or '<stdin>'}:{report.line}: game {report.game}: repaired: "
+                   f"{item.mend}", err=True)
     for problem in report.errors:
         typer.echo(problem_line(report, problem, "error"), err=True)
     for problem in report.warnings:
         typer.echo(problem_line(report, problem, "warning"), err=True)
-    if conversion.game is None:
+    if item.text is None:
         return "unreadable" if report.status == "unreadable" else "not converted"
     if report.errors:
-        plies = len(conversion.tree.steps)
         typer.echo(f"{report.file or '<stdin>'}:{report.line}: {report.title}: converted up "
-                   f"to the error ({plies} plies of the main line)", err=True)
+                   f"to the error ({item.plies} plies of the main line)", err=True)
         return "partly converted"
     return "incomplete" if report.status == "incomplete" else "converted"
 

@@ -257,6 +257,16 @@ def parse_chunks(chunks: Iterable[Chunk], source: str | None = None) -> Iterator
     return _read_chunks(chunks, source)
 
 
+def read_block(block: Chunk, source: str | None = None) -> Iterator[Game]:
+    """The games of a block of whole games (``split_blocks``; a partition of a source),
+    numbered from 1 in the block, located and checked as ``read_games`` does over the whole
+    source."""
+    for index, game in enumerate(_check_separators(parse_chunks(block_chunks(block), source)),
+                                 1):
+        game.index = index
+        yield game
+
+
 def _read_block(partition) -> list[tuple]:
     """Worker-process entry: cut a partition (``pdn.partitions``) into chunks and parse
     them, packed for the trip back."""
@@ -489,6 +499,7 @@ __all__ = [
     "iter_chunks",
     "open_text",
     "parse_chunks",
+    "read_block",
     "read_games",
     "read_headers",
     "visit_games",

@@ -89,3 +89,16 @@ def test_dedupe_on_a_cluster_keeps_the_copies_the_local_engine_keeps(shared_data
         outputs.append((out.getvalue(), report.read_text(), summary.removed))
     assert outputs[0][2] > 600
     assert outputs[1] == outputs[0]
+
+
+def test_convert_on_a_cluster_writes_what_the_local_engine_writes(shared_data, cluster):
+    """Text, reports (numbered and located in their files) and repairs alike."""
+    from replay.convert import Target
+    from replay.convert_sources import Job, convert_sources
+
+    sources = _sources(shared_data)
+    job = Job(None, Target("full"), repair=True)
+    local = list(convert_sources(sources, job, jobs=1))
+    remote = list(convert_sources(sources, job, engine="dask", scheduler=cluster))
+    assert len(local) > 1000 and any(c.report.warnings for c in local)
+    assert remote == local
