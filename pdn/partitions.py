@@ -19,7 +19,9 @@ import io
 import os
 import sys
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
+from typing import IO
 
 from pdn.reader import SNIFF_BYTES, detect_encoding, iter_blocks
 
@@ -71,11 +73,20 @@ class Partition:
 
 def client_partitions(source: str, encoding: str | None, size: int) -> Iterator[Partition]:
     """A source read by this process in blocks of about ``size`` characters of whole games;
-    ``-`` is standard input. Raises ``OSError`` when it cannot be read."""
-    handle = sys.stdin.buffer if source == STDIN else source
+    ``-`` is standard input, a URL is opened through fsspec. Raises ``OSError`` when it
+    cannot be read."""
     name = source_name(source)
-    for block in iter_blocks(handle, encoding=encoding, size=size):
-        yield Partition(name, block.line, text=block.text)
+    with ExitStack() as stack:
+        if source == STDIN:
+            handle: str | IO[bytes] = sys.stdin.buffer
+        elif "://" in source:
+            import fsspec
+
+            handle = stack.enter_context(fsspec.open(source, "rb"))
+        else:
+            handle = source
+        for block in iter_blocks(handle, encoding=encoding, size=size):
+            yield Partition(name, block.line, text=block.text)
 
 
 # ---- byte ranges, planned by the workers ----------------------------------------------------

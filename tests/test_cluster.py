@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -102,3 +103,42 @@ def test_convert_on_a_cluster_writes_what_the_local_engine_writes(shared_data, c
     remote = list(convert_sources(sources, job, engine="dask", scheduler=cluster))
     assert len(local) > 1000 and any(c.report.warnings for c in local)
     assert remote == local
+
+
+def _dies_once(partition, marker: str):
+    """Validate a partition, but kill the worker process the first time a partition after
+    the first is reached (the marker file remembers it across processes)."""
+    import os
+
+    from replay.validate import _validate_partition
+
+    if partition.start > 0 and not os.path.exists(marker):
+        Path(marker).touch()
+        os._exit(1)  # the worker dies mid-run, its task unfinished
+    return _validate_partition(partition, None, None)
+
+
+def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(shared_data, cluster,
+                                                                     tmp_path):
+    """The scheduler gives a dead worker's task to another; partitions are pure work, so
+    the results are those of a run where nothing failed."""
+    import cloudpickle
+
+    from replay.validate import _validate_partition
+
+    source = _sources(shared_data)[4]
+    marker = tmp_path / "died"
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    try:
+        with runner.open_runner("dask", scheduler=cluster) as dask:
+            remote = [r.as_dict() for part in dask.map(_dies_once, dask.partitions(source),
+                                                        str(marker)) for r in part]
+    finally:
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+    with runner.open_runner("local", jobs=1) as local:
+        expected = [r.as_dict() for part in local.map(_validate_partition,
+                                                      local.partitions(source), None, None)
+                    for r in part]
+    assert marker.exists()  # a worker did die
+    assert [(r["line"], r["status"], r["plies"]) for r in remote] == \
+        [(r["line"], r["status"], r["plies"]) for r in expected]

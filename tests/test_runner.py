@@ -117,3 +117,19 @@ def test_unknown_engine_and_a_scheduler_without_dask_are_usage_errors():
         open_runner("spark")
     with pytest.raises(ValueError, match="--engine dask"):
         open_runner("local", scheduler="tcp://127.0.0.1:8786")
+
+
+def test_a_url_is_read_through_fsspec_as_the_path_is(shared_data):
+    """Workers open what they are given through fsspec: a ``file://`` URL here, ``s3://``
+    and others with their fsspec package."""
+    pytest.importorskip("fsspec")  # a dependency of the dask extra
+    path = shared_data / "games-checkers" / "russian" / "World_Championship_1998.pdn"
+    url = f"file://{path}"
+    facts = file_facts(url, None)
+    cuts = [scan_range(url, start, 1 << 13, facts) for start in range(0, facts.size, 1 << 13)]
+    ranges = list(plan_ranges(url, url, facts, cuts))
+    assert [(p.start, p.end, p.line) for p in ranges] == \
+        [(p.start, p.end, p.line) for p in byte_ranges(path, 1 << 13)]
+    with LocalRunner(jobs=1) as local:
+        read = [p.chunk().text for p in local.partitions(url)]
+    assert "".join(read) == "".join(p.chunk().text for p in ranges)
