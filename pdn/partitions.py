@@ -15,6 +15,8 @@ cut into chunks and every location is reported exactly as when the whole file is
 
 from __future__ import annotations
 
+import codecs
+import errno
 import io
 import os
 import sys
@@ -68,7 +70,11 @@ class Partition:
         data = read_range(self.url or "", self.start, self.end)
         stream = io.TextIOWrapper(io.BytesIO(data), encoding=self.encoding, newline=None,
                                   errors="pdn-latin-1" if self.guessed else "strict")
-        return Chunk(stream.read(), self.line)
+        try:
+            return Chunk(stream.read(), self.line)
+        except UnicodeDecodeError as error:  # reported as pdn.reader.open_text reports it
+            raise OSError(errno.EILSEQ, f"not {self.encoding} text ({error.reason}): give "
+                          "the right --encoding", self.source) from error
 
 
 def client_partitions(source: str, encoding: str | None, size: int) -> Iterator[Partition]:
@@ -134,7 +140,10 @@ def file_facts(url: str, encoding: str | None) -> FileFacts:
     megabyte as ``pdn.reader`` does). Raises ``OSError`` when it cannot be read."""
     size = _file_size(url)
     if encoding is not None:
-        "".encode(encoding)  # an unknown encoding fails here, as LookupError
+        try:
+            codecs.lookup(encoding)
+        except LookupError as error:
+            raise OSError(errno.EINVAL, str(error), url) from error
         return FileFacts(size, encoding, False)
     return FileFacts(size, detect_encoding(read_range(url, 0, min(size, SNIFF_BYTES))), True)
 

@@ -142,3 +142,15 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(shared_data
     assert marker.exists()  # a worker did die
     assert [(r["line"], r["status"], r["plies"]) for r in remote] == \
         [(r["line"], r["status"], r["plies"]) for r in expected]
+
+
+def test_a_missing_file_or_wrong_encoding_is_reported_as_on_one_machine(cluster, tmp_path):
+    russian = tmp_path / "ru.pdn"
+    russian.write_bytes('[White "Ренжин"]\n1. c3-d4 *\n'.encode())
+    sources = [str(tmp_path / "missing.pdn"), str(russian)]
+    for encoding in ("ascii", "no-such-codec"):
+        local = list(validate_sources(sources, jobs=1, encoding=encoding))
+        remote = list(validate_sources(sources, engine="dask", scheduler=cluster,
+                                       encoding=encoding))
+        assert len(local) == 2 and all(isinstance(item, str) for item in local)
+        assert remote == local
