@@ -4,8 +4,8 @@ The moves table is written part by part as it comes. The games table needs two t
 only the whole of a file tells: which way its results read where Black moves first, and
 every tag any game has (one column each). So each part of games waits in a temporary spool
 on disk while the votes and the tag names are gathered, and is then finished and written
-part by part. Players, openings and summary are aggregates of the games table, built from
-the spool in memory (they are small; the games table they read is held once).
+part by part. Players, openings and summary are aggregates of the games table, built in
+memory from the few columns of it they read.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ from replay.variants import Variant
 
 DERIVED_TABLES = {"players": players_table, "openings": openings_table,
                   "summary": summary_table}
+# The games' columns those tables read: only these are held in memory to build them.
+AGGREGATED_COLUMNS = ("file", "White", "Black", "Event", "date", "year", "variant", "result",
+                      "white_score", "opening", "plies", "status")
 
 
 def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLike,
@@ -79,8 +82,10 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
         for finished in games.finished() if need_games else ():
             if table == "games":
                 out.write(finished)
-            if keep_games or table in DERIVED_TABLES:
+            if keep_games:
                 kept.append(finished)
+            elif table in DERIVED_TABLES:
+                kept.append(finished[list(AGGREGATED_COLUMNS)])
         whole = pd.concat(kept, ignore_index=True) if len(kept) > 1 else \
             (kept[0] if kept else None)
         if table in DERIVED_TABLES:
