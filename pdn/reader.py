@@ -22,7 +22,7 @@ import io
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import IO, Generic, TypeVar
+from typing import IO, TYPE_CHECKING, Generic, TypeVar
 
 from lark.exceptions import UnexpectedInput
 
@@ -39,6 +39,9 @@ from pdn.syntax import (
     split_blocks,
     split_chunks,
 )
+
+if TYPE_CHECKING:
+    from pdn.partitions import Partition
 
 Source = str | os.PathLike | IO[str] | IO[bytes]
 T = TypeVar("T")
@@ -267,7 +270,7 @@ def read_block(block: Chunk, source: str | None = None) -> Iterator[Game]:
         yield game
 
 
-def _read_block(partition) -> list[tuple]:
+def _read_block(partition: Partition) -> list[tuple]:
     """Worker-process entry: cut a partition (``pdn.partitions``) into chunks and parse
     them, packed for the trip back."""
     return [_pack_game(game) for game in parse_chunks(block_chunks(partition.chunk()))]

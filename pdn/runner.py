@@ -18,6 +18,7 @@ order. Two engines stand behind one interface:
 from __future__ import annotations
 
 import os
+from abc import abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -51,16 +52,16 @@ class EngineUnavailableError(ImportError):
 class Runner(AbstractContextManager):
     """Runs a function over partitions, results in input order."""
 
+    @abstractmethod
     def partitions(self, source: str, encoding: str | None = None,
                    size: int | None = None) -> Iterator[Partition]:
         """The partitions of one source (``-``: standard input), of about ``size`` characters
         on one machine; ``OSError`` when it cannot be read."""
-        raise NotImplementedError
 
+    @abstractmethod
     def map(self, function: Callable[..., R], partitions: Iterable[Partition], *args: Any
             ) -> Iterator[R]:
         """``function(partition, *args)`` for every partition, in order."""
-        raise NotImplementedError
 
     def run(self, function: Callable[..., R], sources: Iterable[str], *args: Any,
             encoding: str | None = None, size: int | None = None) -> Iterator[R]:
