@@ -12,7 +12,8 @@ from pdn.parallel import gc_paused
 from pdn.partitions import Partition, source_name
 from pdn.reader import read_block
 from pdn.runner import open_runner
-from replay.convert import Target, TargetError, convert_game, render
+from replay import convert
+from replay.convert import Target, TargetError
 from replay.validate import GameReport
 from replay.variants import Variant
 
@@ -48,9 +49,10 @@ def convert_partition(partition: Partition, job: Job) -> list[Converted]:
     with gc_paused():
         for game in read_block(partition.chunk(), partition.source):
             mend = repair_game(game, job.default).mend if job.repair else ""
-            conversion = convert_game(game, job.default, job.target, partial=job.partial,
-                                      details=job.output_format == "json")
-            text = (render(conversion, job.output_format, job.layout)
+            conversion = convert.convert_game(game, job.default, job.target,
+                                              partial=job.partial,
+                                              details=job.output_format == "json")
+            text = (convert.render(conversion, job.output_format, job.layout)
                     if conversion.game is not None else None)
             plies = len(conversion.tree.steps) if conversion.tree is not None else 0
             done.append(Converted(text, conversion.report, plies, mend or ""))
