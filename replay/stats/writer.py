@@ -17,7 +17,7 @@ import pandas as pd
 from pdn.output import atomic_writer
 
 SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
-ROW_GROUP_ROWS = 1 << 18  # Parquet rows gathered into one row group (some tens of MB)
+ROW_GROUP_BYTES = 1 << 25  # parts gathered into one Parquet row group, measured in memory
 
 
 class TableWriter:
@@ -34,6 +34,7 @@ class TableWriter:
         self._stream: IO[Any] | None = None
         self._parquet: Any = None
         self._pending: list[pd.DataFrame] = []
+        self._pending_bytes = 0
         self._started = False
 
     def __enter__(self) -> TableWriter:
@@ -45,7 +46,8 @@ class TableWriter:
         """Append the rows of a part (the first part written gives the header or schema)."""
         if self.suffix == ".parquet":
             self._pending.append(frame)
-            if sum(len(f) for f in self._pending) >= ROW_GROUP_ROWS:
+            self._pending_bytes += int(frame.memory_usage(index=False, deep=True).sum())
+            if self._pending_bytes >= ROW_GROUP_BYTES:
                 self._flush()
         elif self.suffix == ".csv":
             frame.to_csv(self._stream, index=False, header=not self._started)
@@ -63,7 +65,7 @@ class TableWriter:
             return
         frame = pd.concat(self._pending, ignore_index=True) if len(self._pending) > 1 \
             else self._pending[0]
-        self._pending = []
+        self._pending, self._pending_bytes = [], 0
         if self._parquet is None:
             table = pa.Table.from_pandas(frame, preserve_index=False)
             self._parquet = pq.ParquetWriter(self._stream, table.schema)
