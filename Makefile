@@ -45,6 +45,7 @@ bench: $(BIN)/pdn
 	$(BIN)/python bench/linear.py
 	$(BIN)/python bench/index.py
 	$(BIN)/python bench/tree.py
+	$(BIN)/python bench/scale.py --games 200000
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

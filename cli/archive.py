@@ -21,6 +21,7 @@ from .common import EXIT_UNREADABLE, fail, input_size, progress_bar, stderr_cons
 from .options import (
     Choice,
     EncodingOption,
+    EngineOption,
     GameVariantOption,
     IgnoreGameTypeOption,
     JobsOption,
@@ -28,7 +29,9 @@ from .options import (
     OutputOption,
     PathsArgument,
     RulesOption,
+    SchedulerOption,
     UntaggedVariantOption,
+    check_engine,
     parse_variant,
     variant_choice,
 )
@@ -105,6 +108,8 @@ def _run(action: Callable[[], Summary]) -> Summary:
         fail(str(error))
     except OSError as error:
         fail(f"{error.filename or '<stdin>'}: cannot read: {error.strerror or error}")
+    except ImportError as error:  # the dask engine without Dask
+        fail(str(error))
 
 
 def _tail(summary: Summary) -> str:
@@ -235,6 +240,8 @@ def dedupe(
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
+    engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Remove duplicate games (the same moves, compared as positions, and compatible tags),
     keeping the most complete copy of each.
@@ -246,13 +253,15 @@ def dedupe(
     if by not in BY_CHOICES:
         fail(f"--by '{by}': use one of {', '.join(BY_CHOICES)}")
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
+    check_engine(engine, scheduler)
     sources = _sources(paths, [output, rejects, report])
     console = Console()
     with ExitStack() as stack, console.progress(sources, "deduplicating") as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
-        summary = _run(lambda: dedupe_games(
-            sources, out, _settings(choice, jobs, encoding, progress), by=by,
-            report=report, rejects=bad, note=console.note))
+        settings = _settings(choice, jobs, encoding, progress)
+        settings.engine, settings.scheduler = engine, scheduler
+        summary = _run(lambda: dedupe_games(sources, out, settings, by=by, report=report,
+                                            rejects=bad, note=console.note))
     _finish(console, f"{summary.games} games: {summary.groups} groups of duplicates, "
             f"{summary.removed} copies removed, {summary.written} written", summary)
 

@@ -6,25 +6,31 @@ import sys
 from collections import Counter
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
 from .options import (
-    Choice,
     EncodingOption,
+    EngineOption,
     IgnoreGameTypeOption,
+    JobsOption,
     JsonOption,
     NoForcedCaptureOption,
     OutputOption,
     PathsArgument,
     RulesOption,
+    SchedulerOption,
     UntaggedVariantOption,
+    check_engine,
     output_path,
     variant_choice,
 )
 from .sources import SourceError, collect_sources
+
+if TYPE_CHECKING:
+    from replay.convert_sources import Job
 
 SEPARATORS = {"pdn": "\n\n", "text": "\n\n", "json": "\n", "fen": "\n\n"}
 
@@ -63,6 +69,9 @@ def convert(
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
     encoding: EncodingOption = None,
+    jobs: JobsOption = 0,
+    engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Convert records to another notation; illegal games are reported, not converted.
 
@@ -78,6 +87,7 @@ def convert(
         fail(f"--format must be one of {', '.join(FORMATS)} and --layout one of "
              f"{', '.join(LAYOUTS)}")
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
+    check_engine(engine, scheduler)
     target_file = output_path(output)
     try:
         target = Target(to, paths_style, capture_sep, numbering)
@@ -88,9 +98,12 @@ def convert(
             refuse_overwriting_inputs(target_file, sources)
     except (TargetError, SourceError, OutputError) as error:
         fail(str(error))
-    counts = _convert(sources, target_file, target, choice, output_format, layout, partial,
-                      encoding, repair)
-    from replay.convert_sources import VERDICTS
+    from replay.convert_sources import VERDICTS, Job
+
+    job = Job(choice.default, target, output_format, layout, partial, repair,
+              choice.override, choice.rules)
+    counts = _convert(sources, target_file, job, encoding,
+                      {"jobs": jobs, "engine": engine, "scheduler": scheduler})
 
     summary = ", ".join(f"{counts[key]} {key}" for key in VERDICTS if counts[key])
     typer.echo(f"{summary or 'no games'}", err=True)
@@ -100,37 +113,31 @@ def convert(
     raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
 
 
-def _convert(sources: list[str], output: Path | None, target, choice: Choice,
-             output_format: str, layout: str, partial: bool, encoding: str | None,
-             repair: bool) -> Counter[str]:
+def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | None,
+             run: dict) -> Counter[str]:
     """Convert and write every game; the number of games of each verdict."""
     from pdn.output import atomic_writer
-    from replay.convert import TargetError, render
-    from replay.convert_sources import Repaired, Unreadable, convert_sources, messages, verdict
+    from pdn.runner import EngineUnavailableError
+    from replay.convert import TargetError
+    from replay.convert_sources import Unreadable, convert_sources, messages, verdict
 
     counts: Counter[str] = Counter()
     context = atomic_writer(output) if output is not None else nullcontext(sys.stdout)
     with context as stream, progress_bar("converting", input_size(sources)) as progress:
-        items = convert_sources(sources, choice.default, target, override=choice.override,
-                                rules=choice.rules, partial=partial,
-                                details=output_format == "json", repair=repair,
-                                encoding=encoding, progress=progress)
         try:
-            for item in items:
+            for item in convert_sources(sources, job, encoding=encoding, progress=progress,
+                                        **run):
                 if isinstance(item, Unreadable):
                     typer.secho(item.message, err=True, fg="red")
                     counts["unreadable"] += 1
-                elif isinstance(item, Repaired):
-                    typer.echo(item.message, err=True)
-                else:
-                    for line in messages(item):
-                        typer.echo(line, err=True)
-                    counts[verdict(item)] += 1
-                    if item.game is not None:
-                        stream.write(render(item, output_format, layout)
-                                     + SEPARATORS[output_format])
-        except TargetError as error:  # --numbering does not fit a game's board
-            fail(str(error))
+                    continue
+                for line in messages(item):
+                    typer.echo(line, err=True)
+                counts[verdict(item)] += 1
+                if item.text is not None:
+                    stream.write(item.text + SEPARATORS[job.output_format])
+        except (TargetError, EngineUnavailableError) as error:
+            fail(str(error))  # --numbering does not fit a game's board, or no Dask
     return counts
 
 

@@ -9,6 +9,8 @@
 | ``--rule/-r NAME=VALUE`` | a rule option set on top of every game's variant (repeatable) |
 | ``--no-forced-capture`` | the same as ``--rule forced-capture=no`` |
 | ``--jobs/-j`` | worker processes (0: all cores when the input is large) |
+| ``--engine`` | ``local`` (this machine's processes) or ``dask`` (a Dask cluster) |
+| ``--scheduler`` | with ``--engine dask``: a running cluster's scheduler (else a local cluster) |
 | ``--output/-o`` | where to write (atomically; ``-`` or nothing: stdout, where a stream fits) |
 | ``--json`` | one JSON object per line instead of text |
 
@@ -74,8 +76,14 @@ NoForcedCaptureOption = Annotated[bool, typer.Option(
     "forced-capture=no).")]
 JobsOption = Annotated[int, typer.Option(
     "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
+ENGINE_CHOICES = ("local", "dask")
 EngineOption = Annotated[str, typer.Option(
-    "--engine", help="Where batches run: local (processes here), or dask (the dask extra).")]
+    "--engine", help="local (this machine's processes) or dask (a Dask cluster; the dask "
+    "extra).")]
+SchedulerOption = Annotated[str | None, typer.Option(
+    "--scheduler", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
+    help="With --engine dask: a running cluster's scheduler (tcp://host:8786); without it a "
+    "local cluster of --jobs worker processes.")]
 OutputOption = Annotated[str | None, typer.Option(
     "--output", "-o", help="Write here (atomically, never over an input); - or nothing: "
     "stdout.", show_default=False)]
@@ -117,6 +125,14 @@ def ruled_variant(variant: Variant, rules: list[str] | None, no_forced_capture: 
                   ) -> Variant:
     """One position's variant with the user's --rule options set."""
     return with_rules(variant, rule_options(rules, no_forced_capture))
+
+
+def check_engine(engine: str, scheduler: str | None) -> None:
+    """A usage error (exit 2) for a bad choice of engine."""
+    if engine not in ENGINE_CHOICES:
+        fail(f"--engine must be local or dask, not '{engine}'")
+    if scheduler and engine != "dask":
+        fail("--scheduler needs --engine dask")
 
 
 def output_path(output: str | None) -> Path | None:

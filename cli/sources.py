@@ -13,11 +13,12 @@ class SourceError(ValueError):
 
 
 def collect_sources(paths: list[str], suffixes: tuple[str, ...] = RECORD_SUFFIXES) -> list[str]:
-    """Files to read, in the order given; a directory contributes its record files, sorted."""
+    """Files to read, in the order given; a directory contributes its record files, sorted;
+    a URL (``s3://...``, read through fsspec) is taken as it is."""
     sources: list[str] = []
     for text in paths:
-        if text == STDIN:
-            sources.append(STDIN)
+        if text == STDIN or "://" in text:
+            sources.append(text)
             continue
         path = Path(text)
         if path.is_dir():

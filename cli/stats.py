@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -20,7 +19,9 @@ from .options import (
     NoForcedCaptureOption,
     PathsArgument,
     RulesOption,
+    SchedulerOption,
     UntaggedVariantOption,
+    check_engine,
     variant_choice,
 )
 from .sources import SourceError, collect_sources
@@ -28,7 +29,6 @@ from .sources import SourceError, collect_sources
 TABLE_NAMES = ("games", "moves", "players", "openings", "summary")
 OUTPUT_SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
 PLOT_SUFFIXES = (".png", ".svg")
-PARALLEL_MIN_BYTES = 1 << 20
 SHOWN_ROWS = 20
 SHOWN_COLUMNS = {
     "games": ["file", "game", "White", "Black", "Result", "result", "plies", "ending",
@@ -58,6 +58,7 @@ def stats(
     as_json: JsonOption = False,
     jobs: JobsOption = 0,
     engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
     rule: RulesOption = None,
@@ -71,97 +72,92 @@ def stats(
     Without -o the first rows are shown, or with --json the whole table as JSON lines.
     Exit status: 0 done, 2 usage error, unreadable input or a missing optional library.
     """
-    _check_options(table, output, plot, engine)
+    _check_options(table, output, plot, engine, scheduler)
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     try:
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
-    tables = _compute(sources, choice, _workers(jobs, sources), engine, opening_plies,
-                      table == "moves", encoding)
-    frame = tables.table(table)
+    run = {"jobs": jobs, "engine": engine, "scheduler": scheduler,
+           "opening_plies": opening_plies, "encoding": encoding}
     if output is not None:
-        _write(frame, output, sources)
-        typer.echo(f"{len(frame):,} rows of {table} written to {output}", err=True)
+        rows, games = _write(sources, choice, table, output, plot is not None, run)
+        typer.echo(f"{rows:,} rows of {table} written to {output}", err=True)
+        if plot is not None:
+            _plot(games, plot)
+        return
+    tables = _compute(sources, choice, table == "moves", run)
     if plot is not None:
-        _plot(tables, plot)
-        typer.echo(f"plot written to {plot}", err=True)
-    if output is None and as_json:
+        _plot(tables.games, plot)
+    frame = tables.table(table)
+    if as_json:
         frame.to_json(sys.stdout, orient="records", lines=True, date_format="iso",
                       force_ascii=False)
-    elif output is None:
+    else:
         _show(tables.games, frame, table)
 
 
-def _check_options(table: str, output: Path | None, plot: Path | None, engine: str) -> None:
+def _check_options(table: str, output: Path | None, plot: Path | None, engine: str,
+                   scheduler: str | None) -> None:
     if table not in TABLE_NAMES:
         fail(f"--table must be one of {', '.join(TABLE_NAMES)}, not '{table}'")
     if output is not None and output.suffix.lower() not in OUTPUT_SUFFIXES:
         fail(f"-o must end in {', '.join(OUTPUT_SUFFIXES)}, not '{output.suffix}'")
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         fail(f"--plot must end in .png or .svg, not '{plot.suffix}'")
-    if engine not in ("local", "dask"):
-        fail(f"--engine must be local or dask, not '{engine}'")
+    check_engine(engine, scheduler)
 
 
-def _workers(jobs: int, sources: list[str]) -> int:
-    """``--jobs``; for 0, every core when the files are big enough to repay the pool."""
-    if jobs:
-        return jobs
-    from replay.archive.stream import total_size
-
-    size = total_size([s for s in sources if s != "-"]) or 0
-    return (os.cpu_count() or 1) if size > PARALLEL_MIN_BYTES else 1
-
-
-def _compute(sources: list[str], choice: Choice, jobs: int, engine: str, opening_plies: int,
-             with_moves: bool, encoding: str | None):
+def _compute(sources: list[str], choice: Choice, with_moves: bool, run: dict):
     from replay.stats import EngineUnavailableError, stats_tables
 
     try:
         with progress_bar("tabulating", input_size(sources)) as progress:
-            return stats_tables(sources, choice.default, choice.override, jobs=jobs,
-                                engine=engine, opening_plies=opening_plies,
-                                with_moves=with_moves, encoding=encoding, rules=choice.rules,
-                                progress=progress)
-    except EngineUnavailableError as error:
+            return stats_tables(sources, choice.default, choice.override,
+                                with_moves=with_moves, rules=choice.rules, progress=progress,
+                                **run)
+    except (EngineUnavailableError, ValueError) as error:
         fail(str(error))
     except OSError as error:
         fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
 
 
-def _write(frame, output: Path, sources: list[str]) -> None:
-    from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
+def _write(sources: list[str], choice: Choice, table: str, output: Path, keep_games: bool,
+           run: dict):
+    """Stream the table to ``output``; the rows written and, if kept, the games table."""
+    from pdn.output import OutputError, refuse_overwriting_inputs
+    from replay.stats import EngineUnavailableError, write_table
 
     try:
         refuse_overwriting_inputs(output, sources)
     except OutputError as error:
         fail(str(error))
-    suffix = output.suffix.lower()
-    if suffix == ".parquet":
+    if output.suffix.lower() == ".parquet":
         try:
             import pyarrow  # noqa: F401 - only to say clearly that the extra is missing
         except ImportError:
             fail("Parquet output needs pyarrow: pip install 'pdn-toolkit[parquet]'")
-        with atomic_writer(output, binary=True) as stream:
-            frame.to_parquet(stream, index=False)
-    elif suffix == ".csv":
-        with atomic_writer(output) as stream:
-            frame.to_csv(stream, index=False)
-    else:
-        with atomic_writer(output) as stream:
-            frame.to_json(stream, orient="records", lines=True, date_format="iso",
-                          force_ascii=False)
+    try:
+        with progress_bar("tabulating", input_size(sources)) as progress:
+            return write_table(sources, choice.default, output, table, choice.override,
+                               keep_games=keep_games, rules=choice.rules, progress=progress,
+                               **run)
+    except (EngineUnavailableError, ValueError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
 
 
-def _plot(tables, path: Path) -> None:
+def _plot(games, path: Path) -> None:
     try:
         import matplotlib  # noqa: F401 - only to say clearly that the extra is missing
     except ImportError:
         fail("plots need matplotlib: pip install 'pdn-toolkit[plots]'")
+    from replay.stats import openings_table
     from replay.stats.plots import plot_tables
 
-    plot_tables(tables.games, tables.openings, path)
+    plot_tables(games, openings_table(games), path)
+    typer.echo(f"plot written to {path}", err=True)
 
 
 def _show(games, frame, table: str) -> None:

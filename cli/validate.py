@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -13,13 +14,16 @@ import typer
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
 from .options import (
     EncodingOption,
+    EngineOption,
     IgnoreGameTypeOption,
     JobsOption,
     JsonOption,
     NoForcedCaptureOption,
     PathsArgument,
     RulesOption,
+    SchedulerOption,
     UntaggedVariantOption,
+    check_engine,
     variant_choice,
 )
 from .sources import SourceError, collect_sources
@@ -44,6 +48,8 @@ def validate(
     suggest: Annotated[bool, typer.Option(
         "--suggest", help="Under each broken game, the slips that would mend it (a move "
         "missing, one too many, two exchanged, a letter or digit off).")] = False,
+    engine: EngineOption = "local",
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Replay every game on the rules; report illegal, ambiguous and incomplete records.
 
@@ -52,6 +58,7 @@ def validate(
     from replay.validate import problem_line, suggestion_lines, validate_sources
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
+    check_engine(engine, scheduler)
     if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
         fail(f"--report must end in .html or .md, not '{report.suffix}'")
     try:
@@ -66,9 +73,10 @@ def validate(
     kept = []
     unreadable_files = 0
     with progress_bar("validating", input_size(sources)) as progress:
-        for item in validate_sources(sources, choice.default, choice.override, jobs=jobs,
-                                     encoding=encoding, suggest=suggest, rules=choice.rules,
-                                     strict=strict, progress=progress):
+        for item in _engine_checked(validate_sources(
+                sources, choice.default, choice.override, jobs=jobs, encoding=encoding,
+                suggest=suggest, rules=choice.rules, strict=strict, progress=progress,
+                engine=engine, scheduler=scheduler)):
             if isinstance(item, str):
                 typer.secho(item, err=True, fg="red")
                 unreadable_files += 1
@@ -111,6 +119,16 @@ def validate(
     if unreadable_files or statuses["unreadable"]:
         raise typer.Exit(EXIT_UNREADABLE)
     raise typer.Exit(EXIT_INVALID if statuses["invalid"] else EXIT_OK)
+
+
+def _engine_checked(items: Iterator) -> Iterator:
+    """The reports, or a clear error when the engine asked for is not installed."""
+    from pdn.runner import EngineUnavailableError
+
+    try:
+        yield from items
+    except EngineUnavailableError as error:
+        fail(str(error))
 
 
 def _inferred_summary(inferred: Counter[str]) -> str:

@@ -21,14 +21,12 @@ import errno
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import IO, Generic, TypeVar
+from typing import IO, TYPE_CHECKING, Generic, TypeVar
 
 from lark.exceptions import UnexpectedInput
 
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
-from pdn.parallel import in_order
 from pdn.syntax import (
     Chunk,
     GameTransformer,
@@ -41,6 +39,9 @@ from pdn.syntax import (
     split_blocks,
     split_chunks,
 )
+
+if TYPE_CHECKING:
+    from pdn.partitions import Partition
 
 Source = str | os.PathLike | IO[str] | IO[bytes]
 T = TypeVar("T")
@@ -259,10 +260,20 @@ def parse_chunks(chunks: Iterable[Chunk], source: str | None = None) -> Iterator
     return _read_chunks(chunks, source)
 
 
-def _read_block(block: Chunk) -> list[tuple]:
-    """Worker-process entry: cut a block into chunks and parse them, packed for the trip
-    back."""
-    return [_pack_game(game) for game in parse_chunks(block_chunks(block))]
+def read_block(block: Chunk, source: str | None = None) -> Iterator[Game]:
+    """The games of a block of whole games (``split_blocks``; a partition of a source),
+    numbered from 1 in the block, located and checked as ``read_games`` does over the whole
+    source."""
+    for index, game in enumerate(_check_separators(parse_chunks(block_chunks(block), source)),
+                                 1):
+        game.index = index
+        yield game
+
+
+def _read_block(partition: Partition) -> list[tuple]:
+    """Worker-process entry: cut a partition (``pdn.partitions``) into chunks and parse
+    them, packed for the trip back."""
+    return [_pack_game(game) for game in parse_chunks(block_chunks(partition.chunk()))]
 
 
 # Games travel back from worker processes as nested tuples: pickling a tree of dataclass
@@ -308,9 +319,13 @@ def _unpack_game(packed: tuple) -> Game:
 
 def _read_parallel(stream: IO[str], workers: int, source: str | None) -> Iterator[Game]:
     """Parse blocks of games in worker processes, in order, with a bounded look-ahead."""
-    with ProcessPoolExecutor(workers) as pool:
-        blocks = ((block,) for block in split_blocks(stream, READ_BLOCK))
-        for packed in in_order(pool, _read_block, blocks, workers):
+    from pdn.partitions import Partition
+    from pdn.runner import LocalRunner
+
+    with LocalRunner(workers) as runner:
+        blocks = (Partition(source or "", block.line, text=block.text)
+                  for block in split_blocks(stream, READ_BLOCK))
+        for packed in runner.map(_read_block, blocks):
             yield from _unpacked(packed, source)
 
 
@@ -511,6 +526,7 @@ __all__ = [
     "iter_chunks",
     "open_text",
     "parse_chunks",
+    "read_block",
     "read_game",
     "read_games",
     "read_headers",

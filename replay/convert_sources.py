@@ -1,26 +1,30 @@
-"""Convert whole sources: read each file (or standard input), mend broken games where a repair
-is sure, convert every game, and say what became of each (the library behind ``pdn convert``).
+"""Convert whole sources on a runner (``pdn.runner``): partitions of games are read, mended
+where a repair is sure, replayed and written in the target notation where they lie (this
+process, worker processes or a Dask cluster), and only the text and a plain report per game
+come back, in order; the library behind ``pdn convert``.
 
->>> from replay.convert import Target, render
+>>> import tempfile, pathlib
+>>> from replay.convert import Target
 >>> from replay.variants import RUSSIAN
->>> items = list(convert_sources(["1.ed4 dc5 2.fe3 *"], RUSSIAN, Target("full")))
->>> [verdict(item) for item in items], render(items[0], "text", "inline")
-(['converted'], '1.e3-d4 d6-c5 2.f2-e3')
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "game.pdn"
+>>> _ = path.write_text("1.ed4 dc5 2.fe3 *")
+>>> (item,) = convert_sources([str(path)], Job(RUSSIAN, Target("full"), "text", "inline"))
+>>> verdict(item), item.text
+('converted', '1.e3-d4 d6-c5 2.f2-e3')
 """
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO
 
-from pdn.model import Game
-from pdn.reader import read_games
-from replay.convert import Conversion, Target, TargetError, convert_games
-from replay.validate import problem_line
+from pdn.parallel import gc_paused
+from pdn.partitions import Partition, source_name
+from pdn.reader import read_block
+from pdn.runner import open_runner
+from replay import convert
+from replay.convert import Target, TargetError
+from replay.validate import GameReport, problem_line
 from replay.variants import Rules, Variant
 
 # What became of a game, in the order ``pdn convert`` sums them up.
@@ -28,119 +32,108 @@ VERDICTS = ("converted", "incomplete", "partly converted", "not converted", "unr
 
 
 @dataclass(frozen=True)
+class Job:
+    """How to convert: the variant of games without GameType, the target, the output form,
+    whether to convert up to an error and to mend sure slips, the variant of every game
+    (``override``) and rule options set on top of each game's variant."""
+
+    default: Variant | None
+    target: Target
+    output_format: str = "pdn"
+    layout: str = "columns"
+    partial: bool = False
+    repair: bool = False
+    override: Variant | None = None
+    rules: Rules | None = None
+
+
+@dataclass
+class Converted:
+    """One game's outcome: its text in the output format (None: not converted), its report
+    (numbered in its source), the main-line plies converted, and a repair made ("": none)."""
+
+    text: str | None
+    report: GameReport
+    plies: int
+    mend: str = ""
+
+
+@dataclass(frozen=True)
 class Unreadable:
-    """A source that could not be read, and why (``path: cannot read: reason``)."""
+    """A source that could not be read, and why (``name: cannot read: reason``)."""
 
     source: str
     message: str
 
 
-@dataclass(frozen=True)
-class Repaired:
-    """A game mended before it was converted (``repair``), said in words."""
-
-    message: str
-
-
-def convert_sources(sources: Iterable[str], default: Variant | None = None,
-                    target: Target | None = None, *, override: Variant | None = None,
-                    rules: Rules | None = None, partial: bool = False, details: bool = False,
-                    repair: bool = False, encoding: str | None = None,
-                    progress: Callable[[int], None] | None = None
-                    ) -> Iterator[Conversion | Repaired | Unreadable]:
-    """Every game of every source converted, in order; a source that cannot be read gives an
-    ``Unreadable`` instead and the others are still read. ``-`` is standard input, and a
-    string that is not a file name is read as PDN text.
-
-    ``repair`` mends a game that stops replaying where one repair is sure
-    (``replay.repair.repair_game``; a ``Repaired`` comes before its conversion). ``progress``
-    is told how many bytes each read of a file gave. Raises ``TargetError`` when
-    ``target`` does not fit a game's board.
-    """
-    for source in sources:
-        name = "<stdin>" if source == "-" else source
-        try:
-            stack = ExitStack()
-            games = _games(_opened(source, stack, progress), name, encoding, stack)
-            if repair:
-                games = _repaired(games, default, override, rules)
-            for item in games:
-                if isinstance(item, Repaired):
-                    yield item
-                    continue
-                yield from convert_games([item], default, target, override=override,
-                                         partial=partial, details=details, rules=rules)
-        except TargetError as error:
-            raise TargetError(f"{name}: {error}") from None
-        except (OSError, LookupError, UnicodeError) as error:
-            reason = getattr(error, "strerror", None) or error
-            yield Unreadable(name, f"{name}: cannot read: {reason}")
-
-
-def _opened(source: str, stack: ExitStack, progress: Callable[[int], None] | None):
-    """What the reader reads for a source: standard input, the file, or PDN text; a file or
-    standard input counted as it is read when ``progress`` is given."""
-    if source == "-":
-        binary: IO[bytes] = sys.stdin.buffer
-    elif progress is not None and os.path.isfile(source):
-        binary = stack.enter_context(open(source, "rb"))  # noqa: SIM115 - the stack closes it
-    else:
-        return source
-    return _Counted(binary, progress) if progress is not None else binary
-
-
-class _Counted:
-    """A binary stream that tells ``progress`` how many bytes each read gave."""
-
-    def __init__(self, binary: IO[bytes], progress: Callable[[int], None]) -> None:
-        self.binary, self.progress = binary, progress
-        self.name = getattr(binary, "name", None)
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.binary.read(size)
-        self.progress(len(data))
-        return data
-
-
-def _games(handle, name: str, encoding: str | None, stack: ExitStack) -> Iterator[Game]:
-    """The games of one source, with the name their messages give; the source is closed
-    when they are done."""
-    with stack:
-        for game in read_games(handle, encoding=encoding):
-            game.source = name
-            yield game
-
-
-def _repaired(games: Iterable[Game], default: Variant | None, override: Variant | None,
-              rules: Rules | None) -> Iterator[Game | Repaired]:
-    """The games, each broken one mended where a repair is sure (and said)."""
+def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Converted]]:
+    """Worker entry: the partition's size and its games converted (numbered from 1 in it)."""
     from replay.repair import repair_game
 
-    for game in games:
-        mend = repair_game(game, default, override, rules=rules).mend
-        if mend:
-            yield Repaired(f"{game.source or '<stdin>'}:{game.line}: game {game.index}: "
-                           f"repaired: {mend}")
-        yield game
+    done = []
+    with gc_paused():
+        for game in read_block(partition.chunk(), partition.source):
+            mend = repair_game(game, job.default, job.override, rules=job.rules).mend \
+                if job.repair else ""
+            conversion = convert.convert_game(game, job.default, job.target,
+                                              override=job.override, partial=job.partial,
+                                              details=job.output_format == "json",
+                                              rules=job.rules)
+            text = (convert.render(conversion, job.output_format, job.layout)
+                    if conversion.game is not None else None)
+            plies = len(conversion.tree.steps) if conversion.tree is not None else 0
+            done.append(Converted(text, conversion.report, plies, mend or ""))
+    return partition.size, done
 
 
-def verdict(conversion: Conversion) -> str:
+def convert_sources(sources: list[str], job: Job, *, jobs: int = 0,
+                    encoding: str | None = None, engine: str = "local",
+                    scheduler: str | None = None,
+                    progress: Callable[[int], None] | None = None
+                    ) -> Iterator[Converted | Unreadable]:
+    """Every game of every source converted, in order, numbered in its source; a source
+    that cannot be read gives an ``Unreadable`` instead and the others are still read.
+    ``progress`` is told how much of the input each partition covered. Raises
+    ``TargetError`` when the target does not fit a game's board."""
+    with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
+        for source in sources:
+            offset = 0
+            try:
+                for size, part in runner.map(convert_partition,
+                                             runner.partitions(source, encoding), job):
+                    if progress is not None:
+                        progress(size)
+                    for converted in part:
+                        converted.report.game += offset
+                        yield converted
+                    offset += len(part)
+            except OSError as error:
+                name = source_name(source)
+                yield Unreadable(name, f"{name}: cannot read: {error.strerror or error}")
+            except TargetError as error:
+                raise TargetError(f"{source_name(source)}: {error}") from None
+
+
+def verdict(item: Converted) -> str:
     """What became of a game: one of ``VERDICTS``."""
-    report = conversion.report
-    if conversion.game is None:
+    report = item.report
+    if item.text is None:
         return "unreadable" if report.status == "unreadable" else "not converted"
     if report.errors:
         return "partly converted"
     return "incomplete" if report.status == "incomplete" else "converted"
 
 
-def messages(conversion: Conversion) -> list[str]:
-    """What to tell the user about a game: its errors and the records written differently,
-    in ``pdn validate``'s form, and where a partial conversion stopped."""
-    report = conversion.report
-    lines = [problem_line(report, problem, "error") for problem in report.errors]
+def messages(item: Converted) -> list[str]:
+    """What to tell the user about a game: the repair made, its errors and the records
+    written differently, in ``pdn validate``'s form, and where a partial conversion
+    stopped."""
+    report = item.report
+    where = f"{report.file or '<stdin>'}:{report.line}"
+    lines = [f"{where}: game {report.game}: repaired: {item.mend}"] if item.mend else []
+    lines += [problem_line(report, problem, "error") for problem in report.errors]
     lines += [problem_line(report, problem, "warning") for problem in report.warnings]
-    if verdict(conversion) == "partly converted" and conversion.tree is not None:
-        lines.append(f"{report.file or '<stdin>'}:{report.line}: {report.title}: converted up "
-                     f"to the error ({len(conversion.tree.steps)} plies of the main line)")
+    if verdict(item) == "partly converted":
+        lines.append(f"{where}: {report.title}: converted up to the error ({item.plies} plies "
+                     "of the main line)")
     return lines

@@ -6,18 +6,16 @@ between worker processes and become JSON lines as they are.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 
 from pdn.fen import format_fen
 from pdn.model import Game
-from pdn.parallel import gc_paused, in_order
-from pdn.reader import iter_blocks, parse_chunks
-from pdn.syntax import Chunk, block_chunks
+from pdn.parallel import gc_paused
+from pdn.partitions import Partition, source_name
+from pdn.reader import parse_chunks
+from pdn.runner import open_runner
+from pdn.syntax import block_chunks
 from replay.board import setup_from_position
 from replay.inference import standard_form, standard_players
 from replay.replayer import (
@@ -217,7 +215,8 @@ def validate_sources(sources: list[str], default: Variant | None = None,
                      override: Variant | None = None, *, jobs: int = 0,
                      encoding: str | None = None, suggest: bool = False,
                      rules: Rules | None = None, strict: bool = False,
-                     progress: Callable[[int], None] | None = None
+                     progress: Callable[[int], None] | None = None,
+                     engine: str = "local", scheduler: str | None = None
                      ) -> Iterator[GameReport | str]:
     """Reports for every game of every source, in order; an unreadable file gives one error
     string (``path: reason``) instead, and the others are still read.
@@ -226,42 +225,25 @@ def validate_sources(sources: list[str], default: Variant | None = None,
     record); ``override`` replaces every game's own. Results of games where Black moves
     first are checked per source (``settle_results``).
 
-    ``jobs`` worker processes read and replay batches of games (0: all cores, used only when
-    the input is large enough to repay starting them; 1: this process only). ``suggest``:
-    repair suggestions under each broken game. ``rules``: rule options set on top of every
-    game's variant (``{"forced-capture": "no"}``). ``strict``: warnings count as errors.
-    ``progress`` is told how many characters each piece of work covered.
+    The work runs on ``engine`` (``pdn.runner``): ``jobs`` worker processes (0: all cores,
+    used only when the input is large enough to repay starting them; 1: this process only),
+    or a Dask cluster (``scheduler``). ``suggest``: repair suggestions under each broken game.
+    ``rules``: rule options set on top of every game's variant (``{"forced-capture": "no"}``).
+    ``strict``: warnings count as errors. ``progress`` is told how many characters (or bytes)
+    each piece of work covered.
     """
     work = _Work(default, override, suggest, rules, strict)
-    workers = jobs or (os.cpu_count() or 1)
-    sizes = [0 if source == "-" else _size(source) for source in sources]
-    parallel = workers > 1 and (jobs > 1 or sum(sizes) > PARALLEL_MIN_BYTES)
-    with ExitStack() as stack:
-        pool = stack.enter_context(ProcessPoolExecutor(workers)) if parallel else None
+    with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
         for source in sources:
-            name = "<stdin>" if source == "-" else source
-            handle = sys.stdin.buffer if source == "-" else source
             try:
-                blocks = iter_blocks(handle, encoding=encoding, size=BLOCK)
-                if pool is None:
-                    batches = (_validate_block(block, name, work) for block in blocks)
-                else:
-                    batches = in_order(pool, _validate_block,
-                                       ((block, name, work) for block in blocks), workers)
+                batches = runner.map(_validate_partition,
+                                     runner.partitions(source, encoding, BLOCK), work)
                 yield from settle_results(_renumbered(batches, progress))
             except OSError as error:
-                yield f"{name}: cannot read: {error.strerror or error}"
+                yield f"{source_name(source)}: cannot read: {error.strerror or error}"
 
 
-PARALLEL_MIN_BYTES = 1 << 18  # worker processes repay their start from about here (measured)
-BLOCK = 1 << 17  # characters of games per piece of work (a few hundred games)
-
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
+BLOCK = 1 << 17  # characters of games per piece of work on one machine (a few hundred games)
 
 
 @dataclass(frozen=True)
@@ -275,14 +257,14 @@ class _Work:
     strict: bool
 
 
-def _validate_block(block: Chunk, source: str, work: _Work) -> tuple[int, list[GameReport]]:
-    """Worker entry: cut a block of games into chunks, read and replay them; the block's
-    size in characters and the reports."""
+def _validate_partition(partition: Partition, work: _Work) -> tuple[int, list[GameReport]]:
+    """Worker entry: cut a partition of games into chunks, read and replay them; the
+    partition's size and the reports."""
     with gc_paused():
-        return len(block.text), [
+        return partition.size, [
             report_game(game, work.default, work.override, suggest=work.suggest,
                         rules=work.rules, strict=work.strict)
-            for game in parse_chunks(block_chunks(block), source)]
+            for game in parse_chunks(block_chunks(partition.chunk()), partition.source)]
 
 
 def _renumbered(batches: Iterable[tuple[int, list[GameReport]]],

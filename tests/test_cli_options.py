@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from pdn.reader import read_game
 from replay.convert import Target
-from replay.convert_sources import Unreadable, convert_sources, messages, verdict
+from replay.convert_sources import Job, Unreadable, convert_sources, messages, verdict
 from replay.validate import report_game
 from replay.variants import RUSSIAN, UnknownRuleError, parse_rules
 
@@ -222,14 +222,15 @@ def test_strict_reports_count_warnings_as_errors():
 
 def test_conversion_verdicts_and_messages(tmp_path):
     text = f"{NO_CAPTURE}\n\n1. c3-d4 ... 2. b2-c3 *\n\n1. c3-d4 f6-g5 *\n"
-    items = list(convert_sources([text, str(tmp_path / "missing.pdn")], RUSSIAN,
-                                 Target("full"), partial=True))
+    games = str(_write(tmp_path, text))
+    job = Job(RUSSIAN, Target("full"), partial=True)
+    counted: list[int] = []
+    items = list(convert_sources([games, str(tmp_path / "missing.pdn")], job,
+                                 progress=counted.append))
     assert [verdict(i) for i in items[:3]] == ["partly converted", "incomplete", "converted"]
     assert any("converted up to the error (2 plies" in line for line in messages(items[0]))
     assert isinstance(items[3], Unreadable) and "cannot read" in items[3].message
-    counted: list[int] = []
-    list(convert_sources([str(_write(tmp_path, text))], RUSSIAN, progress=counted.append))
-    assert sum(counted) == len(text.encode())
+    assert sum(counted) == len(text)  # every character of the file, told as it was done
 
 
 def _write(tmp_path: Path, text: str) -> Path:

@@ -456,3 +456,16 @@ def test_canonical_path_names_the_playing_square_behind_an_orthogonal_capture():
     assert canonical_squares(geo, move) == squares
     assert full_text(board, move, "canonical") == FRISIAN.gametype.capture_separator.join(
         FRISIAN.gametype.notation.name(square) for square in squares)
+
+
+def test_cli_convert_in_two_processes_writes_what_one_writes(app, shared_data, tmp_path):
+    """Partitions converted in worker processes come back in order, numbered in their
+    files: the output and the messages are those of one process."""
+    russian = sorted((shared_data / "games-checkers" / "russian").glob("*.pdn"))
+    runs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}.pdn"
+        result = run(app, *map(str, russian), "--to", "short", "-o", str(out), "--jobs", jobs)
+        runs.append((result.exit_code, result.output, out.read_text()))
+    assert runs[0][2].count("[Event") > 600
+    assert runs[1] == runs[0]

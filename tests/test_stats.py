@@ -211,7 +211,7 @@ def _importable(name: str) -> bool:
 
 
 def test_dask_gives_the_same_tables(shared_data):
-    require(_importable("dask"), "dask (the dask extra)")
+    require(_importable("distributed"), "dask.distributed (the dask extra)")
     sources = _russian_archive(shared_data)[:1]
     local = stats_tables(sources, RUSSIAN)
     dask = stats_tables(sources, RUSSIAN, jobs=2, engine="dask")

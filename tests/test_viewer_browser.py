@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED_DATA, require
+from pdn.cli.app import app
 from typer.testing import CliRunner
 from webdriver import Browser, chromium_session
 
-from cli.app import app
 from pdn.model import Game, Line
 from pdn.reader import read_games
 from replay.board import Board

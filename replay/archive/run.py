@@ -24,7 +24,7 @@ from pdn.writer import write_game
 from replay.archive.clean import Options, clean_game
 from replay.archive.dedupe import Fingerprint, Grouper, dropped, fingerprint, move_key, refine
 from replay.archive.select import Criteria
-from replay.archive.stream import Located, Record, run_task
+from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
 from replay.replayer import game_variant
 from replay.variants import Rules, Variant
@@ -36,7 +36,8 @@ Progress = Callable[[int], None] | None
 @dataclass
 class Settings:
     """How to read: the variant of games without GameType, an override, workers, encoding,
-    progress, and rule options set on top of each game's variant."""
+    progress, rule options set on top of each game's variant, and the engine that runs the
+    work."""
 
     default: Variant
     override: Variant | None = None
@@ -44,6 +45,8 @@ class Settings:
     encoding: str | None = None
     progress: Progress = None
     rules: Rules | None = None
+    engine: str = "local"  # or dask (``pdn.runner``)
+    scheduler: str | None = None  # a Dask scheduler's address
 
 
 @dataclass
@@ -170,8 +173,7 @@ def filter_games(sources: list[str], out: IO[str], criteria: Criteria, settings:
                  note: Note = print) -> Summary:
     """Write the games that meet every criterion (``invert``: the others)."""
     summary = Summary()
-    items = run_task(sources, FilterTask(criteria, _portable(settings), invert),
-                     jobs=settings.jobs, encoding=settings.encoding, progress=settings.progress)
+    items = _run(sources, FilterTask(criteria, _portable(settings), invert), settings)
     _write_all(_counting_matches(items, summary), out, rejects, note, summary)
     return summary
 
@@ -189,6 +191,13 @@ def _portable(settings: Settings) -> Settings:
                     rules=settings.rules)
 
 
+def _run(sources: list[str], task: Task[Out], settings: Settings) -> Iterator[Located[Out]]:
+    """The task over every game of the sources, on the engine the settings name."""
+    return run_task(sources, task, jobs=settings.jobs, encoding=settings.encoding,
+                    progress=settings.progress, engine=settings.engine,
+                    scheduler=settings.scheduler)
+
+
 # ---- merge ---------------------------------------------------------------------------------
 
 
@@ -204,8 +213,7 @@ def merge_games(sources: list[str], out: IO[str], settings: Settings, *,
                 rejects: IO[str] | None = None, note: Note = print) -> Summary:
     """Write the games of every source, in order, into one stream."""
     summary = Summary()
-    items = run_task(sources, CopyTask(), jobs=settings.jobs, encoding=settings.encoding,
-                     progress=settings.progress)
+    items = _run(sources, CopyTask(), settings)
     _write_all(items, out, rejects, note, summary)
     return summary
 
@@ -239,8 +247,7 @@ def clean_games(sources: list[str], out: IO[str], settings: Settings, options: O
     ``file:line: game N: what changed``."""
     summary = Summary()
     tell = changes or note
-    items = run_task(sources, CleanTask(_portable(settings), options), jobs=settings.jobs,
-                     encoding=settings.encoding, progress=settings.progress)
+    items = _run(sources, CleanTask(_portable(settings), options), settings)
 
     def reported() -> Iterator[Located[Out]]:
         for item in items:
@@ -374,8 +381,7 @@ def split_games(sources: list[str], directory: str | os.PathLike, by: str,
     target.mkdir(parents=True, exist_ok=True)
     files = _Files(target, sources)
     try:
-        items = run_task(sources, SplitTask(_portable(settings), kind), jobs=settings.jobs,
-                         encoding=settings.encoding, progress=settings.progress)
+        items = _run(sources, SplitTask(_portable(settings), kind), settings)
         for item in items:
             summary.games += 1
             if item.result.error and _unreadable(item, summary, rejects, note) is not None:
@@ -435,8 +441,7 @@ def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
     offsets = array("q", [0])
     unreadable: set[int] = set()
     with tempfile.TemporaryFile() as spool:
-        items = run_task(sources, DedupeTask(_portable(settings)), jobs=settings.jobs,
-                         encoding=settings.encoding, progress=settings.progress)
+        items = _run(sources, DedupeTask(_portable(settings)), settings)
         for ordinal, item in enumerate(items):
             summary.games += 1
             places.append((item.source, item.index, item.result.line))

@@ -1,30 +1,26 @@
 """Stream the games of many sources through a task, in order, in worker processes.
 
-A source is cut into game chunks (``pdn.reader.iter_chunks``); batches of chunks go to
-worker processes, which parse them and run the task over the batch's records; only the
-task's small results come back, in file order. A game whose text the parser gave up on is a
+Sources are cut into partitions of whole games by a runner (``pdn.runner``: worker
+processes, or a Dask cluster); each worker cuts its partition into game chunks, parses them
+and runs the task over their records; only the task's small results come back, in file
+order. A game whose text the parser gave up on is a
 record without a game, carrying its original text, so that no command ever drops it.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from itertools import islice
 from typing import Generic, Protocol, TypeVar
 
 from pdn.model import Game
-from pdn.parallel import in_order
-from pdn.reader import iter_chunks, parse_chunks
-from pdn.syntax import Chunk, head_tags
+from pdn.partitions import STDIN, Partition
+from pdn.reader import parse_chunks
+from pdn.runner import open_runner
+from pdn.syntax import Chunk, block_chunks, head_tags
 
 R = TypeVar("R")
-STDIN = "-"
-BATCH_CHUNKS = 200
-PARALLEL_MIN_BYTES = 1 << 19
 
 
 @dataclass
@@ -60,16 +56,6 @@ class Task(Protocol[R]):
 
 
 @dataclass
-class Batch:
-    source: str
-    chunks: list[Chunk]
-
-    @property
-    def size(self) -> int:
-        return sum(len(chunk.text) for chunk in self.chunks)
-
-
-@dataclass
 class Done(Generic[R]):
     """A batch's results (one per game, in order) and the characters it covered."""
 
@@ -101,20 +87,12 @@ def read_records(source: str, chunks: Iterable[Chunk],
     return records
 
 
-def _run(task: Task[R], batch: Batch) -> Done[R]:
+def _run(partition: Partition, task: Task[R]) -> Done[R]:
+    """Worker entry: the task's results for the games of one partition."""
     screen = getattr(task, "screen", None)
-    return Done(batch.source, task(read_records(batch.source, batch.chunks, screen)),
-                batch.size)
-
-
-def _batches(sources: list[str], encoding: str | None) -> Iterator[Batch]:
-    """Every source's chunks in batches; a batch never spans two sources."""
-    for source in sources:
-        name = "<stdin>" if source == STDIN else source
-        handle = sys.stdin.buffer if source == STDIN else source
-        chunks = iter_chunks(handle, encoding=encoding)
-        while batch := list(islice(chunks, BATCH_CHUNKS)):
-            yield Batch(name, batch)
+    chunks = block_chunks(partition.chunk())
+    return Done(partition.source, task(read_records(partition.source, chunks, screen)),
+                partition.size)
 
 
 def total_size(sources: list[str]) -> int | None:
@@ -133,31 +111,21 @@ def file_size(path: str) -> int:
 
 
 def run_task(sources: list[str], task: Task[R], *, jobs: int = 1, encoding: str | None = None,
-             progress: Callable[[int], None] | None = None) -> Iterator[Located[R]]:
+             progress: Callable[[int], None] | None = None, engine: str = "local",
+             scheduler: str | None = None) -> Iterator[Located[R]]:
     """The task's result for every game of every source, in order, with where it stands.
 
-    ``jobs`` worker processes (0: all cores, when the input is large enough to repay them);
-    ``progress`` is told how many characters each batch covered. Raises ``OSError`` for a
-    file that cannot be read.
+    The work runs on ``engine`` (``pdn.runner``): ``jobs`` worker processes (0: all cores,
+    when the input is large enough to repay them), or a Dask cluster (``scheduler``).
+    ``progress`` is told how many characters each partition covered. Raises ``OSError`` for
+    a file that cannot be read.
     """
-    workers = jobs or (os.cpu_count() or 1)
-    size = total_size(sources)
-    parallel = workers > 1 and (jobs > 1 or size is None or size > PARALLEL_MIN_BYTES)
-    parts = (_pool(task, sources, encoding, workers) if parallel
-             else (_run(task, batch) for batch in _batches(sources, encoding)))
     counts: dict[str, int] = {}
-    for part in parts:
-        if progress is not None:
-            progress(part.size)
-        offset = counts.get(part.source, 0)
-        counts[part.source] = offset + len(part.results)
-        for number, result in enumerate(part.results, offset + 1):
-            yield Located(part.source, number, result)
-
-
-def _pool(task: Task[R], sources: list[str], encoding: str | None, workers: int
-          ) -> Iterator[Done[R]]:
-    """Batches in worker processes, at most two per worker in flight."""
-    with ProcessPoolExecutor(workers) as pool:
-        yield from in_order(pool, _run, ((task, batch) for batch in _batches(sources, encoding)),
-                            workers)
+    with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
+        for part in runner.run(_run, sources, task, encoding=encoding):
+            if progress is not None:
+                progress(part.size)
+            offset = counts.get(part.source, 0)
+            counts[part.source] = offset + len(part.results)
+            for number, result in enumerate(part.results, offset + 1):
+                yield Located(part.source, number, result)

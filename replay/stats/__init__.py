@@ -3,9 +3,11 @@
 >>> tables = stats_tables(["OCA_2.0.pdn"], get_variant("english"), jobs=2)  # doctest: +SKIP
 >>> tables.games["result"].value_counts()                                  # doctest: +SKIP
 
-Games are read and replayed in batches of 200 game chunks (in ``jobs`` worker processes, or
-on Dask with ``engine="dask"``); only typed frames come back, so memory grows with the
-tables, not with the games. Every engine gives identical tables.
+Games are read and replayed in partitions of whole games (in ``jobs`` worker processes, or
+on a Dask cluster with ``engine="dask"``: ``pdn.runner``); only typed frames come back.
+``stats_tables`` holds the tables in memory; ``write_table`` streams one table to a file
+part by part, so memory stays flat whatever the archive's size. Every engine gives
+identical tables. The ``file`` column has one category per source given.
 
 Columns (stable names and dtypes; ``Int*`` and ``Float64`` are nullable, ``string`` is
 pandas' string dtype, categories are fixed lists):
@@ -69,23 +71,16 @@ category; ``event`` string; ``year`` Int64; ``games``, ``white``, ``black``, ``d
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
 import pandas as pd
 
-from replay.stats.engine import (
-    ENGINES,
-    Batch,
-    EngineUnavailableError,
-    Options,
-    iter_batches,
-    run_parts,
-)
+from replay.stats.engine import ENGINES, EngineUnavailableError, Options, iter_parts
 from replay.stats.rows import MoveColumns
-from replay.stats.schema import typed_games, typed_moves, with_file
+from replay.stats.schema import file_categories, typed_games, typed_moves, with_file
+from replay.stats.stream import write_table
 from replay.stats.tables import (
     finish_games,
     finish_moves,
@@ -129,44 +124,34 @@ class Tables:
 
 
 def stats_tables(sources: Iterable[str], default: Variant, override: Variant | None = None,
-                 *, jobs: int = 1, engine: str = "local", opening_plies: int = 6,
-                 with_moves: bool = True, encoding: str | None = None,
-                 rules: Rules | None = None, progress: Callable[[int], None] | None = None
-                 ) -> Tables:
-    """Read, replay and tabulate every game of ``sources`` (paths, or ``-`` for stdin).
+                 *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,
+                 opening_plies: int = 6, with_moves: bool = True,
+                 encoding: str | None = None, rules: Rules | None = None,
+                 progress: Callable[[int], None] | None = None) -> Tables:
+    """Read, replay and tabulate every game of ``sources`` (paths, or ``-`` for stdin), in
+    memory (``write_table`` streams one table to a file instead).
 
     ``default`` is the variant of games without a GameType tag; ``override`` replaces every
     game's; ``rules`` are rule options set on top of each game's variant. ``jobs`` worker
-    processes (0: all cores); ``engine`` ``local`` or ``dask``; ``progress`` is told how many
-    characters each batch covered. Raises ``OSError`` for an unreadable file and
-    ``EngineUnavailableError`` without Dask.
+    processes (0: all cores); ``engine`` ``local`` or ``dask`` (``scheduler``: a Dask
+    scheduler's address; ``pdn.runner``); ``progress`` is told how much of the input each
+    part covered. Raises ``OSError`` for an unreadable file and ``EngineUnavailableError``
+    without Dask.
     """
+    sources = list(sources)
     options = Options(default, override, opening_plies, with_moves, rules)
     games, moves, names = [], [], []
-    counts: dict[str, int] = {}
-    sizes: deque[int] = deque()
-    batches = _measured(iter_batches(sources, encoding), sizes)
-    for part in run_parts(batches, options, jobs=jobs, engine=engine):
-        if progress is not None:
-            progress(sizes.popleft())
-        offset = counts.get(part.source, 0)
-        counts[part.source] = offset + len(part.games)
-        games.append(part.games.assign(game=part.games["game"] + offset))
+    for part in iter_parts(sources, options, jobs=jobs, engine=engine, scheduler=scheduler,
+                           encoding=encoding, progress=progress):
+        games.append(part.games)
         if part.moves is not None:
-            moves.append(part.moves.assign(game=part.moves["game"] + offset))
+            moves.append(part.moves)
         names.append(part.source)
-    return Tables(finish_games(with_file(games, names, typed_games([]))),
-                  finish_moves(with_file(moves, names, typed_moves(MoveColumns().columns)))
-                  if with_moves else None, opening_plies)
-
-
-def _measured(batches: Iterable[Batch], sizes: deque[int]) -> Iterator[Batch]:
-    """The batches, each one's size in characters noted as it is handed out (the parts come
-    back in the same order)."""
-    for batch in batches:
-        sizes.append(len(batch.block.text))
-        yield batch
+    files = file_categories(sources)
+    return Tables(finish_games(with_file(games, names, typed_games([]), files)),
+                  finish_moves(with_file(moves, names, typed_moves(MoveColumns().columns),
+                                         files)) if with_moves else None, opening_plies)
 
 
 __all__ = ["ENGINES", "TABLES", "EngineUnavailableError", "Tables", "openings_table",
-           "players_table", "stats_tables", "summary_table"]
+           "players_table", "stats_tables", "summary_table", "write_table"]

@@ -97,13 +97,19 @@ def _typed(values: list, dtype: object) -> pd.api.extensions.ExtensionArray:
                                              .numpy_dtype), no_mask)
 
 
-def with_file(frames: list[pd.DataFrame], sources: list[str], empty: pd.DataFrame
-              ) -> pd.DataFrame:
-    """Concatenate batch frames (``empty`` when there are none) and put the ``file`` column
-    (categorical, one category per source) in front."""
+def with_file(frames: list[pd.DataFrame], sources: list[str], empty: pd.DataFrame,
+              categories: list[str]) -> pd.DataFrame:
+    """Concatenate partition frames (``empty`` when there are none) and put the ``file``
+    column (categorical, one category per source given, in order) in front."""
     frame = pd.concat(frames, ignore_index=True) if frames else empty
-    categories = list(dict.fromkeys(sources))
     codes = np.repeat(np.array([categories.index(s) for s in sources], dtype=int),
                       [len(f) for f in frames]) if frames else np.array([], dtype=int)
     frame.insert(0, "file", pd.Categorical.from_codes(codes, categories))
     return frame
+
+
+def file_categories(sources: list[str]) -> list[str]:
+    """The ``file`` column's categories: every source's name, in the order given."""
+    from pdn.partitions import source_name
+
+    return list(dict.fromkeys(source_name(source) for source in sources))

@@ -14,6 +14,7 @@ from replay.stats.schema import (
     DERIVED_COLUMNS,
     GAME_COLUMN_ORDER,
     MOVE_DTYPES,
+    READINGS,
     REPLAY_COLUMNS,
     RESULTS,
     STRING,
@@ -65,19 +66,34 @@ def _rating(games: pd.DataFrame, side: str) -> pd.Series:
                          errors="coerce").astype("Int64")
 
 
-def settle_readings(games: pd.DataFrame) -> None:
-    """Where Black moves first, read each file's results the way its decided games do (see
-    ``replay.replayer.file_reading``): settle their result checks, and where the file's
-    results name the colour (``1-0``: White won), turn the first mover's reading round."""
+def reading_votes(games: pd.DataFrame) -> pd.DataFrame:
+    """Per file, how many decided games where Black moves first read their result for the
+    first mover and how many for the colour (partial counts add up)."""
     own = games["result_reading"].astype(object)
-    if own.isna().all():
-        return
-    votes = pd.crosstab(games["file"], own)
-    first = votes.get("first-mover", 0)
-    colour = votes.get("colour", 0)
+    votes = pd.crosstab(games["file"].astype(object), own) if own.notna().any() else None
+    if votes is None:
+        return pd.DataFrame({name: pd.Series(dtype="int64") for name in READINGS})
+    return votes.reindex(columns=list(READINGS), fill_value=0)
+
+
+def file_readings(votes: pd.DataFrame) -> pd.Series:
+    """Each file's reading by the majority of its votes (NA where they tie)."""
+    first, colour = votes["first-mover"], votes["colour"]
     by_file = pd.Series(pd.NA, index=votes.index, dtype=object)
     by_file[first > colour] = "first-mover"
     by_file[colour > first] = "colour"
+    return by_file
+
+
+def settle_readings(games: pd.DataFrame, readings: pd.Series | None = None) -> None:
+    """Where Black moves first, read each file's results the way its decided games do (see
+    ``replay.replayer.file_reading``): settle their result checks, and where the file's
+    results name the colour (``1-0``: White won), turn the first mover's reading round.
+    ``readings``: each file's reading when the games are a part of their files."""
+    own = games["result_reading"].astype(object)
+    if own.isna().all():
+        return
+    by_file = file_readings(reading_votes(games)) if readings is None else readings
     reading = games["file"].astype(object).map(by_file)
     pending = own.notna()
     check = games["result_check"].astype(object)
@@ -91,9 +107,10 @@ def settle_readings(games: pd.DataFrame) -> None:
         {"white": "black", "black": "white"})
 
 
-def finish_games(games: pd.DataFrame) -> pd.DataFrame:
-    """Add the columns derived from tags and results, and put every column in its place."""
-    settle_readings(games)
+def finish_games(games: pd.DataFrame, readings: pd.Series | None = None) -> pd.DataFrame:
+    """Add the columns derived from tags and results, and put every column in its place
+    (``readings``: as for ``settle_readings``)."""
+    settle_readings(games, readings)
     for tag in SEVEN_TAGS:
         if tag not in games:
             games[tag] = pd.Series(pd.NA, index=games.index, dtype=STRING)

@@ -1,0 +1,192 @@
+"""One way to run work over sources: partitions in, results out, in input order.
+
+Every command that reads many games (the reader, validate, stats, convert and the archive
+tools) gives a runner a function of one ``Partition`` and gets the results back in file
+order. Two engines stand behind one interface:
+
+- ``local``: this process cuts each source into blocks of whole games and, once more than
+  ``PARALLEL_MIN_BYTES`` have been read (at once when ``jobs`` > 1 was asked for), hands them
+  to ``jobs`` worker processes (0: all cores); below that it works alone, since starting
+  workers would cost more than they save. Standard input follows the same rule, as its
+  bytes arrive.
+- ``dask``: a ``distributed`` cluster, at ``scheduler`` (or ``DASK_SCHEDULER_ADDRESS``), else
+  a ``LocalCluster`` of ``jobs`` worker processes. The workers find the partitions of each
+  file and read them themselves (``pdn.partitions``); only standard input goes through the
+  client.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import abstractmethod
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager
+from itertools import chain
+from typing import Any, TypeVar
+
+from pdn.parallel import in_order
+from pdn.partitions import (
+    STDIN,
+    Partition,
+    client_partitions,
+    file_facts,
+    file_url,
+    plan_ranges,
+    scan_range,
+)
+
+R = TypeVar("R")
+ENGINES = ("local", "dask")
+PARALLEL_MIN_BYTES = 1 << 18  # worker processes repay their start from about here (measured)
+PARTITION_CHARS = 1 << 17  # a local partition: a few hundred games
+CLUSTER_PARTITION_BYTES = 1 << 23  # a cluster partition: some thousands of games
+SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+
+
+class EngineUnavailableError(ImportError):
+    """The engine asked for is not installed (``pip install 'pdn-toolkit[dask]'``)."""
+
+
+class Runner(AbstractContextManager):
+    """Runs a function over partitions, results in input order."""
+
+    @abstractmethod
+    def partitions(self, source: str, encoding: str | None = None,
+                   size: int | None = None) -> Iterator[Partition]:
+        """The partitions of one source (``-``: standard input), of about ``size`` characters
+        on one machine; ``OSError`` when it cannot be read."""
+
+    @abstractmethod
+    def map(self, function: Callable[..., R], partitions: Iterable[Partition], *args: Any
+            ) -> Iterator[R]:
+        """``function(partition, *args)`` for every partition, in order."""
+
+    def run(self, function: Callable[..., R], sources: Iterable[str], *args: Any,
+            encoding: str | None = None, size: int | None = None) -> Iterator[R]:
+        """``map`` over every partition of every source, in order."""
+        partitions = chain.from_iterable(self.partitions(s, encoding, size) for s in sources)
+        return self.map(function, partitions, *args)
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers this runner started."""
+
+
+class LocalRunner(Runner):
+    """This process reads; worker processes work once the input is large enough."""
+
+    def __init__(self, jobs: int = 0, threshold: int = PARALLEL_MIN_BYTES) -> None:
+        self.workers = jobs or (os.cpu_count() or 1)
+        self.threshold = 0 if jobs > 1 else threshold
+        self.seen = 0
+        self.pool: ProcessPoolExecutor | None = None
+
+    def partitions(self, source: str, encoding: str | None = None,
+                   size: int | None = None) -> Iterator[Partition]:
+        return client_partitions(source, encoding, size or PARTITION_CHARS)
+
+    def map(self, function: Callable[..., R], partitions: Iterable[Partition], *args: Any
+            ) -> Iterator[R]:
+        iterator = iter(partitions)
+        if self.workers > 1 and self.pool is None:
+            head = []  # read ahead until the input is seen to be large enough for workers
+            for partition in iterator:
+                head.append(partition)
+                self.seen += partition.size
+                if self.seen > self.threshold:
+                    self.pool = ProcessPoolExecutor(self.workers)
+                    break
+            iterator = chain(head, iterator)
+        if self.pool is None:
+            return (function(partition, *args) for partition in iterator)
+        return in_order(self.pool, function, ((p, *args) for p in iterator), self.workers)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+            self.pool = None
+
+
+class DaskRunner(Runner):
+    """A ``distributed`` cluster: its workers plan and read the partitions of every file."""
+
+    def __init__(self, scheduler: str | None = None, jobs: int = 0) -> None:
+        try:
+            import dask  # noqa: F401 - distributed needs it; say so when either is missing
+            import distributed
+        except ImportError as error:
+            raise EngineUnavailableError(
+                "the dask engine needs Dask: pip install 'pdn-toolkit[dask]'") from error
+        address = scheduler or os.environ.get(SCHEDULER_VARIABLE)
+        self.cluster = None
+        if address:
+            self.client = distributed.Client(address, set_as_default=False)
+        elif (current := _current_client(distributed)) is not None:
+            self.client, self.owned = current, False
+            self.workers = max(1, len(current.scheduler_info().get("workers", {})))
+            return
+        else:
+            self.cluster = distributed.LocalCluster(
+                n_workers=jobs or (os.cpu_count() or 1), threads_per_worker=1,
+                processes=True, dashboard_address=":0", silence_logs=40)
+            self.client = distributed.Client(self.cluster, set_as_default=False)
+        self.owned = True
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    def partitions(self, source: str, encoding: str | None = None,
+                   size: int | None = None) -> Iterator[Partition]:
+        if source == STDIN:  # only the client can read its own standard input
+            yield from client_partitions(source, encoding, size or PARTITION_CHARS)
+            return
+        url = file_url(source)
+        facts = self.client.submit(file_facts, url, encoding, pure=False).result()
+        length = CLUSTER_PARTITION_BYTES  # ``size`` is for one machine; a cluster's are larger
+        starts = range(0, max(facts.size, 1), length)
+        cuts = self.client.gather(self.client.map(
+            scan_range, [url] * len(starts), starts, [length] * len(starts),
+            [facts] * len(starts), pure=False))
+        yield from plan_ranges(source, url, facts, cuts)
+
+    def map(self, function: Callable[..., R], partitions: Iterable[Partition], *args: Any
+            ) -> Iterator[R]:
+        pending: deque = deque()
+        for partition in partitions:
+            pending.append(self.client.submit(function, partition, *args, pure=False))
+            while len(pending) > 2 * self.workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+    def close(self) -> None:
+        if self.owned:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _current_client(distributed: Any) -> Any:
+    """The ``distributed.Client`` a caller has open, if any."""
+    try:
+        return distributed.get_client()
+    except ValueError:
+        return None
+
+
+def open_runner(engine: str = "local", *, jobs: int = 0, scheduler: str | None = None
+                ) -> Runner:
+    """A runner for ``engine`` (``local`` or ``dask``); use it as a context manager.
+
+    Raises ``ValueError`` for an unknown engine and ``EngineUnavailableError`` when Dask's
+    ``distributed`` is not installed.
+    """
+    if engine == "local":
+        if scheduler:
+            raise ValueError("--scheduler needs --engine dask")
+        return LocalRunner(jobs)
+    if engine == "dask":
+        return DaskRunner(scheduler, jobs)
+    raise ValueError(f"unknown engine '{engine}'; known: {', '.join(ENGINES)}")

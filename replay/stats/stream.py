@@ -1,0 +1,134 @@
+"""``write_table``: one statistics table streamed to a file as partitions finish.
+
+The moves table is written part by part as it comes. The games table needs two things that
+only the whole of a file tells: which way its results read where Black moves first, and
+every tag any game has (one column each). So each part of games waits in a temporary spool
+on disk while the votes and the tag names are gathered, and is then finished and written
+part by part. Players, openings and summary are aggregates of the games table, built in
+memory from the few columns of it they read.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import pandas as pd
+
+from pdn.model import SEVEN_TAGS
+from replay.stats.engine import Options, iter_parts
+from replay.stats.rows import MoveColumns
+from replay.stats.schema import (
+    REPLAY_COLUMNS,
+    STRING,
+    file_categories,
+    typed_games,
+    typed_moves,
+    with_file,
+)
+from replay.stats.tables import (
+    file_readings,
+    finish_games,
+    finish_moves,
+    openings_table,
+    players_table,
+    reading_votes,
+    summary_table,
+)
+from replay.stats.writer import TableWriter
+from replay.variants import Rules, Variant
+
+DERIVED_TABLES = {"players": players_table, "openings": openings_table,
+                  "summary": summary_table}
+# The games' columns those tables read: only these are held in memory to build them.
+AGGREGATED_COLUMNS = ("file", "White", "Black", "Event", "date", "year", "variant", "result",
+                      "white_score", "opening", "plies", "status")
+
+
+def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLike,
+                table: str = "games", override: Variant | None = None, *, jobs: int = 1,
+                engine: str = "local", scheduler: str | None = None, opening_plies: int = 6,
+                encoding: str | None = None, keep_games: bool = False,
+                rules: Rules | None = None, progress: Callable[[int], None] | None = None
+                ) -> tuple[int, pd.DataFrame | None]:
+    """Write ``table`` of ``sources`` to ``path`` (.csv, .parquet, .jsonl) atomically, with
+    the rows ``stats_tables(...).table(table)`` has, part by part as the work finishes.
+
+    Returns the rows written and, with ``keep_games``, the games table (for plots and a
+    terminal summary). ``rules`` are rule options set on top of each game's variant;
+    ``progress`` is told how much of the input each part covered. Raises ``OSError`` for an
+    unreadable file, ``ValueError`` for an unknown table or suffix and
+    ``EngineUnavailableError`` without Dask.
+    """
+    if table not in ("games", "moves", *DERIVED_TABLES):
+        raise ValueError(f"unknown table '{table}'")
+    sources = list(sources)
+    files = file_categories(sources)
+    options = Options(default, override, opening_plies, with_moves=table == "moves",
+                      rules=rules)
+    parts = iter_parts(sources, options, jobs=jobs, engine=engine, scheduler=scheduler,
+                       encoding=encoding, progress=progress)
+    need_games = table != "moves" or keep_games
+    with TableWriter(path) as out, tempfile.TemporaryDirectory(prefix="pdn-stats-") as spool:
+        games = _Spool(Path(spool), files)
+        for part in parts:
+            if part.moves is not None:
+                out.write(finish_moves(with_file([part.moves], [part.source],
+                                                 part.moves, files)))
+            if need_games:
+                games.add(part.source, part.games)
+        if table == "moves" and out.rows == 0:
+            out.write(finish_moves(with_file([], [], typed_moves(MoveColumns().columns),
+                                             files)))
+        kept = []
+        for finished in games.finished() if need_games else ():
+            if table == "games":
+                out.write(finished)
+            if keep_games:
+                kept.append(finished)
+            elif table in DERIVED_TABLES:
+                kept.append(finished[list(AGGREGATED_COLUMNS)])
+        whole = pd.concat(kept, ignore_index=True) if len(kept) > 1 else \
+            (kept[0] if kept else None)
+        if table in DERIVED_TABLES:
+            derived = DERIVED_TABLES[table](whole)
+            out.write(derived)
+        return out.rows, whole if keep_games else None
+
+
+class _Spool:
+    """Parts of the games table on disk, with what finishing them needs."""
+
+    def __init__(self, folder: Path, files: list[str]) -> None:
+        self.folder = folder
+        self.files = files
+        self.parts: list[tuple[Path, str]] = []
+        self.tags: dict[str, None] = dict.fromkeys(SEVEN_TAGS)
+        self.votes: pd.DataFrame | None = None
+
+    def add(self, source: str, games: pd.DataFrame) -> None:
+        self.tags.update(dict.fromkeys(c for c in games.columns if c not in REPLAY_COLUMNS))
+        votes = reading_votes(games.assign(file=source))
+        self.votes = votes if self.votes is None else self.votes.add(votes, fill_value=0)
+        path = self.folder / f"{len(self.parts)}.pickle"
+        games.to_pickle(path)
+        self.parts.append((path, source))
+
+    def finished(self) -> Iterator[pd.DataFrame]:
+        """Every part finished as the whole table would finish it, in order (one empty
+        table when there are none)."""
+        readings = file_readings(self.votes) if self.votes is not None else None
+        tags = list(self.tags)
+        if not self.parts:
+            yield finish_games(with_file([], [], typed_games([]), self.files))
+            return
+        for path, source in self.parts:
+            games = pd.read_pickle(path)
+            path.unlink()
+            missing = {tag: pd.Series(pd.NA, index=games.index, dtype=STRING)
+                       for tag in tags if tag not in games}
+            games = pd.concat([games, pd.DataFrame(missing)], axis=1) if missing else games
+            games = games[[*tags, *REPLAY_COLUMNS]]
+            yield finish_games(with_file([games], [source], games, self.files), readings)

@@ -1,0 +1,99 @@
+"""``pdn stats -o`` streams: every table is written part by part as partitions finish, and
+the file holds what writing the whole in-memory table gives (pandas' own writers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from pdn.cli.app import app
+from typer.testing import CliRunner
+
+import replay.stats.engine as engine
+import replay.stats.writer as writer
+from replay.stats import TABLES, stats_tables, write_table
+from replay.variants import ENGLISH
+
+
+def _archive(shared_data: Path) -> list[str]:
+    """Real archives of two files' readings: English (Black first, results for the first
+    mover) and Russian, with tags seen in some games only."""
+    russian = sorted((shared_data / "games-checkers" / "russian").glob("*.pdn"))
+    return [str(shared_data / "english" / "tinsley.pdn"), *map(str, russian[:2])]
+
+
+def _whole(frame: pd.DataFrame, path: Path) -> None:
+    """The table written whole, as pdn stats wrote it before it streamed."""
+    if path.suffix == ".parquet":
+        frame.to_parquet(path, index=False)
+    elif path.suffix == ".csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_json(path, orient="records", lines=True, date_format="iso",
+                      force_ascii=False)
+
+
+@pytest.fixture(scope="module")
+def tables(shared_data):
+    return stats_tables(_archive(shared_data), ENGLISH, jobs=1)
+
+
+CASES = [(table, ".parquet") for table in TABLES] + [
+    (table, suffix) for table in ("games", "moves") for suffix in (".csv", ".jsonl")]
+
+
+@pytest.mark.parametrize(("table", "suffix"), CASES)
+def test_streamed_table_is_the_whole_table(shared_data, tables, tmp_path, monkeypatch,
+                                           table, suffix):
+    """Small partitions and row groups, so that the file is made of many parts."""
+    monkeypatch.setattr(engine, "BLOCK", 1 << 14)
+    monkeypatch.setattr(writer, "ROW_GROUP_BYTES", 1 << 17)
+    streamed, whole = tmp_path / f"streamed{suffix}", tmp_path / f"whole{suffix}"
+    rows, _ = write_table(_archive(shared_data), ENGLISH, streamed, table, jobs=1)
+    _whole(tables.table(table), whole)
+    assert rows == len(tables.table(table)) > 0
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        if table in ("games", "moves"):
+            assert pq.ParquetFile(streamed).num_row_groups > 1
+        pd.testing.assert_frame_equal(pd.read_parquet(streamed), pd.read_parquet(whole))
+    else:
+        assert streamed.read_bytes() == whole.read_bytes()
+
+
+def test_an_empty_archive_writes_an_empty_table_with_its_columns(tmp_path):
+    empty = tmp_path / "empty.pdn"
+    empty.write_text("")
+    for table in ("games", "moves"):
+        out = tmp_path / f"{table}.csv"
+        rows, _ = write_table([str(empty)], ENGLISH, out, table)
+        expected = tmp_path / f"expected-{table}.csv"
+        _whole(stats_tables([str(empty)], ENGLISH).table(table), expected)
+        assert rows == 0 and out.read_bytes() == expected.read_bytes()
+
+
+def test_an_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
+    """The table goes to a temporary file renamed at the end: a failure midway leaves
+    neither a half table nor the temporary file."""
+    source = tmp_path / "games.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 19-23 *\n\n[Event "b"]\n1. 33-29 *\n')
+
+    def broken(*args, **kwargs):
+        yield from ()
+        raise OSError(5, "disk gone")
+
+    monkeypatch.setattr("replay.stats.stream.iter_parts", broken)
+    with pytest.raises(OSError):
+        write_table([str(source)], ENGLISH, tmp_path / "out.csv", "games")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pdn"]
+
+
+def test_cli_streams_the_moves_table_and_plots(shared_data, tmp_path):
+    sources = _archive(shared_data)[1:]
+    out, plot = tmp_path / "moves.csv", tmp_path / "p.svg"
+    result = CliRunner().invoke(app, ["stats", *sources, "-t", "moves", "-o", str(out),
+                                      "--plot", str(plot), "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert pd.read_csv(out)["game"].max() > 1 and plot.read_text().startswith("<?xml")
