@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from pdn.parser import load_parser
 from pdn.reader import read_games
-from pdn.syntax import load_parser
 
 
 def one(text: str):
@@ -194,7 +194,8 @@ def test_without_lark_cython_the_pure_python_parser_reads_the_same(monkeypatch):
     import sys
     from importlib import resources
 
-    from pdn.syntax import GameTransformer, PdnParser
+    from pdn.movetext import GameTransformer
+    from pdn.parser import PdnParser
 
     text = '[Event "x"]\n1. 32-28 {c} 19-23 (1... 18-23 $1) 2. 37-32! 1-0'
     monkeypatch.setitem(sys.modules, "lark_cython", None)
