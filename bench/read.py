@@ -53,12 +53,7 @@ def main() -> None:
     if not args.file.is_file():
         sys.exit(f"{args.file}: not found (the shared archives are not present)")
     megabytes = args.file.stat().st_size / 1e6
-    try:
-        import lark_cython  # noqa: F401
-        parser_loop = "lark-cython parser loop"
-    except ImportError:
-        parser_loop = "pure-Python Lark parser loop"
-    print(f"{args.file.name}: {megabytes:.1f} MB; ours with the {parser_loop}")
+    print(f"{args.file.name}: {megabytes:.1f} MB")
     print(f"{'reader':<34} {'games':>7} {'seconds':>8} {'MB/s':>7} {'games/s':>9}")
     for workers in (1, 2):
         games, errors, seconds = time_ours(args.file, workers)
