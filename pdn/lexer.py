@@ -104,7 +104,8 @@ class PdnLexer(Lexer):
     def __init__(self, lexer_conf) -> None:
         self.scanner = Scanner(lexer_conf.terminals, lexer_conf.ignore)
 
-    def lex(self, text: str) -> Iterator[Token]:  # type: ignore[override]  # Lark's interface 0
+    def lex(self, text: str) -> Iterator[Token]:
+        """The tokens of ``text`` (Lark's custom-lexer interface: the whole text at once)."""
         return self.scanner.tokens(text)
 
 

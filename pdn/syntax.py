@@ -13,7 +13,7 @@
 from pdn.chunks import Chunk, block_chunks, split_blocks, split_chunks
 from pdn.errors import explain_error, internal_error
 from pdn.lexer import MAX_NESTING, NestingError, PdnLexer
-from pdn.moves import NAG_FORCED_MOVE, read_moves
+from pdn.moves import NAG_FORCED_MOVE
 from pdn.movetext import GameTransformer
 from pdn.parser import PdnParser, load_parser
 from pdn.quoting import shown
@@ -35,7 +35,6 @@ __all__ = [
     "head_tags",
     "internal_error",
     "load_parser",
-    "read_moves",
     "shown",
     "split_blocks",
     "split_chunks",
