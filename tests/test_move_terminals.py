@@ -28,8 +28,10 @@ def matches(name: str, text: str) -> bool:
     ("NUMERIC_MOVE", ["11-15", "22x15", "06-11", "1- 7", "32:23", "47×38"],
      ["11-15-19", "11 -15", "0-1", "11-"]),
     ("FULL_MOVE", ["c3-d4", "c3:e5", "E3-D4", "c3d4", "c3xe5"], ["c3", "c3-d4-e5", "ed4"]),
-    ("CAPTURE_PATH", ["26x17x10x1", "47x38x24x13x36", "h2:c7:a5:e1", "a3xc5xe7"],
-     ["22x15", "c3:e5", "26x17x"]),
+    ("NUMERIC_PATH", ["x10x1", "x24x13x36", "- 7"], ["x", "10", "x10x"]),
+    ("SQUARE_PATH", [":a5:e1", "xe7", "d4"], [":", "a5:", "x10"]),
+    ("WRITTEN_MOVE", ["11-15", "c3d4", "ed4", "26x17x10x1", "47x38x24x13x36", "h2:c7:a5:e1",
+                      "a3xc5xe7", "b:d6:f8"], ["26x17x", "c3-15", "11-c3", "ed4-e5"]),
     ("SHORT_MOVE", ["ed4", "b:d6", "bxd6", "fb2", "c:e5:g7"], ["Ed4", "e-d4", "c3d4"]),
     ("MOVE_SUFFIX", ["!", "?!", "(?)", "(!?!!!)", "*"], ["+", "()", "**"]),
     ("MOVENUMBER", ["1.", "12...", "012."], ["1..", "1", ".1"]),
@@ -39,7 +41,8 @@ def test_each_notation_terminal_reads_its_examples_and_nothing_near(name, writte
     assert [text for text in not_written if matches(name, text)] == []
 
 
-@pytest.mark.parametrize("notation", ["NUMERIC_MOVE", "FULL_MOVE", "CAPTURE_PATH", "SHORT_MOVE"])
+@pytest.mark.parametrize("notation", ["NUMERIC_MOVE", "FULL_MOVE", "SHORT_MOVE", "NUMERIC_PATH",
+                                      "SQUARE_PATH", "MOVE_SUFFIX", "MOVENUMBER"])
 def test_move_is_composed_of_the_notation_terminals(notation):
     assert terminal(notation) in terminal("MOVE")
 
@@ -48,7 +51,8 @@ def test_only_move_is_a_token_the_notations_are_written_out_inside_it():
     parser, _ = load_parser()
     kinds = {t.name for t in parser.lark.terminals}
     assert "MOVE" in kinds
-    assert not kinds & {"NUMERIC_MOVE", "FULL_MOVE", "SHORT_MOVE", "CAPTURE_PATH", "RANK"}
+    assert not kinds & {"WRITTEN_MOVE", "NUMERIC_MOVE", "FULL_MOVE", "SHORT_MOVE", "NUMERIC_PATH",
+                        "SQUARE_PATH", "RANK"}
     assert parser.get_terminal("MOVE").pattern.to_regexp() == terminal("MOVE")
 
 
