@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from functools import cache
 
 from lark import Lark, Token
-from lark.lexer import TerminalDef
 
 from pdn.grammar import grammar_text
 from pdn.lexer import PdnLexer, Scanner
@@ -40,10 +39,6 @@ class PdnParser:
     def lex(self, text: str) -> Iterator[Token]:
         """The tokens of ``text``, as the parser sees them (to cut chunks, explain errors)."""
         return self._scanner.tokens(text)
-
-    def get_terminal(self, name: str) -> TerminalDef:
-        """A terminal of the parser's grammar."""
-        return self.lark.get_terminal(name)
 
 
 @cache

@@ -53,7 +53,7 @@ def test_only_move_is_a_token_the_notations_are_written_out_inside_it():
     assert "MOVE" in kinds
     assert not kinds & {"WRITTEN_MOVE", "NUMERIC_MOVE", "FULL_MOVE", "SHORT_MOVE", "NUMERIC_PATH",
                         "SQUARE_PATH", "RANK"}
-    assert parser.get_terminal("MOVE").pattern.to_regexp() == terminal("MOVE")
+    assert parser.lark.get_terminal("MOVE").pattern.to_regexp() == terminal("MOVE")
 
 
 @pytest.mark.parametrize("result", sorted(RESULTS - {"1-1"}))
