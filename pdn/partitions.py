@@ -29,10 +29,7 @@ from pdn.reader import SNIFF_BYTES, detect_encoding, iter_blocks
 
 # The sure game end of ``split_blocks``: from such a place ``split_chunks`` starts afresh,
 # so a range that begins there is cut into chunks as the whole input would be.
-from pdn.syntax import _ENDING_LINE as ENDING_LINE
-from pdn.syntax import _ENDS_WITH_RESULT as ENDS_WITH_RESULT
-from pdn.syntax import _TAG_LINE as TAG_LINE
-from pdn.syntax import Chunk
+from pdn.chunks import ENDING_LINE, ENDS_WITH_RESULT, TAG_LINE, Chunk
 
 STDIN = "-"
 SEARCH_LIMIT = 16  # ranges searched for a game end after a result before any game end will do

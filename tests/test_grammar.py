@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from pdn.parser import load_parser
 from pdn.reader import read_games
-from pdn.syntax import load_parser
 
 
 def one(text: str):
@@ -194,7 +194,8 @@ def test_without_lark_cython_the_pure_python_parser_reads_the_same(monkeypatch):
     import sys
     from importlib import resources
 
-    from pdn.syntax import GameTransformer, PdnParser
+    from pdn.movetext import GameTransformer
+    from pdn.parser import PdnParser
 
     text = '[Event "x"]\n1. 32-28 {c} 19-23 (1... 18-23 $1) 2. 37-32! 1-0'
     monkeypatch.setitem(sys.modules, "lark_cython", None)
@@ -223,3 +224,13 @@ def test_a_run_of_moves_is_split_with_each_moves_line_and_column() -> None:
                       ("22-17", None, 2, 10), ("5-9", 3, 4, 2), ("17x10", None, 4, 10)]
     assert game.moves.plies[4].comments == ["c"]
     assert game.result == "1-1"
+
+
+def test_words_in_a_line_comment_do_not_make_a_variation_a_nemesis_comment():
+    # the writer puts a comment holding "}" after ";", up to the end of the line; the words
+    # and ")" in it belong to that comment, not to a parenthesised prose comment
+    game = one("1. 32-28 19-23 (1... 18-23 ;see OX) here\n2. 38-32) 2. 28x19 *")
+    (variation,) = game.moves.plies[1].variations
+    assert [p.record.squares for p in variation.plies] == [("18", "23"), ("38", "32")]
+    assert variation.plies[0].comments == ["see OX) here"]
+    assert len(game.moves.plies) == 3

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
+from pdn.chunks import block_chunks, split_blocks, split_chunks
 from pdn.reader import iter_chunks, read_games, read_headers
-from pdn.syntax import block_chunks, split_blocks, split_chunks
 
 runner = CliRunner()
 

@@ -249,14 +249,14 @@ def test_the_fail_corpus_is_the_one_we_know(shared_data: Path):
 # ---- blocks: the main process cuts, workers chunk -----------------------------------------
 
 def _chunks_by_blocks(text: str, size: int) -> list:
-    from pdn.syntax import block_chunks, split_blocks
+    from pdn.chunks import block_chunks, split_blocks
 
     return [chunk for block in split_blocks(io.StringIO(text, newline="\n"), size)
             for chunk in block_chunks(block)]
 
 
 def _chunks_whole(text: str) -> list:
-    from pdn.syntax import split_chunks
+    from pdn.chunks import split_chunks
 
     return list(split_chunks(io.StringIO(text, newline="\n")))
 

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
+from pdn.lexer import MAX_NESTING
 from pdn.output import atomic_writer
 from pdn.reader import read_games
-from pdn.syntax import MAX_NESTING
 from replay.variants import RUSSIAN
 
 runner = CliRunner()

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from pdn.model import SEVEN_TAGS, Game, Line, MoveRecord, Ply
 from pdn.reader import read_games
-from pdn.syntax import RESULTS
+from pdn.tags import RESULTS
 from pdn.writer import LINE_WIDTH, format_move, write_game, write_games
 
 

@@ -1,0 +1,100 @@
+"""Error messages: a Lark error, the nesting limit or an internal error as a ``Diagnostic``
+that a person understands, located in the whole file.
+
+>>> from lark.exceptions import UnexpectedCharacters
+>>> from pdn.chunks import Chunk
+>>> explain_error(UnexpectedCharacters("1. 32-28 }", 9, 1, 10), Chunk("1. 32-28 }", 5)).message
+"unexpected '}' at 5:10: comment closed but none is open"
+"""
+
+from __future__ import annotations
+
+import re
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from pdn.chunks import Chunk
+from pdn.lexer import MAX_NESTING, NestingError
+from pdn.model import Diagnostic
+from pdn.parser import load_parser
+from pdn.quoting import shown
+
+_CHARACTER_REASONS = {
+    "{": "comment opened but never closed",
+    "}": "comment closed but none is open",
+    "[": "tag not closed on its line",
+    "]": "tag closed but none is open",
+    '"': "a quote outside a tag",
+    "/": "setup is not of the form /FEN \"...\"/",
+}
+
+
+def _word_at(text: str, position: int) -> str:
+    match = re.compile(r"\S{1,20}").match(text, position)
+    return shown(match.group() if match else text[position : position + 1])
+
+
+def _open_variations(text: str, end: int) -> list[tuple[int, int]]:
+    """Lines and columns (in the chunk) of the variations still open before offset ``end``."""
+    parser, _ = load_parser()
+    stack: list[tuple[int, int]] = []
+    try:
+        for token in parser.lex(text):
+            if token.start_pos >= end:
+                break
+            if token.type == "LPAR":
+                stack.append((token.line, token.column))
+            elif token.type == "RPAR" and stack:
+                stack.pop()
+    except (UnexpectedInput, NestingError):
+        pass
+    return stack
+
+
+def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
+    """A Lark error or a ``NestingError`` as a diagnostic located in the whole file (anything
+    else as an internal error)."""
+    offset = chunk.line - 1
+    if isinstance(error, NestingError):
+        line = error.line + offset
+        message = (f"variation opened at {line}:{error.column} is nested more than "
+                   f"{MAX_NESTING} deep: the game is not read")
+        return Diagnostic("syntax", message, line, error.column)
+    if isinstance(error, UnexpectedCharacters):
+        line, column = error.line + offset, error.column
+        word = _word_at(chunk.text, error.pos_in_stream)
+        reason = _CHARACTER_REASONS.get(word[0], "not a move, move number, comment, NAG or result")
+        message = f"unexpected '{word}' at {line}:{column}: {reason}"
+        return Diagnostic("syntax", message, line, column)
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        if token.type == "$END":
+            lines = chunk.text.splitlines() or [""]
+            line, column = len(lines) + offset, len(lines[-1]) + 1
+            opened = _open_variations(chunk.text, len(chunk.text))
+            reason = (f"variation opened at {opened[-1][0] + offset}:{opened[-1][1]} is not closed"
+                      if opened else "the game ends too early")
+            return Diagnostic("syntax", f"end of game at {line}:{column}: {reason}", line, column)
+        line, column = token.line + offset, token.column
+        opened = _open_variations(chunk.text, token.start_pos)
+        if token.type == "RPAR":
+            reason = "variation closed but none is open"
+        elif opened:
+            where = f"{opened[-1][0] + offset}:{opened[-1][1]}"
+            reason = f"inside the variation opened at {where}, not closed"
+        elif token.type == "RESULT":
+            reason = "a result where the game has already ended"
+        else:
+            reason = "not expected here"
+        message = f"unexpected '{shown(token.value)}' at {line}:{column}: {reason}"
+        return Diagnostic("syntax", message, line, column)
+    return internal_error(error, chunk)
+
+
+def internal_error(error: BaseException, chunk: Chunk) -> Diagnostic:
+    """An exception the reader does not expect, as a diagnostic that says it is a bug of the
+    toolkit, not of the record (the games around it are still read)."""
+    message = (f"internal error reading the game at {chunk.line}:1: "
+               f"{type(error).__name__}: {shown(str(error), 200)} (a bug of pdn-toolkit, not of "
+               "the record: please report it with this game)")
+    return Diagnostic("internal-error", message, chunk.line, 1)

@@ -1,0 +1,117 @@
+"""Move records: a MOVE token (a run of records) as plies, each record read into its parts.
+
+Every part is found with the grammar's own terminals (``grammar.lark``): the move number
+(MOVENUMBER), the squares (SQUARE_NAME, NUMERIC_SQUARE), the mark between them (MOVE_MARK),
+the file letter of a short record (SHORT_MOVE) and a glued strength mark (MOVE_SUFFIX).
+
+>>> from lark import Token
+>>> [(p.number, p.record.squares, p.record.origin_file) for p in
+...  read_moves(Token("MOVE", "12. 32x23x14 b:d6", 0, 1, 1), 0)]
+[(12, ('32', '23', '14'), None), (None, ('d6',), 'b')]
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+from typing import NamedTuple
+
+from lark import Token
+
+from pdn.grammar import terminal
+from pdn.lexer import GAP
+from pdn.model import MoveRecord, Ply
+
+NAG_FORCED_MOVE = 7  # "$7", what a "*" glued to a move (a star move) means
+
+
+class _Parts(NamedTuple):
+    """The grammar's terminals for the parts of a move record, compiled."""
+
+    number: re.Pattern[str]  # a move number and the blank after it
+    suffix: re.Pattern[str]  # a glued strength mark or star, at the end
+    short: re.Pattern[str]  # a whole short record
+    square: re.Pattern[str]  # one square, in lowercase
+    mark: re.Pattern[str]  # what stands between two squares
+
+
+@cache
+def _parts() -> _Parts:
+    return _Parts(
+        re.compile(f"({terminal('MOVENUMBER')})(?:{terminal('BLANK')})?"),
+        re.compile(f"(?:{terminal('MOVE_SUFFIX')})$"),
+        re.compile(terminal("SHORT_MOVE")),
+        re.compile(f"{terminal('SQUARE_NAME')}|{terminal('NUMERIC_SQUARE')}"),
+        re.compile(terminal("MOVE_MARK")),
+    )
+
+
+@cache
+def move_pattern() -> re.Pattern[str]:
+    """One move record of a MOVE token (the grammar's MOVE), after its whitespace."""
+    return re.compile(f"(?:{GAP})?({terminal('MOVE')})")
+
+
+@lru_cache(maxsize=1 << 16)
+def _read_record(value: str) -> tuple:
+    """What one move record of a MOVE token says, cached by its text (they repeat a lot).
+
+    ``(number, black, line_delta, column, column_is_absolute, head, star)``: the move number
+    and whether it was ``n...``; where the move starts relative to its text (a newline may
+    separate it from its number); ``head``, the first five fields of its ``MoveRecord``
+    (the move as written; its squares normalised, lowercase and without leading zeros; the
+    capture mark, ``X`` and ``×`` read as ``x``; the file letter of a short record; a
+    glued strength mark); and whether a glued ``*`` marked a star move.
+    """
+    parts = _parts()
+    number = None
+    black = False
+    line_delta = 0
+    column = 0
+    absolute = False
+    numbered = parts.number.match(value)
+    if numbered:
+        written = numbered.group(1)
+        number, black = int(written.rstrip(".")), written.endswith("...")
+        start = numbered.end()
+        gap = value[:start]
+        line_delta = gap.count("\n")
+        absolute = line_delta > 0
+        column = start - gap.rfind("\n") if absolute else start
+        value = value[start:]
+    suffix = parts.suffix.search(value)
+    strength = suffix.group() if suffix else None
+    text = value[: suffix.start()] if suffix else value
+    origin_file = text[0] if parts.short.fullmatch(text) else None
+    lowered = (text[1:] if origin_file else text).lower()
+    squares = tuple(name.lstrip("0") if name[0] == "0" else name
+                    for name in parts.square.findall(lowered))
+    separator = parts.mark.search(lowered)
+    mark = separator.group() if separator else ""
+    star = strength == "*"
+    head = (text, squares, "x" if mark == "×" else mark, origin_file,
+            None if star else strength)
+    return number, black, line_delta, column, absolute, head, star
+
+
+def read_moves(token: Token, line_offset: int) -> list[Ply]:
+    """The plies of a MOVE token: a run of move records that only whitespace separates
+    (``line_offset``: the lines of the file before the token's chunk)."""
+    value = token.value
+    line = token.line + line_offset
+    base = token.column  # a move at offset ``start`` of the token is in column base + start
+    scanned = 0
+    plies = []
+    record = tuple.__new__  # MoveRecord's own __new__ is Python code; this is the tuple's
+    for found in move_pattern().finditer(value):
+        start = found.start(1)
+        newlines = value.count("\n", scanned, start)
+        if newlines:
+            line += newlines
+            base = -value.rfind("\n", scanned, start)
+        scanned = start
+        number, black, line_delta, column, absolute, head, star = _read_record(found.group(1))
+        where = (line + line_delta, column if absolute else base + start + column, False)
+        plies.append(Ply(record(MoveRecord, head + where), number, black,
+                         [NAG_FORCED_MOVE] if star else []))
+    return plies
