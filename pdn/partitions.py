@@ -25,11 +25,10 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import IO
 
-from pdn.reader import SNIFF_BYTES, detect_encoding, iter_blocks
-
 # The sure game end of ``split_blocks``: from such a place ``split_chunks`` starts afresh,
 # so a range that begins there is cut into chunks as the whole input would be.
 from pdn.chunks import ENDING_LINE, ENDS_WITH_RESULT, TAG_LINE, Chunk
+from pdn.reader import SNIFF_BYTES, detect_encoding, iter_blocks
 
 STDIN = "-"
 SEARCH_LIMIT = 16  # ranges searched for a game end after a result before any game end will do
