@@ -1,4 +1,4 @@
-"""Archive tools (issue 10): filter, dedupe, split, merge and clean, on records written for
+"""Archive tools: filter, dedupe, split, merge and clean, on records written for
 them and on the public archives."""
 
 from __future__ import annotations

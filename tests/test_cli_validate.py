@@ -1,4 +1,4 @@
-"""``pdn validate``: messages, the JSON interface, reports and exit codes (issue 4)."""
+"""``pdn validate``: messages, the JSON interface, reports and exit codes."""
 
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Notation conversion (issue 6): round trips over the archives and random games of every
+"""Notation conversion: round trips over the archives and random games of every
 variant, path styles, the SEEDS example exactly as written, and the ``pdn convert`` command."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The game database (issue 15): pdn index and pdn search on records written for them, the
+"""The game database: pdn index and pdn search on records written for them, the
 same games as pdn filter, bad input, and exactness on OCA 2.0."""
 
 from __future__ import annotations

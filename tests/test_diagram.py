@@ -1,4 +1,4 @@
-"""Diagrams (issue 9): SVG that is valid XML and shows the right pieces on the right squares in
+"""Diagrams: SVG that is valid XML and shows the right pieces on the right squares in
 every board shape, text diagrams, and ``pdn show``. Positions are read back from the SVG itself:
 which square rectangle a piece's centre lies in, and what the coordinates say."""
 

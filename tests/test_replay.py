@@ -1,4 +1,4 @@
-"""The replayer: every move resolved or pinned to its exact location with a reason (issue 4)."""
+"""The replayer: every move resolved or pinned to its exact location with a reason."""
 
 import random
 from pathlib import Path

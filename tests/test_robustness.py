@@ -1,4 +1,4 @@
-"""Robustness (issue 8): hostile or broken input never crashes a command, never hangs, never
+"""Robustness: hostile or broken input never crashes a command, never hangs, never
 loses a game; reading stays linear; outputs are written atomically and never over an input.
 
 Every ``pdn`` command that reads input is run on each hostile file of the issue's list, in

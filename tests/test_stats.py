@@ -1,4 +1,4 @@
-"""Statistics tables (issue 7): each table on records written for it, engines that agree,
+"""Statistics tables: each table on records written for it, engines that agree,
 and the acceptance invariants on the public archives."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every variant of issue 5: the rule that sets each apart, pinned by a small position
+"""Every variant: the rule that sets each apart, pinned by a small position
 (RULES.md §2 Thai, §3 the others), the named rule options, the draw rules per variant, the
 ``pdn moves --json`` interface for each variant, and the real archives (tests/fixtures).
 
@@ -311,7 +311,7 @@ def test_pdn_perft_bad_rule_is_a_usage_error():
     assert result.exit_code == 2 and "NAME=VALUE" in result.stderr
 
 
-# -- the real archives (issue 5 acceptance; verdicts in tests/fixtures) -----------------------
+# -- the real archives (verdicts in tests/fixtures) -----------------------
 
 def test_archives_replay_as_recorded_in_the_verdicts_fixture(shared_data, archive):
     verdicts = json.loads((FIXTURES / "archive_verdicts.json").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""The viewer in a real headless browser (issue 9): keys, clicks and what the board then shows.
+"""The viewer in a real headless browser: keys, clicks and what the board then shows.
 
 Chromium is driven through ChromeDriver's W3C WebDriver protocol, plain JSON over HTTP, with a
 small client on the standard library. What the board shows is read from the page as drawn:
