@@ -18,14 +18,43 @@ Move('f6-g5')
 'f6-g5'
 """
 
-from replay.board import Board, Outcome
-from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
-from replay.numbering import Numbering
-from replay.replayer import Problem, ReplayedGame, Status, replay_game
-from replay.tree import GameNode, Variation
-from replay.variants import Variant, get_variant, variant_names
+from __future__ import annotations
 
-GameTree = ReplayedGame  # the name the API gives a replayed game
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from replay.board import Board, Outcome
+    from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
+    from replay.numbering import Numbering
+    from replay.replayer import Problem, ReplayedGame, Status, replay_game
+    from replay.tree import GameNode, Variation
+    from replay.variants import Variant, get_variant, variant_names
+
+    GameTree = ReplayedGame
+
+# Imported on first use, so that importing one submodule (as every command does) does not
+# load the replayer and the grammar.
+_HOMES = {
+    "Board": "replay.board", "Outcome": "replay.board",
+    "AmbiguousMoveError": "replay.move", "IllegalMoveError": "replay.move",
+    "InvalidMoveError": "replay.move", "Move": "replay.move",
+    "Numbering": "replay.numbering",
+    "Problem": "replay.replayer", "ReplayedGame": "replay.replayer",
+    "Status": "replay.replayer", "replay_game": "replay.replayer",
+    "GameNode": "replay.tree", "Variation": "replay.tree",
+    "Variant": "replay.variants", "get_variant": "replay.variants",
+    "variant_names": "replay.variants",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name == "GameTree":  # the name the API gives a replayed game
+        name = "ReplayedGame"
+    if name in _HOMES:
+        return getattr(import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'replay' has no attribute '{name}'")
+
 
 __all__ = [
     "AmbiguousMoveError",
