@@ -19,7 +19,10 @@ from replay.variants import Variant
 
 from .common import EXIT_UNREADABLE, fail, input_size, progress_bar, stderr_console
 from .options import (
+    BlackOption,
     Choice,
+    DateFromOption,
+    DateToOption,
     EncodingOption,
     EngineOption,
     GameVariantOption,
@@ -28,9 +31,12 @@ from .options import (
     NoForcedCaptureOption,
     OutputOption,
     PathsArgument,
+    PlayerOption,
     RulesOption,
     SchedulerOption,
+    TagOption,
     UntaggedVariantOption,
+    WhiteOption,
     check_engine,
     parse_variant,
     variant_choice,
@@ -158,17 +164,12 @@ def _check_board_criteria(criteria, variant: Variant) -> None:
 def filter_command(
     paths: PathsArgument,
     output: OutputOption = None,
-    tag: Annotated[list[str] | None, typer.Option(
-        "--tag", metavar="NAME=VALUE", help="A tag matches a glob, or a regex written /re/ "
-        "(repeatable).")] = None,
-    player: Annotated[list[str] | None, typer.Option(
-        help="A player on either side; names match ignoring case, spacing and word order.")]
-    = None,
-    white: Annotated[list[str] | None, typer.Option(help="The White player.")] = None,
-    black: Annotated[list[str] | None, typer.Option(help="The Black player.")] = None,
-    date_from: Annotated[str | None, typer.Option(help="Played on or after (1990, 1990.06, "
-                                                       "1990.06.01).")] = None,
-    date_to: Annotated[str | None, typer.Option(help="Played on or before.")] = None,
+    tag: TagOption = None,
+    player: PlayerOption = None,
+    white: WhiteOption = None,
+    black: BlackOption = None,
+    date_from: DateFromOption = None,
+    date_to: DateToOption = None,
     game_variant: GameVariantOption = None,
     result: Annotated[list[str] | None, typer.Option(
         help="The result (1-0, 0-1, 1/2-1/2, 2-0...; compared by outcome).")] = None,

@@ -19,13 +19,19 @@ import typer
 
 from .common import EXIT_UNREADABLE, fail
 from .options import (
+    BlackOption,
+    DateFromOption,
+    DateToOption,
     EncodingOption,
     GameVariantOption,
     IgnoreGameTypeOption,
     JobsOption,
     NoForcedCaptureOption,
+    PlayerOption,
     RulesOption,
+    TagOption,
     UntaggedVariantOption,
+    WhiteOption,
     variant_choice,
 )
 
@@ -108,17 +114,12 @@ def search(
         help="--material at any ply rather than at the end.")] = False,
     moves: Annotated[str | None, typer.Option(
         help='Games starting with these moves, in any notation ("1.c3-d4 f6-g5").')] = None,
-    tag: Annotated[list[str] | None, typer.Option(
-        "--tag", metavar="NAME=VALUE", help="A tag matches a glob, or a regex written /re/ "
-        "(repeatable).")] = None,
-    player: Annotated[list[str] | None, typer.Option(
-        help="A player on either side; names match ignoring case, spacing and word order.")]
-    = None,
-    white: Annotated[list[str] | None, typer.Option(help="The White player.")] = None,
-    black: Annotated[list[str] | None, typer.Option(help="The Black player.")] = None,
-    date_from: Annotated[str | None, typer.Option(help="Played on or after (1990, 1990.06, "
-                                                       "1990.06.01).")] = None,
-    date_to: Annotated[str | None, typer.Option(help="Played on or before.")] = None,
+    tag: TagOption = None,
+    player: PlayerOption = None,
+    white: WhiteOption = None,
+    black: BlackOption = None,
+    date_from: DateFromOption = None,
+    date_to: DateToOption = None,
     game_variant: GameVariantOption = None,
 ) -> None:
     """Find games in a database: every criterion given must hold.

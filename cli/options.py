@@ -74,6 +74,17 @@ RulesOption = Annotated[list[str] | None, typer.Option(
 NoForcedCaptureOption = Annotated[bool, typer.Option(
     "--no-forced-capture", help="Captures are optional, a house rule (the same as --rule "
     "forced-capture=no).")]
+# Selection criteria, shared by pdn filter and pdn search.
+TagOption = Annotated[list[str] | None, typer.Option(
+    "--tag", metavar="NAME=VALUE", help="A tag matches a glob, or a regex written /re/ "
+    "(repeatable).")]
+PlayerOption = Annotated[list[str] | None, typer.Option(
+    help="A player on either side; names match ignoring case, spacing and word order.")]
+WhiteOption = Annotated[list[str] | None, typer.Option(help="The White player.")]
+BlackOption = Annotated[list[str] | None, typer.Option(help="The Black player.")]
+DateFromOption = Annotated[str | None, typer.Option(
+    help="Played on or after (1990, 1990.06, 1990.06.01).")]
+DateToOption = Annotated[str | None, typer.Option(help="Played on or before.")]
 JobsOption = Annotated[int, typer.Option(
     "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
 ENGINE_CHOICES = ("local", "dask")
