@@ -158,13 +158,23 @@ def game_variant(game: Game, default: Variant | None = None,
     default, else the one inferred from the record (``replay.inference``), with ``rules``
     (named rule options, ``Variant.with_rules``) set on top. Squares are read in the game
     type's standard notation (see ``replay_game`` for tags that state another numbering)."""
+    told = told_variant(game, default, override, rules=rules)
+    if told is not None:
+        return told
+    return _replay_inferred(game, inference.candidates(game), rules).variant
+
+
+def told_variant(game: Game, default: Variant | None = None, override: Variant | None = None,
+                 *, rules: Rules | None = None) -> Variant | None:
+    """``game_variant`` where it is known without replaying the game (the user, the
+    GameType tag or the record's evidence decide); None where only a replay can tell."""
     chosen, _ = _chosen_variant(game, default, override)
     if chosen is not None:
         return with_rules(chosen, rules)
     guess = inference.candidates(game)
     if guess.decided or len(guess.variants) == 1:
         return with_rules(guess.variants[0], rules)
-    return _replay_inferred(game, guess, rules).variant
+    return None
 
 
 def _chosen_variant(game: Game, default: Variant | None, override: Variant | None

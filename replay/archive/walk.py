@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pdn.model import Game
 from replay.board import Board, Position
 from replay.move import Move
-from replay.replayer import INCOMPLETE, INVALID, VALID, game_variant, replay_game
+from replay.replayer import INCOMPLETE, INVALID, VALID, game_variant, replay_game, told_variant
 from replay.resolve import resolve
 from replay.variants import Rules, Variant
 
@@ -40,9 +40,11 @@ class MainLine:
 def walk_main_line(game: Game, default: Variant, override: Variant | None = None, *,
                    rules: Rules | None = None) -> MainLine:
     """The main line of a game replayed on its variant's rules (``rules``: rule options set
-    on top)."""
-    variant = game_variant(game, default, override, rules=rules)
-    if is_plain(game):
+    on top). A plain game whose variant is known without a replay is walked by the plain
+    loop; any other is replayed once (a variant only a replay can tell comes with its
+    moves)."""
+    variant = told_variant(game, default, override, rules=rules) if is_plain(game) else None
+    if variant is not None:
         line = _plain_line(game, variant)
         if line is not None:
             return line

@@ -17,19 +17,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pdn.model import Game
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
-from replay.archive.walk import MainLine, walk_main_line
+from replay.archive.walk import walk_main_line
 from replay.database.keys import PositionRow, coder, position_key
 from replay.database.schema import DatabaseError, create_or_open
 from replay.draws import Material
-from replay.inference import candidates
 from replay.move import Move
 from replay.openings import fmjd_ballot, opening_of
-from replay.replayer import replay_game
-from replay.variants import Rules, UnknownVariantError, Variant, get_variant
+from replay.variants import Variant
 
 Note = Callable[[str], None]
 UNREADABLE = "unreadable"
@@ -86,8 +83,8 @@ class IndexTask:
         entry = GameEntry(record.line, game_text(record), dict(record.tags), day, record.error)
         if record.game is None:
             return entry
-        line = main_line(record.game, self.settings.default, self.settings.override,
-                         self.settings.rules)
+        line = walk_main_line(record.game, self.settings.default, self.settings.override,
+                              rules=self.settings.rules)
         variant = line.variant
         entry.variant, entry.status = variant.name, line.status
         entry.moves = moves_text(line.moves, variant)
@@ -103,33 +100,6 @@ class IndexTask:
                 seen.add(key)
                 entry.new_positions.append((key, rows.row(position)))
         return entry
-
-
-def main_line(game: Game, default: Variant | None, override: Variant | None,
-              rules: Rules | None = None) -> MainLine:
-    """``walk_main_line``'s main line, but a game whose variant only a replay can tell (no
-    option, no GameType, the inference undecided) is replayed once, not once to infer the
-    variant and again to walk it: the inferring replay's moves are the main line."""
-    if override is None and default is None and not _tagged(game):
-        guess = candidates(game)
-        if not (guess.decided or len(guess.variants) == 1):
-            replayed = replay_game(game, rules=rules)
-            positions = [replayed.start]
-            for move in replayed.moves:
-                positions.append(positions[-1].play(move))
-            return MainLine(replayed.variant, replayed.moves, positions, replayed.status)
-    return walk_main_line(game, default, override, rules=rules)
-
-
-def _tagged(game: Game) -> bool:
-    """Whether the GameType tag names a variant (then nothing is inferred)."""
-    if game.gametype is None:
-        return False
-    try:
-        get_variant(game.gametype.number)
-    except UnknownVariantError:
-        return False
-    return True
 
 
 def day_spans(texts: list[str]) -> list[tuple[int | None, int | None]]:
