@@ -21,17 +21,16 @@ True
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from html import escape
 from pathlib import Path
 from typing import IO
 
-from pdn.parallel import gc_paused, in_order
-from pdn.reader import iter_blocks, parse_chunks
-from pdn.syntax import Chunk, block_chunks
+from pdn.chunks import block_chunks
+from pdn.parallel import gc_paused
+from pdn.partitions import Partition
+from pdn.reader import parse_chunks
+from pdn.runner import open_runner
 from replay.board import Board
 from replay.replayer import ReplayedGame, replay_game
 from replay.variants import Rules, Variant
@@ -123,16 +122,13 @@ def archive_entries(source: str | Path, default: Variant | None = None,
                     ) -> Iterator[tuple[str, str, dict, bool]]:
     """Every game of a PDN file read, replayed and made into its page entry, in file order:
     (kind key, entry, kind, whether a move does not replay). ``jobs`` worker processes do
-    it in blocks of games (0: all cores when the file is large enough to repay them); the
-    variant is chosen as ``replay_game`` does from ``default``, ``override`` and ``rules``;
-    ``progress`` is told how many characters each block covered."""
-    workers = jobs or (os.cpu_count() or 1)
-    parallel = workers > 1 and (jobs > 1 or os.path.getsize(source) > PARALLEL_MIN_BYTES)
-    blocks = ((block, default, override, rules, flipped)
-              for block in iter_blocks(source, encoding=encoding, size=BLOCK))
-    with ProcessPoolExecutor(workers) if parallel else nullcontext() as pool:
-        batches = (in_order(pool, _block_entries, blocks, workers) if pool is not None
-                   else (_block_entries(*arguments) for arguments in blocks))
+    it in blocks of games (``pdn.runner``; 0: all cores when the file is large enough to
+    repay them); the variant is chosen as ``replay_game`` does from ``default``,
+    ``override`` and ``rules``; ``progress`` is told how much of the file each block
+    covered."""
+    with open_runner("local", jobs=jobs) as runner:
+        batches = runner.map(_block_entries, runner.partitions(str(source), encoding, BLOCK),
+                             default, override, rules, flipped)
         for size, entries, kinds in batches:
             if progress is not None:
                 progress(size)
@@ -140,23 +136,22 @@ def archive_entries(source: str | Path, default: Variant | None = None,
                 yield key, entry, kinds[key], invalid
 
 
-PARALLEL_MIN_BYTES = 1 << 18  # as for validation: worker processes repay their start here
 BLOCK = 1 << 17  # characters of games per piece of work (a few hundred games)
 
 
-def _block_entries(block: Chunk, default: Variant | None, override: Variant | None,
+def _block_entries(partition: Partition, default: Variant | None, override: Variant | None,
                    rules: Rules | None, flipped: bool
                    ) -> tuple[int, list[tuple[str, str, bool]], dict[str, dict]]:
-    """Worker entry: a block's size in characters, the entries of its games and the board
-    kinds they use."""
+    """Worker entry: a partition's size, the entries of its games and the board kinds they
+    use."""
     entries, kinds = [], {}
     with gc_paused():
-        for game in parse_chunks(block_chunks(block)):
+        for game in parse_chunks(block_chunks(partition.chunk())):
             replayed = replay_game(game, default, override, rules=rules)
             key, entry = game_entry(replayed, flipped=flipped)
             kinds.setdefault(key, board_kind(replayed.variant, flipped))
             entries.append((key, entry, bool(replayed.errors)))
-    return len(block.text), entries, kinds
+    return partition.size, entries, kinds
 
 
 def viewer_html(games: Iterable[ReplayedGame], *, flipped: bool = False,
