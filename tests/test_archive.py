@@ -57,7 +57,7 @@ def test_names_dates_and_results_are_cleaned_to_pdn_forms():
     assert clean_date("1841-??-??") == "1841.??.??"
     assert clean_date("spring") == "spring"  # not understood: kept
     assert clean_result("1/2:1/2", RUSSIAN) == "1/2-1/2"
-    assert clean_result("1-0", INTERNATIONAL) == "2-0"  # PDN.md: international result set
+    assert clean_result("1-0", INTERNATIONAL) == "2-0"  # PDN 3.0: international result set
     assert clean_result("?", RUSSIAN) == "*"
 
 

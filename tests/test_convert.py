@@ -34,7 +34,7 @@ from replay.notation import full_text, is_ambiguous
 from replay.resolve import resolve
 from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN, VARIANTS, get_variant
 
-# Source document 000 (SEEDS.md), exactly as it writes the game: no space after the number.
+# A Russian rules article's example game, exactly as it is written: no space after the number.
 SEEDS_GAME = "1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2 5.e:g3 c:h4"
 TARGETS = [Target("full"), Target("short"), Target("numeric"), Target("pdn"),
            Target("full", "turns"), Target("full", "all"), Target("pdn", "canonical")]
@@ -87,7 +87,7 @@ def test_seeds_example_through_full_text_too():
 
 
 def test_seeds_example_turns_path_shows_the_crowning_capture():
-    # 5...c:h4 is crowned on e1 and goes on as a king (RULES.md §1.3).
+    # 5...c:h4 is crowned on e1 and goes on as a king (docs/rules.md, Russian draughts).
     text = convert_text(SEEDS_GAME, RUSSIAN, Target("full", "turns"), output="text",
                         layout="inline")
     assert text.strip().endswith("5.e1:g3 c7:e5:c3:e1:h4")
@@ -125,7 +125,7 @@ def test_gametype_states_the_new_notation():
 
 
 def test_russian_numbers_default_to_the_engines_numbering():
-    # RULES.md §4.4: Russian numeric engines number like English checkers, 1 = b8.
+    # docs/notation.md: Russian numeric engines number like English checkers, 1 = b8.
     assert numbering_corner(RUSSIAN, None) == 2
     assert numbering_corner(RUSSIAN, "21") == 2
     game = next(read_games(SEEDS_GAME))
@@ -148,7 +148,7 @@ def test_fen_tag_rewritten_in_the_new_notation():
 
 
 def test_short_falls_back_to_full_squares_where_ambiguous():
-    # Two kings on the b-file can both go to d4 (RULES.md §4.2: then short must not be used).
+    # Two kings on the b-file can both go to d4 (docs/notation.md: then short must not be used).
     game = next(read_games('[FEN "W:WKb2,Kb6:Bh8"]\n1. b2-d4 *'))
     assert "1. b2-d4 *" in converted_text(game, Target("short"))
     game = next(read_games('[FEN "W:WKb2:Bh8"]\n1. b2-d4 *'))
@@ -441,9 +441,10 @@ def test_cli_missing_file(app, tmp_path):
 
 
 def test_canonical_path_names_the_playing_square_behind_an_orthogonal_capture():
-    """RULES.md §4.5: a straight capture is written with the square immediately behind the
-    captured piece; on Frisian's rows that is two cells on, not the dark cell next to it
-    (found by the round-trip property test: the old code named an unnumbered cell)."""
+    """PDN 3.0 (docs/notation.md): a straight capture is written with the square
+    immediately behind the captured piece; on Frisian's rows that is two cells on, not the dark
+    cell next to it (found by the round-trip property test: the old code named an unnumbered
+    cell)."""
     from replay.board import Board, Position
     from replay.notation import canonical_squares
     from replay.variants import FRISIAN

@@ -1,4 +1,4 @@
-"""FEN reading and writing (PDN.md §FEN)."""
+"""FEN reading and writing (PDN 3.0, the FEN tag; docs/notation.md)."""
 
 import pytest
 

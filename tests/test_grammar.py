@@ -1,4 +1,4 @@
-"""The grammar on small records written for each quirk in PDN.md's list (and the issue's)."""
+"""The grammar on small records written for each quirk real archives show (docs/notation.md)."""
 
 from __future__ import annotations
 

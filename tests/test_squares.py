@@ -1,4 +1,4 @@
-"""Geometry and numbering, checked against the examples of PDN.md and RULES.md §4.4."""
+"""Geometry and numbering, checked against PDN 3.0's numbering examples (docs/notation.md)."""
 
 import pytest
 
@@ -34,7 +34,7 @@ def test_thai_numbering_follows_source_document_001():
 
 
 def test_russian_numeric_formula_rules_4_4():
-    # RULES.md §4.4: row r = (n-1) div 4 from rank 8, file = 2c + (1 if rank even else 0).
+    # docs/notation.md: row r = (n-1) div 4 from rank 8, file = 2c + (1 if rank even else 0).
     notation = default_gametype(25).notation
     for n in range(1, 33):
         r, c = divmod(n - 1, 4)

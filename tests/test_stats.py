@@ -243,7 +243,7 @@ DRAWS = {"1/2-1/2", "1-1", "1/2:1/2", "1:1"}
 
 def independent_result_counts(texts: list[str], first: str) -> Counter:
     """Count the non-empty Result tags with a plain regular expression over the files' text
-    (not our reader), mapping each to the winner's colour given who moves first (PDN.md:
+    (not our reader), mapping each to the winner's colour given who moves first (PDN 3.0:
     results are written from the first mover's view). Games without a Result tag take the
     movetext's result and are left out of this comparison."""
     second = "black" if first == "white" else "white"

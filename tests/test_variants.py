@@ -1,6 +1,7 @@
 """Every variant: the rule that sets each apart, pinned by a small position
-(RULES.md §2 Thai, §3 the others), the named rule options, the draw rules per variant, the
-``pdn moves --json`` interface for each variant, and the real archives (tests/fixtures).
+(docs/rules.md: Thai checkers, The other variants), the named rule options, the draw rules
+per variant, the ``pdn moves --json`` interface for each variant, and the real archives
+(tests/fixtures).
 
 Squares in the positions are alphanumeric (a1 = White's lower-left corner), which every
 variant's FEN accepts; ``moves_of`` names moves the same way so that one position reads alike
@@ -46,7 +47,7 @@ def moves_of(fen: str, rules: Variant) -> set[str]:
     return written
 
 
-# -- Thai (RULES.md §2, §1.6 T4 contrast) -----------------------------------------------------
+# -- Thai (docs/rules.md, Thai checkers) ------------------------------------------------------
 
 def test_thai_king_lands_right_behind_its_prey_rules_2():
     assert moves_of("W:WKa1:Bc3,h8", variant("thai")) == {"a1:d4"}
@@ -73,7 +74,7 @@ def test_thai_dark_side_moves_first_and_white_first_is_an_option_rules_2():
     assert variant("thai", first="white").white_starts
 
 
-# -- Italian (RULES.md §3) ----------------------------------------------------------------------
+# -- Italian (docs/rules.md) ------------------------------------------------------------------
 # The Italian board is mirrored: a1 is light, so these positions use squares with odd
 # rank + file (d3, e4, h3, ...) and a8 as a spare black man.
 
@@ -103,7 +104,7 @@ def test_italian_precedence_4_kings_met_earliest_rules_3():
     assert moves_of("W:WKd3:Be4,Kg6,Kc4,c6,a8", variant("italian")) == {"d3:b5:d7"}
 
 
-# -- Spanish, Czech, English, Turkish (RULES.md §3) ---------------------------------------------
+# -- Spanish, Czech, English, Turkish (docs/rules.md) -----------------------------------------
 
 def test_spanish_majority_then_most_kings_rules_3():
     assert moves_of("W:Wd3,Kh3:Be4,Kg4,a8", variant("spanish")) == {
@@ -160,7 +161,7 @@ def test_turkish_promotion_readings_are_options_rules_6_5(reading):
     assert [m.promotes for m in moves] == [True]
 
 
-# -- Frisian (RULES.md §3) ----------------------------------------------------------------------
+# -- Frisian (docs/rules.md) ------------------------------------------------------------------
 
 def test_frisian_men_capture_orthogonally_rules_3():
     assert moves_of("W:We5:Be7,a9", variant("frisian")) == {"e5:e9"}
@@ -219,7 +220,7 @@ def test_frisian_king_limit_applies_only_while_the_side_has_men_rules_3():
     assert _king_moves(board)
 
 
-# -- no forced capture, source document 002 ---------------------------------------------------
+# -- no forced capture, a game site's house rule ----------------------------------------------
 
 @pytest.mark.parametrize("name", ["russian", "english", "brazilian", "czech", "thai"])
 def test_no_forced_capture_house_rule_of_document_002(name):
@@ -298,7 +299,7 @@ def test_pdn_moves_no_forced_capture_option():
     ([], "B", {"5", "6", "7", "8"}), (["--rule", "first=white"], "W", {"25", "26", "27", "28"})])
 def test_pdn_moves_rule_option_thai_white_first(rules, turn, origins):
     # Perft cannot tell who starts (the set-up is symmetric: 7, 49, … either way): the first
-    # moves can. Thai numbering (source document 001): Black's men on 1-8, White's on 25-32,
+    # moves can. Thai numbering (PDN 3.0 code N2): Black's men on 1-8, White's on 25-32,
     # the front rows 5-8 and 25-28.
     result = runner.invoke(app, ["moves", "-v", "thai", "--json", *rules])
     listed = json.loads(result.stdout)
@@ -311,7 +312,7 @@ def test_pdn_perft_bad_rule_is_a_usage_error():
     assert result.exit_code == 2 and "NAME=VALUE" in result.stderr
 
 
-# -- the real archives (verdicts in tests/fixtures) -----------------------
+# -- the real archives (verdicts in tests/fixtures) -------------------------------------------
 
 def test_archives_replay_as_recorded_in_the_verdicts_fixture(shared_data, archive):
     verdicts = json.loads((FIXTURES / "archive_verdicts.json").read_text(encoding="utf-8"))

@@ -197,7 +197,7 @@ def test_last_position_shows_the_capture_its_comment_and_a_screenshot(browser: B
     browser.press("ArrowRight", 12)  # two presses past the end change nothing
     assert drawn(browser) == sample[10][1]
     shown = board_state(browser)
-    # 5... c7:e5:c3:e1:h4 takes four men and crowns on e1 (source document 000)
+    # 5... c7:e5:c3:e1:h4 takes four men and crowns on e1 (a Russian rules article's worked example)
     assert shown["crosses"] == 4 and shown["kings"] == 1
     assert "Black takes four men" in shown["notes"]
     browser.screenshot(ARTIFACTS / "viewer_browser.png")
