@@ -1,18 +1,23 @@
 """The game database's speed: ``pdn index`` and ``pdn search`` beside ``pdn filter``.
 
     .venv/bin/python bench/index.py [--jobs 2] [--file ../shared/data/english/OCA_2.0.pdn]
-    .venv/bin/python bench/index.py --generate 1000000      # a generated archive (hours)
+    .venv/bin/python bench/index.py --generate 1000000 --keep /tmp/million   # hours
+    .venv/bin/python bench/index.py --database /tmp/million/games.db          # searches only
 
 Goals: OCA 2.0 indexed in under 60 s on 2 cores into a database under 20 times
 the PDN's size; ``pdn search --position`` under 0.5 s as a whole command and at least 10
 times faster than ``pdn filter --position`` on the same archive; ``--pattern`` under 2 s;
-on a generated archive of a million games, queries under a second. Searches are timed as
-whole commands (a new process, imports included), as a user runs them. The position is the
-one bench/archive.py uses: the first game's after its fourth move.
+on a generated archive of a million games, every search under a second. Searches are timed
+as whole commands (a new process, imports included), as a user runs them. The position is
+the one bench/archive.py uses: the first game's after its fourth move.
 
-``--generate N`` writes N random legal English games (seeded, 30 to 90 plies each) to a
-temporary file and measures the same there; random games reach far more distinct positions
-than real ones, so this is the hard case for the positions table.
+``--generate N`` writes an archive of N English games made on the fly and measures the same
+there: OCA 2.0 repeated as a whole (``--real-share``, 0.8 by default, of the N games: real
+openings, real players, positions shared by many games), then random legal games (seeded,
+30 to 90 plies each) up to N. Random games reach far more distinct positions than real ones,
+so they are the hard case for the positions table and the pattern index. ``--keep DIR``
+keeps the archive and the database there, so that ``--database`` can time the searches again
+without indexing.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from replay.variants import ENGLISH  # noqa: E402
 OCA = ROOT.parent / "shared" / "data" / "english" / "OCA_2.0.pdn"
 PDN = Path(sys.executable).parent / "pdn"
 PATTERN = "any(14,15)=bk 1-4=empty"
+MATERIAL = "W:2K B:1K"
+PLAYER = "Tinsley"
 TOP_POSITIONS = ("SELECT p.fen, COUNT(*) AS games FROM game_positions gp JOIN positions p "
                  "USING (position_key) WHERE gp.ply = 20 GROUP BY gp.position_key "
                  "ORDER BY games DESC LIMIT 3")
@@ -77,49 +84,70 @@ def first_fen(path: Path, ply: int = 8) -> str:
     return Board(ENGLISH, line.positions[ply]).fen()
 
 
-def generate(path: Path, games: int, seed: int = 1) -> None:
+def generate(path: Path, games: int, real: Path, real_share: float, seed: int = 1) -> str:
+    """Write the mix (see the module's docstring); what it holds, in words."""
+    text = real.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+    real_games = text.count("\n[Event ") + text.startswith("[Event ")
+    copies = min(round(games * real_share / real_games), games // real_games)
+    with open(path, "w", encoding="utf-8") as out:
+        for _ in range(copies):
+            out.write(text)
+        random_games(out, games - copies * real_games, seed)
+    return (f"{copies} copies of {real.name} ({copies * real_games} games) and "
+            f"{games - copies * real_games} random legal games")
+
+
+def random_games(out, games: int, seed: int) -> None:
     """Random legal English games, numeric notation."""
     chooser = random.Random(seed)
-    with open(path, "w", encoding="utf-8") as out:
-        for number in range(1, games + 1):
-            board, moves = Board(ENGLISH), []
-            for _ in range(chooser.randint(30, 90)):
-                legal = board.legal_moves()
-                if not legal:
-                    break
-                moves.append(chooser.choice(legal))
-                board.push(moves[-1])
-            written = moves_text(moves, ENGLISH).split()
-            text = " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m
-                            for i, m in enumerate(written))
-            out.write(f'[Event "Generated {number}"]\n[GameType "21"]\n{text} *\n\n')
+    for number in range(1, games + 1):
+        board, moves = Board(ENGLISH), []
+        for _ in range(chooser.randint(30, 90)):
+            legal = board.legal_moves()
+            if not legal:
+                break
+            moves.append(chooser.choice(legal))
+            board.push(moves[-1])
+        written = moves_text(moves, ENGLISH).split()
+        text = " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m
+                        for i, m in enumerate(written))
+        out.write(f'[Event "Generated {number}"]\n[GameType "21"]\n{text} *\n\n')
 
 
-def measure(source: Path, jobs: int, compare_filter: bool) -> None:
+def build(source: Path, db: Path, jobs: int) -> None:
+    """Index a file into a new database; print the time, the size and the counts."""
+    _, summary = timed("pdn index (library call)", lambda: index_sources(
+        db, [str(source)], Settings(None, jobs=jobs), note=lambda _: None), 60.0)
+    ratio = db.stat().st_size / source.stat().st_size
+    print(f"{summary.games} games, {summary.positions} game positions; database "
+          f"{db.stat().st_size / 1e6:.1f} MB = {ratio:.1f} x the PDN (goal < 20)")
+
+
+def searches(db: Path, source: Path, folder: Path, goal: float = 1.0) -> float:
+    """Time every kind of search as a whole command; the --position search's wall time."""
     fen = first_fen(source)
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "games.db"
-        _, summary = timed("pdn index (library call)", lambda: index_sources(
-            db, [str(source)], Settings(None, jobs=jobs), note=lambda _: None), 60.0)
-        ratio = db.stat().st_size / source.stat().st_size
-        print(f"{summary.games} games, {summary.positions} positions; database "
-              f"{db.stat().st_size / 1e6:.1f} MB = {ratio:.1f} x the PDN (goal < 20)")
-        found = Path(folder) / "found.pdn"
-        search, _ = timed("pdn search --position", lambda: command(
-            "search", str(db), "--position", fen, "-o", str(found)), 0.5)
-        timed("pdn search --pattern", lambda: command(
-            "search", str(db), "--pattern", PATTERN, "--format", "table"), 2.0)
-        timed("pdn search --moves 11-15 23-19", lambda: command(
-            "search", str(db), "--moves", "11-15 23-19", "--format", "json"), 1.0)
-        timed("SQL: top positions after 10 moves", lambda: _sql(db), 1.0)
-        if compare_filter:
-            filtered = Path(folder) / "filtered.pdn"
-            scan, _ = timed("pdn filter --position", lambda: command(
-                "filter", str(source), "--variant", "english", "--position", fen,
-                "-o", str(filtered), "--jobs", str(jobs)))
-            same = found.read_bytes() == filtered.read_bytes()
-            print(f"search is {scan / search:.0f} x faster than filter (goal >= 10); "
-                  f"the same games: {same}")
+    found = folder / "found.pdn"
+    search, _ = timed("pdn search --position", lambda: command(
+        "search", str(db), "--position", fen, "-o", str(found)), min(goal, 0.5))
+    for label, options in (("--pattern", ["--pattern", PATTERN]),
+                           ("--material", ["--material", MATERIAL]),
+                           ("--moves 11-15 23-19", ["--moves", "11-15 23-19"]),
+                           ("--player", ["--player", PLAYER])):
+        timed(f"pdn search {label}", lambda options=options: command(
+            "search", str(db), *options, "--format", "table"), goal)
+    timed("SQL: top positions after 10 moves", lambda: _sql(db), goal)
+    return search
+
+
+def compare_filter(source: Path, folder: Path, search: float, jobs: int) -> None:
+    """pdn filter --position beside the search: time and the same games."""
+    filtered = folder / "filtered.pdn"
+    scan, _ = timed("pdn filter --position", lambda: command(
+        "filter", str(source), "--variant", "english", "--position", first_fen(source),
+        "-o", str(filtered), "--jobs", str(jobs)))
+    same = (folder / "found.pdn").read_bytes() == filtered.read_bytes()
+    print(f"search is {scan / search:.0f} x faster than filter (goal >= 10); "
+          f"the same games: {same}")
 
 
 def _sql(db: Path) -> list:
@@ -138,19 +166,35 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--generate", type=int, metavar="N",
                         help="measure on N generated games instead of --file")
+    parser.add_argument("--real-share", type=float, default=0.8,
+                        help="the share of --generate's games taken from --file")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep the generated archive and the database in DIR")
+    parser.add_argument("--database", type=Path,
+                        help="only time the searches on this database (made with --keep)")
     options = parser.parse_args()
-    if options.generate:
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "generated.pdn"
-            timed(f"generate {options.generate} games", lambda: generate(
-                path, options.generate))
-            print(f"{path.stat().st_size / 1e6:.1f} MB of PDN")
-            measure(path, options.jobs, compare_filter=False)
+    print(f"{options.jobs} worker processes; load {os.getloadavg()}")
+    if options.database:
+        folder = options.database.parent
+        searches(options.database, folder / "generated.pdn", folder)
         return
     if not options.file.exists():
         sys.exit(f"{options.file} is not present")
-    print(f"{options.file.name}, {options.jobs} worker processes")
-    measure(options.file, options.jobs, compare_filter=True)
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = options.keep or Path(temporary)
+        folder.mkdir(parents=True, exist_ok=True)
+        if options.generate:
+            path = folder / "generated.pdn"
+            _, mix = timed(f"generate {options.generate} games", lambda: generate(
+                path, options.generate, options.file, options.real_share))
+            print(f"{mix}: {path.stat().st_size / 1e6:.1f} MB of PDN")
+            build(path, folder / "games.db", options.jobs)
+            searches(folder / "games.db", path, folder)
+            return
+        print(options.file.name)
+        build(options.file, folder / "games.db", options.jobs)
+        search = searches(folder / "games.db", options.file, folder, goal=2.0)
+        compare_filter(options.file, folder, search, options.jobs)
 
 
 if __name__ == "__main__":

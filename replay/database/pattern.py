@@ -115,7 +115,8 @@ def _term(part: str) -> Term:
 
 
 def _bits(squares: tuple[str, ...], variant: Variant) -> list[int]:
-    """The dense bits of squares written in the variant's notation."""
+    """The dense bits of squares written in the variant's notation, each once (a square
+    written twice must not add its bit twice to a mask)."""
     known = variant.gametype.notation.known_squares
     bit_of = {square: bit for bit, square in enumerate(dense_squares(variant) or ())}
     names: list[str] = []
@@ -131,7 +132,7 @@ def _bits(squares: tuple[str, ...], variant: Variant) -> list[int]:
             raise PatternError(f"--pattern: '{name}' is not a playing square of "
                                f"{variant.name}")
         bits.append(bit_of[known[name]])
-    return bits
+    return list(dict.fromkeys(bits))
 
 
 __all__ = ["Pattern", "PatternError", "Term"]
