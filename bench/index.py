@@ -3,6 +3,7 @@
     .venv/bin/python bench/index.py [--jobs 2] [--file ../shared/data/english/OCA_2.0.pdn]
     .venv/bin/python bench/index.py --generate 1000000 --keep /tmp/million   # hours
     .venv/bin/python bench/index.py --database /tmp/million/games.db          # searches only
+    .venv/bin/python bench/index.py --database oca.db        # searches only, --file's position
 
 Goals: OCA 2.0 indexed in under 60 s on 2 cores into a database under 20 times
 the PDN's size; ``pdn search --position`` under 0.5 s as a whole command and at least 10
@@ -17,7 +18,8 @@ openings, real players, positions shared by many games), then random legal games
 30 to 90 plies each) up to N. Random games reach far more distinct positions than real ones,
 so they are the hard case for the positions table and the pattern index. ``--keep DIR``
 keeps the archive and the database there, so that ``--database`` can time the searches again
-without indexing.
+without indexing (and a later ``--generate`` with the same ``--keep`` indexes the same
+archive again instead of generating another).
 """
 
 from __future__ import annotations
@@ -45,9 +47,10 @@ PDN = Path(sys.executable).parent / "pdn"
 PATTERN = "any(14,15)=bk 1-4=empty"
 MATERIAL = "W:2K B:1K"
 PLAYER = "Tinsley"
-TOP_POSITIONS = ("SELECT p.fen, COUNT(*) AS games FROM game_positions gp JOIN positions p "
-                 "USING (position_key) WHERE gp.ply = 20 GROUP BY gp.position_key "
-                 "ORDER BY games DESC LIMIT 3")
+TOP_POSITIONS = ("SELECT p.fen, top.games FROM (SELECT position_key, COUNT(*) AS games "
+                 "FROM game_positions WHERE ply = 20 GROUP BY position_key "
+                 "ORDER BY games DESC LIMIT 3) AS top JOIN positions p USING (position_key) "
+                 "ORDER BY top.games DESC, p.fen")  # docs/database.md's example
 
 
 def _cpu() -> float:
@@ -176,7 +179,8 @@ def main() -> None:
     print(f"{options.jobs} worker processes; load {os.getloadavg()}")
     if options.database:
         folder = options.database.parent
-        searches(options.database, folder / "generated.pdn", folder)
+        generated = folder / "generated.pdn"
+        searches(options.database, generated if generated.exists() else options.file, folder)
         return
     if not options.file.exists():
         sys.exit(f"{options.file} is not present")
@@ -184,9 +188,13 @@ def main() -> None:
         folder = options.keep or Path(temporary)
         folder.mkdir(parents=True, exist_ok=True)
         if options.generate:
-            path = folder / "generated.pdn"
-            _, mix = timed(f"generate {options.generate} games", lambda: generate(
-                path, options.generate, options.file, options.real_share))
+            path, told = folder / "generated.pdn", folder / "mix.txt"
+            if told.exists() and path.exists():  # made by an earlier run with --keep
+                mix = told.read_text(encoding="utf-8")
+            else:
+                _, mix = timed(f"generate {options.generate} games", lambda: generate(
+                    path, options.generate, options.file, options.real_share))
+                told.write_text(mix, encoding="utf-8")
             print(f"{mix}: {path.stat().st_size / 1e6:.1f} MB of PDN")
             build(path, folder / "games.db", options.jobs)
             searches(folder / "games.db", path, folder)

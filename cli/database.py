@@ -132,14 +132,17 @@ def search(
     from replay.database.query import search as run_search
     from replay.database.schema import DatabaseError, open_readonly
 
-    from .archive import _criteria
-
     if output_format not in FORMATS:
         fail(f"--format '{output_format}': use {', '.join(FORMATS)}")
-    criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, None, None,
-                         None, None, moves, position, material, material_any_ply)
+    criteria = None
+    if any((tag, player, white, black, date_from, date_to, game_variant, moves, material)):
+        from .archive import _criteria  # the archive tools: not needed for a position alone
+
+        criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, None,
+                             None, None, None, moves, position, material, material_any_ply)
     try:
-        wanted = Search(criteria, Pattern.parse(pattern) if pattern is not None else None)
+        wanted = Search(criteria, Pattern.parse(pattern) if pattern is not None else None,
+                        position)
         if output != "-":
             refuse_overwriting_inputs(output, [database, *_indexed_files(database)])
         connection = open_readonly(database)
@@ -156,9 +159,7 @@ def search(
         finally:
             connection.close()
     if output != "-" or output_format == "pdn":
-        from .archive import Console
-
-        Console().note(f"{count} games matched")
+        print(f"{count} games matched", file=sys.stderr)  # plain: rich takes longer to load
 
 
 def _indexed_files(database: Path) -> list[str]:

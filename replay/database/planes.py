@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Iterator
 
 from replay.database.pattern import PIECES, Pattern
+from replay.variants import Variant
 
 CHUNK_BITS = 16
 CHUNK = 1 << CHUNK_BITS
@@ -90,18 +91,19 @@ def _merge(connection: sqlite3.Connection, variant: str, chunk: int, planes: dic
                            (variant, chunk, plane, packed.tobytes()))
 
 
-def matching_positions(connection: sqlite3.Connection, pattern: Pattern, variant_name: str,
-                       bits: list[tuple[list[int], frozenset[str], bool]]) -> list[int]:
-    """The position_ids of a variant whose pieces fit the pattern; ``bits``: each term's
-    dense square bits, kinds and whether every square must hold (else any)."""
+def matching_positions(connection: sqlite3.Connection, pattern: Pattern, variant: Variant
+                       ) -> list[int]:
+    """The position_ids of a variant's positions that fit the pattern; raises PatternError
+    when a square is not on its board."""
+    bits = pattern.square_bits(variant)
     wanted = {ALL} | ({BLACK_TO_MOVE} if pattern.turn else set())
-    for squares, _, _ in bits:
-        wanted |= {k * 64 + bit for k in range(4) for bit in squares}
+    for squares, kinds, _ in bits:
+        wanted |= {kind * 64 + bit for kind in _kinds_read(kinds) for bit in squares}
     chunks: dict[int, dict[int, int]] = {}
     for chunk, plane, blob in connection.execute(
             "SELECT chunk, plane, bits FROM pattern_planes WHERE variant = ? AND plane IN "
             "(SELECT value FROM json_each(?)) ORDER BY chunk",
-            (variant_name, "[" + ",".join(map(str, sorted(wanted))) + "]")):
+            (variant.name, "[" + ",".join(map(str, sorted(wanted))) + "]")):
         chunks.setdefault(chunk, {})[plane] = int.from_bytes(blob, "little")
     found: list[int] = []
     for chunk, planes in chunks.items():
@@ -122,17 +124,23 @@ def matching_positions(connection: sqlite3.Connection, pattern: Pattern, variant
 def _term(planes: dict[int, int], every: int, squares: list[int], kinds: frozenset[str],
           each: bool) -> int:
     """The positions of a chunk where every square (``each``), or any, holds a kind."""
-    pieces = [PIECES.index(kind) for kind in sorted(kinds - {"empty"})]
-    others = [k for k in range(4) if k not in pieces]
     result = every if each else 0
     for bit in squares:
         holding = 0
-        for kind in others if "empty" in kinds else pieces:
+        for kind in _kinds_read(kinds):
             holding |= planes.get(kind * 64 + bit, 0)
         if "empty" in kinds:  # none of the other kinds is there
             holding = every & ~holding
         result = result & holding if each else result | holding
     return result
+
+
+def _kinds_read(kinds: frozenset[str]) -> list[int]:
+    """The kinds whose planes decide a term: those it names, or with ``empty`` those it
+    does not name (a square is empty or one of the kinds when none of the others is
+    there)."""
+    pieces = [PIECES.index(kind) for kind in sorted(kinds - {"empty"})]
+    return [k for k in range(4) if k not in pieces] if "empty" in kinds else pieces
 
 
 def _ids(bits: int, base: int) -> list[int]:

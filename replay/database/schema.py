@@ -87,6 +87,7 @@ CREATE TABLE pattern_planes (
 # Built once the rows of a new database are written (a sort is faster than keeping them up
 # to date row by row), then kept up to date.
 INDEXES = """
+CREATE INDEX IF NOT EXISTS games_by_variant ON games(variant);
 CREATE INDEX IF NOT EXISTS games_by_white ON games(white);
 CREATE INDEX IF NOT EXISTS games_by_black ON games(black);
 CREATE INDEX IF NOT EXISTS games_by_white_material ON games(white_men, white_kings);
