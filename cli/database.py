@@ -151,7 +151,8 @@ def search(
     with ExitStack() as stack:
         stream = sys.stdout if output == "-" else stack.enter_context(atomic_writer(output))
         try:
-            count = _write(run_search(connection, wanted), stream, output_format)
+            count = _write(run_search(connection, wanted, records=output_format == "pdn"),
+                           stream, output_format)
         except (PatternError, DatabaseError) as error:
             fail(str(error))
         except sqlite3.Error as error:

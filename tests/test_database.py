@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from pdn.fen import format_fen
 from pdn.reader import read_games
 from replay.archive import Criteria, Settings, filter_games
+from replay.archive.tags import date_parts_of
 from replay.archive.walk import walk_main_line
 from replay.board import Board, setup_from_position
 from replay.database.build import index_sources
@@ -138,6 +139,10 @@ def test_tags_players_dates_material_and_moves_combine_with_and(database):
     assert found(db, "--date-from", "1990.06.01") == [(2, None), (3, None)]
     assert found(db, "--date-to", "1990.05.01") == [(1, None), (3, None)]
     assert found(db, "--player", "ivanov", "--date-from", "1991") == [(2, None)]
+    # A year and a month: June 1990 on, so not game 1 (1990.05.01); 1990.??.?? may be.
+    assert date_parts_of("1990.06") == (1990, 6, None) == date_parts_of("1990-6")
+    assert found(db, "--date-from", "1990.06") == [(2, None), (3, None)]
+    assert found(db, "--date-to", "1990.04") == [(3, None)]
     assert found(db, "--material", "W:11M B:11M") == [(2, None)]
     assert found(db, "--material", "W:12M") == [(1, None), (3, None)]
     # Short notation, resolved on the board: games 1 and 2 open 1. c3-d4.
@@ -151,6 +156,7 @@ def test_search_writes_the_same_games_as_filter(database, tmp_path):
     for options in (["--position", TRANSPOSED], ["--player", "ivanov"],
                     ["--moves", "1.cd4 fe5"], ["--material", "W:12M B:12M"],
                     ["--date-from", "1990.06.01", "--tag", "Event=/Cup/"],
+                    ["--date-from", "1990.06"], ["--date-to", "1990.05"],
                     ["--white", "ivanov"], ["--black", "IVANOV, a."], ["--player", "*ov,*"],
                     ["--player", "sidorov", "--player", "ivanov"]):
         searched, filtered = tmp_path / "searched.pdn", tmp_path / "filtered.pdn"

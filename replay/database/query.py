@@ -73,8 +73,10 @@ class Search:
         return self.criteria.position if self.criteria is not None else self.position
 
 
-def search(connection: sqlite3.Connection, wanted: Search) -> Iterator[Match]:
-    """The games meeting every criterion, in index order; raises PatternError when the
+def search(connection: sqlite3.Connection, wanted: Search, *, records: bool = True
+           ) -> Iterator[Match]:
+    """The games meeting every criterion, in index order (``records`` False: without their
+    PDN records, ``pdn`` left empty, for a list of thousands); raises PatternError when the
     pattern fits none of the variants in the database."""
     criteria = wanted.criteria
     variants = _variants(connection, criteria.variant if criteria is not None else None)
@@ -96,9 +98,10 @@ def search(connection: sqlite3.Connection, wanted: Search) -> Iterator[Match]:
     if plies is not None:
         clauses.append("g.game_id IN (SELECT value FROM json_each(?))")
         parameters.append(json.dumps(sorted(plies)))
+    record, tags = "g.pdn" if records else "''", "g.tags" if by_tags else "NULL"
     rows = connection.execute(
         "SELECT g.game_id, f.path, g.game_index, g.line, g.variant, g.white, g.black, "
-        "g.event, g.date, g.result, g.opening, g.ballot, g.pdn, g.tags "
+        f"g.event, g.date, g.result, g.opening, g.ballot, {record}, {tags} "
         "FROM games g JOIN files f USING (file_id) "
         f"WHERE {' AND '.join(clauses)} ORDER BY g.game_id", parameters)
     for row in rows:
