@@ -138,8 +138,22 @@ def searches(db: Path, source: Path, folder: Path, goal: float = 1.0) -> float:
                            ("--player", ["--player", PLAYER])):
         timed(f"pdn search {label}", lambda options=options: command(
             "search", str(db), *options, "--format", "table"), goal)
-    timed("SQL: top positions after 10 moves", lambda: _sql(db), goal)
+    timed("SQL: top positions after 10 moves", lambda: _sql(db, TOP_POSITIONS), goal)
+    timed("SQL: --pattern as a scan (schema 1)", lambda: _sql(db, _scan(PATTERN)))
     return search
+
+
+def _scan(text: str) -> str:
+    """The games of a pattern found by scanning every distinct position (as schema 1 did),
+    with the condition's parameters written in."""
+    from replay.database.pattern import Pattern
+
+    condition, parameters = Pattern.parse(text).sql(ENGLISH)
+    for value in parameters:
+        condition = condition.replace("?", repr(value), 1)
+    return ("SELECT gp.game_id, MIN(gp.ply) FROM positions p JOIN game_positions gp "
+            f"ON gp.position_key = p.position_key WHERE p.variant = 'english' AND {condition} "
+            "GROUP BY gp.game_id")
 
 
 def compare_filter(source: Path, folder: Path, search: float, jobs: int) -> None:
@@ -153,12 +167,12 @@ def compare_filter(source: Path, folder: Path, search: float, jobs: int) -> None
           f"the same games: {same}")
 
 
-def _sql(db: Path) -> list:
+def _sql(db: Path, query: str) -> list:
     import sqlite3
 
     connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        return connection.execute(TOP_POSITIONS).fetchall()
+        return connection.execute(query).fetchall()
     finally:
         connection.close()
 
