@@ -3,10 +3,11 @@
 Board criteria are answered from the ``game_positions`` table: ``--position`` and
 ``--moves`` are lookups by position key (the stored FEN is compared too, so a key
 collision never finds a wrong game), ``--pattern`` reads the pattern index (``planes``)
-and ``--material-any-ply`` scans the distinct positions once. Tag, player and date criteria follow ``pdn filter``'s rules
-(``replay.archive.select``), so both commands select the same games. A search by position
-alone needs none of them, so this module loads the archive tools only when a criterion
-does (a whole ``pdn search --position`` command then starts in a fraction of a second).
+and ``--material-any-ply`` scans the distinct positions once. Tag, player and date
+criteria follow ``pdn filter``'s rules (``replay.archive.select``), so both commands select
+the same games. A search by position alone needs none of them, so this module loads the
+archive tools only when a criterion does (a whole ``pdn search --position`` command then
+starts in a fraction of a second).
 """
 
 from __future__ import annotations
