@@ -136,8 +136,9 @@ def searches(db: Path, source: Path, folder: Path, goal: float = 1.0) -> float:
                            ("--material", ["--material", MATERIAL]),
                            ("--moves 11-15 23-19", ["--moves", "11-15 23-19"]),
                            ("--player", ["--player", PLAYER])):
-        timed(f"pdn search {label}", lambda options=options: command(
+        _, listed = timed(f"pdn search {label}", lambda options=options: command(
             "search", str(db), *options, "--format", "table"), goal)
+        print(f"    {listed.count(chr(10)) - 1} games listed")
     timed("SQL: top positions after 10 moves", lambda: _sql(db, TOP_POSITIONS), goal)
     timed("SQL: --pattern as a scan (schema 1)", lambda: _sql(db, _scan(PATTERN)))
     return search

@@ -95,7 +95,7 @@ def search(connection: sqlite3.Connection, wanted: Search, *, records: bool = Tr
         _date_clauses(criteria, clauses, parameters)
         _material_clauses(criteria, clauses, parameters)
         _player_clauses(connection, criteria, clauses, parameters)
-        by_tags = bool(criteria.tags or criteria.players or criteria.white or criteria.black)
+        by_tags = bool(criteria.tags)  # the names are wholly decided by _player_clauses
     if plies is not None:
         clauses.append("g.game_id IN (SELECT value FROM json_each(?))")
         parameters.append(json.dumps(sorted(plies)))
@@ -187,13 +187,20 @@ def _opening_matches(connection: sqlite3.Connection, criteria: Criteria,
         opening = criteria.opening_positions(variant)
         if opening is None:
             continue
-        games: set[int] | None = None
+        games: list[int] | None = None
         for ply in reversed(range(len(opening))):  # the last position is the rarest
-            position = Position(*opening[ply])
-            reached = {game for (game,) in connection.execute(
-                "SELECT game_id FROM game_positions WHERE position_key = ? AND ply = ?",
-                (position_key(position, variant), ply))}
-            games = reached if games is None else games & reached
+            key = position_key(Position(*opening[ply]), variant)
+            if games is None:
+                rows = connection.execute(
+                    "SELECT game_id FROM game_positions WHERE position_key = ? AND ply = ?",
+                    (key, ply))
+            else:  # only the games still in, a lookup each (the start holds every game;
+                # CROSS JOIN keeps that order: SQLite would rather walk the position's rows)
+                rows = connection.execute(
+                    "SELECT gp.game_id FROM json_each(?) AS j CROSS JOIN game_positions gp "
+                    "ON gp.position_key = ? AND gp.game_id = j.value AND gp.ply = ?",
+                    (json.dumps(games), key, ply))
+            games = [game for (game,) in rows]
             if not games:
                 break
         found.update(dict.fromkeys(games or (), len(opening) - 1))
@@ -234,8 +241,8 @@ def _date_clauses(criteria: Criteria, clauses: list[str], parameters: list) -> N
 def _player_clauses(connection: sqlite3.Connection, criteria: Criteria, clauses: list[str],
                     parameters: list) -> None:
     """--player, --white, --black: the names that fit (``pdn filter``'s rule, tried on each
-    distinct name once), then the games by the indexes on White and Black; the caller
-    still checks every game's tags."""
+    distinct name once), then the games by the indexes on White and Black (the columns
+    hold the tags as written, as ``players`` does: no game's tags need reading again)."""
     from replay.archive.tags import name_matches
 
     tests = [(query, ("white", "black")) for query in criteria.players]
