@@ -4,6 +4,7 @@
     .venv/bin/python bench/index.py --generate 1000000 --keep /tmp/million   # hours
     .venv/bin/python bench/index.py --database /tmp/million/games.db          # searches only
     .venv/bin/python bench/index.py --database oca.db        # searches only, --file's position
+    .venv/bin/python bench/index.py --planes 12000000   # the pattern index alone, random positions
 
 Goals: OCA 2.0 indexed in under 60 s on 2 cores into a database under 20 times
 the PDN's size; ``pdn search --position`` under 0.5 s as a whole command and at least 10
@@ -168,6 +169,49 @@ def compare_filter(source: Path, folder: Path, search: float, jobs: int) -> None
           f"the same games: {same}")
 
 
+def planes_alone(positions: int, folder: Path, seed: int = 1) -> None:
+    """The pattern index by itself at a given number of distinct positions: random English
+    positions (each square empty or one of the four kinds, a fifth of the time each; far
+    more varied than real ones) written to the positions table, the planes built, and the
+    bench's pattern answered from them and by schema 1's scan, in this process."""
+    import numpy as np
+
+    from replay.database.pattern import Pattern
+    from replay.database.planes import matching_positions, update_planes
+    from replay.database.schema import create_or_open
+
+    connection = create_or_open(folder / "positions.db")
+    chooser = np.random.default_rng(seed)
+
+    def fill() -> None:
+        for start in range(0, positions, 1 << 18):
+            kinds = chooser.integers(0, 5, size=(min(1 << 18, positions - start), 32))
+            weights = (1 << np.arange(32, dtype=np.int64))
+            boards = [((kinds == kind) * weights).sum(axis=1) for kind in range(1, 5)]
+            keys = chooser.integers(-(1 << 63), (1 << 63) - 1, size=len(kinds), dtype=np.int64)
+            turns = chooser.integers(0, 2, size=len(kinds))
+            connection.executemany(
+                "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
+                "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
+                "black_men_count, black_kings_count, fen) VALUES (?, 'english', ?, ?, ?, ?, "
+                "?, 0, 0, 0, 0, '')",
+                zip(keys.tolist(), ("WB"[turn] for turn in turns.tolist()),
+                    *(board.tolist() for board in boards), strict=True))
+        connection.commit()
+
+    timed(f"write {positions} random positions", fill)
+    timed("build the pattern planes", lambda: (update_planes(connection), connection.commit()))
+    pattern = Pattern.parse(PATTERN)
+    _, ids = timed("--pattern from the planes", lambda: matching_positions(
+        connection, pattern, ENGLISH))
+    condition, parameters = pattern.sql(ENGLISH)
+    _, scanned = timed("--pattern by the scan (schema 1)", lambda: [row[0] for row in (
+        connection.execute(f"SELECT position_id FROM positions WHERE variant = 'english' "
+                           f"AND {condition} ORDER BY position_id", parameters))])
+    print(f"{len(ids)} positions found; the same as the scan: {sorted(ids) == scanned}")
+    connection.close()
+
+
 def _sql(db: Path, query: str) -> list:
     import sqlite3
 
@@ -190,8 +234,14 @@ def main() -> None:
                         help="keep the generated archive and the database in DIR")
     parser.add_argument("--database", type=Path,
                         help="only time the searches on this database (made with --keep)")
+    parser.add_argument("--planes", type=int, metavar="N",
+                        help="only time the pattern index on N random positions")
     options = parser.parse_args()
     print(f"{options.jobs} worker processes; load {os.getloadavg()}")
+    if options.planes:
+        with tempfile.TemporaryDirectory() as temporary:
+            planes_alone(options.planes, Path(temporary))
+        return
     if options.database:
         folder = options.database.parent
         generated = folder / "generated.pdn"
