@@ -173,6 +173,8 @@ def test_a_file_indexed_twice_is_not_doubled_and_a_changed_file_is_replaced(data
     run("index", str(source), "-o", str(db), "--variant", "russian")
     assert [game for game, _ in found(db)] == [1, 2, 3, 4]
     assert found(db, "--position", TRANSPOSED) == [(1, 4), (3, 4)]
+    # The pattern index took in the new game's positions: 1. a3-b4 is the only move to b4.
+    assert found(db, "--pattern", "b4=wm turn=black") == [(4, 1)]
 
 
 def test_unreadable_sources_and_games_are_reported_by_name(tmp_path):
