@@ -1,18 +1,26 @@
 """The game database's speed: ``pdn index`` and ``pdn search`` beside ``pdn filter``.
 
     .venv/bin/python bench/index.py [--jobs 2] [--file ../shared/data/english/OCA_2.0.pdn]
-    .venv/bin/python bench/index.py --generate 1000000      # a generated archive (hours)
+    .venv/bin/python bench/index.py --generate 1000000 --keep /tmp/million   # hours
+    .venv/bin/python bench/index.py --database /tmp/million/games.db          # searches only
+    .venv/bin/python bench/index.py --database oca.db        # searches only, --file's position
+    .venv/bin/python bench/index.py --planes 12000000   # the pattern index alone, random positions
 
 Goals: OCA 2.0 indexed in under 60 s on 2 cores into a database under 20 times
 the PDN's size; ``pdn search --position`` under 0.5 s as a whole command and at least 10
 times faster than ``pdn filter --position`` on the same archive; ``--pattern`` under 2 s;
-on a generated archive of a million games, queries under a second. Searches are timed as
-whole commands (a new process, imports included), as a user runs them. The position is the
-one bench/archive.py uses: the first game's after its fourth move.
+on a generated archive of a million games, every search under a second. Searches are timed
+as whole commands (a new process, imports included), as a user runs them. The position is
+the one bench/archive.py uses: the first game's after its fourth move.
 
-``--generate N`` writes N random legal English games (seeded, 30 to 90 plies each) to a
-temporary file and measures the same there; random games reach far more distinct positions
-than real ones, so this is the hard case for the positions table.
+``--generate N`` writes an archive of N English games made on the fly and measures the same
+there: OCA 2.0 repeated as a whole (``--real-share``, 0.8 by default, of the N games: real
+openings, real players, positions shared by many games), then random legal games (seeded,
+30 to 90 plies each) up to N. Random games reach far more distinct positions than real ones,
+so they are the hard case for the positions table and the pattern index. ``--keep DIR``
+keeps the archive and the database there, so that ``--database`` can time the searches again
+without indexing (and a later ``--generate`` with the same ``--keep`` indexes the same
+archive again instead of generating another).
 """
 
 from __future__ import annotations
@@ -38,9 +46,12 @@ from replay.variants import ENGLISH  # noqa: E402
 OCA = ROOT.parent / "shared" / "data" / "english" / "OCA_2.0.pdn"
 PDN = Path(sys.executable).parent / "pdn"
 PATTERN = "any(14,15)=bk 1-4=empty"
-TOP_POSITIONS = ("SELECT p.fen, COUNT(*) AS games FROM game_positions gp JOIN positions p "
-                 "USING (position_key) WHERE gp.ply = 20 GROUP BY gp.position_key "
-                 "ORDER BY games DESC LIMIT 3")
+MATERIAL = "W:2K B:1K"
+PLAYER = "Tinsley"
+TOP_POSITIONS = ("SELECT p.fen, top.games FROM (SELECT position_key, COUNT(*) AS games "
+                 "FROM game_positions WHERE ply = 20 GROUP BY position_key "
+                 "ORDER BY games DESC LIMIT 3) AS top JOIN positions p USING (position_key) "
+                 "ORDER BY top.games DESC, p.fen")  # docs/database.md's example
 
 
 def _cpu() -> float:
@@ -77,57 +88,136 @@ def first_fen(path: Path, ply: int = 8) -> str:
     return Board(ENGLISH, line.positions[ply]).fen()
 
 
-def generate(path: Path, games: int, seed: int = 1) -> None:
+def generate(path: Path, games: int, real: Path, real_share: float, seed: int = 1) -> str:
+    """Write the mix (see the module's docstring); what it holds, in words."""
+    text = real.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+    real_games = text.count("\n[Event ") + text.startswith("[Event ")
+    copies = min(round(games * real_share / real_games), games // real_games)
+    with open(path, "w", encoding="utf-8") as out:
+        for _ in range(copies):
+            out.write(text)
+        random_games(out, games - copies * real_games, seed)
+    return (f"{copies} copies of {real.name} ({copies * real_games} games) and "
+            f"{games - copies * real_games} random legal games")
+
+
+def random_games(out, games: int, seed: int) -> None:
     """Random legal English games, numeric notation."""
     chooser = random.Random(seed)
-    with open(path, "w", encoding="utf-8") as out:
-        for number in range(1, games + 1):
-            board, moves = Board(ENGLISH), []
-            for _ in range(chooser.randint(30, 90)):
-                legal = board.legal_moves()
-                if not legal:
-                    break
-                moves.append(chooser.choice(legal))
-                board.push(moves[-1])
-            written = moves_text(moves, ENGLISH).split()
-            text = " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m
-                            for i, m in enumerate(written))
-            out.write(f'[Event "Generated {number}"]\n[GameType "21"]\n{text} *\n\n')
+    for number in range(1, games + 1):
+        board, moves = Board(ENGLISH), []
+        for _ in range(chooser.randint(30, 90)):
+            legal = board.legal_moves()
+            if not legal:
+                break
+            moves.append(chooser.choice(legal))
+            board.push(moves[-1])
+        written = moves_text(moves, ENGLISH).split()
+        text = " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m
+                        for i, m in enumerate(written))
+        out.write(f'[Event "Generated {number}"]\n[GameType "21"]\n{text} *\n\n')
 
 
-def measure(source: Path, jobs: int, compare_filter: bool) -> None:
+def build(source: Path, db: Path, jobs: int) -> None:
+    """Index a file into a new database; print the time, the size and the counts."""
+    _, summary = timed("pdn index (library call)", lambda: index_sources(
+        db, [str(source)], Settings(None, jobs=jobs), note=lambda _: None), 60.0)
+    ratio = db.stat().st_size / source.stat().st_size
+    print(f"{summary.games} games, {summary.positions} game positions; database "
+          f"{db.stat().st_size / 1e6:.1f} MB = {ratio:.1f} x the PDN (goal < 20)")
+
+
+def searches(db: Path, source: Path, folder: Path, goal: float = 1.0) -> float:
+    """Time every kind of search as a whole command; the --position search's wall time."""
     fen = first_fen(source)
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "games.db"
-        _, summary = timed("pdn index (library call)", lambda: index_sources(
-            db, [str(source)], Settings(None, jobs=jobs), note=lambda _: None), 60.0)
-        ratio = db.stat().st_size / source.stat().st_size
-        print(f"{summary.games} games, {summary.positions} positions; database "
-              f"{db.stat().st_size / 1e6:.1f} MB = {ratio:.1f} x the PDN (goal < 20)")
-        found = Path(folder) / "found.pdn"
-        search, _ = timed("pdn search --position", lambda: command(
-            "search", str(db), "--position", fen, "-o", str(found)), 0.5)
-        timed("pdn search --pattern", lambda: command(
-            "search", str(db), "--pattern", PATTERN, "--format", "table"), 2.0)
-        timed("pdn search --moves 11-15 23-19", lambda: command(
-            "search", str(db), "--moves", "11-15 23-19", "--format", "json"), 1.0)
-        timed("SQL: top positions after 10 moves", lambda: _sql(db), 1.0)
-        if compare_filter:
-            filtered = Path(folder) / "filtered.pdn"
-            scan, _ = timed("pdn filter --position", lambda: command(
-                "filter", str(source), "--variant", "english", "--position", fen,
-                "-o", str(filtered), "--jobs", str(jobs)))
-            same = found.read_bytes() == filtered.read_bytes()
-            print(f"search is {scan / search:.0f} x faster than filter (goal >= 10); "
-                  f"the same games: {same}")
+    found = folder / "found.pdn"
+    search, _ = timed("pdn search --position", lambda: command(
+        "search", str(db), "--position", fen, "-o", str(found)), min(goal, 0.5))
+    for label, options in (("--pattern", ["--pattern", PATTERN]),
+                           ("--material", ["--material", MATERIAL]),
+                           ("--moves 11-15 23-19", ["--moves", "11-15 23-19"]),
+                           ("--player", ["--player", PLAYER])):
+        _, listed = timed(f"pdn search {label}", lambda options=options: command(
+            "search", str(db), *options, "--format", "table"), goal)
+        print(f"    {listed.count(chr(10)) - 1} games listed")
+    timed("SQL: top positions after 10 moves", lambda: _sql(db, TOP_POSITIONS), goal)
+    timed("SQL: --pattern as a scan (schema 1)", lambda: _sql(db, _scan(PATTERN)))
+    return search
 
 
-def _sql(db: Path) -> list:
+def _scan(text: str) -> str:
+    """The games of a pattern found by scanning every distinct position (as schema 1 did),
+    with the condition's parameters written in."""
+    from replay.database.pattern import Pattern
+
+    condition, parameters = Pattern.parse(text).sql(ENGLISH)
+    for value in parameters:
+        condition = condition.replace("?", repr(value), 1)
+    return ("SELECT gp.game_id, MIN(gp.ply) FROM positions p JOIN game_positions gp "
+            f"ON gp.position_key = p.position_key WHERE p.variant = 'english' AND {condition} "
+            "GROUP BY gp.game_id")
+
+
+def compare_filter(source: Path, folder: Path, search: float, jobs: int) -> None:
+    """pdn filter --position beside the search: time and the same games."""
+    filtered = folder / "filtered.pdn"
+    scan, _ = timed("pdn filter --position", lambda: command(
+        "filter", str(source), "--variant", "english", "--position", first_fen(source),
+        "-o", str(filtered), "--jobs", str(jobs)))
+    same = (folder / "found.pdn").read_bytes() == filtered.read_bytes()
+    print(f"search is {scan / search:.0f} x faster than filter (goal >= 10); "
+          f"the same games: {same}")
+
+
+def planes_alone(positions: int, folder: Path, seed: int = 1) -> None:
+    """The pattern index by itself at a given number of distinct positions: random English
+    positions (each square empty or one of the four kinds, a fifth of the time each; far
+    more varied than real ones) written to the positions table, the planes built, and the
+    bench's pattern answered from them and by schema 1's scan, in this process."""
+    import numpy as np
+
+    from replay.database.pattern import Pattern
+    from replay.database.planes import matching_positions, update_planes
+    from replay.database.schema import create_or_open
+
+    connection = create_or_open(folder / "positions.db")
+    chooser = np.random.default_rng(seed)
+
+    def fill() -> None:
+        for start in range(0, positions, 1 << 18):
+            kinds = chooser.integers(0, 5, size=(min(1 << 18, positions - start), 32))
+            weights = (1 << np.arange(32, dtype=np.int64))
+            boards = [((kinds == kind) * weights).sum(axis=1) for kind in range(1, 5)]
+            keys = chooser.integers(-(1 << 63), (1 << 63) - 1, size=len(kinds), dtype=np.int64)
+            turns = chooser.integers(0, 2, size=len(kinds))
+            connection.executemany(
+                "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
+                "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
+                "black_men_count, black_kings_count, fen) VALUES (?, 'english', ?, ?, ?, ?, "
+                "?, 0, 0, 0, 0, '')",
+                zip(keys.tolist(), ("WB"[turn] for turn in turns.tolist()),
+                    *(board.tolist() for board in boards), strict=True))
+        connection.commit()
+
+    timed(f"write {positions} random positions", fill)
+    timed("build the pattern planes", lambda: (update_planes(connection), connection.commit()))
+    pattern = Pattern.parse(PATTERN)
+    _, ids = timed("--pattern from the planes", lambda: matching_positions(
+        connection, pattern, ENGLISH))
+    condition, parameters = pattern.sql(ENGLISH)
+    _, scanned = timed("--pattern by the scan (schema 1)", lambda: [row[0] for row in (
+        connection.execute(f"SELECT position_id FROM positions WHERE variant = 'english' "
+                           f"AND {condition} ORDER BY position_id", parameters))])
+    print(f"{len(ids)} positions found; the same as the scan: {sorted(ids) == scanned}")
+    connection.close()
+
+
+def _sql(db: Path, query: str) -> list:
     import sqlite3
 
     connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        return connection.execute(TOP_POSITIONS).fetchall()
+        return connection.execute(query).fetchall()
     finally:
         connection.close()
 
@@ -138,19 +228,46 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--generate", type=int, metavar="N",
                         help="measure on N generated games instead of --file")
+    parser.add_argument("--real-share", type=float, default=0.8,
+                        help="the share of --generate's games taken from --file")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep the generated archive and the database in DIR")
+    parser.add_argument("--database", type=Path,
+                        help="only time the searches on this database (made with --keep)")
+    parser.add_argument("--planes", type=int, metavar="N",
+                        help="only time the pattern index on N random positions")
     options = parser.parse_args()
-    if options.generate:
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "generated.pdn"
-            timed(f"generate {options.generate} games", lambda: generate(
-                path, options.generate))
-            print(f"{path.stat().st_size / 1e6:.1f} MB of PDN")
-            measure(path, options.jobs, compare_filter=False)
+    print(f"{options.jobs} worker processes; load {os.getloadavg()}")
+    if options.planes:
+        with tempfile.TemporaryDirectory() as temporary:
+            planes_alone(options.planes, Path(temporary))
+        return
+    if options.database:
+        folder = options.database.parent
+        generated = folder / "generated.pdn"
+        searches(options.database, generated if generated.exists() else options.file, folder)
         return
     if not options.file.exists():
         sys.exit(f"{options.file} is not present")
-    print(f"{options.file.name}, {options.jobs} worker processes")
-    measure(options.file, options.jobs, compare_filter=True)
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = options.keep or Path(temporary)
+        folder.mkdir(parents=True, exist_ok=True)
+        if options.generate:
+            path, told = folder / "generated.pdn", folder / "mix.txt"
+            if told.exists() and path.exists():  # made by an earlier run with --keep
+                mix = told.read_text(encoding="utf-8")
+            else:
+                _, mix = timed(f"generate {options.generate} games", lambda: generate(
+                    path, options.generate, options.file, options.real_share))
+                told.write_text(mix, encoding="utf-8")
+            print(f"{mix}: {path.stat().st_size / 1e6:.1f} MB of PDN")
+            build(path, folder / "games.db", options.jobs)
+            searches(folder / "games.db", path, folder)
+            return
+        print(options.file.name)
+        build(options.file, folder / "games.db", options.jobs)
+        search = searches(folder / "games.db", options.file, folder, goal=2.0)
+        compare_filter(options.file, folder, search, options.jobs)
 
 
 if __name__ == "__main__":

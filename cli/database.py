@@ -132,14 +132,17 @@ def search(
     from replay.database.query import search as run_search
     from replay.database.schema import DatabaseError, open_readonly
 
-    from .archive import _criteria
-
     if output_format not in FORMATS:
         fail(f"--format '{output_format}': use {', '.join(FORMATS)}")
-    criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, None, None,
-                         None, None, moves, position, material, material_any_ply)
+    criteria = None
+    if any((tag, player, white, black, date_from, date_to, game_variant, moves, material)):
+        from .archive import _criteria  # the archive tools: not needed for a position alone
+
+        criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, None,
+                             None, None, None, moves, position, material, material_any_ply)
     try:
-        wanted = Search(criteria, Pattern.parse(pattern) if pattern is not None else None)
+        wanted = Search(criteria, Pattern.parse(pattern) if pattern is not None else None,
+                        position)
         if output != "-":
             refuse_overwriting_inputs(output, [database, *_indexed_files(database)])
         connection = open_readonly(database)
@@ -148,7 +151,8 @@ def search(
     with ExitStack() as stack:
         stream = sys.stdout if output == "-" else stack.enter_context(atomic_writer(output))
         try:
-            count = _write(run_search(connection, wanted), stream, output_format)
+            count = _write(run_search(connection, wanted, records=output_format == "pdn"),
+                           stream, output_format)
         except (PatternError, DatabaseError) as error:
             fail(str(error))
         except sqlite3.Error as error:
@@ -156,9 +160,7 @@ def search(
         finally:
             connection.close()
     if output != "-" or output_format == "pdn":
-        from .archive import Console
-
-        Console().note(f"{count} games matched")
+        print(f"{count} games matched", file=sys.stderr)  # plain: rich takes longer to load
 
 
 def _indexed_files(database: Path) -> list[str]:

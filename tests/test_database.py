@@ -6,20 +6,26 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.fen import format_fen
 from pdn.reader import read_games
 from replay.archive import Criteria, Settings, filter_games
+from replay.archive.tags import date_parts_of
 from replay.archive.walk import walk_main_line
 from replay.board import Board, setup_from_position
 from replay.database.build import index_sources
 from replay.database.keys import dense, fen_of
-from replay.database.pattern import Pattern, PatternError
+from replay.database.pattern import KINDS, Pattern, PatternError
+from replay.database.planes import CHUNK, matching_positions
 from replay.database.query import Search, search
 from replay.database.schema import DatabaseError, open_readonly
 from replay.openings import all_openings, fmjd_ballot, opening_label, opening_of
@@ -133,6 +139,10 @@ def test_tags_players_dates_material_and_moves_combine_with_and(database):
     assert found(db, "--date-from", "1990.06.01") == [(2, None), (3, None)]
     assert found(db, "--date-to", "1990.05.01") == [(1, None), (3, None)]
     assert found(db, "--player", "ivanov", "--date-from", "1991") == [(2, None)]
+    # A year and a month: June 1990 on, so not game 1 (1990.05.01); 1990.??.?? may be.
+    assert date_parts_of("1990.06") == (1990, 6, None) == date_parts_of("1990-6")
+    assert found(db, "--date-from", "1990.06") == [(2, None), (3, None)]
+    assert found(db, "--date-to", "1990.04") == [(3, None)]
     assert found(db, "--material", "W:11M B:11M") == [(2, None)]
     assert found(db, "--material", "W:12M") == [(1, None), (3, None)]
     # Short notation, resolved on the board: games 1 and 2 open 1. c3-d4.
@@ -145,7 +155,10 @@ def test_search_writes_the_same_games_as_filter(database, tmp_path):
     db, source = database
     for options in (["--position", TRANSPOSED], ["--player", "ivanov"],
                     ["--moves", "1.cd4 fe5"], ["--material", "W:12M B:12M"],
-                    ["--date-from", "1990.06.01", "--tag", "Event=/Cup/"]):
+                    ["--date-from", "1990.06.01", "--tag", "Event=/Cup/"],
+                    ["--date-from", "1990.06"], ["--date-to", "1990.05"],
+                    ["--white", "ivanov"], ["--black", "IVANOV, a."], ["--player", "*ov,*"],
+                    ["--player", "sidorov", "--player", "ivanov"]):
         searched, filtered = tmp_path / "searched.pdn", tmp_path / "filtered.pdn"
         run("search", str(db), "-o", str(searched), *options)
         run("filter", str(source), "-o", str(filtered), "--variant", "russian", *options)
@@ -160,6 +173,8 @@ def test_a_file_indexed_twice_is_not_doubled_and_a_changed_file_is_replaced(data
     run("index", str(source), "-o", str(db), "--variant", "russian")
     assert [game for game, _ in found(db)] == [1, 2, 3, 4]
     assert found(db, "--position", TRANSPOSED) == [(1, 4), (3, 4)]
+    # The pattern index took in the new game's positions: 1. a3-b4 is the only move to b4.
+    assert found(db, "--pattern", "b4=wm turn=black") == [(4, 1)]
 
 
 def test_unreadable_sources_and_games_are_reported_by_name(tmp_path):
@@ -176,7 +191,7 @@ def test_unreadable_sources_and_games_are_reported_by_name(tmp_path):
 
 
 def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_path):
-    db, _ = database
+    db, source = database
     connection = sqlite3.connect(db)
     connection.execute("PRAGMA user_version = 99")
     connection.commit()
@@ -185,6 +200,14 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     assert "schema version 99 is newer" in output
     with pytest.raises(DatabaseError, match="newer"):
         open_readonly(db)
+    connection = sqlite3.connect(db)
+    connection.execute("PRAGMA user_version = 1")  # the first schema: no pattern index
+    connection.commit()
+    connection.close()
+    output = run("search", str(db), "--pattern", "d4=wm", code=2)
+    assert "schema version 1 is older than this toolkit's (2)" in output
+    assert "index the games again" in output
+    assert "older" in run("index", str(source), "-o", str(db), code=2)
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(b"not a database at all" * 100)
     assert "not a game database" in run("search", str(garbage), code=2)
@@ -197,6 +220,21 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     assert "damaged.db" in run("search", str(damaged), "--position", TRANSPOSED, code=2)
 
 
+def test_a_position_search_loads_neither_the_reader_nor_pandas(database):
+    """The whole command starts fast: a plain --position search needs the board and SQLite,
+    not the PDN grammar (lark), pandas, numpy or the archive tools."""
+    db, _ = database
+    script = ("import sys\nfrom pdn.cli.app import main\n"
+              f"sys.argv = ['pdn', 'search', {str(db)!r}, '--position', {TRANSPOSED!r}]\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "heavy = ('lark', 'pandas', 'numpy', 'replay.archive', 'rich.console')\n"
+              "print('loaded:', sorted(name for name in heavy if name in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert "[Event \"Cup A\"]" in done.stdout  # the search ran and found game 1
+    assert "loaded: []" in done.stdout
+
+
 def test_search_never_writes_over_an_input(database):
     db, source = database
     before = db.read_bytes()
@@ -205,14 +243,21 @@ def test_search_never_writes_over_an_input(database):
     assert db.read_bytes() == before
 
 
-def test_oca_position_search_returns_exactly_the_games_filter_returns(shared_data, tmp_path):
+@pytest.fixture(scope="module")
+def oca(shared_data: Path, tmp_path_factory) -> tuple[str, Path]:
+    """OCA 2.0 indexed once for the tests that read it: (source, database)."""
+    source = str(shared_data / "english" / "OCA_2.0.pdn")
+    db = tmp_path_factory.mktemp("oca") / "oca.db"
+    summary = index_sources(db, [source], Settings(None, jobs=2), note=lambda _: None)
+    assert summary.games == 22621 and not summary.failed
+    return source, db
+
+
+def test_oca_position_search_returns_exactly_the_games_filter_returns(oca, tmp_path):
     """OCA 2.0 has no GameType tags: the index infers English from each record, as filter
     does. The positions are those of game 1 after 8 plies (the one bench/archive.py times)
     and of a game deep in the archive in its middle game."""
-    source = str(shared_data / "english" / "OCA_2.0.pdn")
-    db = tmp_path / "oca.db"
-    summary = index_sources(db, [source], Settings(None, jobs=2), note=lambda _: None)
-    assert summary.games == 22621 and not summary.failed
+    source, db = oca
     connection = open_readonly(db)
     middle = connection.execute(
         "SELECT p.fen FROM game_positions gp JOIN positions p USING (position_key) "
@@ -221,12 +266,101 @@ def test_oca_position_search_returns_exactly_the_games_filter_returns(shared_dat
     for fen in targets:
         criteria = Criteria(position=fen)
         searched = "".join(match.pdn for match in search(connection, Search(criteria)))
+        alone = "".join(match.pdn for match in search(connection, Search(position=fen)))
         out = tmp_path / "filtered.pdn"
         with open(out, "w", encoding="utf-8") as stream:
             filtered = filter_games([source], stream, criteria, Settings(ENGLISH, jobs=2),
                                     note=lambda _: None)
         assert filtered.matched >= 1
-        assert searched == out.read_text(encoding="utf-8")
+        assert searched == alone == out.read_text(encoding="utf-8")
+
+
+def scanned_games(connection: sqlite3.Connection, pattern: Pattern, variant_name: str
+                  ) -> dict[int, int]:
+    """Games and first plies by the plain scan of every distinct position (``Pattern.sql``),
+    the reference the pattern index must agree with."""
+    condition, parameters = pattern.sql(get_variant(variant_name))
+    return dict(connection.execute(
+        "SELECT gp.game_id, MIN(gp.ply) FROM positions p JOIN game_positions gp "
+        f"ON gp.position_key = p.position_key WHERE p.variant = ? AND {condition} "
+        "GROUP BY gp.game_id", [variant_name, *parameters]))
+
+
+def indexed_games(connection: sqlite3.Connection, pattern: Pattern) -> dict[int, int | None]:
+    return {match.game_id: match.ply for match in search(connection, Search(pattern=pattern))}
+
+
+OCA_PATTERNS = ("any(14,15)=bk 1-4=empty", "22=wm 9=bm turn=black", "1-12=empty",
+                "any(5,6,7,8)=wk 29-32=b", "13,14,15,16=empty 17=w|empty", "32=bk")
+
+
+def test_oca_pattern_index_finds_what_the_scan_finds(oca):
+    _, db = oca
+    connection = open_readonly(db)
+    for text in OCA_PATTERNS:
+        pattern = Pattern.parse(text)
+        expected = scanned_games(connection, pattern, "english")
+        assert indexed_games(connection, pattern) == expected, text
+    assert scanned_games(connection, Pattern.parse("any(14,15)=bk 1-4=empty"), "english")
+
+
+@pytest.fixture(scope="module")
+def two_variants(shared_data: Path, tmp_path_factory) -> sqlite3.Connection:
+    """Two real archives of two variants in one database (their positions share chunks of
+    the pattern index): Tinsley's games (English, 32 squares) and the 2007 world
+    championship (International, 50 squares)."""
+    db = tmp_path_factory.mktemp("two") / "two.db"
+    sources = [str(shared_data / "english" / "tinsley.pdn"),
+               str(shared_data / "international" / "fmjd_wk2007_all_games.pdn")]
+    index_sources(db, sources, Settings(None, jobs=1), note=lambda _: None)
+    return open_readonly(db)
+
+
+def scanned_positions(connection: sqlite3.Connection, pattern: Pattern, name: str) -> list[int]:
+    condition, parameters = pattern.sql(get_variant(name))
+    return [row[0] for row in connection.execute(
+        f"SELECT position_id FROM positions WHERE variant = ? AND {condition} "
+        "ORDER BY position_id", [name, *parameters])]
+
+
+def test_real_archives_pattern_index_agrees_with_the_scan(two_variants):
+    connection = two_variants
+    for name, squares in (("english", 32), ("international", 50)):
+        for text in ("1=bm", "any(1,2,3)=wk", f"{squares}=empty turn=white",
+                     f"1-{squares // 2}=empty|bm|bk", f"{squares // 2}=w any(1,{squares})=b"):
+            pattern = Pattern.parse(text)
+            ids = sorted(matching_positions(connection, pattern, get_variant(name)))
+            assert ids == scanned_positions(connection, pattern, name), (name, text)
+    both = Pattern.parse("1=bm")  # in both variants: each one's games, once
+    assert indexed_games(connection, both) == {
+        **scanned_games(connection, both, "english"),
+        **scanned_games(connection, both, "international")}
+    assert connection.execute("SELECT COUNT(DISTINCT variant), COUNT(*) FROM positions "
+                              "WHERE position_id < ?", (CHUNK,)).fetchone()[0] == 2
+
+
+@st.composite
+def patterns(draw, squares: int) -> str:
+    """A random pattern over a board of ``squares`` playing squares."""
+    terms = []
+    for _ in range(draw(st.integers(1, 4))):
+        written = ",".join(str(draw(st.integers(1, squares)))
+                           for _ in range(draw(st.integers(1, 3))))
+        kinds = "|".join(draw(st.lists(st.sampled_from(sorted(KINDS)), min_size=1,
+                                       max_size=3)))
+        terms.append(f"any({written})={kinds}" if draw(st.booleans()) else
+                     f"{written}={kinds}")
+    turn = draw(st.sampled_from(["", " turn=white", " turn=black"]))
+    return " ".join(terms) + turn
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_random_patterns_find_what_the_scan_finds(two_variants, data):
+    name, squares = data.draw(st.sampled_from([("english", 32), ("international", 50)]))
+    pattern = Pattern.parse(data.draw(patterns(squares)))
+    ids = sorted(matching_positions(two_variants, pattern, get_variant(name)))
+    assert ids == scanned_positions(two_variants, pattern, name)
 
 
 def test_openings_are_named_by_position_with_a_source_each(database):

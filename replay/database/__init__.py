@@ -5,6 +5,7 @@ and where it lives in its source, for instant searches (``pdn index``, ``pdn sea
 - ``keys``: a position as a 64-bit key and as bitboards per side and kind;
 - ``build``: indexing sources into a database (worker processes, files updated in place);
 - ``pattern``: the ``--pattern`` language (some squares fixed, the rest free);
+- ``planes``: the pattern index, a bitmap of the positions per square and kind of piece;
 - ``query``: searches over the tables, the same criteria as ``pdn filter``.
 
 The schema is documented in docs/database.md.

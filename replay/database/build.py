@@ -22,7 +22,8 @@ from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
 from replay.archive.walk import walk_main_line
 from replay.database.keys import PositionRow, coder, position_key
-from replay.database.schema import DatabaseError, create_or_open
+from replay.database.planes import update_planes
+from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.draws import Material
 from replay.move import Move
 from replay.openings import fmjd_ballot, opening_of
@@ -154,6 +155,8 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
         for source in sources:
             _index_file(connection, source, IndexTask(_portable(settings), run), summary, note,
                         settings)
+        with connection:
+            connection.executescript(INDEXES)
     except sqlite3.Error as error:  # a database damaged past its header, a full disk...
         raise DatabaseError(f"{database}: cannot write the database: {error}") from None
     finally:
@@ -232,13 +235,16 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: Path, digest
                  f"moves: {entry.error}")
         game_id = _insert_game(connection, file_id, item.index, entry)
         connection.executemany(
-            "INSERT OR IGNORE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
+            "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
+            "black_men_count, black_kings_count, fen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             ((key, row.variant, row.turn, row.white_men, row.white_kings, row.black_men,
               row.black_kings, *row.counts, row.fen) for key, row in entry.new_positions))
         connection.executemany("INSERT OR IGNORE INTO game_positions VALUES (?, ?, ?)",
                                ((key, game_id, ply) for ply, key in enumerate(entry.keys)))
         summary.positions += len(entry.keys)
     connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
+    update_planes(connection)
     summary.games += games
 
 
@@ -246,6 +252,8 @@ def _insert_game(connection: sqlite3.Connection, file_id: int, index: int, entry
                  ) -> int:
     tags = entry.tags
     material = entry.material or (None, None, None, None)
+    connection.executemany("INSERT OR IGNORE INTO players VALUES (?)",
+                           [(name,) for name in (tags.get("White"), tags.get("Black")) if name])
     return connection.execute(
         "INSERT INTO games (file_id, game_index, line, variant, white, black, event, date, "
         "date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "

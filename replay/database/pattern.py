@@ -75,14 +75,13 @@ class Pattern:
         return cls(text, tuple(terms), turn)
 
     def sql(self, variant: Variant) -> tuple[str, list[int]]:
-        """A condition on the ``positions`` table's bitboards and its parameters; raises
-        PatternError when a square is not on the variant's board (or it has no bitboards)."""
-        if dense_squares(variant) is None:
-            raise PatternError(f"--pattern: {variant.name} positions have no bitboards "
-                               "(more than 64 playing squares)")
+        """A condition on the ``positions`` table's bitboards and its parameters, for SQL
+        users (``pdn search`` reads the pattern index, ``planes``, instead of scanning);
+        raises PatternError when a square is not on the variant's board (or it has no
+        bitboards)."""
         clauses, parameters = [], []
-        for term in self.terms:
-            mask = signed(sum(1 << bit for bit in _bits(term.squares, variant)))
+        for squares, term in zip(self.square_bits(variant), self.terms, strict=True):
+            mask = signed(sum(1 << bit for bit in squares[0]))
             inside = term.kinds if "empty" not in term.kinds else set(PIECES) - term.kinds
             union = " | ".join(COLUMNS[kind] for kind in sorted(inside)) or "0"
             if "empty" not in term.kinds:  # the squares hold one of these pieces
@@ -94,6 +93,14 @@ class Pattern:
             clauses.append("turn = ?")
             parameters.append(self.turn)
         return " AND ".join(clauses) or "1", parameters
+
+    def square_bits(self, variant: Variant) -> list[tuple[list[int], frozenset[str], bool]]:
+        """Each term's dense square bits, kinds and whether every square must hold (else
+        any one); raises PatternError as ``sql`` does."""
+        if dense_squares(variant) is None:
+            raise PatternError(f"--pattern: {variant.name} positions have no bitboards "
+                               "(more than 64 playing squares)")
+        return [(_bits(term.squares, variant), term.kinds, term.every) for term in self.terms]
 
 
 def _term(part: str) -> Term:
@@ -115,7 +122,8 @@ def _term(part: str) -> Term:
 
 
 def _bits(squares: tuple[str, ...], variant: Variant) -> list[int]:
-    """The dense bits of squares written in the variant's notation."""
+    """The dense bits of squares written in the variant's notation, each once (a square
+    written twice must not add its bit twice to a mask)."""
     known = variant.gametype.notation.known_squares
     bit_of = {square: bit for bit, square in enumerate(dense_squares(variant) or ())}
     names: list[str] = []
@@ -131,7 +139,7 @@ def _bits(squares: tuple[str, ...], variant: Variant) -> list[int]:
             raise PatternError(f"--pattern: '{name}' is not a playing square of "
                                f"{variant.name}")
         bits.append(bit_of[known[name]])
-    return bits
+    return list(dict.fromkeys(bits))
 
 
 __all__ = ["Pattern", "PatternError", "Term"]

@@ -2,9 +2,12 @@
 
 Board criteria are answered from the ``game_positions`` table: ``--position`` and
 ``--moves`` are lookups by position key (the stored FEN is compared too, so a key
-collision never finds a wrong game), ``--pattern`` and ``--material-any-ply`` scan the
-distinct positions once. Tag, player and date criteria follow ``pdn filter``'s rules
-(``replay.archive.select``), so both commands select the same games.
+collision never finds a wrong game), ``--pattern`` reads the pattern index (``planes``)
+and ``--material-any-ply`` scans the distinct positions once. Tag, player and date
+criteria follow ``pdn filter``'s rules (``replay.archive.select``), so both commands select
+the same games. A search by position alone needs none of them, so this module loads the
+archive tools only when a criterion does (a whole ``pdn search --position`` command then
+starts in a fraction of a second).
 """
 
 from __future__ import annotations
@@ -13,13 +16,17 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from replay.archive.select import Criteria
-from replay.archive.tags import date_range
-from replay.board import Position
+from pdn.fen import FenError, parse_fen
+from replay.board import Position, position_from_setup
 from replay.database.keys import fen_of, position_key
 from replay.database.pattern import Pattern, PatternError
+from replay.database.planes import matching_positions
 from replay.variants import Variant, get_variant
+
+if TYPE_CHECKING:
+    from replay.archive.select import Criteria
 
 
 @dataclass(frozen=True)
@@ -54,35 +61,48 @@ class Match:
 @dataclass
 class Search:
     """What to look for: ``pdn filter``'s criteria (tags, players, dates, variant, moves,
-    position, material) and a pattern."""
+    position, material; None: none of them), a pattern, and a position (FEN) when it is
+    given without ``criteria``."""
 
-    criteria: Criteria
+    criteria: Criteria | None = None
     pattern: Pattern | None = None
+    position: str | None = None
+
+    @property
+    def fen(self) -> str | None:
+        """The position searched for, if any."""
+        return self.criteria.position if self.criteria is not None else self.position
 
 
-def search(connection: sqlite3.Connection, wanted: Search) -> Iterator[Match]:
-    """The games meeting every criterion, in index order; raises PatternError when the
+def search(connection: sqlite3.Connection, wanted: Search, *, records: bool = True
+           ) -> Iterator[Match]:
+    """The games meeting every criterion, in index order (``records`` False: without their
+    PDN records, ``pdn`` left empty, for a list of thousands); raises PatternError when the
     pattern fits none of the variants in the database."""
     criteria = wanted.criteria
-    variants = _variants(connection, criteria.variant)
+    variants = _variants(connection, criteria.variant if criteria is not None else None)
     plies: dict[int, int | None] | None = None
     for found in _board_matches(connection, wanted, variants):
         plies = found if plies is None else {
             game: plies[game] if plies[game] is not None else ply
             for game, ply in found.items() if game in plies}
     clauses, parameters = ["g.status != 'unreadable'"], []
-    if criteria.variant is not None:
-        clauses.append("g.variant = ?")
-        parameters.append(criteria.variant.name)
-    _date_clauses(criteria, clauses, parameters)
-    _material_clauses(criteria, clauses, parameters)
+    by_tags = False
+    if criteria is not None:
+        if criteria.variant is not None:
+            clauses.append("g.variant = ?")
+            parameters.append(criteria.variant.name)
+        _date_clauses(criteria, clauses, parameters)
+        _material_clauses(criteria, clauses, parameters)
+        _player_clauses(connection, criteria, clauses, parameters)
+        by_tags = bool(criteria.tags)  # the names are wholly decided by _player_clauses
     if plies is not None:
         clauses.append("g.game_id IN (SELECT value FROM json_each(?))")
         parameters.append(json.dumps(sorted(plies)))
-    by_tags = bool(criteria.tags or criteria.players or criteria.white or criteria.black)
+    record, tags = "g.pdn" if records else "''", "g.tags" if by_tags else "NULL"
     rows = connection.execute(
         "SELECT g.game_id, f.path, g.game_index, g.line, g.variant, g.white, g.black, "
-        "g.event, g.date, g.result, g.opening, g.ballot, g.pdn, g.tags "
+        f"g.event, g.date, g.result, g.opening, g.ballot, {record}, {tags} "
         "FROM games g JOIN files f USING (file_id) "
         f"WHERE {' AND '.join(clauses)} ORDER BY g.game_id", parameters)
     for row in rows:
@@ -92,8 +112,12 @@ def search(connection: sqlite3.Connection, wanted: Search) -> Iterator[Match]:
 
 
 def _variants(connection: sqlite3.Connection, chosen: Variant | None) -> list[Variant]:
+    """The variants of the games, one index lookup per variant (a SELECT DISTINCT would
+    read every game's entry)."""
     names = [name for (name,) in connection.execute(
-        "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL ORDER BY variant")]
+        "WITH RECURSIVE found(name) AS (SELECT MIN(variant) FROM games UNION ALL "
+        "SELECT (SELECT MIN(variant) FROM games WHERE variant > name) FROM found "
+        "WHERE name IS NOT NULL) SELECT name FROM found WHERE name IS NOT NULL")]
     return [get_variant(name) for name in names if chosen is None or name == chosen.name]
 
 
@@ -101,24 +125,23 @@ def _board_matches(connection: sqlite3.Connection, wanted: Search, variants: lis
                    ) -> Iterator[dict[int, int | None]]:
     """For each board criterion given, the games meeting it and the ply where they do."""
     criteria = wanted.criteria
-    if criteria.position is not None:
-        yield _position_matches(connection, criteria, variants)
+    if wanted.fen is not None:
+        yield _position_matches(connection, wanted.fen, variants)
     if wanted.pattern is not None:
         yield _pattern_matches(connection, wanted.pattern, variants)
-    if criteria.moves is not None:
+    if criteria is not None and criteria.moves is not None:
         yield _opening_matches(connection, criteria, variants)
-    if criteria.material is not None and criteria.material_any_ply:
+    if criteria is not None and criteria.material is not None and criteria.material_any_ply:
         yield _material_matches(connection, criteria, variants)
 
 
-def _position_matches(connection: sqlite3.Connection, criteria: Criteria,
-                      variants: list[Variant]) -> dict[int, int | None]:
+def _position_matches(connection: sqlite3.Connection, fen: str, variants: list[Variant]
+                      ) -> dict[int, int | None]:
     found: dict[int, int | None] = {}
     for variant in variants:
-        target = criteria.target_position(variant)
-        if target is None:
+        position = position_of_fen(fen, variant)
+        if position is None:
             continue
-        position = Position(*target)
         found.update(connection.execute(
             "SELECT gp.game_id, MIN(gp.ply) FROM game_positions gp JOIN positions p "
             "ON p.position_key = gp.position_key WHERE gp.position_key = ? AND p.variant = ? "
@@ -127,20 +150,29 @@ def _position_matches(connection: sqlite3.Connection, criteria: Criteria,
     return found
 
 
+def position_of_fen(fen: str, variant: Variant) -> Position | None:
+    """A FEN read in a variant's notation (None where it does not fit), as ``pdn filter
+    --position`` reads it (``Criteria.target_position``)."""
+    try:
+        return position_from_setup(parse_fen(fen, variant.gametype.notation))
+    except (FenError, ValueError):
+        return None
+
+
 def _pattern_matches(connection: sqlite3.Connection, pattern: Pattern, variants: list[Variant]
                      ) -> dict[int, int | None]:
     found: dict[int, int | None] = {}
     problems = []
     for variant in variants:
         try:
-            condition, parameters = pattern.sql(variant)
+            ids = matching_positions(connection, pattern, variant)
         except PatternError as error:
             problems.append(error)
             continue
         found.update(connection.execute(
             "SELECT gp.game_id, MIN(gp.ply) FROM positions p JOIN game_positions gp "
-            f"ON gp.position_key = p.position_key WHERE p.variant = ? AND {condition} "
-            "GROUP BY gp.game_id", [variant.name, *parameters]))
+            "ON gp.position_key = p.position_key WHERE p.position_id IN "
+            "(SELECT value FROM json_each(?)) GROUP BY gp.game_id", (json.dumps(ids),)))
     if problems and len(problems) == len(variants):
         raise problems[0]
     return found
@@ -155,13 +187,20 @@ def _opening_matches(connection: sqlite3.Connection, criteria: Criteria,
         opening = criteria.opening_positions(variant)
         if opening is None:
             continue
-        games: set[int] | None = None
+        games: list[int] | None = None
         for ply in reversed(range(len(opening))):  # the last position is the rarest
-            position = Position(*opening[ply])
-            reached = {game for (game,) in connection.execute(
-                "SELECT game_id FROM game_positions WHERE position_key = ? AND ply = ?",
-                (position_key(position, variant), ply))}
-            games = reached if games is None else games & reached
+            key = position_key(Position(*opening[ply]), variant)
+            if games is None:
+                rows = connection.execute(
+                    "SELECT game_id FROM game_positions WHERE position_key = ? AND ply = ?",
+                    (key, ply))
+            else:  # only the games still in, a lookup each (the start holds every game;
+                # CROSS JOIN keeps that order: SQLite would rather walk the position's rows)
+                rows = connection.execute(
+                    "SELECT gp.game_id FROM json_each(?) AS j CROSS JOIN game_positions gp "
+                    "ON gp.position_key = ? AND gp.game_id = j.value AND gp.ply = ?",
+                    (json.dumps(games), key, ply))
+            games = [game for (game,) in rows]
             if not games:
                 break
         found.update(dict.fromkeys(games or (), len(opening) - 1))
@@ -188,6 +227,8 @@ def _material_matches(connection: sqlite3.Connection, criteria: Criteria,
 def _date_clauses(criteria: Criteria, clauses: list[str], parameters: list) -> None:
     """--date-from/--date-to as ``pdn filter`` reads them: a partial date on either side
     is a span of days, and a game matches when the spans meet."""
+    from replay.archive.tags import date_range
+
     for parts, clause, side in ((criteria.date_from, "g.date_high >= ?", 0),
                                 (criteria.date_to, "g.date_low <= ?", 1)):
         if parts is None:
@@ -195,6 +236,26 @@ def _date_clauses(criteria: Criteria, clauses: list[str], parameters: list) -> N
         year, month, day = date_range(parts)[side]
         clauses.append(clause)
         parameters.append(year * 10000 + month * 100 + day)
+
+
+def _player_clauses(connection: sqlite3.Connection, criteria: Criteria, clauses: list[str],
+                    parameters: list) -> None:
+    """--player, --white, --black: the names that fit (``pdn filter``'s rule, tried on each
+    distinct name once), then the games by the indexes on White and Black (the columns
+    hold the tags as written, as ``players`` does: no game's tags need reading again)."""
+    from replay.archive.tags import name_matches
+
+    tests = [(query, ("white", "black")) for query in criteria.players]
+    tests += [(query, ("white",)) for query in criteria.white]
+    tests += [(query, ("black",)) for query in criteria.black]
+    if not tests:
+        return
+    names = [name for (name,) in connection.execute("SELECT name FROM players")]
+    for query, columns in tests:
+        fitting = json.dumps([name for name in names if name_matches(query, name)])
+        clauses.append("(" + " OR ".join(f"g.{column} IN (SELECT value FROM json_each(?))"
+                                         for column in columns) + ")")
+        parameters += [fitting] * len(columns)
 
 
 def _material_clauses(criteria: Criteria, clauses: list[str], parameters: list) -> None:
@@ -208,4 +269,4 @@ def _material_clauses(criteria: Criteria, clauses: list[str], parameters: list) 
             parameters += list(side)
 
 
-__all__ = ["Match", "Search", "search"]
+__all__ = ["Match", "Search", "position_of_fen", "search"]

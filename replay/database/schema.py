@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION = "pdn-toolkit game database"
 
 TABLES = """
@@ -52,8 +52,12 @@ CREATE TABLE games (
     pdn           TEXT NOT NULL        -- the game's record as it was read
 );
 CREATE INDEX games_by_file ON games(file_id, game_index);
+CREATE TABLE players (
+    name TEXT PRIMARY KEY              -- every White and Black tag met, as written
+) WITHOUT ROWID;
 CREATE TABLE positions (
-    position_key INTEGER PRIMARY KEY,  -- see replay.database.keys
+    position_id  INTEGER PRIMARY KEY,  -- 1, 2, 3... in the order positions were first met
+    position_key INTEGER NOT NULL UNIQUE, -- see replay.database.keys
     variant      TEXT NOT NULL,
     turn         TEXT NOT NULL,        -- 'W' or 'B': the side to move
     white_men    INTEGER,              -- bitboards: bit i = the i-th playing square
@@ -72,6 +76,23 @@ CREATE TABLE game_positions (
     ply          INTEGER NOT NULL,     -- 0: the start; n: after the n-th move of the main line
     PRIMARY KEY (position_key, game_id, ply)
 ) WITHOUT ROWID;
+CREATE TABLE pattern_planes (
+    variant TEXT NOT NULL,
+    chunk   INTEGER NOT NULL,          -- positions chunk * 65536 to chunk * 65536 + 65535
+    plane   INTEGER NOT NULL,          -- kind * 64 + square bit; 256: all; 257: Black to move
+    bits    BLOB NOT NULL,             -- 8192 bytes: bit i = position_id chunk * 65536 + i
+    PRIMARY KEY (variant, chunk, plane)
+) WITHOUT ROWID;
+"""
+# Built once the rows of a new database are written (a sort is faster than keeping them up
+# to date row by row), then kept up to date.
+INDEXES = """
+CREATE INDEX IF NOT EXISTS games_by_variant ON games(variant);
+CREATE INDEX IF NOT EXISTS games_by_white ON games(white);
+CREATE INDEX IF NOT EXISTS games_by_black ON games(black);
+CREATE INDEX IF NOT EXISTS games_by_white_material ON games(white_men, white_kings);
+CREATE INDEX IF NOT EXISTS games_by_black_material ON games(black_men, black_kings);
+CREATE INDEX IF NOT EXISTS game_positions_by_ply ON game_positions(ply, position_key);
 """
 
 
@@ -129,4 +150,4 @@ def _check(connection: sqlite3.Connection, path: str | Path) -> None:
                             "version of pdn index")
 
 
-__all__ = ["SCHEMA_VERSION", "DatabaseError", "create_or_open", "open_readonly"]
+__all__ = ["INDEXES", "SCHEMA_VERSION", "DatabaseError", "create_or_open", "open_readonly"]

@@ -21,7 +21,7 @@ from replay.stats.schema import (
 )
 
 _YEAR_FIRST = (r"^\s*(?P<year>\d{4}|\?{4})\s*[.\-/]\s*(?P<month>\d{1,2}|\?{1,2})"
-               r"\s*[.\-/]\s*(?P<day>\d{1,2}|\?{1,2})\s*$")
+               r"(?:\s*[.\-/]\s*(?P<day>\d{1,2}|\?{1,2}))?\s*$")  # the day may be left out
 _DAY_FIRST = r"^\s*(?P<day>\d{1,2})[.\-/](?P<month>\d{1,2})[.\-/](?P<year>\d{4})\s*$"
 _MONTH_NAME = (r"(?P<day>\d{1,2})?(?:\s*-\s*\d{1,2})?\s*(?P<month>[A-Za-z]{3,})\.?,?\s+"
                r"(?P<year>\d{4})")

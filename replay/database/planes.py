@@ -1,0 +1,153 @@
+"""The ``--pattern`` index: for each square and kind of piece, a bitmap of the positions
+holding it.
+
+Positions are numbered 1, 2, 3... as they are first met (``positions.position_id``) and cut
+into chunks of 65,536; a *plane* is one chunk's bitmap of one fact: ``kind * 64 + bit``
+(kinds ``wm``, ``wk``, ``bm``, ``bk`` = 0-3, ``bit`` the square's dense bit, as in
+``keys``), ``ALL`` (the position is of this variant) or ``BLACK_TO_MOVE``. A plane that
+would be all zeros is not stored. A pattern is then a few ANDs and ORs of planes per chunk,
+done on Python integers (``int.from_bytes``), instead of a scan of every distinct position:
+its cost grows with the number of chunks and of squares named, not with the rows.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+
+from replay.database.pattern import PIECES, Pattern
+from replay.variants import Variant
+
+CHUNK_BITS = 16
+CHUNK = 1 << CHUNK_BITS
+CHUNK_BYTES = CHUNK // 8
+ALL = 256
+BLACK_TO_MOVE = 257
+_MARK = "planes_through"  # meta: the last position_id the planes cover
+_NONZERO = re.compile(rb"[^\x00]")
+_BYTE_BITS = tuple(tuple(b for b in range(8) if value >> b & 1) for value in range(256))
+
+
+def update_planes(connection: sqlite3.Connection) -> int:
+    """Add the positions written since the planes were last brought up to date (in the
+    caller's transaction); the number of positions added."""
+    import numpy as np
+
+    done = connection.execute("SELECT value FROM meta WHERE name = ?", (_MARK,)).fetchone()
+    start = int(done[0]) if done else 0
+    rows = connection.execute(
+        "SELECT position_id, variant, turn, white_men, white_kings, black_men, black_kings "
+        "FROM positions WHERE position_id > ? ORDER BY position_id", (start,))
+    added, last = 0, start
+    for (variant, chunk), block in _chunks(rows):
+        ids = np.array([row[0] for row in block], dtype=np.int64) - (chunk << CHUNK_BITS)
+        boards = np.array([row[3:7] for row in block], dtype=np.int64).T
+        planes = {ALL: ids, BLACK_TO_MOVE: ids[np.array([row[2] == "B" for row in block])]}
+        for kind, board in enumerate(boards):
+            for bit in range(64):
+                holding = ids[((board >> bit) & 1).astype(bool)]
+                if holding.size:
+                    planes[kind * 64 + bit] = holding
+        _merge(connection, variant, chunk, planes, np)
+        added += len(block)
+        last = max(last, block[-1][0])
+    connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_MARK, str(last)))
+    return added
+
+
+def _chunks(rows: Iterator[tuple]) -> Iterator[tuple[tuple[str, int], list[tuple]]]:
+    """Rows with bitboards grouped by (variant, chunk), in position order."""
+    group: list[tuple] = []
+    current = None
+    for row in rows:
+        if row[3] is None:  # a board of more than 64 squares: no bitboards
+            continue
+        key = (row[1], row[0] >> CHUNK_BITS)
+        if key != current and group:
+            yield current, group
+            group = []
+        current = key
+        group.append(row)
+    if group:
+        yield current, group
+
+
+def _merge(connection: sqlite3.Connection, variant: str, chunk: int, planes: dict, np
+           ) -> None:
+    """OR each plane's new positions into its stored bitmap."""
+    stored = dict(connection.execute(
+        "SELECT plane, bits FROM pattern_planes WHERE variant = ? AND chunk = ?",
+        (variant, chunk)))
+    for plane, offsets in planes.items():
+        if not offsets.size:
+            continue
+        bits = np.zeros(CHUNK, dtype=bool)
+        bits[offsets] = True
+        packed = np.packbits(bits, bitorder="little")
+        if plane in stored:
+            packed |= np.frombuffer(stored[plane], dtype=np.uint8)
+        connection.execute("INSERT OR REPLACE INTO pattern_planes VALUES (?, ?, ?, ?)",
+                           (variant, chunk, plane, packed.tobytes()))
+
+
+def matching_positions(connection: sqlite3.Connection, pattern: Pattern, variant: Variant
+                       ) -> list[int]:
+    """The position_ids of a variant's positions that fit the pattern; raises PatternError
+    when a square is not on its board."""
+    bits = pattern.square_bits(variant)
+    wanted = {ALL} | ({BLACK_TO_MOVE} if pattern.turn else set())
+    for squares, kinds, _ in bits:
+        wanted |= {kind * 64 + bit for kind in _kinds_read(kinds) for bit in squares}
+    chunks: dict[int, dict[int, int]] = {}
+    for chunk, plane, blob in connection.execute(
+            "SELECT chunk, plane, bits FROM pattern_planes WHERE variant = ? AND plane IN "
+            "(SELECT value FROM json_each(?)) ORDER BY chunk",
+            (variant.name, "[" + ",".join(map(str, sorted(wanted))) + "]")):
+        chunks.setdefault(chunk, {})[plane] = int.from_bytes(blob, "little")
+    found: list[int] = []
+    for chunk, planes in chunks.items():
+        every = planes.get(ALL, 0)
+        result = every
+        for squares, kinds, each in bits:
+            result &= _term(planes, every, squares, kinds, each)
+            if not result:
+                break
+        if result and pattern.turn is not None:
+            black = planes.get(BLACK_TO_MOVE, 0)
+            result &= black if pattern.turn == "B" else every & ~black
+        if result:
+            found += _ids(result, chunk << CHUNK_BITS)
+    return found
+
+
+def _term(planes: dict[int, int], every: int, squares: list[int], kinds: frozenset[str],
+          each: bool) -> int:
+    """The positions of a chunk where every square (``each``), or any, holds a kind."""
+    result = every if each else 0
+    for bit in squares:
+        holding = 0
+        for kind in _kinds_read(kinds):
+            holding |= planes.get(kind * 64 + bit, 0)
+        if "empty" in kinds:  # none of the other kinds is there
+            holding = every & ~holding
+        result = result & holding if each else result | holding
+    return result
+
+
+def _kinds_read(kinds: frozenset[str]) -> list[int]:
+    """The kinds whose planes decide a term: those it names, or with ``empty`` those it
+    does not name (a square is empty or one of the kinds when none of the others is
+    there)."""
+    pieces = [PIECES.index(kind) for kind in sorted(kinds - {"empty"})]
+    return [k for k in range(4) if k not in pieces] if "empty" in kinds else pieces
+
+
+def _ids(bits: int, base: int) -> list[int]:
+    """The position_ids of a chunk's set bits (scanning its bytes, not its bits)."""
+    data = bits.to_bytes(CHUNK_BYTES, "little")
+    return [base + match.start() * 8 + bit for match in _NONZERO.finditer(data)
+            for bit in _BYTE_BITS[data[match.start()]]]
+
+
+__all__ = ["ALL", "BLACK_TO_MOVE", "CHUNK", "matching_positions", "update_planes"]
