@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -70,6 +68,8 @@ class Dataset:
         """Check ``target`` and make this run's hidden folder in it. Raises
         ``DatasetError`` when the target holds files other than a dataset's, ``OSError``
         when it cannot be written."""
+        import uuid
+
         root = target.rstrip("/") if target.rstrip("/") else "/"
         dataset = cls(root, suffix, uuid.uuid4().hex[:12])
         files = dataset.files()
@@ -154,13 +154,15 @@ class LocalFiles:
         return [os.path.join(path, name) for name in sorted(os.listdir(path))]
 
     def open(self, path: str, mode: str) -> IO[Any]:
-        return open(path, mode)  # noqa: SIM115 - the caller closes it
+        return open(path, mode)
 
     def mv(self, source: str, target: str) -> None:
         os.replace(source, target)
 
     def rm(self, path: str, recursive: bool = False) -> None:
         if recursive and os.path.isdir(path):
+            import shutil
+
             shutil.rmtree(path)
         else:
             os.remove(path)
