@@ -154,3 +154,38 @@ def test_a_missing_file_or_wrong_encoding_is_reported_as_on_one_machine(cluster,
                                        encoding=encoding))
         assert len(local) == 2 and all(isinstance(item, str) for item in local)
         assert remote == local
+
+
+@pytest.mark.parametrize("table", ["games", "moves"])
+def test_workers_write_a_stats_dataset_that_reads_back_as_the_single_file(shared_data,
+                                                                          cluster, tmp_path,
+                                                                          table):
+    """Each worker writes the parts of the byte ranges it read; the client gets counts."""
+    pytest.importorskip("pyarrow")
+    from replay.stats import write_table
+    from replay.stats.dataset import write_dataset
+
+    sources = _sources(shared_data)
+    write_table(sources, RUSSIAN, tmp_path / "one.parquet", table, jobs=1)
+    rows = write_dataset(sources, RUSSIAN, f"{tmp_path}/parts/", table, engine="dask",
+                         scheduler=cluster)
+    single = pd.read_parquet(tmp_path / "one.parquet")
+    assert rows == len(single) > 1000
+    assert len(list((tmp_path / "parts").glob("part-*.parquet"))) > len(sources)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "parts"), single)
+
+
+def test_workers_write_the_validate_json_lines_in_order(shared_data, cluster, tmp_path):
+    import json
+
+    from replay.validate_dataset import validate_to_dataset
+
+    sources = _sources(shared_data)
+    expected = [json.dumps(r.as_dict(), ensure_ascii=False)
+                for r in validate_sources(sources, jobs=1) if not isinstance(r, str)]
+    written = validate_to_dataset(sources, f"{tmp_path}/reports/", engine="dask",
+                                  scheduler=cluster)
+    lines = [line for part in sorted((tmp_path / "reports").glob("part-*.jsonl"))
+             for line in part.read_text(encoding="utf-8").splitlines()]
+    assert written.tally.rows == len(lines) > 1000
+    assert lines == expected
