@@ -189,3 +189,26 @@ def test_workers_write_the_validate_json_lines_in_order(shared_data, cluster, tm
              for line in part.read_text(encoding="utf-8").splitlines()]
     assert written.tally.rows == len(lines) > 1000
     assert lines == expected
+
+
+@pytest.mark.parametrize("by", ["moves", "moves+players+date"])
+def test_workers_group_shuffled_fingerprints_into_the_local_engines_groups(shared_data,
+                                                                           cluster, tmp_path,
+                                                                           monkeypatch, by):
+    """Fingerprints go to the workers in many small batches, so the shuffle on the key
+    moves copies of one game between workers; the groups, the copy kept of each and the
+    report are those the client's grouping gives."""
+    import replay.archive.shuffle as shuffle
+
+    monkeypatch.setattr(shuffle, "BATCH", 97)
+    sources = [*_sources(shared_data)[:4], str(shared_data / "english" / "tinsley.pdn")]
+    sources = [sources[-1], *sources[:3], *sources]  # copies near and far apart
+    outputs = []
+    for engine, scheduler in (("local", None), ("dask", cluster)):
+        out, report = io.StringIO(), tmp_path / f"{engine}.csv"
+        summary = dedupe_games(sources, out, Settings(RUSSIAN, jobs=1, engine=engine,
+                                                      scheduler=scheduler),
+                               by=by, report=report, note=lambda _: None)
+        outputs.append((out.getvalue(), report.read_text(), summary.groups, summary.removed))
+    assert outputs[0][3] > 1000 and outputs[0][2] > 500
+    assert outputs[1] == outputs[0]
