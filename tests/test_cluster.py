@@ -212,3 +212,29 @@ def test_workers_group_shuffled_fingerprints_into_the_local_engines_groups(share
         outputs.append((out.getvalue(), report.read_text(), summary.groups, summary.removed))
     assert outputs[0][3] > 1000 and outputs[0][2] > 500
     assert outputs[1] == outputs[0]
+
+
+def test_a_watcher_is_told_the_dashboard_and_the_tasks_done(shared_data, cluster):
+    """What the command line's progress bar and dashboard line are drawn from."""
+    opened, counts = [], []
+    watch = runner.ClusterWatch(opened.append, lambda submitted, done:
+                                counts.append((submitted, done)))
+    source = _sources(shared_data)[4]
+    with runner.watch_clusters(watch):
+        reports = list(validate_sources([source], engine="dask", scheduler=cluster))
+    assert len(opened) == 1 and opened[0].startswith("http")
+    submitted, done = counts[-1]
+    ranges = -(-Path(source).stat().st_size // PARTITION_BYTES)
+    assert reports and submitted == done >= 1 + ranges + 1  # planned, scanned, validated
+    assert [d for _, d in counts] == sorted(d for _, d in counts)
+
+
+def test_the_command_line_prints_the_dashboard_address_on_stderr(shared_data, cluster):
+    from pdn.cli.app import app
+    from typer.testing import CliRunner
+
+    source = _sources(shared_data)[4]
+    result = CliRunner().invoke(app, ["validate", source, "--engine", "dask",
+                                      "--scheduler", cluster])
+    assert result.exit_code in (0, 1), result.output
+    assert "dask dashboard: http" in result.stderr
