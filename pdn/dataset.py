@@ -70,7 +70,9 @@ class Dataset:
         when it cannot be written."""
         import uuid
 
-        root = target.rstrip("/") if target.rstrip("/") else "/"
+        root = target.rstrip("/") or "/"
+        if "://" not in root:  # workers may run elsewhere in the directory tree
+            root = os.path.abspath(root)
         dataset = cls(root, suffix, uuid.uuid4().hex[:12])
         files = dataset.files()
         if files.exists(root):
