@@ -7,12 +7,13 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
 from .options import (
+    Choice,
     EncodingOption,
     EngineOption,
     IgnoreGameTypeOption,
@@ -151,7 +152,7 @@ def _check_dataset_options(output: str, as_json: bool, report: Path | None) -> N
         fail(f"-o {output}: give a folder for the workers' parts (end it with /)")
 
 
-def _write_dataset(sources: list[str], output: str, choice, **run) -> None:
+def _write_dataset(sources: list[str], output: str, choice: Choice, **run: Any) -> None:
     """The workers write the reports into ``output``; the summary goes to stderr."""
     from pdn.dataset import DatasetError
     from pdn.runner import EngineUnavailableError
