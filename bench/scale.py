@@ -1,20 +1,27 @@
-"""Scale: peak memory and time of whole commands on a generated archive of many games.
+"""Scale: peak memory, time and CPU of whole commands on a generated archive of many games.
 
-    .venv/bin/python bench/scale.py [--games 1000000] [--jobs 2]
-        [--commands stats-moves,stats-games,validate] [--engine local|dask]
+    .venv/bin/python bench/scale.py [--games 1000000] [--configs local:2,dask:1,dask:2]
+        [--commands stats-moves,stats-games,validate,stats-games-dataset,...]
 
 The archive is made in a temporary folder for the run and deleted after (never committed):
 real games (OCA 2.0, English) repeated, and random legal English games made on the fly
 (``--random`` distinct ones, spread through the archive) so that not every game is a copy.
-Each command runs as ``pdn ...`` in a fresh interpreter; the figures are its wall seconds,
-the peak memory of the main process (``ru_maxrss``) and of its largest worker process.
+Each command runs as ``pdn ...`` in a fresh interpreter, once per configuration (an engine
+and its worker processes: ``local:2`` is ``--engine local --jobs 2``, ``dask:1`` a
+LocalCluster of one worker). The figures are its wall seconds, games per second, the CPU
+seconds of the process and its workers, the peak memory of the main process (the client,
+``ru_maxrss``) and of its largest worker process, and the load average when it ended (the
+machine may be shared: read the wall figures beside it). The ``-dataset`` commands write
+their output as a dataset folder written by the workers (``pdn.dataset``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,6 +39,12 @@ COMMANDS = {
     "stats-games": ["stats", "{archive}", "--variant", "english", "-t", "games",
                     "-o", "{out}/games.parquet"],
     "validate": ["validate", "{archive}", "--variant", "english", "--json"],
+    "stats-moves-dataset": ["stats", "{archive}", "--variant", "english", "-t", "moves",
+                            "-o", "{out}/moves/"],
+    "stats-games-dataset": ["stats", "{archive}", "--variant", "english", "-t", "games",
+                            "-o", "{out}/games/"],
+    "validate-dataset": ["validate", "{archive}", "--variant", "english", "--json",
+                         "-o", "{out}/reports/"],
 }
 
 
@@ -73,17 +86,18 @@ def run_command(args: list[str]) -> dict:
     seconds = time.perf_counter() - started
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
     return {"seconds": seconds, "exit": code, "main_mb": own.ru_maxrss / 1024,
-            "worker_mb": children.ru_maxrss / 1024}
+            "worker_mb": children.ru_maxrss / 1024, "cpu": cpu, "load": os.getloadavg()[0]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--random", type=int, default=1_000, help="distinct random games")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--engine", default="local")
-    parser.add_argument("--commands", default=",".join(COMMANDS))
+    parser.add_argument("--configs", default="local:2",
+                        help="engine:workers, comma-separated (local:2,dask:1,dask:2)")
+    parser.add_argument("--commands", default="stats-moves,stats-games,validate")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one is not None:
@@ -97,17 +111,25 @@ def main() -> None:
         started = time.perf_counter()
         size = make_archive(archive, args.games, args.random)
         print(f"{args.games:,} games, {size / 1e6:,.0f} MB, made in "
-              f"{time.perf_counter() - started:.0f} s; --jobs {args.jobs} --engine "
-              f"{args.engine}")
-        print(f"{'command':<12} {'seconds':>8} {'main MB':>8} {'worker MB':>9} {'exit':>4}")
-        for name in args.commands.split(","):
-            command = [part.format(archive=archive, out=folder) for part in COMMANDS[name]]
-            command += ["--jobs", str(args.jobs), "--engine", args.engine]
-            output = subprocess.run([sys.executable, __file__, "--one", json.dumps(command)],
-                                    check=True, capture_output=True, text=True).stdout
-            run = json.loads(output.strip().splitlines()[-1])
-            print(f"{name:<12} {run['seconds']:>8.1f} {run['main_mb']:>8.0f} "
-                  f"{run['worker_mb']:>9.0f} {run['exit']:>4}", flush=True)
+              f"{time.perf_counter() - started:.0f} s; {os.cpu_count()} cores")
+        print(f"{'command':<20} {'config':<8} {'seconds':>8} {'games/s':>8} {'CPU s':>7} "
+              f"{'main MB':>8} {'worker MB':>9} {'load':>5} {'exit':>4}")
+        for config in args.configs.split(","):
+            engine, _, workers = config.partition(":")
+            for name in args.commands.split(","):
+                out = Path(folder) / "out"
+                out.mkdir()
+                command = [part.format(archive=archive, out=out) for part in COMMANDS[name]]
+                command += ["--jobs", workers or "2", "--engine", engine]
+                output = subprocess.run([sys.executable, __file__, "--one",
+                                         json.dumps(command)],
+                                        check=True, capture_output=True, text=True).stdout
+                shutil.rmtree(out)
+                run = json.loads(output.strip().splitlines()[-1])
+                print(f"{name:<20} {config:<8} {run['seconds']:>8.1f} "
+                      f"{args.games / run['seconds']:>8,.0f} {run['cpu']:>7.0f} "
+                      f"{run['main_mb']:>8.0f} {run['worker_mb']:>9.0f} {run['load']:>5.1f} "
+                      f"{run['exit']:>4}", flush=True)
 
 
 if __name__ == "__main__":

@@ -42,19 +42,50 @@ def progress_bar(label: str, total: int | None, console: Console | None = None
     """A callback advancing a progress bar by an amount of ``total`` (characters read, or
     games), shown on stderr when it is a terminal; None off a terminal or without a total.
     Anything printed meanwhile on the terminal appears above the bar."""
+    from pdn.runner import ClusterWatch, watch_clusters
+
     console = console or stderr_console()
     if not (console.is_terminal and total):
-        yield None
+        with watch_clusters(ClusterWatch(lambda link: _say_dashboard(console, link),
+                                         lambda submitted, done: None)):
+            yield None
         return
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     # Lines printed to stdout go above the bar only when stdout is a terminal too: output
     # piped or redirected to a file must stay there.
     with Progress("[progress.description]{task.description}", BarColumn(),
-                  TaskProgressColumn(), TimeRemainingColumn(), console=console,
-                  transient=True, redirect_stdout=_is_terminal(sys.stdout)) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda amount: bar.advance(task, amount)
+                  TaskProgressColumn(), TimeRemainingColumn(), TextColumn("{task.fields[count]}"),
+                  console=console, transient=True,
+                  redirect_stdout=_is_terminal(sys.stdout)) as bar:
+        task = bar.add_task(label, total=total, count="")
+        tasks = bar.add_task("dask tasks done", total=None, visible=False, count="")
+
+        def opened(link: str | None) -> None:
+            _say_dashboard(console, link)
+            bar.update(tasks, visible=True)
+
+        def counted(submitted: int, done: int) -> None:
+            bar.update(tasks, total=submitted, completed=done, count=f"{done}/{submitted}")
+
+        with watch_clusters(ClusterWatch(opened, counted)):
+            yield lambda amount: bar.advance(task, amount)
+
+
+def _say_dashboard(console: Console, link: str | None) -> None:
+    """The dashboard's address of a Dask cluster, on stderr (nothing when it has none)."""
+    if link is None:
+        return
+    import importlib.util
+
+    hint = "" if importlib.util.find_spec("bokeh") else " (its pages need bokeh installed)"
+    console.print(f"dask dashboard: {link}{hint}")
 
 
 def _is_terminal(stream) -> bool:

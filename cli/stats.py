@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from pdn.dataset import is_dataset_target
+
 from .common import fail, input_size, progress_bar
 from .options import (
     Choice,
@@ -49,9 +51,10 @@ def stats(
     table: Annotated[str, typer.Option(
         "--table", "-t", help=f"The table to show or write: {', '.join(TABLE_NAMES)}.")]
     = "summary",
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write the table as .csv, .parquet or .jsonl (atomically).")]
-    = None,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", help="Write the table as .csv, .parquet or .jsonl (atomically), "
+        "or as a Parquet dataset written by the workers into a folder: DIR/, an existing "
+        "folder or a URL such as s3://bucket/prefix/.", show_default=False)] = None,
     plot: Annotated[Path | None, typer.Option(
         "--plot", help="Draw results, lengths, first kings and openings to .png or .svg.")]
     = None,
@@ -80,8 +83,12 @@ def stats(
         fail(str(error))
     run = {"jobs": jobs, "engine": engine, "scheduler": scheduler,
            "opening_plies": opening_plies, "encoding": encoding}
+    if output is not None and is_dataset_target(output):
+        rows = _write_dataset(sources, choice, table, output, run)
+        typer.echo(f"{rows:,} rows of {table} written to the dataset {output}", err=True)
+        return
     if output is not None:
-        rows, games = _write(sources, choice, table, output, plot is not None, run)
+        rows, games = _write(sources, choice, table, Path(output), plot is not None, run)
         typer.echo(f"{rows:,} rows of {table} written to {output}", err=True)
         if plot is not None:
             _plot(games, plot)
@@ -97,12 +104,18 @@ def stats(
         _show(tables.games, frame, table)
 
 
-def _check_options(table: str, output: Path | None, plot: Path | None, engine: str,
+def _check_options(table: str, output: str | None, plot: Path | None, engine: str,
                    scheduler: str | None) -> None:
     if table not in TABLE_NAMES:
         fail(f"--table must be one of {', '.join(TABLE_NAMES)}, not '{table}'")
-    if output is not None and output.suffix.lower() not in OUTPUT_SUFFIXES:
-        fail(f"-o must end in {', '.join(OUTPUT_SUFFIXES)}, not '{output.suffix}'")
+    if output is not None and is_dataset_target(output):
+        if plot is not None:
+            fail("--plot needs the games in this process: write -o to a file, not a folder")
+    elif output is not None and "://" in output:
+        fail(f"-o {output}: a URL is written as a dataset folder: end it with /")
+    elif output is not None and Path(output).suffix.lower() not in OUTPUT_SUFFIXES:
+        fail(f"-o must end in {', '.join(OUTPUT_SUFFIXES)} or name a folder (DIR/), not "
+             f"'{Path(output).suffix}'")
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         fail(f"--plot must end in .png or .svg, not '{plot.suffix}'")
     check_engine(engine, scheduler)
@@ -146,6 +159,30 @@ def _write(sources: list[str], choice: Choice, table: str, output: Path, keep_ga
         fail(str(error))
     except OSError as error:
         fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
+
+
+def _write_dataset(sources: list[str], choice: Choice, table: str, output: str, run: dict
+                   ) -> int:
+    """Have the workers write the table as a Parquet dataset into ``output``; the rows."""
+    from pdn.dataset import DatasetError
+    from replay.stats import EngineUnavailableError
+    from replay.stats.dataset import write_dataset
+
+    try:
+        import pyarrow  # noqa: F401 - only to say clearly that the extra is missing
+    except ImportError:
+        fail("a dataset is written in Parquet, which needs pyarrow: "
+             "pip install 'pdn-toolkit[parquet]'")
+    try:
+        with progress_bar("tabulating", input_size(sources)) as progress:
+            return write_dataset(sources, choice.default, output, table, choice.override,
+                                 rules=choice.rules, progress=progress, **run)
+    except (EngineUnavailableError, DatasetError, ValueError) as error:
+        fail(str(error))
+    except ImportError as error:  # an fsspec URL whose filesystem package is missing
+        fail(f"{output}: {error}")
+    except OSError as error:
+        fail(f"{error.filename or output}: cannot read or write: {error.strerror or error}")
 
 
 def _plot(games, path: Path) -> None:

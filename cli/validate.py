@@ -7,12 +7,13 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
 from .options import (
+    Choice,
     EncodingOption,
     EngineOption,
     IgnoreGameTypeOption,
@@ -50,6 +51,10 @@ def validate(
         "missing, one too many, two exchanged, a letter or digit off).")] = False,
     engine: EngineOption = "local",
     scheduler: SchedulerOption = None,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", help="With --json: have the workers write the reports as JSON-lines "
+        "parts into a folder (DIR/, an existing folder, or a URL such as s3://bucket/prefix/).",
+        show_default=False)] = None,
 ) -> None:
     """Replay every game on the rules; report illegal, ambiguous and incomplete records.
 
@@ -61,10 +66,15 @@ def validate(
     check_engine(engine, scheduler)
     if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
         fail(f"--report must end in .html or .md, not '{report.suffix}'")
+    if output is not None:
+        _check_dataset_options(output, as_json, report)
     try:
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
+    if output is not None:
+        _write_dataset(sources, output, choice, jobs=jobs, encoding=encoding, suggest=suggest,
+                       rules=choice.rules, strict=strict, engine=engine, scheduler=scheduler)
     started = time.perf_counter()
     statuses: Counter[str] = Counter()
     checks: Counter[str] = Counter()
@@ -107,18 +117,65 @@ def validate(
     seconds = time.perf_counter() - started
     if report is not None:
         _write_report(report, kept)
-    games = sum(statuses.values())
     if not as_json:
-        rate = f", {moves / seconds:,.0f} moves/s" if seconds > 0 else ""
-        summary = ", ".join(f"{statuses[s]} {s}" for s in
-                            ("valid", "invalid", "incomplete", "unreadable") if statuses[s])
-        typer.echo(f"{games} games: {summary or 'none'}; {moves:,} moves checked in "
-                   f"{seconds:.2f} s{rate}; results: "
-                   + ", ".join(f"{n} {c}" for c, n in sorted(checks.items()))
-                   + _inferred_summary(inferred), err=True)
+        typer.echo(_summary(statuses, checks, inferred, moves, seconds), err=True)
+    _exit(statuses, unreadable_files)
+
+
+def _summary(statuses: Counter[str], checks: Counter[str], inferred: Counter[str], moves: int,
+             seconds: float) -> str:
+    """The closing line: games by status, moves checked and how fast, result checks."""
+    games = sum(statuses.values())
+    rate = f", {moves / seconds:,.0f} moves/s" if seconds > 0 else ""
+    summary = ", ".join(f"{statuses[s]} {s}" for s in
+                        ("valid", "invalid", "incomplete", "unreadable") if statuses[s])
+    return (f"{games} games: {summary or 'none'}; {moves:,} moves checked in "
+            f"{seconds:.2f} s{rate}; results: "
+            + ", ".join(f"{n} {c}" for c, n in sorted(checks.items()))
+            + _inferred_summary(inferred))
+
+
+def _exit(statuses: Counter[str], unreadable_files: int) -> None:
     if unreadable_files or statuses["unreadable"]:
         raise typer.Exit(EXIT_UNREADABLE)
     raise typer.Exit(EXIT_INVALID if statuses["invalid"] else EXIT_OK)
+
+
+def _check_dataset_options(output: str, as_json: bool, report: Path | None) -> None:
+    from pdn.dataset import is_dataset_target
+
+    if not as_json:
+        fail("-o writes the reports as JSON lines: add --json")
+    if report is not None:
+        fail("--report needs every report in this process: leave out -o")
+    if not is_dataset_target(output):
+        fail(f"-o {output}: give a folder for the workers' parts (end it with /)")
+
+
+def _write_dataset(sources: list[str], output: str, choice: Choice, **run: Any) -> None:
+    """The workers write the reports into ``output``; the summary goes to stderr."""
+    from pdn.dataset import DatasetError
+    from pdn.runner import EngineUnavailableError
+    from replay.validate_dataset import validate_to_dataset
+
+    started = time.perf_counter()
+    try:
+        with progress_bar("validating", input_size(sources)) as progress:
+            written = validate_to_dataset(sources, output, choice.default, choice.override,
+                                          progress=progress, **run)
+    except (EngineUnavailableError, DatasetError) as error:
+        fail(str(error))
+    except ImportError as error:  # an fsspec URL whose filesystem package is missing
+        fail(f"{output}: {error}")
+    except OSError as error:
+        fail(f"{error.filename or output}: cannot write: {error.strerror or error}")
+    for message in written.unreadable:
+        typer.secho(message, err=True, fg="red")
+    tally = written.tally
+    typer.echo(_summary(tally.statuses, tally.checks, tally.inferred, tally.moves,
+                        time.perf_counter() - started)
+               + f"; {tally.rows:,} reports written to the dataset {output}", err=True)
+    _exit(tally.statuses, len(written.unreadable))
 
 
 def _engine_checked(items: Iterator) -> Iterator:

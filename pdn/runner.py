@@ -12,7 +12,8 @@ order. Two engines stand behind one interface:
 - ``dask``: a ``distributed`` cluster, at ``scheduler`` (or ``DASK_SCHEDULER_ADDRESS``), else
   a ``LocalCluster`` of ``jobs`` worker processes. The workers find the partitions of each
   file and read them themselves (``pdn.partitions``); only standard input goes through the
-  client.
+  client. Whoever shows progress (the command line) may ``watch_clusters``: it is told the
+  dashboard's address of every cluster opened and how many tasks are submitted and done.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from abc import abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar
 
@@ -43,6 +45,29 @@ PARALLEL_MIN_BYTES = 1 << 18  # worker processes repay their start from about he
 PARTITION_CHARS = 1 << 17  # a local partition: a few hundred games
 CLUSTER_PARTITION_BYTES = 1 << 23  # a cluster partition: some thousands of games
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+
+
+@dataclass(frozen=True)
+class ClusterWatch:
+    """What a watcher of Dask runs is told: the dashboard's address (None without one) when
+    a runner opens, and the tasks submitted and done so far as they change (the latter from
+    the client's event loop thread)."""
+
+    opened: Callable[[str | None], None]
+    tasks: Callable[[int, int], None]
+
+
+_watchers: list[ClusterWatch] = []
+
+
+@contextmanager
+def watch_clusters(watch: ClusterWatch) -> Iterator[None]:
+    """Tell ``watch`` about the Dask runners opened within the block."""
+    _watchers.append(watch)
+    try:
+        yield
+    finally:
+        _watchers.remove(watch)
 
 
 class EngineUnavailableError(ImportError):
@@ -123,19 +148,38 @@ class DaskRunner(Runner):
                 "the dask engine needs Dask: pip install 'pdn-toolkit[dask]'") from error
         address = scheduler or os.environ.get(SCHEDULER_VARIABLE)
         self.cluster = None
+        self.owned = True
         if address:
             self.client = distributed.Client(address, set_as_default=False)
         elif (current := _current_client(distributed)) is not None:
             self.client, self.owned = current, False
-            self.workers = max(1, len(current.scheduler_info().get("workers", {})))
-            return
         else:
             self.cluster = distributed.LocalCluster(
                 n_workers=jobs or (os.cpu_count() or 1), threads_per_worker=1,
                 processes=True, dashboard_address=":0", silence_logs=40)
             self.client = distributed.Client(self.cluster, set_as_default=False)
-        self.owned = True
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        self.submitted = self.done = 0
+        dashboard = _dashboard(self.client)
+        for watch in _watchers:
+            watch.opened(dashboard)
+
+    def _watched(self, futures: list) -> list:
+        """Count ``futures`` as submitted, and each as done when it is."""
+        self.submitted += len(futures)
+        if _watchers:
+            for future in futures:
+                future.add_done_callback(self._one_done)
+            self._tell()
+        return futures
+
+    def _one_done(self, _future: Any) -> None:
+        self.done += 1
+        self._tell()
+
+    def _tell(self) -> None:
+        for watch in _watchers:
+            watch.tasks(self.submitted, self.done)
 
     def partitions(self, source: str, encoding: str | None = None,
                    size: int | None = None) -> Iterator[Partition]:
@@ -143,19 +187,21 @@ class DaskRunner(Runner):
             yield from client_partitions(source, encoding, size or PARTITION_CHARS)
             return
         url = file_url(source)
-        facts = self.client.submit(file_facts, url, encoding, pure=False).result()
+        facts = self._watched([self.client.submit(file_facts, url, encoding, pure=False)]
+                              )[0].result()
         length = CLUSTER_PARTITION_BYTES  # ``size`` is for one machine; a cluster's are larger
         starts = range(0, max(facts.size, 1), length)
-        cuts = self.client.gather(self.client.map(
+        cuts = self.client.gather(self._watched(self.client.map(
             scan_range, [url] * len(starts), starts, [length] * len(starts),
-            [facts] * len(starts), pure=False))
+            [facts] * len(starts), pure=False)))
         yield from plan_ranges(source, url, facts, cuts)
 
     def map(self, function: Callable[..., R], partitions: Iterable[Partition], *args: Any
             ) -> Iterator[R]:
         pending: deque = deque()
         for partition in partitions:
-            pending.append(self.client.submit(function, partition, *args, pure=False))
+            pending += self._watched([self.client.submit(function, partition, *args,
+                                                         pure=False)])
             while len(pending) > 2 * self.workers:
                 yield pending.popleft().result()
         while pending:
@@ -166,6 +212,16 @@ class DaskRunner(Runner):
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _dashboard(client: Any) -> str | None:
+    """The address of the cluster's dashboard, if it serves one."""
+    try:
+        if "dashboard" not in client.scheduler_info().get("services", {}):
+            return None
+        return str(client.dashboard_link)
+    except (KeyError, AttributeError, OSError):
+        return None
 
 
 def _current_client(distributed: Any) -> Any:

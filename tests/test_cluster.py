@@ -154,3 +154,87 @@ def test_a_missing_file_or_wrong_encoding_is_reported_as_on_one_machine(cluster,
                                        encoding=encoding))
         assert len(local) == 2 and all(isinstance(item, str) for item in local)
         assert remote == local
+
+
+@pytest.mark.parametrize("table", ["games", "moves"])
+def test_workers_write_a_stats_dataset_that_reads_back_as_the_single_file(shared_data,
+                                                                          cluster, tmp_path,
+                                                                          table):
+    """Each worker writes the parts of the byte ranges it read; the client gets counts."""
+    pytest.importorskip("pyarrow")
+    from replay.stats import write_table
+    from replay.stats.dataset import write_dataset
+
+    sources = _sources(shared_data)
+    write_table(sources, RUSSIAN, tmp_path / "one.parquet", table, jobs=1)
+    rows = write_dataset(sources, RUSSIAN, f"{tmp_path}/parts/", table, engine="dask",
+                         scheduler=cluster)
+    single = pd.read_parquet(tmp_path / "one.parquet")
+    assert rows == len(single) > 1000
+    assert len(list((tmp_path / "parts").glob("part-*.parquet"))) > len(sources)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "parts"), single)
+
+
+def test_workers_write_the_validate_json_lines_in_order(shared_data, cluster, tmp_path):
+    import json
+
+    from replay.validate_dataset import validate_to_dataset
+
+    sources = _sources(shared_data)
+    expected = [json.dumps(r.as_dict(), ensure_ascii=False)
+                for r in validate_sources(sources, jobs=1) if not isinstance(r, str)]
+    written = validate_to_dataset(sources, f"{tmp_path}/reports/", engine="dask",
+                                  scheduler=cluster)
+    lines = [line for part in sorted((tmp_path / "reports").glob("part-*.jsonl"))
+             for line in part.read_text(encoding="utf-8").splitlines()]
+    assert written.tally.rows == len(lines) > 1000
+    assert lines == expected
+
+
+@pytest.mark.parametrize("by", ["moves", "moves+players+date"])
+def test_workers_group_shuffled_fingerprints_into_the_local_engines_groups(shared_data,
+                                                                           cluster, tmp_path,
+                                                                           monkeypatch, by):
+    """Fingerprints go to the workers in many small batches, so the shuffle on the key
+    moves copies of one game between workers; the groups, the copy kept of each and the
+    report are those the client's grouping gives."""
+    import replay.archive.shuffle as shuffle
+
+    monkeypatch.setattr(shuffle, "BATCH", 97)
+    sources = [*_sources(shared_data)[:4], str(shared_data / "english" / "tinsley.pdn")]
+    sources = [sources[-1], *sources[:3], *sources]  # copies near and far apart
+    outputs = []
+    for engine, scheduler in (("local", None), ("dask", cluster)):
+        out, report = io.StringIO(), tmp_path / f"{engine}.csv"
+        summary = dedupe_games(sources, out, Settings(RUSSIAN, jobs=1, engine=engine,
+                                                      scheduler=scheduler),
+                               by=by, report=report, note=lambda _: None)
+        outputs.append((out.getvalue(), report.read_text(), summary.groups, summary.removed))
+    assert outputs[0][3] > 1000 and outputs[0][2] > 500
+    assert outputs[1] == outputs[0]
+
+
+def test_a_watcher_is_told_the_dashboard_and_the_tasks_done(shared_data, cluster):
+    """What the command line's progress bar and dashboard line are drawn from."""
+    opened, counts = [], []
+    watch = runner.ClusterWatch(opened.append, lambda submitted, done:
+                                counts.append((submitted, done)))
+    source = _sources(shared_data)[4]
+    with runner.watch_clusters(watch):
+        reports = list(validate_sources([source], engine="dask", scheduler=cluster))
+    assert len(opened) == 1 and opened[0].startswith("http")
+    submitted, done = counts[-1]
+    ranges = -(-Path(source).stat().st_size // PARTITION_BYTES)
+    assert reports and submitted == done >= 1 + ranges + 1  # planned, scanned, validated
+    assert [d for _, d in counts] == sorted(d for _, d in counts)
+
+
+def test_the_command_line_prints_the_dashboard_address_on_stderr(shared_data, cluster):
+    from pdn.cli.app import app
+    from typer.testing import CliRunner
+
+    source = _sources(shared_data)[4]
+    result = CliRunner().invoke(app, ["validate", source, "--engine", "dask",
+                                      "--scheduler", cluster])
+    assert result.exit_code in (0, 1), result.output
+    assert "dask dashboard: http" in result.stderr

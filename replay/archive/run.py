@@ -15,10 +15,11 @@ from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from pdn.output import atomic_writer, refuse_overwriting_inputs
 from pdn.reader import read_games
+from pdn.runner import DaskRunner, Runner, open_runner
 from pdn.syntax import head_tags
 from pdn.writer import write_game
 from replay.archive.clean import Options, clean_game
@@ -28,6 +29,9 @@ from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
 from replay.replayer import game_variant
 from replay.variants import Rules, Variant
+
+if TYPE_CHECKING:
+    from replay.archive.shuffle import ClusterGrouper
 
 Note = Callable[[str], None]
 Progress = Callable[[int], None] | None
@@ -191,11 +195,13 @@ def _portable(settings: Settings) -> Settings:
                     rules=settings.rules)
 
 
-def _run(sources: list[str], task: Task[Out], settings: Settings) -> Iterator[Located[Out]]:
-    """The task over every game of the sources, on the engine the settings name."""
+def _run(sources: list[str], task: Task[Out], settings: Settings,
+         runner: Runner | None = None) -> Iterator[Located[Out]]:
+    """The task over every game of the sources, on the engine the settings name (or on
+    ``runner``, left open)."""
     return run_task(sources, task, jobs=settings.jobs, encoding=settings.encoding,
                     progress=settings.progress, engine=settings.engine,
-                    scheduler=settings.scheduler)
+                    scheduler=settings.scheduler, runner=runner)
 
 
 # ---- merge ---------------------------------------------------------------------------------
@@ -432,16 +438,18 @@ def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
 
     The games wait in a temporary spool file while their fingerprints are grouped, so
     memory holds one small fingerprint per game; the games that share a written key are
-    read back from the spool and compared by their positions. ``report``: a CSV file with
-    one row per copy of every group (``REPORT_COLUMNS``).
+    read back from the spool and compared by their positions. On the dask engine the
+    workers group the fingerprints (``replay.archive.shuffle``), into the same groups.
+    ``report``: a CSV file with one row per copy of every group (``REPORT_COLUMNS``).
     """
     summary = Summary()
-    grouper = Grouper(by)
     places: list[tuple[str, int, int]] = []
     offsets = array("q", [0])
     unreadable: set[int] = set()
-    with tempfile.TemporaryFile() as spool:
-        items = _run(sources, DedupeTask(_portable(settings)), settings)
+    with tempfile.TemporaryFile() as spool, open_runner(
+            settings.engine, jobs=settings.jobs, scheduler=settings.scheduler) as runner:
+        grouper = _grouper(runner, by)
+        items = _run(sources, DedupeTask(_portable(settings)), settings, runner)
         for ordinal, item in enumerate(items):
             summary.games += 1
             places.append((item.source, item.index, item.result.line))
@@ -477,6 +485,15 @@ def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
     if report is not None:
         _write_report(report, groups, rows)
     return summary
+
+
+def _grouper(runner: Runner, by: str) -> Grouper | ClusterGrouper:
+    """Groups filed in this process, or by the workers of a Dask cluster."""
+    if isinstance(runner, DaskRunner):
+        from replay.archive.shuffle import ClusterGrouper
+
+        return ClusterGrouper(runner.client, by)
+    return Grouper(by)
 
 
 def _report_row(ordinal: int, members: dict[int, int], removed: set[int],

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from pdn.model import Game
 from pdn.partitions import STDIN, Partition
 from pdn.reader import parse_chunks
-from pdn.runner import open_runner
+from pdn.runner import Runner, open_runner
 from pdn.syntax import Chunk, block_chunks, head_tags
 
 R = TypeVar("R")
@@ -112,16 +113,19 @@ def file_size(path: str) -> int:
 
 def run_task(sources: list[str], task: Task[R], *, jobs: int = 1, encoding: str | None = None,
              progress: Callable[[int], None] | None = None, engine: str = "local",
-             scheduler: str | None = None) -> Iterator[Located[R]]:
+             scheduler: str | None = None, runner: Runner | None = None
+             ) -> Iterator[Located[R]]:
     """The task's result for every game of every source, in order, with where it stands.
 
     The work runs on ``engine`` (``pdn.runner``): ``jobs`` worker processes (0: all cores,
-    when the input is large enough to repay them), or a Dask cluster (``scheduler``).
-    ``progress`` is told how many characters each partition covered. Raises ``OSError`` for
-    a file that cannot be read.
+    when the input is large enough to repay them), or a Dask cluster (``scheduler``); or on
+    ``runner``, left open for the caller. ``progress`` is told how many characters each
+    partition covered. Raises ``OSError`` for a file that cannot be read.
     """
     counts: dict[str, int] = {}
-    with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
+    with ExitStack() as stack:
+        if runner is None:
+            runner = stack.enter_context(open_runner(engine, jobs=jobs, scheduler=scheduler))
         for part in runner.run(_run, sources, task, encoding=encoding):
             if progress is not None:
                 progress(part.size)

@@ -1,0 +1,169 @@
+"""``validate_to_dataset``: the reports of ``pdn validate --json`` written by the workers, as
+JSON-lines parts of a dataset folder (``pdn.dataset``).
+
+Two passes over the partitions on the runner's workers, as ``replay.stats.dataset`` does:
+the first validates a partition and leaves its reports in the run's hidden folder, telling
+the client only how many games it holds and how their results read; the second numbers
+the games in their file, settles their result checks the way ``settle_results`` does for
+the whole stream and writes ``part-NNNNNNNN.jsonl``, returning a few counts. The lines are
+those ``pdn validate --json`` prints, in the same order.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from pdn.dataset import Dataset
+from pdn.partitions import Partition, source_name
+from pdn.runner import open_runner
+from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
+from replay.validate import BLOCK, HELD_REPORTS, GameReport, _validate_partition, _Work
+from replay.variants import Rules, Variant
+
+_CODES = {None: 0, FIRST_MOVER_READING: 1, COLOUR_READING: 2}
+
+
+@dataclass(frozen=True)
+class SpooledReports:
+    """What the client learns of a partition validated in the first pass."""
+
+    source: str
+    size: int
+    spool: str
+    readings: bytes  # one byte per game: 0 no reading, 1 for the first mover, 2 colour
+    offset: int = 0  # games before the partition in its file (set by the client)
+    index: int = 0  # the part's number (set by the client)
+    reading: str | None = None  # the file's reading (set by the client)
+
+
+@dataclass
+class Tally:
+    """What the summary line of ``pdn validate`` counts."""
+
+    statuses: Counter[str] = field(default_factory=Counter)
+    checks: Counter[str] = field(default_factory=Counter)
+    inferred: Counter[str] = field(default_factory=Counter)
+    moves: int = 0
+    rows: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.statuses.update(other.statuses)
+        self.checks.update(other.checks)
+        self.inferred.update(other.inferred)
+        self.moves += other.moves
+        self.rows += other.rows
+
+
+def spool_reports(partition: Partition, work: _Work, dataset: Dataset) -> SpooledReports:
+    """First pass (a worker): validate a partition and leave its reports."""
+    size, reports = _validate_partition(partition, work)
+    path = dataset.spool_path(f"{uuid.uuid4().hex}.pickle")
+    with dataset.files().open(path, "wb") as stream:
+        pickle.dump(reports, stream, protocol=pickle.HIGHEST_PROTOCOL)
+    return SpooledReports(partition.source, size, path,
+                          bytes(_CODES[r.result_reading] for r in reports))
+
+
+def write_reports(spooled: SpooledReports, dataset: Dataset) -> Tally:
+    """Second pass (a worker): number, settle and write one part of JSON lines."""
+    files = dataset.files()
+    with files.open(spooled.spool, "rb") as stream:
+        reports: list[GameReport] = pickle.load(stream)
+    files.rm(spooled.spool)
+    tally = Tally(rows=len(reports))
+    lines = []
+    for number, report in enumerate(reports, spooled.offset + 1):
+        report.game = number
+        apply_reading(report, spooled.reading)
+        lines.append(json.dumps(report.as_dict(), ensure_ascii=False) + "\n")
+        tally.statuses[report.status] += 1
+        tally.checks[report.result_check] += 1
+        if report.variant_source == "inferred":
+            tally.inferred[report.variant] += 1
+        tally.moves += report.plies
+    with dataset.part_stream(spooled.index) as stream:
+        stream.write("".join(lines).encode())
+    return tally
+
+
+class _Votes:
+    """A source's reading as ``settle_results`` tells it: the votes of the first
+    ``HELD_REPORTS`` games from the first one whose result reads one way or the other."""
+
+    def __init__(self) -> None:
+        self.left = HELD_REPORTS
+        self.started = False
+        self.first = self.colour = 0
+
+    def add(self, codes: bytes) -> None:
+        if not self.started:
+            codes = codes.lstrip(b"\0")
+            self.started = bool(codes)
+        counted = codes[: self.left]
+        self.left -= len(counted)
+        self.first += counted.count(1)
+        self.colour += counted.count(2)
+
+    def reading(self) -> str | None:
+        return file_reading([FIRST_MOVER_READING] * self.first
+                            + [COLOUR_READING] * self.colour)
+
+
+@dataclass
+class Written:
+    """A dataset written: the counts, and the sources that could not be read."""
+
+    tally: Tally
+    unreadable: list[str]
+
+
+def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | None = None,
+                        override: Variant | None = None, *, jobs: int = 0,
+                        encoding: str | None = None, suggest: bool = False,
+                        rules: Rules | None = None, strict: bool = False,
+                        progress: Callable[[int], None] | None = None, engine: str = "local",
+                        scheduler: str | None = None) -> Written:
+    """Validate ``sources`` and have the workers write the reports into the dataset folder
+    or URL ``target`` as JSON lines (``pdn.dataset``); the arguments are
+    ``validate_sources``'. An unreadable source is named in ``unreadable`` (``path:
+    reason``) and the others are still read. Raises ``ValueError`` for a folder holding
+    other files and ``EngineUnavailableError`` without Dask."""
+    dataset = Dataset.plan(target, ".jsonl")
+    work = _Work(default, override, suggest, rules, strict)
+    spooled: list[SpooledReports] = []
+    unreadable: list[str] = []
+    tally = Tally()
+    try:
+        with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
+            for source in sources:
+                votes, offset, first = _Votes(), 0, len(spooled)
+                try:
+                    for item in runner.map(spool_reports,
+                                           runner.partitions(source, encoding, BLOCK),
+                                           work, dataset):
+                        if progress is not None:
+                            progress(item.size)
+                        votes.add(item.readings)
+                        spooled.append(replace(item, offset=offset, index=len(spooled),
+                                               readings=b""))
+                        offset += len(item.readings)
+                except OSError as error:
+                    unreadable.append(f"{source_name(source)}: cannot read: "
+                                      f"{error.strerror or error}")
+                reading = votes.reading()
+                spooled[first:] = [replace(s, reading=reading) for s in spooled[first:]]
+            for counts in runner.map(write_reports, spooled, dataset):
+                tally.add(counts)
+        dataset.commit(len(spooled), tally.rows)
+    except BaseException:
+        dataset.abort()
+        raise
+    return Written(tally, unreadable)
+
+
+__all__ = ["Tally", "Written", "validate_to_dataset"]
