@@ -170,26 +170,25 @@ class MoveGenerator:
                 elif (((((men & mask) >> -shift) & prey) >> -shift) & empty):
                     return True
         own_kings = own & kings
-        if own_kings:
-            flying = self.variant.flying_kings
-            tables = self.king_capture_rays if flying else self.king_capture_steps
+        if own_kings and self.variant.flying_kings:
             for square in iter_bits(own_kings):
-                for table in tables:
-                    if flying:
-                        ray = table[square]
-                        for index, target in enumerate(ray):
-                            if (empty >> target) & 1:
-                                continue
-                            if ((opp >> target) & 1 and index + 1 < len(ray)
-                                    and (empty >> ray[index + 1]) & 1):
-                                return True
-                            break
-                    else:
-                        target = table[square]
-                        if target >= 0 and (opp >> target) & 1:
-                            landing = table[target]
-                            if landing >= 0 and (empty >> landing) & 1:
-                                return True
+                for rays in self.king_capture_rays:
+                    ray = rays[square]
+                    for index, target in enumerate(ray):
+                        if (empty >> target) & 1:
+                            continue
+                        if ((opp >> target) & 1 and index + 1 < len(ray)
+                                and (empty >> ray[index + 1]) & 1):
+                            return True
+                        break
+        elif own_kings:
+            for square in iter_bits(own_kings):
+                for steps in self.king_capture_steps:
+                    target = steps[square]
+                    if target >= 0 and (opp >> target) & 1:
+                        landing = steps[target]
+                        if landing >= 0 and (empty >> landing) & 1:
+                            return True
         return False
 
     def quiet_moves(self, own: int, opp: int, kings: int, color: int, frozen: int = 0
@@ -207,15 +206,15 @@ class MoveGenerator:
         own_kings = own & kings & ~frozen
         if self.variant.flying_kings:
             for square in iter_bits(own_kings):
-                for table in self.king_move_rays:
-                    for target in table[square]:
+                for rays in self.king_move_rays:
+                    for target in rays[square]:
                         if not (empty >> target) & 1:
                             break
                         result.append(make(square, (target,)))
         else:
             for square in iter_bits(own_kings):
-                for table in self.king_move_steps:
-                    target = table[square]
+                for steps in self.king_move_steps:
+                    target = steps[square]
                     if target >= 0 and (empty >> target) & 1:
                         result.append(make(square, (target,)))
         return result
@@ -258,15 +257,15 @@ class MoveGenerator:
         if own_kings:
             if self.variant.flying_kings:
                 for square in iter_bits(own_kings):
-                    for table in self.king_move_rays:
-                        for target in table[square]:
+                    for rays in self.king_move_rays:
+                        for target in rays[square]:
                             if not (empty >> target) & 1:
                                 break
                             total += 1
             else:
                 for square in iter_bits(own_kings):
-                    for table in self.king_move_steps:
-                        target = table[square]
+                    for steps in self.king_move_steps:
+                        target = steps[square]
                         if target >= 0 and (empty >> target) & 1:
                             total += 1
         return total

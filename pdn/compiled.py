@@ -1,0 +1,124 @@
+"""Which build runs: the rules core compiled with mypyc, or the same modules as pure Python.
+
+``setup.py`` compiles the modules of ``COMPILED`` with mypyc from these very sources when it
+can (mypy and a C compiler at hand, ``PDN_PURE_PYTHON`` not set) and records a digest of each
+source in ``pdn/_compiled.json``. At run time an extension module is used only while every
+compiled module's source still has the digest it was built from: after an edit (or with
+``PDN_PURE_PYTHON=1`` in the environment) the whole core runs from its ``.py`` files, and an
+edited source says so with a warning, so a stale build never hides a change.
+
+>>> build() in ("compiled", "pure Python")
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from functools import cache
+from importlib.abc import MetaPathFinder
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
+from importlib.util import spec_from_file_location
+from pathlib import Path
+from types import ModuleType
+
+# The hot path of reading and replaying (found with a profile of ``pdn validate``).
+COMPILED = (
+    "pdn.moves",
+    "replay.board",
+    "replay.draws",
+    "replay.movegen",
+    "replay.perft",
+    "replay.replayer",
+    "replay.resolve",
+)
+MANIFEST = "_compiled.json"  # beside this module: {module: digest of the source it was built from}
+PURE_VARIABLE = "PDN_PURE_PYTHON"
+ROOT = Path(__file__).resolve().parent.parent  # the folder that holds pdn/ and replay/
+
+
+def wants_pure(environ: os._Environ[str] | dict[str, str] = os.environ) -> bool:
+    """Whether ``PDN_PURE_PYTHON`` asks for pure Python (any value but empty or ``0``)."""
+    return environ.get(PURE_VARIABLE, "") not in ("", "0")
+
+
+def source_path(module: str, root: Path = ROOT) -> Path:
+    return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def digest(path: Path) -> str:
+    """The digest a build records for a source file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:20]
+
+
+def extension_paths(module: str, root: Path = ROOT) -> list[Path]:
+    """The compiled files of a module that lie beside its source (none in a pure build)."""
+    base = root.joinpath(*module.split("."))
+    return [base.with_name(base.name + suffix) for suffix in EXTENSION_SUFFIXES
+            if base.with_name(base.name + suffix).is_file()]
+
+
+def stale_modules(root: Path = ROOT, modules: Sequence[str] = COMPILED) -> list[str]:
+    """The compiled modules whose source differs from the one they were built from (all of
+    them where the digests are missing); [] where nothing is compiled."""
+    built = [module for module in modules if extension_paths(module, root)]
+    if not built:
+        return []
+    try:
+        recorded = json.loads((root / "pdn" / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return built
+    stale = []
+    for module in built:
+        source = source_path(module, root)  # an install without sources has nothing to hide
+        if source.is_file() and recorded.get(module) != digest(source):
+            stale.append(module)
+    return stale
+
+
+@cache
+def runs_pure() -> bool:
+    """Whether the core is imported from its ``.py`` files (asked for, nothing compiled, or
+    a compiled module older than its source, which a warning names)."""
+    if wants_pure():
+        return True
+    stale = stale_modules()
+    if stale:
+        warnings.warn(f"compiled modules no longer match their source ({', '.join(stale)}): "
+                      "running pure Python (rebuild with `make` or `pip install -e .`)",
+                      RuntimeWarning, stacklevel=2)
+        return True
+    return not any(extension_paths(module) for module in COMPILED)
+
+
+def build() -> str:
+    """``compiled`` when the core runs as mypyc extension modules, else ``pure Python``."""
+    return "pure Python" if runs_pure() else "compiled"
+
+
+def loaded_build(modules: Sequence[ModuleType]) -> str:
+    """What the given modules really are: ``compiled``, ``pure Python`` or ``mixed``."""
+    kinds = {str(module.__file__).endswith(tuple(EXTENSION_SUFFIXES)) for module in modules}
+    return "mixed" if len(kinds) > 1 else "compiled" if kinds == {True} else "pure Python"
+
+
+class _SourceFinder(MetaPathFinder):
+    """Finds the compiled modules' ``.py`` files ahead of their extensions when the core
+    must run as pure Python."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if fullname not in COMPILED or not runs_pure():
+            return None
+        source = source_path(fullname)
+        return spec_from_file_location(fullname, source) if source.is_file() else None
+
+
+def install() -> None:
+    """Put the source finder first on ``sys.meta_path`` (once; ``pdn`` does it on import)."""
+    if not any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFinder())
