@@ -31,6 +31,7 @@ COMPILED = (
     "pdn.moves",
     "replay.board",
     "replay.draws",
+    "replay.move",
     "replay.movegen",
     "replay.perft",
     "replay.replayer",
