@@ -53,10 +53,12 @@ class OptionalBuildExt(build_ext):
         except Exception as error:  # no compiler, or one that fails: the build goes on pure
             say(f"the C compiler failed ({error}): building pure Python")
             return
-        digests = {module: BUILD["digest"](BUILD["source_path"](module, ROOT))
+        sources = {module: BUILD["digest"](BUILD["source_path"](module, ROOT))
                    for module in BUILD["COMPILED"]}
+        library = next(ext.name for ext in self.extensions if ext.name.endswith("__mypyc"))
         manifest.parent.mkdir(parents=True, exist_ok=True)
-        manifest.write_text(json.dumps(digests, indent=1) + "\n", encoding="utf-8")
+        manifest.write_text(json.dumps({"library": library, "sources": sources}, indent=1)
+                            + "\n", encoding="utf-8")
         say(f"compiled with mypyc: {', '.join(BUILD['COMPILED'])}")
 
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib.abc import MetaPathFinder
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
-from importlib.util import spec_from_file_location
+from importlib.util import find_spec, spec_from_file_location
 from pathlib import Path
 from types import ModuleType
 
@@ -37,7 +37,7 @@ COMPILED = (
     "replay.replayer",
     "replay.resolve",
 )
-MANIFEST = "_compiled.json"  # beside this module: {module: digest of the source it was built from}
+MANIFEST = "_compiled.json"  # beside this module, written by the build (``manifest``)
 PURE_VARIABLE = "PDN_PURE_PYTHON"
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds pdn/ and replay/
 
@@ -63,16 +63,21 @@ def extension_paths(module: str, root: Path = ROOT) -> list[Path]:
             if base.with_name(base.name + suffix).is_file()]
 
 
+def manifest(root: Path = ROOT) -> dict:
+    """What the build recorded: ``library``, the name of the compiled modules' shared
+    library, and ``sources``, the digest of each source; {} where nothing was recorded."""
+    try:
+        recorded = json.loads((root / "pdn" / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return recorded if isinstance(recorded, dict) else {}
+
+
 def stale_modules(root: Path = ROOT, modules: Sequence[str] = COMPILED) -> list[str]:
     """The compiled modules whose source differs from the one they were built from (all of
     them where the digests are missing); [] where nothing is compiled."""
     built = [module for module in modules if extension_paths(module, root)]
-    if not built:
-        return []
-    try:
-        recorded = json.loads((root / "pdn" / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return built
+    recorded = manifest(root).get("sources", {})
     stale = []
     for module in built:
         source = source_path(module, root)  # an install without sources has nothing to hide
@@ -83,17 +88,22 @@ def stale_modules(root: Path = ROOT, modules: Sequence[str] = COMPILED) -> list[
 
 @cache
 def runs_pure() -> bool:
-    """Whether the core is imported from its ``.py`` files (asked for, nothing compiled, or
-    a compiled module older than its source, which a warning names)."""
-    if wants_pure():
+    """Whether the core is imported from its ``.py`` files: asked for, nothing compiled, or,
+    with a warning that says why, a compiled module older than its source or a shared library
+    that this environment cannot import (a second venv over the same working tree)."""
+    if wants_pure() or not any(extension_paths(module) for module in COMPILED):
         return True
     stale = stale_modules()
+    library = manifest().get("library", "")
     if stale:
-        warnings.warn(f"compiled modules no longer match their source ({', '.join(stale)}): "
-                      "running pure Python (rebuild with `make` or `pip install -e .`)",
-                      RuntimeWarning, stacklevel=2)
-        return True
-    return not any(extension_paths(module) for module in COMPILED)
+        reason = f"compiled modules no longer match their source ({', '.join(stale)})"
+    elif not library or find_spec(library) is None:
+        reason = f"the compiled modules' library {library or '(not recorded)'} is not importable"
+    else:
+        return False
+    warnings.warn(f"{reason}: running pure Python (rebuild with `make` or `pip install -e .`)",
+                  RuntimeWarning, stacklevel=2)
+    return True
 
 
 def build() -> str:

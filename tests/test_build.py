@@ -14,8 +14,8 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, require
 
+from conftest import ROOT, require
 from pdn import compiled
 from pdn.reader import read_games
 from replay.board import Board
@@ -73,7 +73,7 @@ def fake_tree(tmp_path: Path, source: str) -> Path:
 def test_a_compiled_module_older_than_its_source_is_stale(tmp_path: Path):
     root = fake_tree(tmp_path, "X = 1\n")
     digests = {"replay.movegen": compiled.digest(root / "replay" / "movegen.py")}
-    (root / "pdn" / compiled.MANIFEST).write_text(json.dumps(digests))
+    (root / "pdn" / compiled.MANIFEST).write_text(json.dumps({"sources": digests}))
     assert compiled.stale_modules(root, ["replay.movegen"]) == []
     (root / "replay" / "movegen.py").write_text("X = 2\n")
     assert compiled.stale_modules(root, ["replay.movegen"]) == ["replay.movegen"]
@@ -112,6 +112,22 @@ def test_an_edited_source_runs_pure_with_a_warning(tmp_path: Path):
                           cwd=copy, env=env)
     assert done.stdout.split() == ["pure", "Python", "True", "True"], done.stderr
     assert "no longer match their source (replay.movegen)" in done.stderr
+
+
+def test_a_venv_that_cannot_import_the_compiled_library_runs_pure():
+    """A second venv over the same working tree (``make test-pure``'s) lacks the library."""
+    if compiled.build() != "compiled":
+        pytest.skip("needs the compiled build")
+    library = compiled.manifest()["library"]
+    probe = ("import sys, importlib.util as u; real = u.find_spec; "
+             f"u.find_spec = lambda name, *a: None if name == {library!r} else real(name, *a); "
+             "import pdn.compiled as c, replay.movegen as m; "
+             "print(c.build(), m.__file__.endswith('.py'))")
+    env = {key: value for key, value in os.environ.items() if key != compiled.PURE_VARIABLE}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=ROOT, env=env)
+    assert done.stdout.split() == ["pure", "Python", "True"], done.stderr
+    assert f"library {library} is not importable" in done.stderr
 
 
 def test_boards_moves_and_replayed_games_cross_to_worker_processes():
