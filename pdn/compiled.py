@@ -2,10 +2,11 @@
 
 ``setup.py`` compiles the modules of ``COMPILED`` with mypyc from these very sources when it
 can (mypy and a C compiler at hand, ``PDN_PURE_PYTHON`` not set) and records a digest of each
-source in ``pdn/_compiled.json``. At run time an extension module is used only while every
-compiled module's source still has the digest it was built from: after an edit (or with
-``PDN_PURE_PYTHON=1`` in the environment) the whole core runs from its ``.py`` files, and an
-edited source says so with a warning, so a stale build never hides a change.
+source in ``pdn/_compiled.json``. At run time the extension modules are used only while
+every compiled module's source still has the digest it was built from and their shared
+library can be imported: otherwise (or with ``PDN_PURE_PYTHON=1`` in the environment) the
+whole core runs from its ``.py`` files, with a warning that says why, so a stale build never
+hides a change.
 
 >>> build() in ("compiled", "pure Python")
 True
@@ -18,7 +19,7 @@ import json
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.abc import MetaPathFinder
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
@@ -42,7 +43,7 @@ PURE_VARIABLE = "PDN_PURE_PYTHON"
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds pdn/ and replay/
 
 
-def wants_pure(environ: os._Environ[str] | dict[str, str] = os.environ) -> bool:
+def wants_pure(environ: Mapping[str, str] = os.environ) -> bool:
     """Whether ``PDN_PURE_PYTHON`` asks for pure Python (any value but empty or ``0``)."""
     return environ.get(PURE_VARIABLE, "") not in ("", "0")
 
