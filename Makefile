@@ -6,9 +6,15 @@ BIN := $(VENV)/bin
 # every package and module of the library (pdoc lists only what a package's __all__ names)
 API_MODULES = $(sort $(shell find pdn replay -name '*.py' | sed 's,/__init__\.py$$,,; s,\.py$$,,; s,/,.,g'))
 
-.PHONY: demo test test-deps lint bench docs clean
+# The rules core that setup.py compiles with mypyc (pdn/compiled.py): an edited one rebuilds.
+COMPILED_SOURCES = $(shell sed -n 's,^    "\(pdn\|replay\)\.\([a-z_]*\)".*,\1/\2.py,p' pdn/compiled.py)
+PURE_VENV := .venv-pure
 
-$(BIN)/pdn: pyproject.toml
+.PHONY: demo test test-deps test-pure lint bench docs clean
+
+# An editable install: compiled with mypyc where mypy and a C compiler are at hand (the
+# extensions land beside their sources), else pure Python; PDN_PURE_PYTHON=1 asks for pure.
+$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png]'
@@ -25,6 +31,17 @@ test: $(BIN)/pdn  ## the whole test suite (a missing browser, peer or dask skips
 test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (.ci/run: apt-get)
 	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]'
 	$(BIN)/python bench/peers.py --install
+
+# The same suite on the pure-Python build: its own venv, installed without compiling, and
+# PDN_PURE_PYTHON=1 at run time so that the extensions beside the sources are not imported.
+$(PURE_VENV)/bin/pdn: pyproject.toml setup.py
+	$(PYTHON) -m venv $(PURE_VENV)
+	$(PURE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]'
+	touch $(PURE_VENV)/bin/pdn
+
+test-pure: $(PURE_VENV)/bin/pdn  ## the whole test suite on the pure-Python build
+	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest
 
 docs: $(BIN)/pdn  ## the HTML API reference of pdn and replay, in docs/api (not kept in git)
 	$(BIN)/python -m pip install --quiet -e '.[docs]'
@@ -48,4 +65,5 @@ bench: $(BIN)/pdn
 	$(BIN)/python bench/scale.py --games 200000
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(PURE_VENV) build *.egg-info .pytest_cache pdn/_compiled.json
+	rm -f *__mypyc.*.so pdn/*.so replay/*.so

@@ -7,6 +7,8 @@ so that ``pdn --help`` stays fast.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from . import archive, cat, convert, database, info, moves, perft, show, stats, validate, view
@@ -21,6 +23,24 @@ app = typer.Typer(
 for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
                database):
     module.register(app)
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        from pdn.compiled import build
+
+        typer.echo(f"pdn-toolkit {version('pdn-toolkit')} (rules core: {build()})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version and the build of the rules core (compiled or pure Python)."
+        )] = False) -> None:
+    pass
 
 
 def main() -> None:

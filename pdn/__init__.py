@@ -11,6 +11,12 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from pdn import compiled
+
+# Before any module of the rules core is imported: a compiled module older than its source,
+# or PDN_PURE_PYTHON=1, makes the core load from its .py files (pdn.compiled).
+compiled.install()
+
 if TYPE_CHECKING:
     from pdn.model import Game
     from pdn.reader import read_games, read_headers, visit_games

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from lark import Token
 
@@ -98,8 +98,9 @@ def read_moves(token: Token, line_offset: int) -> list[Ply]:
     """The plies of a MOVE token: a run of move records that only whitespace separates
     (``line_offset``: the lines of the file before the token's chunk)."""
     value = token.value
-    line = token.line + line_offset
-    base = token.column  # a move at offset ``start`` of the token is in column base + start
+    # The lexer gives every token its line and column (Lark types them as optional).
+    line = cast(int, token.line) + line_offset
+    base = cast(int, token.column)  # a move at offset ``start`` is in column base + start
     scanned = 0
     plies = []
     record = tuple.__new__  # MoveRecord's own __new__ is Python code; this is the tuple's

@@ -23,6 +23,10 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from pdn import compiled
+
+compiled.install()  # before any module of the rules core (see pdn/__init__.py)
+
 if TYPE_CHECKING:
     from replay.board import Board, Outcome
     from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move

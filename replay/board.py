@@ -59,6 +59,10 @@ class Position:
         """Kings of the side to move that may not make a non-capturing move (none here)."""
         return 0
 
+    def __reduce__(self) -> tuple[type[Position], tuple[int, int, int, int]]:
+        """Pickled as its fields (the compiled class cannot set a frozen field afterwards)."""
+        return Position, (self.white, self.black, self.kings, self.turn)
+
 
 @dataclass(frozen=True, slots=True)
 class RestrictedPosition(Position):
@@ -82,6 +86,9 @@ class RestrictedPosition(Position):
         streaks = ((streak, self.streaks[1]) if self.turn == WHITE
                    else (self.streaks[0], streak))
         return RestrictedPosition(after.white, after.black, after.kings, after.turn, streaks)
+
+    def __reduce__(self) -> tuple[type[Position], tuple]:  # type: ignore[override]
+        return RestrictedPosition, (self.white, self.black, self.kings, self.turn, self.streaks)
 
     def frozen_kings(self, limit: int) -> int:
         square, count = self.streaks[self.turn]
@@ -127,7 +134,7 @@ class Board:
         if isinstance(fen, Variant):
             if variant is not None:
                 raise TypeError("Board() got the variant twice")
-            fen, variant = None, fen
+            variant, fen = fen, None
         if isinstance(variant, str):
             variant = get_variant(variant)
         variant = variant or RUSSIAN

@@ -65,6 +65,10 @@ class DrawClaim:
     description: str
     ply: int
 
+    def __reduce__(self) -> tuple[type[DrawClaim], tuple[str, str, int]]:
+        """Pickled as its fields (the compiled class cannot set a frozen field afterwards)."""
+        return DrawClaim, (self.rule, self.description, self.ply)
+
 
 class Material(NamedTuple):
     """Men and kings of each side."""

@@ -3,7 +3,6 @@ move written as text can raise."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -31,25 +30,24 @@ class Move:
     from the same origin to the same destination are the same move: equality and hashing
     use ``(origin, destination, captured set)`` only.
 
-    A move generated for a variant prints in that variant's notation (``c3-d4``, ``c3:e5``,
-    ``22x15``: origin and destination; ``Board.text`` writes paths and other notations);
-    a bare ``Move`` prints internal indices.
+    A move generated for a variant (``variant``) prints in that variant's notation (``c3-d4``,
+    ``c3:e5``, ``22x15``: origin and destination; ``Board.text`` writes paths and other
+    notations); a bare ``Move`` prints internal indices.
     """
 
-    __slots__ = ("captured_mask", "captures", "destination", "origin", "path", "promotes")
-    # Set on the per-variant subclasses ``named_move_type`` makes.
-    variant: Variant | None = None
-    names: Mapping[int, str] | tuple[str, ...] = ()
-    capture_separator = "x"
+    __slots__ = ("captured_mask", "captures", "destination", "origin", "path", "promotes",
+                 "variant")
 
     def __init__(self, origin: int, path: tuple[int, ...], captures: tuple[int, ...] = (),
-                 promotes: bool = False, captured_mask: int = 0) -> None:
+                 promotes: bool = False, captured_mask: int = 0,
+                 variant: Variant | None = None) -> None:
         self.origin = origin
         self.path = path
         self.destination = path[-1]
         self.captures = captures
         self.promotes = promotes
         self.captured_mask = captured_mask
+        self.variant = variant
 
     @property
     def is_capture(self) -> bool:
@@ -73,10 +71,16 @@ class Move:
 
     def __str__(self) -> str:
         """Origin and destination in the variant's notation, ``c3-d4`` or ``c3:e5``."""
-        names = self.names or {}
-        origin, destination = (names.get(square, str(square)) if isinstance(names, Mapping)
-                               else names[square] for square in (self.origin, self.destination))
-        return f"{origin}{self.capture_separator if self.captures else '-'}{destination}"
+        if self.variant is None:
+            origin, destination, separator = str(self.origin), str(self.destination), "x"
+        else:
+            gametype = self.variant.gametype
+            names = gametype.notation.names
+            origin, destination = (names.get(square, str(square)) if isinstance(names, dict)
+                                   else names[square] for square in (self.origin,
+                                                                     self.destination))
+            separator = gametype.capture_separator
+        return f"{origin}{separator if self.captures else '-'}{destination}"
 
     def __repr__(self) -> str:
         if self.variant is not None:
@@ -86,23 +90,5 @@ class Move:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with its variant, so that it prints the same in another process."""
-        fields = (self.origin, self.path, self.captures, self.promotes, self.captured_mask)
-        return _rebuilt, (self.variant, fields)
-
-
-def named_move_type(variant: Variant) -> type[Move]:
-    """The ``Move`` subclass whose moves print in the variant's notation (no cost per move:
-    the names are class attributes)."""
-    return type("Move", (Move,), {
-        "__slots__": (), "__module__": __name__, "variant": variant,
-        "names": variant.gametype.notation.names,
-        "capture_separator": variant.gametype.capture_separator})
-
-
-def _rebuilt(variant: Variant | None, fields: tuple) -> Move:
-    """A pickled move, of its variant's move type."""
-    if variant is None:
-        return Move(*fields)
-    from replay.movegen import generator_for  # movegen imports this module
-
-    return generator_for(variant).move_type(*fields)
+        return Move, (self.origin, self.path, self.captures, self.promotes, self.captured_mask,
+                      self.variant)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from pdn.squares import FILES
-from replay.move import Move, named_move_type
+from replay.move import Move
 from replay.variants import (
     HIGHEST_VALUE,
     ITALIAN_ORDER,
@@ -43,7 +43,6 @@ class MoveGenerator:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        self.move_type = named_move_type(variant)  # moves that print in its notation
         geo = variant.geometry
         self.width, self.height = geo.width, geo.height
         self.playable = geo.playable
@@ -170,54 +169,54 @@ class MoveGenerator:
                 elif (((((men & mask) >> -shift) & prey) >> -shift) & empty):
                     return True
         own_kings = own & kings
-        if own_kings:
-            flying = self.variant.flying_kings
-            tables = self.king_capture_rays if flying else self.king_capture_steps
+        if own_kings and self.variant.flying_kings:
             for square in iter_bits(own_kings):
-                for table in tables:
-                    if flying:
-                        ray = table[square]
-                        for index, target in enumerate(ray):
-                            if (empty >> target) & 1:
-                                continue
-                            if ((opp >> target) & 1 and index + 1 < len(ray)
-                                    and (empty >> ray[index + 1]) & 1):
-                                return True
-                            break
-                    else:
-                        target = table[square]
-                        if target >= 0 and (opp >> target) & 1:
-                            landing = table[target]
-                            if landing >= 0 and (empty >> landing) & 1:
-                                return True
+                for rays in self.king_capture_rays:
+                    ray = rays[square]
+                    for index, target in enumerate(ray):
+                        if (empty >> target) & 1:
+                            continue
+                        if ((opp >> target) & 1 and index + 1 < len(ray)
+                                and (empty >> ray[index + 1]) & 1):
+                            return True
+                        break
+        elif own_kings:
+            for square in iter_bits(own_kings):
+                for steps in self.king_capture_steps:
+                    target = steps[square]
+                    if target >= 0 and (opp >> target) & 1:
+                        landing = steps[target]
+                        if landing >= 0 and (empty >> landing) & 1:
+                            return True
         return False
 
     def quiet_moves(self, own: int, opp: int, kings: int, color: int, frozen: int = 0
                     ) -> list[Move]:
         """Every non-capturing move (none by the ``frozen`` kings)."""
         empty = self.board_mask & ~(own | opp)
-        make = self.move_type  # moves that print in the variant's notation
+        variant = self.variant  # the moves print in its notation
         promotion = self.promotion_mask[color]
         result = []
         men = own & ~kings
         for shift, mask in self.man_shifts[color]:
             targets = ((men & mask) << shift if shift > 0 else (men & mask) >> -shift) & empty
             for target in iter_bits(targets):
-                result.append(make(target - shift, (target,), (), bool((promotion >> target) & 1)))
+                promotes = bool((promotion >> target) & 1)
+                result.append(Move(target - shift, (target,), (), promotes, 0, variant))
         own_kings = own & kings & ~frozen
         if self.variant.flying_kings:
             for square in iter_bits(own_kings):
-                for table in self.king_move_rays:
-                    for target in table[square]:
+                for rays in self.king_move_rays:
+                    for target in rays[square]:
                         if not (empty >> target) & 1:
                             break
-                        result.append(make(square, (target,)))
+                        result.append(Move(square, (target,), (), False, 0, variant))
         else:
             for square in iter_bits(own_kings):
-                for table in self.king_move_steps:
-                    target = table[square]
+                for steps in self.king_move_steps:
+                    target = steps[square]
                     if target >= 0 and (empty >> target) & 1:
-                        result.append(make(square, (target,)))
+                        result.append(Move(square, (target,), (), False, 0, variant))
         return result
 
     def quiet_moves_to(self, own: int, opp: int, kings: int, color: int, destination: int,
@@ -225,7 +224,7 @@ class MoveGenerator:
         """The quiet moves to ``destination`` from the squares in the ``origins`` mask
         (the resolver's fast path: only the squares that can reach it are looked at)."""
         empty = self.board_mask & ~(own | opp)
-        make = self.move_type  # moves that print in the variant's notation
+        variant = self.variant  # the moves print in its notation
         if not (empty >> destination) & 1:
             return []
         result = []
@@ -234,14 +233,14 @@ class MoveGenerator:
         for back in self.man_back_steps[color]:
             origin = back[destination]
             if origin >= 0 and (men >> origin) & 1:
-                result.append(make(origin, (destination,), (), promotes))
+                result.append(Move(origin, (destination,), (), promotes, 0, variant))
         own_kings = own & kings & origins
         if own_kings:
             flying = self.variant.flying_kings
             for rays in self.king_move_rays:
                 for origin in rays[destination]:
                     if (own_kings >> origin) & 1:
-                        result.append(make(origin, (destination,)))
+                        result.append(Move(origin, (destination,), (), False, 0, variant))
                     if not flying or not (empty >> origin) & 1:
                         break
         return result
@@ -258,15 +257,15 @@ class MoveGenerator:
         if own_kings:
             if self.variant.flying_kings:
                 for square in iter_bits(own_kings):
-                    for table in self.king_move_rays:
-                        for target in table[square]:
+                    for rays in self.king_move_rays:
+                        for target in rays[square]:
                             if not (empty >> target) & 1:
                                 break
                             total += 1
             else:
                 for square in iter_bits(own_kings):
-                    for table in self.king_move_steps:
-                        target = table[square]
+                    for steps in self.king_move_steps:
+                        target = steps[square]
                         if target >= 0 and (empty >> target) & 1:
                             total += 1
         return total
@@ -310,8 +309,7 @@ class MoveGenerator:
 
     def _piece_captures(self, origin: int, own: int, opp: int, kings: int, color: int,
                         out: list[Move]) -> None:
-        variant = self.variant
-        make = self.move_type  # moves that print in the variant's notation
+        variant = self.variant  # the moves print in its notation
         empty = (self.board_mask & ~(own | opp)) | (1 << origin)
         promotion = self.promotion_mask[color]
         remove_at_once = variant.remove_at_once
@@ -343,16 +341,16 @@ class MoveGenerator:
                     if in_capture == PROMOTE_AND_CONTINUE:
                         if not king_search(land, new_jumpable, new_empty, new_path, new_caps,
                                            new_mask, -1):
-                            out.append(make(origin, new_path, new_caps, True, new_mask))
+                            out.append(Move(origin, new_path, new_caps, True, new_mask, variant))
                         continue
                     if in_capture == PROMOTE_AND_STOP:
-                        out.append(make(origin, new_path, new_caps, True, new_mask))
+                        out.append(Move(origin, new_path, new_caps, True, new_mask, variant))
                         continue
                 if not step_search(land, is_king, new_jumpable, new_empty, new_path, new_caps,
                                    new_mask):
                     promotes = (not is_king and in_capture == PASS_THROUGH
                                 and bool((promotion >> land) & 1))
-                    out.append(make(origin, new_path, new_caps, promotes, new_mask))
+                    out.append(Move(origin, new_path, new_caps, promotes, new_mask, variant))
             return found
 
         def king_search(square: int, jumpable: int, empty: int, path: tuple[int, ...],
@@ -392,7 +390,8 @@ class MoveGenerator:
                         continued = True
                 if not continued:
                     for landing in landings:
-                        out.append(make(origin, path + (landing,), new_caps, promotes, new_mask))
+                        out.append(Move(origin, path + (landing,), new_caps, promotes, new_mask,
+                                        variant))
             return found
 
         # Where captured pieces stay until the move ends they block the way back anyway.

@@ -66,6 +66,11 @@ class Problem:
     side: str | None = None
     token: str | None = None
 
+    def __reduce__(self) -> tuple[type[Problem], tuple]:
+        """Pickled as its fields (the compiled class cannot set a frozen field afterwards)."""
+        return Problem, (self.code, self.message, self.line, self.column, self.move_number,
+                         self.side, self.token)
+
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message, "line": self.line,
                 "column": self.column, "move_number": self.move_number, "side": self.side,
@@ -100,7 +105,9 @@ class ReplayedGame:
     notes: list[Problem] = field(default_factory=list)  # variant-inferred, conventions
     # What the replayer found on each variation, by ``id`` of its ``Line`` (for the tree).
     lines: dict[int, LineReplay] = field(default_factory=dict, repr=False)
-    _tree: Variation | None = field(default=None, init=False, repr=False)
+    # Built by mainline(); set in __init__ itself, which a compiled class needs (it has no
+    # class attribute to fall back on).
+    _tree: Variation | None = field(default_factory=lambda: None, init=False, repr=False)
 
     @property
     def status(self) -> Status:
@@ -327,8 +334,9 @@ def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
             break
         if ply.variations:
             branches.extend((variation, board.position, index) for variation in ply.variations)
-        if board.position.kings and crowned_side(replayed.variant, board.position) is not None:
-            _note_after_king(replayed, record, numbering.number(index), board.position)
+        crowned = crowned_side(replayed.variant, board.position) if board.position.kings else None
+        if crowned is not None:
+            _note_after_king(replayed, record, numbering.number(index), crowned, board.position)
             break
         if ply.number is not None and (ply.black_number
                                        or ply.number != numbering.number(index)):
@@ -418,12 +426,12 @@ def _with_main_line(game: Game, plies: list[Ply]) -> Game:
     return replace(game, moves=moves)
 
 
-def _note_after_king(replayed: ReplayedGame, record: MoveRecord, number: int,
+def _note_after_king(replayed: ReplayedGame, record: MoveRecord, number: int, crowned: int,
                      position: Position) -> None:
-    """A move after the king that won a Breakthrough game: an ``after-end`` error."""
-    crowned = SIDE_NAMES[crowned_side(replayed.variant, position)]
+    """A move after the king that won a Breakthrough game (by side ``crowned``): an
+    ``after-end`` error."""
     replayed.errors.append(_problem(
-        "after-end", f"move after the end of the game: {crowned} made a king and won",
+        "after-end", f"move after the end of the game: {SIDE_NAMES[crowned]} made a king and won",
         record, number, SIDE_NAMES[position.turn]))
 
 

@@ -54,9 +54,9 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
              else (position.black, position.white, position.kings, position.turn))
     generator = board.generator
     forced = variant.forced_capture
-    short = record.origin_file is not None
-    origins = (generator.file_masks.get(record.origin_file.lower(), 0) if short
-               else 1 << squares[0])
+    file = record.origin_file
+    short = file is not None
+    origins = generator.file_masks.get(file.lower(), 0) if file is not None else 1 << squares[0]
     # With free choice only the named pieces' captures matter; a capture elsewhere still
     # forbids a quiet move, which has_capture tells.
     any_capture = generator.has_capture(*sides)
@@ -109,14 +109,14 @@ def plain_mover(board: Board) -> Callable[[MoveRecord], Move | None]:
 
     def plain(record: MoveRecord) -> Move | None:
         names = record.squares
-        short = record.origin_file is not None
-        if len(names) != (1 if short else 2):
+        file = record.origin_file
+        if len(names) != (1 if file is not None else 2):
             return None
         destination = table.get(names[-1])
         origin = table.get(names[0])
         if destination is None or origin is None:
             return None
-        origins = file_masks.get(record.origin_file, 0) if short else 1 << origin
+        origins = file_masks.get(file, 0) if file is not None else 1 << origin
         position = board.position
         turn, kings = position.turn, position.kings
         own, opp = ((position.white, position.black) if turn == WHITE

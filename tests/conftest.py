@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pdn import compiled
 from pdn.model import Game
 from pdn.reader import read_games
 
@@ -50,3 +51,12 @@ def require(available: bool, what: str) -> None:
     if UNDER_CI:
         pytest.fail(f"{what} is missing under CI, where this test must run", pytrace=False)
     pytest.skip(f"{what} is not available")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A module of the rules core that runs compiled (``pdn.compiled``) is an extension
+    module, whose doctests pytest cannot collect from its source: they run in the pure-Python
+    build's suite (``make test-pure``) instead."""
+    if compiled.build() == "compiled":
+        sources = [str(compiled.source_path(module)) for module in compiled.COMPILED]
+        config.option.ignore = [*(config.option.ignore or []), *sources]
