@@ -14,8 +14,8 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, require
+
 from pdn import compiled
 from pdn.reader import read_games
 from replay.board import Board
