@@ -8,8 +8,8 @@ swapped, and up to three of these at once), set between good games of the same a
 checked with ``tests/damage.check_games_kept``: no exception escapes, no game carries an
 ``internal-error`` (an exception the reader did not expect: a bug, however well contained), and
 every good game around the damaged one still comes out valid, converted and tabulated. A
-failure is saved to ``bench/out/fuzz-<seed>-<n>.pdn`` with the damaged bytes, and the run goes
-on. The same check
+failure is saved to ``<temporary folder>/pdn-fuzz/fuzz-<seed>-<n>.pdn`` with the damaged bytes
+(outside the project: it holds games of the archives), and the run goes on. The same check
 runs in CI, bounded, as ``tests/test_robustness.py``.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -29,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from damage import ARCHIVES, MUTATIONS, check_games_kept, mutate, valid_games  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
-OUT = ROOT / "bench" / "out"
+OUT = Path(tempfile.gettempdir()) / "pdn-fuzz"  # archive games never land in the project
 
 
 def damaged(text: bytes, rng: random.Random) -> bytes:
@@ -57,7 +58,7 @@ def run(hours: float, seed: int, count: int) -> int:
             check_games_kept(before, text, after, archive.variant)
         except Exception:  # every failure is saved and reported; the run goes on
             failures += 1
-            OUT.mkdir(exist_ok=True)
+            OUT.mkdir(parents=True, exist_ok=True)
             path = OUT / f"fuzz-{seed}-{failures}.pdn"
             path.write_bytes(b"\n\n".join([*before, text, *after]) + b"\n")
             print(f"failure {failures} ({archive.path}), input saved to {path}:\n"

@@ -28,10 +28,14 @@ from .options import (
     GameVariantOption,
     IgnoreGameTypeOption,
     JobsOption,
+    MaterialAnyPlyOption,
+    MaterialOption,
+    MovesOption,
     NoForcedCaptureOption,
     OutputOption,
     PathsArgument,
     PlayerOption,
+    PositionOption,
     RulesOption,
     SchedulerOption,
     TagOption,
@@ -179,15 +183,10 @@ def filter_command(
     = None,
     status: Annotated[list[str] | None, typer.Option(
         help="valid, invalid or incomplete, as pdn validate says.")] = None,
-    moves: Annotated[str | None, typer.Option(
-        help='Games starting with these moves, in any notation ("1.c3-d4 f6-g5", "cd4 fg5").')]
-    = None,
-    position: Annotated[str | None, typer.Option(
-        metavar="FEN", help="Games reaching this position (side to move included).")] = None,
-    material: Annotated[str | None, typer.Option(
-        help='Material at the end, e.g. "W:3K1M B:1K" (K kings, M men).')] = None,
-    material_any_ply: Annotated[bool, typer.Option(
-        help="--material at any ply rather than at the end.")] = False,
+    moves: MovesOption = None,
+    position: PositionOption = None,
+    material: MaterialOption = None,
+    material_any_ply: MaterialAnyPlyOption = False,
     invert: Annotated[bool, typer.Option("--invert", help="Keep the games that do not match."
                                          )] = False,
     variant: UntaggedVariantOption = None,

@@ -26,8 +26,12 @@ from .options import (
     GameVariantOption,
     IgnoreGameTypeOption,
     JobsOption,
+    MaterialAnyPlyOption,
+    MaterialOption,
+    MovesOption,
     NoForcedCaptureOption,
     PlayerOption,
+    PositionOption,
     RulesOption,
     TagOption,
     UntaggedVariantOption,
@@ -103,17 +107,13 @@ def search(
     output_format: Annotated[str, typer.Option(
         "--format", "-f", help="pdn: the games as they were read; table or json: a list of "
         "the games with the ply where they match.")] = "pdn",
-    position: Annotated[str | None, typer.Option(
-        metavar="FEN", help="Games reaching this position (side to move included).")] = None,
+    position: PositionOption = None,
     pattern: Annotated[str | None, typer.Option(
         help="Games reaching a position with these squares fixed, e.g. 'c3,e3=wm "
         "any(a7,c7)=bk f4=empty turn=black' (see docs/database.md).")] = None,
-    material: Annotated[str | None, typer.Option(
-        help='Material at the end, e.g. "W:3K1M B:1K" (K kings, M men).')] = None,
-    material_any_ply: Annotated[bool, typer.Option(
-        help="--material at any ply rather than at the end.")] = False,
-    moves: Annotated[str | None, typer.Option(
-        help='Games starting with these moves, in any notation ("1.c3-d4 f6-g5").')] = None,
+    material: MaterialOption = None,
+    material_any_ply: MaterialAnyPlyOption = False,
+    moves: MovesOption = None,
     tag: TagOption = None,
     player: PlayerOption = None,
     white: WhiteOption = None,

@@ -85,6 +85,14 @@ BlackOption = Annotated[list[str] | None, typer.Option(help="The Black player.")
 DateFromOption = Annotated[str | None, typer.Option(
     help="Played on or after (1990, 1990.06, 1990.06.01).")]
 DateToOption = Annotated[str | None, typer.Option(help="Played on or before.")]
+MovesOption = Annotated[str | None, typer.Option(
+    help='Games starting with these moves, in any notation ("1.c3-d4 f6-g5", "cd4 fg5").')]
+PositionOption = Annotated[str | None, typer.Option(
+    metavar="FEN", help="Games reaching this position (side to move included).")]
+MaterialOption = Annotated[str | None, typer.Option(
+    help='Material at the end, e.g. "W:3K1M B:1K" (K kings, M men).')]
+MaterialAnyPlyOption = Annotated[bool, typer.Option(
+    help="--material at any ply rather than at the end.")]
 JobsOption = Annotated[int, typer.Option(
     "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
 ENGINE_CHOICES = ("local", "dask")

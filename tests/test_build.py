@@ -99,8 +99,8 @@ def test_an_edited_source_runs_pure_with_a_warning(tmp_path: Path):
     copy.mkdir()
     for package in ("pdn", "replay"):
         subprocess.run(["cp", "-r", str(ROOT / package), str(copy / package)], check=True)
-    for shared in ROOT.glob("*__mypyc*"):
-        subprocess.run(["cp", str(shared), str(copy)], check=True)
+    for library in ROOT.glob("*__mypyc*"):  # the compiled modules' one shared library
+        subprocess.run(["cp", str(library), str(copy)], check=True)
     with (copy / "replay" / "movegen.py").open("a") as source:
         source.write("\n# edited after the build\n")
     probe = ("import replay.movegen, replay.board, pdn.compiled as c; "
