@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated
@@ -40,11 +39,9 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from replay.database.query import Match
+    from replay.database.query import Search
 
 FORMATS = ("pdn", "table", "json")
-TABLE_COLUMNS = ("game_id", "file", "game", "line", "ply", "white", "black", "date", "result",
-                 "opening", "ballot")
 
 
 def index(
@@ -129,7 +126,6 @@ def search(
     from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.database.pattern import Pattern, PatternError
     from replay.database.query import Search
-    from replay.database.query import search as run_search
     from replay.database.schema import DatabaseError, open_readonly
 
     if output_format not in FORMATS:
@@ -151,8 +147,7 @@ def search(
     with ExitStack() as stack:
         stream = sys.stdout if output == "-" else stack.enter_context(atomic_writer(output))
         try:
-            count = _write(run_search(connection, wanted, records=output_format == "pdn"),
-                           stream, output_format)
+            count = _write(connection, wanted, stream, output_format)
         except (PatternError, DatabaseError) as error:
             fail(str(error))
         except sqlite3.Error as error:
@@ -180,23 +175,22 @@ def _indexed_files(database: Path) -> list[str]:
         connection.close()
 
 
-def _write(matches: Iterable[Match], stream: IO[str], output_format: str) -> int:
-    """Write the matches in the chosen format; their number."""
-    import json
+def _write(connection: sqlite3.Connection, wanted: Search, stream: IO[str],
+           output_format: str) -> int:
+    """Write the games found in the chosen format; their number."""
+    from replay.database.query import TABLE_COLUMNS, search, summaries
 
     count = 0
+    if output_format == "pdn":
+        for match in search(connection, wanted):
+            stream.write(match.pdn)
+            count += 1
+        return count
     if output_format == "table":
         stream.write("\t".join(TABLE_COLUMNS) + "\n")
-    for match in matches:
+    for line in summaries(connection, wanted, output_format):
+        stream.write(line)
         count += 1
-        if output_format == "pdn":
-            stream.write(match.pdn)
-        elif output_format == "json":
-            stream.write(json.dumps(match.summary(), ensure_ascii=False) + "\n")
-        else:
-            row = match.summary()
-            stream.write("\t".join("" if row[c] is None else str(row[c])
-                                    for c in TABLE_COLUMNS) + "\n")
     return count
 
 

@@ -26,7 +26,7 @@ from replay.database.build import index_sources
 from replay.database.keys import dense, fen_of
 from replay.database.pattern import KINDS, Pattern, PatternError
 from replay.database.planes import CHUNK, matching_positions
-from replay.database.query import Search, search
+from replay.database.query import TABLE_COLUMNS, Search, search, summaries
 from replay.database.schema import DatabaseError, open_readonly
 from replay.openings import all_openings, fmjd_ballot, opening_label, opening_of
 from replay.replayer import replay_game
@@ -302,6 +302,26 @@ def test_oca_pattern_index_finds_what_the_scan_finds(oca):
         expected = scanned_games(connection, pattern, "english")
         assert indexed_games(connection, pattern) == expected, text
     assert scanned_games(connection, Pattern.parse("any(14,15)=bk 1-4=empty"), "english")
+
+
+def test_oca_lists_made_by_sqlite_match_the_games_found(oca):
+    """``--format table`` and ``json`` lines are made by SQLite (``summaries``); they hold
+    what the ``Match`` objects of the same search hold, game by game: apostrophes, quotes,
+    accents and missing tags included."""
+    _, db = oca
+    connection = open_readonly(db)
+    for wanted in (Search(pattern=Pattern.parse("1-4=empty")),
+                   Search(Criteria(players=("a*",), moves="11-15")), Search()):
+        matches = list(search(connection, wanted, records=False))
+        assert len(matches) > 200
+        assert any(None in (m.date, m.opening, m.ballot) for m in matches)
+        table = ["\t".join("" if m.summary()[name] is None else str(m.summary()[name])
+                           for name in TABLE_COLUMNS) + "\n" for m in matches]
+        assert list(summaries(connection, wanted, "table")) == table
+        assert [json.loads(line) for line in summaries(connection, wanted, "json")] == [
+            m.summary() for m in matches]
+    names = [m.white for m in search(connection, Search(), records=False)]
+    assert any("'" in name for name in names if name)
 
 
 @pytest.fixture(scope="module")
