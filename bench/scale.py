@@ -1,7 +1,7 @@
 """Scale: peak memory, time and CPU of whole commands on a generated archive of many games.
 
     .venv/bin/python bench/scale.py [--games 1000000] [--configs local:2,dask:1,dask:2]
-        [--commands stats-moves,stats-games,validate,stats-games-dataset,...]
+        [--commands stats-moves,stats-games,validate,stats-games-dataset,dedupe,...]
 
 The archive is made in a temporary folder for the run and deleted after (never committed):
 real games (OCA 2.0, English) repeated, and random legal English games made on the fly
@@ -12,7 +12,8 @@ LocalCluster of one worker). The figures are its wall seconds, games per second,
 seconds of the process and its workers, the peak memory of the main process (the client,
 ``ru_maxrss``) and of its largest worker process, and the load average when it ended (the
 machine may be shared: read the wall figures beside it). The ``-dataset`` commands write
-their output as a dataset folder written by the workers (``pdn.dataset``).
+their output as a dataset folder written by the workers (``pdn.dataset``); ``dedupe`` finds
+the copies of the real games (the random ones repeat too) on the workers of a cluster.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ COMMANDS = {
                             "-o", "{out}/games/"],
     "validate-dataset": ["validate", "{archive}", "--variant", "english", "--json",
                          "-o", "{out}/reports/"],
+    "dedupe": ["dedupe", "{archive}", "--variant", "english", "-o", "{out}/kept.pdn",
+               "--report", "{out}/copies.csv"],
 }
 
 

@@ -198,10 +198,20 @@ class DaskRunner(Runner):
 
     def map(self, function: Callable[..., R], partitions: Iterable[Partition], *args: Any
             ) -> Iterator[R]:
+        return self.in_order(self.submit(function, partition, *args)
+                             for partition in partitions)
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> Any:
+        """One task on the cluster, counted in the progress; its future (arguments may be
+        futures: the workers pass their results)."""
+        return self._watched([self.client.submit(function, *args, pure=False)])[0]
+
+    def in_order(self, futures: Iterable[Any]) -> Iterator[Any]:
+        """The results of ``futures`` in order, taking new ones only while at most twice
+        as many as there are workers wait: the client holds a few results at a time."""
         pending: deque = deque()
-        for partition in partitions:
-            pending += self._watched([self.client.submit(function, partition, *args,
-                                                         pure=False)])
+        for future in futures:
+            pending.append(future)
             while len(pending) > 2 * self.workers:
                 yield pending.popleft().result()
         while pending:

@@ -195,16 +195,22 @@ def test_workers_write_the_validate_json_lines_in_order(shared_data, cluster, tm
 def test_workers_group_shuffled_fingerprints_into_the_local_engines_groups(shared_data,
                                                                            cluster, tmp_path,
                                                                            monkeypatch, by):
-    """Fingerprints go to the workers in many small batches, so the shuffle on the key
-    moves copies of one game between workers; the groups, the copy kept of each and the
-    report are those the client's grouping gives."""
+    """Small partitions put the copies of a game in many partitions, so the shuffles move
+    them between workers; the groups, the copy kept of each and the report are those the
+    client's grouping gives. The client parses no game: the workers read them all."""
     import replay.archive.shuffle as shuffle
+    import replay.archive.stream as stream
 
-    monkeypatch.setattr(shuffle, "BATCH", 97)
+    def client_reads(*_args):
+        raise AssertionError("the client parsed games")
+
     sources = [*_sources(shared_data)[:4], str(shared_data / "english" / "tinsley.pdn")]
     sources = [sources[-1], *sources[:3], *sources]  # copies near and far apart
     outputs = []
     for engine, scheduler in (("local", None), ("dask", cluster)):
+        if engine == "dask":  # the workers are other processes: this one must not parse
+            for module in (stream, shuffle):
+                monkeypatch.setattr(module, "read_records", client_reads)
         out, report = io.StringIO(), tmp_path / f"{engine}.csv"
         summary = dedupe_games(sources, out, Settings(RUSSIAN, jobs=1, engine=engine,
                                                       scheduler=scheduler),

@@ -15,9 +15,10 @@ from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from pdn.output import atomic_writer, refuse_overwriting_inputs
+from pdn.partitions import STDIN
 from pdn.reader import read_games
 from pdn.runner import DaskRunner, Runner, open_runner
 from pdn.syntax import head_tags
@@ -29,9 +30,6 @@ from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
 from replay.replayer import game_variant
 from replay.variants import Rules, Variant
-
-if TYPE_CHECKING:
-    from replay.archive.shuffle import ClusterGrouper
 
 Note = Callable[[str], None]
 Progress = Callable[[int], None] | None
@@ -436,19 +434,31 @@ def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
                  rejects: IO[str] | None = None, note: Note = print) -> Summary:
     """Write each game once: of every group of duplicates only the most complete copy.
 
-    The games wait in a temporary spool file while their fingerprints are grouped, so
-    memory holds one small fingerprint per game; the games that share a written key are
-    read back from the spool and compared by their positions. On the dask engine the
-    workers group the fingerprints (``replay.archive.shuffle``), into the same groups.
+    On the local engine the games wait in a temporary spool file while their fingerprints
+    are grouped, so memory holds one small fingerprint per game; the games that share a
+    written key are read back from the spool and compared by their positions. On the dask
+    engine the workers do all of it (``replay.archive.shuffle``) and the client keeps
+    nothing per game; the groups and the copies kept are the same.
     ``report``: a CSV file with one row per copy of every group (``REPORT_COLUMNS``).
     """
+    with open_runner(settings.engine, jobs=settings.jobs,
+                     scheduler=settings.scheduler) as runner:
+        if isinstance(runner, DaskRunner) and STDIN not in sources:
+            return _dedupe_on_cluster(runner, sources, out, settings, by, report, rejects,
+                                      note)
+        return _dedupe_here(runner, sources, out, settings, by, report, rejects, note)
+
+
+def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Settings,
+                 by: str, report: str | os.PathLike | None, rejects: IO[str] | None,
+                 note: Note) -> Summary:
+    """``dedupe_games`` with the groups filed in this process."""
     summary = Summary()
     places: list[tuple[str, int, int]] = []
     offsets = array("q", [0])
     unreadable: set[int] = set()
-    with tempfile.TemporaryFile() as spool, open_runner(
-            settings.engine, jobs=settings.jobs, scheduler=settings.scheduler) as runner:
-        grouper = _grouper(runner, by)
+    grouper = Grouper(by)
+    with tempfile.TemporaryFile() as spool:
         items = _run(sources, DedupeTask(_portable(settings)), settings, runner)
         for ordinal, item in enumerate(items):
             summary.games += 1
@@ -487,13 +497,29 @@ def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
     return summary
 
 
-def _grouper(runner: Runner, by: str) -> Grouper | ClusterGrouper:
-    """Groups filed in this process, or by the workers of a Dask cluster."""
-    if isinstance(runner, DaskRunner):
-        from replay.archive.shuffle import ClusterGrouper
+def _dedupe_on_cluster(runner: DaskRunner, sources: list[str], out: IO[str],
+                       settings: Settings, by: str, report: str | os.PathLike | None,
+                       rejects: IO[str] | None, note: Note) -> Summary:
+    """``dedupe_games`` on the workers of a cluster (``replay.archive.shuffle``)."""
+    from replay.archive.shuffle import ClusterDedupe, write_texts
 
-        return ClusterGrouper(runner.client, by)
-    return Grouper(by)
+    summary = Summary()
+    run = ClusterDedupe(runner, _portable(settings), by)
+    for facts in run.fingerprints(sources):
+        if settings.progress is not None:
+            settings.progress(facts.size)
+        summary.games += facts.games
+        for index, line, error in facts.unreadable:
+            place = Located(facts.source, run.offsets[-1] + index + 1, Out("", line, error))
+            _unreadable(place, summary, rejects, note)
+    if not run.partitions:
+        return summary
+    settled = run.settle()
+    summary.groups, summary.removed = run.counts(settled)
+    summary.written = write_texts(run.texts(settled), out, rejects)
+    if report is not None:
+        run.write_report(settled, report, REPORT_COLUMNS)
+    return summary
 
 
 def _report_row(ordinal: int, members: dict[int, int], removed: set[int],
