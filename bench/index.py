@@ -135,6 +135,8 @@ def searches(db: Path, source: Path, folder: Path, goal: float = 1.0) -> float:
         "search", str(db), "--position", fen, "-o", str(found)), min(goal, 0.5))
     for label, options in (("--pattern", ["--pattern", PATTERN]),
                            ("--material", ["--material", MATERIAL]),
+                           ("--material-any-ply", ["--material", MATERIAL,
+                                                   "--material-any-ply"]),
                            ("--moves 11-15 23-19", ["--moves", "11-15 23-19"]),
                            ("--player", ["--player", PLAYER])):
         _, listed = timed(f"pdn search {label}", lambda options=options: command(

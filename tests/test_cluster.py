@@ -220,6 +220,21 @@ def test_workers_group_shuffled_fingerprints_into_the_local_engines_groups(share
     assert outputs[1] == outputs[0]
 
 
+def test_dedupe_of_standard_input_on_a_cluster_is_the_local_engines(shared_data, cluster,
+                                                                    monkeypatch):
+    """Only the client can read its standard input, so it groups those games itself."""
+    text = Path(_sources(shared_data)[0]).read_bytes() * 2
+    outputs = []
+    for engine, scheduler in (("local", None), ("dask", cluster)):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+        out = io.StringIO()
+        summary = dedupe_games(["-"], out, Settings(RUSSIAN, jobs=1, engine=engine,
+                                                    scheduler=scheduler), note=lambda _: None)
+        outputs.append((out.getvalue(), summary.removed))
+    assert outputs[0][1] > 5
+    assert outputs[1] == outputs[0]
+
+
 def test_a_watcher_is_told_the_dashboard_and_the_tasks_done(shared_data, cluster):
     """What the command line's progress bar and dashboard line are drawn from."""
     opened, counts = [], []
