@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from pdn.fen import format_fen
 from pdn.reader import read_games
 from replay.archive import Criteria, Settings, filter_games
+from replay.archive.select import MaterialTest
 from replay.archive.tags import date_parts_of
 from replay.archive.walk import walk_main_line
 from replay.board import Board, setup_from_position
@@ -158,7 +159,9 @@ def test_search_writes_the_same_games_as_filter(database, tmp_path):
                     ["--date-from", "1990.06.01", "--tag", "Event=/Cup/"],
                     ["--date-from", "1990.06"], ["--date-to", "1990.05"],
                     ["--white", "ivanov"], ["--black", "IVANOV, a."], ["--player", "*ov,*"],
-                    ["--player", "sidorov", "--player", "ivanov"]):
+                    ["--player", "sidorov", "--player", "ivanov"],
+                    ["--material", "W:11M", "--material-any-ply"],
+                    ["--material", "B:11M", "--material-any-ply"]):
         searched, filtered = tmp_path / "searched.pdn", tmp_path / "filtered.pdn"
         run("search", str(db), "-o", str(searched), *options)
         run("filter", str(source), "-o", str(filtered), "--variant", "russian", *options)
@@ -302,6 +305,29 @@ def test_oca_pattern_index_finds_what_the_scan_finds(oca):
         expected = scanned_games(connection, pattern, "english")
         assert indexed_games(connection, pattern) == expected, text
     assert scanned_games(connection, Pattern.parse("any(14,15)=bk 1-4=empty"), "english")
+
+
+def test_oca_material_at_any_ply_uses_the_index_and_finds_what_the_scan_finds(oca):
+    """--material-any-ply: the index on the four counts, a free side as every count."""
+    _, db = oca
+    connection = open_readonly(db)
+    for text, white, black in (("W:1K B:1K", (0, 1), (0, 1)), ("B:1K", None, (0, 1)),
+                               ("W:3M", (3, 0), None)):
+        clauses = [f"p.{side}_men_count = {counts[0]} AND p.{side}_kings_count = {counts[1]}"
+                   for side, counts in (("white", white), ("black", black)) if counts]
+        scanned = dict(connection.execute(
+            "SELECT gp.game_id, MIN(gp.ply) FROM positions p NOT INDEXED JOIN game_positions "
+            f"gp USING (position_key) WHERE {' AND '.join(clauses)} GROUP BY gp.game_id"))
+        criteria = Criteria(material=MaterialTest.parse(text), material_any_ply=True)
+        assert len(scanned) > 3, text
+        assert {m.game_id: m.ply for m in search(connection, Search(criteria),
+                                                 records=False)} == scanned, text
+    plan = " ".join(str(row) for row in connection.execute(
+        "EXPLAIN QUERY PLAN SELECT position_id FROM positions p WHERE p.black_men_count = 0 "
+        "AND p.black_kings_count = 1 AND p.white_men_count IN (SELECT value FROM "
+        "json_each('[0,1,2]')) AND p.white_kings_count IN (SELECT value FROM "
+        "json_each('[0,1,2]'))"))
+    assert "positions_by_material" in plan and "SCAN" not in plan.replace("SCAN json", "")
 
 
 def test_oca_lists_made_by_sqlite_match_the_games_found(oca):

@@ -93,6 +93,8 @@ CREATE INDEX IF NOT EXISTS games_by_black ON games(black);
 CREATE INDEX IF NOT EXISTS games_by_white_material ON games(white_men, white_kings);
 CREATE INDEX IF NOT EXISTS games_by_black_material ON games(black_men, black_kings);
 CREATE INDEX IF NOT EXISTS game_positions_by_ply ON game_positions(ply, position_key);
+CREATE INDEX IF NOT EXISTS positions_by_material
+    ON positions(white_men_count, white_kings_count, black_men_count, black_kings_count);
 """
 
 
