@@ -258,8 +258,9 @@ class ClusterDedupe:
 
         from pdn.output import atomic_writer
 
-        with dask.config.set(scheduler=self.runner.client.get):  # the sort samples the data
-            ordered = settled.sort_values(["first", "ordinal"]).persist()
+        # the sort samples the data on the cluster and leaves the sorted parts there
+        with dask.config.set(scheduler=self.runner.client.get):
+            ordered = self.runner.client.persist(settled.sort_values(["first", "ordinal"]))
         number, last = 0, None
         with atomic_writer(path) as stream:
             writer = csv.writer(stream, lineterminator="\n")
