@@ -12,7 +12,7 @@ import os
 import re
 import tempfile
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -409,6 +409,7 @@ def split_games(sources: list[str], directory: str | os.PathLike, by: str,
 
 REPORT_COLUMNS = ("group", "kept", "file", "game", "line", "white", "black", "event", "date",
                   "result")
+REPORT_TAGS = ("White", "Black", "Event", "Date", "Result")  # the last five columns
 
 
 @dataclass
@@ -493,7 +494,7 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
                 summary.written += 1
     summary.groups, summary.removed = len(groups), len(removed)
     if report is not None:
-        _write_report(report, groups, rows)
+        write_report(report, (rows[member] for group in groups for member in group.members))
     return summary
 
 
@@ -518,7 +519,7 @@ def _dedupe_on_cluster(runner: DaskRunner, sources: list[str], out: IO[str],
     summary.groups, summary.removed = run.counts(settled)
     summary.written = write_texts(run.texts(settled), out, rejects)
     if report is not None:
-        run.write_report(settled, report, REPORT_COLUMNS)
+        write_report(report, run.report_rows(settled))
     return summary
 
 
@@ -527,18 +528,17 @@ def _report_row(ordinal: int, members: dict[int, int], removed: set[int],
     tags = head_tags(text)[0]
     source, index, line = places[ordinal]
     return [members[ordinal], "no" if ordinal in removed else "yes", source, index, line,
-            *(tags.get(name, "") for name in ("White", "Black", "Event", "Date", "Result"))]
+            *(tags.get(name, "") for name in REPORT_TAGS)]
 
 
-def _write_report(path: str | os.PathLike, groups: list, rows: dict[int, list]) -> None:
+def write_report(path: str | os.PathLike, rows: Iterable[list]) -> None:
+    """dedupe's CSV report: ``REPORT_COLUMNS``, then ``rows`` (a copy each, group by group)."""
     with atomic_writer(path) as stream:
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(REPORT_COLUMNS)
-        for group in groups:
-            for member in group.members:
-                writer.writerow(rows[member])
+        writer.writerows(rows)
 
 
-__all__ = ["REPORT_COLUMNS", "SPLIT_CHOICES", "Settings", "Summary", "clean_games",
+__all__ = ["REPORT_COLUMNS", "REPORT_TAGS", "SPLIT_CHOICES", "Settings", "Summary", "clean_games",
            "dedupe_games", "file_name", "filter_games", "merge_games", "split_games",
-           "split_keys"]
+           "split_keys", "write_report"]

@@ -25,9 +25,7 @@ workers, one partition at a time. Output, report and summary are the local engin
 
 from __future__ import annotations
 
-import csv
 import operator
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
@@ -37,14 +35,13 @@ import pandas as pd
 from pdn.partitions import Partition
 from pdn.syntax import block_chunks, head_tags
 from replay.archive.dedupe import Fingerprint, Grouper, move_key
-from replay.archive.run import DedupeTask, Settings, game_text
+from replay.archive.run import REPORT_TAGS, DedupeTask, Settings, game_text
 from replay.archive.stream import Record, read_records
 
 if TYPE_CHECKING:
     from pdn.runner import DaskRunner
 
 PART_BITS = 32  # an ordinal is partition << PART_BITS | index in the partition
-REPORT_TAGS = ("White", "Black", "Event", "Date", "Result")
 _SCORES = ("score_result", "score_tags", "score_notes")
 
 
@@ -250,31 +247,23 @@ class ClusterDedupe:
             [settled["first"].nunique(), (~settled["kept"]).sum()], sync=True)
         return int(groups), int(removed)
 
-    def write_report(self, settled: Any, path: str | os.PathLike, columns: tuple[str, ...]
-                     ) -> None:
-        """The report (``REPORT_COLUMNS``): the copies sorted on the workers by group and
-        reading order, fetched one partition at a time."""
+    def report_rows(self, settled: Any) -> Iterator[list]:
+        """The report's rows (``REPORT_COLUMNS``): the copies sorted on the workers by group
+        and reading order, fetched one partition at a time."""
         import dask
-
-        from pdn.output import atomic_writer
 
         # the sort samples the data on the cluster and leaves the sorted parts there
         with dask.config.set(scheduler=self.runner.client.get):
             ordered = self.runner.client.persist(settled.sort_values(["first", "ordinal"]))
         number, last = 0, None
-        with atomic_writer(path) as stream:
-            writer = csv.writer(stream, lineterminator="\n")
-            writer.writerow(columns)
-            for piece in ordered.to_delayed():
-                frame = self.runner.client.compute(piece, sync=True)
-                for row in frame.itertuples(index=False):
-                    if row.first != last:
-                        number, last = number + 1, row.first
-                    part, index = divmod(row.ordinal, 1 << PART_BITS)
-                    writer.writerow([number, "yes" if row.kept else "no",
-                                     self.partitions[part].source,
-                                     self.offsets[part] + index + 1, row.line,
-                                     *(getattr(row, tag) for tag in REPORT_TAGS)])
+        for piece in ordered.to_delayed():
+            for row in self.runner.client.compute(piece, sync=True).itertuples(index=False):
+                if row.first != last:
+                    number, last = number + 1, row.first
+                part, index = divmod(row.ordinal, 1 << PART_BITS)
+                yield [number, "yes" if row.kept else "no", self.partitions[part].source,
+                       self.offsets[part] + index + 1, row.line,
+                       *(getattr(row, tag) for tag in REPORT_TAGS)]
 
 
 def write_texts(texts: Iterator[tuple[str, bool]], out: IO[str], rejects: IO[str] | None

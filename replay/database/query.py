@@ -92,8 +92,8 @@ def search(connection: sqlite3.Connection, wanted: Search, *, records: bool = Tr
     columns = ", ".join(expression for name, expression in SUMMARY_COLUMNS if name != "variant")
     record = "g.pdn" if records else "''"
     for row in _selected(connection, wanted, f"g.variant, {columns}, {record}"):
-        variant, game_id, path, game_index, line, ply, *tags, pdn = row
-        yield Match(game_id, ply, path, game_index, line, variant, *tags, pdn)
+        variant, game_id, path, game_index, line, ply, *described, pdn = row
+        yield Match(game_id, ply, path, game_index, line, variant, *described, pdn)
 
 
 def summaries(connection: sqlite3.Connection, wanted: Search, output_format: str
