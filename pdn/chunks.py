@@ -20,8 +20,10 @@ from typing import IO
 from lark.exceptions import UnexpectedInput
 
 from pdn.lexer import NestingError
+from pdn.model import Diagnostic
 from pdn.moves import move_pattern
 from pdn.parser import load_parser
+from pdn.quoting import shown
 
 
 @dataclass(frozen=True)
@@ -33,14 +35,23 @@ class Chunk:
     # the line after it, when that line starts a new game by starting the move numbers again
     # at 1 (``split_chunks``): this chunk's game then ends without a result
     restart_line: int = 0
+    # what the cutting mended, for the last game of the chunk (a game glued to its end)
+    notes: tuple[Diagnostic, ...] = ()
 
 
 _TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\.?)*"[^\[\]\n]*)?\])+(?:\s|\\r)*')
 _TAG_START = re.compile(r'\s*\[[A-Za-z][A-Za-z0-9_]*\s+"')
+# A tag line that ends inside its quoted value, and the line that closes such a value: a
+# program broke the tag over two lines (the grammar's TAG reads the two as one).
+_OPEN_VALUE = re.compile(r'\s*\[[^\[\]"\n]*"(?:[^"\\\n\]]|\\.)*')
+_VALUE_CLOSE = re.compile(r'\s*(?:[^"\\\n\[\]]|\\.)*"[ \t]*\]')
 _EVENT_START = re.compile(r'\[Event\s+"')
-ENDS_WITH_RESULT = re.compile(
-    r"(?:^|\s)(?:1/2-1/2|1/2:1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)\s*$"
-)
+# The grammar's RESULT, also with spaces around the dash.
+_RESULT = (r"(?:1/2\s*[-:]\s*1/2|1\s*[-:]\s*0|0\s*[-:]\s*1|2\s*-\s*0|0\s*-\s*2|1\s*-\s*1"
+           r"|0\s*-\s*0|\*)")
+ENDS_WITH_RESULT = re.compile(rf"(?:^|\s){_RESULT}\s*$")
+# A line of results alone: after a game that ended, the same result written again.
+_RESULTS_ONLY = re.compile(rf"\s*(?:{_RESULT}\s*)+")
 
 
 def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool, int]:
@@ -104,11 +115,13 @@ class _Chunker:
         self.ended = False  # the last movetext line ended with a result token
         self.in_comment = False
         self.broken_tag = False  # a tag line that lost a quote or a bracket was seen
+        self.open_value = False  # the last line was a tag line that ended inside its value
         self.tagged = False  # a tag line was seen
         self.has_move = False  # a main-line move was seen (looked for in untagged chunks)
         self.depth = 0  # variations (or parenthesised comments) open
         # where a comment still open was opened after a finished game: (buffer index, line)
         self.open_after_end: tuple[int, int] | None = None
+        self.notes: list[Diagnostic] = []  # for the chunk being gathered (``Chunk.notes``)
 
     def flush(self, number: int, restart: bool = False) -> Iterator[Chunk]:
         if self.open_after_end is not None:  # the finished game keeps only its own lines
@@ -116,8 +129,10 @@ class _Chunker:
             yield Chunk("".join(self.buffer[:index]), self.start)
             self.buffer, self.start, self.open_after_end = self.buffer[index:], line, None
         if self.buffer and (self.has_body or any(part.strip() for part in self.buffer)):
-            yield Chunk("".join(self.buffer), self.start, number if restart else 0)
+            yield Chunk("".join(self.buffer), self.start, number if restart else 0,
+                        tuple(self.notes))
         self.buffer, self.start, self.has_body, self.ended = [], number, False, False
+        self.notes = []
         self.broken_tag = self.tagged = self.has_move = False
         self.depth = 0
 
@@ -140,14 +155,21 @@ class _Chunker:
 
     def feed(self, line: str, number: int) -> Iterator[Chunk]:
         stripped = line.lstrip()
-        if stripped.startswith("[") and (not self.in_comment or _TAG_START.match(stripped)):
+        closes_value = _VALUE_CLOSE.match(stripped) if self.open_value else None
+        self.broken_tag = self.broken_tag or (self.open_value and closes_value is None)
+        self.open_value = False
+        if closes_value:  # the second line of a tag broken over two: still the head
+            rest = stripped[closes_value.end():]
+        elif stripped.startswith("[") and (not self.in_comment or _TAG_START.match(stripped)):
             if self.has_body or self.in_comment or (self.broken_tag
                                                     and _EVENT_START.match(stripped)):
                 yield from self.flush(number)  # a broken game must not take the next one
             self.in_comment, self.open_after_end = False, None
             tags = _TAG_RUN.match(stripped)
             rest = stripped[tags.end():] if tags else ""  # a broken tag line is still a tag line
-            self.broken_tag = self.broken_tag or tags is None or rest.startswith("[")
+            self.open_value = tags is None and _OPEN_VALUE.fullmatch(stripped.rstrip()) is not None
+            self.broken_tag = (self.broken_tag or (tags is None and not self.open_value)
+                               or rest.startswith("["))
             self.tagged = True
         elif stripped.startswith("%") and not self.in_comment:
             rest = ""
@@ -172,10 +194,11 @@ class _Chunker:
                 # line, and pad the second piece so that its columns stay those of the file.
                 cut = len(line) - len(rest) + tag.start()
                 yield from self.feed(line[:cut] + "\n", number)
+                self.notes.append(_glued_tag(line, cut, number))
                 yield from self.flush(number)
                 yield from self.feed(" " * cut + line[cut:], number)
                 return
-        if content and self.ended:
+        if content and self.ended and not _RESULTS_ONLY.fullmatch(rest):
             yield from self.flush(number)
         if not (self.tagged or self.has_move):
             self.look_for_move(rest, was_open)
@@ -191,6 +214,14 @@ class _Chunker:
         if not self.buffer:
             self.start = number
         self.buffer.append(line)
+
+
+def _glued_tag(line: str, cut: int, number: int) -> Diagnostic:
+    """The note on a game whose movetext runs into the next game's first tag on one line."""
+    tag = shown(line[cut:].split('"')[0].strip())
+    return Diagnostic("glued-game", f"the movetext runs into the tag '{tag}' at {number}:"
+                      f"{cut + 1} with no line break: the next game starts there", number,
+                      cut + 1, "warning")
 
 
 def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:

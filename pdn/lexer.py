@@ -25,7 +25,7 @@ from lark.lexer import Lexer, TerminalDef
 GAP = r"[ \t\r\n]+"
 
 # Terminals whose text may span lines (the others never hold a newline).
-_MULTILINE = frozenset({"MOVE", "COMMENT", "PAREN_COMMENT", "SETUP"})
+_MULTILINE = frozenset({"MOVE", "COMMENT", "PAREN_COMMENT", "SETUP", "TAG"})
 
 # Real records nest variations a few levels deep; a limit keeps every tree walk (writer,
 # converter, viewer, pickling to workers) far from Python's recursion limit.

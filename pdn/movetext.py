@@ -15,6 +15,7 @@ from lark import Transformer
 
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
 from pdn.moves import read_moves
+from pdn.quoting import shown
 from pdn.tags import UNKNOWN_RESULTS, check_tag, read_tag
 
 
@@ -40,21 +41,27 @@ class GameTransformer(Transformer):
     def __init__(self) -> None:
         super().__init__()
         self.line_offset = 0
+        self.text = ""
         self.diagnostics: list[Diagnostic] = []
         self.dashes = False
 
-    def start_chunk(self, first_line: int) -> None:
-        """Prepare for a chunk that starts at ``first_line`` of the file."""
+    def start_chunk(self, first_line: int, text: str = "") -> None:
+        """Prepare for a chunk that starts at ``first_line`` of the file (``text``: the chunk,
+        to tell a result glued to what follows it)."""
         self.line_offset = first_line - 1
+        self.text = text
         self.diagnostics = []
         self.dashes = False  # a "-" lost move was seen
 
     def _report(self, token, code: str, message: str, severity: str = "error") -> None:
+        """A diagnostic at ``token`` for the game of the chunk that holds its line."""
+        self.diagnostics.append(self._at(token, code, message, severity))
+
+    def _at(self, token, code: str, message: str, severity: str) -> Diagnostic:
+        """A diagnostic at ``token`` (``{where}`` in ``message`` is its place in the file)."""
         line = token.line + self.line_offset
-        self.diagnostics.append(
-            Diagnostic(code, f"{message.format(where=f'{line}:{token.column}')}", line,
-                       token.column, severity)
-        )
+        return Diagnostic(code, message.format(where=f"{line}:{token.column}"), line,
+                          token.column, severity)
 
     @staticmethod
     def items(children: list) -> list:
@@ -157,26 +164,59 @@ class GameTransformer(Transformer):
         return items[0] if items else Line()
 
     def tagged(self, items: list) -> list[Game]:
+        tags = [item for item in items if not isinstance(item, Line | _Hoisted)
+                and item.type == "TAG"]
+        pairs = [read_tag(tag.value)[:2] for tag in tags]
         games = [Game(line=items[0].line + self.line_offset)]
-        for item in items:
+        places: dict[str, tuple[int, int]] = {}  # where each tag of the game was written
+        for position, (tag, (name, _)) in enumerate(zip(tags, pairs, strict=True)):
             game = games[-1]
+            line = tag.line + self.line_offset
+            if name in places:
+                if _next_header(pairs, position, game.tags):
+                    games.append(Game(line=line))
+                    game, places = games[-1], {}
+                else:
+                    game.diagnostics.append(_repeated_tag(name, game.tags[name], tag, line,
+                                                          places[name]))
+            places[name] = (line, tag.column)
+            _, value, sound = read_tag(tag.value)
+            diagnostic = None if sound else check_tag(tag.value, name, value, line, tag.column)
+            if diagnostic:
+                game.diagnostics.append(diagnostic)
+            game.tags[name] = value
+        game = games[-1]
+        for item in items[len(tags):]:
             if isinstance(item, Line | _Hoisted):
                 game.moves = self._main_line(item)
-            elif item.type == "TAG":
-                name, value, sound = read_tag(item.value)
-                line = item.line + self.line_offset
-                if name == "Event" and "Event" in game.tags:  # a game with tags only, then the next
-                    games.append(Game(line=line))
-                    game = games[-1]
-                diagnostic = None if sound else check_tag(item.value, name, value, line,
-                                                          item.column)
-                if diagnostic:
-                    game.diagnostics.append(diagnostic)
-                game.tags[name] = value
             else:
-                game.result = item.value
-                self._check_result(game, item)
+                self._result(game, item)
         return games
+
+    def _result(self, game: Game, token) -> None:
+        """A result token of ``game``: the first is its result (spaces around the dash
+        dropped), a second one the same result written again; each checked and noted on the
+        game itself (the next game may start on the same line)."""
+        written = token.value
+        result = "".join(written.split())
+        notes = game.diagnostics
+        if game.result is not None:
+            same = "the same result" if result == game.result else f"'{game.result}' is kept"
+            notes.append(self._at(token, "repeated-result", f"result '{written}' at {{where}} "
+                                  f"follows the result of the game: read as one ({same})",
+                                  "warning"))
+            return
+        game.result = result
+        if result != written:
+            notes.append(self._at(token, "result-spelling", f"result '{written}' at {{where}} "
+                                  f"is written with spaces: read as '{result}'", "warning"))
+        end = token.start_pos + len(written)
+        glued = self.text[end:end + 1]
+        if glued and glued in "0123456789[*":  # a move number, a tag or another result
+            notes.append(self._at(token, "glued-result", f"result '{written}' at {{where}} runs "
+                                  f"into '{shown(self.text[end:].split()[0])}' with no space: "
+                                  "the game ends there", "warning"))
+        self._check_result(game, token, result)
 
     def _main_line(self, line: Line | _Hoisted) -> Line:
         if isinstance(line, Line):
@@ -185,17 +225,17 @@ class GameTransformer(Transformer):
                                            "dropped", severity="warning"))
         return Line()
 
-    def _check_result(self, game: Game, token) -> None:
+    def _check_result(self, game: Game, token, result: str) -> None:
         tag = game.tags.get("Result", "")
-        if token.value != "*" and tag.strip() not in UNKNOWN_RESULTS | {"*"} and \
-                _result_key(token.value) != _result_key(tag):
+        if result != "*" and tag.strip() not in UNKNOWN_RESULTS | {"*"} and \
+                _result_key(result) != _result_key(tag):
             self._report(token, "result", f"result '{token.value}' at {{where}} disagrees with the "
                          f"Result tag \"{tag}\" (the tag is taken)", "warning")
 
     def untagged(self, items: list) -> list[Game]:
         game = Game(moves=self._main_line(items[0]))
-        if len(items) > 1:
-            game.result = items[1].value
+        for token in items[1:]:
+            self._result(game, token)
         if game.moves.plies:
             game.line = game.moves.plies[0].record.line
         return [game]
@@ -212,6 +252,34 @@ class GameTransformer(Transformer):
         for diagnostic in self.diagnostics:
             _owner(games, placed, starts, diagnostic.line).diagnostics.append(diagnostic)
         return games
+
+
+# How far after a repeated tag name the reader looks for another name of the same header.
+_HEADER_LOOKAHEAD = 8
+
+
+def _next_header(pairs: list[tuple[str, str]], position: int, tags: dict[str, str]) -> bool:
+    """Whether the tag ``pairs[position]`` (name and value), a name the current game already
+    has in ``tags``, starts the next game's header (a game with tags only, then the next): it
+    does when a tag that follows it repeats another name of the current game too, and the
+    repeated names do not all repeat their values. A name repeated alone, or a header written
+    twice over, is a slip inside one header."""
+    window = pairs[position:position + 1 + _HEADER_LOOKAHEAD]
+    repeated = [(name, value) for name, value in window if name in tags]
+    return (any(name != pairs[position][0] for name, _ in repeated)
+            and any(tags[name] != value for name, value in repeated))
+
+
+def _repeated_tag(name: str, earlier: str, token, line: int, first: tuple[int, int]
+                  ) -> Diagnostic:
+    """The warning on a tag written twice in one header; the later value is taken, as
+    python-chess's reader does (its headers are a mapping, set tag by tag)."""
+    _, value, _ = read_tag(token.value)
+    same = "with the same value" if value == earlier else (
+        f"with another value: \"{shown(value, 40)}\" is taken over \"{shown(earlier, 40)}\"")
+    return Diagnostic("repeated-tag", f"tag {name} at {line}:{token.column} repeats the one at "
+                      f"{first[0]}:{first[1]} in the same header, {same}", line, token.column,
+                      "warning")
 
 
 def _owner(games: list[Game], placed: list[Game], starts: list[int], line: int | None

@@ -26,6 +26,7 @@ from typing import IO, TYPE_CHECKING, Generic, TypeVar
 
 from lark.exceptions import UnexpectedInput
 
+from pdn.lookalikes import mend_lookalikes
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
 from pdn.syntax import (
     Chunk,
@@ -186,9 +187,11 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
                  source: str | None) -> list[Game]:
     """The games of one chunk; on a syntax error one game holding the error and its tags, and
     on an exception the reader does not expect, one game holding an ``internal-error``."""
-    transformer.start_chunk(chunk.line)
+    text, mended = mend_lookalikes(chunk.text, chunk.line)
+    transformer.start_chunk(chunk.line, text)
+    transformer.diagnostics.extend(mended)
     try:
-        games = parser.parse(chunk.text)
+        games = parser.parse(text)
     except (UnexpectedInput, NestingError) as error:  # the record's fault: say where and why
         games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[explain_error(error, chunk)])]
     except Exception as error:  # our fault: said so, and the games around it are still read
@@ -197,6 +200,8 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
         game.source = source
     if games and not games[0].line:
         games[0].line = chunk.line
+    if chunk.notes and games:
+        games[-1].diagnostics.extend(chunk.notes)
     for game in games:
         if game.tags and not game.moves.plies and game.result is None and not game.errors:
             game.diagnostics.append(_cut_off(game))
@@ -470,7 +475,7 @@ def visit_games(source: Source, visitor: Callable[[], Visitor[T]], *,
             for tag_name, value in tags.items():
                 current.visit_tag(tag_name, value)
             if current.end_tags() is SKIP:
-                for diagnostic in diagnostics:
+                for diagnostic in (*diagnostics, *chunk.notes):
                     current.handle_error(diagnostic)
                 index += 1
                 yield current.result()

@@ -34,16 +34,36 @@ def split_tag(text: str) -> tuple[str, str]:
         return text[1:-1].strip(), ""
     quoted = match.group(2)
     if quoted is not None:
+        if "\n" in quoted:
+            quoted = _join_lines(match.group(1), quoted)
         return match.group(1), _UNESCAPE.sub(r"\1", quoted)
     if _UNCLOSED_QUOTE.fullmatch(text):
         return match.group(1), match.group(3).removeprefix('"')
     return match.group(1), match.group(3)
 
 
+_LINE_BREAK = re.compile(r"[ \t\r]*\n[ \t]*")
+
+
+def _join_lines(name: str, value: str) -> str:
+    """A tag value that a program broke over two lines, read as one: a FEN has no spaces, so
+    its pieces join as they are (the break may fall inside a number); other text was broken
+    at a space, which the break stands for.
+
+    >>> _join_lines("FEN", "W:W31,32:\\nB1,2"), _join_lines("Event", "World \\n Cup")
+    ('W:W31,32:B1,2', 'World Cup')
+    """
+    return _LINE_BREAK.sub("" if name.upper() == "FEN" else " ", value)
+
+
 def check_tag(text: str, name: str, value: str, line: int, column: int) -> Diagnostic | None:
     """A diagnostic for a tag (its token ``text``, read as ``name`` and ``value``) that cannot
     be what it says, else None."""
     where = f"{line}:{column}"
+    if "\n" in text:
+        return Diagnostic("tag-over-lines", f"tag [{shown(name)} ...] at {where} runs over two "
+                          f"lines: its value is read as one, \"{shown(value, 60)}\"", line,
+                          column, "warning")
     if _UNCLOSED_QUOTE.fullmatch(text):
         return Diagnostic("tag", f"tag {shown(text, 60)} at {where}: the quote is not closed; "
                           "the value is read up to the ']'", line, column, "warning")
