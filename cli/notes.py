@@ -33,11 +33,13 @@ def _stderr(line: str) -> None:
 
 class NoteSummary:
     """Prints each kind of note once per scope and sums up the repeats when the scope ends;
-    ``verbose`` prints every note. ``total`` counts every note added."""
+    ``verbose`` prints every note. ``total`` counts every note added. With ``indent`` the
+    notes are listed under their file's heading: the summing-up lines are indented and do
+    not repeat the file's name."""
 
     def __init__(self, *, verbose: bool = False, echo: Callable[[str], None] = _stderr,
-                 hint: str = "--verbose shows each") -> None:
-        self.verbose, self.echo, self.hint = verbose, echo, hint
+                 hint: str = "--verbose shows each", indent: str | None = None) -> None:
+        self.verbose, self.echo, self.hint, self.indent = verbose, echo, hint, indent
         self.total = 0
         self._seen: Counter[Scope] = Counter()
         self._file: str | None = None
@@ -69,6 +71,8 @@ class NoteSummary:
             more = self._seen.pop(scope) - 1
             if more and not self.verbose:
                 name, game, kind, label = scope
-                where = f"{name}: game {game}" if game is not None else name
-                self.echo(f"{where}: … and {count(more, f'more {kind} {label}')} like it "
-                          f"({self.hint})")
+                parts = ([name] if self.indent is None else []) + (
+                    [f"game {game}"] if game is not None else [])
+                where = "".join(f"{part}: " for part in parts)
+                repeats = count(more, f"more {kind} {label}")
+                self.echo(f"{self.indent or ''}{where}… and {repeats} like it ({self.hint})")
