@@ -10,7 +10,7 @@ from typing import IO
 from pdn.wording import count
 
 WIDEST_CELL = 32  # characters a column takes at most on a terminal; longer cells are cut
-NARROWEST_TEXT = 12  # a text column is narrowed to fit the terminal down to this width
+NARROWEST_TEXT = 16  # a text column is narrowed to fit the terminal down to this width
 BORDERS = 3  # a column's padding and border in rich's default box
 _SPACES = str.maketrans("\t\r\n", "   ")
 
