@@ -12,8 +12,9 @@ from typing import Annotated
 import typer
 
 from . import archive, cat, convert, database, info, moves, perft, show, stats, validate, view
+from .command import PdnTyper
 
-app = typer.Typer(
+app = PdnTyper(
     name="pdn",
     help="Read, validate, convert and analyse draughts game records (PDN and scoresheets).",
     no_args_is_help=True,

@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
+from pdn.wording import count, number
 from replay.variants import Variant
 
 from .common import EXIT_UNREADABLE, fail, input_size, progress_bar, stderr_console
@@ -123,7 +124,8 @@ def _run(action: Callable[[], Summary]) -> Summary:
 
 
 def _tail(summary: Summary) -> str:
-    return f"; {summary.unreadable} unreadable passed through" if summary.unreadable else ""
+    return (f"; {number(summary.unreadable)} unreadable passed through" if summary.unreadable
+            else "")
 
 
 def _finish(console: Console, message: str, summary: Summary) -> None:
@@ -218,8 +220,8 @@ def filter_command(
         summary = _run(lambda: filter_games(
             sources, out, criteria, _settings(choice, jobs, encoding, progress),
             invert=invert, rejects=bad, note=console.note))
-    _finish(console, f"{summary.matched} of {summary.games} games matched; {summary.written} "
-            "written", summary)
+    _finish(console, f"{number(summary.matched)} of {count(summary.games, 'game')} matched; "
+            f"{number(summary.written)} written", summary)
 
 
 # ---- dedupe, merge, split, clean -----------------------------------------------------------
@@ -262,8 +264,10 @@ def dedupe(
         settings.engine, settings.scheduler = engine, scheduler
         summary = _run(lambda: dedupe_games(sources, out, settings, by=by, report=report,
                                             rejects=bad, note=console.note))
-    _finish(console, f"{summary.games} games: {summary.groups} groups of duplicates, "
-            f"{summary.removed} copies removed, {summary.written} written", summary)
+    _finish(console, f"{count(summary.games, 'game')}: "
+            f"{count(summary.groups, 'group')} of duplicates, "
+            f"{count(summary.removed, 'copy')} removed, {number(summary.written)} written",
+            summary)
 
 
 def merge(
@@ -286,7 +290,7 @@ def merge(
         summary = _run(lambda: merge_games(
             sources, out, _settings(Choice(RUSSIAN, None, None), jobs, encoding, progress),
             rejects=bad, note=console.note))
-    _finish(console, f"{summary.written} games written", summary)
+    _finish(console, f"{count(summary.written, 'game')} written", summary)
 
 
 def split(
@@ -321,8 +325,8 @@ def split(
         summary = _run(lambda: split_games(
             sources, output, by, _settings(choice, jobs, encoding, progress),
             rejects=bad, note=console.note))
-    _finish(console, f"{summary.games} games into {len(summary.files)} files in {output}",
-            summary)
+    _finish(console, f"{count(summary.games, 'game')} into {count(len(summary.files), 'file')} "
+            f"in {output}", summary)
 
 
 def clean(
@@ -368,8 +372,8 @@ def clean(
             Options(kinds, Rewrite(notation) if notation else None, repair), rejects=bad,
             note=console.note,
             changes=(lambda line: log.write(line + "\n")) if log is not None else None))
-    _finish(console, f"{summary.games} games: {summary.changes} changes in {summary.changed} "
-            f"games, {summary.written} written", summary)
+    _finish(console, f"{count(summary.games, 'game')}: {count(summary.changes, 'change')} in "
+            f"{count(summary.changed, 'game')}, {number(summary.written)} written", summary)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,40 +2,53 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from .common import EXIT_INVALID, fail
-from .options import EncodingOption
+from .notes import NoteSummary
+from .options import EncodingOption, PathsArgument, VerboseOption
+from .sources import SourceError, collect_sources, nth_game, read_inputs
 
 
 def cat(
-    file: Annotated[Path, typer.Argument(help="A PDN file.", show_default=False)],
+    paths: PathsArgument,
     game: Annotated[int | None, typer.Option(
-        "--game", "-g", min=1, help="Print only this game (1-based).")] = None,
+        "--game", "-g", min=1, metavar="N",
+        help="Print only this game (1-based, counted through the inputs in order).")] = None,
     encoding: EncodingOption = None,
+    verbose: VerboseOption = False,
 ) -> None:
-    """Print the games of FILE as canonical PDN (seven tags first, 80-column movetext)."""
-    from pdn.reader import NoSuchGameError, read_game, read_games
+    """Print the games of PATHS as canonical PDN (seven tags first, 80-column movetext).
+
+    What the reader found wrong goes to stderr, a kind repeated in a game summed up once."""
+    from pdn.reader import NoSuchGameError
     from pdn.writer import write_game
 
-    errors = 0
     try:
-        games = [read_game(file, game, encoding=encoding)] if game else read_games(
-            file, encoding=encoding)
+        sources = collect_sources(paths)
+    except SourceError as error:
+        fail(str(error))
+    notes = NoteSummary(verbose=verbose)
+    try:
+        games = [nth_game(sources, game, encoding)] if game else read_inputs(sources, encoding)
         for record in games:
             for diagnostic in record.errors:
-                errors += 1
-                typer.echo(f"{file}:{diagnostic.line}:{diagnostic.column}: game "
-                           f"{record.index}: {diagnostic.message}", err=True)
+                notes.add(f"{record.source}:{diagnostic.line}:{diagnostic.column}: game "
+                          f"{record.index}: {diagnostic.message}", file=record.source,
+                          kind=diagnostic.code, game=record.index, label=diagnostic.severity)
             typer.echo(write_game(record) + "\n")
     except NoSuchGameError as error:
         fail(str(error))
+    except BrokenPipeError:
+        raise  # stdout closed early (| head): not a reading error
     except (OSError, LookupError, UnicodeError) as error:
-        fail(f"{file}: cannot read: {getattr(error, 'strerror', None) or error}")
-    if errors:
+        name = getattr(error, "filename", None) or ", ".join(paths)
+        fail(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}")
+    finally:
+        notes.close()
+    if notes.total:
         raise typer.Exit(EXIT_INVALID)
 
 

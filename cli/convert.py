@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pdn.wording import number
+
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
 from .options import (
     EncodingOption,
@@ -105,7 +107,7 @@ def convert(
     counts = _convert(sources, target_file, job, encoding,
                       {"jobs": jobs, "engine": engine, "scheduler": scheduler})
 
-    summary = ", ".join(f"{counts[key]} {key}" for key in VERDICTS if counts[key])
+    summary = ", ".join(f"{number(counts[key])} {key}" for key in VERDICTS if counts[key])
     typer.echo(f"{summary or 'no games'}", err=True)
     if counts["unreadable"]:
         raise typer.Exit(EXIT_UNREADABLE)

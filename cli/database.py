@@ -16,6 +16,8 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
+from pdn.wording import count as plural_count
+
 from .common import EXIT_UNREADABLE, fail
 from .options import (
     BlackOption,
@@ -86,12 +88,16 @@ def index(
             summary = index_sources(output, sources, settings, note=console.note)
         except DatabaseError as error:
             fail(str(error))
-    console.note(f"{summary.games} games ({summary.positions} positions) from "
-                 f"{summary.files} files indexed into {output}; {summary.skipped} files "
+    console.note(f"{plural_count(summary.games, 'game')} "
+                 f"({plural_count(summary.positions, 'position')}) from "
+                 f"{plural_count(summary.files, 'file')} indexed into {output}; "
+                 f"{plural_count(summary.skipped, 'file')} "
                  f"already there, {summary.replaced} replaced"
-                 + (f"; {len(summary.failed)} files could not be read" if summary.failed
+                 + (f"; {plural_count(len(summary.failed), 'file')} could not be read"
+                    if summary.failed
                     else "")
-                 + (f"; {summary.unreadable} games unreadable" if summary.unreadable else ""))
+                 + (f"; {plural_count(summary.unreadable, 'game')} unreadable"
+                    if summary.unreadable else ""))
     if summary.failed or summary.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
 
@@ -155,7 +161,8 @@ def search(
         finally:
             connection.close()
     if output != "-" or output_format == "pdn":
-        print(f"{count} games matched", file=sys.stderr)  # plain: rich takes longer to load
+        # plain print: rich takes longer to load
+        print(f"{plural_count(count, 'game')} matched", file=sys.stderr)
 
 
 def _indexed_files(database: Path) -> list[str]:
@@ -188,10 +195,24 @@ def _write(connection: sqlite3.Connection, wanted: Search, stream: IO[str],
         return count
     if output_format == "table":
         stream.write("\t".join(TABLE_COLUMNS) + "\n")
+    place = TABLE_COLUMNS.index("file") if output_format == "table" else None
     for line in summaries(connection, wanted, output_format):
+        if place is not None:
+            fields = line.split("\t")
+            fields[place] = _as_given(fields[place])
+            line = "\t".join(fields)
         stream.write(line)
         count += 1
     return count
+
+
+def _as_given(path: str) -> str:
+    """A file the database names (by its absolute path) as a user gives it: relative to the
+    current folder when it lies under it, as other commands print the paths given to them."""
+    import os
+
+    here = os.getcwd()
+    return os.path.relpath(path, here) if path.startswith(here + os.sep) else path
 
 
 def register(app: typer.Typer) -> None:

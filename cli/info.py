@@ -9,35 +9,47 @@ from typing import Any
 
 import typer
 
+from pdn.wording import count, number
+
 from .common import EXIT_UNREADABLE, fail, stderr_console
-from .options import EncodingOption, JsonOption, PathsArgument
+from .notes import NoteSummary
+from .options import EncodingOption, JsonOption, PathsArgument, VerboseOption
 from .sources import SourceError, collect_sources
 
 
-def _print_text(summary: dict[str, Any]) -> None:
+def _print_text(summary: dict[str, Any], notes: NoteSummary) -> None:
     def counts(values: dict[str, int]) -> str:
-        return ", ".join(f"{key} ×{count}" for key, count in values.items()) or "-"
+        return ", ".join(f"{key} ×{number(n)}" for key, n in values.items()) or "-"
 
-    typer.echo(f"{summary['file']}: {summary['games']} games")
+    problems = summary["errors"]
+    typer.echo(f"{summary['file']}: {count(summary['games'], 'game')}")
     typer.echo(f"  variants: {counts(summary['variants'])}")
     if summary["inferred"]:
         typer.echo(f"  told from the records (no GameType): {counts(summary['inferred'])}")
     typer.echo(f"  results:  {counts(summary['results'])}")
-    typer.echo(f"  errors:   {len(summary['errors'])}")
-    for error in summary["errors"]:
-        typer.echo(f"    game {error['game']}, {error['line']}:{error['column']}: "
-                   f"{error['message']}")
+    games = len({problem["game"] for problem in problems})
+    typer.echo("  reading problems: none" if not problems else
+               f"  reading problems: {number(len(problems))} in {count(games, 'game')} (not "
+               "replayed here: pdn validate says which games are invalid or incomplete)")
+    for problem in problems:
+        notes.add(f"    game {problem['game']}, {problem['line']}:{problem['column']}: "
+                  f"{problem['code']} — {problem['message']}", file=summary["file"],
+                  kind=problem["code"], game=problem["game"], label="problem")
+    notes.close()
 
 
 def info(
     paths: PathsArgument,
     as_json: JsonOption = False,
     encoding: EncodingOption = None,
+    verbose: VerboseOption = False,
 ) -> None:
-    """Print, per file, its games, their variants and results, and the reading errors.
+    """Print, per file, its games, their variants and results, and the reading problems.
 
-    Each error comes with its game, line and column. --json: one object per file with file,
-    games, errors, variants, inferred and results."""
+    Each problem comes with its game, line and column; one kind repeated in a game is shown
+    once with its count (--verbose: each). The games are not replayed: pdn validate says
+    which are invalid or incomplete. --json: one object per file with file, games, errors
+    (every reading problem), variants, inferred and results."""
     from rich.markup import escape
 
     from replay.summary import summarise
@@ -60,7 +72,8 @@ def info(
         if as_json:
             typer.echo(json.dumps(summary, ensure_ascii=False))
         else:
-            _print_text(summary)
+            _print_text(summary, NoteSummary(verbose=verbose, echo=typer.echo, indent="    ",
+                                             hint="--verbose shows each, --json lists them all"))
     if unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
 

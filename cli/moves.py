@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from pdn.fen import FenError
+from pdn.wording import count
 from replay.board import Board
 from replay.notation import move_json
 
@@ -57,7 +58,8 @@ def moves(
             typer.echo(board.fen())
             typer.echo(str(board))
             names = " ".join(board.move_text(m, full_path=len(m.captures) > 1) for m in legal)
-            typer.echo(f"{len(legal)} legal moves: {names}" if legal else "no legal moves")
+            typer.echo(f"{count(len(legal), 'legal move')}: {names}" if legal
+                       else "no legal moves")
     if failed:
         raise typer.Exit(2)
 

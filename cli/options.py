@@ -13,6 +13,7 @@
 | ``--scheduler`` | with ``--engine dask``: a running cluster's scheduler (else a local cluster) |
 | ``--output/-o`` | where to write (atomically; ``-`` or nothing: stdout, where a stream fits) |
 | ``--json`` | one JSON object per line instead of text |
+| ``--verbose`` | every note printed (else a kind repeated is shown once with its count) |
 
 ``pdn moves`` and ``pdn perft`` work on one position, not on games: there ``--variant`` is the
 variant of that position (``VariantOption``).
@@ -79,12 +80,13 @@ TagOption = Annotated[list[str] | None, typer.Option(
     "--tag", metavar="NAME=VALUE", help="A tag matches a glob, or a regex written /re/ "
     "(repeatable).")]
 PlayerOption = Annotated[list[str] | None, typer.Option(
+    metavar="NAME",
     help="A player on either side; names match ignoring case, spacing and word order.")]
-WhiteOption = Annotated[list[str] | None, typer.Option(help="The White player.")]
-BlackOption = Annotated[list[str] | None, typer.Option(help="The Black player.")]
+WhiteOption = Annotated[list[str] | None, typer.Option(metavar="NAME", help="The White player.")]
+BlackOption = Annotated[list[str] | None, typer.Option(metavar="NAME", help="The Black player.")]
 DateFromOption = Annotated[str | None, typer.Option(
-    help="Played on or after (1990, 1990.06, 1990.06.01).")]
-DateToOption = Annotated[str | None, typer.Option(help="Played on or before.")]
+    metavar="DATE", help="Played on or after (1990, 1990.06, 1990.06.01).")]
+DateToOption = Annotated[str | None, typer.Option(metavar="DATE", help="Played on or before.")]
 MovesOption = Annotated[str | None, typer.Option(
     help='Games starting with these moves, in any notation ("1.c3-d4 f6-g5", "cd4 fg5").')]
 PositionOption = Annotated[str | None, typer.Option(
@@ -94,19 +96,23 @@ MaterialOption = Annotated[str | None, typer.Option(
 MaterialAnyPlyOption = Annotated[bool, typer.Option(
     help="--material at any ply rather than at the end.")]
 JobsOption = Annotated[int, typer.Option(
-    "--jobs", "-j", min=0, help="Worker processes (0: all cores when the input is large).")]
+    "--jobs", "-j", min=0, metavar="N",
+    help="Worker processes (0: all cores when the input is large).")]
 ENGINE_CHOICES = ("local", "dask")
 EngineOption = Annotated[str, typer.Option(
-    "--engine", help="local (this machine's processes) or dask (a Dask cluster; the dask "
-    "extra).")]
+    "--engine", metavar="ENGINE",
+    help="local (this machine's processes) or dask (a Dask cluster; the dask extra).")]
 SchedulerOption = Annotated[str | None, typer.Option(
-    "--scheduler", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
+    "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
     help="With --engine dask: a running cluster's scheduler (tcp://host:8786); without it a "
     "local cluster of --jobs worker processes.")]
 OutputOption = Annotated[str | None, typer.Option(
-    "--output", "-o", help="Write here (atomically, never over an input); - or nothing: "
-    "stdout.", show_default=False)]
+    "--output", "-o", metavar="FILE",
+    help="Write here (atomically, never over an input); - or nothing: stdout.", show_default=False)]
 JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
+VerboseOption = Annotated[bool, typer.Option(
+    "--verbose", help="Print every note; without it a kind repeated in a file (or a game) is "
+    "shown once with its count.")]
 
 
 @dataclass(frozen=True)

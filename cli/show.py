@@ -29,24 +29,35 @@ PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
                "pip install 'pdn-toolkit[png]', or write --svg instead")
 
 
-def game_of(path: Path, number: int, encoding: str | None = None) -> Game:
-    """Game ``number`` (1-based) of a PDN file; exits with a clear error when there is none."""
-    from pdn.reader import NoSuchGameError, read_game
+def game_of(paths: list[str], number: int, encoding: str | None = None) -> Game:
+    """Game ``number`` (1-based) of the inputs (files, folders or ``-``), counted through
+    them in order; exits with a clear error when there is none."""
+    from pdn.reader import NoSuchGameError
+
+    from .sources import SourceError, collect_sources, nth_game
 
     try:
-        return read_game(path, number, encoding=encoding)
+        sources = collect_sources(paths)
+        if not sources:
+            fail(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found")
+        return nth_game(sources, number, encoding)
+    except SourceError as error:
+        fail(str(error))
     except OSError as error:
-        fail(f"{path}: {error.strerror or error}")
+        fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
     except NoSuchGameError as error:
         fail(str(error))
 
 
 def show(
-    file: Annotated[Path | None, typer.Argument(help="A PDN file.", show_default=False)] = None,
+    file: Annotated[str | None, typer.Argument(
+        help="A PDN file, a folder (its games counted in order) or - for stdin.",
+        show_default=False)] = None,
     fen: Annotated[str | None, typer.Option(help="Show this position instead of a game's.")]
     = None,
-    game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which game of the file.")]
-    = 1,
+    game: Annotated[int, typer.Option(
+        "--game", "-g", min=1, metavar="N",
+        help="Which game, counted through the inputs in order.")] = 1,
     ply: Annotated[int | None, typer.Option(
         min=0, help="The position after this many plies (default: the last one).")] = None,
     move: Annotated[str | None, typer.Option(
@@ -102,21 +113,21 @@ def _fen_position(fen: str, choice: Choice) -> Board:
         fail(str(error))
 
 
-def _game_position(path: Path, number: int, ply: int | None, move: str | None,
+def _game_position(path: str, number: int, ply: int | None, move: str | None,
                    choice: Choice, encoding: str | None) -> tuple[Board, str]:
     from replay.diagram import board_after, plies_to_move
     from replay.replayer import replay_game
 
-    replayed = replay_game(game_of(path, number, encoding), choice.default, choice.override,
-                           rules=choice.rules)
+    game = game_of([path], number, encoding)
+    replayed = replay_game(game, choice.default, choice.override, rules=choice.rules)
     try:
         plies = plies_to_move(replayed, move) if move is not None else ply
         board = board_after(replayed, len(replayed.moves) if plies is None else plies)
     except ValueError as error:
-        fail(f"{path}, game {number}: {error}")
+        fail(f"{game.source}, game {game.index}: {error}")
     for problem in replayed.errors:
-        typer.secho(f"{path}:{problem.line or replayed.game.line}: the game stops replaying "
-                    f"here: {problem.message}", err=True, fg="yellow")
+        typer.secho(f"{game.source}:{problem.line or replayed.game.line}: the game stops "
+                    f"replaying here: {problem.message}", err=True, fg="yellow")
     return board, _caption(replayed, board, number)
 
 
@@ -160,11 +171,13 @@ def _diagram(board: Board, flip: bool, size: int) -> str:
     return board_svg(board, last_move=last, flipped=flip, size=size)
 
 
-def _refuse_input(out: Path, source: Path | None) -> None:
+def _refuse_input(out: Path, source: str | None) -> None:
     from pdn.output import OutputError, refuse_overwriting_inputs
 
+    from .sources import collect_sources
+
     try:
-        refuse_overwriting_inputs(out, [source] if source else [])
+        refuse_overwriting_inputs(out, collect_sources([source]) if source else [])
     except OutputError as error:
         fail(str(error))
 

@@ -36,3 +36,43 @@ def _readable_kind(path: Path) -> bool:
     """A file, or a dangling link to one (reported as unreadable, never skipped in silence);
     not a directory, pipe or device, which would hang or make no sense."""
     return path.is_file() or (path.is_symlink() and not path.exists())
+
+
+def shown_name(source: str) -> str:
+    """A source as messages name it: the path as given, ``<stdin>`` for ``-``."""
+    return "<stdin>" if source == STDIN else source
+
+
+def readable(source: str):
+    """What ``pdn.reader`` reads for a source: the path, or standard input's bytes."""
+    import sys
+
+    return sys.stdin.buffer if source == STDIN else source
+
+
+def read_inputs(sources: list[str], encoding: str | None = None):
+    """The games of every source in order, each named by its source (``Game.source``)."""
+    from pdn.reader import read_games
+
+    for source in sources:
+        for game in read_games(readable(source), encoding=encoding):
+            game.source = shown_name(source)
+            yield game
+
+
+def nth_game(sources: list[str], number: int, encoding: str | None = None):
+    """Game ``number`` (1-based) of the sources, counted through them in order; raises
+    ``pdn.reader.NoSuchGameError`` when they hold fewer (saying how many)."""
+    from pdn.reader import NoSuchGameError, read_game
+    from pdn.wording import count
+
+    if len(sources) == 1:
+        game = read_game(readable(sources[0]), number, encoding=encoding)
+        game.source = shown_name(sources[0])
+        return game
+    seen = 0
+    for seen, game in enumerate(read_inputs(sources, encoding), 1):
+        if seen == number:
+            return game
+    raise NoSuchGameError(f"the {count(len(sources), 'input')} hold {count(seen, 'game')}, "
+                          f"so there is no game {number}")

@@ -9,8 +9,9 @@ from typing import Annotated
 import typer
 
 from pdn.dataset import is_dataset_target
+from pdn.wording import count, number
 
-from .common import fail, input_size, progress_bar
+from .common import fail, input_size, progress_bar, stderr_console
 from .options import (
     Choice,
     EncodingOption,
@@ -85,11 +86,11 @@ def stats(
            "opening_plies": opening_plies, "encoding": encoding}
     if output is not None and is_dataset_target(output):
         rows = _write_dataset(sources, choice, table, output, run)
-        typer.echo(f"{rows:,} rows of {table} written to the dataset {output}", err=True)
+        typer.echo(f"{count(rows, 'row')} of {table} written to the dataset {output}", err=True)
         return
     if output is not None:
         rows, games = _write(sources, choice, table, Path(output), plot is not None, run)
-        typer.echo(f"{rows:,} rows of {table} written to {output}", err=True)
+        typer.echo(f"{count(rows, 'row')} of {table} written to {output}", err=True)
         if plot is not None:
             _plot(games, plot)
         return
@@ -197,27 +198,36 @@ def _plot(games, path: Path) -> None:
     typer.echo(f"plot written to {path}", err=True)
 
 
-def _show(games, frame, table: str) -> None:
-    """A headline and the first rows of the table, readable in a terminal."""
+def _show(games, frame, table: str, console=None) -> None:
+    """On a terminal, a headline and the first rows of the table in the columns that fit;
+    piped or redirected, the whole table as tab-separated values (the headline on stderr)."""
     from rich.console import Console
-    from rich.table import Table
+    from rich.markup import escape
 
-    console = Console()
+    from .tables import print_terminal_table, write_tsv
+
+    console = console or Console()
     results = games["result"].value_counts()
     valid = (games["status"] == "valid").mean() * 100 if len(games) else 0.0
-    console.print(f"[bold]{len(games):,} games[/bold] in {games['file'].nunique()} files, "
-                  f"{valid:.1f}% valid; results: "
-                  + ", ".join(f"{name} {count:,}" for name, count in results.items() if count))
-    shown = Table(title=f"{table} (first {min(SHOWN_ROWS, len(frame))} of {len(frame):,} rows)",
-                  title_justify="left")
+    headline = (f"[bold]{count(len(games), 'game')}[/bold] in "
+                f"{count(games['file'].nunique(), 'file')}, {valid:.1f}% valid; results: "
+                + ", ".join(f"{escape(str(name))} {number(n)}" for name, n in results.items()
+                            if n))
     columns = [c for c in SHOWN_COLUMNS[table] if c in frame]
-    for column in columns:
-        numeric = frame[column].dtype.kind in "iuf"
-        shown.add_column(column, justify="right" if numeric else "left",
-                         overflow="fold", max_width=48)
-    for values in frame[columns].head(SHOWN_ROWS).itertuples(index=False):
-        shown.add_row(*(_cell(value) for value in values))
-    console.print(shown)
+    if not console.is_terminal:
+        stderr_console().print(headline)
+        write_tsv(console.file, columns, (
+            [_cell(value) for value in values]
+            for values in frame[columns].itertuples(index=False)))
+        return
+    console.print(headline)
+    shown = min(SHOWN_ROWS, len(frame))
+    rows = [[_cell(value) for value in values]
+            for values in frame[columns].head(SHOWN_ROWS).itertuples(index=False)]
+    print_terminal_table(
+        console, f"{table} (first {number(shown)} of {count(len(frame), 'row')})", columns,
+        rows, [frame[column].dtype.kind in "iuf" for column in columns],
+        f"--json or -o {table}.csv has every column and row")
 
 
 def _cell(value) -> str:

@@ -11,7 +11,10 @@ from typing import Annotated, Any
 
 import typer
 
+from pdn.wording import count, number
+
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
+from .notes import NoteSummary
 from .options import (
     Choice,
     EncodingOption,
@@ -24,6 +27,7 @@ from .options import (
     RulesOption,
     SchedulerOption,
     UntaggedVariantOption,
+    VerboseOption,
     check_engine,
     variant_choice,
 )
@@ -55,12 +59,15 @@ def validate(
         "--output", "-o", help="With --json: have the workers write the reports as JSON-lines "
         "parts into a folder (DIR/, an existing folder, or a URL such as s3://bucket/prefix/).",
         show_default=False)] = None,
+    verbose: VerboseOption = False,
 ) -> None:
     """Replay every game on the rules; report illegal, ambiguous and incomplete records.
 
+    A kind of note repeated in a file (or a problem repeated in a game) is shown once with
+    its count; --verbose shows each, --json lists them all.
     Exit status: 0 all games valid, 1 some invalid, 2 usage error or unreadable input.
     """
-    from replay.validate import problem_line, suggestion_lines, validate_sources
+    from replay.validate import suggestion_lines, validate_sources
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_engine(engine, scheduler)
@@ -82,6 +89,8 @@ def validate(
     moves = 0
     kept = []
     unreadable_files = 0
+    notes = NoteSummary(verbose=verbose, echo=typer.echo,
+                        hint="--verbose shows each, --json lists them all")
     with progress_bar("validating", input_size(sources)) as progress:
         for item in _engine_checked(validate_sources(
                 sources, choice.default, choice.override, jobs=jobs, encoding=encoding,
@@ -102,18 +111,19 @@ def validate(
                 typer.echo(json.dumps(item.as_dict(), ensure_ascii=False))
                 continue
             for problem in item.errors:
-                typer.echo(problem_line(item, problem, "error"))
+                _note(notes, item, problem, "error")
             if suggest and item.status == "invalid":
                 for line in suggestion_lines(item):
                     typer.echo(line)
             if warnings or strict:
                 for problem in item.warnings:
-                    typer.echo(problem_line(item, problem, "warning"))
+                    _note(notes, item, problem, "warning")
                 for problem in item.notes:
-                    typer.echo(problem_line(item, problem, "note"))
+                    _note(notes, item, problem, "note")
             if item.result_check == "inconsistent":
                 typer.echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
                            f"{item.result_note}")
+    notes.close()
     seconds = time.perf_counter() - started
     if report is not None:
         _write_report(report, kept)
@@ -126,13 +136,22 @@ def _summary(statuses: Counter[str], checks: Counter[str], inferred: Counter[str
              seconds: float) -> str:
     """The closing line: games by status, moves checked and how fast, result checks."""
     games = sum(statuses.values())
-    rate = f", {moves / seconds:,.0f} moves/s" if seconds > 0 else ""
-    summary = ", ".join(f"{statuses[s]} {s}" for s in
+    rate = f", {number(moves / seconds)} moves/s" if seconds > 0 and moves else ""
+    summary = ", ".join(f"{number(statuses[s])} {s}" for s in
                         ("valid", "invalid", "incomplete", "unreadable") if statuses[s])
-    return (f"{games} games: {summary or 'none'}; {moves:,} moves checked in "
+    return (f"{count(games, 'game')}: {summary or 'none'}; {count(moves, 'move')} checked in "
             f"{seconds:.2f} s{rate}; results: "
-            + ", ".join(f"{n} {c}" for c, n in sorted(checks.items()))
+            + ", ".join(f"{number(n)} {c}" for c, n in sorted(checks.items()))
             + _inferred_summary(inferred))
+
+
+def _note(notes: NoteSummary, item: Any, problem: dict, label: str) -> None:
+    """A problem of a game: a note about the whole game is summed up per file, an error or
+    warning per game."""
+    from replay.validate import problem_line
+
+    notes.add(problem_line(item, problem, label), file=item.file, kind=problem["code"],
+              game=None if label == "note" else item.game, label=label)
 
 
 def _exit(statuses: Counter[str], unreadable_files: int) -> None:
@@ -174,7 +193,7 @@ def _write_dataset(sources: list[str], output: str, choice: Choice, **run: Any) 
     tally = written.tally
     typer.echo(_summary(tally.statuses, tally.checks, tally.inferred, tally.moves,
                         time.perf_counter() - started)
-               + f"; {tally.rows:,} reports written to the dataset {output}", err=True)
+               + f"; {count(tally.rows, 'report')} written to the dataset {output}", err=True)
     _exit(tally.statuses, len(written.unreadable))
 
 
@@ -191,7 +210,7 @@ def _engine_checked(items: Iterator) -> Iterator:
 def _inferred_summary(inferred: Counter[str]) -> str:
     if not inferred:
         return ""
-    told = ", ".join(f"{count} {name}" for name, count in inferred.most_common())
+    told = ", ".join(f"{number(games)} {name}" for name, games in inferred.most_common())
     return f"; variants told from the records (no GameType tag): {told} (-W shows why)"
 
 

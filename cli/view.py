@@ -8,27 +8,32 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from .common import fail, progress_bar
+from pdn.wording import count
+
+from .common import fail, input_size, progress_bar
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
     JobsOption,
     NoForcedCaptureOption,
+    PathsArgument,
     RulesOption,
     UntaggedVariantOption,
     variant_choice,
 )
 from .show import game_of
+from .sources import SourceError, collect_sources
 
 T = TypeVar("T")
 
 
 def view(
-    file: Annotated[Path, typer.Argument(help="A PDN file.", show_default=False)],
+    paths: PathsArgument,
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.",
                                          show_default=False)],
     game: Annotated[int | None, typer.Option(
-        "--game", "-g", min=1, help="Only this game of the file (default: every game).")]
+        "--game", "-g", min=1, metavar="N",
+        help="Only this game, counted through the inputs in order (default: every game).")]
     = None,
     flip: Annotated[bool, typer.Option(help="Black's side at the bottom.")] = False,
     variant: UntaggedVariantOption = None,
@@ -38,7 +43,7 @@ def view(
     encoding: EncodingOption = None,
     jobs: JobsOption = 0,
 ) -> None:
-    """Write an HTML viewer of a file's games: board, moves, variations, comments, errors.
+    """Write an HTML viewer of the games of PATHS: board, moves, variations, comments, errors.
 
     The variant is each game's GameType, else --variant, else the one its record tells.
     Exit status 2 on bad input.
@@ -49,47 +54,45 @@ def view(
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     try:
-        refuse_overwriting_inputs(output, [file])
-    except OutputError as error:
+        sources = collect_sources(paths)
+        refuse_overwriting_inputs(output, sources)
+    except (SourceError, OutputError) as error:
         fail(str(error))
     invalid = 0
-    size = None if game else _size(file)
+    size = None if game else input_size(sources)
     with progress_bar("replaying", size) as progress:
         if game:
-            replayed = replay_game(game_of(file, game, encoding), choice.default,
+            replayed = replay_game(game_of(paths, game, encoding), choice.default,
                                    choice.override, rules=choice.rules)
             entries = iter([(*game_entry(replayed, flipped=flip),
                              board_kind(replayed.variant, flip), bool(replayed.errors))])
         else:
-            entries = _read(file, archive_entries(
-                file, choice.default, choice.override, rules=choice.rules, flipped=flip,
-                jobs=jobs, encoding=encoding, progress=progress))
+            entries = (entry for source in sources for entry in _read(source, archive_entries(
+                source, choice.default, choice.override, rules=choice.rules, flipped=flip,
+                jobs=jobs, encoding=encoding, progress=progress)))
         try:
             with atomic_writer(output) as stream:
-                page = ViewerPage(stream, title=file.name)
+                page = ViewerPage(stream, title=_title(sources))
                 for key, entry, kind, broken in entries:
                     page.add(key, entry, kind)
                     invalid += broken
                 if not page.count:
-                    fail(f"{file} has no games")
+                    fail(f"{', '.join(paths)} has no games")
                 page.close()
         except OSError as error:
             fail(f"{output}: {error.strerror or error}")
-    note = f", {invalid} with moves that do not replay" if invalid else ""
-    typer.echo(f"viewer of {page.count} game{'' if page.count == 1 else 's'}{note} "
-               f"written to {output}", err=True)
+    note = f", {count(invalid, 'game')} with moves that do not replay" if invalid else ""
+    typer.echo(f"viewer of {count(page.count, 'game')}{note} written to {output}", err=True)
 
 
-def _size(file: Path) -> int | None:
-    """The file's size in bytes, for the progress bar (None when it cannot be read: the
-    reading says why)."""
-    try:
-        return file.stat().st_size
-    except OSError:
-        return None
+def _title(sources: list[str]) -> str:
+    """The page's title: the file's name, or how many files it shows."""
+    if len(sources) == 1:
+        return "standard input" if sources[0] == "-" else Path(sources[0]).name
+    return f"games of {count(len(sources), 'file')}"
 
 
-def _read(file: Path, entries: Iterator[T]) -> Iterator[T]:
+def _read(file: str, entries: Iterator[T]) -> Iterator[T]:
     """The entries, an error reading the file exiting with its name."""
     try:
         yield from entries

@@ -20,7 +20,7 @@ NO_GAMETYPE = "none"
 
 def summarise(source: Source, encoding: str | None = None) -> dict[str, Any]:
     """The summary of one source (``pdn info --json``'s line): ``file``, ``games``,
-    ``errors`` (each with game, line, column and message), ``variants`` (counted by GameType
+    ``errors`` (each with game, line, column, code and message), ``variants`` (counted by GameType
     tag, ``none`` without one), ``inferred`` (for games without one: the variant their tags
     and squares tell, without replaying; ``pdn validate`` replays to confirm it) and
     ``results``. Raises OSError when the source cannot be read."""
@@ -37,8 +37,8 @@ def summarise(source: Source, encoding: str | None = None) -> dict[str, Any]:
         if gametype is None:
             inferred[candidates(game).variants[0].name] += 1
         results[(game.headers_result or "?").strip() or "?"] += 1
-        errors += [{"game": game.index, "line": d.line, "column": d.column, "message": d.message}
-                   for d in game.errors]
+        errors += [{"game": game.index, "line": d.line, "column": d.column, "code": d.code,
+                    "message": d.message} for d in game.errors]
     name = os.fspath(source) if isinstance(source, os.PathLike) else source
     return {"file": name if isinstance(name, str) and "\n" not in name else None,
             "games": games, "errors": errors, "variants": dict(variants.most_common()),

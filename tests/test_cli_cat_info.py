@@ -53,7 +53,7 @@ def test_cat_missing_game_and_missing_file_exit_2(runner, app, two_games, tmp_pa
     result = runner.invoke(app, ["cat", str(two_games), "--game", "3"])
     assert result.exit_code == 2 and "has 2 games, so there is no game 3" in result.stderr
     result = runner.invoke(app, ["cat", str(tmp_path / "none.pdn")])
-    assert result.exit_code == 2 and "cannot read" in result.stderr
+    assert result.exit_code == 2 and "none.pdn: no such file or directory" in result.stderr
     assert "Traceback" not in result.output
 
 
@@ -64,7 +64,7 @@ def test_info_json_is_one_line_per_file(runner, app, two_games):
     assert len(lines) == 2
     assert json.loads(lines[0]) == {
         "file": str(two_games), "games": 2,
-        "errors": [{"game": 2, "line": 8, "column": 15,
+        "errors": [{"game": 2, "line": 8, "column": 15, "code": "syntax",
                     "message": "unexpected ')' at 8:15: variation closed but none is open"}],
         "variants": {"25": 1, "none": 1},
         # game 2 does not read, so no square tells its board: the default, Russian

@@ -104,14 +104,14 @@ def test_show_and_view_take_the_house_rule(records, tmp_path):
     shown = run("show", str(records), "--ply", "3", *FREE)
     assert "stops replaying" not in shown.stderr and "ply 3 of 3" in shown.stdout
     page = tmp_path / "view.html"
-    assert "2 with moves that do not replay" in run("view", str(records), "-o",
+    assert "2 games with moves that do not replay" in run("view", str(records), "-o",
                                                      str(page)).stderr
     assert "do not replay" not in run("view", str(records), "-o", str(page), *FREE).stderr
 
 
 def test_dedupe_and_split_accept_the_house_rule(records, tmp_path):
     # Both games play the same moves: duplicates whichever rule decides how far they replay.
-    assert "1 groups of duplicates" in run("dedupe", str(records), "-o", str(tmp_path / "u.pdn"),
+    assert "1 group of duplicates" in run("dedupe", str(records), "-o", str(tmp_path / "u.pdn"),
                                            "--by", "moves", *FREE).stderr
     assert "into 2 files" in run("split", str(records), "-o", str(tmp_path / "parts"), *FREE
                                  ).stderr

@@ -25,7 +25,7 @@ def test_error_line_in_the_editor_form_and_exit_status_1():
 def test_valid_files_exit_0():
     result = runner.invoke(app, ["validate", str(SAMPLES / "russian" / "ivanov_petrov_short.pdn")])
     assert result.exit_code == 0
-    assert "1 games: 1 valid" in result.stderr
+    assert "1 game: 1 valid" in result.stderr
 
 
 def test_json_lines_carry_the_stable_fields():

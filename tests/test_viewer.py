@@ -284,7 +284,7 @@ def test_view_in_worker_processes_writes_the_same_page(tmp_path: Path):
 
 @pytest.mark.parametrize(("arguments", "message"), [
     ([str(GAME), "--game", "3"], "has 1 game"),
-    (["missing.pdn"], "No such file"),
+    (["missing.pdn"], "no such file"),
     ([str(GAME), "-o", str(GAME)], "it is also an input"),
 ])
 def test_view_rejects_bad_input_with_exit_2(tmp_path: Path, arguments: list[str], message: str):

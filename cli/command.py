@@ -1,0 +1,91 @@
+"""The help and the usage errors of every command, in one style.
+
+Help names what a value is (``FILE``, ``NAME=VALUE``, ``N``), never its Python type, and a
+flag takes no value so shows none. A usage error (a missing argument, a bad value, an unknown
+option or command) is printed as every other error is, ``error: ...`` on stderr (see
+``cli.common.fail``), with exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+
+class _NamedArgument(TyperArgument):
+    """An argument shown by its name alone (``PATHS``), without a type after it."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+def plain_metavars(params: list) -> list:
+    """The parameters with a metavar each: their own, else none for a flag, else their name
+    in capitals (``--encoding ENCODING``)."""
+    for param in params:
+        if isinstance(param, TyperArgument):
+            if param.metavar is None:
+                param.metavar = (param.name or "").upper()
+            param.__class__ = _NamedArgument
+        elif isinstance(param, TyperOption) and param.metavar is None:
+            param.metavar = "" if param.is_flag or param.count else (param.name or "").upper()
+    return params
+
+
+class PdnCommand(TyperCommand):
+    """A command whose help shows plain metavars."""
+
+    def get_params(self, ctx: Any) -> list:
+        return plain_metavars(super().get_params(ctx))
+
+
+class PdnGroup(TyperGroup):
+    """The ``pdn`` group: plain metavars, and usage errors as ``error: ...`` lines."""
+
+    def get_params(self, ctx: Any) -> list:
+        return plain_metavars(super().get_params(ctx))
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any
+             ) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.Abort:
+            print("aborted", file=sys.stderr)
+            code = 1
+        except Exception as error:
+            if not _is_usage_error(error):
+                raise
+            usage_error(error)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _is_usage_error(error: Exception) -> bool:
+    from typer._click.exceptions import ClickException
+
+    return isinstance(error, ClickException)
+
+
+def usage_error(error: Any) -> None:
+    """Print a usage error as ``error: ...`` with where to find the usage; exit 2."""
+    from .common import fail
+
+    context = getattr(error, "ctx", None)
+    where = f" (see {context.command_path} --help)" if context is not None else ""
+    message = error.format_message()
+    fail(message[:1].lower() + message[1:].rstrip(".") + where, error.exit_code)
+
+
+class PdnTyper(typer.Typer):
+    """A Typer app whose commands are ``PdnCommand`` and whose group is ``PdnGroup``."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(cls=PdnGroup, **settings)
+
+    def command(self, name: str | None = None, **settings: Any) -> Any:
+        settings.setdefault("cls", PdnCommand)
+        return super().command(name, **settings)

@@ -1,0 +1,68 @@
+"""Tables for people and for pipes: on a terminal, the columns that fit its width, long
+cells cut with an ellipsis (never wrapped); anywhere else, tab-separated values with a
+header line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import IO
+
+from pdn.wording import count
+
+WIDEST_CELL = 32  # characters a column takes at most on a terminal; longer cells are cut
+NARROWEST_TEXT = 16  # a text column is narrowed to fit the terminal down to this width
+BORDERS = 3  # a column's padding and border in rich's default box
+_SPACES = str.maketrans("\t\r\n", "   ")
+
+
+def fitting_columns(headers: Sequence[str], rows: Sequence[Sequence[str]],
+                    right: Sequence[bool], width: int) -> dict[int, int]:
+    """The columns to show in ``width`` characters, by index, with the width of each: every
+    cell cut at ``WIDEST_CELL``; then the widest text columns narrowed, down to
+    ``NARROWEST_TEXT`` (numbers are never cut); then the last columns left out (the first
+    is always kept)."""
+    widths = {index: max(len(header), min(WIDEST_CELL, max((len(row[index]) for row in rows),
+                                                           default=0)))
+              for index, header in enumerate(headers)}
+
+    def used() -> int:
+        return 1 + sum(widths.values()) + BORDERS * len(widths)
+
+    while used() > width:
+        narrowable = [index for index in widths if not right[index]
+                      and widths[index] > max(NARROWEST_TEXT, len(headers[index]))]
+        if not narrowable:
+            break
+        widths[max(narrowable, key=lambda index: widths[index])] -= 1
+    while used() > width and len(widths) > 1:
+        widths.popitem()
+    return widths
+
+
+def print_terminal_table(console, title: str, headers: Sequence[str],
+                         rows: Sequence[Sequence[str]], right: Sequence[bool], rest: str
+                         ) -> None:
+    """A rich table of the columns that fit ``console``'s width; the title says which were
+    left out and ``rest`` how to see them."""
+    from rich.table import Table
+
+    chosen = fitting_columns(headers, rows, right, console.width)
+    left_out = [headers[index] for index in range(len(headers)) if index not in chosen]
+    if left_out:
+        title += (f"; {count(len(left_out), 'column')} not shown ({', '.join(left_out)}): "
+                  f"{rest}")
+    table = Table(title=title, title_justify="left")
+    for index, width in chosen.items():
+        table.add_column(headers[index], justify="right" if right[index] else "left",
+                         no_wrap=True, overflow="ellipsis", width=width)
+    for row in rows:
+        table.add_row(*(row[index] for index in chosen))
+    console.print(table)
+
+
+def write_tsv(stream: IO[str], headers: Sequence[str], rows) -> None:
+    """Tab-separated values: a header line, then one line per row (tabs and line breaks in a
+    cell become spaces)."""
+    stream.write("\t".join(headers) + "\n")
+    for row in rows:
+        stream.write("\t".join(cell.translate(_SPACES) for cell in row) + "\n")

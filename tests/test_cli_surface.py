@@ -1,0 +1,186 @@
+"""The command line's surface: repeated notes summed up, tables that fit a terminal (TSV when
+piped), ``-`` and folders on every command that reads records, plain help, one error style,
+one number style."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+
+GAME = '[Event "e"]\n1. 11-15 23-19 2. 8-11 22-17 1/2-1/2\n\n'
+LOST = '[Event "x"]\n[GameType "25"]\n1. c3-d4 - 2. - - 1-0\n\n'
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+@pytest.fixture
+def untagged(tmp_path: Path) -> Path:
+    """Five games without a GameType: each gets a variant-inferred note."""
+    path = tmp_path / "untagged.pdn"
+    path.write_text(GAME * 5)
+    return path
+
+
+# ---- 4: floods ------------------------------------------------------------------------------
+
+
+def test_validate_sums_up_a_note_repeated_in_a_file(runner, untagged):
+    result = runner.invoke(app, ["validate", str(untagged), "-W"])
+    lines = result.stdout.splitlines()
+    assert sum("variant-inferred —" in line for line in lines) == 1
+    assert f"{untagged}: … and 4 more variant-inferred notes like it" in result.stdout
+    verbose = runner.invoke(app, ["validate", str(untagged), "-W", "--verbose"]).stdout
+    assert sum("variant-inferred —" in line for line in verbose.splitlines()) == 5
+    assert "more variant-inferred" not in verbose
+    reports = [json.loads(line) for line in
+               runner.invoke(app, ["validate", str(untagged), "--json"]).stdout.splitlines()]
+    assert [report["notes"][0]["code"] for report in reports] == ["variant-inferred"] * 5
+
+
+def test_validate_shows_every_warning_that_is_a_finding(runner, tmp_path):
+    # one lost-moves warning in each of three games: a finding per game, none summed up
+    path = tmp_path / "lost.pdn"
+    path.write_text(LOST * 3)
+    result = runner.invoke(app, ["validate", str(path), "-W"])
+    assert sum("lost-moves" in line for line in result.stdout.splitlines()) == 3
+
+
+def test_info_says_reading_problems_and_sums_up_a_kind_repeated_in_a_game(runner, tmp_path):
+    path = tmp_path / "lost.pdn"
+    path.write_text(LOST * 2)
+    text = runner.invoke(app, ["info", str(path)]).stdout
+    assert "errors" not in text
+    assert "reading problems: 6 in 2 games" in text
+    assert "pdn validate says which games are invalid or incomplete" in text
+    assert sum("lost-move —" in line for line in text.splitlines()) == 2
+    assert "    game 1: … and 2 more lost-move problems like it" in text
+    verbose = runner.invoke(app, ["info", str(path), "--verbose"]).stdout
+    assert sum("lost-move —" in line for line in verbose.splitlines()) == 6
+    summary = json.loads(runner.invoke(app, ["info", "--json", str(path)]).stdout)
+    assert len(summary["errors"]) == 6
+
+
+# ---- 5: tables ------------------------------------------------------------------------------
+
+
+def _players_frame():
+    import pandas as pd
+
+    games = pd.DataFrame({"file": ["a.pdn"] * 2, "result": ["draw", "white"],
+                          "status": ["valid", "valid"]})
+    players = pd.DataFrame({
+        "player": ["Tinsley, M.F.", "Chinook (a program of the University of Alberta)"],
+        "games": [1234, 2], "wins": [1, 0], "draws": [1, 2], "losses": [0, 0],
+        "score_pct": [75.0, 50.0], "first_year": [1950, 1990], "last_year": [1994, 1994],
+        "events": ["World Championship Match, London 1992; " * 3, "x"]})
+    return games, players
+
+
+def test_stats_table_fits_a_terminal_and_cuts_long_cells(tmp_path):
+    from rich.console import Console
+
+    from cli.stats import _show
+
+    games, players = _players_frame()
+    screen = io.StringIO()
+    _show(games, players, "players", Console(file=screen, width=80, force_terminal=True,
+                                             color_system=None))
+    lines = screen.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    rows = [line for line in lines if "Tinsley" in line or ", M.F." in line]
+    assert len(rows) == 1 and "Tinsley, M.F." in rows[0]  # a name is never split over lines
+    assert any("Chinook (a" in line and "…" in line for line in lines)
+    title = " ".join(screen.getvalue().split())
+    assert "2 columns not shown (last_year, events): --json or -o players.csv" in title
+    assert "1,234 games" not in screen.getvalue()  # the headline counts games, not a cell
+
+
+def test_stats_table_piped_is_tab_separated_with_a_header():
+    from rich.console import Console
+
+    from cli.stats import _show
+
+    games, players = _players_frame()
+    piped = io.StringIO()
+    _show(games, players, "players", Console(file=piped, force_terminal=False))
+    lines = piped.getvalue().splitlines()
+    assert lines[0].split("\t")[:3] == ["player", "games", "wins"]
+    assert lines[1].split("\t")[:2] == ["Tinsley, M.F.", "1234"]
+    assert len(lines) == 3 and not re.search("[│┃━─]", piped.getvalue())
+
+
+# ---- 6: the surface -------------------------------------------------------------------------
+
+
+def test_cat_show_and_view_read_standard_input(runner, tmp_path):
+    assert "11-15" in runner.invoke(app, ["cat", "-"], input=GAME).stdout
+    shown = runner.invoke(app, ["show", "-"], input=GAME)
+    assert shown.exit_code == 0 and "FEN" in shown.stdout
+    page = tmp_path / "v.html"
+    viewed = runner.invoke(app, ["view", "-", "-o", str(page)], input=GAME * 2)
+    assert viewed.exit_code == 0 and "viewer of 2 games" in viewed.stderr
+
+
+def test_cat_show_and_view_read_folders(runner, tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "a.pdn").write_text(GAME)
+    (folder / "b.pdn").write_text(GAME.replace('"e"', '"second"'))
+    text = runner.invoke(app, ["cat", str(folder)]).stdout
+    assert '[Event "e"]' in text and '[Event "second"]' in text
+    shown = runner.invoke(app, ["show", str(folder), "--game", "2"])
+    assert shown.exit_code == 0 and "(second), game 2" in shown.stdout
+    viewed = runner.invoke(app, ["view", str(folder), "-o", str(tmp_path / "v.html")])
+    assert viewed.exit_code == 0 and "viewer of 2 games" in viewed.stderr
+    missing = runner.invoke(app, ["show", str(folder), "--game", "3"])
+    assert missing.exit_code == 2 and "hold 2 games, so there is no game 3" in missing.stderr
+
+
+@pytest.mark.parametrize("command", ["", "cat", "filter", "validate", "stats", "show",
+                                     "search", "index", "perft", "moves", "clean"])
+def test_help_names_values_not_types(runner, command):
+    text = runner.invoke(app, [*command.split(), "--help"], env={"COLUMNS": "200"}).stdout
+    assert not re.search(r"<(bool|str|int|path|list|float)[^>]*>", text), text
+
+
+def test_usage_errors_are_error_lines(runner):
+    for args in (["cat"], ["cat", "x.pdn", "--game", "0"], ["nonsense"],
+                 ["validate", "--bogus", "x"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2
+        assert result.stderr.startswith("error: ") and "╭" not in result.stderr, result.stderr
+
+
+def test_counts_say_one_game_and_no_rate_without_moves(runner, tmp_path):
+    one = tmp_path / "one.pdn"
+    one.write_text('[Event "e"]\n[GameType "21"]\n*\n\n')
+    line = runner.invoke(app, ["validate", str(one)]).stderr
+    assert line.startswith("1 game: ") and "0 moves checked" in line and "moves/s" not in line
+    split = runner.invoke(app, ["split", str(one), "-o", str(tmp_path / "out")]).stderr
+    assert "1 game into 1 file in" in split
+
+
+def test_numbers_have_thousands_separators_in_a_summary(runner, tmp_path):
+    many = tmp_path / "many.pdn"
+    many.write_text('[Event "e"]\n[GameType "21"]\n1. 11-15 *\n\n' * 1001)
+    line = runner.invoke(app, ["validate", str(many)]).stderr
+    assert line.startswith("1,001 games: 1,001 valid; 1,001 moves checked"), line
+    assert "1,001 undetermined" in line
+
+
+def test_search_table_names_files_as_given(runner, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("games.pdn").write_text(GAME)
+    assert runner.invoke(app, ["index", "games.pdn", "-o", "games.db"]).exit_code == 0
+    table = runner.invoke(app, ["search", "games.db", "--format", "table"]).stdout
+    assert table.splitlines()[1].split("\t")[1] == "games.pdn"
