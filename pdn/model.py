@@ -130,3 +130,38 @@ class Game:
     def headers_result(self) -> str | None:
         """The Result tag, the authoritative result (docs/notation.md), else the movetext token."""
         return self.tags.get("Result") or self.result
+
+    def __str__(self) -> str:
+        """The game as PDN 3.0 text, as python-chess's ``str(game)`` gives its PGN.
+
+        >>> c3_d4 = Ply(MoveRecord("c3-d4", ("c3", "d4"), "-"), 1)
+        >>> print(Game({"White": "Ivanov"}, Line([c3_d4]), "*"))
+        [Event "?"]
+        [Site "?"]
+        [Date "????.??.??"]
+        [Round "?"]
+        [White "Ivanov"]
+        [Black "?"]
+        [Result "*"]
+        <BLANKLINE>
+        1. c3-d4 *
+        """
+        from pdn.writer import write_game  # the writer imports this module
+
+        return write_game(self)
+
+    def __repr__(self) -> str:
+        """Which game this is: its place, its players, date and result, and its length.
+
+        >>> Game({"White": "Ivanov", "Black": "Petrov", "Result": "0-1"}, index=2, line=9,
+        ...      source="games.pdn")
+        <Game 2 at games.pdn:9: 'Ivanov' vs. 'Petrov', '????.??.??', 0-1, 0 plies>
+        """
+        place = f" {self.index}" if self.index else ""
+        if self.source is not None:
+            place += f" at {self.source}:{self.line}"
+        errors = len(self.errors)
+        problems = f", {errors} error{'' if errors == 1 else 's'}" if errors else ""
+        return (f"<Game{place}: {self.tags.get('White', '?')!r} vs. "
+                f"{self.tags.get('Black', '?')!r}, {self.tags.get('Date', '????.??.??')!r}, "
+                f"{self.headers_result or '*'}, {len(self.moves.plies)} plies{problems}>")

@@ -22,7 +22,7 @@ import io
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Generic, TypeVar
+from typing import IO, TYPE_CHECKING, Generic, TypeVar, overload
 
 from lark.exceptions import UnexpectedInput
 
@@ -501,16 +501,38 @@ class NoSuchGameError(ValueError):
     """A source holds fewer games than the number asked for."""
 
 
-def read_game(source: Source, number: int, *, encoding: str | None = None) -> Game:
-    """Game ``number`` (1-based) of a source; raises NoSuchGameError when it holds fewer
-    (saying how many), OSError when it cannot be read.
+@overload
+def read_game(source: Source, number: None = None, *, encoding: str | None = None
+              ) -> Game | None: ...
 
+
+@overload
+def read_game(source: Source, number: int, *, encoding: str | None = None) -> Game: ...
+
+
+def read_game(source: Source, number: int | None = None, *, encoding: str | None = None
+              ) -> Game | None:
+    """One game of a source, as python-chess's ``chess.pgn.read_game`` reads one.
+
+    Without ``number``: the next game of an open file (each call reads on from where the
+    last one stopped, numbering and locating the games as ``read_games`` does), the first
+    game of a path or of PDN text; None when no game is left. With ``number``: game
+    ``number`` (1-based) of the source, ``NoSuchGameError`` when it holds fewer (saying how
+    many). ``OSError`` when the source cannot be read.
+
+    >>> read_game("1. c3-d4 * 1. e3-f4 *").moves.plies[0].record.text
+    'c3-d4'
+    >>> handle = io.StringIO("1. c3-d4 *\\n1. e3-f4 *\\n")
+    >>> [game.moves.plies[0].record.text for game in iter(lambda: read_game(handle), None)]
+    ['c3-d4', 'e3-f4']
     >>> read_game("1. c3-d4 * 1. e3-f4 *", 2).moves.plies[0].record.text
     'e3-f4'
     >>> read_game("1. c3-d4 *", 3)
     Traceback (most recent call last):
     pdn.reader.NoSuchGameError: the source has 1 game, so there is no game 3
     """
+    if number is None:
+        return next(_games_of(source, encoding), None)
     count = 0
     for count, game in enumerate(read_games(source, encoding=encoding), 1):
         if count == number:
@@ -519,6 +541,21 @@ def read_game(source: Source, number: int, *, encoding: str | None = None) -> Ga
     raise NoSuchGameError(f"{name} has {count} game{'' if count == 1 else 's'}, so there is "
                           f"no game {number}")
 
+
+_GAMES_READ = "_pdn_games"  # the attribute of an open file that holds its reader
+
+
+def _games_of(source: Source, encoding: str | None) -> Iterator[Game]:
+    """The games ``read_game`` takes the next one of: a path's or a text's from the start,
+    an open file's from one reader kept with the file (the reader reads ahead of the game it
+    gives, so a new reader would lose what the last one had read)."""
+    if isinstance(source, str | os.PathLike):
+        return read_games(source, encoding=encoding)
+    games = getattr(source, _GAMES_READ, None)
+    if games is None:
+        games = read_games(source, encoding=encoding)
+        setattr(source, _GAMES_READ, games)
+    return games
 
 __all__ = [
     "SKIP",

@@ -3,7 +3,7 @@
 The public API, after python-chess: ``replay_game`` replays a ``pdn.Game`` into a game tree
 (``mainline()`` gives a ``GameNode`` per move, each with its variations), and ``Board``
 holds a position with its legal moves, text in every notation, ``push``/``pop`` and the
-outcome.
+outcome; ``stats_tables`` and ``write_table`` make the pandas tables of whole archives.
 
 >>> import pdn, replay
 >>> game = next(pdn.read_games("1. cd4 fg5 2. dc5 (2. gh4) bd4 *"))
@@ -32,13 +32,14 @@ if TYPE_CHECKING:
     from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
     from replay.numbering import Numbering
     from replay.replayer import Problem, ReplayedGame, Status, replay_game
+    from replay.stats import stats_tables, write_table
     from replay.tree import GameNode, Variation
     from replay.variants import Variant, get_variant, variant_names
 
     GameTree = ReplayedGame
 
 # Imported on first use, so that importing one submodule (as every command does) does not
-# load the replayer and the grammar.
+# load the replayer and the grammar (nor pandas, for the tables).
 _HOMES = {
     "Board": "replay.board", "Outcome": "replay.board",
     "AmbiguousMoveError": "replay.move", "IllegalMoveError": "replay.move",
@@ -46,6 +47,7 @@ _HOMES = {
     "Numbering": "replay.numbering",
     "Problem": "replay.replayer", "ReplayedGame": "replay.replayer",
     "Status": "replay.replayer", "replay_game": "replay.replayer",
+    "stats_tables": "replay.stats", "write_table": "replay.stats",
     "GameNode": "replay.tree", "Variation": "replay.tree",
     "Variant": "replay.variants", "get_variant": "replay.variants",
     "variant_names": "replay.variants",
@@ -77,5 +79,7 @@ __all__ = [
     "Variation",
     "get_variant",
     "replay_game",
+    "stats_tables",
     "variant_names",
+    "write_table",
 ]

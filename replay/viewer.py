@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from pdn.chunks import block_chunks
+from pdn.model import Game
 from pdn.parallel import gc_paused
 from pdn.partitions import Partition
 from pdn.reader import parse_chunks
@@ -105,11 +106,14 @@ class ViewerPage:
         self.stream.write(self.tail)
 
 
-def write_viewer(stream: IO[str], games: Iterable[ReplayedGame], *, flipped: bool = False,
-                 title: str = "Draughts games") -> int:
-    """Write the viewer page of ``games`` to ``stream``; returns how many games it shows."""
+def write_viewer(stream: IO[str], games: Iterable[ReplayedGame | Game], *,
+                 flipped: bool = False, title: str = "Draughts games") -> int:
+    """Write the viewer page of ``games`` to ``stream``; returns how many games it shows.
+    A game as read (``pdn.Game``) is replayed as ``replay_game(game)`` replays it: in the
+    variant its GameType tag states, else the one its record tells."""
     page = ViewerPage(stream, title=title)
-    for replayed in games:
+    for game in games:
+        replayed = replay_game(game) if isinstance(game, Game) else game
         page.add(*game_entry(replayed, flipped=flipped), board_kind(replayed.variant, flipped))
     page.close()
     return page.count
@@ -154,9 +158,10 @@ def _block_entries(partition: Partition, default: Variant | None, override: Vari
     return partition.size, entries, kinds
 
 
-def viewer_html(games: Iterable[ReplayedGame], *, flipped: bool = False,
+def viewer_html(games: Iterable[ReplayedGame | Game], *, flipped: bool = False,
                 title: str = "Draughts games") -> str:
-    """One self-contained HTML page showing the games: board, move list, comments, errors."""
+    """One self-contained HTML page showing the games (replayed, or as read and replayed
+    here as ``write_viewer`` does): board, move list, comments, errors."""
     from io import StringIO
 
     out = StringIO()

@@ -209,3 +209,78 @@ def test_the_viewer_reads_the_tree_and_resolves_nothing(games_pdn: str,
     assert calls == []
     moves = sum(1 for variation in [tree.mainline()] for _ in walk(variation))
     assert len(view.nodes) == moves + 1  # the start and a node per move of the tree
+
+
+# ---- the names the README's library examples use (python-chess's way) ---------------------
+
+SAMPLES = Path(__file__).parents[1] / "samples"
+FULL = SAMPLES / "russian" / "ivanov_petrov_full.pdn"
+SHORT = SAMPLES / "russian" / "ivanov_petrov_short.pdn"
+
+
+@pytest.fixture
+def two_games(tmp_path: Path) -> Path:
+    """Two sample games in one file (one game in two notations), the second below the first."""
+    path = tmp_path / "two.pdn"
+    path.write_text("\n\n".join(p.read_text(encoding="utf-8") for p in (FULL, SHORT)),
+                    encoding="utf-8")
+    return path
+
+
+def test_read_game_gives_the_first_game_of_a_path_or_a_text(two_games: Path):
+    first = next(pdn.read_games(two_games))
+    for source in (two_games, str(two_games), two_games.read_text(encoding="utf-8")):
+        game = pdn.read_game(source)
+        assert isinstance(game, pdn.Game)
+        assert game.moves == first.moves and game.index == 1
+    assert pdn.read_game("") is None  # no game at all, as python-chess says at the end
+    assert pdn.read_game(two_games, 2).moves == list(pdn.read_games(two_games))[1].moves
+
+
+@pytest.mark.parametrize("mode", ["r", "rb"], ids=["text file", "binary file"])
+def test_read_game_reads_an_open_file_game_by_game(two_games: Path, mode: str):
+    expected = list(pdn.read_games(two_games))
+    assert len(expected) == 2 and expected[0].moves != expected[1].moves
+    with open(two_games, mode) as handle:
+        games = []
+        while (game := pdn.read_game(handle)) is not None:  # python-chess's loop
+            games.append(game)
+        assert pdn.read_game(handle) is None  # and it stays at the end
+    assert [(g.index, g.line, g.tags, g.moves) for g in games] == [
+        (g.index, g.line, g.tags, g.moves) for g in expected]
+
+
+def test_str_of_a_game_is_its_pdn_text_and_repr_says_which_game():
+    game = pdn.read_game(FULL)
+    text = str(game)
+    assert text == write_game(game) and text.startswith('[Event "Example game, Russian')
+    again = pdn.read_game(text)
+    assert again.tags == game.tags and [p.record.text for p in again.moves.plies] == [
+        p.record.text for p in game.moves.plies]
+    shown = repr(game)
+    assert "\n" not in shown and len(shown) < 80 + len(str(FULL))  # one short line
+    assert "Ivanov" in shown and "Petrov" in shown
+    assert f"{FULL}:1" in shown and f"{len(game.moves.plies)} plies" in shown
+    assert shown != text and "Line(" not in shown
+
+
+def test_the_stats_tables_are_public_in_replay():
+    from replay import stats_tables, write_table
+    from replay.stats import stats_tables as home
+    from replay.stats import write_table as write_home
+
+    assert stats_tables is home and write_table is write_home
+    assert {"stats_tables", "write_table"} <= set(replay.__all__)
+    told = stats_tables([str(FULL)])  # without a variant: told from each record
+    tagged = stats_tables([str(FULL)], replay.get_variant("russian"))
+    assert told.games["plies"].tolist() == tagged.games["plies"].tolist() == [
+        len(pdn.read_game(FULL).moves.plies)]
+
+
+def test_the_viewer_takes_games_as_read_and_replays_them():
+    from replay.viewer import viewer_html
+
+    game = pdn.read_game(FULL)
+    page = viewer_html([game])
+    assert page == viewer_html([replay.replay_game(game)])
+    assert page.startswith("<!DOCTYPE html>") and "Ivanov" in page

@@ -123,20 +123,21 @@ class Tables:
         return frame
 
 
-def stats_tables(sources: Iterable[str], default: Variant, override: Variant | None = None,
-                 *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,
-                 opening_plies: int = 6, with_moves: bool = True,
-                 encoding: str | None = None, rules: Rules | None = None,
+def stats_tables(sources: Iterable[str], default: Variant | None = None,
+                 override: Variant | None = None, *, jobs: int = 1, engine: str = "local",
+                 scheduler: str | None = None, opening_plies: int = 6,
+                 with_moves: bool = True, encoding: str | None = None,
+                 rules: Rules | None = None,
                  progress: Callable[[int], None] | None = None) -> Tables:
     """Read, replay and tabulate every game of ``sources`` (paths, or ``-`` for stdin), in
     memory (``write_table`` streams one table to a file instead).
 
-    ``default`` is the variant of games without a GameType tag; ``override`` replaces every
-    game's; ``rules`` are rule options set on top of each game's variant. ``jobs`` worker
-    processes (0: all cores); ``engine`` ``local`` or ``dask`` (``scheduler``: a Dask
-    scheduler's address; ``pdn.runner``); ``progress`` is told how much of the input each
-    part covered. Raises ``OSError`` for an unreadable file and ``EngineUnavailableError``
-    without Dask.
+    ``default`` is the variant of games without a GameType tag (None: told from each
+    record, docs/inference.md); ``override`` replaces every game's; ``rules`` are rule
+    options set on top of each game's variant. ``jobs`` worker processes (0: all cores);
+    ``engine`` ``local`` or ``dask`` (``scheduler``: a Dask scheduler's address;
+    ``pdn.runner``); ``progress`` is told how much of the input each part covered. Raises
+    ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask.
     """
     sources = list(sources)
     options = Options(default, override, opening_plies, with_moves, rules)

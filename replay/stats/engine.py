@@ -29,7 +29,7 @@ BLOCK = 1 << 18  # characters of games per partition on one machine (some hundre
 class Options:
     """What every batch needs to know."""
 
-    default: Variant
+    default: Variant | None
     override: Variant | None = None
     opening_plies: int = 6
     with_moves: bool = True
