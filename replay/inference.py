@@ -155,8 +155,12 @@ def _fen_squares(game: Game) -> _Squares:
         body = section.strip()
         if body[:1].upper() not in ("W", "B"):
             continue
-        names += [(number.lstrip("0") or "0") if number else (letter + rank).lower()
-                  for letter, rank, number in _SQUARE.findall(body[1:])]
+        for item in body[1:].split(","):
+            token = item.strip()
+            if token[:1].upper() == "K":  # the king mark, as pdn.fen reads it: not file k
+                token = token[1:]
+            names += [(number.lstrip("0") or "0") if number else (letter + rank).lower()
+                      for letter, rank, number in _SQUARE.findall(token)]
     return _Squares.of(names)
 
 
