@@ -45,3 +45,24 @@ def follow_file(items: Iterable[T], silent: Callable[[T], bool], told: Callable[
                 yield from leading
                 leading = []
     yield from leading
+
+
+def heads_follow(parts: list[tuple[str | None, str | None]]) -> list[str | None]:
+    """For the parts of one source in order, each as the variant keys its first and its last
+    game that tells give (None: none tells), the key its silent games at its head follow:
+    the last told in the parts before it, else the first told from it on.
+
+    >>> heads_follow([(None, None), ("russian", "english"), (None, None), ("czech", "czech")])
+    ['russian', 'russian', 'english', 'english']
+    """
+    before: list[str | None] = []
+    last: str | None = None
+    for _, last_told in parts:
+        before.append(last)
+        last = last_told or last
+    after: str | None = None
+    keys: list[str | None] = []
+    for (first_told, _), told in zip(reversed(parts), reversed(before), strict=True):
+        after = first_told or after
+        keys.append(told or after)
+    return keys[::-1]

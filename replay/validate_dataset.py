@@ -22,6 +22,7 @@ from pdn.dataset import Dataset
 from pdn.partitions import Partition, source_name
 from pdn.runner import open_runner
 from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
+from replay.silent import heads_follow
 from replay.validate import (
     BLOCK,
     HELD_REPORTS,
@@ -172,8 +173,9 @@ def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | 
                     unreadable.append(f"{source_name(source)}: cannot read: "
                                       f"{error.strerror or error}")
                 reading = votes.reading()
-                spooled[first:] = [replace(s, reading=reading)
-                                   for s in _followed(spooled[first:])]
+                keys = heads_follow([(s.first_told, s.last_told) for s in spooled[first:]])
+                spooled[first:] = [replace(s, reading=reading, follow=key)
+                                   for s, key in zip(spooled[first:], keys, strict=True)]
             for counts in runner.map(write_reports, spooled, dataset, work):
                 tally.add(counts)
         dataset.commit(len(spooled), tally.rows)
@@ -181,23 +183,6 @@ def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | 
         dataset.abort()
         raise
     return Written(tally, unreadable)
-
-
-def _followed(parts: list[SpooledReports]) -> list[SpooledReports]:
-    """The parts of one source, each told the variant its silent games at its head follow:
-    the last told in the parts before it, else the first told from it on
-    (``replay.silent``)."""
-    before: list[str | None] = []
-    last: str | None = None
-    for part in parts:
-        before.append(last)
-        last = part.last_told or last
-    after: str | None = None
-    followed = []
-    for part, told in zip(reversed(parts), reversed(before), strict=True):
-        after = part.first_told or after
-        followed.append(replace(part, follow=told or after))
-    return followed[::-1]
 
 
 __all__ = ["Tally", "Written", "validate_to_dataset"]

@@ -194,3 +194,16 @@ def test_validate_into_a_dataset_follows_across_partitions_as_the_stream(tmp_pat
     lines = [json.loads(line) for part in parts for line in part.read_text().splitlines()]
     assert [line["variant"] for line in lines] == expected
     assert lines == _validated(path, "1")
+
+
+def test_a_stats_dataset_follows_across_partitions_as_the_table(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from replay.stats import dataset
+
+    path, expected = _mixed_file(tmp_path)
+    monkeypatch.setattr(dataset, "BLOCK", 600)
+    dataset.write_dataset([str(path)], None, f"{tmp_path}/parts/", "games", jobs=2)
+    written = pd.read_parquet(tmp_path / "parts")
+    assert list(written["variant"]) == expected
+    assert list(written["white_men"]) == [20 if v == "international" else 12 for v in expected]

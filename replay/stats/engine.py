@@ -125,29 +125,35 @@ def _followed(parts: Iterable[Part], options: Options) -> Iterator[Part]:
                 continue
             key = str(part.games.at[telling[0], "variant"])
             for waiting in held:
-                _follow_rows(waiting, key, options)
+                follow_rows(waiting.games, waiting.silent, key, options)
+                waiting.silent = {}
             yield from held
             held = []
-        key = _follow_rows(part, key, options)
+        key = follow_rows(part.games, part.silent, key, options)
+        part.silent = {}
         yield part
     yield from held
 
 
-def _follow_rows(part: Part, key: str, options: Options) -> str:
-    """Each silent game of ``part`` read as the nearest game before it that tells (``key``
-    before the first); the key after the part's last game."""
-    for row in range(len(part.games)):
-        game = part.silent.get(row)
+def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,
+                options: Options) -> str | None:
+    """Each ``silent`` game (by row of ``games``) read again as the nearest game before it
+    that tells (``key`` before the first; None: left as it is); the key after the last."""
+    if not silent:  # nothing to read again: the last game tells
+        return str(games["variant"].iat[-1]) if len(games) else key
+    for row in range(len(games)):
+        game = silent.get(row)
         if game is None:
-            key = str(part.games.at[row, "variant"])
+            key = str(games.at[row, "variant"])
             continue
-        fields = game_row(game, int(part.games.at[row, "game"]), options.default,
+        if key is None:
+            continue
+        fields = game_row(game, int(games.at[row, "game"]), options.default,
                           options.override, options.opening_plies, None, options.rules,
                           follow=keyed_variant(key))
         again = typed_games([fields])
         for column in REPLAY_COLUMNS:
-            part.games.at[row, column] = again.at[0, column]
-    part.silent = {}
+            games.at[row, column] = again.at[0, column]
     return key
 
 
