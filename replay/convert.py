@@ -325,28 +325,30 @@ def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant)
 # ---- the API ----------------------------------------------------------------------------------
 
 def reading_variant(game: Game, default: Variant | None = None,
-                    override: Variant | None = None, *, rules: Rules | None = None
-                    ) -> tuple[Variant, ReplayedGame]:
+                    override: Variant | None = None, *, rules: Rules | None = None,
+                    follow: Variant | None = None) -> tuple[Variant, ReplayedGame]:
     """The variant a game is read with (its squares' numbering included) and its replay;
     ``replay_game`` tries the numbering the GameType tag states where the standard one
-    fails."""
-    replayed = replay_game(game, default, override, rules=rules)
+    fails (and takes ``follow`` for a record that tells nothing)."""
+    replayed = replay_game(game, default, override, rules=rules, follow=follow)
     return replayed.variant, replayed
 
 
 def convert_game(game: Game, default: Variant | None = None, target: Target | None = None,
                  *, override: Variant | None = None, partial: bool = False,
-                 details: bool = False, rules: Rules | None = None) -> Conversion:
+                 details: bool = False, rules: Rules | None = None,
+                 follow: Variant | None = None) -> Conversion:
     """Convert one game; ``default`` is the variant of a game without GameType tag (None:
     told from the record), ``override`` the variant of every game, ``rules`` rule options set
-    on top of the game's variant. ``details`` adds every
+    on top of the game's variant, ``follow`` the variant of a record that tells nothing
+    (``replay_game``). ``details`` adds every
     notation of each move (for JSON). A game with an illegal or unreadable move is converted
     only with ``partial``; a game with lost moves is converted as far as it is known. A
     site's convention (squares named from the first mover's side) is written back in the
     variant's standard form.
     """
     target = target or Target()
-    variant, replayed = reading_variant(game, default, override, rules=rules)
+    variant, replayed = reading_variant(game, default, override, rules=rules, follow=follow)
     writer = _Writer(standard_form(variant), target, details)
     report = _report(game, variant, replayed)
     if report.status == "unreadable" or any(p.code == "bad-fen" for p in replayed.errors):
@@ -375,7 +377,9 @@ def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
     return GameReport(game.source, game.index, game.line, game.tags.get("White"),
                       game.tags.get("Black"), variant.name, len(replayed.moves),
                       replayed.status, errors=reading if replayed.status == "unreadable"
-                      else [], warnings=reading)
+                      else [], warnings=reading,
+                      notes=[note.as_dict() for note in replayed.notes],
+                      record=game if replayed.silent else None)
 
 
 def convert_games(games: Iterable[Game], default: Variant | None = None,

@@ -18,12 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from pdn.model import Game
 from pdn.parallel import gc_paused
 from pdn.partitions import Partition, source_name
 from pdn.reader import read_block
 from pdn.runner import open_runner
 from replay import convert
 from replay.convert import Target, TargetError
+from replay.inference import keyed_variant
+from replay.silent import follow_file
 from replay.validate import GameReport, problem_line
 from replay.variants import Rules, Variant
 
@@ -75,15 +78,37 @@ def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Convert
         for game in read_block(partition.chunk(), partition.source):
             mend = repair_game(game, job.default, job.override, rules=job.rules).mend \
                 if job.repair else ""
-            conversion = convert.convert_game(game, job.default, job.target,
-                                              override=job.override, partial=job.partial,
-                                              details=job.output_format == "json",
-                                              rules=job.rules)
-            text = (convert.render(conversion, job.output_format, job.layout)
-                    if conversion.game is not None else None)
-            plies = len(conversion.tree.steps) if conversion.tree is not None else 0
-            done.append(Converted(text, conversion.report, plies, mend or ""))
+            done.append(_converted(game, job, mend or ""))
     return partition.size, done
+
+
+def _converted(game: Game, job: Job, mend: str, follow: Variant | None = None) -> Converted:
+    """One game converted; ``follow``: the variant of a record that tells nothing
+    (``replay.replayer.replay_game``)."""
+    conversion = convert.convert_game(game, job.default, job.target, override=job.override,
+                                      partial=job.partial,
+                                      details=job.output_format == "json", rules=job.rules,
+                                      follow=follow)
+    text = (convert.render(conversion, job.output_format, job.layout)
+            if conversion.game is not None else None)
+    plies = len(conversion.tree.steps) if conversion.tree is not None else 0
+    return Converted(text, conversion.report, plies, mend)
+
+
+def _followed(items: Iterator[Converted], job: Job) -> Iterator[Converted]:
+    """The games of one source, where one whose record tells nothing of its variant is
+    converted again under the variant of the file's games around it (``replay.silent``)."""
+    def redo(item: Converted, key: str) -> Converted:
+        report = item.report
+        assert report.record is not None
+        again = _converted(report.record, job, item.mend, keyed_variant(key))
+        again.report.game = report.game
+        return again
+
+    for item in follow_file(items, lambda item: item.report.record is not None,
+                            lambda item: item.report.variant_key, redo):
+        item.report.record = None
+        yield item
 
 
 def convert_sources(sources: list[str], job: Job, *, jobs: int = 0,
@@ -97,21 +122,27 @@ def convert_sources(sources: list[str], job: Job, *, jobs: int = 0,
     ``TargetError`` when the target does not fit a game's board."""
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
         for source in sources:
-            offset = 0
             try:
-                for size, part in runner.map(convert_partition,
-                                             runner.partitions(source, encoding), job):
-                    if progress is not None:
-                        progress(size)
-                    for converted in part:
-                        converted.report.game += offset
-                        yield converted
-                    offset += len(part)
+                parts = runner.map(convert_partition, runner.partitions(source, encoding), job)
+                yield from _followed(_numbered(parts, progress), job)
             except OSError as error:
                 name = source_name(source)
                 yield Unreadable(name, f"{name}: cannot read: {error.strerror or error}")
             except TargetError as error:
                 raise TargetError(f"{source_name(source)}: {error}") from None
+
+
+def _numbered(parts: Iterator[tuple[int, list[Converted]]],
+             progress: Callable[[int], None] | None) -> Iterator[Converted]:
+    """The games of one source's partitions, numbered in the source."""
+    offset = 0
+    for size, part in parts:
+        if progress is not None:
+            progress(size)
+        for converted in part:
+            converted.report.game += offset
+            yield converted
+        offset += len(part)
 
 
 def verdict(item: Converted) -> str:

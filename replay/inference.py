@@ -57,6 +57,7 @@ class Guess:
     variants: tuple[Variant, ...]
     evidence: str
     decided: bool = False  # a tag named the variant: nothing to try
+    silent: bool = False  # no square and no FEN: the record does not tell its board
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,9 @@ def candidates(game: Game) -> Guess:
         evidence += f", first move {squares.first_move}"
     if lidraughts:
         evidence += f", Site {game.tags.get('Site')}"
-    return Guess(_variants(tuple(names)), evidence.lstrip(", "))
+    silent = not (squares.alphanumeric or squares.numeric or fen_squares.alphanumeric
+                  or fen_squares.numeric)
+    return Guess(_variants(tuple(names)), evidence.lstrip(", "), silent=silent)
 
 
 def _named_variant(game: Game) -> Guess | None:
@@ -155,8 +158,12 @@ def _fen_squares(game: Game) -> _Squares:
         body = section.strip()
         if body[:1].upper() not in ("W", "B"):
             continue
-        names += [(number.lstrip("0") or "0") if number else (letter + rank).lower()
-                  for letter, rank, number in _SQUARE.findall(body[1:])]
+        for item in body[1:].split(","):
+            token = item.strip()
+            if token[:1].upper() == "K":  # the king mark, as pdn.fen reads it: not file k
+                token = token[1:]
+            names += [(number.lstrip("0") or "0") if number else (letter + rank).lower()
+                      for letter, rank, number in _SQUARE.findall(token)]
     return _Squares.of(names)
 
 
@@ -211,6 +218,17 @@ def _variants(names: tuple[str, ...]) -> tuple[Variant, ...]:
         except UnknownVariantError:
             continue  # a variant this build does not play
     return tuple(found)
+
+
+def variant_key(variant: Variant) -> str:
+    """The variant's name, or for English as online sites write it
+    ``english-first-mover-bottom`` (``keyed_variant`` gives the variant back)."""
+    return _SITE_ENGLISH if is_first_mover_bottom(variant) else variant.name
+
+
+def keyed_variant(key: str) -> Variant:
+    """The variant of a ``variant_key``; raises UnknownVariantError."""
+    return ENGLISH_FIRST_MOVER_BOTTOM if key == _SITE_ENGLISH else get_variant(key)
 
 
 def is_first_mover_bottom(variant: Variant) -> bool:

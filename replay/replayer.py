@@ -102,6 +102,9 @@ class ReplayedGame:
     # position; the file's decided games then tell which reading it uses (``apply_reading``).
     result_reading: str | None = None
     variant_source: str = TAG  # tag / option / inferred
+    # Inferred with nothing in the record to tell it (no square, no FEN): its file's other
+    # games may (``replay.silent``).
+    silent: bool = False
     notes: list[Problem] = field(default_factory=list)  # variant-inferred, conventions
     # What the replayer found on each variation, by ``id`` of its ``Line`` (for the tree).
     lines: dict[int, LineReplay] = field(default_factory=dict, repr=False)
@@ -216,13 +219,15 @@ def _stated_numbering(game: Game, variant: Variant) -> Variant | None:
 
 def replay_game(game: Game, default: Variant | str | None = None,
                 override: Variant | str | None = None, *,
-                rules: Rules | None = None) -> ReplayedGame:
+                rules: Rules | None = None, follow: Variant | None = None) -> ReplayedGame:
     """Replay a game's main line and variations; never raises on bad records.
 
     The variant (a ``Variant`` or its name): ``override`` if given, else the GameType tag,
     else ``default``, else the one the record itself tells (``replay.inference``; noted as
     ``variant-inferred``); ``rules`` (named rule options such as ``{"forced-capture": "no"}``)
-    are set on top of it, whichever it is. The game tree is ``mainline()`` of the result.
+    are set on top of it, whichever it is. ``follow``: the variant of the games around it in
+    its file, taken where the variant is inferred and the record tells nothing (no square, no
+    FEN; ``replay.silent``). The game tree is ``mainline()`` of the result.
 
     Archives carry GameType tags whose notation code disagrees with their moves (kurnik.pdn:
     an N1 tag over standard numbers), so the standard reading comes first; where it fails
@@ -234,7 +239,10 @@ def replay_game(game: Game, default: Variant | str | None = None,
         override = get_variant(override)
     variant, source = _chosen_variant(game, default, override)
     if variant is None:
-        return _replay_inferred(game, inference.candidates(game), rules)
+        guess = inference.candidates(game)
+        if guess.silent and follow is not None:
+            return _replay_followed(game, follow, rules)
+        return _replay_inferred(game, guess, rules)
     replayed = _replay(game, with_rules(variant, rules))
     replayed.variant_source = source
     if replayed.errors and source == TAG:
@@ -266,14 +274,32 @@ def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = N
         verdict = f"no variant replays it to the end; {verdict} goes furthest"
     elif best.variant.name != first:
         verdict = f"{verdict} (it does not replay as {first})"
+    best.silent = guess.silent
     best.notes.insert(0, Problem("variant-inferred", f"{guess.evidence}: {verdict}",
                                  game.line or None))
     if inference.is_first_mover_bottom(best.variant):
-        best.notes.append(Problem(
-            "first-mover-bottom", "squares are named from the first mover's side and the "
-            "first mover is called White (P1): read as English checkers, where the first "
-            "mover is Black", game.line or None))
+        best.notes.append(_first_mover_bottom_note(game))
     return best
+
+
+def _first_mover_bottom_note(game: Game) -> Problem:
+    return Problem("first-mover-bottom", "squares are named from the first mover's side and "
+                   "the first mover is called White (P1): read as English checkers, where the "
+                   "first mover is Black", game.line or None)
+
+
+def _replay_followed(game: Game, follow: Variant, rules: Rules | None) -> ReplayedGame:
+    """A record that tells nothing, replayed under the variant of its file's other games."""
+    replayed = _replay(game, with_rules(follow, rules))
+    replayed.variant_source = INFERRED
+    name = follow.name
+    replayed.notes.append(Problem(
+        "variant-inferred", f"no squares written, as the nearest game of its file that tells "
+        f"its variant: {name}",
+        game.line or None))
+    if inference.is_first_mover_bottom(follow):
+        replayed.notes.append(_first_mover_bottom_note(game))
+    return replayed
 
 
 def _replay(game: Game, variant: Variant) -> ReplayedGame:

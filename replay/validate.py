@@ -7,7 +7,7 @@ between worker processes and become JSON lines as they are.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from pdn.fen import format_fen
 from pdn.model import Game
@@ -17,7 +17,13 @@ from pdn.reader import parse_chunks
 from pdn.runner import open_runner
 from pdn.syntax import block_chunks
 from replay.board import setup_from_position
-from replay.inference import standard_form, standard_players
+from replay.inference import (
+    ENGLISH_FIRST_MOVER_BOTTOM,
+    keyed_variant,
+    standard_form,
+    standard_players,
+    variant_key,
+)
 from replay.replayer import (
     UNREADABLE,
     Problem,
@@ -26,6 +32,7 @@ from replay.replayer import (
     file_reading,
     replay_game,
 )
+from replay.silent import follow_file
 from replay.variants import Rules, Variant
 
 
@@ -55,11 +62,20 @@ class GameReport:
     notes: list[dict] = field(default_factory=list)  # variant-inferred and conventions
     result_reading: str | None = None  # settled per file by settle_results
     suggestions: list[dict] = field(default_factory=list)  # repairs, with --suggest only
+    # The record, kept while its file's other games may tell its variant (``follow_reports``).
+    record: Game | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
-        fields = asdict(self)
-        del fields["result_reading"]
+        fields = asdict(replace(self, record=None) if self.record is not None else self)
+        del fields["result_reading"], fields["record"]
         return fields
+
+    @property
+    def variant_key(self) -> str:
+        """The variant as ``replay.inference.variant_key`` names it."""
+        if any(note["code"] == "first-mover-bottom" for note in self.notes):
+            return variant_key(ENGLISH_FIRST_MOVER_BOTTOM)
+        return self.variant
 
     @property
     def title(self) -> str:
@@ -102,12 +118,13 @@ def suggestion_lines(report: GameReport) -> list[str]:
 
 
 def report_game(game: Game, default: Variant | None = None, override: Variant | None = None,
-                *, suggest: bool = False, rules: Rules | None = None, strict: bool = False
-                ) -> GameReport:
+                *, suggest: bool = False, rules: Rules | None = None, strict: bool = False,
+                follow: Variant | None = None) -> GameReport:
     """Replay a game and sum it up; ``suggest`` adds repair suggestions to a broken game
     (``replay.repair``); ``rules`` are rule options set on top of the game's variant;
-    ``strict`` counts warnings as errors (a valid game with warnings is invalid)."""
-    replayed = replay_game(game, default, override, rules=rules)
+    ``strict`` counts warnings as errors (a valid game with warnings is invalid);
+    ``follow`` is the variant of a record that tells nothing (``replay_game``)."""
+    replayed = replay_game(game, default, override, rules=rules, follow=follow)
     notation = standard_form(replayed.variant).gametype.notation
     white, black = standard_players(game.tags, replayed.variant)
     # What the reader found is an error only when it left nothing to replay; in a readable
@@ -142,6 +159,7 @@ def report_game(game: Game, default: Variant | None = None, override: Variant | 
         notes=[note.as_dict() for note in replayed.notes],
         result_reading=replayed.result_reading,
         suggestions=_suggestions(game, default, override, replayed, rules) if suggest else [],
+        record=game if replayed.silent else None,
     )
     if strict and report.warnings and report.status == "valid":
         report.status = "invalid"
@@ -172,8 +190,31 @@ def report_games(games: Iterable[Game], default: Variant | None = None,
     """Reports for a stream of games of one source, in order, results settled per source;
     ``suggest`` adds repair suggestions to each broken game, ``rules`` and ``strict`` are
     ``report_game``'s."""
-    return settle_results(report_game(game, default, override, suggest=suggest, rules=rules,
-                                      strict=strict) for game in games)
+    work = _Work(default, override, suggest, rules, strict)
+    return settle_results(follow_reports(
+        (report_game(game, default, override, suggest=suggest, rules=rules, strict=strict)
+         for game in games), work))
+
+
+def follow_reports(reports: Iterable[GameReport], work: _Work, key: str | None = None
+                   ) -> Iterator[GameReport]:
+    """Reports of one source, in order, where a game whose record tells nothing of its
+    variant is reported again under the variant of the file's games around it
+    (``replay.silent``); ``key``: the variant told before these reports, if any."""
+    def redo(report: GameReport, key: str) -> GameReport:
+        assert report.record is not None
+        again = report_game(report.record, work.default, work.override, suggest=work.suggest,
+                            rules=work.rules, strict=work.strict, follow=keyed_variant(key))
+        again.game, again.file = report.game, report.file
+        return again
+
+    def cleared(report: GameReport) -> GameReport:
+        report.record = None
+        return report
+
+    followed = follow_file(reports, lambda report: report.record is not None,
+                           lambda report: report.variant_key, redo, key=key)
+    return (cleared(report) for report in followed)
 
 
 def settle_results(reports: Iterable[GameReport]) -> Iterator[GameReport]:
@@ -238,7 +279,8 @@ def validate_sources(sources: list[str], default: Variant | None = None,
             try:
                 batches = runner.map(_validate_partition,
                                      runner.partitions(source, encoding, BLOCK), work)
-                yield from settle_results(_renumbered(batches, progress))
+                yield from settle_results(follow_reports(_renumbered(batches, progress),
+                                                         work))
             except OSError as error:
                 yield f"{source_name(source)}: cannot read: {error.strerror or error}"
 

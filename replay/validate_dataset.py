@@ -22,7 +22,15 @@ from pdn.dataset import Dataset
 from pdn.partitions import Partition, source_name
 from pdn.runner import open_runner
 from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
-from replay.validate import BLOCK, HELD_REPORTS, GameReport, _validate_partition, _Work
+from replay.silent import heads_follow
+from replay.validate import (
+    BLOCK,
+    HELD_REPORTS,
+    GameReport,
+    _validate_partition,
+    _Work,
+    follow_reports,
+)
 from replay.variants import Rules, Variant
 
 _CODES = {None: 0, FIRST_MOVER_READING: 1, COLOUR_READING: 2}
@@ -39,6 +47,11 @@ class SpooledReports:
     offset: int = 0  # games before the partition in its file (set by the client)
     index: int = 0  # the part's number (set by the client)
     reading: str | None = None  # the file's reading (set by the client)
+    # The variants the first and the last of its games that tell one tell
+    # (``replay.silent``), and the one its silent games at its head follow (by the client).
+    first_told: str | None = None
+    last_told: str | None = None
+    follow: str | None = None
 
 
 @dataclass
@@ -65,16 +78,20 @@ def spool_reports(partition: Partition, work: _Work, dataset: Dataset) -> Spoole
     path = dataset.spool_path(f"{uuid.uuid4().hex}.pickle")
     with dataset.files().open(path, "wb") as stream:
         pickle.dump(reports, stream, protocol=pickle.HIGHEST_PROTOCOL)
+    told = [report.variant_key for report in reports if report.record is None]
     return SpooledReports(partition.source, size, path,
-                          bytes(_CODES[r.result_reading] for r in reports))
+                          bytes(_CODES[r.result_reading] for r in reports),
+                          first_told=told[0] if told else None,
+                          last_told=told[-1] if told else None)
 
 
-def write_reports(spooled: SpooledReports, dataset: Dataset) -> Tally:
+def write_reports(spooled: SpooledReports, dataset: Dataset, work: _Work) -> Tally:
     """Second pass (a worker): number, settle and write one part of JSON lines."""
     files = dataset.files()
     with files.open(spooled.spool, "rb") as stream:
         reports: list[GameReport] = pickle.load(stream)
     files.rm(spooled.spool)
+    reports = list(follow_reports(reports, work, spooled.follow))
     tally = Tally(rows=len(reports))
     lines = []
     for number, report in enumerate(reports, spooled.offset + 1):
@@ -156,8 +173,10 @@ def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | 
                     unreadable.append(f"{source_name(source)}: cannot read: "
                                       f"{error.strerror or error}")
                 reading = votes.reading()
-                spooled[first:] = [replace(s, reading=reading) for s in spooled[first:]]
-            for counts in runner.map(write_reports, spooled, dataset):
+                keys = heads_follow([(s.first_told, s.last_told) for s in spooled[first:]])
+                spooled[first:] = [replace(s, reading=reading, follow=key)
+                                   for s, key in zip(spooled[first:], keys, strict=True)]
+            for counts in runner.map(write_reports, spooled, dataset, work):
                 tally.add(counts)
         dataset.commit(len(spooled), tally.rows)
     except BaseException:

@@ -28,7 +28,8 @@ from pdn.dataset import Dataset
 from pdn.model import SEVEN_TAGS
 from pdn.partitions import Partition
 from pdn.runner import open_runner
-from replay.stats.engine import BLOCK, Options, run_batch
+from replay.silent import heads_follow
+from replay.stats.engine import BLOCK, Options, follow_rows, run_batch
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
     READINGS,
@@ -56,6 +57,10 @@ class Spooled:
     votes: tuple[int, int]  # decided Black-first games read for the first mover, the colour
     offset: int = 0  # games before the partition in its file (set by the client)
     index: int = 0  # the part's number (set by the client)
+    # The variants its first and last games that tell one tell (``replay.silent``), and the
+    # one its silent games at its head follow (set by the client).
+    told: tuple[str | None, str | None] = (None, None)
+    follow: str | None = None
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,7 @@ class Finish:
     files: list[str]
     tags: tuple[str, ...]
     readings: pd.Series | None
+    options: Options
 
 
 def spool_part(partition: Partition, options: Options, dataset: Dataset, table: str
@@ -73,22 +79,28 @@ def spool_part(partition: Partition, options: Options, dataset: Dataset, table: 
     """First pass (a worker): tabulate a partition and leave the frame ``table`` needs."""
     part = run_batch(partition, options)
     frame = part.moves if table == "moves" else part.games
+    silent = {} if table == "moves" else part.silent  # a silent game has no moves
     path = dataset.spool_path(f"{uuid.uuid4().hex}.pickle")
     with dataset.files().open(path, "wb") as stream:
-        pickle.dump(frame, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump((frame, silent), stream, protocol=pickle.HIGHEST_PROTOCOL)
     readings = part.games["result_reading"].value_counts()
+    told = [str(part.games.at[row, "variant"]) for row in range(len(part.games))
+            if row not in part.silent]
     return Spooled(part.source, part.size, path, len(part.games),
                    tuple(c for c in part.games.columns if c not in REPLAY_COLUMNS),
-                   (int(readings.get(READINGS[0], 0)), int(readings.get(READINGS[1], 0))))
+                   (int(readings.get(READINGS[0], 0)), int(readings.get(READINGS[1], 0))),
+                   told=(told[0], told[-1]) if told else (None, None))
 
 
 def write_part(spooled: Spooled, finish: Finish, dataset: Dataset) -> int:
     """Second pass (a worker): number, finish and write one part; the rows written."""
     files = dataset.files()
     with files.open(spooled.spool, "rb") as stream:
-        frame = pickle.load(stream)
+        frame, silent = pickle.load(stream)
     files.rm(spooled.spool)
     frame["game"] += spooled.offset
+    if silent:
+        follow_rows(frame, silent, spooled.follow, finish.options)
     if finish.table == "moves":
         done = finish_moves(with_file([frame], [spooled.source], frame, finish.files))
     else:
@@ -166,12 +178,27 @@ def _write_parts(sources: list[str], options: Options, dataset: Dataset, table: 
             first, colour = votes.get(facts.source, (0, 0))
             votes[facts.source] = (first + facts.votes[0], colour + facts.votes[1])
             spooled.append(replace(facts, offset=offset, index=len(spooled)))
-        finish = Finish(table, files, tuple(tags), _readings(votes))
+        spooled = _followed(spooled)
+        finish = Finish(table, files, tuple(tags), _readings(votes), options)
         rows = sum(runner.map(write_part, spooled, finish, dataset))
     if not spooled:  # an empty table still has its columns
         write_parquet_part(_empty(table, files), dataset, 0)
         return 1, 0
     return len(spooled), rows
+
+
+def _followed(spooled: list[Spooled]) -> list[Spooled]:
+    """Each part told the variant its silent games at its head follow (``replay.silent``),
+    over the parts of each source."""
+    by_source: dict[str, list[int]] = {}
+    for number, part in enumerate(spooled):
+        by_source.setdefault(part.source, []).append(number)
+    followed = list(spooled)
+    for numbers in by_source.values():
+        keys = heads_follow([spooled[number].told for number in numbers])
+        for number, key in zip(numbers, keys, strict=True):
+            followed[number] = replace(spooled[number], follow=key)
+    return followed
 
 
 def _readings(votes: dict[str, tuple[int, int]]) -> pd.Series | None:

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
+from pdn.model import Game
 from pdn.parallel import gc_paused
 from pdn.partitions import Partition
 from pdn.reader import read_games
 from pdn.runner import ENGINES, EngineUnavailableError, open_runner
+from replay.inference import keyed_variant
+from replay.silent import HELD_SILENT
 from replay.stats.rows import MoveColumns, game_row
-from replay.stats.schema import typed_games, typed_moves
+from replay.stats.schema import REPLAY_COLUMNS, typed_games, typed_moves
 from replay.variants import Rules, Variant
 
 BLOCK = 1 << 18  # characters of games per partition on one machine (some hundreds of games)
@@ -44,6 +47,9 @@ class Part:
     size: int  # the partition's characters (or bytes), for progress
     games: pd.DataFrame
     moves: pd.DataFrame | None
+    # The games whose record tells nothing of their variant, by row: their file's other
+    # games tell it (``replay.silent``), which only the main process sees in order.
+    silent: dict[int, Game] = field(default_factory=dict)
 
 
 def run_batch(partition: Partition, options: Options) -> Part:
@@ -55,13 +61,17 @@ def run_batch(partition: Partition, options: Options) -> Part:
 def _tabulated(partition: Partition, options: Options) -> Part:
     moves = MoveColumns() if options.with_moves else None
     rows = []
+    games = []
     block = partition.chunk()
     for game in read_games(io.StringIO(block.text)):
         game.line += block.line - 1
+        games.append(game)
         rows.append(game_row(game, len(rows) + 1, options.default, options.override,
                              options.opening_plies, moves, options.rules))
     return Part(partition.source, partition.size, typed_games(rows),
-                typed_moves(moves.columns) if moves is not None else None)
+                typed_moves(moves.columns) if moves is not None else None,
+                {row: game for row, (game, fields) in enumerate(zip(games, rows, strict=True))
+                 if fields["silent"]})
 
 
 def iter_parts(sources: Iterable[str], options: Options, *, jobs: int = 1,
@@ -72,18 +82,79 @@ def iter_parts(sources: Iterable[str], options: Options, *, jobs: int = 1,
     (``pdn.runner``), games numbered from 1 in each source; ``progress`` is told each part's
     size. Raises ``OSError`` for an unreadable file and ``EngineUnavailableError`` without
     Dask."""
-    counts: dict[str, int] = {}
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
-        for part in runner.run(run_batch, sources, options, encoding=encoding, size=BLOCK):
-            if progress is not None:
-                progress(part.size)
-            offset = counts.get(part.source, 0)
-            counts[part.source] = offset + len(part.games)
-            if offset:
-                part.games["game"] += offset
-                if part.moves is not None:
-                    part.moves["game"] += offset
-            yield part
+        parts = runner.run(run_batch, sources, options, encoding=encoding, size=BLOCK)
+        yield from _followed(_numbered(parts, progress), options)
+
+
+def _numbered(parts: Iterable[Part], progress: Callable[[int], None] | None
+              ) -> Iterator[Part]:
+    """The parts with their games numbered from 1 in each source."""
+    counts: dict[str, int] = {}
+    for part in parts:
+        if progress is not None:
+            progress(part.size)
+        offset = counts.get(part.source, 0)
+        counts[part.source] = offset + len(part.games)
+        if offset:
+            part.games["game"] += offset
+            if part.moves is not None:
+                part.moves["game"] += offset
+        yield part
+
+
+def _followed(parts: Iterable[Part], options: Options) -> Iterator[Part]:
+    """The parts, in order, where a game whose record tells nothing of its variant takes the
+    variant of the nearest game before it in its source that tells, or at the head of the
+    source, of the first after it (``replay.silent``); parts of such leading games are held
+    until one that tells comes (at most ``HELD_SILENT`` games)."""
+    source: str | None = None
+    key: str | None = None
+    held: list[Part] = []
+    for part in parts:
+        if part.source != source:
+            yield from held
+            source, key, held = part.source, None, []
+        telling = [row for row in range(len(part.games)) if row not in part.silent]
+        if key is None:
+            if not telling:
+                held.append(part)
+                if sum(len(waiting.silent) for waiting in held) > HELD_SILENT:
+                    yield from held
+                    held = []
+                continue
+            key = str(part.games.at[telling[0], "variant"])
+            for waiting in held:
+                follow_rows(waiting.games, waiting.silent, key, options)
+                waiting.silent = {}
+            yield from held
+            held = []
+        key = follow_rows(part.games, part.silent, key, options)
+        part.silent = {}
+        yield part
+    yield from held
+
+
+def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,
+                options: Options) -> str | None:
+    """Each ``silent`` game (by row of ``games``) read again as the nearest game before it
+    that tells (``key`` before the first; None: left as it is); the key after the last."""
+    if not silent:  # nothing to read again: the last game tells
+        return str(games["variant"].iat[-1]) if len(games) else key
+    for row in range(len(games)):
+        game = silent.get(row)
+        if game is None:
+            key = str(games.at[row, "variant"])
+            continue
+        if key is None:
+            continue
+        fields = game_row(game, int(games.at[row, "game"]), options.default,
+                          options.override, options.opening_plies, None, options.rules,
+                          follow=keyed_variant(key))
+        again = typed_games([fields])
+        for column in REPLAY_COLUMNS:
+            games.at[row, column] = again.at[0, column]
+    return key
 
 
 __all__ = ["ENGINES", "EngineUnavailableError", "Options", "Part", "iter_parts", "run_batch"]

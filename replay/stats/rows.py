@@ -55,10 +55,12 @@ class MoveColumns:
 
 
 def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
-             opening_plies: int, moves: MoveColumns | None, rules: Rules | None = None) -> dict:
+             opening_plies: int, moves: MoveColumns | None, rules: Rules | None = None,
+             follow: Variant | None = None) -> dict:
     """The games-table row of one game; its plies go to ``moves`` when given; ``rules``
-    are rule options set on top of the game's variant."""
-    replayed = replay_game(game, default, override, rules=rules)
+    are rule options set on top of the game's variant; ``follow`` is the variant of a
+    record that tells nothing (``replay_game``; the row's ``silent`` says it is one)."""
+    replayed = replay_game(game, default, override, rules=rules, follow=follow)
     walk = _walk(replayed, ordinal, opening_plies, moves)
     final = Material.of(replayed.final or replayed.start)
     errors = [d.code for d in game.diagnostics if d.severity == "error"]
@@ -79,6 +81,7 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
         "opening": walk.opening(opening_plies),
         "ballot": walk.ballot(replayed),
         "opening_name": _opening_name(replayed),
+        "silent": replayed.silent,
     }
 
 
