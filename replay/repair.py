@@ -51,6 +51,8 @@ KIND_COSTS = {"insert": 1, "replace": 1, "landing": 1, "swap": 2, "delete": 2, "
 WINDOW = 10  # plies before the failure where a slip is looked for
 SECOND_WINDOW = 6  # plies before the next failure where a second slip is looked for
 SECOND_TRIES = 6  # first edits (those that get furthest) a second edit is tried after
+CONFIRMING = 3  # written plies past the failure that must replay after a ply is taken out:
+# the one that takes the failing ply's place, and a move of each side after it
 BUDGET = 5_000  # plies resolved at most in one game's search (~0.3 s; the slips of
 # bench/repair.py need at most about 550)
 
@@ -83,9 +85,9 @@ class Edit:
 class Suggestion:
     """Edits after which the record replays ``reach`` of its ``length`` written plies (the
     plies before the first written one that still does not replay); ``cut`` when they
-    make it shorter and fewer than two written plies past the one where it failed (a move
-    of each side) then replay to confirm them: the record is merely ended sooner, never a
-    sure repair (``sure_repair``)."""
+    make it shorter and fewer than ``CONFIRMING`` written plies past the one where it
+    failed then replay to confirm them: the record is merely ended sooner, never a sure
+    repair (``sure_repair``)."""
 
     edits: tuple[Edit, ...]
     reach: int
@@ -366,10 +368,10 @@ class _Search:
         last = max(edit.index for edit in edits)
         confirmed = any(not isinstance(step, Inserted) for step in trial.steps[last:])
         written = self.records[min(index, length - 1)] if length else None
-        # shorter, and not two written plies past the failure (a move of each side) to show
-        # that the plies taken out had to go
+        # shorter, and too few written plies past the failure to show that the plies taken
+        # out had to go
         past = sum(1 for step in trial.steps if not isinstance(step, Inserted) and step > failure)
-        cut = len(trial.steps) < length and past < 2
+        cut = len(trial.steps) < length and past < CONFIRMING
         return Suggestion(edits, length if stopped is None else stopped, length, check,
                           tuple(trial.moves), tuple(trial.steps), before,
                           standard_form(self.variant).gametype.notation, confirmed,

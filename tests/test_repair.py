@@ -101,6 +101,8 @@ SWAPPED_AND_LOST = ("1. cd4 fg5 2. bc3 gf6 3. cb4 ba5 4. dc5 ac3 5. db4 hg7 6. b
     # in the second case, but only by making the record shorter, so it is not made
     (END + "5. e:g3 c:h4 c:h4 0-1", None, [("delete", True)]),
     (END + "5. e:g3 e:g3 c:h4 0-1", None, [("delete", True)]),
+    # and two plies before the last: the two after it replay either way, too few to confirm
+    (END + "h:f2 5. e:g3 c:h4 0-1", None, [("delete", True)]),
     # the last two exchanged: exchanging them keeps the record's length
     (END + "5. c:h4 e:g3 0-1", "swap", [("swap", False), ("delete", True)]),
     # a letter off at the last ply (h5 is no playing square): nothing after it confirms the
