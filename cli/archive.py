@@ -340,7 +340,8 @@ def clean(
         help="Rewrite the moves through pdn convert: full, short, numeric or pdn.")] = None,
     repair: Annotated[bool, typer.Option(
         "--repair", help="Mend a game that stops replaying where ONE best repair makes it "
-        "replay to its end; the repair is noted in the game as {repaired: ...}.")] = False,
+        "replay to its end without cutting it short; the repair is noted in the game as "
+        "{repaired: ...}.")] = False,
     variant: UntaggedVariantOption = None,
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,

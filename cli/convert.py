@@ -65,7 +65,8 @@ def convert(
         "a comment.")] = False,
     repair: Annotated[bool, typer.Option(
         "--repair", help="Mend a game that stops replaying where ONE best repair makes it "
-        "replay to its end (noted in the game as {repaired: ...} and on stderr).")] = False,
+        "replay to its end without cutting it short (noted in the game as {repaired: ...} "
+        "and on stderr).")] = False,
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
     rule: RulesOption = None,

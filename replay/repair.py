@@ -12,7 +12,7 @@ the slip is, then by whether the final position agrees with the recorded result.
 >>> from replay.variants import RUSSIAN
 >>> game = next(read_games("1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"))
 >>> print(suggest(game, RUSSIAN)[0].description)
-Black's 3rd move is missing: 3... gh4 makes the record replay to its end
+Black's 3rd move is missing: putting in 3... gh4 makes the record replay to its end.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from replay.inference import standard_form
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import full_text, route_squares, short_is_ambiguous
+from replay.repair_words import Outcome, Slip, quoted, repair_text, suggestion_text, whose
 from replay.replayer import (
     BLACK_WINS,
     INVALID,
@@ -50,6 +51,8 @@ KIND_COSTS = {"insert": 1, "replace": 1, "landing": 1, "swap": 2, "delete": 2, "
 WINDOW = 10  # plies before the failure where a slip is looked for
 SECOND_WINDOW = 6  # plies before the next failure where a second slip is looked for
 SECOND_TRIES = 6  # first edits (those that get furthest) a second edit is tried after
+CONFIRMING = 3  # written plies past the failure that must replay after a ply is taken out:
+# the one that takes the failing ply's place, and a move of each side after it
 BUDGET = 5_000  # plies resolved at most in one game's search (~0.3 s; the slips of
 # bench/repair.py need at most about 550)
 
@@ -66,25 +69,25 @@ Step = int | Inserted  # the index of a written record in the main line, or a mo
 
 @dataclass(frozen=True)
 class Edit:
-    """One edit of the written main line, in a player's words.
-
-    ``slip`` says what went wrong ("Black's 3rd move is missing: 3... gh4"), ``mend`` what
-    the repair did ("Black's 3rd move 3... gh4 was missing"); ``text`` is the move written
-    in (or, for a deletion, taken out)."""
+    """One edit of the written main line: ``text`` is the move written in (or, for a
+    deletion, taken out), ``words`` the parts its sentences are made of
+    (``replay.repair_words``)."""
 
     kind: str
     index: int
     move_number: int
     side: str
     text: str
-    slip: str
-    mend: str
+    words: Slip
 
 
 @dataclass(frozen=True)
 class Suggestion:
     """Edits after which the record replays ``reach`` of its ``length`` written plies (the
-    plies before the first written one that still does not replay)."""
+    plies before the first written one that still does not replay); ``cut`` when they
+    make it shorter and fewer than ``CONFIRMING`` written plies past the one where it
+    failed then replay to confirm them: the record is merely ended sooner, never a sure
+    repair (``sure_repair``)."""
 
     edits: tuple[Edit, ...]
     reach: int
@@ -97,6 +100,7 @@ class Suggestion:
     confirmed: bool = True  # a written ply from the last edit on replays: evidence for it
     line: int | None = None  # where the first slip is written (the ply it edits or precedes)
     column: int | None = None
+    cut: bool = False
 
     @property
     def replays_to_end(self) -> bool:
@@ -107,13 +111,22 @@ class Suggestion:
         return sum(KIND_COSTS[edit.kind] for edit in self.edits)
 
     @property
+    def shorter(self) -> int:
+        """How many plies fewer the edited record has than the written one."""
+        return max(0, self.length - len(self.steps))
+
+    @property
     def description(self) -> str:
-        """``Black's 3rd move is missing: 3... gh4 makes the record replay to its end``."""
-        slips = "; ".join(edit.slip for edit in self.edits)
-        verb = "make" if len(self.edits) > 1 else "makes"
-        if self.replays_to_end:
-            return f"{slips} {verb} the record replay to its end"
-        return f"{slips} {verb} the record replay further, to ply {self.reach} of {self.length}"
+        """``Black's 3rd move is missing: putting in 3... gh4 makes the record replay to its
+        end.``"""
+        outcome = Outcome(self.reach, self.length, self.shorter if self.cut else 0)
+        return suggestion_text([edit.words for edit in self.edits], outcome)
+
+    @property
+    def mend(self) -> str:
+        """The repair in words, once made: ``Black's 3rd move was missing: 3... gh4 is put
+        in.``"""
+        return repair_text([edit.words for edit in self.edits])
 
     def as_dict(self) -> dict:
         """The JSON form of ``pdn validate --suggest --json``."""
@@ -151,11 +164,11 @@ class _Trial:
         return len(self.moves)
 
     def written_reach(self) -> int | None:
-        """The written ply where the replay stopped (None: it replays to the end)."""
-        for step in self.steps[self.reach:]:
-            if not isinstance(step, Inserted):
-                return step
-        return None
+        """The first written ply the replay did not get to (None: it replays to the end);
+        in an edited order, the earliest of those left (a ply moved before its place and
+        stopped at is no progress)."""
+        return min((step for step in self.steps[self.reach:] if not isinstance(step, Inserted)),
+                   default=None)
 
 
 class _Search:
@@ -184,7 +197,7 @@ class _Search:
 
     def whose(self, index: int) -> str:
         """``Black's 3rd move``."""
-        return f"{self.side(index)}'s {_ordinal(self.number(index))} move"
+        return whose(self.side(index), self.number(index))
 
     def numbered(self, index: int, text: str) -> str:
         """``3... gh4`` or ``4. b:d6``."""
@@ -264,8 +277,7 @@ class _Search:
             text = _written(board, move, like)
             new = self.numbered(index, text)
             edit = Edit("insert", index, self.number(index), self.side(index), new,
-                        f"{self.whose(index)} is missing: {new}",
-                        f"{self.whose(index)} {new} was missing")
+                        Slip("insert", self.whose(index), move=new))
             yield edit, [*steps[:index], Inserted(move, text), *steps[index:]], index
 
     def _replacements(self, board: Board, steps: list[Step], index: int, base: _Trial
@@ -289,29 +301,23 @@ class _Search:
                 continue
             text = _written(board, move, record)
             new = self.numbered(index, text)
-            whose = f"{self.whose(index)} '{record.text}'"
-            if kind == "landing":
-                square = board.name(move.destination)
-                slip, mend = (f"{whose} must land on {square}: {new}",
-                              f"{whose} lands on {square} by the rules: {new}")
-            else:
-                slip, mend = f"{whose} should be {new}", f"{whose} was a slip for {new}"
-            edit = Edit(kind, index, self.number(index), self.side(index), new, slip, mend)
+            square = board.name(move.destination) if kind == "landing" else ""
+            edit = Edit(kind, index, self.number(index), self.side(index), new,
+                        Slip(kind, self.whose(index), move=new, written=quoted(record.text),
+                             square=square))
             yield edit, [*steps[:index], Inserted(move, text), *steps[index + 1:]], index
 
     def _deletion(self, steps: list[Step], index: int) -> Iterator[tuple[Edit, list[Step], int]]:
         text = self.text(steps[index])
-        whose = f"{self.whose(index)} '{text}'"
         yield (Edit("delete", index, self.number(index), self.side(index), text,
-                    f"{whose} is one too many", f"{whose} was one too many and is taken out"),
+                    Slip("delete", self.whose(index), written=quoted(text))),
                [*steps[:index], *steps[index + 1:]], index)
 
     def _swap(self, steps: list[Step], index: int) -> Iterator[tuple[Edit, list[Step], int]]:
         first, second = self.text(steps[index]), self.text(steps[index + 1])
-        pair = (f"{self.whose(index)} '{first}' and {self.whose(index + 1)} '{second}'")
+        pair = f"{self.whose(index)} and {self.whose(index + 1)}"
         yield (Edit("swap", index, self.number(index), self.side(index), f"{first} {second}",
-                    f"{pair} are in the wrong order",
-                    f"{pair} were in the wrong order and are exchanged"),
+                    Slip("swap", pair, written=quoted(first, second))),
                [*steps[:index], steps[index + 1], steps[index], *steps[index + 2:]], index)
 
     def _moves_across(self, steps: list[Step], index: int
@@ -325,10 +331,10 @@ class _Search:
             text = self.text(steps[source])
             rest = [*steps[:source], *steps[source + 1:]]
             edited = [*rest[:target], steps[source], *rest[target:]]
-            whose = f"'{text}', written as {self.whose(source)},"
             edit = Edit("move", index, self.number(source), self.side(source),
-                        self.numbered(target, text), f"{whose} is {self.whose(target)}",
-                        f"{whose} was {self.whose(target)}")
+                        self.numbered(target, text),
+                        Slip("move", self.whose(target), written=quoted(text),
+                             place=self.whose(source)))
             yield edit, edited, index
 
     # -- the search -----------------------------------------------------------------------
@@ -345,10 +351,13 @@ class _Search:
             # the end, or at least two written plies further (one is what any edit of the
             # failing ply gives)
             if stopped is None or (before is not None and stopped >= before + 2):
-                found.append((self._suggestion((*earlier, edit), trial), trial))
+                failure = len(self.records) if before is None else before
+                found.append((self._suggestion((*earlier, edit), trial, failure), trial))
         return found
 
-    def _suggestion(self, edits: tuple[Edit, ...], trial: _Trial) -> Suggestion:
+    def _suggestion(self, edits: tuple[Edit, ...], trial: _Trial, failure: int) -> Suggestion:
+        """The suggestion of edits whose replay is ``trial``; ``failure``: the written ply
+        where the line they edit stopped."""
         check = (self._result_check(trial.final) if trial.reach == len(trial.steps)
                  else "undetermined")
         index = edits[0].index
@@ -359,11 +368,15 @@ class _Search:
         last = max(edit.index for edit in edits)
         confirmed = any(not isinstance(step, Inserted) for step in trial.steps[last:])
         written = self.records[min(index, length - 1)] if length else None
+        # shorter, and too few written plies past the failure to show that the plies taken
+        # out had to go
+        past = sum(1 for step in trial.steps if not isinstance(step, Inserted) and step > failure)
+        cut = len(trial.steps) < length and past < CONFIRMING
         return Suggestion(edits, length if stopped is None else stopped, length, check,
                           tuple(trial.moves), tuple(trial.steps), before,
                           standard_form(self.variant).gametype.notation, confirmed,
                           written.line or None if written else None,
-                          written.column or None if written else None)
+                          written.column or None if written else None, cut)
 
     def _result_check(self, final: Position) -> str:
         """Whether a decided final position agrees with the recorded result; undetermined
@@ -393,7 +406,8 @@ class _Search:
 
 def _ranked(suggestions: Iterable[Suggestion]) -> list[Suggestion]:
     """The suggestions worth showing, best first: those that replay to the end (or, when
-    none does, those that get furthest), one per resulting game."""
+    none does, those that get furthest), one per resulting game; of as many edits, one that
+    only cuts the record short comes last."""
     suggestions = list(suggestions)
     if not suggestions:
         return []
@@ -412,8 +426,8 @@ _CHECK_ORDER = {"consistent": 0, "undetermined": 1, "inconsistent": 2}
 
 
 def _rank(suggestion: Suggestion) -> tuple:
-    return (len(suggestion.edits), suggestion.cost, _CHECK_ORDER[suggestion.result_check],
-            -suggestion.edits[0].index)
+    return (len(suggestion.edits), suggestion.cut, suggestion.cost,
+            _CHECK_ORDER[suggestion.result_check], -suggestion.edits[0].index)
 
 
 def suggest(game: Game, default: Variant | None = None, override: Variant | None = None, *,
@@ -438,10 +452,12 @@ def sure_repair(suggestions: list[Suggestion]) -> Suggestion | None:
     """The repair to make: the one suggestion with the fewest edits that replays to the
     end, or, where several do, the one of them whose final position alone agrees with the
     recorded result; and a written ply from its last edit on must replay (taking out or
-    replacing the last move has nothing after it to confirm it). How natural a slip is
-    orders the suggestions but never makes a repair sure: two different games would remain
-    possible."""
-    ending = [s for s in suggestions if s.replays_to_end]
+    replacing the last move has nothing after it to confirm it). A suggestion that only
+    cuts the record short (``Suggestion.cut``) is neither made nor counted against the
+    others: cutting the record at its failure always replays "to its end". How natural a
+    slip is orders the suggestions but never makes a repair sure: two different games would
+    remain possible."""
+    ending = [s for s in suggestions if s.replays_to_end and not s.cut]
     if not ending:
         return None
     fewest = min(len(s.edits) for s in ending)
@@ -471,9 +487,9 @@ def repair_game(game: Game, default: Variant | None = None, override: Variant | 
     >>> from replay.variants import RUSSIAN
     >>> game = next(read_games("1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"))
     >>> repair_game(game, RUSSIAN).mend
-    "Black's 3rd move 3... gh4 was missing"
+    "Black's 3rd move was missing: 3... gh4 is put in."
     >>> game.moves.plies[5].comments
-    ["repaired: Black's 3rd move 3... gh4 was missing"]
+    ["repaired: Black's 3rd move was missing: 3... gh4 is put in."]
     """
     replayed = replay_game(game, default, override, rules=rules)
     if not _repairable(replayed):
@@ -489,7 +505,7 @@ def repair_game(game: Game, default: Variant | None = None, override: Variant | 
     if replay_game(game, default, override, rules=rules).status == INVALID:
         game.moves.plies = old
         return Repair(True)
-    return Repair(True, "; ".join(edit.mend for edit in chosen.edits))
+    return Repair(True, chosen.mend)
 
 
 def _has_variations(game: Game, suggestion: Suggestion) -> bool:
@@ -521,7 +537,7 @@ def _edited_plies(plies: list[Ply], suggestion: Suggestion, board: Board) -> lis
     end = _line_end(plies)
     for index in sorted(set(range(end)) - kept):
         target.comments.extend(plies[index].comments)
-    target.comments.append("repaired: " + "; ".join(edit.mend for edit in suggestion.edits))
+    target.comments.append(f"repaired: {suggestion.mend}")
     return new + [_unnumbered(ply) for ply in plies[end:]]
 
 
@@ -543,12 +559,6 @@ def _like(records: list[MoveRecord], steps: Sequence[Step], index: int) -> MoveR
         if 0 <= index + offset < len(steps) and not isinstance(steps[index + offset], Inserted):
             return records[steps[index + offset]]
     return None
-
-
-def _ordinal(number: int) -> str:
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
 
 
 def _written(board: Board, move: Move, like: MoveRecord | None) -> str:

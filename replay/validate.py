@@ -24,6 +24,7 @@ from replay.inference import (
     standard_players,
     variant_key,
 )
+from replay.repair_words import NO_SUGGESTION
 from replay.replayer import (
     UNREADABLE,
     Problem,
@@ -112,8 +113,7 @@ def suggestion_lines(report: GameReport) -> list[str]:
     the slip is written), or a line saying that no small edit mends the game."""
     head = f": suggestion: {report.title}: "
     if not report.suggestions:
-        return [f"{_location(report, {})}{head}none (no small edit near the error lets the "
-                "record replay further)"]
+        return [f"{_location(report, {})}{head}{NO_SUGGESTION}"]
     return [f"{_location(report, s)}{head}{s['description']}" for s in report.suggestions]
 
 

@@ -19,6 +19,10 @@ from replay.replayer import VALID, ReplayedGame, replay_game
 from replay.variants import Variant, get_variant
 
 KINDS = ("missing", "extra", "swap", "typo", "wrong-file", "column", "landing")
+# Two slips at once: a ply written before the one it follows, the ply between them lost
+# (1. A B 2. C written 1. C A). Not among KINDS: the search looks for one slip, or two
+# within a budget, and this one is there to show what a repair must not do.
+SWAP_LOST = "swap-lost"
 
 # archive (under ../shared/data), variant of its games, notation it is written in
 ARCHIVES = (
@@ -48,12 +52,16 @@ def clean_games(path: Path, variant: Variant, minimum: int = 12, first: int | No
 
 
 def make_slip(game: Game, replayed: ReplayedGame, kind: str, rng: random.Random,
-              tries: int = 8) -> Game | None:
+              tries: int = 8, at_end: bool = False) -> Game | None:
     """A copy of the game with one slip of this kind at a random ply (not the first two or
-    the last two, so that the rest of the record can show it); a few plies are tried
+    the last two, so that the rest of the record can show it; ``at_end``: at one of the last
+    two plies it can be made at, where nothing after it shows it); a few plies are tried
     where the kind does not fit the first one chosen."""
+    room = {"column": 4, "swap-lost": 3, "swap": 2}.get(kind, 1)  # plies the slip spans
     for _ in range(tries):
-        index = rng.randrange(2, len(game.moves.plies) - (4 if kind == "column" else 2))
+        count = len(game.moves.plies)
+        index = (rng.randrange(count - room - 1, count - room + 1) if at_end
+                 else rng.randrange(2, count - max(room, 2)))
         slipped = _slipped(game, replayed, kind, index, rng)
         if slipped is not None:
             return slipped
@@ -70,6 +78,8 @@ def _slipped(game: Game, replayed: ReplayedGame, kind: str, index: int, rng: ran
         records = records[:index + 1] + records[index:]
     elif kind == "swap":
         records[index], records[index + 1] = records[index + 1], records[index]
+    elif kind == SWAP_LOST:
+        records = [*records[:index], records[index + 2], records[index], *records[index + 3:]]
     elif kind == "column":  # written three plies late: the other colour's column, next row
         moved = records.pop(index)
         records.insert(index + 3, moved)

@@ -27,6 +27,7 @@ runner = CliRunner()
 LINE = "1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 5. e:g3 c:h4"
 ORIGINAL = tuple(replay_game(next(read_games(LINE + " 0-1")), RUSSIAN).moves)
 MISSING = "1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"
+MENDED = "Black's 3rd move was missing: 3... gh4 is put in."  # the repair of MISSING
 
 
 def game_of(text):
@@ -39,8 +40,8 @@ def test_the_original_line_replays():
 
 def test_a_missing_move_is_named_in_a_players_words():
     (best, *others) = suggest(game_of(MISSING), RUSSIAN)
-    assert best.description == ("Black's 3rd move is missing: 3... gh4 makes the record "
-                                "replay to its end")
+    assert best.description == ("Black's 3rd move is missing: putting in 3... gh4 makes the "
+                                "record replay to its end.")
     assert best.moves == ORIGINAL and not others
     assert best.as_dict() | {"fen": ""} == {
         "edit": "insert", "move_number": 3, "side": "Black", "text": "3... gh4",
@@ -50,16 +51,17 @@ def test_a_missing_move_is_named_in_a_players_words():
 
 @pytest.mark.parametrize(("record", "kind", "words"), [
     ("1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 gh4 4. b:d6 h:f2 5. e:g3 c:h4 0-1", "delete",
-     "White's 4th move 'gh4' is one too many"),
+     "White's 4th move is one too many: taking out 'gh4' makes"),
     ("1. ed4 dc5 2. fe3 fg5 3. gh4 cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1", "swap",
-     "White's 3rd move 'gh4' and Black's 3rd move 'cb4' are in the wrong order"),
+     "White's 3rd move and Black's 3rd move are in the wrong order: exchanging 'gh4' and 'cb4'"),
     ("1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 5. d:g3 c:h4 0-1", "replace",
-     "White's 5th move 'd:g3' should be 5. e:g3"),  # the wrong file of a short move
+     "White's 5th move is a slip: writing 5. e:g3 for 'd:g3'"),  # the wrong file of a short move
+    # h4 takes g3, e1 is White's
     ("1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:e1 5. e:g3 c:h4 0-1", "landing",
-     "Black's 4th move 'h:e1' must land on f2: 4... h:f2"),  # h4 takes g3, e1 is White's
+     "Black's 4th move must land on f2: writing 4... h:f2 for 'h:e1'"),
     # cb4 written three plies late, in Black's column of the next move
     ("1. ed4 dc5 2. fe3 fg5 3. gh4 b:d6 4. h:f2 cb4 5. e:g3 c:h4 0-1", "move",
-     "'cb4', written as Black's 4th move, is White's 3rd move"),
+     "White's 3rd move is written as Black's 4th move: moving 'cb4' to its place"),
 ])
 def test_each_kind_of_slip_is_found_and_mended_to_the_original(record, kind, words):
     game = game_of(record)
@@ -75,10 +77,80 @@ def test_a_slip_in_the_last_move_is_suggested_but_not_sure():
     # record then ends after 5.e:g3), and the result 0-1 decides neither
     game = game_of("1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 5. e:g3 c:h5 0-1")
     first, second = suggest(game, RUSSIAN)[:2]
-    assert first.description.startswith("Black's 5th move 'c:h5' should be 5... c:h4")
+    assert first.description.startswith("Black's 5th move is a slip: writing 5... c:h4 for 'c:h5'")
     assert first.moves == ORIGINAL
     assert second.as_dict()["edit"] == "delete"
     assert sure_repair([first, second]) is None
+
+
+END = "1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 "  # LINE but its last move
+# The example, from the World Championship 1998 archive: 10. hg3 ed6 11. gf4 written
+# 10. gf4 hg3 (the first two exchanged, ed6 lost). gf4 needs the man hg3 brings to g3, so
+# the record fails at 10. gf4; taking it out lets hg3 replay, as White's move, and the game
+# ends a ply shorter than written (two plies shorter than it was played).
+SWAPPED_AND_LOST = ("1. cd4 fg5 2. bc3 gf6 3. cb4 ba5 4. dc5 ac3 5. db4 hg7 6. ba5 db4 7. ac3 gf4 "
+                    "8. ge5 fb2 9. ac3 ab6 10. gf4 hg3 *")
+
+
+@pytest.mark.parametrize(("record", "sure", "found"), [
+    # a missing move at the last ply leaves a legal record: nothing to see
+    (END + "5. e:g3 0-1", None, []),
+    # a missing move before the last: put in, and the last ply confirms it
+    (END + "5. c:h4 0-1", "insert", [("insert", False), ("delete", True)]),
+    # one too many at the last ply, and at the one before: taking it out restores the line
+    # in the second case, but only by making the record shorter, so it is not made
+    (END + "5. e:g3 c:h4 c:h4 0-1", None, [("delete", True)]),
+    (END + "5. e:g3 e:g3 c:h4 0-1", None, [("delete", True)]),
+    # and two plies before the last: the two after it replay either way, too few to confirm
+    (END + "h:f2 5. e:g3 c:h4 0-1", None, [("delete", True)]),
+    # the last two exchanged: exchanging them keeps the record's length
+    (END + "5. c:h4 e:g3 0-1", "swap", [("swap", False), ("delete", True)]),
+    # a letter off at the last ply (h5 is no playing square): nothing after it confirms the
+    # correction; at the ply before, the last ply does
+    (END + "5. e:g3 c:h5 0-1", None, [("replace", False), ("delete", True)]),
+    (END + "5. d:g3 c:h4 0-1", "replace", [("replace", False)]),
+    (SWAPPED_AND_LOST, None, [("delete", True)]),
+])
+def test_slips_at_the_last_plies_are_never_repaired_by_shortening_the_game(record, sure, found):
+    game = game_of(record)
+    suggestions = suggest(game, RUSSIAN)
+    assert [(s.as_dict()["edit"], s.cut) for s in suggestions if s.replays_to_end] == found
+    for suggestion in suggestions:  # at the end, every ply taken out only cuts the record
+        assert suggestion.cut == (len(suggestion.steps) < suggestion.length)
+    chosen = sure_repair(suggestions)
+    assert (chosen and chosen.as_dict()["edit"]) == sure
+    written = len(game.moves.plies)
+    mend = repair_game(game, RUSSIAN).mend
+    assert (mend is None) == (sure is None)
+    assert len(game.moves.plies) >= written
+    if sure is not None:
+        assert tuple(replay_game(game, RUSSIAN).moves) == ORIGINAL
+
+
+def test_the_swapped_and_lost_pair_is_not_repaired_by_clean_or_convert(tmp_path):
+    source = write(tmp_path, f'[Event "swapped and lost"]\n[Result "*"]\n{SWAPPED_AND_LOST}\n')
+    out = tmp_path / "out.pdn"
+    cleaned = runner.invoke(app, ["clean", source, "-o", str(out), "--repair"])
+    assert "game 1: moves kept as written: no sure repair" in cleaned.stderr
+    (game,) = read_games(out)
+    assert [ply.record.text for ply in game.moves.plies][-2:] == ["gf4", "hg3"]
+    converted = runner.invoke(app, ["convert", source, "--to", "full", "--repair"])
+    assert "repaired" not in converted.stderr and "1 not converted" in converted.stderr
+    assert validate_suggestion(source).endswith(
+        "White's 10th move is one too many: taking out 'gf4' makes the record replay to its end "
+        "but shortens the game by one ply.")
+
+
+def validate_suggestion(source):
+    result = runner.invoke(app, ["validate", source, "--suggest"])
+    return next(line for line in result.stdout.splitlines() if ": suggestion: " in line)
+
+
+def test_a_ply_taken_out_in_the_middle_is_a_sure_repair():
+    # gh4 written twice: the rest of the record (four plies, both sides) replays without it
+    (only,) = suggest(game_of(
+        "1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 gh4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"), RUSSIAN)
+    assert only.shorter == 1 and not only.cut and sure_repair([only]) is only
 
 
 def test_a_missing_move_that_several_moves_fit_is_not_repaired():
@@ -105,6 +177,12 @@ def test_a_search_out_of_budget_repairs_nothing():
     assert repair_game(game_of(MISSING), RUSSIAN, budget=300).mend is not None
 
 
+def test_a_ply_moved_before_its_place_that_still_fails_is_no_progress():
+    # every 'ed4' after the first is illegal: moving one three plies back stops the replay at
+    # the same place, which is not "further"
+    assert suggest(game_of("1. ed4 dc5 2. ed4 ed4 3. ed4 ed4 4. ed4 ed4 0-1"), RUSSIAN) == []
+
+
 def test_a_valid_game_has_no_suggestions_and_is_left_alone():
     game = game_of(LINE + " 0-1")
     assert suggest(game, RUSSIAN) == []
@@ -114,9 +192,9 @@ def test_a_valid_game_has_no_suggestions_and_is_left_alone():
 def test_the_repair_is_written_into_the_game_as_a_comment():
     game = game_of(MISSING.replace("4. b:d6", "4. b:d6 {a good capture}"))
     repair = repair_game(game, RUSSIAN)
-    assert repair.mend == "Black's 3rd move 3... gh4 was missing"
+    assert repair.mend == MENDED
     written = " ".join(write_game(game).split())
-    assert "3. cb4 gh4 {repaired: Black's 3rd move 3... gh4 was missing} 4. b:d6" in written
+    assert f"3. cb4 gh4 {{repaired: {MENDED}}} 4. b:d6" in written
     assert "{a good capture}" in written
     assert replay_game(game_of(written), RUSSIAN).status == VALID
 
@@ -131,9 +209,10 @@ def test_the_record_of_the_dammen_archive_lacks_move_32(shared_data):
     # its README: "deliberately illegal game (move 32 missing)"
     game = next(read_games(shared_data / "tests" / "bas080_dammen" / "invalid.pdn"))
     (best, *_) = suggest(game, INTERNATIONAL)
-    assert best.description == ("White's 32nd move is missing: 32. 39x28 makes the record "
-                                "replay to its end")
-    assert repair_game(game, INTERNATIONAL).mend == "White's 32nd move 32. 39x28 was missing"
+    assert best.description == ("White's 32nd move is missing: putting in 32. 39x28 makes the "
+                                "record replay to its end.")
+    assert repair_game(game, INTERNATIONAL).mend == ("White's 32nd move was missing: "
+                                                     "32. 39x28 is put in.")
 
 
 def test_slips_in_real_games_are_restored_and_never_into_another_game(shared_data):
@@ -175,7 +254,7 @@ def test_validate_suggest_prints_the_suggestion_under_the_error(tmp_path):
     assert ": error: game 1, move 3 (Black) 'b:d6': illegal-move" in lines[0]
     # placed where the slip is written: before 'b:d6', line 3 column 33 of the file
     assert lines[1] == (f"{source}:3:33: suggestion: game 1: Black's 3rd move is missing: "
-                        "3... gh4 makes the record replay to its end")
+                        "putting in 3... gh4 makes the record replay to its end.")
     assert len(lines) == 2
 
 
@@ -200,7 +279,7 @@ def test_the_report_shows_the_suggestion_on_the_board(tmp_path):
     runner.invoke(app, ["validate", source, "--suggest", "--report", str(html)])
     runner.invoke(app, ["validate", source, "--suggest", "--report", str(markdown)])
     page = html.read_text()
-    assert "Suggestion: Black&#x27;s 3rd move is missing: 3... gh4" in page
+    assert "Suggestion: Black&#x27;s 3rd move is missing: putting in 3... gh4" in page
     assert "Before the error, where the slip happened" in page and "<svg" in page
     assert "- suggestion: Black's 3rd move is missing" in markdown.read_text()
 
@@ -209,7 +288,8 @@ def test_the_report_draws_a_slip_made_before_the_error(tmp_path):
     # 3.cb4 left out: gh4 is then White's legal g3-h4, and the record breaks a ply later
     report = report_game(game_of("1. ed4 dc5 2. fe3 fg5 3. gh4 b:d6 4. h:f2 e:g3 5. c:h4 0-1"),
                          RUSSIAN, suggest=True)
-    assert report.suggestions[0]["description"].startswith("White's 3rd move is missing: 3. cb4")
+    assert report.suggestions[0]["description"].startswith(
+        "White's 3rd move is missing: putting in 3. cb4")
     assert report.suggestions[0]["fen"] not in report.error_fens
     assert "Where the slip happened" in html_report([report])
 
@@ -222,8 +302,8 @@ def test_clean_repair_mends_sure_games_and_says_so(tmp_path):
     assert result.exit_code == 0
     games = list(read_games(out))
     assert [replay_game(g, RUSSIAN).status for g in games] == [VALID, VALID, INVALID]
-    assert games[0].moves.plies[5].comments == ["repaired: Black's 3rd move 3... gh4 was missing"]
-    assert "game 1: repaired: Black's 3rd move 3... gh4 was missing" in result.stderr
+    assert games[0].moves.plies[5].comments == [f"repaired: {MENDED}"]
+    assert f"game 1: repaired: {MENDED}" in result.stderr
     assert "game 3: moves kept as written: no sure repair" in result.stderr
     assert [p.record.text for p in games[2].moves.plies][:3] == ["ed4", "dc5", "fe3"]
 
@@ -238,9 +318,8 @@ def test_convert_repair_converts_the_mended_game(tmp_path):
     source = write(tmp_path, TWO_GAMES)
     result = runner.invoke(app, ["convert", source, "--to", "full", "--repair"])
     assert result.exit_code == 0
-    assert ("3. c3-b4 g5-h4 {repaired: Black's 3rd move 3... gh4 was missing}"
-            in " ".join(result.stdout.split()))
-    assert "game 1: repaired: Black's 3rd move 3... gh4 was missing" in result.stderr
+    assert f"3. c3-b4 g5-h4 {{repaired: {MENDED}}}" in " ".join(result.stdout.split())
+    assert f"game 1: repaired: {MENDED}" in result.stderr
     assert "2 converted" in result.stderr
 
 
@@ -281,4 +360,4 @@ def test_the_result_decides_between_two_missing_moves():
     inserts = [s for s in suggest(game, RUSSIAN) if s.as_dict()["edit"] == "insert"]
     assert [(s.as_dict()["text"], s.result_check) for s in inserts] == [
         ("1. b6-a7", "consistent"), ("1. b6-c7", "undetermined")]
-    assert repair_game(game, RUSSIAN).mend == "White's 1st move 1. b6-a7 was missing"
+    assert repair_game(game, RUSSIAN).mend == "White's 1st move was missing: 1. b6-a7 is put in."
