@@ -196,6 +196,15 @@ function taken(kind, move) {
     at(kind, square, kind.ghosts[move.kinds[k]]) + "</g>" + at(kind, square, kind.cross)).join("");
 }
 
+// A numeric board's numbers on the squares a piece does not hide (nor a piece just taken).
+function numbers(view, move) {
+  const kind = view.kind;
+  if (!kind.number) return "";
+  const taken = new Set(move ? move.taken : []);
+  return view.cells.map((code, square) => code || taken.has(square) ? "" :
+    at(kind, square, `${kind.number[0]}${esc(kind.names[square])}</${kind.number[1]}`)).join("");
+}
+
 function fen(view, white) {
   const side = (man, king) => view.cells.map((code, square) =>
     code === man ? view.kind.fen[square] : code === king ? "K" + view.kind.fen[square] : null)
@@ -209,7 +218,7 @@ function show(nodeNumber) {
   const n = view.nodes[nodeNumber], move = n.move;
   const pieces = view.cells.map((code, square) => code ? at(kind, square, kind.pieces[code]) : "");
   board.innerHTML = kind.svg + (move ? taken(kind, move) : "") + pieces.join("") +
-    (move ? arrow(kind, [move.origin, ...move.path]) : "") + kind.turn[n.white ? "w" : "b"] +
+    numbers(view, move) + (move ? arrow(kind, [move.origin, ...move.path]) : "") + kind.turn[n.white ? "w" : "b"] +
     "</svg>";
   const position = fen(view, n.white);
   Object.assign(board.dataset, {fen: position, ply: n.ply, node: nodeNumber, game: view.number});
