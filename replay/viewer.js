@@ -252,7 +252,7 @@ function openGame(number, nodeNumber) {
   const list = $("moves");
   list.innerHTML = state.view.html;
   list.dataset.game = number;
-  $("title").textContent = `${title(g)}  ${g[RESULT]}`;
+  $("title").innerHTML = `${esc(title(g))} <span class="result">${esc(g[RESULT])}</span>`;
   $("event").textContent = [g[EVENT], state.view.kind.variant, g[OPENING]].filter(Boolean)
     .join(" · ");
   $("verdict").textContent = g[ERRORS].length ? `Does not replay: ${g[ERRORS].join("; ")}` : "";
