@@ -133,6 +133,12 @@ figure{margin:.5em 0;max-width:340px}figcaption{font-size:.85em;color:#444}
 figcaption code{word-break:break-all;font-size:.9em}
 .legend{font-size:.85em;color:#444}.legal{font-size:.85em}
 #valid table{font-size:.8em}#valid td{padding:.1em .5em}
+h2,td{overflow-wrap:anywhere}
+@media (max-width:600px){
+ table thead{display:none}table tr{display:block;border-bottom:1px solid #ddd;padding:.3em 0}
+ table td{display:block;border:none;padding:.05em .3em}
+ h1{font-size:1.6em}h2{font-size:1.05em}
+}
 @page{size:A4;margin:14mm 13mm}
 @media print{
  body{max-width:none;padding:0;font-size:10pt}
