@@ -48,7 +48,8 @@ def validate(
     warnings: Annotated[bool, typer.Option("--warnings", "-W", help="Print warnings too.")]
     = False,
     report: Annotated[Path | None, typer.Option(
-        "--report", help="Write an arbiter's report (.html or .md) with diagrams.")] = None,
+        "--report", help="Write an arbiter's report (.html, .md, or .pdf printed by "
+        "Chromium) with diagrams.")] = None,
     encoding: EncodingOption = None,
     suggest: Annotated[bool, typer.Option(
         "--suggest", help="Under each broken game, the slips that would mend it (a move "
@@ -71,8 +72,8 @@ def validate(
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_engine(engine, scheduler)
-    if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
-        fail(f"--report must end in .html or .md, not '{report.suffix}'")
+    if report is not None:
+        _check_report(report)
     if output is not None:
         _check_dataset_options(output, as_json, report)
     try:
@@ -214,13 +215,34 @@ def _inferred_summary(inferred: Counter[str]) -> str:
     return f"; variants told from the records (no GameType tag): {told} (-W shows why)"
 
 
+def _check_report(path: Path) -> None:
+    """A report's file name must say its form; a PDF needs a browser to print it."""
+    suffix = path.suffix.lower()
+    if suffix not in (".html", ".htm", ".md", ".pdf"):
+        fail(f"--report must end in .html, .md or .pdf, not '{path.suffix}'")
+    if suffix == ".pdf":
+        from replay.report_pdf import find_browser
+
+        if find_browser() is None:
+            fail("--report FILE.pdf needs Chromium (or Chrome) to print the report: install "
+                 "it, or write .html and print that from a browser")
+
+
 def _write_report(path: Path, reports: list) -> None:
     from pdn.output import write_atomically
     from replay.report import html_report, markdown_report
+    from replay.report_pdf import PdfError, write_pdf
 
-    text = markdown_report(reports) if path.suffix.lower() == ".md" else html_report(reports)
+    suffix = path.suffix.lower()
     try:
-        write_atomically(path, text)
+        if suffix == ".md":
+            write_atomically(path, markdown_report(reports))
+        elif suffix == ".pdf":
+            write_pdf(html_report(reports), path)
+        else:
+            write_atomically(path, html_report(reports))
+    except PdfError as error:
+        fail(str(error))
     except OSError as error:
         fail(f"{path}: {error.strerror}")
     typer.echo(f"report written to {path}", err=True)

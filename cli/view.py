@@ -42,6 +42,9 @@ def view(
     no_forced_capture: NoForcedCaptureOption = False,
     encoding: EncodingOption = None,
     jobs: JobsOption = 0,
+    suggest: Annotated[bool, typer.Option(
+        "--suggest", help="Show at its move each slip that would mend a broken game (as "
+        "pdn validate --suggest finds them).")] = False,
 ) -> None:
     """Write an HTML viewer of the games of PATHS: board, moves, variations, comments, errors.
 
@@ -50,7 +53,13 @@ def view(
     """
     from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.replayer import replay_game
-    from replay.viewer import ViewerPage, archive_entries, board_kind, game_entry
+    from replay.viewer import (
+        ViewerPage,
+        archive_entries,
+        board_kind,
+        game_entry,
+        suggestions_of,
+    )
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     try:
@@ -64,12 +73,13 @@ def view(
         if game:
             replayed = replay_game(game_of(paths, game, encoding), choice.default,
                                    choice.override, rules=choice.rules)
-            entries = iter([(*game_entry(replayed, flipped=flip),
+            found = suggestions_of(replayed) if suggest else ()
+            entries = iter([(*game_entry(replayed, flipped=flip, suggestions=found),
                              board_kind(replayed.variant, flip), bool(replayed.errors))])
         else:
             entries = (entry for source in sources for entry in _read(source, archive_entries(
                 source, choice.default, choice.override, rules=choice.rules, flipped=flip,
-                jobs=jobs, encoding=encoding, progress=progress)))
+                jobs=jobs, encoding=encoding, progress=progress, suggest=suggest)))
         try:
             with atomic_writer(output) as stream:
                 page = ViewerPage(stream, title=_title(sources))

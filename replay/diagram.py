@@ -2,8 +2,9 @@
 
 Every board shape of the variants is drawn the same way: White's side at the bottom (at the
 top when ``flipped``), playing squares dark, coordinates in the variant's own notation (files
-and ranks on the edges, or a number in the corner of each playing square), the last move as an
-arrow along its whole route and the pieces it took marked with a cross.
+and ranks on the edges, or, as books print them, the number of each empty playing square
+on it), the side to move as a disc beside its edge explained under the board, the last move
+as an arrow along its whole route and the pieces it took marked with a cross.
 
 >>> from replay.board import Board
 >>> svg = board_svg(Board())
@@ -16,10 +17,11 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from math import hypot
+from typing import NamedTuple
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN
 from pdn.gametype import SquareNotation
@@ -31,6 +33,7 @@ from replay.replayer import ReplayedGame
 
 SQUARE = 40  # side of a square, in SVG user units
 MARGIN = 20  # the frame around the board: coordinates and the side-to-move mark
+LEGEND = 18  # the line under the frame that says who is to move
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 LIGHT, DARK, ALL_SQUARES = "#f0d9b5", "#b58863", "#e2c08d"
 FRAME, GRID = "#5c3d1e", "#8b6a3e"
@@ -43,6 +46,14 @@ GROOVE = {WHITE_MAN: "#b8b0a0", WHITE_KING: "#b8b0a0", BLACK_MAN: "#5a5a5a",
           BLACK_KING: "#5a5a5a"}
 UNICODE_PIECES = {WHITE_MAN: "⛀", WHITE_KING: "⛁", BLACK_MAN: "⛂", BLACK_KING: "⛃"}
 ASCII_PIECES = {WHITE_MAN: "w", WHITE_KING: "W", BLACK_MAN: "b", BLACK_KING: "B"}
+
+
+class Arrow(NamedTuple):
+    """An arrow on a diagram: the squares of its route, its colour and its class."""
+
+    route: Sequence[int]
+    colour: str
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -58,7 +69,7 @@ class Layout:
 
     @property
     def height(self) -> int:
-        return self.geometry.height * SQUARE + 2 * MARGIN
+        return self.geometry.height * SQUARE + 2 * MARGIN + LEGEND
 
     def cell(self, square: int) -> tuple[int, int]:
         """(column from the left, row from the top) of a square as seen on the diagram."""
@@ -80,23 +91,30 @@ class Layout:
 
 
 def board_svg(board: Board, *, last_move: Move | None = None, flipped: bool = False,
-              coordinates: bool = True, size: int | None = None) -> str:
+              coordinates: bool = True, size: int | None = None,
+              arrows: Iterable[Arrow] = ()) -> str:
     """An SVG diagram of the board, as text (``data-square`` attributes name squares a1...).
 
     ``last_move`` (the move that led to this position) is drawn as an arrow along its route,
-    with a cross on each piece it took; ``size`` sets the width in pixels.
+    with a cross on each piece it took; ``arrows``: more arrows, such as a move written and
+    the one meant; ``size`` sets the width in pixels.
     """
     layout = Layout(board.variant.geometry, flipped)
+    notation = board.variant.gametype.notation
     pieces = board.setup().pieces
-    parts = [svg_open(layout, size),
-             *board_background(layout, board.variant.gametype.notation, coordinates),
+    parts = [svg_open(layout, size), *board_background(layout, notation, coordinates),
              turn_mark(layout, board.turn == WHITE)]
-    if last_move is not None:
-        parts += captured_marks(layout, captured_pieces(board, last_move))
+    captured = captured_pieces(board, last_move) if last_move is not None else {}
+    parts += captured_marks(layout, captured)
     parts += [piece_svg(piece, *layout.centre(square), layout.geometry.name(square))
               for square, piece in sorted(pieces.items())]
+    if coordinates and notation.numeric:
+        parts += [square_number(notation.name(square), *layout.centre(square))
+                  for square in layout.geometry.playable
+                  if square not in pieces and square not in captured]
     if last_move is not None:
         parts.append(arrow_svg(layout, [last_move.origin, *last_move.path]))
+    parts += [arrow_svg(layout, *arrow) for arrow in arrows if len(arrow.route) > 1]
     parts.append("</svg>")
     return "".join(parts)
 
@@ -110,7 +128,8 @@ def svg_open(layout: Layout, size: int | None = None) -> str:
 
 def board_background(layout: Layout, notation: SquareNotation, coordinates: bool = True
                      ) -> list[str]:
-    """The board without pieces: margin, squares, frame and (optionally) coordinates."""
+    """The board without pieces: margin, squares, frame and (optionally) the files and ranks
+    of an alphanumeric notation (numbers go on the empty squares: ``square_number``)."""
     geo = layout.geometry
     parts = [f'<rect width="{layout.width}" height="{layout.height}" fill="#fff"/>']
     for square in range(geo.size):
@@ -118,8 +137,8 @@ def board_background(layout: Layout, notation: SquareNotation, coordinates: bool
     parts.append(f'<rect x="{MARGIN}" y="{MARGIN}" width="{geo.width * SQUARE}" '
                  f'height="{geo.height * SQUARE}" fill="none" stroke="{FRAME}" '
                  f'stroke-width="2"/>')
-    if coordinates:
-        parts += _square_numbers(layout, notation) if notation.numeric else _edge_labels(layout)
+    if coordinates and not notation.numeric:
+        parts += _edge_labels(layout)
     return parts
 
 
@@ -134,13 +153,14 @@ def _square_rect(layout: Layout, square: int) -> str:
             f'class="square {kind}" data-square="{geo.name(square)}"/>')
 
 
-def _square_numbers(layout: Layout, notation: SquareNotation) -> list[str]:
-    labels = []
-    for square in layout.geometry.playable:
-        x, y = layout.corner(square)
-        labels.append(f'<text x="{x + 1.5}" y="{y + 7.5}" font-size="7.5" fill="#f3e4c8" '
-                      f'class="coordinate number">{escape(notation.name(square))}</text>')
-    return labels
+NUMBER_STYLE = (f'font-size="{SQUARE * 0.36:g}" font-weight="bold" text-anchor="middle" '
+                'fill="#fbf1df" class="coordinate number"')
+
+
+def square_number(name: str, cx: float, cy: float) -> str:
+    """A square's number, centred on the square (an empty one: a piece would hide it)."""
+    return (f'<text x="{cx:g}" y="{cy + SQUARE * 0.12:g}" {NUMBER_STYLE}>'
+            f'{escape(name)}</text>')
 
 
 def _edge_labels(layout: Layout) -> list[str]:
@@ -148,7 +168,7 @@ def _edge_labels(layout: Layout) -> list[str]:
     labels = []
     for col in range(geo.width):
         x, _ = layout.centre(col)
-        labels.append(f'<text x="{x}" y="{layout.height - MARGIN / 2 + 4}" font-size="12" '
+        labels.append(f'<text x="{x}" y="{layout.height - LEGEND - MARGIN / 2 + 4}" font-size="12" '
                       f'text-anchor="middle" fill="#333" class="coordinate file">'
                       f'{geo.name(col)[0]}</text>')
     for row in range(geo.height):
@@ -159,14 +179,22 @@ def _edge_labels(layout: Layout) -> list[str]:
 
 
 def turn_mark(layout: Layout, white_to_move: bool) -> str:
-    """A small disc in the right margin on the side of the player to move."""
+    """A small disc in the right margin on the side of the player to move, and under the
+    board the same disc with the words "White to move" (or Black)."""
     bottom = white_to_move != layout.flipped
-    y = layout.height - MARGIN - SQUARE / 2 if bottom else MARGIN + SQUARE / 2
+    frame = layout.height - LEGEND
+    y = frame - MARGIN - SQUARE / 2 if bottom else MARGIN + SQUARE / 2
     piece = WHITE_MAN if white_to_move else BLACK_MAN
     side = "white" if white_to_move else "black"
-    return (f'<circle cx="{layout.width - MARGIN / 2}" cy="{y}" r="{MARGIN * 0.3}" '
-            f'fill="{PIECE_FILL[piece]}" stroke="{PIECE_LINE[piece]}" stroke-width="1.5" '
-            f'class="turn {side}"><title>{side.capitalize()} to move</title></circle>')
+    words = f"{side.capitalize()} to move"
+    disc = (f'r="{MARGIN * 0.3}" fill="{PIECE_FILL[piece]}" stroke="{PIECE_LINE[piece]}" '
+            f'stroke-width="1.5"')
+    legend_y = frame + LEGEND / 2 - 4
+    return (f'<circle cx="{layout.width - MARGIN / 2}" cy="{y}" {disc} class="turn {side}">'
+            f'<title>{words}</title></circle>'
+            f'<g class="turn-legend"><circle cx="{layout.width - MARGIN / 2}" cy="{legend_y}" '
+            f'{disc}/><text x="{layout.width - MARGIN}" y="{legend_y + 4}" font-size="12" '
+            f'text-anchor="end" fill="#333">{words}</text></g>')
 
 
 def piece_svg(piece: str, cx: float, cy: float, square: str | None = None) -> str:
@@ -223,8 +251,10 @@ def captured_marks(layout: Layout, captured: dict[int, str]) -> list[str]:
     return marks
 
 
-def arrow_svg(layout: Layout, squares: Iterable[int]) -> str:
-    """An arrow through the centres of ``squares`` (a move's origin and landing squares)."""
+def arrow_svg(layout: Layout, squares: Iterable[int], colour: str = ARROW,
+              kind: str = "last-move") -> str:
+    """An arrow through the centres of ``squares`` (a move's origin and landing squares);
+    ``kind``: its class."""
     points = [layout.centre(square) for square in squares]
     (x0, y0), (x1, y1) = points[-2], points[-1]
     length = hypot(x1 - x0, y1 - y0)
@@ -234,9 +264,9 @@ def arrow_svg(layout: Layout, squares: Iterable[int]) -> str:
     line = " ".join(f"{x:g},{y:g}" for x, y in [*points[:-1], (bx, by)])
     tip = (f"{x1:g},{y1:g} {bx - uy * half:g},{by + ux * half:g} "
            f"{bx + uy * half:g},{by - ux * half:g}")
-    return (f'<g class="last-move" opacity="0.8"><polyline points="{line}" fill="none" '
-            f'stroke="{ARROW}" stroke-width="{SQUARE * 0.14:g}" stroke-linejoin="round" '
-            f'stroke-linecap="round"/><polygon points="{tip}" fill="{ARROW}"/></g>')
+    return (f'<g class="{kind}" opacity="0.8"><polyline points="{line}" fill="none" '
+            f'stroke="{colour}" stroke-width="{SQUARE * 0.14:g}" stroke-linejoin="round" '
+            f'stroke-linecap="round"/><polygon points="{tip}" fill="{colour}"/></g>')
 
 
 def text_diagram(board: Board, *, unicode: bool = True, flipped: bool = False) -> str:

@@ -1,8 +1,12 @@
 """The arbiter's report of a validation run, as Markdown or self-contained HTML.
 
-One section per game with its status, its errors and warnings, and a diagram of the position
-before the first illegal move (SVG inline in HTML; a FEN in Markdown); with ``--suggest``, the
-repair suggestions and a diagram of the position where the best one puts the slip.
+First a summary table of the games with a problem (status, first problem, a link to the
+game's section), the worst first; then a section per such game with its errors, warnings
+and repair suggestions (``--suggest``) and a diagram of the position before the first
+illegal move, the move written drawn in red and the move meant in green (see
+``replay.report_diagram``; SVG inline in HTML, a FEN in Markdown); last the valid games, a
+line each. The HTML prints on A4 pages, a page per problem game (``replay.report_pdf``
+prints it to PDF).
 """
 
 from __future__ import annotations
@@ -11,10 +15,13 @@ from collections import Counter
 from collections.abc import Iterable
 from html import escape
 
-from replay.board import Board
-from replay.diagram import board_svg
+from replay.report_diagram import Diagram, report_diagrams
 from replay.validate import GameReport
-from replay.variants import get_variant
+
+# The order of the problem games: the worst first (any other status after these).
+STATUS_ORDER = ("unreadable", "invalid", "incomplete")
+LEGEND = ("Red arrow: the move written. Green: the move meant (the suggestion's move, else "
+          "the legal moves the written one could have been).")
 
 
 def _problem_line(problem: dict) -> str:
@@ -35,70 +42,168 @@ def _heading(report: GameReport) -> str:
     return f"{report.file or '<stdin>'}, {report.title}{event}"
 
 
-def _slip_fens(report: GameReport) -> list[str]:
-    """The position before the best suggestion's slip, when it is not the error's own."""
-    if not report.suggestions or not report.suggestions[0].get("fen"):
-        return []
-    fen = report.suggestions[0]["fen"]
-    return [] if fen in report.error_fens else [fen]
+def _result_line(report: GameReport) -> str:
+    note = f" ({report.result_note})" if report.result_note else ""
+    return f"{report.result or '?'} — {report.result_check}{note}"
 
 
-def _figure(report: GameReport, fen: str, caption: str) -> str:
-    board = Board.from_fen(fen, get_variant(report.variant))
-    return (f'<figure>{board_svg(board, size=320)}<figcaption>{caption}: '
-            f'<code>{escape(fen)}</code></figcaption></figure>')
+def first_problem(report: GameReport) -> str:
+    """What a summary row says is wrong with a game: its first error, else warning."""
+    problems = report.errors or report.warnings
+    return _problem_line(problems[0]) if problems else report.status
+
+
+def problem_games(reports: list[GameReport]) -> list[tuple[int, GameReport]]:
+    """The games that are not valid, each with its number in the report (from 1), the
+    worst status first, in file order within a status."""
+    order = {status: rank for rank, status in enumerate(STATUS_ORDER)}
+    found = [(number, r) for number, r in enumerate(reports, 1) if r.status != "valid"]
+    return sorted(found, key=lambda item: order.get(item[1].status, len(order)))
+
+
+def _counts(reports: list[GameReport]) -> str:
+    statuses = Counter(r.status for r in reports)
+    noun = "game" if len(reports) == 1 else "games"
+    return f"{len(reports)} {noun}: " + ", ".join(
+        f"{n} {s}" for s, n in sorted(statuses.items()))
+
+
+# -- Markdown ----------------------------------------------------------------------------
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def markdown_report(reports: Iterable[GameReport]) -> str:
     """The report as Markdown text."""
     reports = list(reports)
-    statuses = Counter(r.status for r in reports)
-    lines = ["# Validation report", "",
-             f"{len(reports)} games: "
-             + ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())),
-             ""]
-    for report in reports:
-        lines += [f"## {_heading(report)}", "",
-                  f"- status: **{report.status}**, {report.plies} plies replayed "
-                  f"({report.variant})",
-                  f"- result: {report.result or '?'} — {report.result_check}"
-                  + (f" ({report.result_note})" if report.result_note else "")]
-        lines += [f"- error: {_problem_line(p)}" for p in report.errors]
-        lines += [f"- warning: {_problem_line(p)}" for p in report.warnings]
-        slip = report.suggestions[0].get("fen") if report.suggestions else None
-        lines += [f"- position before the error{', where the slip happened' if fen == slip else ''}"
-                  f": `{fen}`" for fen in report.error_fens]
-        lines += [f"- suggestion: {s['description']}" for s in report.suggestions]
-        lines += [f"- position where the slip happened: `{fen}`" for fen in _slip_fens(report)]
+    problems = problem_games(reports)
+    lines = ["# Validation report", "", _counts(reports), ""]
+    if problems:
+        lines += ["## Games with problems", "", "| # | Game | Status | First problem |",
+                  "|---|---|---|---|"]
+        lines += [f"| [{number}](#game-{number}) | {_cell(_heading(r))} | {r.status} | "
+                  f"{_cell(first_problem(r))} |" for number, r in problems]
+        lines.append("")
+    for number, report in problems:
+        lines += _markdown_section(number, report)
+    valid = [(number, r) for number, r in enumerate(reports, 1) if r.status == "valid"]
+    if valid:
+        lines += [f"## Valid games ({len(valid)})", "", "| # | Game | Plies | Result |",
+                  "|---|---|---|---|"]
+        lines += [f"| {number} | {_cell(_heading(r))} | {r.plies} | {_cell(_result_line(r))} |"
+                  for number, r in valid]
         lines.append("")
     return "\n".join(lines)
+
+
+def _markdown_section(number: int, report: GameReport) -> list[str]:
+    lines = [f'## <a id="game-{number}"></a>{number}. {_heading(report)}', "",
+             f"- status: **{report.status}**, {report.plies} plies replayed ({report.variant})",
+             f"- result: {_result_line(report)}"]
+    lines += [f"- error: {_problem_line(p)}" for p in report.errors]
+    lines += [f"- warning: {_problem_line(p)}" for p in report.warnings]
+    lines += [f"- suggestion: {s['description']}" for s in report.suggestions]
+    for diagram in report_diagrams(report):
+        lines.append(f"- {diagram.caption.lower()}: `{diagram.fen}`")
+        if diagram.written:
+            lines.append(f"  - written: {'-'.join(diagram.written)}")
+        if diagram.meant:
+            lines.append(f"  - meant: {' or '.join(diagram.meant_text)}")
+        lines.append(f"  - legal moves: {' '.join(diagram.legal) or 'none'}")
+    lines.append("")
+    return lines
+
+
+# -- HTML --------------------------------------------------------------------------------
+
+STYLE = """
+body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;max-width:62em;margin:0 auto;
+ padding:0 1em 2em;color:#222;line-height:1.45}
+h1{margin:.6em 0 .2em}h2{font-size:1.2em;margin:1.2em 0 .4em}
+table{border-collapse:collapse;width:100%;font-size:.92em}
+th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
+th{background:#f2efe8}tr.invalid td:nth-child(3),tr.unreadable td:nth-child(3){color:#b00}
+tr.incomplete td:nth-child(3){color:#850}td small{color:#666}
+section.game{border-top:2px solid #ccc;margin-top:1.5em}
+.invalid h2,.error{color:#b00}.incomplete h2,.warning{color:#850}.suggestion{color:#036}
+.figures{display:flex;flex-wrap:wrap;gap:1.5em}
+figure{margin:.5em 0;max-width:340px}figcaption{font-size:.85em;color:#444}
+figcaption code{word-break:break-all;font-size:.9em}
+.legend{font-size:.85em;color:#444}.legal{font-size:.85em}
+#valid table{font-size:.8em}#valid td{padding:.1em .5em}
+h2,td{overflow-wrap:anywhere}
+@media (max-width:600px){
+ table thead{display:none}table tr{display:block;border-bottom:1px solid #ddd;padding:.3em 0}
+ table td{display:block;border:none;padding:.05em .3em}
+ h1{font-size:1.6em}h2{font-size:1.05em}
+}
+@page{size:A4;margin:14mm 13mm}
+@media print{
+ body{max-width:none;padding:0;font-size:10pt}
+ a{color:inherit;text-decoration:none}
+ section.game{break-before:page;border-top:none;margin-top:0}
+ #valid{break-before:page}
+ figure,tr,li{break-inside:avoid}thead{display:table-header-group}
+ .figures{gap:8mm}figure{max-width:82mm}figure svg{width:82mm;height:auto}
+}
+"""
 
 
 def html_report(reports: Iterable[GameReport]) -> str:
     """The report as one self-contained HTML page (no external files or scripts)."""
     reports = list(reports)
-    statuses = Counter(r.status for r in reports)
-    body = [f"<h1>Validation report</h1><p>{len(reports)} games: "
-            + ", ".join(f"{n} {escape(s)}" for s, n in sorted(statuses.items())) + "</p>"]
-    for report in reports:
-        body.append(f'<section class="{escape(report.status)}"><h2>{escape(_heading(report))}</h2>')
-        body.append(f"<p>Status: <b>{escape(report.status)}</b>, {report.plies} plies replayed "
-                    f"({escape(report.variant)}). Result: {escape(report.result or '?')} — "
-                    f"{escape(report.result_check)} {escape(report.result_note)}</p><ul>")
-        body += [f'<li class="error">{escape(_problem_line(p))}</li>' for p in report.errors]
-        body += [f'<li class="warning">{escape(_problem_line(p))}</li>' for p in report.warnings]
-        body += [f'<li class="suggestion">Suggestion: {escape(s["description"])}</li>'
-                 for s in report.suggestions]
-        body.append("</ul>")
-        slip = report.suggestions[0].get("fen") if report.suggestions else None
-        for fen in report.error_fens:
-            body.append(_figure(report, fen, "Before the error" + (
-                ", where the slip happened" if fen == slip else "")))
-        for fen in _slip_fens(report):
-            body.append(_figure(report, fen, "Where the slip happened"))
-        body.append("</section>")
-    style = ("body{font-family:sans-serif;max-width:60em;margin:auto}"
-             "section{border-top:1px solid #ccc}.invalid h2,.error{color:#b00}"
-             ".warning{color:#850}.suggestion{color:#036}.valid h2{color:#070}")
-    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Validation report</title>"
-            f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
+    problems = problem_games(reports)
+    body = ["<h1>Validation report</h1>", f"<p>{escape(_counts(reports))}</p>"]
+    if problems:
+        body.append('<h2>Games with problems</h2><table id="summary"><thead><tr><th>#</th>'
+                    "<th>Game</th><th>Status</th><th>First problem</th></tr></thead><tbody>")
+        body += [f'<tr class="{escape(r.status)}" data-game="{number}">'
+                 f'<td><a href="#game-{number}">{number}</a></td>'
+                 f'<td><a href="#game-{number}">{escape(r.file or "<stdin>")}, '
+                 f"{escape(r.title)}</a>"
+                 + (f"<br><small>{escape(r.event)}</small>" if r.event else "")
+                 + f"</td><td>{escape(r.status)}</td><td>{escape(first_problem(r))}</td></tr>"
+                 for number, r in problems]
+        body.append("</tbody></table>")
+    else:
+        body.append("<p>Every game replays on the rules.</p>")
+    body += [_html_section(number, report) for number, report in problems]
+    valid = [(number, r) for number, r in enumerate(reports, 1) if r.status == "valid"]
+    if valid:
+        body.append(f'<section id="valid"><h2>Valid games ({len(valid)})</h2><table><thead>'
+                    "<tr><th>#</th><th>Game</th><th>Plies</th><th>Result</th></tr></thead>"
+                    "<tbody>")
+        body += [f"<tr><td>{number}</td><td>{escape(_heading(r))}</td><td>{r.plies}</td>"
+                 f"<td>{escape(_result_line(r))}</td></tr>" for number, r in valid]
+        body.append("</tbody></table></section>")
+    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>Validation report</title><style>{STYLE}</style></head>"
+            f"<body>{''.join(body)}</body></html>\n")
+
+
+def _html_section(number: int, report: GameReport) -> str:
+    parts = [f'<section class="game {escape(report.status)}" id="game-{number}">'
+             f"<h2>{number}. {escape(_heading(report))}</h2>",
+             f"<p>Status: <b>{escape(report.status)}</b>, {report.plies} plies replayed "
+             f"({escape(report.variant)}). Result: {escape(_result_line(report))}</p><ul>"]
+    parts += [f'<li class="error">{escape(_problem_line(p))}</li>' for p in report.errors]
+    parts += [f'<li class="warning">{escape(_problem_line(p))}</li>' for p in report.warnings]
+    parts += [f'<li class="suggestion">Suggestion: {escape(s["description"])}</li>'
+              for s in report.suggestions]
+    parts.append("</ul>")
+    diagrams = report_diagrams(report)
+    if diagrams:
+        parts.append('<div class="figures">' + "".join(map(_figure, diagrams)) + "</div>")
+        parts.append(f'<p class="legend">{escape(LEGEND)}</p>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _figure(diagram: Diagram) -> str:
+    legal = " ".join(diagram.legal) or "none"
+    return (f"<figure>{diagram.svg()}<figcaption>{escape(diagram.caption)}: "
+            f'<code>{escape(diagram.fen)}</code><br><span class="legal">Legal moves: '
+            f"{escape(legal)}</span></figcaption></figure>")

@@ -256,13 +256,21 @@ def _is_backward(board: Board, origin: int, destination: int) -> bool:
     return rows < 0 if board.turn == WHITE else rows > 0
 
 
+def in_square_order(board: Board, moves: list[Move]) -> list[Move]:
+    """Moves sorted by origin, then route, in the variant's square order (its numbering,
+    else the squares from a1 row by row)."""
+    numbering = board.variant.gametype.notation.numbering
+    rank = numbering.by_square.__getitem__ if numbering else int
+    return sorted(moves, key=lambda move: (rank(move.origin), [rank(s) for s in move.path]))
+
+
 def _join(board: Board, moves: list[Move]) -> str:
-    names = [full_text(board, m, "minimal") for m in moves]
+    names = [full_text(board, m, "minimal") for m in in_square_order(board, moves)]
     return " or ".join(names) if len(names) <= 3 else ", ".join(names)
 
 
 def _listing(board: Board, legal: list[Move]) -> str:
-    shown = [full_text(board, m) for m in legal[:12]]
+    shown = [full_text(board, m) for m in in_square_order(board, legal)[:12]]
     more = f" (+{len(legal) - 12} more)" if len(legal) > 12 else ""
     return f"legal moves: {' '.join(shown)}{more}"
 

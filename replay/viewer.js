@@ -5,8 +5,8 @@
 const data = JSON.parse(document.getElementById("data").textContent);
 const games = data.games, kinds = data.kinds;
 const CODE = Object.fromEntries([...data.alphabet].map((char, rank) => [char, rank]));
-const [WHITE, BLACK, EVENT, RESULT, STATUS, KIND, OPENING, ERRORS, MOVES, TEXTS, START] =
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const [WHITE, BLACK, EVENT, RESULT, STATUS, KIND, OPENING, ERRORS, MOVES, TEXTS, START,
+       SUGGESTIONS] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 const ROW = 46;  // the height of a row of the game list, in pixels (see viewer.css)
 const $ = (id) => document.getElementById(id);
 const board = $("board");
@@ -56,10 +56,15 @@ function readGame(number) {
   };
   let next = 0;
   const text = () => texts[next++];
+  // repair suggestions by the main-line ply they edit (counted from 0)
+  const hints = {};
+  for (const [index, description] of g[SUGGESTIONS] || []) (hints[index] ||= []).push(description);
   const nodes = [{parent: null, children: [], depth: 0, ply: 0, white: startWhite,
-                  label: "start", comments: [], error: null, warning: null, move: null}];
+                  label: "start", comments: [], error: null, warning: null, move: null,
+                  suggestions: []}];
   const html = [];
   const comment = (c) => `<span class="comment">${esc(c)}</span> `;
+  const note = (kind, message) => `<span class="note ${kind}">${esc(message)}</span> `;
   const stack = [];
   let line = {parent: 0, index: 0, fresh: true, last: 0};
   for (const token of g[MOVES] ? g[MOVES].split(" ") : []) {
@@ -83,13 +88,17 @@ function readGame(number) {
       node.label = `${prefix(line.index)} ${node.move ? moveText(kind, node.move) : node.written}`;
       nodes.push(node);
       nodes[line.parent].children.push(id);
+      node.suggestions = (!stack.length && hints[line.index]) || [];
       const number = prefix(line.index);
       if (line.fresh || !number.endsWith("...")) html.push(`<span class="number">${number}</span>`);
       const title = node.error || node.warning;
-      html.push(`<span class="move ${node.kind}" data-node="${id}" tabindex="-1"` +
+      const suggested = node.suggestions.length ? " suggested" : "";
+      html.push(`<span class="move ${node.kind}${suggested}" data-node="${id}" tabindex="-1"` +
                 `${title ? ` title="${esc(title)}"` : ""}>${esc(node.written + node.marks)}</span> `);
-      html.push(...node.comments.map(comment));
-      line.fresh = node.comments.length > 0;
+      const notes = [...(node.error ? [note("error", node.error)] : []),
+                     ...node.suggestions.map((s) => note("suggestion", `Suggestion: ${s}`))];
+      html.push(...notes, ...node.comments.map(comment));
+      line.fresh = node.comments.length + notes.length > 0;
       line.parent = line.last = id;
       line.index += 1;
     }
@@ -101,7 +110,7 @@ function readGame(number) {
 // A ply's token: the move (or # / ~ for one that does not replay) and its flags.
 function readPly(token, parent, text, kind) {
   const node = {children: [], depth: parent.depth + 1, comments: [], error: null,
-                warning: null, move: null, written: null, marks: "", kind: ""};
+                warning: null, move: null, written: null, marks: "", kind: "", suggestions: []};
   let k = 0;
   if (token[0] === "#" || token[0] === "~") {
     node.written = text();
@@ -187,6 +196,15 @@ function taken(kind, move) {
     at(kind, square, kind.ghosts[move.kinds[k]]) + "</g>" + at(kind, square, kind.cross)).join("");
 }
 
+// A numeric board's numbers on the squares a piece does not hide (nor a piece just taken).
+function numbers(view, move) {
+  const kind = view.kind;
+  if (!kind.number) return "";
+  const taken = new Set(move ? move.taken : []);
+  return view.cells.map((code, square) => code || taken.has(square) ? "" :
+    at(kind, square, `${kind.number[0]}${esc(kind.names[square])}</${kind.number[1]}`)).join("");
+}
+
 function fen(view, white) {
   const side = (man, king) => view.cells.map((code, square) =>
     code === man ? view.kind.fen[square] : code === king ? "K" + view.kind.fen[square] : null)
@@ -200,13 +218,16 @@ function show(nodeNumber) {
   const n = view.nodes[nodeNumber], move = n.move;
   const pieces = view.cells.map((code, square) => code ? at(kind, square, kind.pieces[code]) : "");
   board.innerHTML = kind.svg + (move ? taken(kind, move) : "") + pieces.join("") +
-    (move ? arrow(kind, [move.origin, ...move.path]) : "") + kind.turn[n.white ? "w" : "b"] +
+    numbers(view, move) + (move ? arrow(kind, [move.origin, ...move.path]) : "") + kind.turn[n.white ? "w" : "b"] +
     "</svg>";
   const position = fen(view, n.white);
   Object.assign(board.dataset, {fen: position, ply: n.ply, node: nodeNumber, game: view.number});
   $("current").textContent = n.label === "start" ? "Start position" : n.label;
   $("error").textContent = n.error || "";
   $("warning").textContent = n.warning || "";
+  $("suggestion").replaceChildren(...n.suggestions.map((text) => {
+    const p = document.createElement("p"); p.textContent = `Suggestion: ${text}`; return p;
+  }));
   $("notes").replaceChildren(...n.comments.map((text) => {
     const p = document.createElement("p"); p.textContent = text; return p;
   }));
@@ -231,7 +252,7 @@ function openGame(number, nodeNumber) {
   const list = $("moves");
   list.innerHTML = state.view.html;
   list.dataset.game = number;
-  $("title").textContent = `${title(g)}  ${g[RESULT]}`;
+  $("title").innerHTML = `${esc(title(g))} <span class="result">${esc(g[RESULT])}</span>`;
   $("event").textContent = [g[EVENT], state.view.kind.variant, g[OPENING]].filter(Boolean)
     .join(" · ");
   $("verdict").textContent = g[ERRORS].length ? `Does not replay: ${g[ERRORS].join("; ")}` : "";
@@ -296,6 +317,7 @@ function drawList() {
 
 function revealInList(number) {
   const box = $("list"), k = state.shown.indexOf(number);
+  $("rows").style.height = `${state.shown.length * ROW}px`;  // room to scroll to the row
   if (k >= 0 && (k * ROW < box.scrollTop || (k + 1) * ROW > box.scrollTop + box.clientHeight))
     box.scrollTop = k * ROW - box.clientHeight / 2;
   drawList();

@@ -33,6 +33,7 @@ from pdn.partitions import Partition
 from pdn.reader import parse_chunks
 from pdn.runner import open_runner
 from replay.board import Board
+from replay.repair import Suggestion, suggest
 from replay.replayer import ReplayedGame, replay_game
 from replay.variants import Rules, Variant
 from replay.viewer_board import ALPHABET, board_kind, kind_key, pieces_text
@@ -41,20 +42,29 @@ from replay.viewer_moves import game_view
 ASSETS = Path(__file__).parent
 # The fields of a game's array in the page, in order (``start`` only for a game that does not
 # begin at its variant's start position with move 1).
+# begin at its variant's start position with move 1; ``suggestions`` only with repairs to
+# show); a field left out before one given is null.
 GAME_FIELDS = ("white", "black", "event", "result", "status", "kind", "opening", "errors",
-               "moves", "texts", "start")
+               "moves", "texts", "start", "suggestions")
+EVENT_TAGS = ("Event", "Site", "Date", "Round")
 
 
-def game_data(replayed: ReplayedGame, *, flipped: bool = False) -> dict:
-    """A game's fields as the page stores them, by name (``GAME_FIELDS``)."""
+def says_something(value: str | None) -> bool:
+    """Whether a tag's value tells anything: not empty, "?", "-" or an unknown date."""
+    return bool(value and value.strip(" ?.-"))
+
+
+def game_data(replayed: ReplayedGame, *, flipped: bool = False,
+              suggestions: Iterable[Suggestion] = ()) -> dict:
+    """A game's fields as the page stores them, by name (``GAME_FIELDS``); ``suggestions``
+    (``replay.repair.suggest``) are placed at the ply each one edits."""
     from replay.openings import opening_label
 
     variant, tags = replayed.variant, replayed.game.tags
     view = game_view(replayed)
     data = {
         "white": tags.get("White", "?"), "black": tags.get("Black", "?"),
-        "event": " · ".join(tags[name] for name in ("Event", "Site", "Date", "Round")
-                            if tags.get(name, "?").strip("?. ")),
+        "event": " · ".join(tags[name] for name in EVENT_TAGS if says_something(tags.get(name))),
         "result": replayed.game.headers_result or "*", "status": replayed.status,
         "kind": kind_key(variant, flipped),
         "opening": opening_label(variant, [*replayed.positions, *(
@@ -67,13 +77,28 @@ def game_data(replayed: ReplayedGame, *, flipped: bool = False) -> dict:
     kind = board_kind(variant, flipped)
     if number != 1 or pieces != kind["start"] or start.white_to_move != kind["startWhite"]:
         data["start"] = [number, start.white_to_move, pieces]
+    shown = [[_suggested_ply(replayed, s), s.description] for s in suggestions]
+    if shown:
+        data["suggestions"] = shown
     return data
 
 
-def game_entry(replayed: ReplayedGame, *, flipped: bool = False) -> tuple[str, str]:
+def _suggested_ply(replayed: ReplayedGame, suggestion: Suggestion) -> int:
+    """The main-line ply a suggestion edits (counted from 0), else the one that fails."""
+    for index, ply in enumerate(replayed.game.moves.plies):
+        if (ply.record.line, ply.record.column) == (suggestion.line, suggestion.column):
+            return index
+    return len(replayed.moves)
+
+
+def game_entry(replayed: ReplayedGame, *, flipped: bool = False,
+               suggestions: Iterable[Suggestion] = ()) -> tuple[str, str]:
     """A game as the page stores it: (its board kind's key, its array as JSON text)."""
-    data = game_data(replayed, flipped=flipped)
-    return data["kind"], _json([data[name] for name in GAME_FIELDS if name in data])
+    data = game_data(replayed, flipped=flipped, suggestions=suggestions)
+    fields = [data.get(name) for name in GAME_FIELDS]
+    while fields[-1] is None:
+        fields.pop()
+    return data["kind"], _json(fields)
 
 
 def _json(value: object) -> str:
@@ -122,17 +147,17 @@ def write_viewer(stream: IO[str], games: Iterable[ReplayedGame | Game], *,
 def archive_entries(source: str | Path, default: Variant | None = None,
                     override: Variant | None = None, *, rules: Rules | None = None,
                     flipped: bool = False, jobs: int = 1, encoding: str | None = None,
-                    progress: Callable[[int], None] | None = None
+                    progress: Callable[[int], None] | None = None, suggest: bool = False
                     ) -> Iterator[tuple[str, str, dict, bool]]:
     """Every game of a PDN file read, replayed and made into its page entry, in file order:
     (kind key, entry, kind, whether a move does not replay). ``jobs`` worker processes do
     it in blocks of games (``pdn.runner``; 0: all cores when the file is large enough to
     repay them); the variant is chosen as ``replay_game`` does from ``default``,
     ``override`` and ``rules``; ``progress`` is told how much of the file each block
-    covered."""
+    covered; ``suggest``: each broken game carries its repair suggestions."""
     with open_runner("local", jobs=jobs) as runner:
         batches = runner.map(_block_entries, runner.partitions(str(source), encoding, BLOCK),
-                             default, override, rules, flipped)
+                             default, override, rules, flipped, suggest)
         for size, entries, kinds in batches:
             if progress is not None:
                 progress(size)
@@ -144,7 +169,7 @@ BLOCK = 1 << 17  # characters of games per piece of work (a few hundred games)
 
 
 def _block_entries(partition: Partition, default: Variant | None, override: Variant | None,
-                   rules: Rules | None, flipped: bool
+                   rules: Rules | None, flipped: bool, suggest: bool = False
                    ) -> tuple[int, list[tuple[str, str, bool]], dict[str, dict]]:
     """Worker entry: a partition's size, the entries of its games and the board kinds they
     use."""
@@ -152,10 +177,16 @@ def _block_entries(partition: Partition, default: Variant | None, override: Vari
     with gc_paused():
         for game in parse_chunks(block_chunks(partition.chunk())):
             replayed = replay_game(game, default, override, rules=rules)
-            key, entry = game_entry(replayed, flipped=flipped)
+            key, entry = game_entry(replayed, flipped=flipped,
+                                    suggestions=suggestions_of(replayed) if suggest else ())
             kinds.setdefault(key, board_kind(replayed.variant, flipped))
             entries.append((key, entry, bool(replayed.errors)))
     return partition.size, entries, kinds
+
+
+def suggestions_of(replayed: ReplayedGame) -> list[Suggestion]:
+    """The repair suggestions of a game whose main line stops replaying (none otherwise)."""
+    return suggest(replayed.game, replayed=replayed) if replayed.errors else []
 
 
 def viewer_html(games: Iterable[ReplayedGame | Game], *, flipped: bool = False,
@@ -194,6 +225,7 @@ PAGE = """<!DOCTYPE html>
 <button id="next" title="Next (→)">›</button><button id="last" title="End (End)">»</button>
 </div>
 <p id="current"></p><p id="error" class="error"></p><p id="warning" class="warning"></p>
+<div id="suggestion" class="suggestion"></div>
 <div id="notes"></div>
 <p id="fen"></p>
 </section>

@@ -25,6 +25,7 @@ from replay.diagram import (
     Layout,
     board_background,
     piece_svg,
+    square_number,
     svg_open,
     turn_mark,
 )
@@ -75,6 +76,8 @@ def board_kind(variant: Variant, flipped: bool = False) -> dict:
                  f'stroke="{CROSS}" stroke-width="4" stroke-linecap="round" '
                  f'class="capture-cross"/>',
         "arrow": {"colour": ARROW, "square": SQUARE},
+        # the number drawn on each empty square of a numeric board: the text's tag, its end
+        "number": square_number("", 0, 0).split("</") if notation.numeric else None,
         "centres": [layout.centre(square) for square in squares],
         "names": [label_names[square] for square in squares],
         "fen": [notation.name(square) for square in squares],

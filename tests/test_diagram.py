@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from pdn.reader import read_games
 from replay.board import Board
-from replay.diagram import board_after, board_svg, plies_to_move, text_diagram
+from replay.diagram import Arrow, board_after, board_svg, plies_to_move, text_diagram
 from replay.replayer import replay_game
 from replay.variants import (
     CANADIAN,
@@ -119,8 +119,13 @@ def test_a_king_is_drawn_with_a_crown_on_its_square():
     assert pieces == {"d4": "W", "c3": "w", "h8": "B", "a7": "b"}
 
 
+def empty(variant: Variant) -> Board:
+    """A board of the variant without pieces: every square shows its number."""
+    return Board.from_fen("W:W:B", variant)
+
+
 def test_international_board_numbers_squares_1_to_50_with_1_on_b10_and_46_on_a1():
-    root = parse(board_svg(Board(INTERNATIONAL)))
+    root = parse(board_svg(empty(INTERNATIONAL)))
     numbers = {text.text: text for text in texts(root, "number")}
     assert sorted(numbers, key=int) == [str(n) for n in range(1, 51)]
     geometry = INTERNATIONAL.geometry
@@ -132,6 +137,7 @@ def test_international_board_numbers_squares_1_to_50_with_1_on_b10_and_46_on_a1(
     assert square_of("1") == "b10" and square_of("5") == "j10"
     assert square_of("46") == "a1" and square_of("50") == "i1"
     assert not texts(root, "file")
+    root = parse(board_svg(Board(INTERNATIONAL)))
     pieces = pieces_of(root)
     assert len(pieces) == 40
     assert {INTERNATIONAL.gametype.notation.name(geometry.square(sq))
@@ -149,25 +155,39 @@ def test_every_variant_start_position_is_drawn_piece_for_piece(variant: Variant)
     assert pieces_of(root) == expected_pieces(board)
 
 
+def test_numbers_are_printed_on_the_empty_squares_only_as_books_print_them():
+    root = parse(board_svg(Board(INTERNATIONAL)))  # men on 1-20 and 31-50
+    numbers = {text.text: square_under(root, float(text.get("x")), float(text.get("y")) - 1)
+               for text in texts(root, "number")}
+    assert sorted(numbers, key=int) == [str(n) for n in range(21, 31)]
+    assert not set(numbers.values()) & set(pieces_of(root))
+    replayed = replay_game(next(read_games('[GameType "20"]\n1. 32-28 19-23 2. 28x19 *')),
+                           INTERNATIONAL)
+    board = board_after(replayed, 3)  # 28x19 took the man on 23: a faded man, no number
+    shown = {text.text for text in texts(parse(board_svg(
+        board, last_move=board.move_stack[-1])), "number")}
+    assert shown == {"21", "22", "24", "25", "26", "27", "28", "29", "30", "32"}
+
+
 def test_spanish_board_leaves_a1_unplayable_and_numbers_from_h1():
-    root = parse(board_svg(Board(SPANISH)))
+    root = parse(board_svg(empty(SPANISH)))
     assert "unplayable" in squares_of(root)["a1"][2]
     one = next(text for text in texts(root, "number") if text.text == "1")
     assert square_under(root, float(one.get("x")), float(one.get("y")) - 1) == "h1"
 
 
 def test_english_numbering_puts_square_1_on_b8_where_black_starts():
-    root = parse(board_svg(Board(ENGLISH)))
+    root = parse(board_svg(empty(ENGLISH)))
     one = next(text for text in texts(root, "number") if text.text == "1")
     assert square_under(root, float(one.get("x")), float(one.get("y")) - 1) == "b8"
-    assert pieces_of(root)["b8"] == "b"
+    assert pieces_of(parse(board_svg(Board(ENGLISH))))["b8"] == "b"
 
 
 def test_turkish_board_uses_every_square_and_canadian_is_12_by_12():
     turkish = parse(board_svg(Board(TURKISH)))
     assert all("playable" in kind for _, _, kind in squares_of(turkish).values())
     assert len(pieces_of(turkish)) == 32
-    canadian = parse(board_svg(Board(CANADIAN)))
+    canadian = parse(board_svg(empty(CANADIAN)))
     assert len(squares_of(canadian)) == 144 and len(texts(canadian, "number")) == 72
 
 
@@ -191,10 +211,31 @@ def test_a_board_shows_itself_in_jupyter_as_svg():
     assert len(pieces_of(root)) == 40 and root.get("width") == "360"
 
 
-def test_side_to_move_is_marked_beside_the_board():
+def test_side_to_move_is_marked_beside_the_board_and_explained_under_it():
     root = parse(board_svg(Board.from_fen("B:Wc3:Bd6")))
     (mark,) = [c for c in root.iter(f"{NS}circle") if "turn" in classes(c)]
     assert "black" in classes(mark)
+    (legend,) = [g for g in root.iter(f"{NS}g") if "turn-legend" in classes(g)]
+    assert legend.find(f"{NS}text").text == "Black to move"
+    frame_bottom = max(float(r.get("y")) + float(r.get("height"))
+                       for r in root.iter(f"{NS}rect") if "square" in classes(r))
+    assert float(legend.find(f"{NS}circle").get("cy")) > frame_bottom + 12  # under the letters
+    white = parse(board_svg(Board.from_fen("W:Wc3:Bd6")))
+    assert "White to move" in {t.text for t in white.iter(f"{NS}text")}
+
+
+def test_more_arrows_draw_a_move_written_and_the_one_meant_in_their_colours():
+    board = Board.from_fen("W:Wd4,b2:Bc5", RUSSIAN)
+    square = RUSSIAN.geometry.square
+    root = parse(board_svg(board, arrows=[
+        Arrow([square("b2"), square("c3")], "#c62828", "written"),
+        Arrow([square("d4"), square("b6")], "#1b6e3a", "meant")]))
+    drawn = {classes(g).pop(): g for g in root.iter(f"{NS}g")
+             if classes(g) & {"written", "meant"}}
+    assert drawn["written"].find(f"{NS}polyline").get("stroke") == "#c62828"
+    assert drawn["meant"].find(f"{NS}polygon").get("fill") == "#1b6e3a"
+    tip = drawn["meant"].find(f"{NS}polygon").get("points").split()[0]
+    assert square_under(root, *map(float, tip.split(","))) == "b6"
 
 
 def test_text_diagram_shows_men_kings_coordinates_and_side_to_move():

@@ -82,6 +82,19 @@ def test_moving_the_opponents_piece_and_empty_squares():
                                            "men do not move backward; legal moves: d4:f6")
 
 
+def test_legal_moves_are_listed_in_the_variants_square_order():
+    # a3-c5 is no move: Russian squares are listed as a1, c1, ..., h8, row by row
+    message = replay_text("1. c3-d4 f6-g5 2. a3-c5 *").errors[0].message
+    listed = message.split("legal moves: ")[1].split()
+    origins = [RUSSIAN.geometry.square(move[:2]) for move in listed]
+    assert origins == sorted(origins) and len(set(origins)) > 3, listed
+    # International squares by number
+    message = replay_text("1. 50-45 *", INTERNATIONAL).errors[0].message
+    listed = [tuple(map(int, move.split("-")))
+              for move in message.split("legal moves: ")[1].split()]
+    assert listed == sorted(listed) and len(listed) == 9, listed
+
+
 def test_move_after_the_end_of_the_game():
     replayed = replay_text('[FEN "W:Wa1:Bb2,c3"]\n1. a1-b2 *')
     assert replayed.errors[0].code == "after-end"

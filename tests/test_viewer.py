@@ -257,7 +257,9 @@ def test_numeric_boards_are_embedded_with_every_square_number():
     (game,) = read_games('[GameType "20"]\n1. 32-28 19-23 *')
     (kind,) = embedded(viewer_html([replay_game(game, INTERNATIONAL)]))["kinds"].values()
     assert len(kind["centres"]) == 50 and kind["variant"] == "international"
-    assert kind["svg"].count('class="coordinate number"') == 50
+    # the numbers are drawn by the page on the squares a piece leaves empty, not under them
+    assert 'class="coordinate number"' not in kind["svg"]
+    assert 'class="coordinate number"' in kind["number"][0]
     assert kind["names"] == kind["fen"] == [str(n) for n in range(1, 51)]
 
 
@@ -294,3 +296,28 @@ def test_view_rejects_bad_input_with_exit_2(tmp_path: Path, arguments: list[str]
     assert result.exit_code == 2
     assert message in " ".join(result.output.split())
     assert not (tmp_path / "out.html").exists()
+
+
+def test_the_event_line_leaves_out_tags_that_say_nothing():
+    (game,) = read_games('[Event "Cup"][Site "?"][Date "????.??.??"][Round "-"]\n1. c3-d4 *')
+    (shown,) = embedded(viewer_html([replay_game(game, RUSSIAN)]))["games"]
+    assert shown["event"] == "Cup"
+    (game,) = read_games('[Event "Cup"][Site "Kazan"][Date "2001.05.??"][Round "3"]\n1. c3-d4 *')
+    (shown,) = embedded(viewer_html([replay_game(game, RUSSIAN)]))["games"]
+    assert shown["event"] == "Cup · Kazan · 2001.05.?? · 3"
+
+
+def test_view_suggest_places_each_repair_at_the_ply_it_edits(tmp_path: Path):
+    out = tmp_path / "games.html"
+    errors = Path(__file__).resolve().parents[1] / "samples" / "russian" / \
+        "scoresheet_with_errors.pdn"
+    assert CliRunner().invoke(app, ["view", str(errors), "--suggest", "-o", str(out)]
+                              ).exit_code == 0
+    first, second = embedded(out.read_text(encoding="utf-8"))["games"]
+    # the suggestion edits the second ply written (1... b6-c5, line 12, column 10)
+    ((ply, description),) = first["suggestions"]
+    assert ply == 1 and description.startswith("'d2:f4', written as White's 3rd move")
+    assert "suggestions" not in second  # lost moves: nothing to suggest
+    plain = tmp_path / "plain.html"
+    CliRunner().invoke(app, ["view", str(errors), "-o", str(plain)])
+    assert all("suggestions" not in game for game in embedded(plain.read_text())["games"])

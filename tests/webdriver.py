@@ -78,6 +78,10 @@ class Browser:
         return self.command("POST", f"{self.session}/execute/sync",
                             {"script": script, "args": []})
 
+    def resize(self, width: int, height: int) -> None:
+        """Set the window's size in pixels (a desktop, or a phone's width)."""
+        self.command("POST", f"{self.session}/window/rect", {"width": width, "height": height})
+
     def screenshot(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(self.command("GET", f"{self.session}/screenshot")))
