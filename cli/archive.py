@@ -152,17 +152,30 @@ def _criteria(tag, player, white, black, date_from, date_to, variant, result, mi
         fail(str(error))
 
 
-def _check_board_criteria(criteria, variant: Variant) -> None:
-    """Fail early on --moves or --position that do not fit the main variant."""
-    from replay.archive.select import CriterionError, opening_positions
+def check_board_criteria(criteria, variants: list[Variant]) -> None:
+    """A usage error (exit 2) for --moves or --position that fit none of the variants the
+    games may be in."""
+    from replay.criteria_checks import CriterionError, check_moves, check_position
 
-    if criteria.moves is not None:
-        try:
-            opening_positions(criteria.moves, variant)
-        except CriterionError as error:
-            fail(str(error))
-    if criteria.position is not None and criteria.target_position(variant) is None:
-        fail(f"--position '{criteria.position}' is not a FEN of {variant.name}")
+    try:
+        if criteria.moves is not None:
+            check_moves(criteria.moves, variants)
+        if criteria.position is not None:
+            check_position(criteria.position, variants)
+    except CriterionError as error:
+        fail(str(error))
+
+
+def _selected_variants(selected: Variant | None, choice: Choice) -> list[Variant]:
+    """The variants the games may be in; a usage error when --game-variant selects a
+    variant --ignore-gametype rules out."""
+    from replay.criteria_checks import game_variants
+
+    if selected is not None and choice.override is not None \
+            and selected.name != choice.override.name:
+        fail(f"--game-variant {selected.name} selects no game: --ignore-gametype makes every "
+             f"game {choice.override.name}")
+    return game_variants(selected, choice.override, choice.default, choice.rules)
 
 
 def filter_command(
@@ -208,9 +221,7 @@ def filter_command(
     criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, result,
                          min_plies, max_plies, status, moves, position, material,
                          material_any_ply)
-    board_variant = game_variant or choice.override or choice.default
-    if board_variant is not None:
-        _check_board_criteria(criteria, board_variant)
+    check_board_criteria(criteria, _selected_variants(game_variant, choice))
     sources = _sources(paths, [output, rejects])
     console = Console()
     with ExitStack() as stack, console.progress(sources, "filtering") as progress:

@@ -40,6 +40,7 @@ from .options import (
 
 if TYPE_CHECKING:
     from replay.database.query import Search
+    from replay.variants import Variant
 
 FORMATS = ("pdn", "table", "json")
 
@@ -144,6 +145,8 @@ def search(
         connection = open_readonly(database)
     except (PatternError, OutputError, DatabaseError) as error:
         fail(str(error))
+    if wanted.fen is not None or moves is not None:
+        _check_board_criteria(connection, wanted, game_variant, database)
     with ExitStack() as stack:
         stream = sys.stdout if output == "-" else stack.enter_context(atomic_writer(output))
         try:
@@ -156,6 +159,27 @@ def search(
             connection.close()
     if output != "-" or output_format == "pdn":
         print(f"{count} games matched", file=sys.stderr)  # plain: rich takes longer to load
+
+
+def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
+                          selected: Variant | None, database: Path) -> None:
+    """A usage error (exit 2) for --position or --moves that fit none of the variants of
+    the database's games (any variant, when it holds none)."""
+    from replay.criteria_checks import CriterionError, check_moves, check_position, game_variants
+    from replay.database.query import stored_variants
+
+    try:
+        variants = stored_variants(connection, selected) or game_variants(selected)
+        if wanted.fen is not None:
+            check_position(wanted.fen, variants)
+        if wanted.criteria is not None and wanted.criteria.moves is not None:
+            check_moves(wanted.criteria.moves, variants)
+    except CriterionError as error:
+        connection.close()
+        fail(str(error))
+    except sqlite3.Error as error:
+        connection.close()
+        fail(f"{database}: cannot read the database: {error}")
 
 
 def _indexed_files(database: Path) -> list[str]:
