@@ -17,7 +17,7 @@ import typer
 
 from replay.variants import Variant
 
-from .common import EXIT_UNREADABLE, fail, input_size, progress_bar, stderr_console
+from .common import fail, games_exit, input_size, progress_bar, stderr_console
 from .options import (
     BlackOption,
     Choice,
@@ -122,17 +122,17 @@ def _run(action: Callable[[], Summary]) -> Summary:
         fail(str(error))
 
 
-def _tail(summary: Summary) -> str:
-    return f"; {summary.unreadable} unreadable passed through" if summary.unreadable else ""
-
-
-def _finish(console: Console, message: str, summary: Summary) -> None:
-    """Print the summary; exit with status 2 when any game was unreadable (the reader gave
-    up on it, and it was passed through unchanged)."""
-    console.note(message + _tail(summary))
+def _finish(console: Console, message: str, summary: Summary, rejects: Path | None = None
+            ) -> None:
+    """Print the summary and exit: 1 when some games were unreadable (the reader gave up
+    on them, and they were passed through unchanged, to the output or to --rejects)."""
     if summary.unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
-
+        place = f"--rejects {rejects}" if rejects is not None else "the output"
+        games = "game" if summary.unreadable == 1 else "games"
+        message += (f"; {summary.unreadable} unreadable {games} passed through unchanged to "
+                    f"{place}")
+    console.note(message)
+    raise typer.Exit(games_exit(bool(summary.unreadable)))
 
 
 # ---- filter --------------------------------------------------------------------------------
@@ -213,7 +213,8 @@ def filter_command(
 ) -> None:
     """Keep the games that match every criterion; cheap tag tests first, then the board.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.run import filter_games
 
     choice = variant_choice(variant or default_variant, ignore_gametype, rule,
@@ -230,7 +231,7 @@ def filter_command(
             sources, out, criteria, _settings(choice, jobs, encoding, progress),
             invert=invert, rejects=bad, note=console.note))
     _finish(console, f"{summary.matched} of {summary.games} games matched; {summary.written} "
-            "written", summary)
+            "written", summary, rejects)
 
 
 # ---- dedupe, merge, split, clean -----------------------------------------------------------
@@ -257,7 +258,8 @@ def dedupe(
     """Remove duplicate games (the same moves, compared as positions, and compatible tags),
     keeping the most complete copy of each.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.dedupe import BY_CHOICES
     from replay.archive.run import dedupe_games
 
@@ -274,7 +276,7 @@ def dedupe(
         summary = _run(lambda: dedupe_games(sources, out, settings, by=by, report=report,
                                             rejects=bad, note=console.note))
     _finish(console, f"{summary.games} games: {summary.groups} groups of duplicates, "
-            f"{summary.removed} copies removed, {summary.written} written", summary)
+            f"{summary.removed} copies removed, {summary.written} written", summary, rejects)
 
 
 def merge(
@@ -286,7 +288,8 @@ def merge(
 ) -> None:
     """Write the games of every input, in order, into one PDN 3.0 file.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.run import merge_games
     from replay.variants import RUSSIAN
 
@@ -297,7 +300,7 @@ def merge(
         summary = _run(lambda: merge_games(
             sources, out, _settings(Choice(RUSSIAN, None, None), jobs, encoding, progress),
             rejects=bad, note=console.note))
-    _finish(console, f"{summary.written} games written", summary)
+    _finish(console, f"{summary.written} games written", summary, rejects)
 
 
 def split(
@@ -317,7 +320,8 @@ def split(
 ) -> None:
     """Split games into one file per event, variant, year, player or N games.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.run import parse_split, split_games
 
     try:
@@ -333,7 +337,7 @@ def split(
             sources, output, by, _settings(choice, jobs, encoding, progress),
             rejects=bad, note=console.note))
     _finish(console, f"{summary.games} games into {len(summary.files)} files in {output}",
-            summary)
+            summary, rejects)
 
 
 def clean(
@@ -358,7 +362,8 @@ def clean(
     """Normalise dates, player names, results and GameType, drop text between games,
     optionally strip annotations; report every change.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.clean import STRIP_CHOICES, Options, Rewrite
     from replay.archive.run import clean_games
     from replay.convert import TARGETS
@@ -380,7 +385,7 @@ def clean(
             note=console.note,
             changes=(lambda line: log.write(line + "\n")) if log is not None else None))
     _finish(console, f"{summary.games} games: {summary.changes} changes in {summary.changed} "
-            f"games, {summary.written} written", summary)
+            f"games, {summary.written} written", summary, rejects)
 
 
 def register(app: typer.Typer) -> None:

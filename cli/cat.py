@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .common import EXIT_INVALID, fail
+from .common import fail, games_exit
 from .options import EncodingOption
 
 
@@ -17,7 +17,10 @@ def cat(
         "--game", "-g", min=1, help="Print only this game (1-based).")] = None,
     encoding: EncodingOption = None,
 ) -> None:
-    """Print the games of FILE as canonical PDN (seven tags first, 80-column movetext)."""
+    """Print the games of FILE as canonical PDN (seven tags first, 80-column movetext).
+
+    Exit status: 0 every game read, 1 some with reading errors, 2 usage error or a file
+    that cannot be read."""
     from pdn.reader import NoSuchGameError, read_game, read_games
     from pdn.writer import write_game
 
@@ -35,8 +38,7 @@ def cat(
         fail(str(error))
     except (OSError, LookupError, UnicodeError) as error:
         fail(f"{file}: cannot read: {getattr(error, 'strerror', None) or error}")
-    if errors:
-        raise typer.Exit(EXIT_INVALID)
+    raise typer.Exit(games_exit(bool(errors)))
 
 
 def register(app: typer.Typer) -> None:

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from .common import EXIT_UNREADABLE, fail
+from .common import ExitCode, fail, games_exit
 from .options import (
     BlackOption,
     DateFromOption,
@@ -61,8 +61,8 @@ def index(
 
     A file already indexed is skipped; a changed file is indexed again.
 
-    Exit status: 0 done; 2 usage error, a file that cannot be read, games the reader gave
-    up on (indexed without moves), or a database that cannot be used."""
+    Exit status: 0 done; 1 games the reader gave up on (indexed without moves); 2 usage
+    error, a file that cannot be read, or a database that cannot be used."""
     from pdn.output import OutputError, refuse_overwriting_inputs
     from replay.archive.run import Settings
     from replay.database.build import index_sources
@@ -93,8 +93,9 @@ def index(
                  + (f"; {len(summary.failed)} files could not be read" if summary.failed
                     else "")
                  + (f"; {summary.unreadable} games unreadable" if summary.unreadable else ""))
-    if summary.failed or summary.unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
+    if summary.failed:
+        raise typer.Exit(ExitCode.USAGE)
+    raise typer.Exit(games_exit(bool(summary.unreadable)))
 
 
 def search(

@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from .common import EXIT_UNREADABLE, fail, stderr_console
+from .common import ExitCode, fail, games_exit, stderr_console
 from .options import EncodingOption, JsonOption, PathsArgument
 from .sources import SourceError, collect_sources
 
@@ -37,7 +37,8 @@ def info(
     """Print, per file, its games, their variants and results, and the reading errors.
 
     Each error comes with its game, line and column. --json: one object per file with file,
-    games, errors, variants, inferred and results."""
+    games, errors, variants, inferred and results. Exit status: 0 every game read, 1 some
+    with reading errors, 2 usage error or a file that cannot be read."""
     from rich.markup import escape
 
     from replay.summary import summarise
@@ -46,7 +47,7 @@ def info(
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
-    unreadable = False
+    unreadable = errors = False
     for path in sources:
         try:
             summary = summarise(sys.stdin.buffer if path == "-" else Path(path), encoding)
@@ -57,12 +58,14 @@ def info(
                 f"[red]error:[/red] {escape(str(path))}: cannot read: {escape(reason)}")
             continue
         summary["file"] = "<stdin>" if path == "-" else path
+        errors = errors or bool(summary["errors"])
         if as_json:
             typer.echo(json.dumps(summary, ensure_ascii=False))
         else:
             _print_text(summary)
     if unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
+        raise typer.Exit(ExitCode.USAGE)
+    raise typer.Exit(games_exit(errors))
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,7 @@ from pdn.fen import FenError
 from replay.board import Board
 from replay.notation import move_json
 
-from .common import fail
+from .common import ExitCode, fail
 from .options import (
     JsonOption,
     NoForcedCaptureOption,
@@ -33,7 +33,10 @@ def moves(
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
 ) -> None:
-    """List the legal moves of a position."""
+    """List the legal moves of a position.
+
+    Exit status: 0 done, 1 some lines of --fen-file are no position (the others listed), 2
+    usage error, a FEN that is no position, or a file that cannot be read."""
     variant = ruled_variant(variant, rule, no_forced_capture)
     if fen_file is not None:
         text = typer.get_text_stream("stdin").read() if str(fen_file) == "-" else _read(fen_file)
@@ -59,7 +62,7 @@ def moves(
             names = " ".join(board.move_text(m, full_path=len(m.captures) > 1) for m in legal)
             typer.echo(f"{len(legal)} legal moves: {names}" if legal else "no legal moves")
     if failed:
-        raise typer.Exit(2)
+        raise typer.Exit(ExitCode.SOME_GAMES if fen_file is not None else ExitCode.USAGE)
 
 
 def _read(path: Path) -> str:

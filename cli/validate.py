@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
+from .common import ExitCode, fail, games_exit, input_size, progress_bar
 from .options import (
     Choice,
     EncodingOption,
@@ -58,7 +58,8 @@ def validate(
 ) -> None:
     """Replay every game on the rules; report illegal, ambiguous and incomplete records.
 
-    Exit status: 0 all games valid, 1 some invalid, 2 usage error or unreadable input.
+    Exit status: 0 all games valid (or incomplete), 1 some invalid or unreadable, 2 usage
+    error or a file that cannot be read.
     """
     from replay.validate import problem_line, suggestion_lines, validate_sources
 
@@ -136,9 +137,9 @@ def _summary(statuses: Counter[str], checks: Counter[str], inferred: Counter[str
 
 
 def _exit(statuses: Counter[str], unreadable_files: int) -> None:
-    if unreadable_files or statuses["unreadable"]:
-        raise typer.Exit(EXIT_UNREADABLE)
-    raise typer.Exit(EXIT_INVALID if statuses["invalid"] else EXIT_OK)
+    if unreadable_files:
+        raise typer.Exit(ExitCode.USAGE)
+    raise typer.Exit(games_exit(bool(statuses["invalid"] or statuses["unreadable"])))
 
 
 def _check_dataset_options(output: str, as_json: bool, report: Path | None) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from .common import fail, progress_bar
+from .common import fail, games_exit, progress_bar
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -41,7 +41,8 @@ def view(
     """Write an HTML viewer of a file's games: board, moves, variations, comments, errors.
 
     The variant is each game's GameType, else --variant, else the one its record tells.
-    Exit status 2 on bad input.
+    Exit status: 0 done, 1 some games do not replay to their end, 2 usage error or bad
+    input.
     """
     from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.replayer import replay_game
@@ -78,6 +79,7 @@ def view(
     note = f", {invalid} with moves that do not replay" if invalid else ""
     typer.echo(f"viewer of {page.count} game{'' if page.count == 1 else 's'}{note} "
                f"written to {output}", err=True)
+    raise typer.Exit(games_exit(bool(invalid)))
 
 
 def _size(file: Path) -> int | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import pickle
 import tempfile
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -54,6 +55,7 @@ class Spooled:
     games: int
     tags: tuple[str, ...]
     votes: tuple[int, int]  # decided Black-first games read for the first mover, the colour
+    statuses: dict[str, int]  # the part's games of each status
     offset: int = 0  # games before the partition in its file (set by the client)
     index: int = 0  # the part's number (set by the client)
 
@@ -79,7 +81,9 @@ def spool_part(partition: Partition, options: Options, dataset: Dataset, table: 
     readings = part.games["result_reading"].value_counts()
     return Spooled(part.source, part.size, path, len(part.games),
                    tuple(c for c in part.games.columns if c not in REPLAY_COLUMNS),
-                   (int(readings.get(READINGS[0], 0)), int(readings.get(READINGS[1], 0))))
+                   (int(readings.get(READINGS[0], 0)), int(readings.get(READINGS[1], 0))),
+                   {str(status): int(count)
+                    for status, count in part.games["status"].value_counts().items()})
 
 
 def write_part(spooled: Spooled, finish: Finish, dataset: Dataset) -> int:
@@ -115,12 +119,14 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
                   override: Variant | None = None, *, jobs: int = 1, engine: str = "local",
                   scheduler: str | None = None, opening_plies: int = 6,
                   encoding: str | None = None, rules: Rules | None = None,
-                  progress: Callable[[int], None] | None = None) -> int:
+                  progress: Callable[[int], None] | None = None,
+                  statuses: Counter[str] | None = None) -> int:
     """Write ``table`` of ``sources`` as a Parquet dataset in the folder or URL ``target``
     (``pdn.dataset``: one part per partition, ``_SUCCESS`` once complete); the rows written.
 
-    The arguments are ``write_table``'s. The games and moves tables are written by the
-    workers; players, openings and summary (small aggregates) as one part by the client.
+    The arguments are ``write_table``'s (``statuses`` counts the games of each status). The
+    games and moves tables are written by the workers; players, openings and summary (small
+    aggregates) as one part by the client.
     Raises ``OSError`` for an unreadable file, ``ValueError`` for an unknown table or a
     folder holding other files, and ``EngineUnavailableError`` without Dask.
     """
@@ -133,12 +139,14 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
     try:
         if table in DERIVED_TABLES:
             rows = _write_derived(sources, default, override, table, dataset,
-                                  opening_plies=opening_plies, rules=rules, **run)
+                                  opening_plies=opening_plies, rules=rules,
+                                  statuses=statuses, **run)
             dataset.commit(1, rows)
             return rows
         options = Options(default, override, opening_plies, with_moves=table == "moves",
                           rules=rules)
-        parts, rows = _write_parts(sources, options, dataset, table, **run)
+        parts, rows = _write_parts(sources, options, dataset, table, statuses=statuses,
+                                   **run)
         dataset.commit(parts, rows)
         return rows
     except BaseException:
@@ -148,7 +156,8 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
 
 def _write_parts(sources: list[str], options: Options, dataset: Dataset, table: str, *,
                  jobs: int, engine: str, scheduler: str | None, encoding: str | None,
-                 progress: Callable[[int], None] | None) -> tuple[int, int]:
+                 progress: Callable[[int], None] | None, statuses: Counter[str] | None
+                 ) -> tuple[int, int]:
     """Both passes on one runner; the parts and rows written."""
     files = file_categories(sources)
     spooled: list[Spooled] = []
@@ -166,6 +175,8 @@ def _write_parts(sources: list[str], options: Options, dataset: Dataset, table: 
             first, colour = votes.get(facts.source, (0, 0))
             votes[facts.source] = (first + facts.votes[0], colour + facts.votes[1])
             spooled.append(replace(facts, offset=offset, index=len(spooled)))
+            if statuses is not None:
+                statuses.update(facts.statuses)
         finish = Finish(table, files, tuple(tags), _readings(votes))
         rows = sum(runner.map(write_part, spooled, finish, dataset))
     if not spooled:  # an empty table still has its columns
