@@ -123,8 +123,8 @@ def search(
 ) -> None:
     """Find games in a database: every criterion given must hold.
 
-    Exit status: 0 done (also when nothing matched); 2 usage error or a database that
-    cannot be used."""
+    Exit status: 0 done (also when nothing matched); 2 usage error (a criterion that fits
+    no variant of the database's games too) or a database that cannot be used."""
     from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.database.pattern import Pattern, PatternError
     from replay.database.query import Search
