@@ -13,10 +13,12 @@ import typer
 
 from . import archive, cat, convert, database, info, moves, perft, show, stats, validate, view
 from .command import PdnTyper
+from .common import EXIT_STATUS_HELP
 
 app = PdnTyper(
     name="pdn",
     help="Read, validate, convert and analyse draughts game records (PDN and scoresheets).",
+    epilog=EXIT_STATUS_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

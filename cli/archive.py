@@ -18,7 +18,7 @@ import typer
 from pdn.wording import count, number
 from replay.variants import Variant
 
-from .common import EXIT_UNREADABLE, fail, input_size, progress_bar, stderr_console
+from .common import fail, games_exit, input_size, progress_bar, stderr_console
 from .options import (
     BlackOption,
     Choice,
@@ -123,18 +123,16 @@ def _run(action: Callable[[], Summary]) -> Summary:
         fail(str(error))
 
 
-def _tail(summary: Summary) -> str:
-    return (f"; {number(summary.unreadable)} unreadable passed through" if summary.unreadable
-            else "")
-
-
-def _finish(console: Console, message: str, summary: Summary) -> None:
-    """Print the summary; exit with status 2 when any game was unreadable (the reader gave
-    up on it, and it was passed through unchanged)."""
-    console.note(message + _tail(summary))
+def _finish(console: Console, message: str, summary: Summary, rejects: Path | None = None
+            ) -> None:
+    """Print the summary and exit: 1 when some games were unreadable (the reader gave up
+    on them, and they were passed through unchanged, to the output or to --rejects)."""
     if summary.unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
-
+        place = f"--rejects {rejects}" if rejects is not None else "the output"
+        message += (f"; {count(summary.unreadable, 'unreadable game')} passed through "
+                    f"unchanged to {place}")
+    console.note(message)
+    raise typer.Exit(games_exit(bool(summary.unreadable)))
 
 
 # ---- filter --------------------------------------------------------------------------------
@@ -154,17 +152,30 @@ def _criteria(tag, player, white, black, date_from, date_to, variant, result, mi
         fail(str(error))
 
 
-def _check_board_criteria(criteria, variant: Variant) -> None:
-    """Fail early on --moves or --position that do not fit the main variant."""
-    from replay.archive.select import CriterionError, opening_positions
+def check_board_criteria(criteria, variants: list[Variant]) -> None:
+    """A usage error (exit 2) for --moves or --position that fit none of the variants the
+    games may be in."""
+    from replay.criteria_checks import CriterionError, check_moves, check_position
 
-    if criteria.moves is not None:
-        try:
-            opening_positions(criteria.moves, variant)
-        except CriterionError as error:
-            fail(str(error))
-    if criteria.position is not None and criteria.target_position(variant) is None:
-        fail(f"--position '{criteria.position}' is not a FEN of {variant.name}")
+    try:
+        if criteria.moves is not None:
+            check_moves(criteria.moves, variants)
+        if criteria.position is not None:
+            check_position(criteria.position, variants)
+    except CriterionError as error:
+        fail(str(error))
+
+
+def _selected_variants(selected: Variant | None, choice: Choice) -> list[Variant]:
+    """The variants the games may be in; a usage error when --game-variant selects a
+    variant --ignore-gametype rules out."""
+    from replay.criteria_checks import game_variants
+
+    if selected is not None and choice.override is not None \
+            and selected.name != choice.override.name:
+        fail(f"--game-variant {selected.name} selects no game: --ignore-gametype makes every "
+             f"game {choice.override.name}")
+    return game_variants(selected, choice.override, choice.default, choice.rules)
 
 
 def filter_command(
@@ -202,7 +213,8 @@ def filter_command(
 ) -> None:
     """Keep the games that match every criterion; cheap tag tests first, then the board.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.run import filter_games
 
     choice = variant_choice(variant or default_variant, ignore_gametype, rule,
@@ -210,9 +222,7 @@ def filter_command(
     criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, result,
                          min_plies, max_plies, status, moves, position, material,
                          material_any_ply)
-    board_variant = game_variant or choice.override or choice.default
-    if board_variant is not None:
-        _check_board_criteria(criteria, board_variant)
+    check_board_criteria(criteria, _selected_variants(game_variant, choice))
     sources = _sources(paths, [output, rejects])
     console = Console()
     with ExitStack() as stack, console.progress(sources, "filtering") as progress:
@@ -221,7 +231,7 @@ def filter_command(
             sources, out, criteria, _settings(choice, jobs, encoding, progress),
             invert=invert, rejects=bad, note=console.note))
     _finish(console, f"{number(summary.matched)} of {count(summary.games, 'game')} matched; "
-            f"{number(summary.written)} written", summary)
+            f"{number(summary.written)} written", summary, rejects)
 
 
 # ---- dedupe, merge, split, clean -----------------------------------------------------------
@@ -248,7 +258,8 @@ def dedupe(
     """Remove duplicate games (the same moves, compared as positions, and compatible tags),
     keeping the most complete copy of each.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.dedupe import BY_CHOICES
     from replay.archive.run import dedupe_games
 
@@ -267,7 +278,7 @@ def dedupe(
     _finish(console, f"{count(summary.games, 'game')}: "
             f"{count(summary.groups, 'group')} of duplicates, "
             f"{count(summary.removed, 'copy')} removed, {number(summary.written)} written",
-            summary)
+            summary, rejects)
 
 
 def merge(
@@ -279,7 +290,8 @@ def merge(
 ) -> None:
     """Write the games of every input, in order, into one PDN 3.0 file.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.run import merge_games
     from replay.variants import RUSSIAN
 
@@ -290,7 +302,7 @@ def merge(
         summary = _run(lambda: merge_games(
             sources, out, _settings(Choice(RUSSIAN, None, None), jobs, encoding, progress),
             rejects=bad, note=console.note))
-    _finish(console, f"{count(summary.written, 'game')} written", summary)
+    _finish(console, f"{count(summary.written, 'game')} written", summary, rejects)
 
 
 def split(
@@ -310,7 +322,8 @@ def split(
 ) -> None:
     """Split games into one file per event, variant, year, player or N games.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.run import parse_split, split_games
 
     try:
@@ -326,7 +339,7 @@ def split(
             sources, output, by, _settings(choice, jobs, encoding, progress),
             rejects=bad, note=console.note))
     _finish(console, f"{count(summary.games, 'game')} into {count(len(summary.files), 'file')} "
-            f"in {output}", summary)
+            f"in {output}", summary, rejects)
 
 
 def clean(
@@ -352,7 +365,8 @@ def clean(
     """Normalise dates, player names, results and GameType, drop text between games,
     optionally strip annotations; report every change.
 
-    Exit status: 0 done; 2 usage error, unreadable input, or games the reader gave up on."""
+    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
+    unreadable input."""
     from replay.archive.clean import STRIP_CHOICES, Options, Rewrite
     from replay.archive.run import clean_games
     from replay.convert import TARGETS
@@ -374,7 +388,8 @@ def clean(
             note=console.note,
             changes=(lambda line: log.write(line + "\n")) if log is not None else None))
     _finish(console, f"{count(summary.games, 'game')}: {count(summary.changes, 'change')} in "
-            f"{count(summary.changed, 'game')}, {number(summary.written)} written", summary)
+            f"{count(summary.changed, 'game')}, {number(summary.written)} written", summary,
+            rejects)
 
 
 def register(app: typer.Typer) -> None:

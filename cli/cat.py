@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import EXIT_INVALID, fail
+from .common import fail, games_exit
 from .notes import NoteSummary
 from .options import EncodingOption, PathsArgument, VerboseOption
 from .sources import SourceError, collect_sources, nth_game, read_inputs
@@ -22,7 +22,9 @@ def cat(
 ) -> None:
     """Print the games of PATHS as canonical PDN (seven tags first, 80-column movetext).
 
-    What the reader found wrong goes to stderr, a kind repeated in a game summed up once."""
+    What the reader found wrong goes to stderr, a kind repeated in a game summed up once.
+    Exit status: 0 every game read, 1 some with reading errors, 2 usage error or a file
+    that cannot be read."""
     from pdn.reader import NoSuchGameError
     from pdn.writer import write_game
 
@@ -48,8 +50,7 @@ def cat(
         fail(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}")
     finally:
         notes.close()
-    if notes.total:
-        raise typer.Exit(EXIT_INVALID)
+    raise typer.Exit(games_exit(bool(notes.total)))
 
 
 def register(app: typer.Typer) -> None:

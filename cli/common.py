@@ -6,15 +6,31 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from enum import IntEnum
 from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+class ExitCode(IntEnum):
+    """The exit status of every command, one table (``EXIT_STATUS_HELP``, the README)."""
+
+    OK = 0  # all well
+    SOME_GAMES = 1  # some games (or positions of a FEN file) invalid or unreadable
+    USAGE = 2  # a usage error, or an input that cannot be opened or decoded
 
 
-def fail(message: str, code: int = EXIT_UNREADABLE) -> NoReturn:
+EXIT_STATUS_HELP = ("Exit status, for every command: 0 all well; 1 some games invalid or "
+                    "unreadable (the others done); 2 a usage error, or an input that cannot "
+                    "be opened or decoded.")
+
+
+def games_exit(some_games: bool) -> ExitCode:
+    """OK, or SOME_GAMES when some games were invalid or unreadable."""
+    return ExitCode.SOME_GAMES if some_games else ExitCode.OK
+
+
+def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
     """Print an error in red to stderr and exit with ``code``."""
     from rich.markup import escape
 

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pdn.wording import number
+from pdn.wording import count, number
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
+from .common import ExitCode, fail, games_exit, input_size, progress_bar
 from .options import (
     EncodingOption,
     EngineOption,
@@ -79,8 +79,8 @@ def convert(
     """Convert records to another notation; illegal games are reported, not converted.
 
     Games with lost moves are converted as far as they are known. --json is --format json.
-    Exit status: 0 all converted, 1 some games not (fully) converted, 2 usage error or
-    unreadable input.
+    Exit status: 0 all converted, 1 some games not (fully) converted or unreadable, 2 usage
+    error or a file that cannot be read.
     """
     from pdn.output import OutputError, refuse_overwriting_inputs
     from replay.convert import FORMATS, LAYOUTS, Target, TargetError
@@ -105,26 +105,31 @@ def convert(
 
     job = Job(choice.default, target, output_format, layout, partial, repair,
               choice.override, choice.rules)
-    counts = _convert(sources, target_file, job, encoding,
-                      {"jobs": jobs, "engine": engine, "scheduler": scheduler})
+    counts, unreadable_files = _convert(sources, target_file, job, encoding,
+                                        {"jobs": jobs, "engine": engine,
+                                         "scheduler": scheduler})
 
     summary = ", ".join(f"{number(counts[key])} {key}" for key in VERDICTS if counts[key])
-    typer.echo(f"{summary or 'no games'}", err=True)
-    if counts["unreadable"]:
-        raise typer.Exit(EXIT_UNREADABLE)
-    failed = counts["not converted"] + counts["partly converted"]
-    raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
+    files = (f"; {count(unreadable_files, 'file')} could not be read" if unreadable_files
+             else "")
+    typer.echo(f"{summary or 'no games'}{files}", err=True)
+    if unreadable_files:
+        raise typer.Exit(ExitCode.USAGE)
+    raise typer.Exit(games_exit(bool(counts["not converted"] + counts["partly converted"]
+                                     + counts["unreadable"])))
 
 
 def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | None,
-             run: dict) -> Counter[str]:
-    """Convert and write every game; the number of games of each verdict."""
+             run: dict) -> tuple[Counter[str], int]:
+    """Convert and write every game; the number of games of each verdict, and of the files
+    that could not be read."""
     from pdn.output import atomic_writer
     from pdn.runner import EngineUnavailableError
     from replay.convert import TargetError
     from replay.convert_sources import Unreadable, convert_sources, messages, verdict
 
     counts: Counter[str] = Counter()
+    unreadable_files = 0
     context = atomic_writer(output) if output is not None else nullcontext(sys.stdout)
     with context as stream, progress_bar("converting", input_size(sources)) as progress:
         try:
@@ -132,7 +137,7 @@ def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | 
                                         **run):
                 if isinstance(item, Unreadable):
                     typer.secho(item.message, err=True, fg="red")
-                    counts["unreadable"] += 1
+                    unreadable_files += 1
                     continue
                 for line in messages(item):
                     typer.echo(line, err=True)
@@ -141,7 +146,7 @@ def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | 
                     stream.write(item.text + SEPARATORS[job.output_format])
         except (TargetError, EngineUnavailableError) as error:
             fail(str(error))  # --numbering does not fit a game's board, or no Dask
-    return counts
+    return counts, unreadable_files
 
 
 def register(app: typer.Typer) -> None:

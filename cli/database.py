@@ -18,7 +18,7 @@ import typer
 
 from pdn.wording import count as plural_count
 
-from .common import EXIT_UNREADABLE, fail
+from .common import ExitCode, fail, games_exit
 from .options import (
     BlackOption,
     DateFromOption,
@@ -42,6 +42,7 @@ from .options import (
 
 if TYPE_CHECKING:
     from replay.database.query import Search
+    from replay.variants import Variant
 
 FORMATS = ("pdn", "table", "json")
 
@@ -62,8 +63,8 @@ def index(
 
     A file already indexed is skipped; a changed file is indexed again.
 
-    Exit status: 0 done; 2 usage error, a file that cannot be read, games the reader gave
-    up on (indexed without moves), or a database that cannot be used."""
+    Exit status: 0 done; 1 games the reader gave up on (indexed without moves); 2 usage
+    error, a file that cannot be read, or a database that cannot be used."""
     from pdn.output import OutputError, refuse_overwriting_inputs
     from replay.archive.run import Settings
     from replay.database.build import index_sources
@@ -98,8 +99,9 @@ def index(
                     else "")
                  + (f"; {plural_count(summary.unreadable, 'game')} unreadable"
                     if summary.unreadable else ""))
-    if summary.failed or summary.unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
+    if summary.failed:
+        raise typer.Exit(ExitCode.USAGE)
+    raise typer.Exit(games_exit(bool(summary.unreadable)))
 
 
 def search(
@@ -127,8 +129,8 @@ def search(
 ) -> None:
     """Find games in a database: every criterion given must hold.
 
-    Exit status: 0 done (also when nothing matched); 2 usage error or a database that
-    cannot be used."""
+    Exit status: 0 done (also when nothing matched); 2 usage error (a criterion that fits
+    no variant of the database's games too) or a database that cannot be used."""
     from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.database.pattern import Pattern, PatternError
     from replay.database.query import Search
@@ -150,6 +152,8 @@ def search(
         connection = open_readonly(database)
     except (PatternError, OutputError, DatabaseError) as error:
         fail(str(error))
+    if wanted.fen is not None or moves is not None:
+        _check_board_criteria(connection, wanted, game_variant, database)
     with ExitStack() as stack:
         stream = sys.stdout if output == "-" else stack.enter_context(atomic_writer(output))
         try:
@@ -163,6 +167,27 @@ def search(
     if output != "-" or output_format == "pdn":
         # plain print: rich takes longer to load
         print(f"{plural_count(count, 'game')} matched", file=sys.stderr)
+
+
+def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
+                          selected: Variant | None, database: Path) -> None:
+    """A usage error (exit 2) for --position or --moves that fit none of the variants of
+    the database's games (any variant, when it holds none)."""
+    from replay.criteria_checks import CriterionError, check_moves, check_position, game_variants
+    from replay.database.query import stored_variants
+
+    try:
+        variants = stored_variants(connection, selected) or game_variants(selected)
+        if wanted.fen is not None:
+            check_position(wanted.fen, variants)
+        if wanted.criteria is not None and wanted.criteria.moves is not None:
+            check_moves(wanted.criteria.moves, variants)
+    except CriterionError as error:
+        connection.close()
+        fail(str(error))
+    except sqlite3.Error as error:
+        connection.close()
+        fail(f"{database}: cannot read the database: {error}")
 
 
 def _indexed_files(database: Path) -> list[str]:

@@ -11,7 +11,7 @@ import typer
 
 from pdn.wording import count, number
 
-from .common import EXIT_UNREADABLE, fail, stderr_console
+from .common import ExitCode, fail, games_exit, stderr_console
 from .notes import NoteSummary
 from .options import EncodingOption, JsonOption, PathsArgument, VerboseOption
 from .sources import SourceError, collect_sources
@@ -49,7 +49,8 @@ def info(
     Each problem comes with its game, line and column; one kind repeated in a game is shown
     once with its count (--verbose: each). The games are not replayed: pdn validate says
     which are invalid or incomplete. --json: one object per file with file, games, errors
-    (every reading problem), variants, inferred and results."""
+    (every reading problem), variants, inferred and results. Exit status: 0 every game read,
+    1 some with reading errors, 2 usage error or a file that cannot be read."""
     from rich.markup import escape
 
     from replay.summary import summarise
@@ -58,7 +59,7 @@ def info(
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
-    unreadable = False
+    unreadable = errors = False
     for path in sources:
         try:
             summary = summarise(sys.stdin.buffer if path == "-" else Path(path), encoding)
@@ -69,13 +70,15 @@ def info(
                 f"[red]error:[/red] {escape(str(path))}: cannot read: {escape(reason)}")
             continue
         summary["file"] = "<stdin>" if path == "-" else path
+        errors = errors or bool(summary["errors"])
         if as_json:
             typer.echo(json.dumps(summary, ensure_ascii=False))
         else:
             _print_text(summary, NoteSummary(verbose=verbose, echo=typer.echo, indent="    ",
                                              hint="--verbose shows each, --json lists them all"))
     if unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
+        raise typer.Exit(ExitCode.USAGE)
+    raise typer.Exit(games_exit(errors))
 
 
 def register(app: typer.Typer) -> None:

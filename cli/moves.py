@@ -13,7 +13,7 @@ from pdn.wording import count
 from replay.board import Board
 from replay.notation import move_json
 
-from .common import fail
+from .common import ExitCode, fail
 from .options import (
     JsonOption,
     NoForcedCaptureOption,
@@ -34,7 +34,10 @@ def moves(
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
 ) -> None:
-    """List the legal moves of a position."""
+    """List the legal moves of a position.
+
+    Exit status: 0 done, 1 some lines of --fen-file are no position (the others listed), 2
+    usage error, a FEN that is no position, or a file that cannot be read."""
     variant = ruled_variant(variant, rule, no_forced_capture)
     if fen_file is not None:
         text = typer.get_text_stream("stdin").read() if str(fen_file) == "-" else _read(fen_file)
@@ -61,7 +64,7 @@ def moves(
             typer.echo(f"{count(len(legal), 'legal move')}: {names}" if legal
                        else "no legal moves")
     if failed:
-        raise typer.Exit(2)
+        raise typer.Exit(ExitCode.SOME_GAMES if fen_file is not None else ExitCode.USAGE)
 
 
 def _read(path: Path) -> str:

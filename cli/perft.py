@@ -29,7 +29,9 @@ def perft(
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
 ) -> None:
-    """Print the number of leaf nodes at each depth (see docs/rules.md)."""
+    """Print the number of leaf nodes at each depth (see docs/rules.md).
+
+    Exit status: 0 done, 2 usage error or a FEN that is no position."""
     variant = ruled_variant(variant, rule, no_forced_capture)
     try:
         board = Board.from_fen(fen, variant) if fen else Board(variant)

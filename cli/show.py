@@ -11,7 +11,7 @@ import typer
 from pdn.model import Game
 from replay.board import Board
 
-from .common import fail
+from .common import fail, games_exit
 from .options import (
     Choice,
     EncodingOption,
@@ -77,7 +77,8 @@ def show(
     """Show a position: a text diagram here, or an SVG or PNG file.
 
     The variant is the game's GameType, else --variant, else the one its record (or the
-    FEN's squares) tells. Exit status 2 on bad input.
+    FEN's squares) tells. Exit status: 0 done, 1 the game stops replaying (the position
+    shown is the last one reached), 2 usage error or bad input.
     """
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     if (file is None) == (fen is None):
@@ -86,8 +87,9 @@ def show(
         fail("give --ply or --move, not both")
     if fen is not None and (ply is not None or move is not None or game != 1):
         fail("--game, --ply and --move choose a position of a game; a --fen is one position")
+    stopped = False
     if file is not None:
-        board, caption = _game_position(file, game, ply, move, choice, encoding)
+        board, caption, stopped = _game_position(file, game, ply, move, choice, encoding)
     else:
         board, caption = _fen_position(fen or "", choice), ""
     if svg is None and png is None:
@@ -98,6 +100,7 @@ def show(
         _write_svg(board, svg, flip, size)
     if png is not None:
         _write_png(board, png, flip, size)
+    raise typer.Exit(games_exit(stopped))
 
 
 def _fen_position(fen: str, choice: Choice) -> Board:
@@ -114,7 +117,8 @@ def _fen_position(fen: str, choice: Choice) -> Board:
 
 
 def _game_position(path: str, number: int, ply: int | None, move: str | None,
-                   choice: Choice, encoding: str | None) -> tuple[Board, str]:
+                   choice: Choice, encoding: str | None) -> tuple[Board, str, bool]:
+    """The position asked for, its caption, and whether the game stops replaying."""
     from replay.diagram import board_after, plies_to_move
     from replay.replayer import replay_game
 
@@ -128,7 +132,7 @@ def _game_position(path: str, number: int, ply: int | None, move: str | None,
     for problem in replayed.errors:
         typer.secho(f"{game.source}:{problem.line or replayed.game.line}: the game stops "
                     f"replaying here: {problem.message}", err=True, fg="yellow")
-    return board, _caption(replayed, board, number)
+    return board, _caption(replayed, board, number), bool(replayed.errors)
 
 
 def _caption(replayed: ReplayedGame, board: Board, number: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -11,7 +12,7 @@ import typer
 from pdn.dataset import is_dataset_target
 from pdn.wording import count, number
 
-from .common import fail, input_size, progress_bar, stderr_console
+from .common import fail, games_exit, input_size, progress_bar, stderr_console
 from .options import (
     Choice,
     EncodingOption,
@@ -74,7 +75,8 @@ def stats(
     """Tabulate archives with pandas: games, moves, players, openings, summary; plot them.
 
     Without -o the first rows are shown, or with --json the whole table as JSON lines.
-    Exit status: 0 done, 2 usage error, unreadable input or a missing optional library.
+    Exit status: 0 done, 1 some games invalid or unreadable (tabulated all the same), 2
+    usage error, unreadable input or a missing optional library.
     """
     _check_options(table, output, plot, engine, scheduler)
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
@@ -82,19 +84,22 @@ def stats(
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
+    statuses: Counter[str] = Counter()
     run = {"jobs": jobs, "engine": engine, "scheduler": scheduler,
            "opening_plies": opening_plies, "encoding": encoding}
     if output is not None and is_dataset_target(output):
-        rows = _write_dataset(sources, choice, table, output, run)
+        rows = _write_dataset(sources, choice, table, output, {**run, "statuses": statuses})
         typer.echo(f"{count(rows, 'row')} of {table} written to the dataset {output}", err=True)
-        return
+        _exit(statuses)
     if output is not None:
-        rows, games = _write(sources, choice, table, Path(output), plot is not None, run)
+        rows, games = _write(sources, choice, table, Path(output), plot is not None,
+                             {**run, "statuses": statuses})
         typer.echo(f"{count(rows, 'row')} of {table} written to {output}", err=True)
         if plot is not None:
             _plot(games, plot)
-        return
+        _exit(statuses)
     tables = _compute(sources, choice, table == "moves", run)
+    statuses.update(tables.games["status"].astype(str))
     if plot is not None:
         _plot(tables.games, plot)
     frame = tables.table(table)
@@ -103,6 +108,17 @@ def stats(
                       force_ascii=False)
     else:
         _show(tables.games, frame, table)
+    _exit(statuses)
+
+
+def _exit(statuses: Counter[str]) -> None:
+    """Exit 1 when some games were invalid or unreadable (say how many on stderr)."""
+    broken = {status: statuses[status] for status in ("invalid", "unreadable")
+              if statuses[status]}
+    if broken:
+        typer.echo("games that do not replay: " + ", ".join(
+            f"{count:,} {status}" for status, count in broken.items()), err=True)
+    raise typer.Exit(games_exit(bool(broken)))
 
 
 def _check_options(table: str, output: str | None, plot: Path | None, engine: str,

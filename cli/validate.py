@@ -13,7 +13,7 @@ import typer
 
 from pdn.wording import count, number
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, input_size, progress_bar
+from .common import ExitCode, fail, games_exit, input_size, progress_bar
 from .notes import NoteSummary
 from .options import (
     Choice,
@@ -66,7 +66,8 @@ def validate(
 
     A kind of note repeated in a file (or a problem repeated in a game) is shown once with
     its count; --verbose shows each, --json lists them all.
-    Exit status: 0 all games valid, 1 some invalid, 2 usage error or unreadable input.
+    Exit status: 0 all games valid (or incomplete), 1 some invalid or unreadable, 2 usage
+    error or a file that cannot be read.
     """
     from replay.validate import suggestion_lines, validate_sources
 
@@ -156,9 +157,9 @@ def _note(notes: NoteSummary, item: Any, problem: dict, label: str) -> None:
 
 
 def _exit(statuses: Counter[str], unreadable_files: int) -> None:
-    if unreadable_files or statuses["unreadable"]:
-        raise typer.Exit(EXIT_UNREADABLE)
-    raise typer.Exit(EXIT_INVALID if statuses["invalid"] else EXIT_OK)
+    if unreadable_files:
+        raise typer.Exit(ExitCode.USAGE)
+    raise typer.Exit(games_exit(bool(statuses["invalid"] or statuses["unreadable"])))
 
 
 def _check_dataset_options(output: str, as_json: bool, report: Path | None) -> None:

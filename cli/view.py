@@ -10,7 +10,7 @@ import typer
 
 from pdn.wording import count
 
-from .common import fail, input_size, progress_bar
+from .common import fail, games_exit, input_size, progress_bar
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -49,7 +49,8 @@ def view(
     """Write an HTML viewer of the games of PATHS: board, moves, variations, comments, errors.
 
     The variant is each game's GameType, else --variant, else the one its record tells.
-    Exit status 2 on bad input.
+    Exit status: 0 done, 1 some games do not replay to their end, 2 usage error or bad
+    input.
     """
     from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.replayer import replay_game
@@ -93,6 +94,7 @@ def view(
             fail(f"{output}: {error.strerror or error}")
     note = f", {count(invalid, 'game')} with moves that do not replay" if invalid else ""
     typer.echo(f"viewer of {count(page.count, 'game')}{note} written to {output}", err=True)
+    raise typer.Exit(games_exit(bool(invalid)))
 
 
 def _title(sources: list[str]) -> str:

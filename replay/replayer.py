@@ -52,6 +52,7 @@ _RESULTS = {
     "1/2-1/2": DRAW, "1-1": DRAW, "1/2:1/2": DRAW, "1:1": DRAW, "=": DRAW,
     "0-0": DOUBLE_FORFEIT, "0:0": DOUBLE_FORFEIT,
 }
+RESULT_TEXTS = tuple(_RESULTS)  # every result token read (``*``, no result, aside)
 
 
 @dataclass(frozen=True)

@@ -198,7 +198,7 @@ def explain(board: Board, record: MoveRecord, squares: list[int]) -> Resolution:
     """Why no legal move fits a record, in words a player understands."""
     side = SIDE_NAMES[board.turn]
     legal = board.legal_moves()
-    listing = _listing(board, legal)
+    listing = legal_listing(board, legal)
     if not legal:
         return Resolution(None, "no-legal-move", f"{side} has no legal move (the game is over)")
     destination = squares[-1]
@@ -269,7 +269,9 @@ def _join(board: Board, moves: list[Move]) -> str:
     return " or ".join(names) if len(names) <= 3 else ", ".join(names)
 
 
-def _listing(board: Board, legal: list[Move]) -> str:
+def legal_listing(board: Board, legal: list[Move]) -> str:
+    """``legal moves: c3-b4 c3-d4 ...`` in the variant's notation and square order (the first
+    twelve)."""
     shown = [full_text(board, m) for m in in_square_order(board, legal)[:12]]
     more = f" (+{len(legal) - 12} more)" if len(legal) > 12 else ""
     return f"legal moves: {' '.join(shown)}{more}"
@@ -299,7 +301,7 @@ def parse_text(board: Board, text: str) -> Move:
         return resolution.move
     if resolution.code == "bad-square":
         raise InvalidMoveError(f"'{text}' is not a move here: {resolution.message}")
-    listing = _listing(board, board.legal_moves())
+    listing = legal_listing(board, board.legal_moves())
     message = resolution.message if "legal moves:" in resolution.message else (
         f"{resolution.message}; {listing}")
     if resolution.code == "ambiguous-move":

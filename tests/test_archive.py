@@ -29,7 +29,7 @@ def write(tmp_path: Path, text: str, name: str = "games.pdn") -> str:
 
 
 def run(*args: str, code: int = 0) -> str:
-    """The command's output; it must exit with ``code`` (2: some games were unreadable)."""
+    """The command's output; it must exit with ``code`` (1: some games were unreadable)."""
     result = runner.invoke(app, list(args))
     assert result.exit_code == code, result.output
     return result.output
@@ -112,17 +112,17 @@ def test_filter_player_date_result_and_invert(tmp_path):
     run("filter", source, "-o", str(out), "--player", "ivanov", "--date-from", "1991")
     assert [g.tags["Event"] for g in read_games(out)] == ["Cup 1995"]  # Broken: White X
     run("filter", source, "-o", str(out), "--result", "1/2-1/2", "--rejects",
-        str(tmp_path / "rejects.pdn"), code=2)
+        str(tmp_path / "rejects.pdn"), code=1)
     assert [g.tags["Event"] for g in read_games(out)] == ["Cup 2001"]
     assert "never closed" in (tmp_path / "rejects.pdn").read_text()  # passed through unchanged
-    run("filter", source, "-o", str(out), "--white", "ivanov", "--invert", code=2)
+    run("filter", source, "-o", str(out), "--white", "ivanov", "--invert", code=1)
     assert [g.tags["Event"] for g in read_games(out)] == ["Cup 1995", "Broken", "Cup 2001"]
 
 
 def test_filter_moves_in_short_notation_match_games_written_in_full(tmp_path):
     source = write(tmp_path, RUSSIAN_GAMES)
     out = tmp_path / "out.pdn"
-    output = run("filter", source, "-o", str(out), "--moves", "cd4 fg5 dc5", code=2)
+    output = run("filter", source, "-o", str(out), "--moves", "cd4 fg5 dc5", code=1)
     assert [g.tags["Event"] for g in read_games(out)] == ["Cup 1990", "Broken"]  # + unreadable
     assert "1 of 4 games matched" in output
 
@@ -131,10 +131,10 @@ def test_filter_material_and_status(tmp_path):
     source = write(tmp_path, RUSSIAN_GAMES)
     out = tmp_path / "out.pdn"
     run("filter", source, "-o", str(out), "--material", "W:11M B:11M", "--rejects",
-        str(tmp_path / "r.pdn"), code=2)
+        str(tmp_path / "r.pdn"), code=1)
     assert [g.tags["Event"] for g in read_games(out)] == ["Cup 1995"]
     run("filter", source, "-o", str(out), "--material", "W:12M", "--material-any-ply",
-        "--status", "valid", "--rejects", str(tmp_path / "r.pdn"), code=2)
+        "--status", "valid", "--rejects", str(tmp_path / "r.pdn"), code=1)
     assert [g.tags["Event"] for g in read_games(out)] == ["Cup 1990", "Cup 1995", "Cup 2001"]
 
 
@@ -264,7 +264,7 @@ def test_dedupe_finds_the_copies_of_the_official_corpus_in_games_checkers(shared
     report = tmp_path / "report.csv"
     run("dedupe", str(shared_data / "tests/wiegerw_pdn/succeed"),
         str(shared_data / "games-checkers/internt"), "-o", str(tmp_path / "out.pdn"),
-        "--report", str(report), "--variant", "international", code=2)
+        "--report", str(report), "--variant", "international", code=1)
     across: Counter[str] = Counter()  # copies in groups that span both archives, per file
     for group in report_groups(report):
         if len({name.split("/")[0] for _, _, name in group}) > 1:
@@ -285,20 +285,20 @@ def test_dedupe_finds_the_copies_of_the_official_corpus_in_games_checkers(shared
 def test_split_by_event_and_count_then_merge_back(tmp_path):
     source = write(tmp_path, RUSSIAN_GAMES)
     parts = tmp_path / "parts"
-    run("split", source, "-o", str(parts), "--by", "event", code=2)
+    run("split", source, "-o", str(parts), "--by", "event", code=1)
     names = sorted(p.name for p in parts.iterdir())
     assert names == ["Broken.pdn", "Cup_1990.pdn", "Cup_1995.pdn", "Cup_2001.pdn"]
-    run("split", source, "-o", str(tmp_path / "slices"), "--by", "count:3", code=2)
+    run("split", source, "-o", str(tmp_path / "slices"), "--by", "count:3", code=1)
     assert sorted(p.name for p in (tmp_path / "slices").iterdir()) == ["0001.pdn", "0002.pdn"]
     merged = tmp_path / "merged.pdn"
-    run("merge", str(tmp_path / "slices"), "-o", str(merged), code=2)
+    run("merge", str(tmp_path / "slices"), "-o", str(merged), code=1)
     assert [g.tags.get("Event") for g in read_games(merged)] == [
         "Cup 1990", "Cup 1995", "Broken", "Cup 2001"]
 
 
 def test_split_by_player_puts_a_game_in_both_players_files(tmp_path):
     source = write(tmp_path, RUSSIAN_GAMES)
-    run("split", source, "-o", str(tmp_path / "p"), "--by", "player", code=2)
+    run("split", source, "-o", str(tmp_path / "p"), "--by", "player", code=1)
     petrov = (tmp_path / "p" / "Petrov_B.pdn").read_text()
     assert petrov.count("[Event ") == 2
 

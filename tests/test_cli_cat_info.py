@@ -59,7 +59,7 @@ def test_cat_missing_game_and_missing_file_exit_2(runner, app, two_games, tmp_pa
 
 def test_info_json_is_one_line_per_file(runner, app, two_games):
     result = runner.invoke(app, ["info", "--json", str(two_games), str(two_games)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # game 2 has a reading error
     lines = result.stdout.splitlines()
     assert len(lines) == 2
     assert json.loads(lines[0]) == {

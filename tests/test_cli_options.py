@@ -66,7 +66,7 @@ def test_convert_takes_the_house_rule(records):
 
 def test_stats_takes_the_house_rule(records):
     def statuses(*rule: str) -> list[str]:
-        result = run("stats", str(records), "-t", "games", "--json", *rule)
+        result = run("stats", str(records), "-t", "games", "--json", *rule, code=None)
         return [json.loads(line)["status"] for line in result.stdout.splitlines()]
 
     assert statuses() == ["invalid", "invalid"]
@@ -100,12 +100,12 @@ def test_index_stores_every_ply_under_the_house_rule(records, tmp_path):
 
 
 def test_show_and_view_take_the_house_rule(records, tmp_path):
-    assert "stops replaying" in run("show", str(records), "--ply", "2").stderr
+    assert "stops replaying" in run("show", str(records), "--ply", "2", code=1).stderr
     shown = run("show", str(records), "--ply", "3", *FREE)
     assert "stops replaying" not in shown.stderr and "ply 3 of 3" in shown.stdout
     page = tmp_path / "view.html"
     assert "2 games with moves that do not replay" in run("view", str(records), "-o",
-                                                     str(page)).stderr
+                                                         str(page), code=1).stderr
     assert "do not replay" not in run("view", str(records), "-o", str(page), *FREE).stderr
 
 

@@ -351,13 +351,14 @@ def test_cli_writes_each_format_atomically_and_shows_a_table(tmp_path):
     for name in ("games.csv", "games.parquet", "games.jsonl"):
         result = runner.invoke(app, ["stats", source, "-t", "games", "-o",
                                      str(tmp_path / name), "-j", "1"])
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == 1, result.output  # the fourth game is invalid
+        assert "games that do not replay: 1 invalid" in result.stderr
     assert pd.read_csv(tmp_path / "games.csv")["plies"].tolist() == [4, 2, 3, 0]
     assert pd.read_parquet(tmp_path / "games.parquet")["result"].tolist()[0] == "draw"
     assert len(pd.read_json(tmp_path / "games.jsonl", lines=True)) == 4
     assert not list(tmp_path.glob(".*.part"))
     shown = runner.invoke(app, ["stats", source, "-t", "players", "-j", "1"])
-    assert shown.exit_code == 0 and "Ivanov" in shown.output
+    assert shown.exit_code == 1 and "Ivanov" in shown.output
 
 
 def test_cli_plot_is_a_png(tmp_path):
@@ -365,7 +366,7 @@ def test_cli_plot_is_a_png(tmp_path):
     source = write(tmp_path, RUSSIAN_GAMES)
     result = CliRunner().invoke(app, ["stats", source, "--plot", str(tmp_path / "s.png"),
                                       "-j", "1"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # written, though one game is invalid
     assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -53,7 +53,8 @@ class Settings:
 
 @dataclass
 class Summary:
-    """What a command did: games read, written, passed through unreadable, and more."""
+    """What a command did: games read, written (games the reader gave up on aside),
+    passed through unreadable, and more."""
 
     games: int = 0
     written: int = 0
@@ -116,7 +117,7 @@ def _write_all(items: Iterator[Located[Out]], out: IO[str], rejects: IO[str] | N
             target = _unreadable(item, summary, rejects, note) or out
         if item.result.text:
             target.write(item.result.text)
-            summary.written += target is out
+            summary.written += target is out and not item.result.error
 
 
 # ---- filter --------------------------------------------------------------------------------

@@ -19,29 +19,29 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from pdn.fen import FenError, parse_fen
-from pdn.model import Game
+from pdn.model import Game, MoveRecord
 from pdn.reader import read_games
 from replay.archive.tags import (
+    UNKNOWN_RESULT,
     DateParts,
     clean_result,
     date_parts_of,
     date_range,
     name_matches,
+    name_words,
 )
 from replay.archive.walk import MainLine, reaches, walk_main_line
 from replay.board import Board, Position, position_from_setup
+from replay.criteria_checks import CriterionError
 from replay.draws import Material
-from replay.replayer import game_variant
-from replay.resolve import resolve
+from replay.numbering import Numbering
+from replay.replayer import RESULT_TEXTS, game_variant
+from replay.resolve import legal_listing, resolve
 from replay.variants import Rules, Variant
 
 PositionKey = tuple[int, int, int, int]
 STATUSES = ("valid", "invalid", "incomplete")
 _MATERIAL = re.compile(r"^\s*([WB])\s*:\s*((?:\d+\s*[KM]\s*)*)$", re.IGNORECASE)
-
-
-class CriterionError(ValueError):
-    """A criterion that cannot be understood (a bad FEN, moves that are not legal...)."""
 
 
 def position_key(position: Position) -> PositionKey:
@@ -267,21 +267,60 @@ class Criteria:
         return self._targets[key]
 
 
-def opening_positions(text: str, variant: Variant) -> list[PositionKey]:
-    """The start and the position after each move of a sequence written in any notation
-    (``"1.c3-d4 f6-g5"``, ``"cd4 fg5"``, ``"22-18 11-15"``); raises CriterionError."""
+@dataclass(frozen=True)
+class OpeningStop:
+    """Where a --moves sequence stops being legal in a variant: the ply (0-based), its text,
+    why, and the legal moves there in the variant's notation."""
+
+    variant: Variant
+    ply: int
+    move: str
+    reason: str
+    legal: str
+
+    def sentence(self) -> str:
+        """``move 1 (White) 'cd5': square 'd5' is not a playing square; legal moves: ...``"""
+        numbering = Numbering.of(None, self.variant)
+        return (f"move {numbering.number(self.ply)} ({numbering.side(self.ply)}) "
+                f"'{self.move}': {self.reason}; {self.legal}")
+
+
+def opening_records(text: str) -> list[MoveRecord]:
+    """The moves of a --moves sequence as records; raises CriterionError, saying what is
+    not a move, for text that is not a sequence of moves."""
     games = list(read_games(text.strip() + " *"))
-    if len(games) != 1 or games[0].errors or not games[0].moves.plies:
-        raise CriterionError(f"--moves '{text}' is not a sequence of moves")
+    if len(games) != 1 or not games[0].moves.plies or games[0].errors:
+        errors = [error.message for game in games for error in game.errors]
+        why = f": {errors[0]}" if errors else ""
+        raise CriterionError(f"--moves '{text}' is not a sequence of moves{why}")
+    return [ply.record for ply in games[0].moves.plies]
+
+
+def opening_line(records: list[MoveRecord], variant: Variant
+                 ) -> list[PositionKey] | OpeningStop:
+    """The start and the position after each move of an opening in a variant, or where
+    it stops being legal there."""
     board = Board(variant)
     positions = [position_key(board.position)]
-    for ply in games[0].moves.plies:
-        resolution = resolve(board, ply.record)
+    for ply, record in enumerate(records):
+        resolution = resolve(board, record)
         if resolution.move is None:
-            raise CriterionError(f"--moves '{text}': {ply.record.text}: {resolution.message}")
+            reason = resolution.message.partition("; legal moves:")[0]
+            return OpeningStop(variant, ply, record.text, reason,
+                               legal_listing(board, board.legal_moves()))
         board.push(resolution.move)
         positions.append(position_key(board.position))
     return positions
+
+
+def opening_positions(text: str, variant: Variant) -> list[PositionKey]:
+    """The start and the position after each move of a sequence written in any notation
+    (``"1.c3-d4 f6-g5"``, ``"cd4 fg5"``, ``"22-18 11-15"``); raises CriterionError."""
+    line = opening_line(opening_records(text), variant)
+    if isinstance(line, OpeningStop):
+        raise CriterionError(f"--moves '{text}' is not legal in {variant.name}: "
+                             f"{line.sentence()}")
+    return line
 
 
 def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
@@ -299,8 +338,9 @@ def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
     (1990, 6, 1)
     >>> criteria_from_text(date_to="June")
     Traceback (most recent call last):
-    replay.archive.select.CriterionError: --date-to 'June' is not a date
+    replay.criteria_checks.CriterionError: --date-to 'June' is not a date
     """
+    _check_texts(players=players, white=white, black=black, results=results, moves=moves)
     bad = [status for status in statuses if status not in STATUSES]
     if bad:
         raise CriterionError(f"--status '{bad[0]}': use {', '.join(STATUSES)}")
@@ -310,6 +350,7 @@ def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
         if parts is not None and date_range(parts) is None:
             raise CriterionError(f"{name} '{text}' is not a date")
         dates.append(parts)
+    _check_ranges(dates[0], dates[1], date_from, date_to, min_plies, max_plies)
     return Criteria(
         tags=tuple(TagTest.parse(text) for text in tags), players=tuple(players),
         white=tuple(white), black=tuple(black), date_from=dates[0], date_to=dates[1],
@@ -319,5 +360,32 @@ def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
         material_any_ply=material_any_ply)
 
 
-__all__ = ["STATUSES", "Criteria", "CriterionError", "MaterialTest", "TagTest",
-           "criteria_from_text", "opening_positions", "position_key"]
+def _check_texts(*, players: list[str], white: list[str], black: list[str],
+                 results: list[str], moves: str | None) -> None:
+    """Names that name no one, results that are none, moves that are no moves: refused."""
+    for option, names in (("--player", players), ("--white", white), ("--black", black)):
+        for name in names:
+            if not name_words(name) and not any(char in name for char in "*?["):
+                raise CriterionError(f"{option} '{name}' names no one: give a name, or a glob "
+                                     "such as 'Sijbr*'")
+    for result in results:
+        if result.strip() not in (*RESULT_TEXTS, UNKNOWN_RESULT):
+            raise CriterionError(f"--result '{result}' is not a result: use "
+                                 f"{', '.join(RESULT_TEXTS)} or {UNKNOWN_RESULT} (unknown)")
+    if moves is not None:
+        opening_records(moves)
+
+
+def _check_ranges(low: DateParts | None, high: DateParts | None, date_from: str | None,
+                  date_to: str | None, min_plies: int | None, max_plies: int | None) -> None:
+    """A range that holds nothing (a start after its end) is refused."""
+    if low is not None and high is not None and date_range(low)[0] > date_range(high)[1]:
+        raise CriterionError(f"--date-from '{date_from}' is after --date-to '{date_to}': "
+                             "no date is in between")
+    if min_plies is not None and max_plies is not None and min_plies > max_plies:
+        raise CriterionError(f"--min-plies {min_plies} is more than --max-plies {max_plies}")
+
+
+__all__ = ["STATUSES", "Criteria", "CriterionError", "MaterialTest", "OpeningStop", "TagTest",
+           "criteria_from_text", "opening_line", "opening_positions", "opening_records",
+           "position_key"]

@@ -119,7 +119,7 @@ def _selected(connection: sqlite3.Connection, wanted: Search, columns: str
     """The chosen columns of the games meeting every criterion, in index order; the table
     ``found`` gives the ply where a board criterion first held (NULL without one)."""
     criteria = wanted.criteria
-    variants = _variants(connection, criteria.variant if criteria is not None else None)
+    variants = stored_variants(connection, criteria.variant if criteria is not None else None)
     plies: dict[int, int | None] | None = None
     for found in _board_matches(connection, wanted, variants):
         plies = found if plies is None else {
@@ -159,9 +159,10 @@ def _fill_found(connection: sqlite3.Connection, plies: dict[int, int | None] | N
         connection.executemany("INSERT INTO temp.found VALUES (?, ?)", plies.items())
 
 
-def _variants(connection: sqlite3.Connection, chosen: Variant | None) -> list[Variant]:
-    """The variants of the games, one index lookup per variant (a SELECT DISTINCT would
-    read every game's entry)."""
+def stored_variants(connection: sqlite3.Connection, chosen: Variant | None = None
+                    ) -> list[Variant]:
+    """The variants of the games (only ``chosen``, when given), one index lookup per
+    variant (a SELECT DISTINCT would read every game's entry)."""
     names = [name for (name,) in connection.execute(
         "WITH RECURSIVE found(name) AS (SELECT MIN(variant) FROM games UNION ALL "
         "SELECT (SELECT MIN(variant) FROM games WHERE variant > name) FROM found "

@@ -18,6 +18,7 @@ from __future__ import annotations
 import pickle
 import tempfile
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -55,6 +56,7 @@ class Spooled:
     games: int
     tags: tuple[str, ...]
     votes: tuple[int, int]  # decided Black-first games read for the first mover, the colour
+    statuses: dict[str, int]  # the part's games of each status
     offset: int = 0  # games before the partition in its file (set by the client)
     index: int = 0  # the part's number (set by the client)
     # The variants its first and last games that tell one tell (``replay.silent``), and the
@@ -89,6 +91,8 @@ def spool_part(partition: Partition, options: Options, dataset: Dataset, table: 
     return Spooled(part.source, part.size, path, len(part.games),
                    tuple(c for c in part.games.columns if c not in REPLAY_COLUMNS),
                    (int(readings.get(READINGS[0], 0)), int(readings.get(READINGS[1], 0))),
+                   {str(status): int(count)
+                    for status, count in part.games["status"].value_counts().items()},
                    told=(told[0], told[-1]) if told else (None, None))
 
 
@@ -127,12 +131,14 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
                   override: Variant | None = None, *, jobs: int = 1, engine: str = "local",
                   scheduler: str | None = None, opening_plies: int = 6,
                   encoding: str | None = None, rules: Rules | None = None,
-                  progress: Callable[[int], None] | None = None) -> int:
+                  progress: Callable[[int], None] | None = None,
+                  statuses: Counter[str] | None = None) -> int:
     """Write ``table`` of ``sources`` as a Parquet dataset in the folder or URL ``target``
     (``pdn.dataset``: one part per partition, ``_SUCCESS`` once complete); the rows written.
 
-    The arguments are ``write_table``'s. The games and moves tables are written by the
-    workers; players, openings and summary (small aggregates) as one part by the client.
+    The arguments are ``write_table``'s (``statuses`` counts the games of each status). The
+    games and moves tables are written by the workers; players, openings and summary (small
+    aggregates) as one part by the client.
     Raises ``OSError`` for an unreadable file, ``ValueError`` for an unknown table or a
     folder holding other files, and ``EngineUnavailableError`` without Dask.
     """
@@ -145,12 +151,14 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
     try:
         if table in DERIVED_TABLES:
             rows = _write_derived(sources, default, override, table, dataset,
-                                  opening_plies=opening_plies, rules=rules, **run)
+                                  opening_plies=opening_plies, rules=rules,
+                                  statuses=statuses, **run)
             dataset.commit(1, rows)
             return rows
         options = Options(default, override, opening_plies, with_moves=table == "moves",
                           rules=rules)
-        parts, rows = _write_parts(sources, options, dataset, table, **run)
+        parts, rows = _write_parts(sources, options, dataset, table, statuses=statuses,
+                                   **run)
         dataset.commit(parts, rows)
         return rows
     except BaseException:
@@ -160,7 +168,8 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
 
 def _write_parts(sources: list[str], options: Options, dataset: Dataset, table: str, *,
                  jobs: int, engine: str, scheduler: str | None, encoding: str | None,
-                 progress: Callable[[int], None] | None) -> tuple[int, int]:
+                 progress: Callable[[int], None] | None, statuses: Counter[str] | None
+                 ) -> tuple[int, int]:
     """Both passes on one runner; the parts and rows written."""
     files = file_categories(sources)
     spooled: list[Spooled] = []
@@ -178,6 +187,8 @@ def _write_parts(sources: list[str], options: Options, dataset: Dataset, table: 
             first, colour = votes.get(facts.source, (0, 0))
             votes[facts.source] = (first + facts.votes[0], colour + facts.votes[1])
             spooled.append(replace(facts, offset=offset, index=len(spooled)))
+            if statuses is not None:
+                statuses.update(facts.statuses)
         spooled = _followed(spooled)
         finish = Finish(table, files, tuple(tags), _readings(votes), options)
         rows = sum(runner.map(write_part, spooled, finish, dataset))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -51,14 +52,15 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
                 table: str = "games", override: Variant | None = None, *, jobs: int = 1,
                 engine: str = "local", scheduler: str | None = None, opening_plies: int = 6,
                 encoding: str | None = None, keep_games: bool = False,
-                rules: Rules | None = None, progress: Callable[[int], None] | None = None
-                ) -> tuple[int, pd.DataFrame | None]:
+                rules: Rules | None = None, progress: Callable[[int], None] | None = None,
+                statuses: Counter[str] | None = None) -> tuple[int, pd.DataFrame | None]:
     """Write ``table`` of ``sources`` to ``path`` (.csv, .parquet, .jsonl) atomically, with
     the rows ``stats_tables(...).table(table)`` has, part by part as the work finishes.
 
     Returns the rows written and, with ``keep_games``, the games table (for plots and a
     terminal summary). ``rules`` are rule options set on top of each game's variant;
-    ``progress`` is told how much of the input each part covered. Raises ``OSError`` for an
+    ``progress`` is told how much of the input each part covered; ``statuses``, when given,
+    counts the games of each status (valid, invalid...). Raises ``OSError`` for an
     unreadable file, ``ValueError`` for an unknown table or suffix and
     ``EngineUnavailableError`` without Dask.
     """
@@ -74,6 +76,7 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
     with TableWriter(path) as out, tempfile.TemporaryDirectory(prefix="pdn-stats-") as spool:
         games = _Spool(Path(spool), files)
         for part in parts:
+            count_statuses(part.games, statuses)
             if part.moves is not None:
                 out.write(finish_moves(with_file([part.moves], [part.source],
                                                  part.moves, files)))
@@ -96,6 +99,13 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
             derived = DERIVED_TABLES[table](whole)
             out.write(derived)
         return out.rows, whole if keep_games else None
+
+
+def count_statuses(games: pd.DataFrame, statuses: Counter[str] | None) -> None:
+    """Add the games of each status to ``statuses`` (nothing when it is None)."""
+    if statuses is not None:
+        statuses.update({str(status): int(count)
+                         for status, count in games["status"].value_counts().items()})
 
 
 class _Spool:

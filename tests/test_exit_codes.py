@@ -1,0 +1,132 @@
+"""One exit-code table for every command (``cli.common.ExitCode``, in ``pdn --help`` and the
+README): 0 all well, 1 some games invalid or unreadable, 2 a usage error or an input that
+cannot be opened or decoded. Each command of ``pdn --help`` is run on a good input, on an
+input with an invalid or unreadable game, and with a usage error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer.main
+from pdn.cli.app import app
+from pdn.cli.common import ExitCode
+from typer.testing import CliRunner
+
+from pdn.reader import read_games
+
+runner = CliRunner()
+
+GOOD = """\
+[Event "good"]
+[White "Ivanov"]
+[Black "Petrov"]
+[GameType "25"]
+[Result "1-0"]
+1. c3-d4 f6-g5 2. g3-f4 g7-f6 1-0
+
+"""
+INVALID = """\
+[Event "invalid"]
+[GameType "25"]
+1. c3-d4 f6-e5 2. b2-c3 *
+
+"""  # 2. b2-c3 leaves the capture d4:f6 that the rules require
+UNREADABLE = '[Event "unreadable"]\n1. c3-d4 f6-g5 (2. b2-c3 {never closed\n\n'
+START = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    """good (two good games), broken (a good, an invalid and an unreadable game), FEN files
+    good_fen and broken_fen (a line that is no position), a database of good, and out."""
+    paths = {}
+    for name, text in (("good.pdn", GOOD * 2), ("broken.pdn", GOOD + INVALID + UNREADABLE),
+                       ("good.fen", f"{START}\n"), ("broken.fen", f"{START}\nX:nonsense\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        paths[name.replace(".pdn", "").replace(".", "_")] = str(tmp_path / name)
+    paths["out"] = str(tmp_path / "out")
+    paths["good_db"] = str(tmp_path / "good.db")
+    runner.invoke(app, ["index", paths["good"], "-o", paths["good_db"]])
+    return paths
+
+
+# command: (good arguments, arguments with an invalid or unreadable game (None: the command
+# reads no games), arguments with a usage error); {name} is a path of ``files``.
+CASES = {
+    "validate": ("{good}", "{broken}", "{good} --report {out}.txt"),
+    "convert": ("{good} --to full", "{broken} --to full", "{good} --to nonsense"),
+    "stats": ("{good} -t games --json", "{broken} -t games --json",
+              "{good} -t nonsense"),
+    "info": ("{good}", "{broken}", "{good} --encoding"),
+    "cat": ("{good}", "{broken}", "{good} --game 0"),
+    "show": ("{good}", "{broken} --game 2", "{good} --ply 1 --move 1b"),
+    "view": ("{good} -o {out}.html", "{broken} -o {out}.html",
+             "{good} -o {out}.html --game 0"),
+    "moves": ("--fen-file {good_fen}", "--fen-file {broken_fen}", "X:nonsense"),
+    "perft": ("--depth 2", None, "--depth 2 --fen X:nonsense"),
+    "filter": ("{good} --tag Event=* -o {out}.pdn", "{broken} --tag Event=* -o {out}.pdn",
+               "{good} --result 3-0 -o {out}.pdn"),
+    "dedupe": ("{good} -o {out}.pdn", "{broken} -o {out}.pdn",
+               "{good} --by nonsense -o {out}.pdn"),
+    "split": ("{good} -o {out}", "{broken} -o {out}", "{good} --by nonsense -o {out}"),
+    "merge": ("{good} -o {out}.pdn", "{broken} -o {out}.pdn",
+              "{good} -o {good}"),
+    "clean": ("{good} -o {out}.pdn", "{broken} -o {out}.pdn",
+              "{good} --strip nonsense -o {out}.pdn"),
+    "index": ("{good} -o {out}.db", "{broken} -o {out}.db", "- -o {out}.db"),
+    # the unreadable games of a database were reported (exit 1) when it was indexed
+    "search": ("{good_db} --player ivanov", None, "{good_db} --position nonsense"),
+}
+RUNS = [(command, kind, code) for command, cases in CASES.items()
+        for kind, code in zip(("good", "some games", "usage"),
+                              (ExitCode.OK, ExitCode.SOME_GAMES, ExitCode.USAGE), strict=True)
+        if cases[("good", "some games", "usage").index(kind)] is not None]
+
+
+def test_every_command_of_pdn_help_has_its_cases():
+    commands = typer.main.get_command(app).commands
+    assert sorted(commands) == sorted(CASES)
+
+
+@pytest.mark.parametrize(("command", "kind", "code"), RUNS,
+                         ids=[f"{command}-{kind}" for command, kind, _ in RUNS])
+def test_exit_code(files, command, kind, code):
+    arguments = CASES[command][("good", "some games", "usage").index(kind)]
+    result = runner.invoke(app, [command, *arguments.format_map(files).split()])
+    assert result.exit_code == code, result.output
+
+
+@pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search"}))
+def test_an_input_that_cannot_be_read_is_exit_2(files, tmp_path, command):
+    good = CASES[command][0].format_map(files).split()
+    missing = [str(tmp_path / "none.pdn") if part == files["good"] else part
+               for part in good]
+    result = runner.invoke(app, [command, *missing])
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "none.pdn" in result.output
+
+
+def test_the_table_is_in_pdn_help():
+    shown = " ".join(runner.invoke(app, ["--help"]).output.split())
+    assert ("Exit status, for every command: 0 all well; 1 some games invalid or unreadable "
+            "(the others done); 2 a usage error, or an input that cannot be opened or "
+            "decoded.") in shown
+
+
+def test_filter_says_what_it_matched_wrote_and_passed_through(files, tmp_path):
+    # before: "1 of 3 games matched; 2 written; 1 unreadable passed through", exit 2
+    out = tmp_path / "invalid.pdn"
+    result = runner.invoke(app, ["filter", files["broken"], "--status", "invalid",
+                                 "-o", str(out)])
+    assert result.exit_code == ExitCode.SOME_GAMES, result.output
+    assert ("1 of 3 games matched; 1 written; 1 unreadable game passed through unchanged to "
+            "the output") in result.output
+    written = list(read_games(out))
+    assert [game.tags.get("Event") for game in written] == ["invalid", "unreadable"]
+    rejects = tmp_path / "rejects.pdn"
+    result = runner.invoke(app, ["filter", files["broken"], "--status", "invalid",
+                                 "-o", str(out), "--rejects", str(rejects)])
+    assert f"1 written; 1 unreadable game passed through unchanged to --rejects {rejects}" in \
+        " ".join(result.output.split())
+    assert [game.tags.get("Event") for game in read_games(out)] == ["invalid"]
