@@ -42,6 +42,16 @@ class Clock(NamedTuple):
     white: float | None = None
     black: float | None = None
 
+    def mover(self, white: bool) -> float | None:
+        """The mover's time left, told the mover's colour: its side's time where the command
+        names sides, else ``left``.
+
+        >>> Clock(597.0, 597.0, 598.0).mover(white=False)
+        598.0
+        """
+        named = self.white if white else self.black
+        return named if named is not None else self.left
+
 
 class Eval(NamedTuple):
     """An evaluation as written: ``pieces`` (from White's point of view, as lidraughts
@@ -123,6 +133,25 @@ def move_time_of(comments: Iterable[str]) -> float | None:
     return seconds(value) if value else None
 
 
+def clock_text(seconds_left: float) -> str:
+    """A clock time as a clock shows it: ``m:ss``, ``h:mm:ss`` from an hour on.
+
+    >>> clock_text(597.0), clock_text(3923.4)
+    ('9:57', '1:05:23')
+    """
+    whole = int(seconds_left)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def eval_text(evaluation: Eval) -> str:
+    """An evaluation as the move list shows it: ``+0.35``, ``-1.20``, ``#3``, ``#-3``."""
+    if evaluation.mate is not None:
+        return f"#{evaluation.mate}"
+    return f"{evaluation.pieces:+.2f}" if evaluation.pieces is not None else ""
+
+
 def without_commands(comment: str) -> str:
     """A comment's text without its commands (what a reader is shown), spaces tidied."""
     if MARK not in comment:
@@ -143,5 +172,5 @@ def time_control(text: str | None) -> tuple[float | None, float | None]:
     return float(match.group(1)), float(match.group(2) or 0)
 
 
-__all__ = ["MARK", "Clock", "Eval", "clock_of", "commands", "eval_of", "move_time_of",
-           "seconds", "time_control", "without_commands"]
+__all__ = ["MARK", "Clock", "Eval", "clock_of", "clock_text", "commands", "eval_of",
+           "eval_text", "move_time_of", "seconds", "time_control", "without_commands"]

@@ -40,7 +40,8 @@ def clock_columns(plies: Sequence[Ply], first_side: int, tags: Mapping[str, str]
             previous[side] = None
             rows.append((None, None, None, None))
             continue
-        clock = _movers_clock(ply, side)
+        reading = ply.clock
+        clock = reading.mover(white=side == 0) if reading is not None else None
         used = ply.move_time
         before = previous[side]
         if used is None and clock is not None and before is not None:
@@ -50,16 +51,6 @@ def clock_columns(plies: Sequence[Ply], first_side: int, tags: Mapping[str, str]
         evaluation = ply.eval
         rows.append((clock, used, *(evaluation if evaluation is not None else (None, None))))
     return rows
-
-
-def _movers_clock(ply: Ply, side: int) -> float | None:
-    """The mover's time left: its side's time where the command names sides, else the
-    time the command gives the side that moved."""
-    clock = ply.clock
-    if clock is None:
-        return None
-    named = clock.white if side == 0 else clock.black
-    return named if named is not None else clock.left
 
 
 __all__ = ["Timing", "clock_columns", "has_commands"]
