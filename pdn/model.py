@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
+from pdn.commands import Clock, Eval, clock_of, eval_of, move_time_of, without_commands
 from pdn.gametype import GameType, GameTypeError, parse_gametype
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -73,6 +74,31 @@ class Ply:
     comments: list[str] = field(default_factory=list)
     variations: list[Line] = field(default_factory=list)
     setup: str | None = None  # a /FEN "..."/ written after this move: the position from here on
+
+    # Commands in the comments (pdn.commands), read when asked: reading stays as fast.
+    @property
+    def clock(self) -> Clock | None:
+        """The clock times after this move (``[%clock ...]``, ``[%clk ...]``), or None.
+
+        >>> Ply(MoveRecord("31-26"), comments=["[%clock w0:10:00 B0:09:58]"]).clock
+        Clock(left=600.0, white=600.0, black=598.0)
+        """
+        return clock_of(self.comments) if self.comments else None
+
+    @property
+    def eval(self) -> Eval | None:
+        """The evaluation after this move (``[%eval 0.35]``, ``[%eval #-3]``), or None."""
+        return eval_of(self.comments) if self.comments else None
+
+    @property
+    def move_time(self) -> float | None:
+        """The seconds this move took (``[%emt ...]``), or None."""
+        return move_time_of(self.comments) if self.comments else None
+
+    @property
+    def remarks(self) -> list[str]:
+        """The comments as a reader is shown them: commands left out, empty ones dropped."""
+        return [text for text in map(without_commands, self.comments) if text]
 
 
 @dataclass

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from pdn.commands import MARK
 from pdn.fen import second_player_starts
 from pdn.model import SEVEN_TAGS, Game, Line, MoveRecord, Ply
 
@@ -51,7 +52,23 @@ def _comment(text: str) -> list[str]:
     ``;`` comment that ends the line (marked by a trailing newline word)."""
     if "}" in text:
         return [";" + text, "\n"]
-    return ("{" + text + "}").split(" ")
+    return _words("{" + text + "}")
+
+
+def _words(text: str) -> list[str]:
+    """Text split at its spaces, an embedded command (``[%clock w0:09:57 B0:09:58]``) kept
+    whole so that no line breaks inside it."""
+    if MARK not in text:
+        return text.split(" ")
+    words: list[str] = []
+    inside = False
+    for word in text.split(" "):
+        if inside:
+            words[-1] += " " + word
+        else:
+            words.append(word)
+        inside = words[-1].rfind(MARK) > words[-1].rfind("]")
+    return words
 
 
 def _next_number(number: int, second: bool) -> tuple[int, bool]:

@@ -95,6 +95,8 @@ function readGame(number) {
       const suggested = node.suggestions.length ? " suggested" : "";
       html.push(`<span class="move ${node.kind}${suggested}" data-node="${id}" tabindex="-1"` +
                 `${title ? ` title="${esc(title)}"` : ""}>${esc(node.written + node.marks)}</span> `);
+      if (node.clock) html.push(`<span class="clock" title="clock after the move">${esc(node.clock)}</span> `);
+      if (node.eval) html.push(evaluation(node.eval));
       const notes = [...(node.error ? [note("error", node.error)] : []),
                      ...node.suggestions.map((s) => note("suggestion", `Suggestion: ${s}`))];
       html.push(...notes, ...node.comments.map(comment));
@@ -107,10 +109,19 @@ function readGame(number) {
   return {number, kind, nodes, cells, html: html.join("")};
 }
 
+// An evaluation beside its move: the number, on a small bar filled from White's side.
+function evaluation(text) {
+  const pieces = text[0] === "#" ? (text[1] === "-" ? -9 : 9) : Number(text);
+  const share = Math.round(50 + 50 * Math.max(-1, Math.min(1, pieces / 3)));
+  return `<span class="eval" title="evaluation (White's view)"><i style="--white:${share}%">` +
+    `</i>${esc(text)}</span> `;
+}
+
 // A ply's token: the move (or # / ~ for one that does not replay) and its flags.
 function readPly(token, parent, text, kind) {
   const node = {children: [], depth: parent.depth + 1, comments: [], error: null,
-                warning: null, move: null, written: null, marks: "", kind: "", suggestions: []};
+                warning: null, move: null, written: null, marks: "", kind: "", suggestions: [],
+                clock: null, eval: null};
   let k = 0;
   if (token[0] === "#" || token[0] === "~") {
     node.written = text();
@@ -128,6 +139,8 @@ function readPly(token, parent, text, kind) {
     else if (flag === "'") node.written = text();
     else if (flag === "!") node.marks = text();
     else if (flag === "?") node.warning = text();
+    else if (flag === "%") node.clock = text();
+    else if (flag === "=") node.eval = text();
     else if (flag === "{") node.comments.push(text());
   }
   if (node.move && node.written === null) node.written = moveText(kind, node.move);

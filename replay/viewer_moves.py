@@ -13,7 +13,10 @@ Tokens:
   jump, the landing square and the square of the piece taken (1 + 2n squares) when it
   captures. Flags may follow: ``+`` the piece is crowned; ``'`` the move was written
   otherwise than the label's form (text: as written); ``!`` strength marks and NAGs (text);
-  ``?`` a warning (text); ``{`` a comment after the move (text, one per ``{``).
+  ``?`` a warning (text); ``%`` the mover's clock after the move (text: ``9:57``); ``=`` an
+  evaluation (text: ``+0.35``, ``#-3``); ``{`` a comment after the move (text, one per
+  ``{``). Comments are shown without their embedded commands (``pdn.commands``), and a
+  comment that holds nothing else is not shown.
 - ``#`` a move that does not replay, ``~`` lost moves (texts: as written, then the message),
   with the same ``!`` and ``{`` flags; the node keeps the position before it.
 - ``{`` alone: a comment before the first move of a line (text).
@@ -34,10 +37,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pdn.commands import clock_text, eval_text, without_commands
 from pdn.model import Line, Ply
 from replay.board import Board
 from replay.diagram import move_label
 from replay.move import Move
+from replay.movegen import WHITE
 from replay.notation import full_text
 from replay.replayer import Problem, ReplayedGame
 from replay.viewer_board import ALPHABET, fen_order
@@ -60,6 +65,8 @@ class ViewNode:
     error: str | None = None
     warning: str | None = None
     children: list[int] = field(default_factory=list)
+    clock: str | None = None  # the mover's clock after the move, as a clock shows it
+    evaluation: str | None = None  # as the move list shows it: +0.35, #-3
 
 
 @dataclass
@@ -79,7 +86,7 @@ def game_view(replayed: ReplayedGame) -> GameView:
     """
     walk = _GameWalk(replayed)
     start = Board(replayed.variant, replayed.start)
-    walk.nodes.append(ViewNode(None, 0, "start", comments=list(replayed.game.moves.comments)))
+    walk.nodes.append(ViewNode(None, 0, "start", comments=_remarks(replayed.game.moves.comments)))
     walk.line(replayed.game.moves, start, 0, 0, main=True)
     return GameView(" ".join(walk.tokens), walk.texts, walk.nodes)
 
@@ -98,7 +105,7 @@ class _GameWalk:
     def line(self, line: Line, board: Board, parent: int, first_index: int, main: bool
              ) -> None:
         """Add the nodes of a line played from ``board`` (the position of node ``parent``)."""
-        for comment in line.comments:
+        for comment in _remarks(line.comments):
             self._text("{", comment)
         board = board.copy()
         for offset, ply in enumerate(line.plies):
@@ -111,10 +118,11 @@ class _GameWalk:
                 break
             label = f"{move_label(self.replayed, index)} {full_text(board, move, 'turns')}"
             before = board.copy() if ply.variations else board
+            white = board.position.turn == WHITE
             board.push(move)
-            node = self._add(ViewNode(parent, len(board.move_stack), label, move,
-                                      list(ply.comments),
-                                      warning=problem.message if problem else None))
+            node = self._add(ViewNode(parent, len(board.move_stack), label, move, ply.remarks,
+                                      warning=problem.message if problem else None,
+                                      **_timing(ply, white)))
             self.tokens.append(self._move_token(move, ply, label, node))
             for variation in ply.variations:
                 self.tokens.append("(")
@@ -131,16 +139,20 @@ class _GameWalk:
             token += "+"
         if ply.record.text != label.split(" ", 1)[1]:
             token += self._flag("'", ply.record.text)
-        return token + self._annotations(ply, self.nodes[node].warning)
+        return token + self._annotations(ply, self.nodes[node])
 
-    def _annotations(self, ply: Ply, warning: str | None) -> str:
+    def _annotations(self, ply: Ply, node: ViewNode) -> str:
         flags = ""
         marks = _marks(ply)
         if marks:
             flags += self._flag("!", marks)
-        if warning:
-            flags += self._flag("?", warning)
-        for comment in ply.comments:
+        if node.warning and node.move is not None:
+            flags += self._flag("?", node.warning)
+        if node.clock:
+            flags += self._flag("%", node.clock)
+        if node.evaluation:
+            flags += self._flag("=", node.evaluation)
+        for comment in node.comments:
             flags += self._flag("{", comment)
         return flags
 
@@ -184,11 +196,12 @@ class _GameWalk:
         message = (problem.message if problem else "") or (
             LOST_MOVES if lost else "this move does not replay")
         label = f"{move_label(self.replayed, index)} {ply.record.text}"
-        node = ViewNode(parent, len(board.move_stack), label, None, list(ply.comments),
-                        error=None if lost else message, warning=message if lost else None)
+        node = ViewNode(parent, len(board.move_stack), label, None, ply.remarks,
+                        error=None if lost else message, warning=message if lost else None,
+                        **_timing(ply, board.position.turn == WHITE))
         self._add(node)
         self.texts += [ply.record.text, message]
-        self.tokens.append(("~" if lost else "#") + self._annotations(ply, None))
+        self.tokens.append(("~" if lost else "#") + self._annotations(ply, node))
 
     def _add(self, node: ViewNode) -> int:
         self.nodes.append(node)
@@ -196,6 +209,21 @@ class _GameWalk:
         if node.parent is not None:
             self.nodes[node.parent].children.append(number)
         return number
+
+
+def _remarks(comments: list[str]) -> list[str]:
+    """Comments as shown: embedded commands left out, comments left empty dropped."""
+    return [text for text in map(without_commands, comments) if text]
+
+
+def _timing(ply: Ply, white: bool) -> dict[str, str | None]:
+    """A ply's clock (the mover's: ``white`` says who moved) and evaluation as shown."""
+    if not ply.comments:
+        return {}
+    clock, evaluation = ply.clock, ply.eval
+    left = clock.mover(white) if clock is not None else None
+    return {"clock": clock_text(left) if left is not None else None,
+            "evaluation": eval_text(evaluation) if evaluation is not None else None}
 
 
 def _marks(ply: Ply) -> str:

@@ -130,6 +130,55 @@ def test_moves_table_has_one_row_per_ply_in_every_notation(russian):
     assert len(moves) == russian.games["plies"].sum()
 
 
+CLOCKED = """\
+[GameType "20"]
+[TimeControl "600+5"]
+[Result "*"]
+1. 32-28 {[%clock w0:09:50 B0:10:00]} 19-23 {[%eval -0.25] [%clock W0:09:50 b0:09:40]}
+2. 28x19 {Forced. [%clock w0:09:30 B0:09:40]} 14x23 {[%eval #-3]} 3. 37-32 {[%emt 0:00:07]}
+18-22 {[%clk 0:09:42]} *
+
+[GameType "20"]
+1. 32-28 {a plain comment} 19-23 *
+"""
+
+
+def test_moves_table_reads_clocks_move_times_and_evaluations(tmp_path):
+    moves = stats_tables([write(tmp_path, CLOCKED)], INTERNATIONAL).moves
+    first = moves[moves["game"] == 1]
+    assert rows(first[["clock", "time_used", "eval", "eval_mate"]]) == [
+        [590.0, 15.0, None, None],   # 600 s base - 590 + 5 increment
+        [580.0, 25.0, -0.25, None],  # Black's own clock, lowercase b
+        [570.0, 25.0, None, None],
+        [None, None, None, -3],      # no clock: the next difference is unknown
+        [None, 7.0, None, None],     # %emt gives the time taken
+        [582.0, None, None, None],   # %clk after a move without a clock: no difference
+    ]
+    assert moves[moves["game"] == 2][["clock", "eval"]].isna().all().all()
+    assert {name: str(moves[name].dtype) for name in ("clock", "time_used", "eval",
+                                                      "eval_mate")} == {
+        "clock": "Float64", "time_used": "Float64", "eval": "Float64", "eval_mate": "Int32"}
+
+
+def test_lidraughts_clocks_come_out_as_numbers(shared_data):
+    samples = shared_data / "lidraughts_sample"
+    sources = [str(samples / "lidraughts_export_sample.pdn"),
+               str(samples / "lidraughts_ambiguous_capture_sample.pdn")]
+    tables = stats_tables(sources, INTERNATIONAL)
+    moves = tables.moves
+    clocked = moves[moves["file"] == sources[0]]
+    assert clocked["clock"].notna().all() and len(clocked) == 301
+    assert clocked["clock"].tolist()[:4] == [600.0, 600.0, 597.0, 598.0]
+    assert clocked["time_used"].tolist()[:6] == [0.0, 0.0, 3.0, 2.0, 2.0, 0.0]
+    # time was given once (65. ... w0:06:25, then 66. ... w0:08:10): only that move is NA
+    rose = (clocked["clock"].diff(2) > 0).fillna(False).astype(bool)
+    assert clocked["time_used"].isna().tolist() == rose.tolist()
+    assert clocked.loc[rose, "ply"].tolist() == [131]
+    assert (clocked["time_used"].dropna() >= 0).all() and clocked["clock"].max() <= 600
+    unclocked = moves[moves["file"] == sources[1]]
+    assert len(unclocked) > 100 and unclocked["clock"].isna().all()
+
+
 def test_players_match_names_ignoring_case_and_spacing_and_keep_aliases(russian):
     players = russian.players.set_index("player")
     ivanov = players.loc["Ivanov, A."]

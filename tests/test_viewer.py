@@ -79,8 +79,9 @@ def read_nodes(data: dict, game: dict) -> list[dict]:
                 flags = token[len(squares):]
                 _apply(node, squares, "+" in flags)
             for flag in flags:
-                if flag in "'!?{":
-                    key = {"'": "written", "!": "marks", "?": "warning"}.get(flag)
+                if flag in "'!?%={":
+                    key = {"'": "written", "!": "marks", "?": "warning", "%": "clock",
+                           "=": "eval"}.get(flag)
                     text = next(texts)
                     if key:
                         node[key] = text
@@ -195,6 +196,41 @@ def test_a_failed_move_in_a_variation_is_marked_too():
     (warning,) = replayed.warnings
     assert warning.message == failed["error"]  # the message validate gives
     assert failed["fen"] == board_from(["c3-d4", "b6-a5", "d4-c5"]).fen()
+
+
+CLOCKED = """[GameType "20"]
+{[%clock w0:10:00 B0:10:00]} 1. 32-28 {[%clock w0:09:57 B0:10:00]} 19-23
+{[%eval -0.25] [%clock W0:09:57 b0:09:41]} 2. 28x19 {Forced. [%clk 1:02:03]}
+14x23 {[%eval #-3]} 2-0"""
+
+
+def test_clocks_and_evaluations_are_shown_as_times_and_numbers_not_as_comments():
+    page = viewer_html(replayed_games(CLOCKED))
+    data = embedded(page)
+    game = data["games"][0]
+    assert "[%" not in page
+    nodes = main_line(read_nodes(data, game))
+    assert [n.get("clock") for n in nodes[1:]] == ["9:57", "9:41", "1:02:03", None]
+    assert [n.get("eval") for n in nodes[1:]] == [None, "-0.25", None, "#-3"]
+    assert [n["comments"] for n in nodes] == [[], [], [], ["Forced."], []]
+
+
+def test_a_view_node_keeps_the_clock_and_the_comment_without_commands():
+    view = game_view(replay_game(next(read_games(CLOCKED)), INTERNATIONAL))
+    assert [(n.clock, n.evaluation, n.comments) for n in view.nodes] == [
+        (None, None, []), ("9:57", None, []), ("9:41", "-0.25", []),
+        ("1:02:03", None, ["Forced."]), (None, "#-3", [])]
+
+
+def test_a_lidraughts_game_shows_its_clock_beside_every_move(shared_data: Path):
+    source = shared_data / "lidraughts_sample" / "lidraughts_export_sample.pdn"
+    page = viewer_html([replay_game(game, INTERNATIONAL) for game in read_games(source)])
+    data = embedded(page)
+    nodes = main_line(read_nodes(data, data["games"][0]))[1:]
+    assert "[%clock" not in page and len(nodes) == 301
+    assert all(re.fullmatch(r"\d{1,2}:\d\d", n["clock"]) for n in nodes)
+    assert [n["clock"] for n in nodes[:4]] == ["10:00", "10:00", "9:57", "9:58"]
+    assert nodes[-1]["comments"] == ["Black resigns."]
 
 
 def test_several_games_are_listed_with_what_the_list_shows_and_searches():

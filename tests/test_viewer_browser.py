@@ -331,3 +331,26 @@ def test_the_game_list_of_a_big_archive_draws_the_rows_in_view_and_searches(
     assert listed == wanted[:len(listed)] and len(listed) >= min(len(wanted), 10)
     browser.click(f'#rows li[data-game="{wanted[0]}"]')
     assert board_state(browser)["game"] == wanted[0]
+
+
+def test_a_lidraughts_game_shows_its_clocks_as_times_beside_the_moves(browser: Browser,
+                                                                       shared_data: Path,
+                                                                       tmp_path: Path):
+    source = shared_data / "lidraughts_sample" / "lidraughts_export_sample.pdn"
+    games = [replay_game(game, INTERNATIONAL) for game in read_games(source)]
+    browser.open(page(tmp_path, "lidraughts", games))
+    shown = browser.run("""
+        const list = document.getElementById("moves");
+        return {text: list.textContent,
+                moves: list.querySelectorAll(".move").length,
+                clocks: [...list.querySelectorAll(".move")].map((move) => {
+                  const next = move.nextElementSibling;
+                  return next && next.classList.contains("clock") ? next.textContent : null;
+                }),
+                visible: getComputedStyle(list.querySelector(".clock")).display};""")
+    assert "[%clock" not in shown["text"] and "%clock" not in shown["text"]
+    assert shown["moves"] == 301 and shown["visible"] != "none"
+    assert shown["clocks"][:4] == ["10:00", "10:00", "9:57", "9:58"]
+    assert all(clock is not None and clock.count(":") == 1 for clock in shown["clocks"])
+    browser.click('.moves:not([hidden]) .move[data-node="301"]')
+    assert board_state(browser)["notes"] == "Black resigns."

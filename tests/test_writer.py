@@ -76,6 +76,18 @@ def test_a_comment_holding_a_brace_is_written_as_a_line_comment():
     assert canonical(round_trip([game])[0]) == canonical(game)
 
 
+def test_a_command_in_a_comment_is_never_broken_over_two_lines():
+    clock = "[%clock w0:09:57 B0:09:58]"
+    moves = " ".join(f"{n}. 32-28 {{[%eval 0.{n}] {clock}}} 19-23 {{{clock}}}"
+                     for n in range(1, 30))
+    game = next(read_games(f"{moves} *"))
+    lines = write_game(game).splitlines()
+    assert all(line.count("[%") == line.count("]") for line in lines if "[%" in line)
+    again = next(read_games("\n".join(lines)))
+    assert [p.comments for p in again.moves.plies] == [p.comments for p in game.moves.plies]
+    assert again.moves.plies[4].clock == game.moves.plies[4].clock
+
+
 def test_tag_values_escape_quotes_and_final_backslashes():
     game = Game(tags={"Site": '"64", 1974', "Comment": "C:\\nemesis\\", "Event": "a\\\\b"})
     assert round_trip([game])[0].tags["Comment"] == "C:\\nemesis\\"
@@ -113,8 +125,17 @@ def move_records(draw) -> MoveRecord:
     return MoveRecord("", squares, separator, None, strength)
 
 
-COMMENT = st.lists(st.text(st.characters(blacklist_categories=["Cc", "Cs", "Zs", "Zl", "Zp"]),
-                           min_size=1, max_size=8), max_size=4).map(" ".join)
+TIME = st.builds("{}:{:02d}:{:02d}".format, st.integers(0, 2), st.integers(0, 59),
+                 st.integers(0, 59))
+COMMAND = st.one_of(  # the embedded commands of docs/notation.md, "Clocks and evaluations"
+    st.builds("[%clock {}{} {}{}]".format, st.sampled_from("wW"), TIME, st.sampled_from("Bb"),
+              TIME),
+    st.builds("[%clk {}]".format, TIME), st.builds("[%emt {}]".format, TIME),
+    st.builds("[%eval {:.2f}]".format, st.floats(-20, 20)),
+    st.builds("[%eval #{}]".format, st.integers(-30, 30)))
+WORD = st.text(st.characters(blacklist_categories=["Cc", "Cs", "Zs", "Zl", "Zp"]), min_size=1,
+               max_size=8)
+COMMENT = st.lists(WORD | COMMAND, max_size=4).map(" ".join)
 FEN = st.sampled_from(["W:W31-50:B1-20", "B:W28,K30:B19", "W:Wa1,c1:Bb8"])
 
 

@@ -47,7 +47,15 @@ category white/black; ``move`` string (full notation, the variant's squares); ``
 string (Russian short form ``ed4``, ``b:d6``; full where short is ambiguous); ``numeric``
 string (numeric squares); ``piece`` category man/king; ``captured`` Int8; ``promotes``
 boolean; ``from_square``, ``to_square`` string; ``white_men``, ``white_kings``,
-``black_men``, ``black_kings`` Int8 (after the move).
+``black_men``, ``black_kings`` Int8 (after the move); from the commands in the move's
+comments (docs/notation.md, "Clocks and evaluations"; NA where none is written): ``clock``
+Float64 (seconds left on the mover's clock after the move), ``time_used`` Float64 (seconds
+the move took: ``[%emt]``, else the mover's previous clock, or the TimeControl tag's base
+time before its first move, less this one, plus the tag's increment; NA after a move
+without a clock and where the difference is negative, as when a new period starts),
+``eval`` Float64 (the evaluation after the move in pieces, from White's point of view, as
+lidraughts writes it), ``eval_mate`` Int32 (a win in that many moves: positive for White,
+negative for Black; ``eval`` is NA then).
 
 **players** — one row per player, names matched ignoring case and spacing (``?`` and empty
 names left out): ``player`` string (the most used spelling); ``aliases`` string (every

@@ -19,13 +19,15 @@ from replay.notation import full_text, short_text
 from replay.openings import opening_of
 from replay.replayer import ReplayedGame, replay_game
 from replay.stats.ballots import BALLOT_PLIES, ballot_of
+from replay.stats.clocks import Timing, clock_columns, has_commands
 from replay.variants import Rules, Variant
 
 MOVE_COLUMNS = (
     "game", "ply", "move_number", "side", "move", "short", "numeric", "piece", "captured",
     "promotes", "from_square", "to_square", "white_men", "white_kings", "black_men",
-    "black_kings",
+    "black_kings", "clock", "time_used", "eval", "eval_mate",
 )
+TIMING_COLUMNS = MOVE_COLUMNS[-4:]  # from the comments' commands (replay.stats.clocks)
 
 
 _KEY_COLUMNS = 4  # game, ply, move_number, side: counted from each game's numbering
@@ -35,10 +37,13 @@ _KEY_COLUMNS = 4  # game, ply, move_number, side: counted from each game's numbe
 class MoveColumns:
     """The moves of a batch: per game its numbering, ``(game, plies, first move number,
     offset, side to move first)``, and per ply a row of the other ``MOVE_COLUMNS`` (``side``
-    and ``piece`` as the codes of their categories: 0 white / 1 black, 0 man / 1 king)."""
+    and ``piece`` as the codes of their categories: 0 white / 1 black, 0 man / 1 king) but
+    the ``TIMING_COLUMNS``, kept apart for the few plies whose comments give them
+    (``timings``: row number → values), as float columns with NaN where unknown."""
 
     games: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     rows: list[tuple] = field(default_factory=list)
+    timings: dict[int, Timing] = field(default_factory=dict)
 
     @property
     def columns(self) -> dict[str, np.ndarray | list]:
@@ -50,8 +55,12 @@ class MoveColumns:
                 "move_number": np.repeat(first, plies) + (index + np.repeat(offset, plies)) // 2,
                 "side": (np.repeat(turn, plies) + index) % 2}
         rows = self.rows
+        timing = np.full((len(rows), len(TIMING_COLUMNS)), np.nan)
+        for row, values in self.timings.items():
+            timing[row] = [np.nan if value is None else value for value in values]
         return keys | {name: [row[column] for row in rows]
-                       for column, name in enumerate(MOVE_COLUMNS[_KEY_COLUMNS:])}
+                       for column, name in enumerate(MOVE_COLUMNS[_KEY_COLUMNS:-4])
+                       } | {name: timing[:, column] for column, name in enumerate(TIMING_COLUMNS)}
 
 
 def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
@@ -144,6 +153,12 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
     if moves is not None and replayed.moves:
         moves.games.append((ordinal, len(replayed.moves), numbering.first, numbering.offset,
                             numbering.first_side))
+        plies = replayed.game.moves.plies[:len(replayed.moves)]
+        if has_commands(plies):
+            first = len(rows)
+            moves.timings.update(
+                (first + index, values) for index, values in enumerate(
+                    clock_columns(plies, numbering.first_side, replayed.game.tags)))
     for index, move in enumerate(replayed.moves):
         before = positions[index]
         side = "white" if before.turn == WHITE else "black"

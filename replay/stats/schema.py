@@ -58,6 +58,7 @@ MOVE_DTYPES: dict[str, object] = {
     "move": STRING, "short": STRING, "numeric": STRING, "piece": category(("man", "king")),
     "captured": "Int8", "promotes": "boolean", "from_square": STRING, "to_square": STRING,
     "white_men": "Int8", "white_kings": "Int8", "black_men": "Int8", "black_kings": "Int8",
+    "clock": "Float64", "time_used": "Float64", "eval": "Float64", "eval_mate": "Int32",
 }
 
 RESERVED = {"file", *REPLAY_COLUMNS, *DERIVED_COLUMNS}
@@ -84,8 +85,15 @@ def typed_moves(columns: dict[str, list]) -> pd.DataFrame:
     return pd.DataFrame({name: _typed(columns[name], dtype) for name, dtype in MOVE_DTYPES.items()})
 
 
-def _typed(values: list, dtype: object) -> pd.api.extensions.ExtensionArray:
-    """A column of a batch (no missing values) in its dtype, without pandas' inference."""
+def _typed(values: list | np.ndarray, dtype: object) -> pd.api.extensions.ExtensionArray:
+    """A column of a batch in its dtype, without pandas' inference: no missing values, but
+    in a float array, where NaN is a missing value."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
+        missing = np.isnan(values)
+        if dtype == "Float64":
+            return pd.arrays.FloatingArray(values, missing)
+        return pd.arrays.IntegerArray(np.where(missing, 0, values).astype(
+            pd.api.types.pandas_dtype(dtype).numpy_dtype), missing)
     if isinstance(dtype, pd.CategoricalDtype):
         return pd.Categorical.from_codes(np.asarray(values, dtype=np.int8), dtype=dtype)
     if dtype == STRING:
