@@ -12,7 +12,7 @@ moves went furthest and the legal moves there, in each variant's notation.
 ...     print(*str(error).replace(": ", ":\n", 1).split("; "), sep="\n")
 --moves '1. cd4 dc5 2. cd5' is not legal in russian:
 move 2 (White) 'cd5': square 'd5' is not a playing square
-legal moves: d2-c3 g3-f4 b2-c3 a3-b4 e3-f4 g3-h4 d4-e5
+legal moves: b2-c3 d2-c3 a3-b4 e3-f4 g3-f4 g3-h4 d4-e5
 """
 
 from __future__ import annotations

@@ -122,6 +122,10 @@ EXIT_CODES: dict[str, tuple[int, str]] = {
     "pdn convert games.pdn --to numeric --numbering N0": (1, INVALID),
     "pdn convert games.pdn --to pdn": (1, INVALID),
     "pdn convert games.pdn -f json": (1, INVALID),
+    "pdn info archive/ --json": (1, "archive/ holds a scoresheet with lost moves written '-'"),
+    "pdn view games.pdn -o games.html": (1, INVALID),
+    "pdn stats archive/ -t openings -o openings.csv --plot archive.png": (1, INVALID),
+    "pdn stats big.pdn --engine dask -o games.jsonl": (1, INVALID),
 }
 
 

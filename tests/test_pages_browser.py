@@ -28,6 +28,9 @@ from replay.viewer import viewer_html
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "samples" / "russian" / "ivanov_petrov_full.pdn"
 ERRORS = ROOT / "samples" / "russian" / "scoresheet_with_errors.pdn"
+# A letter off at White's 3rd move (3. bc3 for 3. dc3), which makes 5. ba3 fail.
+SLIPPED = ('[Event "x"]\n[GameType "25"]\n'
+           "1. cd4 fe5 2. dxf6 gxe5 3. bc3 ba5 4. ab4 cb6 5. ba3 hg7 *\n")
 WIDTHS = (1280, 400)  # a desktop and a phone
 
 # Each move of the move list with the number of lines it takes and, for a move after its
@@ -78,10 +81,11 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     made["many"] = folder / "many.html"
     made["many"].write_text(viewer_html([replay_game(g, RUSSIAN) for g in read_games(many)]),
                             encoding="utf-8")
-    made["suggest"] = folder / "suggest.html"
-    result = CliRunner().invoke(app, ["view", str(ERRORS), "--suggest", "-o",
+    made["suggest"], slipped = folder / "suggest.html", folder / "slipped.pdn"
+    slipped.write_text(SLIPPED, encoding="utf-8")
+    result = CliRunner().invoke(app, ["view", str(slipped), "--suggest", "-o",
                                       str(made["suggest"])])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # the game does not replay to its end
     games = [*read_games(GAME.read_text(encoding="utf-8")), *read_games(ERRORS.read_text(
         encoding="utf-8")), *read_games(GAME.read_text(encoding="utf-8"))]
     made["report"] = folder / "report.html"
@@ -147,12 +151,13 @@ def test_suggestions_and_errors_are_shown_at_their_move(browser: Browser, pages)
                 move.textContent, note.getBoundingClientRect().height > 0];});""")
     assert [kind for kind, *_ in notes] == ["suggestion", "error"]
     (suggestion, error) = notes
-    assert suggestion[1].startswith("Suggestion: 'd2:f4'") and suggestion[2] == "b6-c5"
-    assert error[1] == "capture is compulsory: d4:b6" and error[2] == "b2-c3"
+    assert suggestion[1].startswith("Suggestion: White's 3rd move is a slip: writing 3. dc3")
+    assert suggestion[2] == "bc3" and error[2] == "ba3"
+    assert error[1].startswith("no white piece on the b-file can go to a3")
     assert suggestion[3] and error[3]
-    browser.press("ArrowRight", 2)  # at the move the suggestion edits, it is told again
+    browser.press("ArrowRight", 5)  # at the move the suggestion edits, it is told again
     told = browser.run("return document.getElementById('suggestion').textContent")
-    assert told.startswith("Suggestion: 'd2:f4'")
+    assert told.startswith("Suggestion: White's 3rd move is a slip")
 
 
 def test_the_report_summary_lists_exactly_the_problem_games_and_links_to_them(

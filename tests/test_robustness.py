@@ -358,7 +358,7 @@ def test_many_tiny_games_through_validate(tmp_path: Path):
     source = tmp_path / "tiny.pdn"
     source.write_text('[Event "x"]\n[GameType "25"]\n1. c3-d4 f6-g5 *\n\n' * 20_000)
     result = invoke(["validate", str(source), "-j", "1"])
-    assert result.exit_code == 0 and "20000 games: 20000 valid" in result.output
+    assert result.exit_code == 0 and "20,000 games: 20,000 valid" in result.output
 
 
 # ---- output safety ---------------------------------------------------------------------------

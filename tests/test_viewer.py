@@ -343,17 +343,24 @@ def test_the_event_line_leaves_out_tags_that_say_nothing():
     assert shown["event"] == "Cup · Kazan · 2001.05.?? · 3"
 
 
+# A letter off at White's 3rd move (b for d: 3. bc3 where 3. dc3 was played), and a game with
+# lost moves, where there is nothing to suggest.
+SLIPPED = ('[Event "x"]\n[GameType "25"]\n'
+           "1. cd4 fe5 2. dxf6 gxe5 3. bc3 ba5 4. ab4 cb6 5. ba3 hg7 *\n\n"
+           '[Event "y"]\n[GameType "25"]\n1. cd4 - 2. - - *\n')
+
+
 def test_view_suggest_places_each_repair_at_the_ply_it_edits(tmp_path: Path):
-    out = tmp_path / "games.html"
-    errors = Path(__file__).resolve().parents[1] / "samples" / "russian" / \
-        "scoresheet_with_errors.pdn"
+    out, errors = tmp_path / "games.html", tmp_path / "slipped.pdn"
+    errors.write_text(SLIPPED, encoding="utf-8")
+    # exit 1: the games do not replay to their end (the exit-code table)
     assert CliRunner().invoke(app, ["view", str(errors), "--suggest", "-o", str(out)]
-                              ).exit_code == 0
+                              ).exit_code == 1
     first, second = embedded(out.read_text(encoding="utf-8"))["games"]
-    # the suggestion edits the second ply written (1... b6-c5, line 12, column 10)
+    # the suggestion edits the fifth ply written (3. bc3, read as 3. dc3)
     ((ply, description),) = first["suggestions"]
-    assert ply == 1 and description.startswith("'d2:f4', written as White's 3rd move")
-    assert "suggestions" not in second  # lost moves: nothing to suggest
+    assert ply == 4 and description.startswith("White's 3rd move is a slip: writing 3. dc3")
+    assert second.get("suggestions") is None  # lost moves: nothing to suggest
     plain = tmp_path / "plain.html"
     CliRunner().invoke(app, ["view", str(errors), "-o", str(plain)])
-    assert all("suggestions" not in game for game in embedded(plain.read_text())["games"])
+    assert all(game.get("suggestions") is None for game in embedded(plain.read_text())["games"])
