@@ -84,12 +84,22 @@ def test_a_slip_in_the_last_move_is_suggested_but_not_sure():
 
 
 END = "1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 "  # LINE but its last move
-# The issue's example, from the World Championship 1998 archive: 10. hg3 ed6 11. gf4 written
-# 10. gf4 hg3 (the first two exchanged, ed6 lost). gf4 needs the man hg3 brings to g3, so
-# the record fails at 10. gf4; taking it out lets hg3 replay, as White's move, and the game
-# ends a ply shorter than written (two plies shorter than it was played).
-SWAPPED_AND_LOST = ("1. cd4 fg5 2. bc3 gf6 3. cb4 ba5 4. dc5 ac3 5. db4 hg7 6. ba5 db4 7. ac3 gf4 "
-                    "8. ge5 fb2 9. ac3 ab6 10. gf4 hg3 *")
+WORLD_CHAMPIONSHIP_1998 = "games-checkers/russian/World_Championship_1998.pdn"
+
+
+@pytest.fixture(scope="module")
+def swapped_and_lost(shared_data, archive) -> str:
+    """Game 2 of the World Championship 1998 archive up to its 11th move, with 10. hg3 ed6
+    11. gf4 written 10. gf4 hg3 (the first two exchanged, ed6 lost). gf4 needs the man hg3
+    brings to g3, so the record fails at 10. gf4; taking it out lets hg3 replay, as White's
+    move, and the game ends a ply shorter than written (two plies shorter than it was
+    played). Read from the archive, not copied."""
+    plies = [ply.record.text for ply in archive(shared_data / WORLD_CHAMPIONSHIP_1998)[1]
+             .moves.plies[:21]]
+    assert plies[18:] == ["hg3", "ed6", "gf4"]
+    written = [*plies[:18], "gf4", "hg3"]
+    return " ".join(f"{n // 2 + 1}. {written[n]} {written[n + 1]}"
+                    for n in range(0, len(written), 2)) + " *"
 
 
 @pytest.mark.parametrize(("record", "sure", "found"), [
@@ -109,9 +119,19 @@ SWAPPED_AND_LOST = ("1. cd4 fg5 2. bc3 gf6 3. cb4 ba5 4. dc5 ac3 5. db4 hg7 6. b
     # correction; at the ply before, the last ply does
     (END + "5. e:g3 c:h5 0-1", None, [("replace", False), ("delete", True)]),
     (END + "5. d:g3 c:h4 0-1", "replace", [("replace", False)]),
-    (SWAPPED_AND_LOST, None, [("delete", True)]),
 ])
 def test_slips_at_the_last_plies_are_never_repaired_by_shortening_the_game(record, sure, found):
+    check_never_shortened(record, sure, found)
+
+
+def test_the_swapped_and_lost_pair_at_the_end_is_never_repaired_by_shortening_the_game(
+        swapped_and_lost):
+    check_never_shortened(swapped_and_lost, None, [("delete", True)])
+
+
+def check_never_shortened(record: str, sure: str | None, found: list[tuple[str, bool]]):
+    """The suggestions that replay ``record`` to its end are ``found`` (edit, cut), the sure
+    repair is ``sure``, and no repair leaves the game shorter than written."""
     game = game_of(record)
     suggestions = suggest(game, RUSSIAN)
     assert [(s.as_dict()["edit"], s.cut) for s in suggestions if s.replays_to_end] == found
@@ -127,8 +147,9 @@ def test_slips_at_the_last_plies_are_never_repaired_by_shortening_the_game(recor
         assert tuple(replay_game(game, RUSSIAN).moves) == ORIGINAL
 
 
-def test_the_swapped_and_lost_pair_is_not_repaired_by_clean_or_convert(tmp_path):
-    source = write(tmp_path, f'[Event "swapped and lost"]\n[Result "*"]\n{SWAPPED_AND_LOST}\n')
+def test_the_swapped_and_lost_pair_is_not_repaired_by_clean_or_convert(tmp_path,
+                                                                       swapped_and_lost):
+    source = write(tmp_path, f'[Event "swapped and lost"]\n[Result "*"]\n{swapped_and_lost}\n')
     out = tmp_path / "out.pdn"
     cleaned = runner.invoke(app, ["clean", source, "-o", str(out), "--repair"])
     assert "game 1: moves kept as written: no sure repair" in cleaned.stderr
