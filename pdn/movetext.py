@@ -166,10 +166,11 @@ class GameTransformer(Transformer):
     def tagged(self, items: list) -> list[Game]:
         tags = [item for item in items if not isinstance(item, Line | _Hoisted)
                 and item.type == "TAG"]
-        pairs = [read_tag(tag.value)[:2] for tag in tags]
+        read = [read_tag(tag.value) for tag in tags]
+        pairs = [(name, value) for name, value, _ in read]
         games = [Game(line=items[0].line + self.line_offset)]
         places: dict[str, tuple[int, int]] = {}  # where each tag of the game was written
-        for position, (tag, (name, _)) in enumerate(zip(tags, pairs, strict=True)):
+        for position, (tag, (name, value, sound)) in enumerate(zip(tags, read, strict=True)):
             game = games[-1]
             line = tag.line + self.line_offset
             if name in places:
@@ -177,10 +178,9 @@ class GameTransformer(Transformer):
                     games.append(Game(line=line))
                     game, places = games[-1], {}
                 else:
-                    game.diagnostics.append(_repeated_tag(name, game.tags[name], tag, line,
-                                                          places[name]))
+                    game.diagnostics.append(_repeated_tag(name, game.tags[name], value, tag,
+                                                          line, places[name]))
             places[name] = (line, tag.column)
-            _, value, sound = read_tag(tag.value)
             diagnostic = None if sound else check_tag(tag.value, name, value, line, tag.column)
             if diagnostic:
                 game.diagnostics.append(diagnostic)
@@ -270,11 +270,11 @@ def _next_header(pairs: list[tuple[str, str]], position: int, tags: dict[str, st
             and any(tags[name] != value for name, value in repeated))
 
 
-def _repeated_tag(name: str, earlier: str, token, line: int, first: tuple[int, int]
-                  ) -> Diagnostic:
-    """The warning on a tag written twice in one header; the later value is taken, as
-    python-chess's reader does (its headers are a mapping, set tag by tag)."""
-    _, value, _ = read_tag(token.value)
+def _repeated_tag(name: str, earlier: str, value: str, token, line: int,
+                  first: tuple[int, int]) -> Diagnostic:
+    """The warning on a tag written twice in one header (``value`` after ``earlier``); the
+    later value is taken, as python-chess's reader does (its headers are a mapping, set tag
+    by tag)."""
     same = "with the same value" if value == earlier else (
         f"with another value: \"{shown(value, 40)}\" is taken over \"{shown(earlier, 40)}\"")
     return Diagnostic("repeated-tag", f"tag {name} at {line}:{token.column} repeats the one at "
