@@ -29,7 +29,7 @@ test: $(BIN)/pdn  ## the whole test suite (a missing browser, peer or dask skips
 	$(BIN)/python -m pytest
 
 test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (.ci/run: apt-get)
-	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]' dame-rs
 	$(BIN)/python bench/peers.py --install
 
 # The same suite on the pure-Python build: its own venv, installed without compiling, and
@@ -37,7 +37,7 @@ test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (
 $(PURE_VENV)/bin/pdn: pyproject.toml setup.py
 	$(PYTHON) -m venv $(PURE_VENV)
 	$(PURE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]'
+	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]' dame-rs
 	touch $(PURE_VENV)/bin/pdn
 
 test-pure: $(PURE_VENV)/bin/pdn  ## the whole test suite on the pure-Python build

@@ -4,10 +4,13 @@ read once per test session."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from engines import SCAN_SOURCE_NAME, build_scan, find_dame
 
 from pdn import compiled
 from pdn.model import Game
@@ -60,3 +63,22 @@ def pytest_configure(config: pytest.Config) -> None:
     if compiled.build() == "compiled":
         sources = [str(compiled.source_path(module)) for module in compiled.COMPILED]
         config.option.ignore = [*(config.option.ignore or []), *sources]
+
+
+@pytest.fixture(scope="session")
+def scan_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A freshly built Scan 2.0 (from ``../shared/engines``): run ``./scan hub`` or
+    ``./scan dxp`` in this folder, which holds its ``scan.ini`` and ``data/``."""
+    source = SHARED_DATA.parent / SCAN_SOURCE_NAME
+    require(source.is_dir(), "the Scan 2.0 source in ../shared/engines")
+    require(shutil.which("make") is not None and shutil.which("g++") is not None,
+            "make and g++ (to build Scan 2.0)")
+    return build_scan(source, tmp_path_factory.mktemp("engines"))
+
+
+@pytest.fixture(scope="session")
+def dame_command() -> list[str]:
+    """The command line of dame-rs's Hub engine, which speaks the second Hub protocol."""
+    dame = find_dame()
+    require(dame is not None, "dame-rs (pip install dame-rs; make test-deps)")
+    return [str(dame), "hub"]
