@@ -58,7 +58,7 @@ def measure(games_path: Path) -> dict:
     from pdn.reader import read_games
     from replay.board import Board
     from replay.perft import perft
-    from replay.validate import validate_sources
+    from replay.validate.reports import validate_sources
     from replay.variants import get_variant
 
     russian = get_variant("russian")
@@ -72,7 +72,7 @@ def measure(games_path: Path) -> dict:
             lambda board=board, depth=depth: perft(board.generator, board.position, depth))
     if OCA.is_file():
         results["read OCA 2.0, 1 process"] = timed(
-            lambda: sum(1 for _ in read_games(OCA, workers=1)))
+            lambda: sum(1 for _ in read_games(OCA)))
     return results
 
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import peers  # noqa: E402
 
-from pdn.reader import read_games  # noqa: E402
+from replay.run.reading import read_games  # noqa: E402
 
 OCA = ROOT.parent / "shared" / "data" / "english" / "OCA_2.0.pdn"
 

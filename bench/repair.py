@@ -7,8 +7,8 @@ International; ``tests/slips.ARCHIVES``) that replay cleanly get ONE slip of eac
 (``tests/slips.KINDS``: a ply left out, a ply written twice, two neighbouring plies
 exchanged, a letter or digit off by one, a short move with its neighbour's file, a ply three
 plies late in the other colour's column, a capture with a wrong landing square). Each slipped
-game goes through ``replay.repair.repair_game``; per kind the bench counts the games restored
-to the original, "repaired" into a different game (or cut short: fewer plies than the
+game goes through ``replay.validate.repair.repair_game``; per kind the bench counts the games
+restored to the original, "repaired" into a different game (or cut short: fewer plies than the
 original), and left alone (no sure repair, or a slip that leaves a legal record the search
 cannot see), and times the search of each broken game.
 Goals: at least 85% restored over all kinds, at most 2% repaired into another game.
@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from slips import KINDS, SWAP_LOST, archive_games, make_slip  # noqa: E402
 
-from replay.repair import repair_game  # noqa: E402
 from replay.replayer import INVALID, replay_game  # noqa: E402
+from replay.validate.repair import repair_game  # noqa: E402
 
 DATA = Path(os.environ.get("PDN_SHARED_DATA", ROOT.parent / "shared" / "data"))
 OUTCOMES = ("restored", "other game", "cut short", "left alone", "still legal")

@@ -12,7 +12,7 @@ LocalCluster of one worker). The figures are its wall seconds, games per second,
 seconds of the process and its workers, the peak memory of the main process (the client,
 ``ru_maxrss``) and of its largest worker process, and the load average when it ended (the
 machine may be shared: read the wall figures beside it). The ``-dataset`` commands write
-their output as a dataset folder written by the workers (``pdn.dataset``); ``dedupe`` finds
+their output as a dataset folder written by the workers (``replay.run.dataset``); ``dedupe`` finds
 the copies of the real games (the random ones repeat too) on the workers of a cluster.
 """
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from pdn.reader import read_games  # noqa: E402
 from replay.replayer import replay_game  # noqa: E402
-from replay.validate import validate_sources  # noqa: E402
+from replay.validate.reports import validate_sources  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 FILES = [DATA / "games-checkers" / "russian" / "World_Championship_1998.pdn",

@@ -31,7 +31,7 @@ from pdn.reader import read_games  # noqa: E402
 from replay.board import Board  # noqa: E402
 from replay.move import Move  # noqa: E402
 from replay.notation import full_text, route_squares  # noqa: E402
-from replay.validate import report_games, validate_sources  # noqa: E402
+from replay.validate.reports import report_games, validate_sources  # noqa: E402
 from replay.variants import get_variant  # noqa: E402
 
 OUT = ROOT / "bench" / "out"

@@ -38,8 +38,8 @@ OUT = ROOT / "bench" / "out"
 
 def write_page(source: Path, target: Path, jobs: int) -> dict:
     """Write the viewer page of an archive; its size, games, plies and the seconds taken."""
-    from pdn.output import atomic_writer
-    from replay.viewer import ViewerPage, archive_entries
+    from replay.run.output import atomic_writer
+    from replay.viewer.page import ViewerPage, archive_entries
 
     started = time.perf_counter()
     with atomic_writer(target) as stream:

@@ -75,7 +75,7 @@ class Console:
 
 
 def _sources(paths: list[str], outputs: list[str | Path | None]) -> list[str]:
-    from pdn.output import OutputError, refuse_overwriting_inputs
+    from replay.run.output import OutputError, refuse_overwriting_inputs
 
     try:
         sources = collect_sources(paths, (".pdn", ".txt", ".phn"))
@@ -93,7 +93,7 @@ def _sources(paths: list[str], outputs: list[str | Path | None]) -> list[str]:
 def _opened(path: str | Path | None, stack: ExitStack) -> IO[str] | None:
     """A stream on an output (stdout for -), replacing the file only if the command ends
     well."""
-    from pdn.output import atomic_writer
+    from replay.run.output import atomic_writer
 
     if path is None:
         return None
@@ -111,7 +111,7 @@ def _settings(choice: Choice, jobs: int, encoding: str | None,
 
 def _run(action: Callable[[], Summary]) -> Summary:
     """Run a command's work; an unreadable input (or encoding) exits with status 2."""
-    from pdn.output import OutputError
+    from replay.run.output import OutputError
 
     try:
         return action()
@@ -155,7 +155,7 @@ def _criteria(tag, player, white, black, date_from, date_to, variant, result, mi
 def check_board_criteria(criteria, variants: list[Variant]) -> None:
     """A usage error (exit 2) for --moves or --position that fit none of the variants the
     games may be in."""
-    from replay.criteria_checks import CriterionError, check_moves, check_position
+    from replay.archive.criteria import CriterionError, check_moves, check_position
 
     try:
         if criteria.moves is not None:
@@ -169,7 +169,7 @@ def check_board_criteria(criteria, variants: list[Variant]) -> None:
 def _selected_variants(selected: Variant | None, choice: Choice) -> list[Variant]:
     """The variants the games may be in; a usage error when --game-variant selects a
     variant --ignore-gametype rules out."""
-    from replay.criteria_checks import game_variants
+    from replay.archive.criteria import game_variants
 
     if selected is not None and choice.override is not None \
             and selected.name != choice.override.name:
@@ -369,7 +369,7 @@ def clean(
     unreadable input."""
     from replay.archive.clean import STRIP_CHOICES, Options, Rewrite
     from replay.archive.run import clean_games
-    from replay.convert import TARGETS
+    from replay.convert.games import TARGETS
 
     kinds = frozenset(part.strip() for part in (strip or "").split(",") if part.strip())
     if kinds - set(STRIP_CHOICES):

@@ -58,7 +58,7 @@ def progress_bar(label: str, total: int | None, console: Console | None = None
     """A callback advancing a progress bar by an amount of ``total`` (characters read, or
     games), shown on stderr when it is a terminal; None off a terminal or without a total.
     Anything printed meanwhile on the terminal appears above the bar."""
-    from pdn.runner import ClusterWatch, watch_clusters
+    from replay.run.runner import ClusterWatch, watch_clusters
 
     console = console or stderr_console()
     if not (console.is_terminal and total):

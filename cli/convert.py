@@ -32,7 +32,7 @@ from .options import (
 from .sources import SourceError, collect_sources
 
 if TYPE_CHECKING:
-    from replay.convert_sources import Job
+    from replay.convert.sources import Job
 
 SEPARATORS = {"pdn": "\n\n", "text": "\n\n", "json": "\n", "fen": "\n\n"}
 
@@ -82,8 +82,8 @@ def convert(
     Exit status: 0 all converted, 1 some games not (fully) converted or unreadable, 2 usage
     error or a file that cannot be read.
     """
-    from pdn.output import OutputError, refuse_overwriting_inputs
-    from replay.convert import FORMATS, LAYOUTS, Target, TargetError
+    from replay.convert.games import FORMATS, LAYOUTS, Target, TargetError
+    from replay.run.output import OutputError, refuse_overwriting_inputs
 
     output_format = "json" if as_json else output_format
     if output_format not in FORMATS or layout not in LAYOUTS:
@@ -101,7 +101,7 @@ def convert(
             refuse_overwriting_inputs(target_file, sources)
     except (TargetError, SourceError, OutputError) as error:
         fail(str(error))
-    from replay.convert_sources import VERDICTS, Job
+    from replay.convert.sources import VERDICTS, Job
 
     job = Job(choice.default, target, output_format, layout, partial, repair,
               choice.override, choice.rules)
@@ -123,10 +123,10 @@ def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | 
              run: dict) -> tuple[Counter[str], int]:
     """Convert and write every game; the number of games of each verdict, and of the files
     that could not be read."""
-    from pdn.output import atomic_writer
-    from pdn.runner import EngineUnavailableError
-    from replay.convert import TargetError
-    from replay.convert_sources import Unreadable, convert_sources, messages, verdict
+    from replay.convert.games import TargetError
+    from replay.convert.sources import Unreadable, convert_sources, messages, verdict
+    from replay.run.output import atomic_writer
+    from replay.run.runner import EngineUnavailableError
 
     counts: Counter[str] = Counter()
     unreadable_files = 0

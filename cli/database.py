@@ -65,10 +65,10 @@ def index(
 
     Exit status: 0 done; 1 games the reader gave up on (indexed without moves); 2 usage
     error, a file that cannot be read, or a database that cannot be used."""
-    from pdn.output import OutputError, refuse_overwriting_inputs
     from replay.archive.run import Settings
     from replay.database.build import index_sources
     from replay.database.schema import DatabaseError
+    from replay.run.output import OutputError, refuse_overwriting_inputs
 
     from .archive import Console
     from .sources import SourceError, collect_sources
@@ -131,10 +131,10 @@ def search(
 
     Exit status: 0 done (also when nothing matched); 2 usage error (a criterion that fits
     no variant of the database's games too) or a database that cannot be used."""
-    from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.database.pattern import Pattern, PatternError
     from replay.database.query import Search
     from replay.database.schema import DatabaseError, open_readonly
+    from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
 
     if output_format not in FORMATS:
         fail(f"--format '{output_format}': use {', '.join(FORMATS)}")
@@ -173,7 +173,7 @@ def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
                           selected: Variant | None, database: Path) -> None:
     """A usage error (exit 2) for --position or --moves that fit none of the variants of
     the database's games (any variant, when it holds none)."""
-    from replay.criteria_checks import CriterionError, check_moves, check_position, game_variants
+    from replay.archive.criteria import CriterionError, check_moves, check_position, game_variants
     from replay.database.query import stored_variants
 
     try:

@@ -53,7 +53,7 @@ def info(
     1 some with reading errors, 2 usage error or a file that cannot be read."""
     from rich.markup import escape
 
-    from replay.summary import summarise
+    from replay.validate.summary import summarise
 
     try:
         sources = collect_sources(paths)

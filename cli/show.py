@@ -176,7 +176,7 @@ def _diagram(board: Board, flip: bool, size: int) -> str:
 
 
 def _refuse_input(out: Path, source: str | None) -> None:
-    from pdn.output import OutputError, refuse_overwriting_inputs
+    from replay.run.output import OutputError, refuse_overwriting_inputs
 
     from .sources import collect_sources
 
@@ -187,7 +187,7 @@ def _refuse_input(out: Path, source: str | None) -> None:
 
 
 def _write_svg(board: Board, path: Path, flip: bool, size: int) -> None:
-    from pdn.output import write_atomically
+    from replay.run.output import write_atomically
 
     try:
         write_atomically(path, _diagram(board, flip, size) + "\n")
@@ -197,7 +197,7 @@ def _write_svg(board: Board, path: Path, flip: bool, size: int) -> None:
 
 
 def _write_png(board: Board, path: Path, flip: bool, size: int) -> None:
-    from pdn.output import atomic_writer
+    from replay.run.output import atomic_writer
 
     try:
         import cairosvg

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from pdn.dataset import is_dataset_target
 from pdn.wording import count, number
+from replay.run.dataset import is_dataset_target
 
 from .common import fail, games_exit, input_size, progress_bar, stderr_console
 from .options import (
@@ -155,7 +155,7 @@ def _compute(sources: list[str], choice: Choice, with_moves: bool, run: dict):
 def _write(sources: list[str], choice: Choice, table: str, output: Path, keep_games: bool,
            run: dict):
     """Stream the table to ``output``; the rows written and, if kept, the games table."""
-    from pdn.output import OutputError, refuse_overwriting_inputs
+    from replay.run.output import OutputError, refuse_overwriting_inputs
     from replay.stats import EngineUnavailableError, write_table
 
     try:
@@ -181,7 +181,7 @@ def _write(sources: list[str], choice: Choice, table: str, output: Path, keep_ga
 def _write_dataset(sources: list[str], choice: Choice, table: str, output: str, run: dict
                    ) -> int:
     """Have the workers write the table as a Parquet dataset into ``output``; the rows."""
-    from pdn.dataset import DatasetError
+    from replay.run.dataset import DatasetError
     from replay.stats import EngineUnavailableError
     from replay.stats.dataset import write_dataset
 

@@ -69,7 +69,7 @@ def validate(
     Exit status: 0 all games valid (or incomplete), 1 some invalid or unreadable, 2 usage
     error or a file that cannot be read.
     """
-    from replay.validate import suggestion_lines, validate_sources
+    from replay.validate.reports import suggestion_lines, validate_sources
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_engine(engine, scheduler)
@@ -150,7 +150,7 @@ def _summary(statuses: Counter[str], checks: Counter[str], inferred: Counter[str
 def _note(notes: NoteSummary, item: Any, problem: dict, label: str) -> None:
     """A problem of a game: a note about the whole game is summed up per file, an error or
     warning per game."""
-    from replay.validate import problem_line
+    from replay.validate.reports import problem_line
 
     notes.add(problem_line(item, problem, label), file=item.file, kind=problem["code"],
               game=None if label == "note" else item.game, label=label)
@@ -163,7 +163,7 @@ def _exit(statuses: Counter[str], unreadable_files: int) -> None:
 
 
 def _check_dataset_options(output: str, as_json: bool, report: Path | None) -> None:
-    from pdn.dataset import is_dataset_target
+    from replay.run.dataset import is_dataset_target
 
     if not as_json:
         fail("-o writes the reports as JSON lines: add --json")
@@ -175,9 +175,9 @@ def _check_dataset_options(output: str, as_json: bool, report: Path | None) -> N
 
 def _write_dataset(sources: list[str], output: str, choice: Choice, **run: Any) -> None:
     """The workers write the reports into ``output``; the summary goes to stderr."""
-    from pdn.dataset import DatasetError
-    from pdn.runner import EngineUnavailableError
-    from replay.validate_dataset import validate_to_dataset
+    from replay.run.dataset import DatasetError
+    from replay.run.runner import EngineUnavailableError
+    from replay.validate.dataset import validate_to_dataset
 
     started = time.perf_counter()
     try:
@@ -201,7 +201,7 @@ def _write_dataset(sources: list[str], output: str, choice: Choice, **run: Any) 
 
 def _engine_checked(items: Iterator) -> Iterator:
     """The reports, or a clear error when the engine asked for is not installed."""
-    from pdn.runner import EngineUnavailableError
+    from replay.run.runner import EngineUnavailableError
 
     try:
         yield from items
@@ -222,7 +222,7 @@ def _check_report(path: Path) -> None:
     if suffix not in (".html", ".htm", ".md", ".pdf"):
         fail(f"--report must end in .html, .md or .pdf, not '{path.suffix}'")
     if suffix == ".pdf":
-        from replay.report_pdf import find_browser
+        from replay.validate.report_pdf import find_browser
 
         if find_browser() is None:
             fail("--report FILE.pdf needs Chromium (or Chrome) to print the report: install "
@@ -230,9 +230,9 @@ def _check_report(path: Path) -> None:
 
 
 def _write_report(path: Path, reports: list) -> None:
-    from pdn.output import write_atomically
-    from replay.report import html_report, markdown_report
-    from replay.report_pdf import PdfError, write_pdf
+    from replay.run.output import write_atomically
+    from replay.validate.report import html_report, markdown_report
+    from replay.validate.report_pdf import PdfError, write_pdf
 
     suffix = path.suffix.lower()
     try:

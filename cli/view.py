@@ -52,9 +52,9 @@ def view(
     Exit status: 0 done, 1 some games do not replay to their end, 2 usage error or bad
     input.
     """
-    from pdn.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.replayer import replay_game
-    from replay.viewer import (
+    from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
+    from replay.viewer.page import (
         ViewerPage,
         archive_entries,
         board_kind,

@@ -1,7 +1,7 @@
 """Read PDN games: from a path, an open file or a string, streamed in constant memory.
 
 The input is decoded (UTF-8 with or without BOM, Windows-1251, Latin-1; see
-``detect_encoding``), cut into game chunks by a cheap line scan (``pdn.syntax``), and each
+``detect_encoding``), cut into game chunks by a cheap line scan (``pdn.chunks``), and each
 chunk is parsed by the Lark LALR grammar ``grammar.lark``, whose transformer builds the
 ``Game`` values directly. A syntax error becomes a ``Diagnostic`` on the game of its chunk,
 with the line and column in the whole file, and reading goes on with the next chunk.
@@ -22,27 +22,18 @@ import io
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Generic, TypeVar, overload
+from typing import IO, Generic, TypeVar, overload
 
 from lark.exceptions import UnexpectedInput
 
+from pdn.chunks import Chunk, block_chunks, split_blocks, split_chunks
+from pdn.errors import explain_error, internal_error
+from pdn.lexer import NestingError
 from pdn.lookalikes import mend_lookalikes
-from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
-from pdn.syntax import (
-    Chunk,
-    GameTransformer,
-    NestingError,
-    block_chunks,
-    explain_error,
-    head_tags,
-    internal_error,
-    load_parser,
-    split_blocks,
-    split_chunks,
-)
-
-if TYPE_CHECKING:
-    from pdn.partitions import Partition
+from pdn.model import Diagnostic, Game, Line, Ply
+from pdn.movetext import GameTransformer
+from pdn.parser import load_parser
+from pdn.tags import head_tags
 
 Source = str | os.PathLike | IO[str] | IO[bytes]
 T = TypeVar("T")
@@ -275,91 +266,26 @@ def read_block(block: Chunk, source: str | None = None) -> Iterator[Game]:
         yield game
 
 
-def _read_block(partition: Partition) -> list[tuple]:
-    """Worker-process entry: cut a partition (``pdn.partitions``) into chunks and parse
-    them, packed for the trip back."""
-    return [_pack_game(game) for game in parse_chunks(block_chunks(partition.chunk()))]
-
-
-# Games travel back from worker processes as nested tuples: pickling a tree of dataclass
-# instances costs more than parsing it, while tuples pickle at C speed and rebuilding the
-# values costs about what building them did.
-
-def _pack_line(line: Line) -> tuple:
-    return ([_pack_ply(ply) for ply in line.plies], line.comments, line.setup)
-
-
-def _pack_ply(ply: Ply) -> tuple:
-    """A ply as a tuple; most carry no annotation, and those travel as three fields."""
-    if ply.nags or ply.comments or ply.variations or ply.setup is not None:
-        return (tuple(ply.record), ply.number, ply.black_number, ply.nags, ply.comments,
-                [_pack_line(v) for v in ply.variations], ply.setup)
-    return tuple(ply.record), ply.number, ply.black_number
-
-
-def _unpack_line(packed: tuple) -> Line:
-    plies, comments, setup = packed
-    return Line([_unpack_ply(*ply) for ply in plies], comments, setup)
-
-
-def _unpack_ply(fields: tuple, number: int | None, black: bool, nags: list[int] | None = None,
-                notes: list[str] | None = None, variations: list | None = None,
-                setup: str | None = None) -> Ply:
-    record = tuple.__new__(MoveRecord, fields)  # MoveRecord's own __new__ is Python code
-    if nags is None:
-        return Ply(record, number, black, [])
-    return Ply(record, number, black, nags, notes, [_unpack_line(v) for v in variations],
-               setup)
-
-
-def _pack_game(game: Game) -> tuple:
-    return (tuple(game.tags.items()), _pack_line(game.moves), game.result,
-            tuple(game.diagnostics), game.line)
-
-
-def _unpack_game(packed: tuple) -> Game:
-    tags, moves, result, diagnostics, line = packed
-    return Game(dict(tags), _unpack_line(moves), result, list(diagnostics), line=line)
-
-
-def _read_parallel(stream: IO[str], workers: int, source: str | None) -> Iterator[Game]:
-    """Parse blocks of games in worker processes, in order, with a bounded look-ahead."""
-    from pdn.partitions import Partition
-    from pdn.runner import LocalRunner
-
-    with LocalRunner(workers) as runner:
-        blocks = (Partition(source or "", block.line, text=block.text)
-                  for block in split_blocks(stream, READ_BLOCK))
-        for packed in runner.map(_read_block, blocks):
-            yield from _unpacked(packed, source)
-
-
-READ_BLOCK = 1 << 14  # characters: a few dozen games; small pieces keep the workers' heap small
-
-
-def _unpacked(packed: list[tuple], source: str | None) -> Iterator[Game]:
-    for item in packed:
-        game = _unpack_game(item)
-        game.source = source
-        yield game
-
-
-def read_games(source: Source, *, encoding: str | None = None, strict: bool = False,
-               workers: int = 1) -> Iterator[Game]:
+def read_games(source: Source, *, encoding: str | None = None, strict: bool = False
+               ) -> Iterator[Game]:
     """Stream the games of a PDN source (a path, an open text or binary file, or PDN text).
 
     Each game carries its syntax errors as diagnostics; ``strict=True`` raises
-    ``PdnSyntaxError`` at the first one instead. ``workers > 1`` parses chunks of games in
-    that many processes and yields them in file order.
+    ``PdnSyntaxError`` at the first one instead. (``replay.run.reading.read_games`` parses
+    in worker processes.)
     """
     with open_text(source, encoding) as (stream, name):
-        games = (_read_parallel(stream, workers, name) if workers > 1
-                 else _read_chunks(split_chunks(stream), name))
-        for index, game in enumerate(_check_separators(games), 1):
-            game.index = index
-            if strict and game.errors:
-                raise PdnSyntaxError(game.errors[0], index)
-            yield game
+        yield from numbered_games(_read_chunks(split_chunks(stream), name), strict)
+
+
+def numbered_games(games: Iterable[Game], strict: bool = False) -> Iterator[Game]:
+    """Games in source order, numbered from 1 and checked for a missing result between two
+    of them; ``strict`` raises ``PdnSyntaxError`` at the first game with an error."""
+    for index, game in enumerate(_check_separators(games), 1):
+        game.index = index
+        if strict and game.errors:
+            raise PdnSyntaxError(game.errors[0], index)
+        yield game
 
 
 def _check_separators(games: Iterable[Game]) -> Iterator[Game]:

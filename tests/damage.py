@@ -15,9 +15,9 @@ from pathlib import Path
 
 from pdn.reader import iter_chunks, read_games
 from pdn.writer import write_game
-from replay.convert import convert_game
+from replay.convert.games import convert_game
 from replay.stats.rows import game_row
-from replay.validate import report_game
+from replay.validate.reports import report_game
 from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN, Variant
 
 MUTATIONS = ("flip", "delete", "duplicate", "truncate", "swap")

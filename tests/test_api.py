@@ -13,9 +13,9 @@ import pytest
 import pdn
 import replay
 from pdn.writer import format_move, write_game
-from replay.convert import scoresheet
+from replay.convert.games import scoresheet
 from replay.tree import walk
-from replay.viewer import game_view
+from replay.viewer.page import game_view
 
 ANNOTATED = Path("tests") / "wiegerw_pdn" / "succeed" / "nk ronde 01.pdn"
 RUSSIAN_START = ("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:"
@@ -278,7 +278,7 @@ def test_the_stats_tables_are_public_in_replay():
 
 
 def test_the_viewer_takes_games_as_read_and_replays_them():
-    from replay.viewer import viewer_html
+    from replay.viewer.page import viewer_html
 
     game = pdn.read_game(FULL)
     page = viewer_html([game])

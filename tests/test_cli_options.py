@@ -14,9 +14,9 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_game
-from replay.convert import Target
-from replay.convert_sources import Job, Unreadable, convert_sources, messages, verdict
-from replay.validate import report_game
+from replay.convert.games import Target
+from replay.convert.sources import Job, Unreadable, convert_sources, messages, verdict
+from replay.validate.reports import report_game
 from replay.variants import RUSSIAN, UnknownRuleError, parse_rules
 
 runner = CliRunner()

@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from conftest import require
 
-import pdn.runner as runner
+import replay.run.runner as runner
 from replay.archive.run import Settings, dedupe_games
 from replay.stats import stats_tables
-from replay.validate import validate_sources
+from replay.validate.reports import validate_sources
 from replay.variants import RUSSIAN
 
 PARTITION_BYTES = 1 << 15  # small, so that every file is cut into several byte ranges
@@ -94,8 +94,8 @@ def test_dedupe_on_a_cluster_keeps_the_copies_the_local_engine_keeps(shared_data
 
 def test_convert_on_a_cluster_writes_what_the_local_engine_writes(shared_data, cluster):
     """Text, reports (numbered and located in their files) and repairs alike."""
-    from replay.convert import Target
-    from replay.convert_sources import Job, convert_sources
+    from replay.convert.games import Target
+    from replay.convert.sources import Job, convert_sources
 
     sources = _sources(shared_data)
     job = Job(None, Target("full"), repair=True)
@@ -110,7 +110,7 @@ def _dies_once(partition, marker: str):
     the first is reached (the marker file remembers it across processes)."""
     import os
 
-    from replay.validate import _validate_partition, _Work
+    from replay.validate.reports import _validate_partition, _Work
 
     if partition.start > 0 and not os.path.exists(marker):
         Path(marker).touch()
@@ -124,7 +124,7 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(shared_data
     the results are those of a run where nothing failed."""
     import cloudpickle
 
-    from replay.validate import _validate_partition, _Work
+    from replay.validate.reports import _validate_partition, _Work
 
     source = _sources(shared_data)[4]
     marker = tmp_path / "died"
@@ -178,7 +178,7 @@ def test_workers_write_a_stats_dataset_that_reads_back_as_the_single_file(shared
 def test_workers_write_the_validate_json_lines_in_order(shared_data, cluster, tmp_path):
     import json
 
-    from replay.validate_dataset import validate_to_dataset
+    from replay.validate.dataset import validate_to_dataset
 
     sources = _sources(shared_data)
     expected = [json.dumps(r.as_dict(), ensure_ascii=False)

@@ -20,7 +20,7 @@ from pdn.fen import parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.reader import read_games
 from replay.board import Board
-from replay.convert import (
+from replay.convert.games import (
     ConversionError,
     Target,
     TargetError,

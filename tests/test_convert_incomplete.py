@@ -10,8 +10,8 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.convert import Target, convert_game, render
-from replay.validate import report_game
+from replay.convert.games import Target, convert_game, render
+from replay.validate.reports import report_game
 from replay.variants import RUSSIAN
 
 runner = CliRunner()

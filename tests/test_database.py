@@ -32,7 +32,7 @@ from replay.database.schema import DatabaseError, open_readonly
 from replay.openings import all_openings, fmjd_ballot, opening_label, opening_of
 from replay.replayer import replay_game
 from replay.variants import ENGLISH, RUSSIAN, get_variant
-from replay.viewer import game_data
+from replay.viewer.page import game_data
 
 runner = CliRunner()
 

@@ -1,4 +1,4 @@
-"""Output datasets written by the workers (``pdn.dataset``): on the local engine, a Parquet
+"""Output datasets written by the workers (``replay.run.dataset``): on the local engine, a Parquet
 dataset of a statistics table reads back as the single-file table and JSON-lines parts of
 ``pdn validate`` hold the lines ``--json`` prints; a failed run leaves the target as it
 was, and a folder holding other files is refused."""
@@ -15,13 +15,13 @@ from conftest import require
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
-import replay.validate
-import replay.validate_dataset
-from pdn.dataset import SUCCESS, Dataset, DatasetError, is_dataset_target
+import replay.validate.dataset
+import replay.validate.reports
+from replay.run.dataset import SUCCESS, Dataset, DatasetError, is_dataset_target
 from replay.stats import write_table
 from replay.stats.dataset import write_dataset
-from replay.validate import validate_sources
-from replay.validate_dataset import validate_to_dataset
+from replay.validate.dataset import validate_to_dataset
+from replay.validate.reports import validate_sources
 from replay.variants import ENGLISH, RUSSIAN
 
 pytest.importorskip("pyarrow")
@@ -153,7 +153,7 @@ def test_result_readings_settle_over_the_same_games_as_the_stream(shared_data, t
                                                                   monkeypatch):
     """The stream settles a file's reading from a bounded window of its games
     (``HELD_REPORTS``); the parts use the same window, across partitions."""
-    for module in (replay.validate, replay.validate_dataset):
+    for module in (replay.validate.reports, replay.validate.dataset):
         monkeypatch.setattr(module, "HELD_REPORTS", 7)
     sources = [str(shared_data / "english" / "tinsley.pdn"),
                _decided_english_games(tmp_path / "decided.pdn", 40)]

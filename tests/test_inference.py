@@ -11,16 +11,17 @@ import pytest
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
-import pdn.runner
+import replay.run.runner
 from pdn.reader import read_games
-from replay import validate
-from replay.convert import Target
-from replay.convert_sources import Job
-from replay.convert_sources import convert_sources as convert_files
+from replay.convert.games import Target
+from replay.convert.sources import Job
+from replay.convert.sources import convert_sources as convert_files
 from replay.replayer import replay_game
-from replay.stats import engine, stats_tables
-from replay.summary import summarise
-from replay.validate import report_games
+from replay.stats import execution as engine
+from replay.stats import stats_tables
+from replay.validate import reports as validate
+from replay.validate.reports import report_games
+from replay.validate.summary import summarise
 
 runner = CliRunner()
 
@@ -142,7 +143,7 @@ def test_silent_games_follow_alike_in_one_process_and_in_workers(tmp_path, monke
 
 def test_convert_writes_a_silent_game_in_its_file_variant(tmp_path, monkeypatch):
     path, expected = _mixed_file(tmp_path)
-    monkeypatch.setattr(pdn.runner, "PARTITION_CHARS", 600)
+    monkeypatch.setattr(replay.run.runner, "PARTITION_CHARS", 600)
     items = list(convert_files([str(path)], Job(None, Target("pdn")), jobs=1))
     assert [item.text for item in items] == [
         item.text for item in convert_files([str(path)], Job(None, Target("pdn")), jobs=2)]
@@ -183,7 +184,7 @@ def test_info_and_validate_agree_on_the_italian_and_czech_archives(shared_data, 
 
 
 def test_validate_into_a_dataset_follows_across_partitions_as_the_stream(tmp_path, monkeypatch):
-    from replay import validate_dataset
+    from replay.validate.reports import dataset as validate_dataset
 
     path, expected = _mixed_file(tmp_path)
     monkeypatch.setattr(validate, "BLOCK", 600)

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from pdn.chunks import block_chunks, split_blocks, split_chunks
 from pdn.reader import iter_chunks, read_games, read_headers
+from replay.run.reading import read_games as parallel_read_games
 
 runner = CliRunner()
 
@@ -134,7 +135,7 @@ def test_headers_visitor_and_parallel_reading_count_the_same_games():
     serial = games_of(text)
     assert len(serial) == 120
     assert len(list(read_headers(text))) == 120
-    assert list(read_games(io.StringIO(text), workers=2)) == serial
+    assert list(parallel_read_games(io.StringIO(text), workers=2)) == serial
 
 
 def _by_blocks(text: str, size: int) -> list:

@@ -17,10 +17,10 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.convert import Target, convert_game
+from replay.convert.games import Target, convert_game
 from replay.inference import ENGLISH_FIRST_MOVER_BOTTOM
 from replay.replayer import replay_game
-from replay.validate import report_games
+from replay.validate.reports import report_games
 from replay.variants import get_variant
 
 FILES = Path(__file__).parent / "fixtures" / "other_programs"

@@ -20,10 +20,10 @@ from webdriver import Browser, chromium_session
 from pdn.reader import read_games
 from replay.board import Board
 from replay.replayer import replay_game
-from replay.report import html_report
-from replay.validate import report_game
+from replay.validate.report import html_report
+from replay.validate.reports import report_game
 from replay.variants import INTERNATIONAL, RUSSIAN
-from replay.viewer import viewer_html
+from replay.viewer.page import viewer_html
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "samples" / "russian" / "ivanov_petrov_full.pdn"

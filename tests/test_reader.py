@@ -20,6 +20,7 @@ from pdn.reader import (
     read_headers,
     visit_games,
 )
+from replay.run.reading import read_games as parallel_read_games
 
 TWO_GAMES = '[Event "a"]\n[Result "1-0"]\n\n1. 32-28 19-23 1-0\n\n[Event "b"]\n1. 33-28 *\n'
 
@@ -112,7 +113,7 @@ def test_a_game_running_into_the_next_is_an_error():
 
 def test_parallel_reading_keeps_order():
     text = "".join(f'[Event "{i}"]\n1. 32-28 19-23 *\n' for i in range(600))
-    games = list(read_games(text, workers=2))
+    games = list(parallel_read_games(text, workers=2))
     assert [g.tags["Event"] for g in games] == [str(i) for i in range(600)]
     assert [g.index for g in games] == list(range(1, 601))
 
@@ -296,4 +297,4 @@ def test_parallel_reading_gives_the_games_of_a_serial_read(shared_data, archive)
     assert any(p.variations for p in plies) and any(p.comments for p in plies)
     assert any(p.nags for p in plies)
     for path in (annotated, shared_data / "english" / "OCA_2.0.pdn"):
-        assert list(read_games(path, workers=2)) == archive(path)
+        assert list(parallel_read_games(path, workers=2)) == archive(path)

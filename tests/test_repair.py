@@ -1,4 +1,4 @@
-"""Repair suggestions and sure repairs (``replay.repair``; ``pdn validate --suggest``,
+"""Repair suggestions and sure repairs (``replay.validate.repair``; ``pdn validate --suggest``,
 ``pdn clean --repair``, ``pdn convert --repair``).
 
 The small records are slips made by hand of the line 1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2
@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 
 from pdn.reader import read_games
 from pdn.writer import write_game
-from replay.repair import Repair, repair_game, suggest, sure_repair
 from replay.replayer import INVALID, VALID, replay_game
-from replay.report import html_report
-from replay.validate import report_game
+from replay.validate.repair import Repair, repair_game, suggest, sure_repair
+from replay.validate.report import html_report
+from replay.validate.reports import report_game
 from replay.variants import INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()

@@ -1,5 +1,5 @@
 """The texts of repair suggestions and repairs are sentences of one grammar
-(``replay.repair_words``), for every kind of slip, as a suggestion and as a repair made.
+(``replay.validate.repair_words``), for every kind of slip, as a suggestion and as a repair made.
 
 The records are slips made by hand of the short Russian line of ``tests/test_repair.py``
 (1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2 5.e:g3 c:h4).
@@ -12,8 +12,8 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.repair import repair_game, suggest, sure_repair
-from replay.repair_words import NO_SUGGESTION, Outcome, Slip, repair_text, suggestion_text
+from replay.validate.repair import repair_game, suggest, sure_repair
+from replay.validate.repair_words import NO_SUGGESTION, Outcome, Slip, repair_text, suggestion_text
 from replay.variants import RUSSIAN
 
 runner = CliRunner()

@@ -12,9 +12,9 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.report import html_report, markdown_report
-from replay.report_pdf import find_browser
-from replay.validate import report_game
+from replay.validate.report import html_report, markdown_report
+from replay.validate.report_pdf import find_browser
+from replay.validate.reports import report_game
 from replay.variants import INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()

@@ -25,8 +25,8 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.lexer import MAX_NESTING
-from pdn.output import atomic_writer
 from pdn.reader import read_games
+from replay.run.output import atomic_writer
 from replay.variants import RUSSIAN
 
 runner = CliRunner()
@@ -381,7 +381,7 @@ def test_an_interrupted_atomic_write_leaves_the_old_file_and_no_temporary(tmp_pa
 def test_ctrl_c_while_writing_leaves_no_half_written_output(tmp_path: Path, command: str,
                                                             monkeypatch: pytest.MonkeyPatch):
     import replay.archive.run as archive_run
-    import replay.convert as convert
+    import replay.convert.games as convert
 
     source = tmp_path / "in.pdn"
     source.write_text(GOOD * 5)

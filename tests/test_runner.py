@@ -1,4 +1,4 @@
-"""The work runner (pdn.runner) and the partitions it runs over (pdn.partitions): byte
+"""The work runner (replay.run.runner) and the partitions it runs over (replay.run.partitions): byte
 ranges cut by the workers at game boundaries read exactly as the whole file; the local engine
 keeps input order and starts worker processes only past its one threshold."""
 
@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pdn.partitions import (
+from pdn.chunks import block_chunks
+from pdn.reader import open_text, parse_chunks, read_games
+from replay.run.partitions import (
     Partition,
     count_lines,
     file_facts,
@@ -16,9 +18,7 @@ from pdn.partitions import (
     plan_ranges,
     scan_range,
 )
-from pdn.reader import open_text, parse_chunks, read_games
-from pdn.runner import LocalRunner, open_runner
-from pdn.syntax import block_chunks
+from replay.run.runner import LocalRunner, open_runner
 
 # Real archives of every kind the planner must cut: LF and CRLF line ends, UTF-8 and
 # Latin-1, tagged games and one game per line, comments before tags.

@@ -10,7 +10,7 @@ import pytest
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
-import replay.stats.engine as engine
+import replay.stats.execution as engine
 import replay.stats.writer as writer
 from replay.stats import TABLES, stats_tables, write_table
 from replay.variants import ENGLISH

@@ -18,8 +18,8 @@ from replay.board import Board
 from replay.diagram import board_after
 from replay.replayer import replay_game
 from replay.variants import INTERNATIONAL, RUSSIAN, get_variant
-from replay.viewer import GAME_FIELDS, viewer_html
-from replay.viewer_moves import game_view
+from replay.viewer.moves import game_view
+from replay.viewer.page import GAME_FIELDS, viewer_html
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 GAME = SAMPLES / "russian" / "ivanov_petrov_full.pdn"
@@ -45,7 +45,7 @@ def embedded(page: str) -> dict:
 
 def read_nodes(data: dict, game: dict) -> list[dict]:
     """The positions a page's game reaches, read from its moves as the page's script reads
-    them (``replay/viewer_moves.py`` states the format): each node with its parent, the FEN
+    them (``replay/viewer/moves.py`` states the format): each node with its parent, the FEN
     after the moves applied, the text as written, comments and messages."""
     kind, rank = data["kinds"][game["kind"]], {c: i for i, c in enumerate(data["alphabet"])}
     texts = iter(game["texts"])

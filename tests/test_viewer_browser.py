@@ -36,7 +36,7 @@ from replay.variants import (
     get_variant,
     variant_names,
 )
-from replay.viewer import viewer_html
+from replay.viewer.page import viewer_html
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "samples" / "russian" / "ivanov_petrov_full.pdn"

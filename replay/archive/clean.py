@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from pdn.gametype import GameTypeError, parse_gametype
 from pdn.model import Game, Line, MoveRecord
-from pdn.syntax import RESULTS
+from pdn.tags import RESULTS
 from replay.archive.tags import DateParts, clean_date, clean_name, clean_result
 from replay.inference import standard_tags
 from replay.replayer import game_variant
@@ -41,7 +41,7 @@ _TOKENS = re.compile(r'\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)|\[(?:[^\]"\n]|"(?:[^"\\\
 class Options:
     """What ``clean_game`` does beyond the tags: what to strip, a move rewriter (such
     as ``Rewrite``) that returns the changes it made, and whether to mend a broken game
-    where one repair is sure (``replay.repair``)."""
+    where one repair is sure (``replay.validate.repair``)."""
 
     strip: frozenset[str] = frozenset()
     rewrite: Callable[[Game, Variant], list[str]] | None = None
@@ -176,14 +176,14 @@ def _without_strength(record: MoveRecord) -> MoveRecord:
 
 @dataclass(frozen=True)
 class Rewrite:
-    """Rewrite a game's moves in another notation through ``replay.convert``; a game with an
+    """Rewrite a game's moves in another notation through ``replay.convert.games``; a game with an
     illegal move keeps its moves as written (and the change list says so), one with lost
     moves is rewritten as far as it is known."""
 
     to: str = "pdn"
 
     def __call__(self, game: Game, variant: Variant, rules: Rules | None = None) -> list[str]:
-        from replay.convert import Target, convert_game
+        from replay.convert.games import Target, convert_game
 
         conversion = convert_game(game, variant, Target(self.to), rules=rules)
         if conversion.game is None:
@@ -200,7 +200,7 @@ class Rewrite:
 
 
 def _repaired(game: Game, default: Variant | None, rules: Rules | None) -> list[str]:
-    from replay.repair import repair_game
+    from replay.validate.repair import repair_game
 
     repair = repair_game(game, default, rules=rules)
     if repair.mend:

@@ -17,11 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from pdn.output import atomic_writer, refuse_overwriting_inputs
-from pdn.partitions import STDIN
 from pdn.reader import read_games
-from pdn.runner import DaskRunner, Runner, open_runner
-from pdn.syntax import head_tags
+from pdn.tags import head_tags
 from pdn.writer import write_game
 from replay.archive.clean import Options, clean_game
 from replay.archive.dedupe import Fingerprint, Grouper, dropped, fingerprint, move_key, refine
@@ -29,6 +26,9 @@ from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
 from replay.replayer import game_variant
+from replay.run.output import atomic_writer, refuse_overwriting_inputs
+from replay.run.partitions import STDIN
+from replay.run.runner import DaskRunner, Runner, open_runner
 from replay.variants import Rules, Variant
 
 Note = Callable[[str], None]
@@ -47,7 +47,7 @@ class Settings:
     encoding: str | None = None
     progress: Progress = None
     rules: Rules | None = None
-    engine: str = "local"  # or dask (``pdn.runner``)
+    engine: str = "local"  # or dask (``replay.run.runner``)
     scheduler: str | None = None  # a Dask scheduler's address
 
 

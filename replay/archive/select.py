@@ -21,6 +21,7 @@ from fnmatch import fnmatchcase
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game, MoveRecord
 from pdn.reader import read_games
+from replay.archive.criteria import CriterionError
 from replay.archive.tags import (
     UNKNOWN_RESULT,
     DateParts,
@@ -32,7 +33,6 @@ from replay.archive.tags import (
 )
 from replay.archive.walk import MainLine, reaches, walk_main_line
 from replay.board import Board, Position, position_from_setup
-from replay.criteria_checks import CriterionError
 from replay.draws import Material
 from replay.numbering import Numbering
 from replay.replayer import RESULT_TEXTS, game_variant
@@ -338,7 +338,7 @@ def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
     (1990, 6, 1)
     >>> criteria_from_text(date_to="June")
     Traceback (most recent call last):
-    replay.criteria_checks.CriterionError: --date-to 'June' is not a date
+    replay.archive.criteria.CriterionError: --date-to 'June' is not a date
     """
     _check_texts(players=players, white=white, black=black, results=results, moves=moves)
     bad = [status for status in statuses if status not in STATUSES]

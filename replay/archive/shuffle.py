@@ -32,14 +32,15 @@ from typing import IO, TYPE_CHECKING, Any
 
 import pandas as pd
 
-from pdn.partitions import Partition
-from pdn.syntax import block_chunks, head_tags
+from pdn.chunks import block_chunks
+from pdn.tags import head_tags
 from replay.archive.dedupe import Fingerprint, Grouper, move_key
 from replay.archive.run import REPORT_TAGS, DedupeTask, Settings, game_text
 from replay.archive.stream import Record, read_records
+from replay.run.partitions import Partition
 
 if TYPE_CHECKING:
-    from pdn.runner import DaskRunner
+    from replay.run.runner import DaskRunner
 
 PART_BITS = 32  # an ordinal is partition << PART_BITS | index in the partition
 _SCORES = ("score_result", "score_tags", "score_notes")

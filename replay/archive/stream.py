@@ -1,6 +1,6 @@
 """Stream the games of many sources through a task, in order, in worker processes.
 
-Sources are cut into partitions of whole games by a runner (``pdn.runner``: worker
+Sources are cut into partitions of whole games by a runner (``replay.run.runner``: worker
 processes, or a Dask cluster); each worker cuts its partition into game chunks, parses them
 and runs the task over their records; only the task's small results come back, in file
 order. A game whose text the parser gave up on is a
@@ -15,11 +15,12 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
+from pdn.chunks import Chunk, block_chunks
 from pdn.model import Game
-from pdn.partitions import STDIN, Partition
 from pdn.reader import parse_chunks
-from pdn.runner import Runner, open_runner
-from pdn.syntax import Chunk, block_chunks, head_tags
+from pdn.tags import head_tags
+from replay.run.partitions import STDIN, Partition
+from replay.run.runner import Runner, open_runner
 
 R = TypeVar("R")
 
@@ -117,7 +118,7 @@ def run_task(sources: list[str], task: Task[R], *, jobs: int = 1, encoding: str 
              ) -> Iterator[Located[R]]:
     """The task's result for every game of every source, in order, with where it stands.
 
-    The work runs on ``engine`` (``pdn.runner``): ``jobs`` worker processes (0: all cores,
+    The work runs on ``engine`` (``replay.run.runner``): ``jobs`` worker processes (0: all cores,
     when the input is large enough to repay them), or a Dask cluster (``scheduler``); or on
     ``runner``, left open for the caller. ``progress`` is told how many characters each
     partition covered. Raises ``OSError`` for a file that cannot be read.

@@ -4,7 +4,7 @@
 >>> tables.games["result"].value_counts()                                  # doctest: +SKIP
 
 Games are read and replayed in partitions of whole games (in ``jobs`` worker processes, or
-on a Dask cluster with ``engine="dask"``: ``pdn.runner``); only typed frames come back.
+on a Dask cluster with ``engine="dask"``: ``replay.run.runner``); only typed frames come back.
 ``stats_tables`` holds the tables in memory; ``write_table`` streams one table to a file
 part by part, so memory stays flat whatever the archive's size. Every engine gives
 identical tables. The ``file`` column has one category per source given.
@@ -85,7 +85,7 @@ from functools import cached_property
 
 import pandas as pd
 
-from replay.stats.engine import ENGINES, EngineUnavailableError, Options, iter_parts
+from replay.stats.execution import ENGINES, EngineUnavailableError, Options, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import file_categories, typed_games, typed_moves, with_file
 from replay.stats.stream import write_table
@@ -144,7 +144,7 @@ def stats_tables(sources: Iterable[str], default: Variant | None = None,
     record, docs/inference.md); ``override`` replaces every game's; ``rules`` are rule
     options set on top of each game's variant. ``jobs`` worker processes (0: all cores);
     ``engine`` ``local`` or ``dask`` (``scheduler``: a Dask scheduler's address;
-    ``pdn.runner``); ``progress`` is told how much of the input each part covered. Raises
+    ``replay.run.runner``); ``progress`` is told how much of the input each part covered. Raises
     ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask.
     """
     sources = list(sources)

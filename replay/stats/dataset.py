@@ -1,9 +1,9 @@
 """``write_dataset``: a statistics table written as a Parquet dataset by the workers.
 
-Two passes over the partitions, both on the runner's workers (``pdn.runner``):
+Two passes over the partitions, both on the runner's workers (``replay.run.runner``):
 
 1. each worker reads, replays and tabulates a partition and leaves the part in the run's
-   hidden folder of the target (``pdn.dataset``); only small facts come back: the source,
+   hidden folder of the target (``replay.run.dataset``); only small facts come back: the source,
    the games counted, the tag names seen and the result-reading votes;
 2. once the client knows every game's number in its file, every tag column and each
    file's reading, each worker finishes a part exactly as the single-file output finishes
@@ -25,12 +25,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdn.dataset import Dataset
 from pdn.model import SEVEN_TAGS
-from pdn.partitions import Partition
-from pdn.runner import open_runner
+from replay.run.dataset import Dataset
+from replay.run.partitions import Partition
+from replay.run.runner import open_runner
 from replay.silent import heads_follow
-from replay.stats.engine import BLOCK, Options, follow_rows, run_batch
+from replay.stats.execution import BLOCK, Options, follow_rows, run_batch
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
     READINGS,
@@ -134,7 +134,7 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
                   progress: Callable[[int], None] | None = None,
                   statuses: Counter[str] | None = None) -> int:
     """Write ``table`` of ``sources`` as a Parquet dataset in the folder or URL ``target``
-    (``pdn.dataset``: one part per partition, ``_SUCCESS`` once complete); the rows written.
+    (``replay.run.dataset``: one part per partition, ``_SUCCESS`` once complete); the rows written.
 
     The arguments are ``write_table``'s (``statuses`` counts the games of each status). The
     games and moves tables are written by the workers; players, openings and summary (small

@@ -118,6 +118,6 @@ def with_file(frames: list[pd.DataFrame], sources: list[str], empty: pd.DataFram
 
 def file_categories(sources: list[str]) -> list[str]:
     """The ``file`` column's categories: every source's name, in the order given."""
-    from pdn.partitions import source_name
+    from replay.run.partitions import source_name
 
     return list(dict.fromkeys(source_name(source) for source in sources))

@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
-from replay.stats.engine import Options, iter_parts
+from replay.stats.execution import Options, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
     REPLAY_COLUMNS,

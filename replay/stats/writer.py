@@ -14,7 +14,7 @@ from typing import IO, Any
 
 import pandas as pd
 
-from pdn.output import atomic_writer
+from replay.run.output import atomic_writer
 
 SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
 ROW_GROUP_BYTES = 1 << 25  # parts gathered into one Parquet row group, measured in memory

@@ -1,7 +1,7 @@
 """Partitions of sources: pieces of whole games that one worker reads and works through alone.
 
 Two kinds, one value. On one machine the client reads each source and cuts its text into
-blocks of whole games (``pdn.syntax.split_blocks``), which travel to the workers as text.
+blocks of whole games (``pdn.chunks.split_blocks``), which travel to the workers as text.
 On a cluster the client never reads the data: each file is cut into byte ranges at game
 boundaries that the workers find themselves (``scan_range``), and each worker opens its
 range through an fsspec URL (a local path, or ``s3://...`` with its fsspec package).
@@ -198,7 +198,7 @@ def _first_sure_end(url: str, start: int, length: int, facts: FileFacts, *,
 
 def _is_sure_end(data: bytes, newline: int, encoding: str, after_result: bool) -> bool:
     """Whether the tag line after ``data[newline]`` follows a sure game end, as
-    ``pdn.syntax.split_blocks`` decides it on the decoded text."""
+    ``pdn.chunks.split_blocks`` decides it on the decoded text."""
     tag_end = data.find(b"\n", newline + 1)
     tag_line = data[newline + 1 : tag_end if tag_end >= 0 else len(data)]
     if not TAG_LINE.match(_decoded(tag_line, encoding)):

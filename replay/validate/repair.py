@@ -31,7 +31,6 @@ from replay.inference import standard_form
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import full_text, route_squares, short_is_ambiguous
-from replay.repair_words import Outcome, Slip, quoted, repair_text, suggestion_text, whose
 from replay.replayer import (
     BLACK_WINS,
     INVALID,
@@ -43,6 +42,7 @@ from replay.replayer import (
     replay_game,
 )
 from replay.resolve import plain_mover, resolve
+from replay.validate.repair_words import Outcome, Slip, quoted, repair_text, suggestion_text, whose
 from replay.variants import Rules, Variant
 
 # How natural each slip is (lower: more common on hand-copied scoresheets); ties of the
@@ -71,7 +71,7 @@ Step = int | Inserted  # the index of a written record in the main line, or a mo
 class Edit:
     """One edit of the written main line: ``text`` is the move written in (or, for a
     deletion, taken out), ``words`` the parts its sentences are made of
-    (``replay.repair_words``)."""
+    (``replay.validate.repair_words``)."""
 
     kind: str
     index: int

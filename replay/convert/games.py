@@ -34,7 +34,7 @@ from replay.move import Move
 from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
 from replay.replayer import Problem, ReplayedGame, replay_game
 from replay.tree import GameNode, Variation, walk
-from replay.validate import GameReport
+from replay.validate.reports import GameReport
 from replay.variants import Rules, Variant
 
 TARGETS = ("full", "short", "numeric", "pdn")

@@ -2,7 +2,7 @@
 red and the move meant in green (the repair suggestion's move, else the legal moves the
 written one could have been), and the legal moves listed in square order.
 
->>> from replay.validate import report_game
+>>> from replay.validate.reports import report_game
 >>> from pdn.reader import read_games
 >>> from replay.variants import RUSSIAN
 >>> report = report_game(next(read_games("1. c3-d4 b6-c5 2. b2-c3 *")), RUSSIAN)
@@ -20,7 +20,7 @@ from replay.diagram import ARROW, CROSS, Arrow, board_svg
 from replay.move import Move
 from replay.notation import full_text
 from replay.resolve import in_square_order, record_of_text
-from replay.validate import GameReport
+from replay.validate.reports import GameReport
 from replay.variants import get_variant
 
 MEANT_AT_MOST = 4  # green arrows on one diagram: more would hide the position

@@ -4,8 +4,8 @@ First a summary table of the games with a problem (status, first problem, a link
 game's section), the worst first; then a section per such game with its errors, warnings
 and repair suggestions (``--suggest``) and a diagram of the position before the first
 illegal move, the move written drawn in red and the move meant in green (see
-``replay.report_diagram``; SVG inline in HTML, a FEN in Markdown); last the valid games, a
-line each. The HTML prints on A4 pages, a page per problem game (``replay.report_pdf``
+``replay.validate.report_diagram``; SVG inline in HTML, a FEN in Markdown); last the valid games, a
+line each. The HTML prints on A4 pages, a page per problem game (``replay.validate.report_pdf``
 prints it to PDF).
 """
 
@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Iterable
 from html import escape
 
-from replay.report_diagram import Diagram, report_diagrams
-from replay.validate import GameReport
+from replay.validate.report_diagram import Diagram, report_diagrams
+from replay.validate.reports import GameReport
 
 # The order of the problem games: the worst first (any other status after these).
 STATUS_ORDER = ("unreadable", "invalid", "incomplete")

@@ -1,8 +1,8 @@
 """A game viewer: replayed games as one self-contained HTML page (no network, no external files).
 
 The page embeds each game compactly (tags, then per ply only the move and what it changes:
-see ``replay.viewer_moves``) and, once per kind of board, the empty board and its squares
-(``replay.viewer_board``). Its own script (``viewer.js``) draws the board, applies and undoes
+see ``replay.viewer.moves``) and, once per kind of board, the empty board and its squares
+(``replay.viewer.board``). Its own script (``viewer.js``) draws the board, applies and undoes
 the moves, writes the move list with variations, comments and NAGs, and follows clicks, the
 arrow keys (right: next move, left: back, up/down: the other moves played from the same
 position, Home/End, PgUp/PgDn: the game) and a URL fragment ``#game=2&ply=5``. The game list
@@ -28,16 +28,16 @@ from typing import IO
 
 from pdn.chunks import block_chunks
 from pdn.model import Game
-from pdn.parallel import gc_paused
-from pdn.partitions import Partition
 from pdn.reader import parse_chunks
-from pdn.runner import open_runner
 from replay.board import Board
-from replay.repair import Suggestion, suggest
 from replay.replayer import ReplayedGame, replay_game
+from replay.run.parallel import gc_paused
+from replay.run.partitions import Partition
+from replay.run.runner import open_runner
+from replay.validate.repair import Suggestion, suggest
 from replay.variants import Rules, Variant
-from replay.viewer_board import ALPHABET, board_kind, kind_key, pieces_text
-from replay.viewer_moves import game_view
+from replay.viewer.board import ALPHABET, board_kind, kind_key, pieces_text
+from replay.viewer.moves import game_view
 
 ASSETS = Path(__file__).parent
 # The fields of a game's array in the page, in order (``start`` only for a game that does not
@@ -57,7 +57,7 @@ def says_something(value: str | None) -> bool:
 def game_data(replayed: ReplayedGame, *, flipped: bool = False,
               suggestions: Iterable[Suggestion] = ()) -> dict:
     """A game's fields as the page stores them, by name (``GAME_FIELDS``); ``suggestions``
-    (``replay.repair.suggest``) are placed at the ply each one edits."""
+    (``replay.validate.repair.suggest``) are placed at the ply each one edits."""
     from replay.openings import opening_label
 
     variant, tags = replayed.variant, replayed.game.tags
@@ -151,7 +151,7 @@ def archive_entries(source: str | Path, default: Variant | None = None,
                     ) -> Iterator[tuple[str, str, dict, bool]]:
     """Every game of a PDN file read, replayed and made into its page entry, in file order:
     (kind key, entry, kind, whether a move does not replay). ``jobs`` worker processes do
-    it in blocks of games (``pdn.runner``; 0: all cores when the file is large enough to
+    it in blocks of games (``replay.run.runner``; 0: all cores when the file is large enough to
     repay them); the variant is chosen as ``replay_game`` does from ``default``,
     ``override`` and ``rules``; ``progress`` is told how much of the file each block
     covered; ``suggest``: each broken game carries its repair suggestions."""

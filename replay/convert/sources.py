@@ -1,10 +1,10 @@
-"""Convert whole sources on a runner (``pdn.runner``): partitions of games are read, mended
+"""Convert whole sources on a runner (``replay.run.runner``): partitions of games are read, mended
 where a repair is sure, replayed and written in the target notation where they lie (this
 process, worker processes or a Dask cluster), and only the text and a plain report per game
 come back, in order; the library behind ``pdn convert``.
 
 >>> import tempfile, pathlib
->>> from replay.convert import Target
+>>> from replay.convert.games import Target
 >>> from replay.variants import RUSSIAN
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.pdn"
 >>> _ = path.write_text("1.ed4 dc5 2.fe3 *")
@@ -19,15 +19,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pdn.model import Game
-from pdn.parallel import gc_paused
-from pdn.partitions import Partition, source_name
 from pdn.reader import read_block
-from pdn.runner import open_runner
-from replay import convert
-from replay.convert import Target, TargetError
+from replay.convert import games as convert
+from replay.convert.games import Target, TargetError
 from replay.inference import keyed_variant
+from replay.run.parallel import gc_paused
+from replay.run.partitions import Partition, source_name
+from replay.run.runner import open_runner
 from replay.silent import follow_file
-from replay.validate import GameReport, problem_line
+from replay.validate.reports import GameReport, problem_line
 from replay.variants import Rules, Variant
 
 # What became of a game, in the order ``pdn convert`` sums them up.
@@ -71,7 +71,7 @@ class Unreadable:
 
 def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Converted]]:
     """Worker entry: the partition's size and its games converted (numbered from 1 in it)."""
-    from replay.repair import repair_game
+    from replay.validate.repair import repair_game
 
     done = []
     with gc_paused():

@@ -3,7 +3,7 @@
 A game becomes a JSON array (see ``GAME_FIELDS``); its moves are one string of tokens
 separated by spaces, read by the page's script, which draws the board and applies and undoes
 the moves itself. Squares are single characters of ``ALPHABET`` (the square's rank in FEN
-order, see ``replay.viewer_board``). Free text (comments, messages, moves written otherwise
+order, see ``replay.viewer.board``). Free text (comments, messages, moves written otherwise
 than the default form) sits in a list beside the string, taken in order by the tokens that
 call for it.
 
@@ -45,7 +45,7 @@ from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import full_text
 from replay.replayer import Problem, ReplayedGame
-from replay.viewer_board import ALPHABET, fen_order
+from replay.viewer.board import ALPHABET, fen_order
 
 NAG_SYMBOLS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 7: "□", 10: "=",
                14: "⩲", 15: "⩱", 16: "±", 17: "∓", 18: "+−", 19: "−+"}

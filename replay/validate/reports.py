@@ -9,13 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 
+from pdn.chunks import block_chunks
 from pdn.fen import format_fen
 from pdn.model import Game
-from pdn.parallel import gc_paused
-from pdn.partitions import Partition, source_name
 from pdn.reader import parse_chunks
-from pdn.runner import open_runner
-from pdn.syntax import block_chunks
 from replay.board import setup_from_position
 from replay.inference import (
     ENGLISH_FIRST_MOVER_BOTTOM,
@@ -24,7 +21,6 @@ from replay.inference import (
     standard_players,
     variant_key,
 )
-from replay.repair_words import NO_SUGGESTION
 from replay.replayer import (
     UNREADABLE,
     Problem,
@@ -33,7 +29,11 @@ from replay.replayer import (
     file_reading,
     replay_game,
 )
+from replay.run.parallel import gc_paused
+from replay.run.partitions import Partition, source_name
+from replay.run.runner import open_runner
 from replay.silent import follow_file
+from replay.validate.repair_words import NO_SUGGESTION
 from replay.variants import Rules, Variant
 
 
@@ -121,7 +121,7 @@ def report_game(game: Game, default: Variant | None = None, override: Variant | 
                 *, suggest: bool = False, rules: Rules | None = None, strict: bool = False,
                 follow: Variant | None = None) -> GameReport:
     """Replay a game and sum it up; ``suggest`` adds repair suggestions to a broken game
-    (``replay.repair``); ``rules`` are rule options set on top of the game's variant;
+    (``replay.validate.repair``); ``rules`` are rule options set on top of the game's variant;
     ``strict`` counts warnings as errors (a valid game with warnings is invalid);
     ``follow`` is the variant of a record that tells nothing (``replay_game``)."""
     replayed = replay_game(game, default, override, rules=rules, follow=follow)
@@ -171,7 +171,7 @@ SUGGESTIONS_SHOWN = 3
 
 def _suggestions(game: Game, default: Variant | None, override: Variant | None,
                  replayed: ReplayedGame, rules: Rules | None) -> list[dict]:
-    from replay.repair import suggest
+    from replay.validate.repair import suggest
 
     found = suggest(game, default, override, replayed=replayed, rules=rules)
     return [s.as_dict() for s in found[:SUGGESTIONS_SHOWN]]
@@ -266,7 +266,7 @@ def validate_sources(sources: list[str], default: Variant | None = None,
     record); ``override`` replaces every game's own. Results of games where Black moves
     first are checked per source (``settle_results``).
 
-    The work runs on ``engine`` (``pdn.runner``): ``jobs`` worker processes (0: all cores,
+    The work runs on ``engine`` (``replay.run.runner``): ``jobs`` worker processes (0: all cores,
     used only when the input is large enough to repay starting them; 1: this process only),
     or a Dask cluster (``scheduler``). ``suggest``: repair suggestions under each broken game.
     ``rules``: rule options set on top of every game's variant (``{"forced-capture": "no"}``).

@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from pdn.output import atomic_writer
+from replay.run.output import atomic_writer
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PRINT_SECONDS = 300

@@ -11,7 +11,7 @@ order. Two engines stand behind one interface:
   bytes arrive.
 - ``dask``: a ``distributed`` cluster, at ``scheduler`` (or ``DASK_SCHEDULER_ADDRESS``), else
   a ``LocalCluster`` of ``jobs`` worker processes. The workers find the partitions of each
-  file and read them themselves (``pdn.partitions``); only standard input goes through the
+  file and read them themselves (``replay.run.partitions``); only standard input goes through the
   client. Whoever shows progress (the command line) may ``watch_clusters``: it is told the
   dashboard's address of every cluster opened and how many tasks are submitted and done.
 """
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar
 
-from pdn.parallel import in_order
-from pdn.partitions import (
+from replay.run.parallel import in_order
+from replay.run.partitions import (
     STDIN,
     Partition,
     client_partitions,

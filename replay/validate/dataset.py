@@ -1,5 +1,5 @@
 """``validate_to_dataset``: the reports of ``pdn validate --json`` written by the workers, as
-JSON-lines parts of a dataset folder (``pdn.dataset``).
+JSON-lines parts of a dataset folder (``replay.run.dataset``).
 
 Two passes over the partitions on the runner's workers, as ``replay.stats.dataset`` does:
 the first validates a partition and leaves its reports in the run's hidden folder, telling
@@ -18,12 +18,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from pdn.dataset import Dataset
-from pdn.partitions import Partition, source_name
-from pdn.runner import open_runner
 from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
+from replay.run.dataset import Dataset
+from replay.run.partitions import Partition, source_name
+from replay.run.runner import open_runner
 from replay.silent import heads_follow
-from replay.validate import (
+from replay.validate.reports import (
     BLOCK,
     HELD_REPORTS,
     GameReport,
@@ -146,7 +146,7 @@ def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | 
                         progress: Callable[[int], None] | None = None, engine: str = "local",
                         scheduler: str | None = None) -> Written:
     """Validate ``sources`` and have the workers write the reports into the dataset folder
-    or URL ``target`` as JSON lines (``pdn.dataset``); the arguments are
+    or URL ``target`` as JSON lines (``replay.run.dataset``); the arguments are
     ``validate_sources``'. An unreadable source is named in ``unreadable`` (``path:
     reason``) and the others are still read. Raises ``ValueError`` for a folder holding
     other files and ``EngineUnavailableError`` without Dask."""

@@ -1,4 +1,4 @@
-"""Run the per-game work over whole archives: partitions of games (``pdn.runner``), in
+"""Run the per-game work over whole archives: partitions of games (``replay.run.runner``), in
 this process, in worker processes or on a Dask cluster.
 
 Every engine runs the same function on partitions of whole games, and the main process
@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from pdn.model import Game
-from pdn.parallel import gc_paused
-from pdn.partitions import Partition
 from pdn.reader import read_games
-from pdn.runner import ENGINES, EngineUnavailableError, open_runner
 from replay.inference import keyed_variant
+from replay.run.parallel import gc_paused
+from replay.run.partitions import Partition
+from replay.run.runner import ENGINES, EngineUnavailableError, open_runner
 from replay.silent import HELD_SILENT
 from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import REPLAY_COLUMNS, typed_games, typed_moves
@@ -79,7 +79,7 @@ def iter_parts(sources: Iterable[str], options: Options, *, jobs: int = 1,
                encoding: str | None = None, progress: Callable[[int], None] | None = None
                ) -> Iterator[Part]:
     """The parts of every source, in order, computed on the engine asked for
-    (``pdn.runner``), games numbered from 1 in each source; ``progress`` is told each part's
+    (``replay.run.runner``), games numbered from 1 in each source; ``progress`` is told each part's
     size. Raises ``OSError`` for an unreadable file and ``EngineUnavailableError`` without
     Dask."""
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:

@@ -33,7 +33,7 @@ from replay.movegen import WHITE
 from replay.variants import Variant
 
 # One character per playing square, none of them a flag of the moves' tokens (see
-# ``replay.viewer_moves``) nor a character JSON or HTML would escape; 72 covers 12x12 boards.
+# ``replay.viewer.moves``) nor a character JSON or HTML would escape; 72 covers 12x12 boards.
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz*-./:;@[]_"
 
 
