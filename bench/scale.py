@@ -7,7 +7,7 @@ The archive is made in a temporary folder for the run and deleted after (never c
 real games (OCA 2.0, English) repeated, and random legal English games made on the fly
 (``--random`` distinct ones, spread through the archive) so that not every game is a copy.
 Each command runs as ``pdn ...`` in a fresh interpreter, once per configuration (an engine
-and its worker processes: ``local:2`` is ``--engine local --jobs 2``, ``dask:1`` a
+and its worker processes: ``local:2`` is ``--runner local --jobs 2``, ``dask:1`` a
 LocalCluster of one worker). The figures are its wall seconds, games per second, the CPU
 seconds of the process and its workers, the peak memory of the main process (the client,
 ``ru_maxrss``) and of its largest worker process, and the load average when it ended (the
@@ -123,7 +123,7 @@ def main() -> None:
                 out = Path(folder) / "out"
                 out.mkdir()
                 command = [part.format(archive=archive, out=out) for part in COMMANDS[name]]
-                command += ["--jobs", workers or "2", "--engine", engine]
+                command += ["--jobs", workers or "2", "--runner", engine]
                 output = subprocess.run([sys.executable, __file__, "--one",
                                          json.dumps(command)],
                                         check=True, capture_output=True, text=True).stdout

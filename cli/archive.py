@@ -25,7 +25,6 @@ from .options import (
     DateFromOption,
     DateToOption,
     EncodingOption,
-    EngineOption,
     GameVariantOption,
     IgnoreGameTypeOption,
     JobsOption,
@@ -38,11 +37,12 @@ from .options import (
     PlayerOption,
     PositionOption,
     RulesOption,
+    RunnerOption,
     SchedulerOption,
     TagOption,
     UntaggedVariantOption,
     WhiteOption,
-    check_engine,
+    check_runner,
     parse_variant,
     variant_choice,
 )
@@ -119,7 +119,7 @@ def _run(action: Callable[[], Summary]) -> Summary:
         fail(str(error))
     except OSError as error:
         fail(f"{error.filename or '<stdin>'}: cannot read: {error.strerror or error}")
-    except ImportError as error:  # the dask engine without Dask
+    except ImportError as error:  # the dask runner without Dask
         fail(str(error))
 
 
@@ -252,7 +252,7 @@ def dedupe(
     rejects: RejectsOption = None,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
-    engine: EngineOption = "local",
+    runner: RunnerOption = "local",
     scheduler: SchedulerOption = None,
 ) -> None:
     """Remove duplicate games (the same moves, compared as positions, and compatible tags),
@@ -266,13 +266,13 @@ def dedupe(
     if by not in BY_CHOICES:
         fail(f"--by '{by}': use one of {', '.join(BY_CHOICES)}")
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
-    check_engine(engine, scheduler)
+    check_runner(runner, scheduler)
     sources = _sources(paths, [output, rejects, report])
     console = Console()
     with ExitStack() as stack, console.progress(sources, "deduplicating") as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         settings = _settings(choice, jobs, encoding, progress)
-        settings.engine, settings.scheduler = engine, scheduler
+        settings.engine, settings.scheduler = runner, scheduler
         summary = _run(lambda: dedupe_games(sources, out, settings, by=by, report=report,
                                             rejects=bad, note=console.note))
     _finish(console, f"{count(summary.games, 'game')}: "
@@ -367,7 +367,7 @@ def clean(
 
     Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
     unreadable input."""
-    from replay.archive.clean import STRIP_CHOICES, Options, Rewrite
+    from replay.archive.clean import STRIP_CHOICES, CleanOptions, Rewrite
     from replay.archive.run import clean_games
     from replay.convert.games import TARGETS
 
@@ -384,7 +384,7 @@ def clean(
         log = _opened(changes, stack)
         summary = _run(lambda: clean_games(
             sources, out, _settings(choice, jobs, encoding, progress),
-            Options(kinds, Rewrite(notation) if notation else None, repair), rejects=bad,
+            CleanOptions(kinds, Rewrite(notation) if notation else None, repair), rejects=bad,
             note=console.note,
             changes=(lambda line: log.write(line + "\n")) if log is not None else None))
     _finish(console, f"{count(summary.games, 'game')}: {count(summary.changes, 'change')} in "

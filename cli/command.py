@@ -34,11 +34,38 @@ def plain_metavars(params: list) -> list:
     return params
 
 
+# Options renamed, kept working under their old names for one release (not in the help).
+RENAMED_OPTIONS = {"--engine": "--runner"}
+
+
+def renamed_options(args: list[str], known: set[str]) -> list[str]:
+    """The arguments with an option's old name replaced by its new one (``--engine dask``
+    or ``--engine=dask`` becomes ``--runner ...``) where the command has the new option.
+
+    >>> renamed_options(["a.pdn", "--engine=dask", "--jobs", "2"], {"--runner", "--jobs"})
+    ['a.pdn', '--runner=dask', '--jobs', '2']
+    """
+    renamed = []
+    for arg in args:
+        if arg == "--":
+            renamed.extend(args[len(renamed):])
+            break
+        name, equals, value = arg.partition("=")
+        new = RENAMED_OPTIONS.get(name)
+        renamed.append(f"{new}{equals}{value}" if new in known else arg)
+    return renamed
+
+
 class PdnCommand(TyperCommand):
-    """A command whose help shows plain metavars."""
+    """A command whose help shows plain metavars, and which takes the old names of renamed
+    options."""
 
     def get_params(self, ctx: Any) -> list:
         return plain_metavars(super().get_params(ctx))
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        known = {name for param in self.params for name in getattr(param, "opts", ())}
+        return super().parse_args(ctx, renamed_options(list(args), known))
 
 
 class PdnGroup(TyperGroup):

@@ -15,7 +15,6 @@ from pdn.wording import count, number
 from .common import ExitCode, fail, games_exit, input_size, progress_bar
 from .options import (
     EncodingOption,
-    EngineOption,
     IgnoreGameTypeOption,
     JobsOption,
     JsonOption,
@@ -23,9 +22,10 @@ from .options import (
     OutputOption,
     PathsArgument,
     RulesOption,
+    RunnerOption,
     SchedulerOption,
     UntaggedVariantOption,
-    check_engine,
+    check_runner,
     output_path,
     variant_choice,
 )
@@ -73,7 +73,7 @@ def convert(
     no_forced_capture: NoForcedCaptureOption = False,
     encoding: EncodingOption = None,
     jobs: JobsOption = 0,
-    engine: EngineOption = "local",
+    runner: RunnerOption = "local",
     scheduler: SchedulerOption = None,
 ) -> None:
     """Convert records to another notation; illegal games are reported, not converted.
@@ -90,7 +90,7 @@ def convert(
         fail(f"--format must be one of {', '.join(FORMATS)} and --layout one of "
              f"{', '.join(LAYOUTS)}")
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
-    check_engine(engine, scheduler)
+    check_runner(runner, scheduler)
     target_file = output_path(output)
     try:
         target = Target(to, paths_style, capture_sep, numbering)
@@ -106,7 +106,7 @@ def convert(
     job = Job(choice.default, target, output_format, layout, partial, repair,
               choice.override, choice.rules)
     counts, unreadable_files = _convert(sources, target_file, job, encoding,
-                                        {"jobs": jobs, "engine": engine,
+                                        {"jobs": jobs, "engine": runner,
                                          "scheduler": scheduler})
 
     summary = ", ".join(f"{number(counts[key])} {key}" for key in VERDICTS if counts[key])

@@ -9,8 +9,8 @@
 | ``--rule/-r NAME=VALUE`` | a rule option set on top of every game's variant (repeatable) |
 | ``--no-forced-capture`` | the same as ``--rule forced-capture=no`` |
 | ``--jobs/-j`` | worker processes (0: all cores when the input is large) |
-| ``--engine`` | ``local`` (this machine's processes) or ``dask`` (a Dask cluster) |
-| ``--scheduler`` | with ``--engine dask``: a running cluster's scheduler (else a local cluster) |
+| ``--runner`` | ``local`` (this machine's processes) or ``dask`` (a Dask cluster) |
+| ``--scheduler`` | with ``--runner dask``: a running cluster's scheduler (else a local cluster) |
 | ``--output/-o`` | where to write (atomically; ``-`` or nothing: stdout, where a stream fits) |
 | ``--json`` | one JSON object per line instead of text |
 | ``--verbose`` | every note printed (else a kind repeated is shown once with its count) |
@@ -98,13 +98,13 @@ MaterialAnyPlyOption = Annotated[bool, typer.Option(
 JobsOption = Annotated[int, typer.Option(
     "--jobs", "-j", min=0, metavar="N",
     help="Worker processes (0: all cores when the input is large).")]
-ENGINE_CHOICES = ("local", "dask")
-EngineOption = Annotated[str, typer.Option(
-    "--engine", metavar="ENGINE",
+RUNNER_CHOICES = ("local", "dask")
+RunnerOption = Annotated[str, typer.Option(
+    "--runner", metavar="RUNNER",
     help="local (this machine's processes) or dask (a Dask cluster; the dask extra).")]
 SchedulerOption = Annotated[str | None, typer.Option(
     "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
-    help="With --engine dask: a running cluster's scheduler (tcp://host:8786); without it a "
+    help="With --runner dask: a running cluster's scheduler (tcp://host:8786); without it a "
     "local cluster of --jobs worker processes.")]
 OutputOption = Annotated[str | None, typer.Option(
     "--output", "-o", metavar="FILE",
@@ -152,12 +152,12 @@ def ruled_variant(variant: Variant, rules: list[str] | None, no_forced_capture: 
     return with_rules(variant, rule_options(rules, no_forced_capture))
 
 
-def check_engine(engine: str, scheduler: str | None) -> None:
-    """A usage error (exit 2) for a bad choice of engine."""
-    if engine not in ENGINE_CHOICES:
-        fail(f"--engine must be local or dask, not '{engine}'")
-    if scheduler and engine != "dask":
-        fail("--scheduler needs --engine dask")
+def check_runner(runner: str, scheduler: str | None) -> None:
+    """A usage error (exit 2) for a bad choice of runner."""
+    if runner not in RUNNER_CHOICES:
+        fail(f"--runner must be local or dask, not '{runner}'")
+    if scheduler and runner != "dask":
+        fail("--scheduler needs --runner dask")
 
 
 def output_path(output: str | None) -> Path | None:

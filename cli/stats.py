@@ -16,16 +16,16 @@ from .common import fail, games_exit, input_size, progress_bar, stderr_console
 from .options import (
     Choice,
     EncodingOption,
-    EngineOption,
     IgnoreGameTypeOption,
     JobsOption,
     JsonOption,
     NoForcedCaptureOption,
     PathsArgument,
     RulesOption,
+    RunnerOption,
     SchedulerOption,
     UntaggedVariantOption,
-    check_engine,
+    check_runner,
     variant_choice,
 )
 from .sources import SourceError, collect_sources
@@ -62,7 +62,7 @@ def stats(
     = None,
     as_json: JsonOption = False,
     jobs: JobsOption = 0,
-    engine: EngineOption = "local",
+    runner: RunnerOption = "local",
     scheduler: SchedulerOption = None,
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
@@ -78,14 +78,14 @@ def stats(
     Exit status: 0 done, 1 some games invalid or unreadable (tabulated all the same), 2
     usage error, unreadable input or a missing optional library.
     """
-    _check_options(table, output, plot, engine, scheduler)
+    _check_options(table, output, plot, runner, scheduler)
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     try:
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
     statuses: Counter[str] = Counter()
-    run = {"jobs": jobs, "engine": engine, "scheduler": scheduler,
+    run = {"jobs": jobs, "engine": runner, "scheduler": scheduler,
            "opening_plies": opening_plies, "encoding": encoding}
     if output is not None and is_dataset_target(output):
         rows = _write_dataset(sources, choice, table, output, {**run, "statuses": statuses})
@@ -121,7 +121,7 @@ def _exit(statuses: Counter[str]) -> None:
     raise typer.Exit(games_exit(bool(broken)))
 
 
-def _check_options(table: str, output: str | None, plot: Path | None, engine: str,
+def _check_options(table: str, output: str | None, plot: Path | None, runner: str,
                    scheduler: str | None) -> None:
     if table not in TABLE_NAMES:
         fail(f"--table must be one of {', '.join(TABLE_NAMES)}, not '{table}'")
@@ -135,7 +135,7 @@ def _check_options(table: str, output: str | None, plot: Path | None, engine: st
              f"'{Path(output).suffix}'")
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
         fail(f"--plot must end in .png or .svg, not '{plot.suffix}'")
-    check_engine(engine, scheduler)
+    check_runner(runner, scheduler)
 
 
 def _compute(sources: list[str], choice: Choice, with_moves: bool, run: dict):

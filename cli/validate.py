@@ -18,17 +18,17 @@ from .notes import NoteSummary
 from .options import (
     Choice,
     EncodingOption,
-    EngineOption,
     IgnoreGameTypeOption,
     JobsOption,
     JsonOption,
     NoForcedCaptureOption,
     PathsArgument,
     RulesOption,
+    RunnerOption,
     SchedulerOption,
     UntaggedVariantOption,
     VerboseOption,
-    check_engine,
+    check_runner,
     variant_choice,
 )
 from .sources import SourceError, collect_sources
@@ -54,7 +54,7 @@ def validate(
     suggest: Annotated[bool, typer.Option(
         "--suggest", help="Under each broken game, the slips that would mend it (a move "
         "missing, one too many, two exchanged, a letter or digit off).")] = False,
-    engine: EngineOption = "local",
+    runner: RunnerOption = "local",
     scheduler: SchedulerOption = None,
     output: Annotated[str | None, typer.Option(
         "--output", "-o", help="With --json: have the workers write the reports as JSON-lines "
@@ -72,7 +72,7 @@ def validate(
     from replay.validate.reports import suggestion_lines, validate_sources
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
-    check_engine(engine, scheduler)
+    check_runner(runner, scheduler)
     if report is not None:
         _check_report(report)
     if output is not None:
@@ -83,7 +83,7 @@ def validate(
         fail(str(error))
     if output is not None:
         _write_dataset(sources, output, choice, jobs=jobs, encoding=encoding, suggest=suggest,
-                       rules=choice.rules, strict=strict, engine=engine, scheduler=scheduler)
+                       rules=choice.rules, strict=strict, engine=runner, scheduler=scheduler)
     started = time.perf_counter()
     statuses: Counter[str] = Counter()
     checks: Counter[str] = Counter()
@@ -94,10 +94,10 @@ def validate(
     notes = NoteSummary(verbose=verbose, echo=typer.echo,
                         hint="--verbose shows each, --json lists them all")
     with progress_bar("validating", input_size(sources)) as progress:
-        for item in _engine_checked(validate_sources(
+        for item in _runner_checked(validate_sources(
                 sources, choice.default, choice.override, jobs=jobs, encoding=encoding,
                 suggest=suggest, rules=choice.rules, strict=strict, progress=progress,
-                engine=engine, scheduler=scheduler)):
+                engine=runner, scheduler=scheduler)):
             if isinstance(item, str):
                 typer.secho(item, err=True, fg="red")
                 unreadable_files += 1
@@ -199,8 +199,8 @@ def _write_dataset(sources: list[str], output: str, choice: Choice, **run: Any) 
     _exit(tally.statuses, len(written.unreadable))
 
 
-def _engine_checked(items: Iterator) -> Iterator:
-    """The reports, or a clear error when the engine asked for is not installed."""
+def _runner_checked(items: Iterator) -> Iterator:
+    """The reports, or a clear error when the runner asked for is not installed."""
     from replay.run.runner import EngineUnavailableError
 
     try:

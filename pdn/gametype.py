@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from pdn.squares import Geometry, Numbering, SquareError, geometry
+from pdn.squares import Geometry, SquareError, SquareNumbering, geometry
 
 GAMETYPE_PATTERN = re.compile(
     r"^\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS])([0-3])\s*(?:,\s*([01]))?)?\s*$",
@@ -41,7 +41,7 @@ class SquareNotation:
 
     geometry: Geometry
     numeric: bool
-    numbering: Numbering | None
+    numbering: SquareNumbering | None
     from_black: bool = False
 
     def name(self, square: int) -> str:

@@ -32,7 +32,7 @@ class SquareError(ValueError):
 
 
 @dataclass(frozen=True)
-class Numbering:
+class SquareNumbering:
     """A numeric square numbering: number ``n`` (1-based) is ``squares[n - 1]``."""
 
     squares: tuple[int, ...]
@@ -118,7 +118,7 @@ class Geometry:
             raise SquareError(f"square '{name}' is not a playing square")
         return square
 
-    def numbering(self, corner: int, white_starts: bool) -> Numbering:
+    def numbering(self, corner: int, white_starts: bool) -> SquareNumbering:
         """The numeric numbering of PDN code ``N<corner>`` for the given starting side."""
         return _numbering(self, corner, white_starts)
 
@@ -135,7 +135,7 @@ def _playable(geo: Geometry) -> tuple[int, ...]:
 
 
 @cache
-def _numbering(geo: Geometry, corner: int, white_starts: bool) -> Numbering:
+def _numbering(geo: Geometry, corner: int, white_starts: bool) -> SquareNumbering:
     if corner not in (0, 1, 2, 3):
         raise ValueError(f"numbering corner must be 0-3, not {corner}")
     # Work in the starter's frame (u: column from its left, v: row from its near edge),
@@ -152,4 +152,4 @@ def _numbering(geo: Geometry, corner: int, white_starts: bool) -> Numbering:
             if geo.is_playable(square):
                 order.append(square)
     squares = tuple(order)
-    return Numbering(squares, {sq: i + 1 for i, sq in enumerate(squares)})
+    return SquareNumbering(squares, {sq: i + 1 for i, sq in enumerate(squares)})

@@ -30,7 +30,7 @@ compiled.install()  # before any module of the rules core (see pdn/__init__.py)
 if TYPE_CHECKING:
     from replay.board import Board, Outcome
     from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
-    from replay.numbering import Numbering
+    from replay.numbering import MoveNumbering
     from replay.replayer import Problem, ReplayedGame, Status, replay_game
     from replay.stats import stats_tables, write_table
     from replay.tree import GameNode, Variation
@@ -44,7 +44,7 @@ _HOMES = {
     "Board": "replay.board", "Outcome": "replay.board",
     "AmbiguousMoveError": "replay.move", "IllegalMoveError": "replay.move",
     "InvalidMoveError": "replay.move", "Move": "replay.move",
-    "Numbering": "replay.numbering",
+    "MoveNumbering": "replay.numbering",
     "Problem": "replay.replayer", "ReplayedGame": "replay.replayer",
     "Status": "replay.replayer", "replay_game": "replay.replayer",
     "stats_tables": "replay.stats", "write_table": "replay.stats",
@@ -70,7 +70,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
-    "Numbering",
+    "MoveNumbering",
     "Outcome",
     "Problem",
     "ReplayedGame",

@@ -1,14 +1,14 @@
 """Move numbers as a scoresheet counts them: both sides' moves share a number.
 
 The one place that numbers plies: the replayer, the game tree, conversion, diagrams and
-repair suggestions all count with a ``Numbering``. The first number is the set-up's ``F``
+repair suggestions all count with a ``MoveNumbering``. The first number is the set-up's ``F``
 field (else 1); a set-up with the second player to move makes the first ply ``1...``.
 
 >>> from replay.variants import RUSSIAN
->>> numbering = Numbering.of(None, RUSSIAN)
+>>> numbering = MoveNumbering.of(None, RUSSIAN)
 >>> [numbering.label(index) for index in range(3)]
 ['1.', '1...', '2.']
->>> later = Numbering.of("B:W18:B14:H0:F12", RUSSIAN)
+>>> later = MoveNumbering.of("B:W18:B14:H0:F12", RUSSIAN)
 >>> later.label(0), later.side(0), later.number(1)
 ('12...', 'Black', 13)
 """
@@ -24,7 +24,7 @@ SIDE_NAMES = ("White", "Black")
 
 
 @dataclass(frozen=True, slots=True)
-class Numbering:
+class MoveNumbering:
     """Numbers plies from a game's start: ``first`` is the number of the first ply,
     ``offset`` is 1 when the second player moves first, ``first_side`` (0 White, 1 Black)
     is the side that makes the first ply."""
@@ -34,7 +34,7 @@ class Numbering:
     first_side: int
 
     @classmethod
-    def of(cls, fen: str | None, variant: Variant) -> Numbering:
+    def of(cls, fen: str | None, variant: Variant) -> MoveNumbering:
         """The numbering of a game that starts from ``fen`` (None: the initial position)."""
         second = second_player_starts(fen, variant.white_starts)
         first_mover = 0 if variant.white_starts else 1

@@ -20,7 +20,7 @@ from replay.draws import DrawClaim, DrawTracker
 from replay.endings import crowned_side, decide
 from replay.move import Move
 from replay.movegen import WHITE
-from replay.numbering import Numbering
+from replay.numbering import MoveNumbering
 from replay.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
 from replay.tree import LineReplay, Variation, main_variation
 from replay.variants import Rules, UnknownVariantError, Variant, get_variant, with_rules
@@ -140,9 +140,9 @@ class ReplayedGame:
         return Board(self.variant, self.start)
 
     @property
-    def numbering(self) -> Numbering:
+    def numbering(self) -> MoveNumbering:
         """How the game's plies are numbered (from its set-up's side and ``F`` field)."""
-        return Numbering.of(self.game.start_fen, self.variant)
+        return MoveNumbering.of(self.game.start_fen, self.variant)
 
     @property
     def comments(self) -> list[str]:
@@ -335,12 +335,13 @@ def _problem(code: str, message: str, record: MoveRecord, number: int, side: str
                    record.text)
 
 
-Branch = tuple[Line, Position, int]  # a variation, the position it starts from, its ply index
+# a variation waiting to be replayed: its line, the position it starts from, its ply index
+PendingVariation = tuple[Line, Position, int]
 
 
-def _replay_main_line(replayed: ReplayedGame) -> list[Branch]:
+def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
     """Replay the main line; returns the variations met on the way with their positions."""
-    branches: list[Branch] = []
+    branches: list[PendingVariation] = []
     board = Board(replayed.variant, replayed.start)
     plies = replayed.game.moves.plies
     numbering = replayed.numbering
@@ -463,7 +464,7 @@ def _note_after_king(replayed: ReplayedGame, record: MoveRecord, number: int, cr
 
 
 def _resolve_noting(replayed: ReplayedGame, board: Board, plies: list[Ply], index: int,
-                    numbering: Numbering) -> Move | None:
+                    numbering: MoveNumbering) -> Move | None:
     """``resolve`` a record, noting its warning or error on the game (None: an error)."""
     record = plies[index].record
     resolution = resolve(board, record)
@@ -523,7 +524,7 @@ def _replays(board: Board, move: Move, rest: list[Ply]) -> bool:
     return True
 
 
-def _replay_variations(replayed: ReplayedGame, branches: list[Branch]) -> None:
+def _replay_variations(replayed: ReplayedGame, branches: list[PendingVariation]) -> None:
     """Replay every variation from its branch point; problems in them are warnings. What
     each line gives is kept for the game tree (``ReplayedGame.lines``)."""
     numbering = replayed.numbering
@@ -537,8 +538,8 @@ def _replay_variations(replayed: ReplayedGame, branches: list[Branch]) -> None:
             replayed.warnings.append(found.stop)
 
 
-def replay_line(board: Board, line: Line, first_index: int, numbering: Numbering,
-                branches: list[Branch] | None = None) -> LineReplay:
+def replay_line(board: Board, line: Line, first_index: int, numbering: MoveNumbering,
+                branches: list[PendingVariation] | None = None) -> LineReplay:
     """Replay a variation on ``board`` (its branch point; played on), its first ply being the
     game's ``first_index``-th; the variations met on the way are added to ``branches``."""
     moves: list[Move] = []

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from pdn.model import Line, MoveRecord, Ply
 from replay.board import Board, Position
 from replay.move import Move
-from replay.numbering import Numbering
+from replay.numbering import MoveNumbering
 from replay.variants import Variant
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class GameNode:
     __slots__ = ("_variations", "before", "index", "move", "numbering", "parent", "ply",
                  "position", "problem", "variant")
 
-    def __init__(self, variant: Variant, numbering: Numbering, before: Position, move: Move,
+    def __init__(self, variant: Variant, numbering: MoveNumbering, before: Position, move: Move,
                  ply: Ply, index: int, parent: GameNode | None,
                  problem: Problem | None = None) -> None:
         self.variant, self.numbering = variant, numbering
@@ -132,7 +132,7 @@ class GameNode:
         return f"<GameNode {self.label} {self.move} ({self.board.fen()})>"
 
 
-def main_variation(line: Line, variant: Variant, numbering: Numbering, start: Position,
+def main_variation(line: Line, variant: Variant, numbering: MoveNumbering, start: Position,
                    moves: list[Move], problems: dict[tuple[int, int], Problem],
                    stop: Problem | None, lines: dict[int, LineReplay]) -> Variation:
     """The main line's nodes: ``moves`` are the replayer's, one per record of ``line``;
@@ -151,7 +151,7 @@ def main_variation(line: Line, variant: Variant, numbering: Numbering, start: Po
     return Variation(nodes, line, stop)
 
 
-def _variation(line: Line, variant: Variant, numbering: Numbering, start: Position,
+def _variation(line: Line, variant: Variant, numbering: MoveNumbering, start: Position,
                first_index: int, lines: dict[int, LineReplay]) -> Variation:
     """A variation's nodes from what the replayer found on it (``lines``)."""
     found = lines.get(id(line))

@@ -19,6 +19,7 @@ from replay.convert.sources import Job, Unreadable, convert_sources, messages, v
 from replay.validate.reports import report_game
 from replay.variants import RUSSIAN, UnknownRuleError, parse_rules
 
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "russian"
 runner = CliRunner()
 
 # After 1. c3-d4 f6-e5 White must take d4:f6; 2. b2-c3 is legal only where capture is
@@ -246,3 +247,13 @@ def test_info_reads_directories_and_stdin_like_every_command(records):
     assert json.loads(from_stdin.stdout) | {"file": None} == json.loads(from_folder) | {
         "file": None}
     assert json.loads(from_stdin.stdout)["file"] == "<stdin>"
+
+
+def test_the_runner_option_keeps_its_old_name_engine_unlisted():
+    """``--engine local|dask`` was renamed ``--runner`` (the word "engine" names search
+    engines); the old name still works for one release and is not in the help."""
+    old = CliRunner().invoke(app, ["validate", str(SAMPLES), "--engine", "local", "--json"])
+    new = CliRunner().invoke(app, ["validate", str(SAMPLES), "--runner=local", "--json"])
+    assert old.exit_code == new.exit_code and old.stdout == new.stdout and old.stdout
+    help_text = CliRunner().invoke(app, ["validate", "--help"]).stdout
+    assert "--runner" in help_text and "--engine" not in help_text

@@ -255,7 +255,7 @@ def test_the_command_line_prints_the_dashboard_address_on_stderr(shared_data, cl
     from typer.testing import CliRunner
 
     source = _sources(shared_data)[4]
-    result = CliRunner().invoke(app, ["validate", source, "--engine", "dask",
+    result = CliRunner().invoke(app, ["validate", source, "--runner", "dask",
                                       "--scheduler", cluster])
     assert result.exit_code in (0, 1), result.output
     assert "dask dashboard: http" in result.stderr

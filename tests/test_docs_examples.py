@@ -125,7 +125,7 @@ EXIT_CODES: dict[str, tuple[int, str]] = {
     "pdn info archive/ --json": (1, "archive/ holds a scoresheet with lost moves written '-'"),
     "pdn view games.pdn -o games.html": (1, INVALID),
     "pdn stats archive/ -t openings -o openings.csv --plot archive.png": (1, INVALID),
-    "pdn stats big.pdn --engine dask -o games.jsonl": (1, INVALID),
+    "pdn stats big.pdn --runner dask -o games.jsonl": (1, INVALID),
 }
 
 
@@ -250,7 +250,7 @@ def test_the_shell_examples_run(command: Command, tmp_path: Path,
         at = words.index(">")
         words, output = words[:at], words[at + 1]
     assert words[0] == "pdn", "not a pdn command: say why it cannot run in CANNOT_RUN"
-    if "--engine" in words and words[words.index("--engine") + 1] == "dask":
+    if "--runner" in words and words[words.index("--runner") + 1] == "dask":
         require(find_spec("distributed") is not None, "dask.distributed (the dask extra)")
     monkeypatch.chdir(tmp_path)
     made: dict[str, str] = {}

@@ -431,7 +431,7 @@ def test_cli_says_clearly_when_dask_is_missing(tmp_path, monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_dask)
     result = CliRunner().invoke(app, ["stats", write(tmp_path, RUSSIAN_GAMES),
-                                      "--engine", "dask"])
+                                      "--runner", "dask"])
     assert result.exit_code == 2
     assert "dask" in result.output
 

@@ -12,7 +12,7 @@ the reader gives up on is passed through unchanged (or to a rejects file) and re
   ``split_games``, ``merge_games``, ``clean_games``).
 """
 
-from replay.archive.clean import Options as CleanOptions
+from replay.archive.clean import CleanOptions
 from replay.archive.dedupe import Grouper, fingerprint
 from replay.archive.run import (
     Settings,

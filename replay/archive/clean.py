@@ -38,7 +38,7 @@ _TOKENS = re.compile(r'\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)|\[(?:[^\]"\n]|"(?:[^"\\\
 
 
 @dataclass(frozen=True)
-class Options:
+class CleanOptions:
     """What ``clean_game`` does beyond the tags: what to strip, a move rewriter (such
     as ``Rewrite``) that returns the changes it made, and whether to mend a broken game
     where one repair is sure (``replay.validate.repair``)."""
@@ -209,7 +209,7 @@ def _repaired(game: Game, default: Variant | None, rules: Rules | None) -> list[
 
 
 def clean_game(game: Game, default: Variant | None = None, date: DateParts | None = None,
-               options: Options = Options(), *, chunk: tuple[str, int, int] | None = None,
+               options: CleanOptions = CleanOptions(), *, chunk: tuple[str, int, int] | None = None,
                rules: Rules | None = None) -> list[str]:
     """Clean a game in place; returns the changes made.
 
@@ -237,5 +237,5 @@ def clean_game(game: Game, default: Variant | None = None, date: DateParts | Non
     return changes
 
 
-__all__ = ["STRIP_CHOICES", "Options", "Rewrite", "clean_game", "clean_tags", "drop_non_game_text",
-           "non_game_comments", "strip_annotations"]
+__all__ = ["STRIP_CHOICES", "CleanOptions", "Rewrite", "clean_game", "clean_tags",
+           "drop_non_game_text", "non_game_comments", "strip_annotations"]

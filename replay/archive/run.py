@@ -20,7 +20,7 @@ from typing import IO
 from pdn.reader import read_games
 from pdn.tags import head_tags
 from pdn.writer import write_game
-from replay.archive.clean import Options, clean_game
+from replay.archive.clean import CleanOptions, clean_game
 from replay.archive.dedupe import Fingerprint, Grouper, dropped, fingerprint, move_key, refine
 from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, Task, run_task
@@ -231,7 +231,7 @@ class CleanTask:
     """Clean every game; its changes travel with its text."""
 
     settings: Settings
-    options: Options
+    options: CleanOptions
 
     def __call__(self, records: list[Record]) -> list[Out]:
         results = []
@@ -245,7 +245,7 @@ class CleanTask:
         return results
 
 
-def clean_games(sources: list[str], out: IO[str], settings: Settings, options: Options, *,
+def clean_games(sources: list[str], out: IO[str], settings: Settings, options: CleanOptions, *,
                 rejects: IO[str] | None = None, note: Note = print,
                 changes: Note | None = None) -> Summary:
     """Write every game cleaned; each change goes to ``changes`` (default: ``note``) as

@@ -34,7 +34,7 @@ from replay.archive.tags import (
 from replay.archive.walk import MainLine, reaches, walk_main_line
 from replay.board import Board, Position, position_from_setup
 from replay.draws import Material
-from replay.numbering import Numbering
+from replay.numbering import MoveNumbering
 from replay.replayer import RESULT_TEXTS, game_variant
 from replay.resolve import legal_listing, resolve
 from replay.variants import Rules, Variant
@@ -280,7 +280,7 @@ class OpeningStop:
 
     def sentence(self) -> str:
         """``move 1 (White) 'cd5': square 'd5' is not a playing square; legal moves: ...``"""
-        numbering = Numbering.of(None, self.variant)
+        numbering = MoveNumbering.of(None, self.variant)
         return (f"move {numbering.number(self.ply)} ({numbering.side(self.ply)}) "
                 f"'{self.move}': {self.reason}; {self.legal}")
 

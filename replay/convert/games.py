@@ -147,7 +147,7 @@ def _numbering_of(text: str, variant: Variant) -> tuple[int, ...]:
 # ---- resolving the game tree ------------------------------------------------------------------
 
 @dataclass
-class Step:
+class ConvertedPly:
     """One resolved ply: the record as converted, where it stands and what it led to."""
 
     ply: Ply
@@ -157,15 +157,15 @@ class Step:
     side: str
     fen: str  # the position after the move, in the target notation
     details: dict | None = None
-    variations: list[Branch] = field(default_factory=list)
+    variations: list[ConvertedLine] = field(default_factory=list)
 
 
 @dataclass
-class Branch:
+class ConvertedLine:
     """A line of play as far as it resolves; ``stop`` says why it ends early."""
 
     line: Line
-    steps: list[Step]
+    steps: list[ConvertedPly]
     stop: Problem | None = None
 
 
@@ -177,7 +177,7 @@ class Conversion:
 
     source: Game
     game: Game | None
-    tree: Branch | None
+    tree: ConvertedLine | None
     report: GameReport
     target: Target
     variant: Variant
@@ -225,14 +225,15 @@ class _Writer:
                 for name, writer in self.others.items()}
 
 
-def _branch(variation: Variation, writer: _Writer) -> Branch:
+def _branch(variation: Variation, writer: _Writer) -> ConvertedLine:
     """A line of the game tree written in the target notation."""
-    return Branch(variation.line, [_step(node, writer) for node in variation], variation.stop)
+    return ConvertedLine(variation.line, [_step(node, writer) for node in variation],
+                         variation.stop)
 
 
-def _step(node: GameNode, writer: _Writer) -> Step:
+def _step(node: GameNode, writer: _Writer) -> ConvertedPly:
     board = node.board_before()
-    step = Step(node.ply, node.move, writer.record(board, node.move, node.ply.record),
+    step = ConvertedPly(node.ply, node.move, writer.record(board, node.move, node.ply.record),
                 node.move_number, node.side, writer.fen_after(board, node.move))
     if writer.others:
         step.details = writer.all_notations(board, node.move)
@@ -240,7 +241,7 @@ def _step(node: GameNode, writer: _Writer) -> Step:
     return step
 
 
-def _stops(branch: Branch) -> Iterator[Problem]:
+def _stops(branch: ConvertedLine) -> Iterator[Problem]:
     """Every line end that is not the record's end, main line first."""
     if branch.stop is not None:
         yield branch.stop
@@ -251,7 +252,7 @@ def _stops(branch: Branch) -> Iterator[Problem]:
 
 # ---- building the converted game ------------------------------------------------------------
 
-def _converted_line(branch: Branch, fen: Callable[[str | None], str | None]) -> Line:
+def _converted_line(branch: ConvertedLine, fen: Callable[[str | None], str | None]) -> Line:
     plies = [replace(step.ply, record=step.record, nags=list(step.ply.nags),
                      comments=list(step.ply.comments), setup=fen(step.ply.setup),
                      variations=[_converted_line(v, fen) for v in step.variations])
@@ -272,7 +273,7 @@ def _lost(problem: Problem | None) -> bool:
     return problem is not None and problem.code in LOST_MOVES_CODES
 
 
-def _kept_as_written(branch: Branch) -> list[Problem]:
+def _kept_as_written(branch: ConvertedLine) -> list[Problem]:
     """A warning for each line whose records after its lost moves are kept as written."""
     found = []
     if _lost(branch.stop):
@@ -311,7 +312,7 @@ def _fen_rewriter(source: SquareNotation, target: SquareNotation
     return rewrite
 
 
-def _converted_game(game: Game, tree: Branch, writer: _Writer, variant: Variant) -> Game:
+def _converted_game(game: Game, tree: ConvertedLine, writer: _Writer, variant: Variant) -> Game:
     fen = _fen_rewriter(variant.gametype.notation, writer.notation)
     tags = standard_tags(game.tags, variant)
     tags["GameType"] = writer.gametype.tag()
@@ -433,7 +434,7 @@ def game_json(conversion: Conversion) -> dict:
             "plies": _plies_json(tree), "complete": conversion.complete}
 
 
-def _plies_json(branch: Branch) -> list[dict]:
+def _plies_json(branch: ConvertedLine) -> list[dict]:
     return [{"number": step.number, "side": step.side, "move": format_move(step.record),
              **(step.details or {}), "fen": step.fen, "nags": step.ply.nags,
              "comments": step.ply.comments,

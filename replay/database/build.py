@@ -21,7 +21,7 @@ from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
 from replay.archive.walk import walk_main_line
-from replay.database.keys import PositionRow, coder, position_key
+from replay.database.keys import PositionRow, coder, position_hash
 from replay.database.planes import update_planes
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.draws import Material
@@ -95,7 +95,7 @@ class IndexTask:
         entry.ballot = fmjd_ballot(variant, line.positions, line.moves)
         rows = coder(variant)
         for position in line.positions:
-            key = position_key(position, variant)
+            key = position_hash(position, variant)
             entry.keys.append(key)
             if key not in seen:
                 seen.add(key)

@@ -45,7 +45,7 @@ class PositionRow(NamedTuple):
     fen: str
 
 
-def position_key(position: Position, variant: Variant) -> int:
+def position_hash(position: Position, variant: Variant) -> int:
     """The position's 64-bit key (a signed integer, as SQLite stores it)."""
     text = f"{variant.name}:{position.white}:{position.black}:{position.kings}:{position.turn}"
     digest = blake2b(text.encode("ascii"), digest_size=8).digest()
@@ -192,5 +192,5 @@ def fen_of(position: Position, variant: Variant) -> str:
     return coder(variant).fen(position)
 
 
-__all__ = ["Coder", "PositionRow", "coder", "dense", "dense_squares", "fen_of", "position_key",
+__all__ = ["Coder", "PositionRow", "coder", "dense", "dense_squares", "fen_of", "position_hash",
            "position_row", "signed"]

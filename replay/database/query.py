@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from pdn.fen import FenError, parse_fen
 from replay.board import Position, position_from_setup
-from replay.database.keys import fen_of, position_key
+from replay.database.keys import fen_of, position_hash
 from replay.database.pattern import Pattern, PatternError
 from replay.database.planes import matching_positions
 from replay.variants import Variant, get_variant
@@ -195,7 +195,7 @@ def _position_matches(connection: sqlite3.Connection, fen: str, variants: list[V
             "SELECT gp.game_id, MIN(gp.ply) FROM game_positions gp JOIN positions p "
             "ON p.position_key = gp.position_key WHERE gp.position_key = ? AND p.variant = ? "
             "AND p.fen = ? GROUP BY gp.game_id",
-            (position_key(position, variant), variant.name, fen_of(position, variant))))
+            (position_hash(position, variant), variant.name, fen_of(position, variant))))
     return found
 
 
@@ -238,7 +238,7 @@ def _opening_matches(connection: sqlite3.Connection, criteria: Criteria,
             continue
         games: list[int] | None = None
         for ply in reversed(range(len(opening))):  # the last position is the rarest
-            key = position_key(Position(*opening[ply]), variant)
+            key = position_hash(Position(*opening[ply]), variant)
             if games is None:
                 rows = connection.execute(
                     "SELECT game_id FROM game_positions WHERE position_key = ? AND ply = ?",

@@ -251,7 +251,7 @@ def open_runner(engine: str = "local", *, jobs: int = 0, scheduler: str | None =
     """
     if engine == "local":
         if scheduler:
-            raise ValueError("--scheduler needs --engine dask")
+            raise ValueError("--scheduler needs --runner dask")
         return LocalRunner(jobs)
     if engine == "dask":
         return DaskRunner(scheduler, jobs)

@@ -30,7 +30,7 @@ from replay.run.dataset import Dataset
 from replay.run.partitions import Partition
 from replay.run.runner import open_runner
 from replay.silent import heads_follow
-from replay.stats.execution import BLOCK, Options, follow_rows, run_batch
+from replay.stats.execution import BLOCK, TableOptions, follow_rows, run_batch
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
     READINGS,
@@ -73,10 +73,10 @@ class Finish:
     files: list[str]
     tags: tuple[str, ...]
     readings: pd.Series | None
-    options: Options
+    options: TableOptions
 
 
-def spool_part(partition: Partition, options: Options, dataset: Dataset, table: str
+def spool_part(partition: Partition, options: TableOptions, dataset: Dataset, table: str
                ) -> Spooled:
     """First pass (a worker): tabulate a partition and leave the frame ``table`` needs."""
     part = run_batch(partition, options)
@@ -155,7 +155,7 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
                                   statuses=statuses, **run)
             dataset.commit(1, rows)
             return rows
-        options = Options(default, override, opening_plies, with_moves=table == "moves",
+        options = TableOptions(default, override, opening_plies, with_moves=table == "moves",
                           rules=rules)
         parts, rows = _write_parts(sources, options, dataset, table, statuses=statuses,
                                    **run)
@@ -166,7 +166,7 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
         raise
 
 
-def _write_parts(sources: list[str], options: Options, dataset: Dataset, table: str, *,
+def _write_parts(sources: list[str], options: TableOptions, dataset: Dataset, table: str, *,
                  jobs: int, engine: str, scheduler: str | None, encoding: str | None,
                  progress: Callable[[int], None] | None, statuses: Counter[str] | None
                  ) -> tuple[int, int]:

@@ -29,7 +29,7 @@ BLOCK = 1 << 18  # characters of games per partition on one machine (some hundre
 
 
 @dataclass(frozen=True)
-class Options:
+class TableOptions:
     """What every batch needs to know."""
 
     default: Variant | None
@@ -52,13 +52,13 @@ class Part:
     silent: dict[int, Game] = field(default_factory=dict)
 
 
-def run_batch(partition: Partition, options: Options) -> Part:
+def run_batch(partition: Partition, options: TableOptions) -> Part:
     """Read, replay and tabulate one partition (the unit of work of every engine)."""
     with gc_paused():
         return _tabulated(partition, options)
 
 
-def _tabulated(partition: Partition, options: Options) -> Part:
+def _tabulated(partition: Partition, options: TableOptions) -> Part:
     moves = MoveColumns() if options.with_moves else None
     rows = []
     games = []
@@ -74,7 +74,7 @@ def _tabulated(partition: Partition, options: Options) -> Part:
                  if fields["silent"]})
 
 
-def iter_parts(sources: Iterable[str], options: Options, *, jobs: int = 1,
+def iter_parts(sources: Iterable[str], options: TableOptions, *, jobs: int = 1,
                engine: str = "local", scheduler: str | None = None,
                encoding: str | None = None, progress: Callable[[int], None] | None = None
                ) -> Iterator[Part]:
@@ -103,7 +103,7 @@ def _numbered(parts: Iterable[Part], progress: Callable[[int], None] | None
         yield part
 
 
-def _followed(parts: Iterable[Part], options: Options) -> Iterator[Part]:
+def _followed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
     """The parts, in order, where a game whose record tells nothing of its variant takes the
     variant of the nearest game before it in its source that tells, or at the head of the
     source, of the first after it (``replay.silent``); parts of such leading games are held
@@ -136,7 +136,7 @@ def _followed(parts: Iterable[Part], options: Options) -> Iterator[Part]:
 
 
 def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,
-                options: Options) -> str | None:
+                options: TableOptions) -> str | None:
     """Each ``silent`` game (by row of ``games``) read again as the nearest game before it
     that tells (``key`` before the first; None: left as it is); the key after the last."""
     if not silent:  # nothing to read again: the last game tells
@@ -157,4 +157,4 @@ def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,
     return key
 
 
-__all__ = ["ENGINES", "EngineUnavailableError", "Options", "Part", "iter_parts", "run_batch"]
+__all__ = ["ENGINES", "EngineUnavailableError", "Part", "TableOptions", "iter_parts", "run_batch"]

@@ -50,7 +50,7 @@ class MoveColumns:
         ordinal, plies, first, offset, turn = np.array(self.games, dtype=np.int64
                                                        ).reshape(-1, 5).T
         index = np.arange(plies.sum()) - np.repeat(np.cumsum(plies) - plies, plies)  # in game
-        # replay.numbering.Numbering's count, for every ply of the batch at once
+        # replay.numbering.MoveNumbering's count, for every ply of the batch at once
         keys = {"game": np.repeat(ordinal, plies), "ply": index + 1,
                 "move_number": np.repeat(first, plies) + (index + np.repeat(offset, plies)) // 2,
                 "side": (np.repeat(turn, plies) + index) % 2}

@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
-from replay.stats.execution import Options, iter_parts
+from replay.stats.execution import TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
     REPLAY_COLUMNS,
@@ -68,7 +68,7 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
         raise ValueError(f"unknown table '{table}'")
     sources = list(sources)
     files = file_categories(sources)
-    options = Options(default, override, opening_plies, with_moves=table == "moves",
+    options = TableOptions(default, override, opening_plies, with_moves=table == "moves",
                       rules=rules)
     parts = iter_parts(sources, options, jobs=jobs, engine=engine, scheduler=scheduler,
                        encoding=encoding, progress=progress)

@@ -64,7 +64,7 @@ class Inserted(NamedTuple):
     text: str
 
 
-Step = int | Inserted  # the index of a written record in the main line, or a move put there
+RecordStep = int | Inserted  # the index of a written record in the main line, or a move put there
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class Suggestion:
     length: int
     result_check: str
     moves: tuple[Move, ...] = field(repr=False)
-    steps: tuple[Step, ...] = field(repr=False)
+    steps: tuple[RecordStep, ...] = field(repr=False)
     before: Position | None = field(default=None, repr=False)  # where the first slip is
     notation: SquareNotation | None = field(default=None, repr=False)
     confirmed: bool = True  # a written ply from the last edit on replays: evidence for it
@@ -154,7 +154,7 @@ class _Budget:
 class _Trial:
     """A replay of an edited line: positions before each ply replayed, and the moves."""
 
-    steps: list[Step]
+    steps: list[RecordStep]
     positions: list[Position]
     moves: list[Move]
     final: Position
@@ -205,7 +205,7 @@ class _Search:
 
     # -- replaying ------------------------------------------------------------------------
 
-    def replay(self, steps: list[Step], start: int, base: _Trial) -> _Trial:
+    def replay(self, steps: list[RecordStep], start: int, base: _Trial) -> _Trial:
         """Replay ``steps`` from ``start``, the plies before it being those of ``base``."""
         position = base.positions[start] if start < len(base.positions) else base.final
         positions, moves = base.positions[:start], base.moves[:start]
@@ -223,7 +223,7 @@ class _Search:
             board.position = board.position.play(move)
         return _Trial(steps, positions, moves, board.position)
 
-    def _resolved(self, board: Board, steps: list[Step], index: int) -> Move | None:
+    def _resolved(self, board: Board, steps: list[RecordStep], index: int) -> Move | None:
         """The record's move, an ambiguous one resolved by the rest of the line as the
         replayer does."""
         resolution = resolve(board, self.records[steps[index]])
@@ -236,7 +236,7 @@ class _Search:
                 fitting.append(candidate)
         return fitting[0] if len(fitting) == 1 else None
 
-    def _replays_quietly(self, board: Board, steps: list[Step]) -> bool:
+    def _replays_quietly(self, board: Board, steps: list[RecordStep]) -> bool:
         for step in steps:
             self.budget.left -= 1
             move = (step.move if isinstance(step, Inserted)
@@ -246,16 +246,16 @@ class _Search:
             board.position = board.position.play(move)
         return True
 
-    def text(self, step: Step) -> str:
+    def text(self, step: RecordStep) -> str:
         return step.text if isinstance(step, Inserted) else self.records[step].text
 
-    def like(self, steps: list[Step], index: int) -> MoveRecord | None:
+    def like(self, steps: list[RecordStep], index: int) -> MoveRecord | None:
         """A written record near ``index`` whose style a new move is written in."""
         return _like(self.records, steps, index)
 
     # -- the edits ------------------------------------------------------------------------
 
-    def edits_near(self, base: _Trial, low: int) -> Iterator[tuple[Edit, list[Step], int]]:
+    def edits_near(self, base: _Trial, low: int) -> Iterator[tuple[Edit, list[RecordStep], int]]:
         """Every single edit of ``base.steps`` at plies from ``low`` up to where it stops:
         (the edit, the edited steps, the first ply that changed)."""
         steps, failure = base.steps, base.reach
@@ -270,8 +270,8 @@ class _Search:
                 yield from self._swap(steps, index)
             yield from self._moves_across(steps, index)
 
-    def _inserts(self, board: Board, steps: list[Step], index: int
-                 ) -> Iterator[tuple[Edit, list[Step], int]]:
+    def _inserts(self, board: Board, steps: list[RecordStep], index: int
+                 ) -> Iterator[tuple[Edit, list[RecordStep], int]]:
         like = self.like(steps, index)
         for move in board.legal_moves():
             text = _written(board, move, like)
@@ -280,8 +280,8 @@ class _Search:
                         Slip("insert", self.whose(index), move=new))
             yield edit, [*steps[:index], Inserted(move, text), *steps[index:]], index
 
-    def _replacements(self, board: Board, steps: list[Step], index: int, base: _Trial
-                      ) -> Iterator[tuple[Edit, list[Step], int]]:
+    def _replacements(self, board: Board, steps: list[RecordStep], index: int, base: _Trial
+                      ) -> Iterator[tuple[Edit, list[RecordStep], int]]:
         if isinstance(steps[index], Inserted):
             return
         record = self.records[steps[index]]
@@ -307,21 +307,23 @@ class _Search:
                              square=square))
             yield edit, [*steps[:index], Inserted(move, text), *steps[index + 1:]], index
 
-    def _deletion(self, steps: list[Step], index: int) -> Iterator[tuple[Edit, list[Step], int]]:
+    def _deletion(self, steps: list[RecordStep], index: int
+                  ) -> Iterator[tuple[Edit, list[RecordStep], int]]:
         text = self.text(steps[index])
         yield (Edit("delete", index, self.number(index), self.side(index), text,
                     Slip("delete", self.whose(index), written=quoted(text))),
                [*steps[:index], *steps[index + 1:]], index)
 
-    def _swap(self, steps: list[Step], index: int) -> Iterator[tuple[Edit, list[Step], int]]:
+    def _swap(self, steps: list[RecordStep], index: int
+              ) -> Iterator[tuple[Edit, list[RecordStep], int]]:
         first, second = self.text(steps[index]), self.text(steps[index + 1])
         pair = f"{self.whose(index)} and {self.whose(index + 1)}"
         yield (Edit("swap", index, self.number(index), self.side(index), f"{first} {second}",
                     Slip("swap", pair, written=quoted(first, second))),
                [*steps[:index], steps[index + 1], steps[index], *steps[index + 2:]], index)
 
-    def _moves_across(self, steps: list[Step], index: int
-                      ) -> Iterator[tuple[Edit, list[Step], int]]:
+    def _moves_across(self, steps: list[RecordStep], index: int
+                      ) -> Iterator[tuple[Edit, list[RecordStep], int]]:
         """A ply written three plies early or late, in the other colour's column of the
         neighbouring move: the ply at ``index`` moved three on, or the ply three on moved
         back to ``index``."""
@@ -339,7 +341,7 @@ class _Search:
 
     # -- the search -----------------------------------------------------------------------
 
-    def tried(self, candidates: Iterable[tuple[Edit, list[Step], int]], base: _Trial,
+    def tried(self, candidates: Iterable[tuple[Edit, list[RecordStep], int]], base: _Trial,
               earlier: tuple[Edit, ...] = ()) -> list[tuple[Suggestion, _Trial]]:
         found = []
         for edit, steps, start in candidates:
@@ -553,7 +555,7 @@ def _unnumbered(ply: Ply) -> Ply:
 
 # -- notation helpers --------------------------------------------------------------------
 
-def _like(records: list[MoveRecord], steps: Sequence[Step], index: int) -> MoveRecord | None:
+def _like(records: list[MoveRecord], steps: Sequence[RecordStep], index: int) -> MoveRecord | None:
     """A written record near ``index`` of the steps, whose style a new move is written in."""
     for offset in (0, -1, 1, -2, 2):
         if 0 <= index + offset < len(steps) and not isinstance(steps[index + offset], Inserted):
