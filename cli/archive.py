@@ -19,6 +19,7 @@ from pdn.wording import count, number
 from replay.variants import Variant
 
 from .common import fail, games_exit, input_size, progress_bar, stderr_console
+from .criteria import check_board_criteria, game_criteria
 from .options import (
     BlackOption,
     Choice,
@@ -78,7 +79,7 @@ def _sources(paths: list[str], outputs: list[str | Path | None]) -> list[str]:
     from replay.run.output import OutputError, refuse_overwriting_inputs
 
     try:
-        sources = collect_sources(paths, (".pdn", ".txt", ".phn"))
+        sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
     for output in outputs:
@@ -138,34 +139,6 @@ def _finish(console: Console, message: str, summary: Summary, rejects: Path | No
 # ---- filter --------------------------------------------------------------------------------
 
 
-def _criteria(tag, player, white, black, date_from, date_to, variant, result, min_plies,
-              max_plies, status, moves, position, material, material_any_ply):
-    from replay.archive.select import CriterionError, criteria_from_text
-
-    try:
-        return criteria_from_text(
-            tags=tag or [], players=player or [], white=white or [], black=black or [],
-            date_from=date_from, date_to=date_to, variant=variant, results=result or [],
-            min_plies=min_plies, max_plies=max_plies, statuses=status or [], moves=moves,
-            position=position, material=material, material_any_ply=material_any_ply)
-    except CriterionError as error:
-        fail(str(error))
-
-
-def check_board_criteria(criteria, variants: list[Variant]) -> None:
-    """A usage error (exit 2) for --moves or --position that fit none of the variants the
-    games may be in."""
-    from replay.archive.criteria import CriterionError, check_moves, check_position
-
-    try:
-        if criteria.moves is not None:
-            check_moves(criteria.moves, variants)
-        if criteria.position is not None:
-            check_position(criteria.position, variants)
-    except CriterionError as error:
-        fail(str(error))
-
-
 def _selected_variants(selected: Variant | None, choice: Choice) -> list[Variant]:
     """The variants the games may be in; a usage error when --game-variant selects a
     variant --ignore-gametype rules out."""
@@ -219,7 +192,7 @@ def filter_command(
 
     choice = variant_choice(variant or default_variant, ignore_gametype, rule,
                             no_forced_capture)
-    criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, result,
+    criteria = game_criteria(tag, player, white, black, date_from, date_to, game_variant, result,
                          min_plies, max_plies, status, moves, position, material,
                          material_any_ply)
     check_board_criteria(criteria, _selected_variants(game_variant, choice))

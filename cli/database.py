@@ -49,7 +49,8 @@ FORMATS = ("pdn", "table", "json")
 
 def index(
     paths: Annotated[list[str], typer.Argument(
-        help="PDN files or directories (searched for *.pdn and *.txt).", show_default=False)],
+        help="PDN files or directories (searched for *.pdn, *.phn and *.txt).",
+        show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The database file (created "
                                          "when new, else updated).", show_default=False)],
     variant: UntaggedVariantOption = None,
@@ -77,7 +78,7 @@ def index(
     if "-" in paths:
         fail("pdn index reads files, not standard input: name the files")
     try:
-        sources = collect_sources(paths, (".pdn", ".txt", ".phn"))
+        sources = collect_sources(paths)
         refuse_overwriting_inputs(output, sources)
     except (SourceError, OutputError) as error:
         fail(str(error))
@@ -140,9 +141,9 @@ def search(
         fail(f"--format '{output_format}': use {', '.join(FORMATS)}")
     criteria = None
     if any((tag, player, white, black, date_from, date_to, game_variant, moves, material)):
-        from .archive import _criteria  # the archive tools: not needed for a position alone
+        from .criteria import game_criteria
 
-        criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, None,
+        criteria = game_criteria(tag, player, white, black, date_from, date_to, game_variant, None,
                              None, None, None, moves, position, material, material_any_ply)
     try:
         wanted = Search(criteria, Pattern.parse(pattern) if pattern is not None else None,

@@ -51,7 +51,7 @@ def parse_variant(text: str) -> Variant:
 
 
 PathsArgument = Annotated[list[str], typer.Argument(
-    help="PDN files, directories (searched for *.pdn and *.txt) or - for stdin.",
+    help="PDN files, directories (searched for *.pdn, *.phn and *.txt) or - for stdin.",
     show_default=False)]
 EncodingOption = Annotated[str | None, typer.Option(
     "--encoding", help="Input encoding (default: detected; UTF-8, Windows-1251 or Latin-1).")]

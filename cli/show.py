@@ -21,32 +21,13 @@ from .options import (
     UntaggedVariantOption,
     variant_choice,
 )
+from .sources import game_of
 
 if TYPE_CHECKING:
     from replay.replayer import ReplayedGame
 
 PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
                "pip install 'pdn-toolkit[png]', or write --svg instead")
-
-
-def game_of(paths: list[str], number: int, encoding: str | None = None) -> Game:
-    """Game ``number`` (1-based) of the inputs (files, folders or ``-``), counted through
-    them in order; exits with a clear error when there is none."""
-    from pdn.reader import NoSuchGameError
-
-    from .sources import SourceError, collect_sources, nth_game
-
-    try:
-        sources = collect_sources(paths)
-        if not sources:
-            fail(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found")
-        return nth_game(sources, number, encoding)
-    except SourceError as error:
-        fail(str(error))
-    except OSError as error:
-        fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
-    except NoSuchGameError as error:
-        fail(str(error))
 
 
 def show(

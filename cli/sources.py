@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-RECORD_SUFFIXES = (".pdn", ".txt")
-STDIN = "-"
+from pdn.records import RECORD_SUFFIXES, STDIN
+
+if TYPE_CHECKING:
+    from pdn.model import Game
 
 
 class SourceError(ValueError):
@@ -76,3 +79,23 @@ def nth_game(sources: list[str], number: int, encoding: str | None = None):
             return game
     raise NoSuchGameError(f"the {count(len(sources), 'input')} hold {count(seen, 'game')}, "
                           f"so there is no game {number}")
+
+
+def game_of(paths: list[str], number: int, encoding: str | None = None) -> Game:
+    """Game ``number`` (1-based) of the inputs (files, folders or ``-``), counted through
+    them in order; exits with a clear error when there is none."""
+    from pdn.reader import NoSuchGameError
+
+    from .common import fail
+
+    try:
+        sources = collect_sources(paths)
+        if not sources:
+            fail(f"{', '.join(paths)}: no record files (*.pdn, *.phn, *.txt) found")
+        return nth_game(sources, number, encoding)
+    except SourceError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
+    except NoSuchGameError as error:
+        fail(str(error))

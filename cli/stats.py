@@ -107,7 +107,7 @@ def stats(
         frame.to_json(sys.stdout, orient="records", lines=True, date_format="iso",
                       force_ascii=False)
     else:
-        _show(tables.games, frame, table)
+        show_table(tables.games, frame, table)
     _exit(statuses)
 
 
@@ -214,7 +214,7 @@ def _plot(games, path: Path) -> None:
     typer.echo(f"plot written to {path}", err=True)
 
 
-def _show(games, frame, table: str, console=None) -> None:
+def show_table(games, frame, table: str, console=None) -> None:
     """On a terminal, a headline and the first rows of the table in the columns that fit;
     piped or redirected, the whole table as tab-separated values (the headline on stderr)."""
     from rich.console import Console

@@ -7,7 +7,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -32,6 +32,9 @@ from .options import (
     variant_choice,
 )
 from .sources import SourceError, collect_sources
+
+if TYPE_CHECKING:
+    from replay.validate.reports import Tally
 
 
 def validate(
@@ -69,7 +72,7 @@ def validate(
     Exit status: 0 all games valid (or incomplete), 1 some invalid or unreadable, 2 usage
     error or a file that cannot be read.
     """
-    from replay.validate.reports import suggestion_lines, validate_sources
+    from replay.validate.reports import Tally, suggestion_lines, validate_sources
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_runner(runner, scheduler)
@@ -85,10 +88,7 @@ def validate(
         _write_dataset(sources, output, choice, jobs=jobs, encoding=encoding, suggest=suggest,
                        rules=choice.rules, strict=strict, engine=runner, scheduler=scheduler)
     started = time.perf_counter()
-    statuses: Counter[str] = Counter()
-    checks: Counter[str] = Counter()
-    inferred: Counter[str] = Counter()
-    moves = 0
+    tally = Tally()
     kept = []
     unreadable_files = 0
     notes = NoteSummary(verbose=verbose, echo=typer.echo,
@@ -102,11 +102,7 @@ def validate(
                 typer.secho(item, err=True, fg="red")
                 unreadable_files += 1
                 continue
-            statuses[item.status] += 1
-            checks[item.result_check] += 1
-            if item.variant_source == "inferred":
-                inferred[item.variant] += 1
-            moves += item.plies
+            tally.count(item)
             if report is not None:
                 kept.append(item)
             if as_json:
@@ -130,13 +126,13 @@ def validate(
     if report is not None:
         _write_report(report, kept)
     if not as_json:
-        typer.echo(_summary(statuses, checks, inferred, moves, seconds), err=True)
-    _exit(statuses, unreadable_files)
+        typer.echo(_summary(tally, seconds), err=True)
+    _exit(tally.statuses, unreadable_files)
 
 
-def _summary(statuses: Counter[str], checks: Counter[str], inferred: Counter[str], moves: int,
-             seconds: float) -> str:
+def _summary(tally: Tally, seconds: float) -> str:
     """The closing line: games by status, moves checked and how fast, result checks."""
+    statuses, checks, moves = tally.statuses, tally.checks, tally.moves
     games = sum(statuses.values())
     rate = f", {number(moves / seconds)} moves/s" if seconds > 0 and moves else ""
     summary = ", ".join(f"{number(statuses[s])} {s}" for s in
@@ -144,7 +140,7 @@ def _summary(statuses: Counter[str], checks: Counter[str], inferred: Counter[str
     return (f"{count(games, 'game')}: {summary or 'none'}; {count(moves, 'move')} checked in "
             f"{seconds:.2f} s{rate}; results: "
             + ", ".join(f"{number(n)} {c}" for c, n in sorted(checks.items()))
-            + _inferred_summary(inferred))
+            + _inferred_summary(tally.inferred))
 
 
 def _note(notes: NoteSummary, item: Any, problem: dict, label: str) -> None:
@@ -193,8 +189,7 @@ def _write_dataset(sources: list[str], output: str, choice: Choice, **run: Any) 
     for message in written.unreadable:
         typer.secho(message, err=True, fg="red")
     tally = written.tally
-    typer.echo(_summary(tally.statuses, tally.checks, tally.inferred, tally.moves,
-                        time.perf_counter() - started)
+    typer.echo(_summary(tally, time.perf_counter() - started)
                + f"; {count(tally.rows, 'report')} written to the dataset {output}", err=True)
     _exit(tally.statuses, len(written.unreadable))
 

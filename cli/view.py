@@ -21,8 +21,7 @@ from .options import (
     UntaggedVariantOption,
     variant_choice,
 )
-from .show import game_of
-from .sources import SourceError, collect_sources
+from .sources import SourceError, collect_sources, game_of
 
 T = TypeVar("T")
 

@@ -33,6 +33,7 @@ from pdn.lookalikes import mend_lookalikes
 from pdn.model import Diagnostic, Game, Line, Ply
 from pdn.movetext import GameTransformer
 from pdn.parser import load_parser
+from pdn.records import RECORD_SUFFIXES
 from pdn.tags import head_tags
 
 Source = str | os.PathLike | IO[str] | IO[bytes]
@@ -125,7 +126,6 @@ def _text_stream(binary: IO[bytes], encoding: str | None) -> IO[str]:
     return io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline=None)
 
 
-RECORD_SUFFIXES = (".pdn", ".phn", ".txt")
 
 
 def _names_a_file(text: str) -> bool:

@@ -49,7 +49,7 @@ def named_positions(variant_name: str) -> dict[tuple[int, int, int, int], Openin
     """The final position of each named opening of a variant -> the opening; raises
     ValueError when two names of the table lead to one position (the table contradicts
     itself) and CriterionError when a line is not legal."""
-    from replay.archive.select import opening_positions
+    from replay.lines import opening_positions
 
     found = {}
     for line in TABLE.read_text(encoding="utf-8").splitlines():
@@ -82,11 +82,11 @@ def opening_of(positions: list[Position], variant: Variant) -> Opening | None:
 
 def fmjd_ballot(variant: Variant, positions: list[Position], moves: list[Move]) -> str | None:
     """The FMJD Drawing Table 64 ballot code a Russian game from the start position opens
-    with (``replay.stats.ballots``; the table has codes, not names); ``positions`` holds the
+    with (``replay.ballots``; the table has codes, not names); ``positions`` holds the
     position before each move."""
+    from replay.ballots import BALLOT_PLIES, ballot_of
     from replay.board import Board, start_position
     from replay.notation import full_text
-    from replay.stats.ballots import BALLOT_PLIES, ballot_of
 
     if variant.name != "russian" or not positions or positions[0] != start_position(variant):
         return None

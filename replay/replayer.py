@@ -580,7 +580,7 @@ def normalise_result(token: str | None, variant: Variant) -> str:
     return outcome or UNKNOWN
 
 
-def _reading(token: str | None, variant: Variant, winner: str) -> str | None:
+def result_reading_of(token: str | None, variant: Variant, winner: str) -> str | None:
     """Where Black moves first, a decisive result reads two ways: for the first mover (OCA
     and other English archives) or for the side named (PDN's ``1-0`` White wins). The reading
     under which ``token`` agrees with ``winner``; None where only one reading exists (White
@@ -642,7 +642,7 @@ def _check_result(replayed: ReplayedGame) -> None:
     if decision is not None:
         winner = WHITE_WINS if decision.winner == WHITE else BLACK_WINS
         replayed.ending = decision.ending
-        reading = _reading(game.headers_result, replayed.variant, winner)
+        reading = result_reading_of(game.headers_result, replayed.variant, winner)
         if reading is not None:
             replayed.result_reading = reading
             replayed.result_note = f"{decision.reason}: {winner} wins"

@@ -89,11 +89,11 @@ def _players_frame():
 def test_stats_table_fits_a_terminal_and_cuts_long_cells(tmp_path):
     from rich.console import Console
 
-    from cli.stats import _show
+    from cli.stats import show_table
 
     games, players = _players_frame()
     screen = io.StringIO()
-    _show(games, players, "players", Console(file=screen, width=80, force_terminal=True,
+    show_table(games, players, "players", Console(file=screen, width=80, force_terminal=True,
                                              color_system=None))
     lines = screen.getvalue().splitlines()
     assert all(len(line) <= 80 for line in lines)
@@ -108,11 +108,11 @@ def test_stats_table_fits_a_terminal_and_cuts_long_cells(tmp_path):
 def test_stats_table_piped_is_tab_separated_with_a_header():
     from rich.console import Console
 
-    from cli.stats import _show
+    from cli.stats import show_table
 
     games, players = _players_frame()
     piped = io.StringIO()
-    _show(games, players, "players", Console(file=piped, force_terminal=False))
+    show_table(games, players, "players", Console(file=piped, force_terminal=False))
     lines = piped.getvalue().splitlines()
     assert lines[0].split("\t")[:3] == ["player", "games", "wins"]
     assert lines[1].split("\t")[:2] == ["Tinsley, M.F.", "1234"]

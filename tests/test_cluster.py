@@ -110,12 +110,12 @@ def _dies_once(partition, marker: str):
     the first is reached (the marker file remembers it across processes)."""
     import os
 
-    from replay.validate.reports import _validate_partition, _Work
+    from replay.validate.reports import ValidationWork, validate_partition
 
     if partition.start > 0 and not os.path.exists(marker):
         Path(marker).touch()
         os._exit(1)  # the worker dies mid-run, its task unfinished
-    return _validate_partition(partition, _Work(None, None, False, None, False))
+    return validate_partition(partition, ValidationWork(None, None, False, None, False))
 
 
 def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(shared_data, cluster,
@@ -124,7 +124,7 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(shared_data
     the results are those of a run where nothing failed."""
     import cloudpickle
 
-    from replay.validate.reports import _validate_partition, _Work
+    from replay.validate.reports import ValidationWork, validate_partition
 
     source = _sources(shared_data)[4]
     marker = tmp_path / "died"
@@ -137,8 +137,8 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(shared_data
         cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
     with runner.open_runner("local", jobs=1) as local:
         expected = [r.as_dict() for _, part in local.map(
-                        _validate_partition, local.partitions(source),
-                        _Work(None, None, False, None, False)) for r in part]
+                        validate_partition, local.partitions(source),
+                        ValidationWork(None, None, False, None, False)) for r in part]
     assert marker.exists()  # a worker did die
     assert [(r["line"], r["status"], r["plies"]) for r in remote] == \
         [(r["line"], r["status"], r["plies"]) for r in expected]

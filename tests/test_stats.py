@@ -14,8 +14,8 @@ from conftest import require
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
+from replay.ballots import FMJD_64, fmjd_ballots
 from replay.stats import stats_tables
-from replay.stats.ballots import FMJD_64, fmjd_ballots
 from replay.stats.tables import date_parts
 from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN
 

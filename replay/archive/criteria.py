@@ -27,7 +27,7 @@ from replay.inference import ENGLISH_FIRST_MOVER_BOTTOM, candidates, is_first_mo
 from replay.variants import Rules, Variant, get_variant, variant_names, with_rules
 
 if TYPE_CHECKING:
-    from replay.archive.select import OpeningStop
+    from replay.lines import OpeningStop
 
 SHOWN_GROUPS = 3  # variants whose legal moves differ, named in a refusal
 
@@ -61,9 +61,12 @@ def check_moves(text: str, variants: Sequence[Variant]) -> None:
     """Raise CriterionError unless the moves are legal from the start in one of the
     variants (tried in the order the moves' squares make likely)."""
     from pdn.reader import read_games  # the reader (lark) only where moves are read
-    from replay.archive.select import OpeningStop, opening_line, opening_records
+    from replay.lines import MoveLineError, OpeningStop, opening_line, opening_records
 
-    records = opening_records(text)
+    try:
+        records = opening_records(text)
+    except MoveLineError as error:
+        raise CriterionError(str(error)) from None
     stops: list[OpeningStop] = []
     for variant in _likely_first(variants, next(read_games(text.strip() + " *"))):
         line = opening_line(records, variant)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from pdn.reader import read_games
+from pdn.records import STDIN
 from pdn.tags import head_tags
 from pdn.writer import write_game
 from replay.archive.clean import CleanOptions, clean_game
@@ -27,7 +28,6 @@ from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
 from replay.replayer import game_variant
 from replay.run.output import atomic_writer, refuse_overwriting_inputs
-from replay.run.partitions import STDIN
 from replay.run.runner import DaskRunner, Runner, open_runner
 from replay.variants import Rules, Variant
 

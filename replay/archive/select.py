@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from pdn.fen import FenError, parse_fen
-from pdn.model import Game, MoveRecord
-from pdn.reader import read_games
+from pdn.model import Game
 from replay.archive.criteria import CriterionError
 from replay.archive.tags import (
     UNKNOWN_RESULT,
@@ -32,21 +31,20 @@ from replay.archive.tags import (
     name_words,
 )
 from replay.archive.walk import MainLine, reaches, walk_main_line
-from replay.board import Board, Position, position_from_setup
+from replay.board import Position, position_from_setup
 from replay.draws import Material
-from replay.numbering import MoveNumbering
+from replay.lines import (
+    MoveLineError,
+    PositionKey,
+    opening_positions,
+    opening_records,
+    position_key,
+)
 from replay.replayer import RESULT_TEXTS, game_variant
-from replay.resolve import legal_listing, resolve
 from replay.variants import Rules, Variant
 
-PositionKey = tuple[int, int, int, int]
 STATUSES = ("valid", "invalid", "incomplete")
 _MATERIAL = re.compile(r"^\s*([WB])\s*:\s*((?:\d+\s*[KM]\s*)*)$", re.IGNORECASE)
-
-
-def position_key(position: Position) -> PositionKey:
-    """Pieces, kings and side to move: what makes two positions the same on the board."""
-    return position.white, position.black, position.kings, position.turn
 
 
 @dataclass(frozen=True)
@@ -262,65 +260,9 @@ class Criteria:
         if key not in self._targets:
             try:
                 self._targets[key] = opening_positions(self.moves or "", variant)
-            except CriterionError:
+            except MoveLineError:
                 self._targets[key] = None
         return self._targets[key]
-
-
-@dataclass(frozen=True)
-class OpeningStop:
-    """Where a --moves sequence stops being legal in a variant: the ply (0-based), its text,
-    why, and the legal moves there in the variant's notation."""
-
-    variant: Variant
-    ply: int
-    move: str
-    reason: str
-    legal: str
-
-    def sentence(self) -> str:
-        """``move 1 (White) 'cd5': square 'd5' is not a playing square; legal moves: ...``"""
-        numbering = MoveNumbering.of(None, self.variant)
-        return (f"move {numbering.number(self.ply)} ({numbering.side(self.ply)}) "
-                f"'{self.move}': {self.reason}; {self.legal}")
-
-
-def opening_records(text: str) -> list[MoveRecord]:
-    """The moves of a --moves sequence as records; raises CriterionError, saying what is
-    not a move, for text that is not a sequence of moves."""
-    games = list(read_games(text.strip() + " *"))
-    if len(games) != 1 or not games[0].moves.plies or games[0].errors:
-        errors = [error.message for game in games for error in game.errors]
-        why = f": {errors[0]}" if errors else ""
-        raise CriterionError(f"--moves '{text}' is not a sequence of moves{why}")
-    return [ply.record for ply in games[0].moves.plies]
-
-
-def opening_line(records: list[MoveRecord], variant: Variant
-                 ) -> list[PositionKey] | OpeningStop:
-    """The start and the position after each move of an opening in a variant, or where
-    it stops being legal there."""
-    board = Board(variant)
-    positions = [position_key(board.position)]
-    for ply, record in enumerate(records):
-        resolution = resolve(board, record)
-        if resolution.move is None:
-            reason = resolution.message.partition("; legal moves:")[0]
-            return OpeningStop(variant, ply, record.text, reason,
-                               legal_listing(board, board.legal_moves()))
-        board.push(resolution.move)
-        positions.append(position_key(board.position))
-    return positions
-
-
-def opening_positions(text: str, variant: Variant) -> list[PositionKey]:
-    """The start and the position after each move of a sequence written in any notation
-    (``"1.c3-d4 f6-g5"``, ``"cd4 fg5"``, ``"22-18 11-15"``); raises CriterionError."""
-    line = opening_line(opening_records(text), variant)
-    if isinstance(line, OpeningStop):
-        raise CriterionError(f"--moves '{text}' is not legal in {variant.name}: "
-                             f"{line.sentence()}")
-    return line
 
 
 def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
@@ -373,7 +315,10 @@ def _check_texts(*, players: list[str], white: list[str], black: list[str],
             raise CriterionError(f"--result '{result}' is not a result: use "
                                  f"{', '.join(RESULT_TEXTS)} or {UNKNOWN_RESULT} (unknown)")
     if moves is not None:
-        opening_records(moves)
+        try:
+            opening_records(moves)
+        except MoveLineError as error:
+            raise CriterionError(str(error)) from None
 
 
 def _check_ranges(low: DateParts | None, high: DateParts | None, date_from: str | None,
@@ -386,6 +331,5 @@ def _check_ranges(low: DateParts | None, high: DateParts | None, date_from: str 
         raise CriterionError(f"--min-plies {min_plies} is more than --max-plies {max_plies}")
 
 
-__all__ = ["STATUSES", "Criteria", "CriterionError", "MaterialTest", "OpeningStop", "TagTest",
-           "criteria_from_text", "opening_line", "opening_positions", "opening_records",
-           "position_key"]
+__all__ = ["STATUSES", "Criteria", "CriterionError", "MaterialTest", "TagTest",
+           "criteria_from_text"]

@@ -18,8 +18,9 @@ from typing import Generic, Protocol, TypeVar
 from pdn.chunks import Chunk, block_chunks
 from pdn.model import Game
 from pdn.reader import parse_chunks
+from pdn.records import STDIN
 from pdn.tags import head_tags
-from replay.run.partitions import STDIN, Partition
+from replay.run.partitions import Partition
 from replay.run.runner import Runner, open_runner
 
 R = TypeVar("R")

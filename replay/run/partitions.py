@@ -29,8 +29,8 @@ from typing import IO
 # so a range that begins there is cut into chunks as the whole input would be.
 from pdn.chunks import ENDING_LINE, ENDS_WITH_RESULT, TAG_LINE, Chunk
 from pdn.reader import SNIFF_BYTES, detect_encoding, iter_blocks
+from pdn.records import STDIN
 
-STDIN = "-"
 SEARCH_LIMIT = 16  # ranges searched for a game end after a result before any game end will do
 LOOK_BACK = 1 << 16  # bytes read before a range to see the line that ends the game before it
 

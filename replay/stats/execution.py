@@ -19,13 +19,13 @@ from pdn.reader import read_games
 from replay.inference import keyed_variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition
-from replay.run.runner import ENGINES, EngineUnavailableError, open_runner
+from replay.run.runner import ENGINES, PARTITION_CHARS, EngineUnavailableError, open_runner
 from replay.silent import HELD_SILENT
 from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import REPLAY_COLUMNS, typed_games, typed_moves
 from replay.variants import Rules, Variant
 
-BLOCK = 1 << 18  # characters of games per partition on one machine (some hundreds of games)
+BLOCK = 2 * PARTITION_CHARS  # tabulating costs less per game than validating: larger pieces
 
 
 @dataclass(frozen=True)

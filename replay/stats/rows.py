@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pdn.model import Game
+from replay.ballots import BALLOT_PLIES, ballot_of
 from replay.board import Board, Position, start_position
 from replay.draws import Material
 from replay.move import Move
@@ -18,7 +19,6 @@ from replay.movegen import WHITE
 from replay.notation import full_text, short_text
 from replay.openings import opening_of
 from replay.replayer import ReplayedGame, replay_game
-from replay.stats.ballots import BALLOT_PLIES, ballot_of
 from replay.stats.clocks import Timing, clock_columns, has_commands
 from replay.variants import Rules, Variant
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
-from replay.stats.ballots import ballot_of
+from replay.ballots import ballot_of
 from replay.stats.schema import (
     DERIVED_COLUMNS,
     GAME_COLUMN_ORDER,

@@ -14,9 +14,8 @@ from __future__ import annotations
 import json
 import pickle
 import uuid
-from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
 from replay.run.dataset import Dataset
@@ -27,9 +26,10 @@ from replay.validate.reports import (
     BLOCK,
     HELD_REPORTS,
     GameReport,
-    _validate_partition,
-    _Work,
+    Tally,
+    ValidationWork,
     follow_reports,
+    validate_partition,
 )
 from replay.variants import Rules, Variant
 
@@ -54,27 +54,9 @@ class SpooledReports:
     follow: str | None = None
 
 
-@dataclass
-class Tally:
-    """What the summary line of ``pdn validate`` counts."""
-
-    statuses: Counter[str] = field(default_factory=Counter)
-    checks: Counter[str] = field(default_factory=Counter)
-    inferred: Counter[str] = field(default_factory=Counter)
-    moves: int = 0
-    rows: int = 0
-
-    def add(self, other: Tally) -> None:
-        self.statuses.update(other.statuses)
-        self.checks.update(other.checks)
-        self.inferred.update(other.inferred)
-        self.moves += other.moves
-        self.rows += other.rows
-
-
-def spool_reports(partition: Partition, work: _Work, dataset: Dataset) -> SpooledReports:
+def spool_reports(partition: Partition, work: ValidationWork, dataset: Dataset) -> SpooledReports:
     """First pass (a worker): validate a partition and leave its reports."""
-    size, reports = _validate_partition(partition, work)
+    size, reports = validate_partition(partition, work)
     path = dataset.spool_path(f"{uuid.uuid4().hex}.pickle")
     with dataset.files().open(path, "wb") as stream:
         pickle.dump(reports, stream, protocol=pickle.HIGHEST_PROTOCOL)
@@ -85,24 +67,20 @@ def spool_reports(partition: Partition, work: _Work, dataset: Dataset) -> Spoole
                           last_told=told[-1] if told else None)
 
 
-def write_reports(spooled: SpooledReports, dataset: Dataset, work: _Work) -> Tally:
+def write_reports(spooled: SpooledReports, dataset: Dataset, work: ValidationWork) -> Tally:
     """Second pass (a worker): number, settle and write one part of JSON lines."""
     files = dataset.files()
     with files.open(spooled.spool, "rb") as stream:
         reports: list[GameReport] = pickle.load(stream)
     files.rm(spooled.spool)
     reports = list(follow_reports(reports, work, spooled.follow))
-    tally = Tally(rows=len(reports))
+    tally = Tally()
     lines = []
     for number, report in enumerate(reports, spooled.offset + 1):
         report.game = number
         apply_reading(report, spooled.reading)
         lines.append(json.dumps(report.as_dict(), ensure_ascii=False) + "\n")
-        tally.statuses[report.status] += 1
-        tally.checks[report.result_check] += 1
-        if report.variant_source == "inferred":
-            tally.inferred[report.variant] += 1
-        tally.moves += report.plies
+        tally.count(report)
     with dataset.part_stream(spooled.index) as stream:
         stream.write("".join(lines).encode())
     return tally
@@ -151,7 +129,7 @@ def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | 
     reason``) and the others are still read. Raises ``ValueError`` for a folder holding
     other files and ``EngineUnavailableError`` without Dask."""
     dataset = Dataset.plan(target, ".jsonl")
-    work = _Work(default, override, suggest, rules, strict)
+    work = ValidationWork(default, override, suggest, rules, strict)
     spooled: list[SpooledReports] = []
     unreadable: list[str] = []
     tally = Tally()

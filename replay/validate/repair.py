@@ -37,9 +37,9 @@ from replay.replayer import (
     UNKNOWN,
     WHITE_WINS,
     ReplayedGame,
-    _reading,
     normalise_result,
     replay_game,
+    result_reading_of,
 )
 from replay.resolve import plain_mover, resolve
 from replay.validate.repair_words import Outcome, Slip, quoted, repair_text, suggestion_text, whose
@@ -388,7 +388,7 @@ class _Search:
         if decision is None or self.result == UNKNOWN:
             return "undetermined"
         winner = WHITE_WINS if decision.winner == WHITE else BLACK_WINS
-        if _reading(self.result_token, self.variant, winner) is not None:
+        if result_reading_of(self.result_token, self.variant, winner) is not None:
             return "undetermined"
         return "consistent" if self.result == winner else "inconsistent"
 

@@ -6,6 +6,7 @@ between worker processes and become JSON lines as they are.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 
@@ -31,7 +32,7 @@ from replay.replayer import (
 )
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition, source_name
-from replay.run.runner import open_runner
+from replay.run.runner import PARTITION_CHARS, open_runner
 from replay.silent import follow_file
 from replay.validate.repair_words import NO_SUGGESTION
 from replay.variants import Rules, Variant
@@ -117,6 +118,35 @@ def suggestion_lines(report: GameReport) -> list[str]:
     return [f"{_location(report, s)}{head}{s['description']}" for s in report.suggestions]
 
 
+@dataclass
+class Tally:
+    """What the summary line of ``pdn validate`` counts: games by status, result checks,
+    variants inferred, moves checked and reports counted."""
+
+    statuses: Counter[str] = field(default_factory=Counter)
+    checks: Counter[str] = field(default_factory=Counter)
+    inferred: Counter[str] = field(default_factory=Counter)
+    moves: int = 0
+    rows: int = 0
+
+    def count(self, report: GameReport) -> None:
+        """Count one game's report."""
+        self.statuses[report.status] += 1
+        self.checks[report.result_check] += 1
+        if report.variant_source == "inferred":
+            self.inferred[report.variant] += 1
+        self.moves += report.plies
+        self.rows += 1
+
+    def add(self, other: Tally) -> None:
+        """Count another tally's reports too."""
+        self.statuses.update(other.statuses)
+        self.checks.update(other.checks)
+        self.inferred.update(other.inferred)
+        self.moves += other.moves
+        self.rows += other.rows
+
+
 def report_game(game: Game, default: Variant | None = None, override: Variant | None = None,
                 *, suggest: bool = False, rules: Rules | None = None, strict: bool = False,
                 follow: Variant | None = None) -> GameReport:
@@ -190,13 +220,13 @@ def report_games(games: Iterable[Game], default: Variant | None = None,
     """Reports for a stream of games of one source, in order, results settled per source;
     ``suggest`` adds repair suggestions to each broken game, ``rules`` and ``strict`` are
     ``report_game``'s."""
-    work = _Work(default, override, suggest, rules, strict)
+    work = ValidationWork(default, override, suggest, rules, strict)
     return settle_results(follow_reports(
         (report_game(game, default, override, suggest=suggest, rules=rules, strict=strict)
          for game in games), work))
 
 
-def follow_reports(reports: Iterable[GameReport], work: _Work, key: str | None = None
+def follow_reports(reports: Iterable[GameReport], work: ValidationWork, key: str | None = None
                    ) -> Iterator[GameReport]:
     """Reports of one source, in order, where a game whose record tells nothing of its
     variant is reported again under the variant of the file's games around it
@@ -273,11 +303,11 @@ def validate_sources(sources: list[str], default: Variant | None = None,
     ``strict``: warnings count as errors. ``progress`` is told how many characters (or bytes)
     each piece of work covered.
     """
-    work = _Work(default, override, suggest, rules, strict)
+    work = ValidationWork(default, override, suggest, rules, strict)
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
         for source in sources:
             try:
-                batches = runner.map(_validate_partition,
+                batches = runner.map(validate_partition,
                                      runner.partitions(source, encoding, BLOCK), work)
                 yield from settle_results(follow_reports(_renumbered(batches, progress),
                                                          work))
@@ -285,11 +315,11 @@ def validate_sources(sources: list[str], default: Variant | None = None,
                 yield f"{source_name(source)}: cannot read: {error.strerror or error}"
 
 
-BLOCK = 1 << 17  # characters of games per piece of work on one machine (a few hundred games)
+BLOCK = PARTITION_CHARS
 
 
 @dataclass(frozen=True)
-class _Work:
+class ValidationWork:
     """What every worker needs to know to report a game."""
 
     default: Variant | None
@@ -299,7 +329,7 @@ class _Work:
     strict: bool
 
 
-def _validate_partition(partition: Partition, work: _Work) -> tuple[int, list[GameReport]]:
+def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int, list[GameReport]]:
     """Worker entry: cut a partition of games into chunks, read and replay them; the
     partition's size and the reports."""
     with gc_paused():

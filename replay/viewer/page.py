@@ -33,7 +33,7 @@ from replay.board import Board
 from replay.replayer import ReplayedGame, replay_game
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition
-from replay.run.runner import open_runner
+from replay.run.runner import PARTITION_CHARS, open_runner
 from replay.validate.repair import Suggestion, suggest
 from replay.variants import Rules, Variant
 from replay.viewer.board import ALPHABET, board_kind, kind_key, pieces_text
@@ -165,7 +165,7 @@ def archive_entries(source: str | Path, default: Variant | None = None,
                 yield key, entry, kinds[key], invalid
 
 
-BLOCK = 1 << 17  # characters of games per piece of work (a few hundred games)
+BLOCK = PARTITION_CHARS
 
 
 def _block_entries(partition: Partition, default: Variant | None, override: Variant | None,

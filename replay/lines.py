@@ -1,0 +1,85 @@
+"""Lines of moves given as text (``--moves "1.cd4 fg5"``, an opening's defining moves): read
+in any notation, replayed from the start, and the positions they go through.
+
+>>> from replay.variants import RUSSIAN
+>>> len(opening_positions("1.c3-d4 f6-g5 2.gh4", RUSSIAN))
+4
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pdn.model import MoveRecord
+from pdn.reader import read_games
+from replay.board import Board, Position
+from replay.numbering import MoveNumbering
+from replay.resolve import legal_listing, resolve
+from replay.variants import Variant
+
+PositionKey = tuple[int, int, int, int]
+
+
+class MoveLineError(ValueError):
+    """A line of moves that is not a sequence of moves, or not legal in the variant."""
+
+
+def position_key(position: Position) -> PositionKey:
+    """Pieces, kings and side to move: what makes two positions the same on the board."""
+    return position.white, position.black, position.kings, position.turn
+
+
+@dataclass(frozen=True)
+class OpeningStop:
+    """Where a --moves sequence stops being legal in a variant: the ply (0-based), its text,
+    why, and the legal moves there in the variant's notation."""
+
+    variant: Variant
+    ply: int
+    move: str
+    reason: str
+    legal: str
+
+    def sentence(self) -> str:
+        """``move 1 (White) 'cd5': square 'd5' is not a playing square; legal moves: ...``"""
+        numbering = MoveNumbering.of(None, self.variant)
+        return (f"move {numbering.number(self.ply)} ({numbering.side(self.ply)}) "
+                f"'{self.move}': {self.reason}; {self.legal}")
+
+
+def opening_records(text: str) -> list[MoveRecord]:
+    """The moves of a --moves sequence as records; raises MoveLineError, saying what is
+    not a move, for text that is not a sequence of moves."""
+    games = list(read_games(text.strip() + " *"))
+    if len(games) != 1 or not games[0].moves.plies or games[0].errors:
+        errors = [error.message for game in games for error in game.errors]
+        why = f": {errors[0]}" if errors else ""
+        raise MoveLineError(f"--moves '{text}' is not a sequence of moves{why}")
+    return [ply.record for ply in games[0].moves.plies]
+
+
+def opening_line(records: list[MoveRecord], variant: Variant
+                 ) -> list[PositionKey] | OpeningStop:
+    """The start and the position after each move of an opening in a variant, or where
+    it stops being legal there."""
+    board = Board(variant)
+    positions = [position_key(board.position)]
+    for ply, record in enumerate(records):
+        resolution = resolve(board, record)
+        if resolution.move is None:
+            reason = resolution.message.partition("; legal moves:")[0]
+            return OpeningStop(variant, ply, record.text, reason,
+                               legal_listing(board, board.legal_moves()))
+        board.push(resolution.move)
+        positions.append(position_key(board.position))
+    return positions
+
+
+def opening_positions(text: str, variant: Variant) -> list[PositionKey]:
+    """The start and the position after each move of a sequence written in any notation
+    (``"1.c3-d4 f6-g5"``, ``"cd4 fg5"``, ``"22-18 11-15"``); raises MoveLineError."""
+    line = opening_line(opening_records(text), variant)
+    if isinstance(line, OpeningStop):
+        raise MoveLineError(f"--moves '{text}' is not legal in {variant.name}: "
+                             f"{line.sentence()}")
+    return line
