@@ -3,9 +3,6 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-# every package and module of the library (pdoc lists only what a package's __all__ names)
-API_MODULES = $(sort $(shell find pdn replay -name '*.py' | sed 's,/__init__\.py$$,,; s,\.py$$,,; s,/,.,g'))
-
 # The rules core that setup.py compiles with mypyc (pdn/compiled.py): an edited one rebuilds.
 COMPILED_SOURCES = $(shell sed -n 's,^    "\(pdn\|replay\)\.\([a-z_]*\)".*,\1/\2.py,p' pdn/compiled.py)
 PURE_VENV := .venv-pure
@@ -43,11 +40,10 @@ $(PURE_VENV)/bin/pdn: pyproject.toml setup.py
 test-pure: $(PURE_VENV)/bin/pdn  ## the whole test suite on the pure-Python build
 	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest
 
-docs: $(BIN)/pdn  ## the HTML API reference of pdn and replay, in docs/api (not kept in git)
+docs: $(BIN)/pdn  ## the documentation site (MkDocs) in site/, warnings as errors
 	$(BIN)/python -m pip install --quiet -e '.[docs]'
-	rm -rf docs/api
-	$(BIN)/pdoc --docformat markdown --output-directory docs/api $(API_MODULES)
-	@echo "open docs/api/index.html"
+	$(BIN)/mkdocs build --strict
+	@echo "open site/index.html"
 
 lint: $(BIN)/pdn
 	$(BIN)/ruff check .

@@ -85,7 +85,6 @@ NAMES: dict[str, Provider] = {
     "oca.pdn": Archive(OCA, SMALL),
     "OCA_2.0.pdn": Archive(OCA, SMALL),
     "oca.db": Database("oca.pdn"),
-    "../shared/data/english/OCA_2.0.pdn": Archive(OCA, SMALL),
     "../shared/data/games-checkers/russian": Archive(
         ("games-checkers/russian/World_Championship_1998.pdn",
          "games-checkers/russian/First_Computers_Match_Moscow_1998.pdn"), SMALL),
@@ -116,6 +115,7 @@ EXIT_CODES: dict[str, tuple[int, str]] = {
     "pdn validate games.pdn --report report.html": (1, INVALID),
     "pdn validate games.pdn --suggest": (1, INVALID),
     "pdn validate games.pdn --suggest --report r.html": (1, INVALID),
+    "pdn validate games.pdn --suggest --report report.html": (1, INVALID),
     "pdn convert games.pdn --to full --repair": (1, INVALID),
     "pdn convert games.pdn --to full -o games-full.pdn": (1, INVALID),
     "pdn convert games.pdn --to short -f text --layout inline": (1, INVALID),

@@ -19,8 +19,8 @@ from replay.convert.sources import convert_sources as convert_files
 from replay.replayer import replay_game
 from replay.stats import execution as engine
 from replay.stats import stats_tables
+from replay.validate import reports as validate
 from replay.validate.reports import report_games
-from replay.validate.reports import reports as validate
 from replay.validate.summary import summarise
 
 runner = CliRunner()

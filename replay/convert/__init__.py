@@ -4,7 +4,7 @@
   ``render``), with every move checked on the board;
 - ``sources``: whole sources converted on a runner, game by game, in file order.
 
->>> from replay.convert.games import convert_text, render
+>>> from replay.convert import convert_text, render
 >>> render(convert_text("1. 22-18 11-15 *", target=None), "text").splitlines()[0]
 '1. c3-d4 f6-e5'
 """

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from pdn.model import Game
 from pdn.reader import read_block
+from replay.convert import games as convert
 from replay.convert.games import Target, TargetError
-from replay.convert.games import games as convert
 from replay.inference import keyed_variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition, source_name

@@ -6,7 +6,7 @@
 - ``report``, ``report_diagram``, ``report_pdf``: the arbiter's report (Markdown, HTML, PDF);
 - ``summary``: what a file holds (``pdn info``).
 
->>> from replay.validate.reports import report_games
+>>> from replay.validate import report_games
 >>> import pdn
 >>> [report.status for report in report_games(pdn.read_games("1. cd4 fg5 2. cb4 *"))]
 ['valid']
