@@ -24,6 +24,7 @@ from pdn.reader import read_games  # noqa: E402
 from replay.archive import Criteria, Settings, dedupe_games, filter_games  # noqa: E402
 from replay.archive.walk import walk_main_line  # noqa: E402
 from replay.board import Board  # noqa: E402
+from replay.choice import RulesChoice  # noqa: E402
 from replay.variants import ENGLISH  # noqa: E402
 
 OCA = ROOT.parent / "shared" / "data" / "english" / "OCA_2.0.pdn"
@@ -70,7 +71,7 @@ def main() -> None:
     if not options.file.exists():
         sys.exit(f"{options.file} is not present")
     fen = target_fen(options.file)
-    settings = Settings(ENGLISH, jobs=options.jobs)
+    settings = Settings(RulesChoice(ENGLISH), jobs=options.jobs)
     print(f"{options.file.name}, {options.jobs} worker processes; position {fen}")
     with tempfile.TemporaryDirectory() as folder:
         with open(Path(folder) / "found.pdn", "w", encoding="utf-8") as out:

@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from replay.archive import Settings  # noqa: E402
 from replay.board import Board  # noqa: E402
+from replay.choice import RulesChoice  # noqa: E402
 from replay.database.build import index_sources, moves_text  # noqa: E402
 from replay.variants import ENGLISH  # noqa: E402
 
@@ -121,7 +122,7 @@ def random_games(out, games: int, seed: int) -> None:
 def build(source: Path, db: Path, jobs: int) -> None:
     """Index a file into a new database; print the time, the size and the counts."""
     _, summary = timed("pdn index (library call)", lambda: index_sources(
-        db, [str(source)], Settings(None, jobs=jobs), note=lambda _: None), 60.0)
+        db, [str(source)], Settings(RulesChoice(), jobs=jobs), note=lambda _: None), 60.0)
     ratio = db.stat().st_size / source.stat().st_size
     print(f"{summary.games} games, {summary.positions} game positions; database "
           f"{db.stat().st_size / 1e6:.1f} MB = {ratio:.1f} x the PDN (goal < 20)")

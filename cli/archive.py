@@ -16,13 +16,13 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from pdn.wording import count, number
+from replay.choice import RulesChoice
 from replay.variants import Variant
 
 from .common import fail, games_exit, input_size, progress_bar, stderr_console
 from .criteria import check_board_criteria, game_criteria
 from .options import (
     BlackOption,
-    Choice,
     DateFromOption,
     DateToOption,
     EncodingOption,
@@ -103,11 +103,11 @@ def _opened(path: str | Path | None, stack: ExitStack) -> IO[str] | None:
     return stack.enter_context(atomic_writer(path))
 
 
-def _settings(choice: Choice, jobs: int, encoding: str | None,
+def _settings(choice: RulesChoice, jobs: int, encoding: str | None,
               progress: Callable[[int], None] | None) -> Settings:
     from replay.archive.run import Settings
 
-    return Settings(choice.default, choice.override, jobs, encoding, progress, choice.rules)
+    return Settings(choice, jobs, encoding, progress)
 
 
 def _run(action: Callable[[], Summary]) -> Summary:
@@ -139,7 +139,7 @@ def _finish(console: Console, message: str, summary: Summary, rejects: Path | No
 # ---- filter --------------------------------------------------------------------------------
 
 
-def _selected_variants(selected: Variant | None, choice: Choice) -> list[Variant]:
+def _selected_variants(selected: Variant | None, choice: RulesChoice) -> list[Variant]:
     """The variants the games may be in; a usage error when --game-variant selects a
     variant --ignore-gametype rules out."""
     from replay.archive.criteria import game_variants
@@ -273,7 +273,7 @@ def merge(
     with ExitStack() as stack, console.progress(sources, "merging") as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         summary = _run(lambda: merge_games(
-            sources, out, _settings(Choice(RUSSIAN, None, None), jobs, encoding, progress),
+            sources, out, _settings(RulesChoice(RUSSIAN), jobs, encoding, progress),
             rejects=bad, note=console.note))
     _finish(console, f"{count(summary.written, 'game')} written", summary, rejects)
 

@@ -103,8 +103,7 @@ def convert(
         fail(str(error))
     from replay.convert.sources import VERDICTS, Job
 
-    job = Job(choice.default, target, output_format, layout, partial, repair,
-              choice.override, choice.rules)
+    job = Job(choice, target, output_format, layout, partial, repair)
     counts, unreadable_files = _convert(sources, target_file, job, encoding,
                                         {"jobs": jobs, "engine": runner,
                                          "scheduler": scheduler})

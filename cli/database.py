@@ -84,8 +84,7 @@ def index(
         fail(str(error))
     console = Console()
     with console.progress(sources, "indexing") as progress:
-        settings = Settings(choice.default, choice.override, jobs, encoding, progress,
-                            choice.rules)
+        settings = Settings(choice, jobs, encoding, progress)
         try:
             summary = index_sources(output, sources, settings, note=console.note)
         except DatabaseError as error:

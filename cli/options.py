@@ -21,15 +21,14 @@ variant of that position (``VariantOption``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from replay.choice import RulesChoice
 from replay.variants import (
     RULE_OPTIONS,
-    Rules,
     UnknownRuleError,
     UnknownVariantError,
     Variant,
@@ -115,23 +114,13 @@ VerboseOption = Annotated[bool, typer.Option(
     "shown once with its count.")]
 
 
-@dataclass(frozen=True)
-class Choice:
-    """How each game's variant is chosen: ``default`` for games without a GameType tag,
-    ``override`` for every game (``--ignore-gametype``), ``rules`` set on top of either."""
-
-    default: Variant | None
-    override: Variant | None
-    rules: Rules | None
-
-
 def variant_choice(variant: Variant | None, ignore_gametype: bool = False,
-                   rules: list[str] | None = None, no_forced_capture: bool = False) -> Choice:
+                   rules: list[str] | None = None, no_forced_capture: bool = False) -> RulesChoice:
     """The shared variant options as one value; a usage error (exit 2) when they are bad."""
     if ignore_gametype and variant is None:
         fail("--ignore-gametype needs --variant")
-    return Choice(variant, variant if ignore_gametype else None,
-                  rule_options(rules, no_forced_capture) or None)
+    return RulesChoice(variant, variant if ignore_gametype else None,
+                       rule_options(rules, no_forced_capture) or None)
 
 
 def rule_options(rules: list[str] | None, no_forced_capture: bool = False) -> dict[str, str]:

@@ -10,10 +10,10 @@ import typer
 
 from pdn.model import Game
 from replay.board import Board
+from replay.choice import RulesChoice
 
 from .common import fail, games_exit
 from .options import (
-    Choice,
     EncodingOption,
     IgnoreGameTypeOption,
     NoForcedCaptureOption,
@@ -84,7 +84,7 @@ def show(
     raise typer.Exit(games_exit(stopped))
 
 
-def _fen_position(fen: str, choice: Choice) -> Board:
+def _fen_position(fen: str, choice: RulesChoice) -> Board:
     from pdn.fen import FenError
     from replay.replayer import game_variant
 
@@ -98,7 +98,7 @@ def _fen_position(fen: str, choice: Choice) -> Board:
 
 
 def _game_position(path: str, number: int, ply: int | None, move: str | None,
-                   choice: Choice, encoding: str | None) -> tuple[Board, str, bool]:
+                   choice: RulesChoice, encoding: str | None) -> tuple[Board, str, bool]:
     """The position asked for, its caption, and whether the game stops replaying."""
     from replay.diagram import board_after, plies_to_move
     from replay.replayer import replay_game

@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 
 from pdn.wording import count, number
+from replay.choice import RulesChoice
 from replay.run.dataset import is_dataset_target
 
 from .common import fail, games_exit, input_size, progress_bar, stderr_console
 from .options import (
-    Choice,
     EncodingOption,
     IgnoreGameTypeOption,
     JobsOption,
@@ -138,7 +138,7 @@ def _check_options(table: str, output: str | None, plot: Path | None, runner: st
     check_runner(runner, scheduler)
 
 
-def _compute(sources: list[str], choice: Choice, with_moves: bool, run: dict):
+def _compute(sources: list[str], choice: RulesChoice, with_moves: bool, run: dict):
     from replay.stats import EngineUnavailableError, stats_tables
 
     try:
@@ -152,7 +152,7 @@ def _compute(sources: list[str], choice: Choice, with_moves: bool, run: dict):
         fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
 
 
-def _write(sources: list[str], choice: Choice, table: str, output: Path, keep_games: bool,
+def _write(sources: list[str], choice: RulesChoice, table: str, output: Path, keep_games: bool,
            run: dict):
     """Stream the table to ``output``; the rows written and, if kept, the games table."""
     from replay.run.output import OutputError, refuse_overwriting_inputs
@@ -178,7 +178,7 @@ def _write(sources: list[str], choice: Choice, table: str, output: Path, keep_ga
         fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
 
 
-def _write_dataset(sources: list[str], choice: Choice, table: str, output: str, run: dict
+def _write_dataset(sources: list[str], choice: RulesChoice, table: str, output: str, run: dict
                    ) -> int:
     """Have the workers write the table as a Parquet dataset into ``output``; the rows."""
     from replay.run.dataset import DatasetError

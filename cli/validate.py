@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pdn.wording import count, number
+from replay.choice import RulesChoice
 
 from .common import ExitCode, fail, games_exit, input_size, progress_bar
 from .notes import NoteSummary
 from .options import (
-    Choice,
     EncodingOption,
     IgnoreGameTypeOption,
     JobsOption,
@@ -169,7 +169,7 @@ def _check_dataset_options(output: str, as_json: bool, report: Path | None) -> N
         fail(f"-o {output}: give a folder for the workers' parts (end it with /)")
 
 
-def _write_dataset(sources: list[str], output: str, choice: Choice, **run: Any) -> None:
+def _write_dataset(sources: list[str], output: str, choice: RulesChoice, **run: Any) -> None:
     """The workers write the reports into ``output``; the summary goes to stderr."""
     from replay.run.dataset import DatasetError
     from replay.run.runner import EngineUnavailableError

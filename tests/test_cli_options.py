@@ -14,6 +14,7 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_game
+from replay.choice import RulesChoice
 from replay.convert.games import Target
 from replay.convert.sources import Job, Unreadable, convert_sources, messages, verdict
 from replay.validate.reports import report_game
@@ -224,7 +225,7 @@ def test_strict_reports_count_warnings_as_errors():
 def test_conversion_verdicts_and_messages(tmp_path):
     text = f"{NO_CAPTURE}\n\n1. c3-d4 ... 2. b2-c3 *\n\n1. c3-d4 f6-g5 *\n"
     games = str(_write(tmp_path, text))
-    job = Job(RUSSIAN, Target("full"), partial=True)
+    job = Job(RulesChoice(RUSSIAN), Target("full"), partial=True)
     counted: list[int] = []
     items = list(convert_sources([games, str(tmp_path / "missing.pdn")], job,
                                  progress=counted.append))

@@ -15,6 +15,7 @@ from conftest import require
 
 import replay.run.runner as runner
 from replay.archive.run import Settings, dedupe_games
+from replay.choice import RulesChoice
 from replay.stats import stats_tables
 from replay.validate.reports import validate_sources
 from replay.variants import RUSSIAN
@@ -84,7 +85,7 @@ def test_dedupe_on_a_cluster_keeps_the_copies_the_local_engine_keeps(shared_data
     outputs = []
     for engine, scheduler in (("local", None), ("dask", cluster)):
         out, report = io.StringIO(), tmp_path / f"{engine}.csv"
-        summary = dedupe_games(sources, out, Settings(RUSSIAN, jobs=1, engine=engine,
+        summary = dedupe_games(sources, out, Settings(RulesChoice(RUSSIAN), jobs=1, engine=engine,
                                                       scheduler=scheduler),
                                report=report, note=lambda _: None)
         outputs.append((out.getvalue(), report.read_text(), summary.removed))
@@ -98,7 +99,7 @@ def test_convert_on_a_cluster_writes_what_the_local_engine_writes(shared_data, c
     from replay.convert.sources import Job, convert_sources
 
     sources = _sources(shared_data)
-    job = Job(None, Target("full"), repair=True)
+    job = Job(RulesChoice(), Target("full"), repair=True)
     local = list(convert_sources(sources, job, jobs=1))
     remote = list(convert_sources(sources, job, engine="dask", scheduler=cluster))
     assert len(local) > 1000 and any(c.report.warnings for c in local)
@@ -115,7 +116,7 @@ def _dies_once(partition, marker: str):
     if partition.start > 0 and not os.path.exists(marker):
         Path(marker).touch()
         os._exit(1)  # the worker dies mid-run, its task unfinished
-    return validate_partition(partition, ValidationWork(None, None, False, None, False))
+    return validate_partition(partition, ValidationWork(RulesChoice(), False, False))
 
 
 def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(shared_data, cluster,
@@ -138,7 +139,7 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(shared_data
     with runner.open_runner("local", jobs=1) as local:
         expected = [r.as_dict() for _, part in local.map(
                         validate_partition, local.partitions(source),
-                        ValidationWork(None, None, False, None, False)) for r in part]
+                        ValidationWork(RulesChoice(), False, False)) for r in part]
     assert marker.exists()  # a worker did die
     assert [(r["line"], r["status"], r["plies"]) for r in remote] == \
         [(r["line"], r["status"], r["plies"]) for r in expected]
@@ -212,7 +213,7 @@ def test_workers_group_shuffled_fingerprints_into_the_local_engines_groups(share
             for module in (stream, shuffle):
                 monkeypatch.setattr(module, "read_records", client_reads)
         out, report = io.StringIO(), tmp_path / f"{engine}.csv"
-        summary = dedupe_games(sources, out, Settings(RUSSIAN, jobs=1, engine=engine,
+        summary = dedupe_games(sources, out, Settings(RulesChoice(RUSSIAN), jobs=1, engine=engine,
                                                       scheduler=scheduler),
                                by=by, report=report, note=lambda _: None)
         outputs.append((out.getvalue(), report.read_text(), summary.groups, summary.removed))
@@ -228,7 +229,7 @@ def test_dedupe_of_standard_input_on_a_cluster_is_the_local_engines(shared_data,
     for engine, scheduler in (("local", None), ("dask", cluster)):
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
         out = io.StringIO()
-        summary = dedupe_games(["-"], out, Settings(RUSSIAN, jobs=1, engine=engine,
+        summary = dedupe_games(["-"], out, Settings(RulesChoice(RUSSIAN), jobs=1, engine=engine,
                                                     scheduler=scheduler), note=lambda _: None)
         outputs.append((out.getvalue(), summary.removed))
     assert outputs[0][1] > 5

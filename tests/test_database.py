@@ -23,6 +23,7 @@ from replay.archive.select import MaterialTest
 from replay.archive.tags import date_parts_of
 from replay.archive.walk import walk_main_line
 from replay.board import Board, setup_from_position
+from replay.choice import RulesChoice
 from replay.database.build import index_sources
 from replay.database.keys import dense, fen_of
 from replay.database.pattern import KINDS, Pattern, PatternError
@@ -251,7 +252,7 @@ def oca(shared_data: Path, tmp_path_factory) -> tuple[str, Path]:
     """OCA 2.0 indexed once for the tests that read it: (source, database)."""
     source = str(shared_data / "english" / "OCA_2.0.pdn")
     db = tmp_path_factory.mktemp("oca") / "oca.db"
-    summary = index_sources(db, [source], Settings(None, jobs=2), note=lambda _: None)
+    summary = index_sources(db, [source], Settings(RulesChoice(), jobs=2), note=lambda _: None)
     assert summary.games == 22621 and not summary.failed
     return source, db
 
@@ -272,8 +273,8 @@ def test_oca_position_search_returns_exactly_the_games_filter_returns(oca, tmp_p
         alone = "".join(match.pdn for match in search(connection, Search(position=fen)))
         out = tmp_path / "filtered.pdn"
         with open(out, "w", encoding="utf-8") as stream:
-            filtered = filter_games([source], stream, criteria, Settings(ENGLISH, jobs=2),
-                                    note=lambda _: None)
+            settings = Settings(RulesChoice(ENGLISH), jobs=2)
+            filtered = filter_games([source], stream, criteria, settings, note=lambda _: None)
         assert filtered.matched >= 1
         assert searched == alone == out.read_text(encoding="utf-8")
 
@@ -358,7 +359,7 @@ def two_variants(shared_data: Path, tmp_path_factory) -> sqlite3.Connection:
     db = tmp_path_factory.mktemp("two") / "two.db"
     sources = [str(shared_data / "english" / "tinsley.pdn"),
                str(shared_data / "international" / "fmjd_wk2007_all_games.pdn")]
-    index_sources(db, sources, Settings(None, jobs=1), note=lambda _: None)
+    index_sources(db, sources, Settings(RulesChoice(), jobs=1), note=lambda _: None)
     return open_readonly(db)
 
 

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import replay.run.runner
 from pdn.reader import read_games
+from replay.choice import RulesChoice
 from replay.convert.games import Target
 from replay.convert.sources import Job
 from replay.convert.sources import convert_sources as convert_files
@@ -144,9 +145,9 @@ def test_silent_games_follow_alike_in_one_process_and_in_workers(tmp_path, monke
 def test_convert_writes_a_silent_game_in_its_file_variant(tmp_path, monkeypatch):
     path, expected = _mixed_file(tmp_path)
     monkeypatch.setattr(replay.run.runner, "PARTITION_CHARS", 600)
-    items = list(convert_files([str(path)], Job(None, Target("pdn")), jobs=1))
+    items = list(convert_files([str(path)], Job(RulesChoice(), Target("pdn")), jobs=1))
     assert [item.text for item in items] == [
-        item.text for item in convert_files([str(path)], Job(None, Target("pdn")), jobs=2)]
+        item.text for item in convert_files([str(path)], Job(RulesChoice(), Target("pdn")), jobs=2)]
     gametypes = [item.text.split('[GameType "', 1)[1].split(",", 1)[0] for item in items]
     assert gametypes == [{"international": "20", "english": "21"}[v] for v in expected]
 

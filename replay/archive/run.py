@@ -26,10 +26,11 @@ from replay.archive.dedupe import Fingerprint, Grouper, dropped, fingerprint, mo
 from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
+from replay.choice import RulesChoice
 from replay.replayer import game_variant
 from replay.run.output import atomic_writer, refuse_overwriting_inputs
 from replay.run.runner import DaskRunner, Runner, open_runner
-from replay.variants import Rules, Variant
+from replay.variants import Variant
 
 Note = Callable[[str], None]
 Progress = Callable[[int], None] | None
@@ -37,16 +38,13 @@ Progress = Callable[[int], None] | None
 
 @dataclass
 class Settings:
-    """How to read: the variant of games without GameType, an override, workers, encoding,
-    progress, rule options set on top of each game's variant, and the engine that runs the
-    work."""
+    """How to read: how each game's rules are chosen, workers, encoding, progress, and the
+    runner that does the work."""
 
-    default: Variant
-    override: Variant | None = None
+    choice: RulesChoice
     jobs: int = 0
     encoding: str | None = None
     progress: Progress = None
-    rules: Rules | None = None
     engine: str = "local"  # or dask (``replay.run.runner``)
     scheduler: str | None = None  # a Dask scheduler's address
 
@@ -136,7 +134,7 @@ class FilterTask:
         if self.invert:
             return True
         settings = self.settings
-        variant = settings.override or _tagged_variant(tags, settings.default)
+        variant = settings.choice.override or _tagged_variant(tags, settings.choice.default)
         return self.criteria.matches_tags(tags, variant)
 
     def __call__(self, records: list[Record]) -> list[Out]:
@@ -152,9 +150,9 @@ class FilterTask:
                 results.append(Out("" if ruled_out else game_text(record), record.line,
                                    "" if ruled_out else record.error))
                 continue
-            matched = self.criteria.matches(record.game, self.settings.default,
-                                            self.settings.override, date,
-                                            rules=self.settings.rules)
+            matched = self.criteria.matches(record.game, self.settings.choice.default,
+                                            self.settings.choice.override, date,
+                                            rules=self.settings.choice.rules)
             kept = matched != self.invert
             results.append(Out(game_text(record) if kept else "", record.line, value=matched))
         return results
@@ -190,8 +188,7 @@ def _counting_matches(items: Iterator[Located[Out]], summary: Summary
 
 def _portable(settings: Settings) -> Settings:
     """The settings a worker process needs (no progress callback)."""
-    return Settings(settings.default, settings.override, settings.jobs, settings.encoding,
-                    rules=settings.rules)
+    return Settings(settings.choice, settings.jobs, settings.encoding)
 
 
 def _run(sources: list[str], task: Task[Out], settings: Settings,
@@ -239,8 +236,9 @@ class CleanTask:
             if record.game is None:
                 results.append(Out(canonical_text(record), record.line, record.error))
                 continue
-            changes = clean_game(record.game, self.settings.default, date, self.options,
-                                 chunk=(record.text, *record.part), rules=self.settings.rules)
+            choice = self.settings.choice
+            changes = clean_game(record.game, choice.default, date, self.options,
+                                 chunk=(record.text, *record.part), rules=choice.rules)
             results.append(Out(canonical_text(record), record.line, value=changes))
         return results
 
@@ -305,9 +303,10 @@ class SplitTask:
     def __call__(self, records: list[Record]) -> list[Out]:
         results = []
         for record, date in zip(records, _dates(records), strict=True):
-            variant = (game_variant(record.game, self.settings.default, self.settings.override,
-                                    rules=self.settings.rules)
-                       if record.game is not None else self.settings.default)
+            choice = self.settings.choice
+            variant = (game_variant(record.game, choice.default, choice.override,
+                                    rules=choice.rules)
+                       if record.game is not None else choice.default)
             keys = None if self.kind == "count" else split_keys(record.tags, self.kind,
                                                                  variant, date)
             results.append(Out(game_text(record), record.line, record.error, keys))
@@ -425,8 +424,9 @@ class DedupeTask:
             if record.game is None:
                 results.append(Out(game_text(record), record.line, record.error))
                 continue
-            found = fingerprint(record.game, self.settings.default, self.settings.override,
-                                date, rules=self.settings.rules)
+            choice = self.settings.choice
+            found = fingerprint(record.game, choice.default, choice.override, date,
+                                rules=choice.rules)
             results.append(Out(game_text(record), record.line, value=found))
         return results
 
@@ -477,8 +477,8 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
             return spool.read(offsets[ordinal + 1] - offsets[ordinal]).decode("utf-8")
 
         def exact_key(ordinal: int) -> bytes | None:
-            return move_key(next(read_games(spooled(ordinal))), settings.default,
-                            settings.override, rules=settings.rules)
+            return move_key(next(read_games(spooled(ordinal))), settings.choice.default,
+                            settings.choice.override, rules=settings.choice.rules)
 
         groups = refine(grouper.duplicates(), exact_key)
         removed = dropped(groups)

@@ -139,7 +139,8 @@ def exact_part(partition: Partition, members: pd.DataFrame, settings: Settings
     columns: dict[str, list] = {name: [] for name in EXACT_COLUMNS}
     for row in members.sort_values("ordinal").itertuples(index=False):
         record = records[row.ordinal & ((1 << PART_BITS) - 1)]
-        key = move_key(record.game, settings.default, settings.override, rules=settings.rules)
+        choice = settings.choice
+        key = move_key(record.game, choice.default, choice.override, rules=choice.rules)
         tags = head_tags(game_text(record))[0]
         values = [row.ordinal, row.group, key.hex() if key else None,
                   *(getattr(row, name) for name in _SCORES), record.line,

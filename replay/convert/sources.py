@@ -8,7 +8,8 @@ come back, in order; the library behind ``pdn convert``.
 >>> from replay.variants import RUSSIAN
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.pdn"
 >>> _ = path.write_text("1.ed4 dc5 2.fe3 *")
->>> (item,) = convert_sources([str(path)], Job(RUSSIAN, Target("full"), "text", "inline"))
+>>> (item,) = convert_sources([str(path)], Job(RulesChoice(RUSSIAN), Target("full"), "text",
+...                                                 "inline"))
 >>> verdict(item), item.text
 ('converted', '1.e3-d4 d6-c5 2.f2-e3')
 """
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 
 from pdn.model import Game
 from pdn.reader import read_block
+from replay.choice import RulesChoice
 from replay.convert import games as convert
 from replay.convert.games import Target, TargetError
 from replay.inference import keyed_variant
@@ -28,7 +30,7 @@ from replay.run.partitions import Partition, source_name
 from replay.run.runner import open_runner
 from replay.silent import follow_file
 from replay.validate.reports import GameReport, problem_line
-from replay.variants import Rules, Variant
+from replay.variants import Variant
 
 # What became of a game, in the order ``pdn convert`` sums them up.
 VERDICTS = ("converted", "incomplete", "partly converted", "not converted", "unreadable")
@@ -36,18 +38,15 @@ VERDICTS = ("converted", "incomplete", "partly converted", "not converted", "unr
 
 @dataclass(frozen=True)
 class Job:
-    """How to convert: the variant of games without GameType, the target, the output form,
-    whether to convert up to an error and to mend sure slips, the variant of every game
-    (``override``) and rule options set on top of each game's variant."""
+    """How to convert: how each game's rules are chosen, the target, the output form, and
+    whether to convert up to an error and to mend sure slips."""
 
-    default: Variant | None
+    choice: RulesChoice
     target: Target
     output_format: str = "pdn"
     layout: str = "columns"
     partial: bool = False
     repair: bool = False
-    override: Variant | None = None
-    rules: Rules | None = None
 
 
 @dataclass
@@ -76,7 +75,8 @@ def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Convert
     done = []
     with gc_paused():
         for game in read_block(partition.chunk(), partition.source):
-            mend = repair_game(game, job.default, job.override, rules=job.rules).mend \
+            choice = job.choice
+            mend = repair_game(game, choice.default, choice.override, rules=choice.rules).mend \
                 if job.repair else ""
             done.append(_converted(game, job, mend or ""))
     return partition.size, done
@@ -85,9 +85,10 @@ def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Convert
 def _converted(game: Game, job: Job, mend: str, follow: Variant | None = None) -> Converted:
     """One game converted; ``follow``: the variant of a record that tells nothing
     (``replay.replayer.replay_game``)."""
-    conversion = convert.convert_game(game, job.default, job.target, override=job.override,
+    choice = job.choice
+    conversion = convert.convert_game(game, choice.default, job.target, override=choice.override,
                                       partial=job.partial,
-                                      details=job.output_format == "json", rules=job.rules,
+                                      details=job.output_format == "json", rules=choice.rules,
                                       follow=follow)
     text = (convert.render(conversion, job.output_format, job.layout)
             if conversion.game is not None else None)

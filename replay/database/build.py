@@ -84,8 +84,8 @@ class IndexTask:
         entry = GameEntry(record.line, game_text(record), dict(record.tags), day, record.error)
         if record.game is None:
             return entry
-        line = walk_main_line(record.game, self.settings.default, self.settings.override,
-                              rules=self.settings.rules)
+        choice = self.settings.choice
+        line = walk_main_line(record.game, choice.default, choice.override, rules=choice.rules)
         variant = line.variant
         entry.variant, entry.status = variant.name, line.status
         entry.moves = moves_text(line.moves, variant)
@@ -165,8 +165,7 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
 
 
 def _portable(settings: Settings) -> Settings:
-    return Settings(settings.default, settings.override, settings.jobs, settings.encoding,
-                    rules=settings.rules)
+    return Settings(settings.choice, settings.jobs, settings.encoding)
 
 
 def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,

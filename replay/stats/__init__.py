@@ -85,6 +85,7 @@ from functools import cached_property
 
 import pandas as pd
 
+from replay.choice import RulesChoice
 from replay.stats.execution import ENGINES, EngineUnavailableError, TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import file_categories, typed_games, typed_moves, with_file
@@ -148,7 +149,7 @@ def stats_tables(sources: Iterable[str], default: Variant | None = None,
     ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask.
     """
     sources = list(sources)
-    options = TableOptions(default, override, opening_plies, with_moves, rules)
+    options = TableOptions(RulesChoice(default, override, rules), opening_plies, with_moves)
     games, moves, names = [], [], []
     for part in iter_parts(sources, options, jobs=jobs, engine=engine, scheduler=scheduler,
                            encoding=encoding, progress=progress):

@@ -26,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
+from replay.choice import RulesChoice
 from replay.run.dataset import Dataset
 from replay.run.partitions import Partition
 from replay.run.runner import open_runner
@@ -155,8 +156,8 @@ def write_dataset(sources: Iterable[str], default: Variant, target: str, table: 
                                   statuses=statuses, **run)
             dataset.commit(1, rows)
             return rows
-        options = TableOptions(default, override, opening_plies, with_moves=table == "moves",
-                          rules=rules)
+        options = TableOptions(RulesChoice(default, override, rules), opening_plies,
+                           with_moves=table == "moves")
         parts, rows = _write_parts(sources, options, dataset, table, statuses=statuses,
                                    **run)
         dataset.commit(parts, rows)

@@ -16,6 +16,7 @@ import pandas as pd
 
 from pdn.model import Game
 from pdn.reader import read_games
+from replay.choice import RulesChoice
 from replay.inference import keyed_variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition
@@ -23,7 +24,6 @@ from replay.run.runner import ENGINES, PARTITION_CHARS, EngineUnavailableError, 
 from replay.silent import HELD_SILENT
 from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import REPLAY_COLUMNS, typed_games, typed_moves
-from replay.variants import Rules, Variant
 
 BLOCK = 2 * PARTITION_CHARS  # tabulating costs less per game than validating: larger pieces
 
@@ -32,11 +32,9 @@ BLOCK = 2 * PARTITION_CHARS  # tabulating costs less per game than validating: l
 class TableOptions:
     """What every batch needs to know."""
 
-    default: Variant | None
-    override: Variant | None = None
+    choice: RulesChoice
     opening_plies: int = 6
     with_moves: bool = True
-    rules: Rules | None = None
 
 
 @dataclass
@@ -66,8 +64,8 @@ def _tabulated(partition: Partition, options: TableOptions) -> Part:
     for game in read_games(io.StringIO(block.text)):
         game.line += block.line - 1
         games.append(game)
-        rows.append(game_row(game, len(rows) + 1, options.default, options.override,
-                             options.opening_plies, moves, options.rules))
+        rows.append(game_row(game, len(rows) + 1, options.choice.default, options.choice.override,
+                             options.opening_plies, moves, options.choice.rules))
     return Part(partition.source, partition.size, typed_games(rows),
                 typed_moves(moves.columns) if moves is not None else None,
                 {row: game for row, (game, fields) in enumerate(zip(games, rows, strict=True))
@@ -148,8 +146,9 @@ def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,
             continue
         if key is None:
             continue
-        fields = game_row(game, int(games.at[row, "game"]), options.default,
-                          options.override, options.opening_plies, None, options.rules,
+        choice = options.choice
+        fields = game_row(game, int(games.at[row, "game"]), choice.default, choice.override,
+                          options.opening_plies, None, choice.rules,
                           follow=keyed_variant(key))
         again = typed_games([fields])
         for column in REPLAY_COLUMNS:

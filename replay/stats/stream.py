@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
+from replay.choice import RulesChoice
 from replay.stats.execution import TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
@@ -68,8 +69,8 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
         raise ValueError(f"unknown table '{table}'")
     sources = list(sources)
     files = file_categories(sources)
-    options = TableOptions(default, override, opening_plies, with_moves=table == "moves",
-                      rules=rules)
+    options = TableOptions(RulesChoice(default, override, rules), opening_plies,
+                           with_moves=table == "moves")
     parts = iter_parts(sources, options, jobs=jobs, engine=engine, scheduler=scheduler,
                        encoding=encoding, progress=progress)
     need_games = table != "moves" or keep_games

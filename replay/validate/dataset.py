@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from replay.choice import RulesChoice
 from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
 from replay.run.dataset import Dataset
 from replay.run.partitions import Partition, source_name
@@ -129,7 +130,7 @@ def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | 
     reason``) and the others are still read. Raises ``ValueError`` for a folder holding
     other files and ``EngineUnavailableError`` without Dask."""
     dataset = Dataset.plan(target, ".jsonl")
-    work = ValidationWork(default, override, suggest, rules, strict)
+    work = ValidationWork(RulesChoice(default, override, rules), suggest, strict)
     spooled: list[SpooledReports] = []
     unreadable: list[str] = []
     tally = Tally()

@@ -15,6 +15,7 @@ from pdn.fen import format_fen
 from pdn.model import Game
 from pdn.reader import parse_chunks
 from replay.board import setup_from_position
+from replay.choice import RulesChoice
 from replay.inference import (
     ENGLISH_FIRST_MOVER_BOTTOM,
     keyed_variant,
@@ -220,7 +221,7 @@ def report_games(games: Iterable[Game], default: Variant | None = None,
     """Reports for a stream of games of one source, in order, results settled per source;
     ``suggest`` adds repair suggestions to each broken game, ``rules`` and ``strict`` are
     ``report_game``'s."""
-    work = ValidationWork(default, override, suggest, rules, strict)
+    work = ValidationWork(RulesChoice(default, override, rules), suggest, strict)
     return settle_results(follow_reports(
         (report_game(game, default, override, suggest=suggest, rules=rules, strict=strict)
          for game in games), work))
@@ -233,8 +234,9 @@ def follow_reports(reports: Iterable[GameReport], work: ValidationWork, key: str
     (``replay.silent``); ``key``: the variant told before these reports, if any."""
     def redo(report: GameReport, key: str) -> GameReport:
         assert report.record is not None
-        again = report_game(report.record, work.default, work.override, suggest=work.suggest,
-                            rules=work.rules, strict=work.strict, follow=keyed_variant(key))
+        choice = work.choice
+        again = report_game(report.record, choice.default, choice.override, suggest=work.suggest,
+                            rules=choice.rules, strict=work.strict, follow=keyed_variant(key))
         again.game, again.file = report.game, report.file
         return again
 
@@ -303,7 +305,7 @@ def validate_sources(sources: list[str], default: Variant | None = None,
     ``strict``: warnings count as errors. ``progress`` is told how many characters (or bytes)
     each piece of work covered.
     """
-    work = ValidationWork(default, override, suggest, rules, strict)
+    work = ValidationWork(RulesChoice(default, override, rules), suggest, strict)
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
         for source in sources:
             try:
@@ -322,10 +324,8 @@ BLOCK = PARTITION_CHARS
 class ValidationWork:
     """What every worker needs to know to report a game."""
 
-    default: Variant | None
-    override: Variant | None
+    choice: RulesChoice
     suggest: bool
-    rules: Rules | None
     strict: bool
 
 
@@ -334,8 +334,8 @@ def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int,
     partition's size and the reports."""
     with gc_paused():
         return partition.size, [
-            report_game(game, work.default, work.override, suggest=work.suggest,
-                        rules=work.rules, strict=work.strict)
+            report_game(game, work.choice.default, work.choice.override, suggest=work.suggest,
+                        rules=work.choice.rules, strict=work.strict)
             for game in parse_chunks(block_chunks(partition.chunk()), partition.source)]
 
 
