@@ -47,7 +47,7 @@ def _print_table(result) -> None:
                       *(str(line[k]) for k in ("games", "wins", "draws", "losses")),
                       *(("" if line["performance"] is None else str(line["performance"]),)
                         if rated else ()),
-                      *(_short(line[t]) for t in result.tiebreaks))
+                      *(_short(line[f"tb:{t}"]) for t in result.tiebreaks))
     console.print(table)
     note = incomplete_note(result)
     if note:

@@ -27,7 +27,8 @@ def _value(value: object) -> object:
 
 def standings_rows(result: Standings) -> list[dict[str, object]]:
     """One dict per player, in order: place, player, points, games, wins, draws, losses,
-    unfinished, rating, performance, then each tie-break."""
+    unfinished, rating, performance, then each tie-break as ``tb:NAME`` (``direct`` and
+    ``classification`` only for the players they separate)."""
     rows = []
     for row in result.rows:
         line: dict[str, object] = {
@@ -35,7 +36,8 @@ def standings_rows(result: Standings) -> list[dict[str, object]]:
             "games": row.games, "wins": row.wins, "draws": row.draws, "losses": row.losses,
             "unfinished": row.unfinished, "rating": row.rating,
             "performance": row.performance}
-        line.update({name: _value(row.tiebreaks.get(name, "")) for name in result.tiebreaks})
+        line.update({f"tb:{name}": _value(row.tiebreaks.get(name, ""))
+                     for name in result.tiebreaks})
         rows.append(line)
     return rows
 
@@ -103,7 +105,8 @@ table.cross{width:auto;font-size:.8em}table.cross th,table.cross td{text-align:c
  padding:.15em .3em;border:1px solid #ddd;white-space:nowrap}
 table.cross td.name,table.cross th.name{text-align:left}table.cross td.self{background:#eee}
 .w{font-weight:600}.b{color:#444}.open{color:#b00;font-weight:700}
-td.num{text-align:right}p.incomplete{color:#b00;font-weight:600}p.note{font-size:.85em}
+td.num{text-align:right}#standings td:nth-child(n+8){font-size:.85em}
+p.incomplete{color:#b00;font-weight:600}p.note{font-size:.85em}
 @media print{table.cross{font-size:7pt}section.cross{break-before:page}}
 """
 
@@ -138,14 +141,18 @@ def standings_html(result: Standings) -> str:
         body.append('<p class="note" id="corrected">Results given by the arbiter: ' + "; ".join(
             escape(f"{p.title()} = {p.corrected.rsplit('=', 1)[1]}") for p in corrected)
             + "</p>")
-    heads = ["#", "Player", "Points", "Games", "W", "D", "L", "Rating", "Perf."]
+    rows = standings_rows(result)
+    rated = any(line["rating"] is not None or line["performance"] is not None for line in rows)
+    heads = ["#", "Player", "Points", "Games", "W", "D", "L", *(("Rating", "Perf.") if rated
+                                                               else ())]
     heads += [TIEBREAK_TITLES.get(name, name) for name in result.tiebreaks]
     body.append('<h2>Standings</h2><table id="standings"><thead><tr>'
                 + "".join(f"<th>{escape(h)}</th>" for h in heads) + "</tr></thead><tbody>")
-    for line in standings_rows(result):
-        values = list(line.values())
-        shown = [values[0], values[1], result.event.scoring.text(line["points"]),
-                 *values[3:7], *values[8:]]
+    for line in rows:
+        shown = [line["place"], line["player"], result.event.scoring.text(line["points"]),
+                 *(line[k] for k in ("games", "wins", "draws", "losses")),
+                 *((line["rating"], line["performance"]) if rated else ()),
+                 *(line[f"tb:{name}"] for name in result.tiebreaks)]
         body.append("<tr>" + "".join(
             f'<td{"" if k == 1 else " class=num"}>{escape("" if v is None else str(v))}</td>'
             for k, v in enumerate(shown)) + "</tr>")

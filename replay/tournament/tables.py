@@ -178,6 +178,7 @@ TIEBREAKS: dict[str, TiebreakFunction] = {
     "truncated-solkoff": _solkoff(1, 0),
     "median-solkoff": _solkoff(1, 1),
 }
+GROUP_TIEBREAKS = frozenset({"direct", "classification"})  # computed among the level players
 TIEBREAK_ALIASES = {"sb": "sonneborn-berger", "berger": "sonneborn-berger",
                     "buchholz": "solkoff", "mutual": "direct", "head-to-head": "direct"}
 
@@ -275,8 +276,8 @@ def standings(event: Event, tiebreaks: Sequence[str] | None = None) -> Standings
     runs = []
     for points in sorted(by_points, reverse=True):
         runs += _order(table, by_points[points], chosen)
-    for name in chosen:  # every row shows every tie-break, not only the tied ones
-        values = TIEBREAKS[name](table, list(table.rows)) if name not in ("direct",) else {}
+    for name in chosen:  # every row shows the tie-breaks that do not depend on the group
+        values = {} if name in GROUP_TIEBREAKS else TIEBREAKS[name](table, list(table.rows))
         for player, row in table.rows.items():
             row.tiebreaks.setdefault(name, values.get(player, ""))
     rows, place = [], 1
