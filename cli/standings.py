@@ -25,9 +25,15 @@ def _short(value: object) -> str:
 
 def _print_table(result) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    from replay.tournament.pages import TIEBREAK_TITLES, incomplete_note, standings_rows
+    from replay.tournament.pages import (
+        TIEBREAK_TITLES,
+        incomplete_note,
+        missing_note,
+        standings_rows,
+    )
 
     event = result.event
     console = Console(highlight=False)
@@ -49,9 +55,9 @@ def _print_table(result) -> None:
                         if rated else ()),
                       *(_short(line[f"tb:{t}"]) for t in result.tiebreaks))
     console.print(table)
-    note = incomplete_note(result)
-    if note:
-        console.print(f"[red]{note}[/red]")
+    for note in (incomplete_note(result), missing_note(result)):
+        if note:
+            console.print(f"[red]{escape(note)}[/red]")
 
 
 def standings_command(
@@ -70,6 +76,10 @@ def standings_command(
     corrections: Annotated[Path | None, typer.Option(
         "--corrections", metavar="FILE", help="A file of such results, one a line (# "
         "comments).")] = None,
+    same: Annotated[list[str] | None, typer.Option(
+        "--same", metavar='"NAME=PLAYER"', help="NAME, as written in the games, is another "
+        "spelling of PLAYER (repeatable): a transliteration that matching names cannot "
+        "know (Goryunov=Gorunov).")] = None,
     output: Annotated[str | None, typer.Option(
         "--output", "-o", metavar="FILE", help="Write .csv (standings), .json (standings, "
         "crosstable, unfinished games) or .html (a printable page) atomically; default: a "
@@ -111,6 +121,12 @@ def standings_command(
             chosen = () if [t.strip().casefold() for t in tiebreak] == ["none"] else \
                 tiebreak_names(tiebreak)
         given = [parse_correction(text) for text in result or []]
+        spelled = {}
+        for text in same or []:
+            name, sign, player = text.partition("=")
+            if not sign or not name.strip() or not player.strip():
+                raise CorrectionError(f"--same '{text}' is not NAME=PLAYER")
+            spelled[name.strip()] = player.strip()
         if corrections is not None:
             given += read_corrections(corrections)
     except (SourceError, OutputError, TiebreakError, CorrectionError) as error:
@@ -125,7 +141,7 @@ def standings_command(
         fail("no game" + (f" of an event matching '{event}'" if event else " read"))
     try:
         built = read_event(games, name=None, variant=variant, corrections=given,
-                           sources=[g.source for g in games])
+                           sources=[g.source for g in games], same=spelled)
     except CorrectionError as error:
         fail(str(error))
     table = standings(built, chosen)

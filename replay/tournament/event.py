@@ -75,6 +75,16 @@ class Event:
             found.setdefault(frozenset((pairing.white, pairing.black)), []).append(pairing)
         return found
 
+    def missing_meetings(self) -> list[tuple[str, str]]:
+        """The pairs of players who never met, when most pairs did (an all-play-all with
+        games missing, or a name written two ways); empty for a round robin or a Swiss."""
+        players, meetings = self.players, self.meetings()
+        pairs = len(players) * (len(players) - 1) // 2
+        if not pairs or len(meetings) * 4 < pairs * 3:
+            return []
+        return [(a, b) for i, a in enumerate(players) for b in players[i + 1:]
+                if frozenset((a, b)) not in meetings]
+
     def round_robin_cycles(self) -> int | None:
         """How many times everyone met everyone (1 single, 2 double round robin), or None
         when the event is not a round robin."""
@@ -129,17 +139,24 @@ def select_event(games: Iterable[Game], name: str | None) -> list[Game]:
 
 def read_event(games: Iterable[Game], *, name: str | None = None,
                variant: Variant | None = None, scoring: Scoring | None = None,
-               corrections: Iterable[Correction] = (), sources: Iterable[str | None] = ()
-               ) -> Event:
-    """The event the games make (``sources``: each game's file, for the notes)."""
+               corrections: Iterable[Correction] = (), sources: Iterable[str | None] = (),
+               same: dict[str, str] | None = None) -> Event:
+    """The event the games make (``sources``: each game's file, for the notes; ``same``:
+    names the arbiter says are another spelling of a player, ``{"Goryunov": "Gorunov"}``)."""
     games = list(games)
     origins = list(sources) or [None] * len(games)
     if variant is None:
         variant = game_variant(games[0], INTERNATIONAL) if games else INTERNATIONAL
-    players = Players(n for g in games for n in (g.tags.get("White"), g.tags.get("Black")))
+    same = {key.strip(): value.strip() for key, value in (same or {}).items()}
+
+    def written(game: Game, side: str) -> str | None:
+        name = game.tags.get(side)
+        return same.get(name.strip(), name) if name else name
+
+    players = Players(n for g in games for n in (written(g, "White"), written(g, "Black")))
     pairings = []
     for number, (game, source) in enumerate(zip(games, origins, strict=True), 1):
-        white, black = game.tags.get("White"), game.tags.get("Black")
+        white, black = written(game, "White"), written(game, "Black")
         pairings.append(Pairing(
             number, players.key(white), players.key(black),
             normalise_result(_result_token(game), variant),

@@ -69,6 +69,7 @@ def standings_json(result: Standings) -> str:
     document = {
         "event": event.name, "variant": event.variant.name, "scoring": event.scoring.name,
         "round_robin_cycles": event.round_robin_cycles(), "complete": result.complete,
+        "never_met": [list(pair) for pair in event.missing_meetings()],
         "tiebreaks": list(result.tiebreaks),
         "unfinished": [{"game": p.number, "white": p.white, "black": p.black,
                         "round": p.round, "file": p.source} for p in result.unfinished],
@@ -98,6 +99,16 @@ def incomplete_note(result: Standings) -> str | None:
     names = "; ".join(p.title() for p in result.unfinished)
     return (f"Incomplete: {len(result.unfinished)} game(s) without a result ({names}). "
             "Give their results with --result \"White - Black=RESULT\" or --corrections FILE.")
+
+
+def missing_note(result: Standings) -> str | None:
+    """What a table says when players who should have met did not (None otherwise)."""
+    missing = result.event.missing_meetings()
+    if not missing:
+        return None
+    return (f"Not a whole round robin: {len(missing)} pair(s) of players never met ("
+            + "; ".join(f"{a} - {b}" for a, b in missing) + "): games missing, or a name "
+            "written two ways.")
 
 
 STYLE = REPORT_STYLE + """
@@ -136,6 +147,9 @@ def standings_html(result: Standings) -> str:
     note = incomplete_note(result)
     if note:
         body.append(f'<p class="incomplete" id="incomplete">{escape(note)}</p>')
+    missing = missing_note(result)
+    if missing:
+        body.append(f'<p class="incomplete" id="never-met">{escape(missing)}</p>')
     corrected = [p for p in event.pairings if p.corrected]
     if corrected:
         body.append('<p class="note" id="corrected">Results given by the arbiter: ' + "; ".join(
