@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 from conftest import require
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
@@ -182,3 +184,32 @@ def test_the_html_page_in_chromium_shows_the_table_and_crosstable(archive, share
     assert shown["open"] == 2  # Misans-Schwarzman, seen from both rows
     assert "Misans" in shown["note"] and "Valneris" not in shown["note"]
     assert shown["width"] <= 1280
+
+
+@given(st.integers(min_value=2, max_value=7), st.integers(min_value=1, max_value=2),
+       st.data())
+@settings(max_examples=40, deadline=None)
+def test_any_round_robin_crosstable_is_the_mirror_of_itself_and_sums_to_the_points(
+        players, cycles, data):
+    names = [f"Player {chr(65 + i)}" for i in range(players)]
+    results = ("2-0", "1-1", "0-2", "*")
+    text = "".join(
+        f'[White "{w}"][Black "{b}"][Result "{data.draw(st.sampled_from(results))}"] *\n'
+        for cycle in range(cycles) for i, a in enumerate(names) for b_ in names[i + 1:]
+        for w, b in [(a, b_) if cycle % 2 == 0 else (b_, a)])
+    event = read_event(read_games(text))
+    assert event.round_robin_cycles() == cycles
+    result = standings(event)
+    cells = crosstable(result)
+    for i, row in enumerate(result.rows):
+        assert sum(c.points or 0 for line in cells[i] for c in line) == row.points
+        assert row.wins + row.draws + row.losses == row.games
+        for j in range(len(result.rows)):
+            mine, theirs = cells[i][j], cells[j][i]
+            assert [c.game for c in mine] == [c.game for c in theirs]
+            assert all(a.white != b.white for a, b in zip(mine, theirs, strict=True))
+            assert all((a.points is None and b.points is None) or a.points + b.points == 2
+                       for a, b in zip(mine, theirs, strict=True))
+    assert len(result.unfinished) == sum(r.unfinished for r in result.rows) // 2
+    places = [row.place for row in result.rows]
+    assert places[0].startswith("1")
