@@ -141,6 +141,30 @@ def test_a_double_round_robin_keeps_both_games_with_their_colours():
     assert [(c.points, c.white) for c in crosstable(result)[ann][bob]] == [(2, True), (1, False)]
 
 
+def test_the_performance_rating_is_the_opponents_average_plus_the_elo_difference():
+    text = ('[White "Ann"][Black "Bob"][WhiteRating "2000"][BlackRating "2200"]'
+            '[Result "2-0"] *\n[White "Bob"][Black "Ann"][WhiteElo "2200"][BlackElo "2000"]'
+            '[Result "2-0"] *\n[White "Ann"][Black "Cas"][WhiteRating "2000"]'
+            '[Result "1-1"] *\n')
+    rows = {row.player: row for row in standings(read_event(read_games(text))).rows}
+    assert rows["Ann"].score_fraction == 0.5 and rows["Ann"].rating == 2000
+    assert rows["Ann"].performance == 2200  # 50 % against 2200 (Cas has no rating)
+    assert rows["Bob"].performance == 2000 and rows["Cas"].performance == 2000
+
+
+def test_event_selects_by_the_event_tag_and_names_the_pairs_left_out(shared_data):
+    """The ten games of the 2007 file's second round have the Event tag "?" (the two open
+    games among them): without them the round robin lacks ten pairings, which the table
+    names, and a result given to one of them fits no game."""
+    source = str(shared_data / WC2007)
+    run = CliRunner().invoke(app, ["standings", source, "--event", "wk 2007"])
+    assert run.exit_code == 0, run.output
+    assert "10 pair(s) of players never met" in " ".join(run.output.split())
+    run = CliRunner().invoke(app, ["standings", source, "--event", "wk 2007", "--result",
+                                   AS_PUBLISHED[0]])
+    assert run.exit_code == 2 and "fits no game" in run.output
+
+
 def test_the_command_writes_csv_json_and_html_and_exits_1_while_incomplete(
         shared_data, tmp_path):
     source = str(shared_data / WC2007)

@@ -8,6 +8,7 @@ without a result apart, so that a table can say it is incomplete and name them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -103,12 +104,16 @@ def _known(value: str | None) -> str | None:
     return None if text in ("", "?", "-") else text
 
 
+_RATING = re.compile(r"^\s*(\d{1,5})(?!\d)")
+
+
 def _rating(game: Game, side: str) -> int | None:
+    """A side's rating: the first number of ``WhiteRating``, else of lidraughts'
+    ``WhiteElo`` (as ``replay.stats`` reads them); None when unknown or 0."""
     for tag in (f"{side}Rating", f"{side}Elo"):
-        text = (game.tags.get(tag) or "").strip()
-        digits = text[:5].split(".")[0]
-        if digits.isdigit() and int(digits) > 0:
-            return int(digits)
+        match = _RATING.match(game.tags.get(tag) or "")
+        if match and int(match[1]) > 0:
+            return int(match[1])
     return None
 
 

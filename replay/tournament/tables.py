@@ -49,12 +49,12 @@ class Row:
     performance: int | None = None
     tiebreaks: dict[str, object] = field(default_factory=dict)
     place: str = ""
+    possible: float = 0  # the points of winning every finished game
 
     @property
     def score_fraction(self) -> float | None:
-        return None if not self.games else self.points / (self.games * self._win)
-
-    _win: float = 2
+        """The share of the possible points scored (None before any finished game)."""
+        return self.points / self.possible if self.possible else None
 
 
 class Table:
@@ -64,7 +64,7 @@ class Table:
         self.event = event
         self.scoring = event.scoring
         self.played: dict[str, list[tuple[str, float]]] = {p: [] for p in event.players}
-        self.rows: dict[str, Row] = {p: Row(p, _win=event.scoring.win) for p in event.players}
+        self.rows: dict[str, Row] = {p: Row(p) for p in event.players}
         ratings: dict[str, list[int]] = {p: [] for p in event.players}
         opponent_ratings: dict[str, list[int]] = {p: [] for p in event.players}
         for pairing in event.pairings:
@@ -83,6 +83,7 @@ class Table:
                 self.played[me].append((other, points))
                 row.points += points
                 row.games += 1
+                row.possible += self.scoring.win
                 if points == self.scoring.win:
                     row.wins += 1
                 elif points == self.scoring.draw and pairing.outcome == "draw":
