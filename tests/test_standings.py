@@ -204,6 +204,14 @@ def test_the_html_page_in_chromium_shows_the_table_and_crosstable(archive, share
             note: document.getElementById('incomplete').textContent,
             width: document.documentElement.scrollWidth};""")
         browser.screenshot(tmp_path / "standings.png")
+        browser.resize(400, 900)  # a phone: the tables scroll inside the page, not the page
+        browser.open(page.as_uri())
+        phone = browser.run("""return {page: document.documentElement.scrollWidth,
+            width: window.innerWidth,
+            cross: document.querySelector('#crosstable').getBoundingClientRect().width,
+            cell: getComputedStyle(document.querySelector('#crosstable td')).display};""")
+    assert phone["page"] <= phone["width"] < phone["cross"]
+    assert phone["cell"] == "table-cell"
     assert shown["rows"] == 20 and shown["cross"] == 20 and shown["cells"] == 20 + 3
     assert shown["open"] == 2  # Misans-Schwarzman, seen from both rows
     assert "Misans" in shown["note"] and "Valneris" not in shown["note"]

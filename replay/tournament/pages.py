@@ -118,7 +118,13 @@ table.cross td.name,table.cross th.name{text-align:left}table.cross td.self{back
 .w{font-weight:600}.b{color:#444}.open{color:#b00;font-weight:700}
 td.num{text-align:right}#standings td:nth-child(n+8){font-size:.85em}
 p.incomplete{color:#b00;font-weight:600}p.note{font-size:.85em}
-@media print{table.cross{font-size:7pt}section.cross{break-before:page}}
+.scroll{overflow-x:auto}.scroll td{overflow-wrap:normal;white-space:nowrap}
+@media (max-width:600px){
+ .scroll table thead{display:table-header-group}.scroll table tr{display:table-row;padding:0}
+ .scroll table td{display:table-cell;padding:.15em .3em}
+ .scroll table td,.scroll table th{border:1px solid #ddd}
+}
+@media print{table.cross{font-size:7pt}section.cross{break-before:page}.scroll{overflow:visible}}
 """
 
 
@@ -160,7 +166,7 @@ def standings_html(result: Standings) -> str:
     heads = ["#", "Player", "Points", "Games", "W", "D", "L", *(("Rating", "Perf.") if rated
                                                                else ())]
     heads += [TIEBREAK_TITLES.get(name, name) for name in result.tiebreaks]
-    body.append('<h2>Standings</h2><table id="standings"><thead><tr>'
+    body.append('<h2>Standings</h2><div class="scroll"><table id="standings"><thead><tr>'
                 + "".join(f"<th>{escape(h)}</th>" for h in heads) + "</tr></thead><tbody>")
     for line in rows:
         shown = [line["place"], line["player"], result.event.scoring.text(line["points"]),
@@ -170,10 +176,11 @@ def standings_html(result: Standings) -> str:
         body.append("<tr>" + "".join(
             f'<td{"" if k == 1 else " class=num"}>{escape("" if v is None else str(v))}</td>'
             for k, v in enumerate(shown)) + "</tr>")
-    body.append("</tbody></table>")
+    body.append("</tbody></table></div>")
     if cycles is not None or len(event.players) <= 40:
         cells = crosstable(result)
-        body.append('<section class="cross"><h2>Crosstable</h2><table class="cross" '
+        body.append('<section class="cross"><h2>Crosstable</h2><div class="scroll">'
+                    '<table class="cross" '
                     'id="crosstable"><thead><tr><th>#</th><th class="name">Player</th>'
                     + "".join(f"<th>{j}</th>" for j in range(1, len(result.rows) + 1))
                     + "<th>Points</th></tr></thead><tbody>")
@@ -184,7 +191,7 @@ def standings_html(result: Standings) -> str:
             body.append(f'<tr data-player="{escape(row.player)}"><td>{i + 1}</td>'
                         f'<td class="name">{escape(row.player)}</td>{tds}'
                         f"<td>{escape(result.event.scoring.text(row.points))}</td></tr>")
-        body.append("</tbody></table><p class=\"note\">Each cell: the row player's points "
+        body.append("</tbody></table></div><p class=\"note\">Each cell: the row player's points "
                     "in each game against the column player, in the order played; bold: "
                     "with White, grey: with Black; * no result.</p></section>")
     if event.spellings:
