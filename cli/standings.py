@@ -12,7 +12,7 @@ from .common import ExitCode, fail
 from .options import EncodingOption, PathsArgument, UntaggedVariantOption
 from .sources import SourceError, collect_sources, read_inputs
 
-FORMATS = (".csv", ".json", ".html", ".htm")
+FORMATS = (".csv", ".json", ".html", ".htm", ".pdf")
 
 
 def _short(value: object) -> str:
@@ -82,8 +82,8 @@ def standings_command(
         "know (Goryunov=Gorunov).")] = None,
     output: Annotated[str | None, typer.Option(
         "--output", "-o", metavar="FILE", help="Write .csv (standings), .json (standings, "
-        "crosstable, unfinished games) or .html (a printable page) atomically; default: a "
-        "table on the terminal.")] = None,
+        "crosstable, unfinished games), .html (a printable page) or .pdf (that page printed "
+        "on A4 by Chromium), atomically; default: a table on the terminal.")] = None,
     variant: UntaggedVariantOption = None,
     encoding: EncodingOption = None,
 ) -> None:
@@ -111,7 +111,7 @@ def standings_command(
 
     suffix = Path(output).suffix.lower() if output else None
     if output and suffix not in FORMATS:
-        fail(f"--output {output}: the file must end in .csv, .json or .html")
+        fail(f"--output {output}: the file must end in .csv, .json, .html or .pdf")
     try:
         sources = collect_sources(paths)
         if output:
@@ -147,6 +147,13 @@ def standings_command(
     table = standings(built, chosen)
     if output is None:
         _print_table(table)
+    elif suffix == ".pdf":
+        from replay.report_pdf import PdfError, write_pdf
+
+        try:
+            write_pdf(standings_html(table), output)
+        except PdfError as error:
+            fail(f"-o {output}: printing the page to PDF needs Chromium (or Chrome): {error}")
     else:
         text = {".csv": standings_csv, ".json": standings_json}.get(suffix, standings_html)(
             table)

@@ -12,6 +12,7 @@ http://wcdraughts.com/?page_id=244, rule 4a), puts Schwarzman (7 wins) first.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -182,6 +183,22 @@ def test_the_command_writes_csv_json_and_html_and_exits_1_while_incomplete(
     assert 'id="crosstable"' in (tmp_path / "t.html").read_text(encoding="utf-8")
     bad = runner.invoke(app, ["standings", source, "--tiebreak", "coin"])
     assert bad.exit_code == 2 and "unknown tie-break" in bad.output
+
+
+def test_the_page_prints_to_pdf_on_a4(shared_data, tmp_path):
+    from replay.report_pdf import find_browser
+
+    require(find_browser() is not None, "Chromium, which prints the page")
+    pdf = tmp_path / "t.pdf"
+    run = CliRunner().invoke(app, ["standings", str(shared_data / WC2007), "-o", str(pdf),
+                                   *[a for c in AS_PUBLISHED for a in ("--result", c)]])
+    assert run.exit_code == 0, run.output
+    printed = pdf.read_bytes()
+    assert printed.startswith(b"%PDF")
+    boxes = re.findall(rb"/MediaBox\s*\[0 0 ([\d.]+) ([\d.]+)\]", printed)
+    # A4 (595 x 842 points): the standings on one page, the crosstable on the next
+    assert len(boxes) == 2 and all(round(float(w)) == 595 and round(float(h)) == 842
+                                   for w, h in boxes)
 
 
 def test_the_html_page_in_chromium_shows_the_table_and_crosstable(archive, shared_data,
