@@ -140,7 +140,7 @@ def standings_command(
     if not games:
         fail("no game" + (f" of an event matching '{event}'" if event else " read"))
     try:
-        built = read_event(games, name=None, variant=variant, corrections=given,
+        built = read_event(games, name=None, default=variant, corrections=given,
                            sources=[g.source for g in games], same=spelled)
     except CorrectionError as error:
         fail(str(error))

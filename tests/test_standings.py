@@ -123,6 +123,18 @@ def test_the_russian_world_championship_1998_lacks_five_micro_matches(archive, s
         ("Amrilloev", "Mocrovich"), ("Guba", "Maksimchuck")]
 
 
+def test_english_games_score_one_point_and_read_their_results_for_the_first_mover(
+        archive, shared_data):
+    """tinsley.pdn has no GameType tags: the variant is told from the records (English),
+    a win counts 1, and ``1-0`` is Black's win as English archives write it
+    (docs/notation.md), so Marion Tinsley, who lost a handful of games in his career, has
+    far more wins than losses here."""
+    event = read_event(archive(shared_data / "english/tinsley.pdn"))
+    assert event.variant.name == "english" and event.scoring.win == 1
+    top = standings(event).rows[0]
+    assert top.player == "MF Tinsley" and top.wins > 10 * top.losses
+
+
 def test_a_correction_that_fits_no_game_is_an_error(archive, shared_data):
     with pytest.raises(CorrectionError, match="fits no game"):
         read_event(archive(shared_data / WC2007),

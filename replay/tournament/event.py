@@ -142,16 +142,30 @@ def select_event(games: Iterable[Game], name: str | None) -> list[Game]:
     return [g for g in games if name_matches(name, g.tags.get("Event"))]
 
 
+def _event_variant(games: list[Game], default: Variant | None) -> Variant:
+    """The variant of most of the first games (an event is played in one)."""
+    found: dict[str, tuple[int, Variant]] = {}
+    for game in games[:25]:
+        variant = game_variant(game, default)
+        times, _ = found.get(variant.name, (0, variant))
+        found[variant.name] = (times + 1, variant)
+    if not found:
+        return default or INTERNATIONAL
+    return max(found.values(), key=lambda item: item[0])[1]
+
+
 def read_event(games: Iterable[Game], *, name: str | None = None,
                variant: Variant | None = None, scoring: Scoring | None = None,
                corrections: Iterable[Correction] = (), sources: Iterable[str | None] = (),
-               same: dict[str, str] | None = None) -> Event:
-    """The event the games make (``sources``: each game's file, for the notes; ``same``:
-    names the arbiter says are another spelling of a player, ``{"Goryunov": "Gorunov"}``)."""
+               same: dict[str, str] | None = None, default: Variant | None = None) -> Event:
+    """The event the games make. ``variant``: the one to read every result in (else the
+    variant most games have: GameType, else ``default``, else told from the records);
+    ``sources``: each game's file, for the notes; ``same``: names the arbiter says are
+    another spelling of a player (``{"Goryunov": "Gorunov"}``)."""
     games = list(games)
     origins = list(sources) or [None] * len(games)
     if variant is None:
-        variant = game_variant(games[0], INTERNATIONAL) if games else INTERNATIONAL
+        variant = _event_variant(games, default)
     same = {key.strip(): value.strip() for key, value in (same or {}).items()}
 
     def written(game: Game, side: str) -> str | None:
