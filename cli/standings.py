@@ -71,8 +71,8 @@ def standings_command(
         "median-solkoff, or none; default: the variant's federation's.")] = None,
     result: Annotated[list[str] | None, typer.Option(
         "--result", metavar='"WHITE - BLACK=RESULT"', help="Give a game its result without "
-        "editing the PDN (repeatable; 'round N: ' first when the players met more than once "
-        "and neither game lacks a result).")] = None,
+        "editing the PDN (repeatable): the game of those players without a result, else "
+        "their only game; 'round N: ' first when several fit.")] = None,
     corrections: Annotated[Path | None, typer.Option(
         "--corrections", metavar="FILE", help="A file of such results, one a line (# "
         "comments).")] = None,
