@@ -141,6 +141,18 @@ def test_a_correction_that_fits_no_game_is_an_error(archive, shared_data):
                    corrections=[parse_correction("Nobody - Georgiev=1-1")])
 
 
+def test_a_result_for_players_who_met_twice_with_the_same_colours_names_its_round():
+    text = "".join(f'[White "{w}"][Black "{b}"][Round "{r}"][Result "*"] *\n'
+                   for w, b, r in [("Ann", "Bob", "1.1"), ("Bob", "Ann", "1.2"),
+                                   ("Ann", "Bob", "1.3")])
+    with pytest.raises(CorrectionError, match=r"2 games .*round N"):
+        read_event(read_games(text), corrections=[parse_correction("Ann - Bob=2-0")])
+    event = read_event(read_games(text), corrections=[
+        parse_correction("round 1.3: Ann - Bob=2-0"), parse_correction("Bob - Ann=1-1")])
+    assert [p.outcome for p in event.pairings] == ["unknown", "draw", "white"]
+    assert [p.number for p in event.unfinished] == [1]
+
+
 def test_a_double_round_robin_keeps_both_games_with_their_colours():
     text = "".join(f'[White "{w}"][Black "{b}"][Result "{r}"] 1. 32-28 *\n'
                    for w, b, r in [("Ann", "Bob", "2-0"), ("Bob", "Ann", "1-1"),
