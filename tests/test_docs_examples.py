@@ -90,6 +90,9 @@ NAMES: dict[str, Provider] = {
          "games-checkers/russian/First_Computers_Match_Moscow_1998.pdn"), SMALL),
     "../shared/data": Archive(("english/OCA_2.0.pdn", "english/tinsley.pdn",
                                "games-checkers/russian/World_Championship_1998.pdn"), 100),
+    "wk2007.pdn": Archive(("international/fmjd_wk2007_all_games.pdn",), 190),
+    "nk2003.pdn": Archive(("games-checkers/internt/nk2003-amsterdam.pdn",), 91),
+    "results.txt": Text("Valneris - Georgiev=1-1\nMisans - Schwarzman=1-1\n"),
 }
 
 # Examples that cannot run here, by a piece of their command line.
@@ -126,6 +129,7 @@ EXIT_CODES: dict[str, tuple[int, str]] = {
     "pdn view games.pdn -o games.html": (1, INVALID),
     "pdn stats archive/ -t openings -o openings.csv --plot archive.png": (1, INVALID),
     "pdn stats big.pdn --runner dask -o games.jsonl": (1, INVALID),
+    "pdn standings wk2007.pdn": (1, "the 2007 World Championship records two games as *"),
 }
 
 

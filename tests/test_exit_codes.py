@@ -77,6 +77,8 @@ CASES = {
     "index": ("{good} -o {out}.db", "{broken} -o {out}.db", "- -o {out}.db"),
     # the unreadable games of a database were reported (exit 1) when it was indexed
     "search": ("{good_db} --player ivanov", None, "{good_db} --position nonsense"),
+    # games without a result make the table incomplete (the broken file's invalid game is *)
+    "standings": ("{good}", "{broken}", "{good} --tiebreak nonsense"),
 }
 RUNS = [(command, kind, code) for command, cases in CASES.items()
         for kind, code in zip(("good", "some games", "usage"),

@@ -1,0 +1,173 @@
+"""``pdn standings``: the standings and crosstable of an event, with the federations'
+tie-breaks (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import ExitCode, fail
+from .options import EncodingOption, PathsArgument, UntaggedVariantOption
+from .sources import SourceError, collect_sources, read_inputs
+
+FORMATS = (".csv", ".json", ".html", ".htm", ".pdf")
+
+
+def _short(value: object) -> str:
+    """A tie-break value in a terminal cell: the results in order of the classification
+    shortened to the first five (the HTML and JSON forms keep them all)."""
+    text = str(value)
+    parts = text.split(" ")
+    return text if len(parts) <= 5 else " ".join(parts[:5]) + " …"
+
+
+def _print_table(result) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from replay.tournament.pages import (
+        TIEBREAK_TITLES,
+        incomplete_note,
+        missing_note,
+        standings_rows,
+    )
+
+    event = result.event
+    console = Console(highlight=False)
+    cycles = event.round_robin_cycles()
+    kind = "not a round robin" if cycles is None else (
+        "round robin" if cycles == 1 else f"round robin ×{cycles}")
+    table = Table(title=f"{event.name} ({kind}, {event.variant.name}, "
+                  f"{event.scoring.name})", title_justify="left")
+    rows = standings_rows(result)
+    rated = any(line["performance"] is not None for line in rows)
+    for head in ("#", "Player", "Pts", "G", "W", "D", "L", *(("Perf.",) if rated else ()),
+                 *(TIEBREAK_TITLES.get(t, t) for t in result.tiebreaks)):
+        table.add_column(head, justify="left" if head == "Player" else "right",
+                         no_wrap=head == "Player")
+    for line in rows:
+        table.add_row(str(line["place"]), line["player"], event.scoring.text(line["points"]),
+                      *(str(line[k]) for k in ("games", "wins", "draws", "losses")),
+                      *(("" if line["performance"] is None else str(line["performance"]),)
+                        if rated else ()),
+                      *(_short(line[f"tb:{t}"]) for t in result.tiebreaks))
+    console.print(table)
+    for note in (incomplete_note(result), missing_note(result)):
+        if note:
+            console.print(f"[red]{escape(note)}[/red]")
+
+
+def standings_command(
+    paths: PathsArgument,
+    event: Annotated[str | None, typer.Option(
+        "--event", metavar="NAME", help="The games whose Event tag matches NAME (its words in "
+        "any order and case, or a glob); default: every game read.")] = None,
+    tiebreak: Annotated[list[str] | None, typer.Option(
+        "--tiebreak", metavar="NAME[,NAME]", help="Tie-breaks in order (repeatable): wins, "
+        "direct, classification, sonneborn-berger, koya, solkoff, truncated-solkoff, "
+        "median-solkoff, or none; default: the variant's federation's.")] = None,
+    result: Annotated[list[str] | None, typer.Option(
+        "--result", metavar='"WHITE - BLACK=RESULT"', help="Give a game its result without "
+        "editing the PDN (repeatable): the game of those players without a result, else "
+        "their only game; 'round N: ' first when several fit.")] = None,
+    corrections: Annotated[Path | None, typer.Option(
+        "--corrections", metavar="FILE", help="A file of such results, one a line (# "
+        "comments).")] = None,
+    same: Annotated[list[str] | None, typer.Option(
+        "--same", metavar='"NAME=PLAYER"', help="NAME, as written in the games, is another "
+        "spelling of PLAYER (repeatable): a transliteration that matching names cannot "
+        "know (Goryunov=Gorunov).")] = None,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", metavar="FILE", help="Write .csv (standings), .json (standings, "
+        "crosstable, unfinished games), .html (a printable page) or .pdf (that page printed "
+        "on A4 by Chromium), atomically; default: a table on the terminal.")] = None,
+    variant: UntaggedVariantOption = None,
+    encoding: EncodingOption = None,
+) -> None:
+    """Print an event's standings (and its crosstable in --output), with tie-breaks.
+
+    Points in the variant's scoring (2-1-0 in FMJD draughts, 1-½-0 in English), games,
+    wins, draws, losses, the performance rating where rating tags are known, and the
+    tie-breaks of the variant's federation unless --tiebreak says others. Player names
+    written differently (initials, word order) are matched as pdn dedupe matches them.
+    Games without a result (*) make the table incomplete and are named; --result or
+    --corrections give them their results. Exit status: 0 a complete table, 1 games
+    without a result, 2 a usage error."""
+    from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
+    from replay.tournament import (
+        CorrectionError,
+        TiebreakError,
+        parse_correction,
+        read_corrections,
+        read_event,
+        select_event,
+        standings,
+        tiebreak_names,
+    )
+    from replay.tournament.pages import standings_csv, standings_html, standings_json
+
+    suffix = Path(output).suffix.lower() if output else None
+    if output and suffix not in FORMATS:
+        fail(f"--output {output}: the file must end in .csv, .json, .html or .pdf")
+    try:
+        sources = collect_sources(paths)
+        if output:
+            refuse_overwriting_inputs(output, sources)
+        chosen = None
+        if tiebreak is not None:
+            chosen = () if [t.strip().casefold() for t in tiebreak] == ["none"] else \
+                tiebreak_names(tiebreak)
+        given = [parse_correction(text) for text in result or []]
+        spelled = {}
+        for text in same or []:
+            name, sign, player = text.partition("=")
+            if not sign or not name.strip() or not player.strip():
+                raise CorrectionError(f"--same '{text}' is not NAME=PLAYER")
+            spelled[name.strip()] = player.strip()
+        if corrections is not None:
+            given += read_corrections(corrections)
+    except (SourceError, OutputError, TiebreakError, CorrectionError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{corrections}: cannot read: {error.strerror or error}")
+    try:
+        games = select_event(read_inputs(sources, encoding), event)
+    except (OSError, LookupError, UnicodeError) as error:
+        fail(f"cannot read the input: {getattr(error, 'strerror', None) or error}")
+    if not games:
+        fail("no game" + (f" of an event matching '{event}'" if event else " read"))
+    try:
+        built = read_event(games, name=None, default=variant, corrections=given,
+                           sources=[g.source for g in games], same=spelled)
+    except CorrectionError as error:
+        fail(str(error))
+    table = standings(built, chosen)
+    if output is None:
+        _print_table(table)
+    elif suffix == ".pdf":
+        from replay.validate.report_pdf import PdfError, write_pdf
+
+        try:
+            write_pdf(standings_html(table), output)
+        except PdfError as error:
+            fail(f"-o {output}: printing the page to PDF needs Chromium (or Chrome): {error}")
+    else:
+        text = {".csv": standings_csv, ".json": standings_json}.get(suffix, standings_html)(
+            table)
+        with atomic_writer(output) as stream:
+            stream.write(text)
+        if not table.complete:
+            from .common import stderr_console
+
+            stderr_console().print(f"[red]incomplete:[/red] {len(table.unfinished)} game(s) "
+                                   "without a result: " + "; ".join(
+                                       p.title() for p in table.unfinished))
+    if not table.complete:
+        raise typer.Exit(ExitCode.SOME_GAMES)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("standings")(standings_command)

@@ -1,0 +1,204 @@
+"""The standings and the crosstable as rows (CSV, JSON) and as a printable HTML page in the
+style of the arbiter's validation report (``replay.validate.report``: the same fonts, table
+rules and A4 print layout; one self-contained file)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from html import escape
+
+from replay.tournament.tables import Cell, Standings, crosstable
+from replay.validate.report import STYLE as REPORT_STYLE
+
+TIEBREAK_TITLES = {"wins": "Wins", "direct": "Direct", "classification": "Classification",
+                   "sonneborn-berger": "SB", "koya": "Koya", "solkoff": "Solkoff",
+                   "truncated-solkoff": "Trunc. Solkoff", "median-solkoff": "Median Solkoff"}
+
+
+def _value(value: object) -> object:
+    if isinstance(value, tuple):
+        return " ".join("-" if v == -1 else f"{v:g}" for v in value)
+    if isinstance(value, float):
+        return round(value, 2)
+    return value
+
+
+def standings_rows(result: Standings) -> list[dict[str, object]]:
+    """One dict per player, in order: place, player, points, games, wins, draws, losses,
+    unfinished, rating, performance, then each tie-break as ``tb:NAME`` (``direct`` and
+    ``classification`` only for the players they separate)."""
+    rows = []
+    for row in result.rows:
+        line: dict[str, object] = {
+            "place": row.place, "player": row.player, "points": row.points,
+            "games": row.games, "wins": row.wins, "draws": row.draws, "losses": row.losses,
+            "unfinished": row.unfinished, "rating": row.rating,
+            "performance": row.performance}
+        line.update({f"tb:{name}": _value(row.tiebreaks.get(name, ""))
+                     for name in result.tiebreaks})
+        rows.append(line)
+    return rows
+
+
+def _cell_text(cells: list[Cell], result: Standings) -> str:
+    scoring = result.event.scoring
+    return " ".join(("*" if c.points is None else scoring.text(c.points))
+                    + ("w" if c.white else "b") for c in cells)
+
+
+def crosstable_rows(result: Standings) -> list[dict[str, object]]:
+    """The crosstable as one dict per player: place, player, one column per opponent's
+    place (each game ``2w``, ``1b``, ``*w``: points, then w/b the row player's colour),
+    points."""
+    cells = crosstable(result)
+    rows = []
+    for i, row in enumerate(result.rows):
+        line: dict[str, object] = {"place": row.place, "player": row.player}
+        for j in range(len(result.rows)):
+            line[str(j + 1)] = "x" if i == j else _cell_text(cells[i][j], result)
+        line["points"] = row.points
+        rows.append(line)
+    return rows
+
+
+def standings_json(result: Standings) -> str:
+    """The standings, crosstable and unfinished games as one JSON document."""
+    event = result.event
+    document = {
+        "event": event.name, "variant": event.variant.name, "scoring": event.scoring.name,
+        "round_robin_cycles": event.round_robin_cycles(), "complete": result.complete,
+        "never_met": [list(pair) for pair in event.missing_meetings()],
+        "tiebreaks": list(result.tiebreaks),
+        "unfinished": [{"game": p.number, "white": p.white, "black": p.black,
+                        "round": p.round, "file": p.source} for p in result.unfinished],
+        "corrected": [{"game": p.number, "correction": p.corrected}
+                      for p in event.pairings if p.corrected],
+        "spellings": event.spellings,
+        "standings": standings_rows(result),
+        "crosstable": crosstable_rows(result),
+    }
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def standings_csv(result: Standings) -> str:
+    """The standings as CSV, a row per player."""
+    rows = standings_rows(result)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["place", "player"])
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def incomplete_note(result: Standings) -> str | None:
+    """What a table says when games have no result, naming them; None when complete."""
+    if result.complete:
+        return None
+    names = "; ".join(p.title() for p in result.unfinished)
+    return (f"Incomplete: {len(result.unfinished)} game(s) without a result ({names}). "
+            "Give their results with --result \"White - Black=RESULT\" or --corrections FILE.")
+
+
+def missing_note(result: Standings) -> str | None:
+    """What a table says when players who should have met did not (None otherwise)."""
+    missing = result.event.missing_meetings()
+    if not missing:
+        return None
+    return (f"Not a whole round robin: {len(missing)} pair(s) of players never met ("
+            + "; ".join(f"{a} - {b}" for a, b in missing) + "): games missing, or a name "
+            "written two ways.")
+
+
+STYLE = REPORT_STYLE + """
+table.cross{width:auto;font-size:.8em}table.cross th,table.cross td{text-align:center;
+ padding:.15em .3em;border:1px solid #ddd;white-space:nowrap}
+table.cross td.name,table.cross th.name{text-align:left}table.cross td.self{background:#eee}
+.w{font-weight:600}.b{color:#444}.open{color:#b00;font-weight:700}
+td.num{text-align:right}#standings td:nth-child(n+8){font-size:.85em}
+p.incomplete{color:#b00;font-weight:600}p.note{font-size:.85em}
+.scroll{overflow-x:auto}.scroll td{overflow-wrap:normal;white-space:nowrap}
+@media (max-width:600px){
+ .scroll table thead{display:table-header-group}.scroll table tr{display:table-row;padding:0}
+ .scroll table td{display:table-cell;padding:.15em .3em}
+ .scroll table td,.scroll table th{border:1px solid #ddd}
+}
+@media print{table.cross{font-size:7pt}section.cross{break-before:page}.scroll{overflow:visible}}
+"""
+
+
+def _html_cell(cells: list[Cell], result: Standings) -> str:
+    scoring = result.event.scoring
+    parts = []
+    for cell in cells:
+        text = "*" if cell.points is None else scoring.text(cell.points)
+        css = "open" if cell.points is None else ("w" if cell.white else "b")
+        colour = "White" if cell.white else "Black"
+        parts.append(f'<span class="{css}" title="game {cell.game}, {colour}">{escape(text)}'
+                     f"</span>")
+    return " ".join(parts)
+
+
+def standings_html(result: Standings) -> str:
+    """The standings and crosstable as one self-contained, printable HTML page."""
+    event = result.event
+    cycles = event.round_robin_cycles()
+    kind = {None: "Standings", 1: "Round robin", 2: "Double round robin"}.get(
+        cycles, f"Round robin, {cycles} cycles")
+    body = [f"<h1>{escape(event.name)}</h1>",
+            f"<p>{escape(kind)} · {len(event.players)} players · {len(event.pairings)} games · "
+            f"{escape(event.variant.name)} · scoring {escape(event.scoring.name)} · tie-breaks: "
+            f"{escape(', '.join(result.tiebreaks) or 'none')}</p>"]
+    note = incomplete_note(result)
+    if note:
+        body.append(f'<p class="incomplete" id="incomplete">{escape(note)}</p>')
+    missing = missing_note(result)
+    if missing:
+        body.append(f'<p class="incomplete" id="never-met">{escape(missing)}</p>')
+    corrected = [p for p in event.pairings if p.corrected]
+    if corrected:
+        body.append('<p class="note" id="corrected">Results given by the arbiter: ' + "; ".join(
+            escape(f"{p.title()} = {p.corrected.rsplit('=', 1)[1]}") for p in corrected)
+            + "</p>")
+    rows = standings_rows(result)
+    rated = any(line["rating"] is not None or line["performance"] is not None for line in rows)
+    heads = ["#", "Player", "Points", "Games", "W", "D", "L", *(("Rating", "Perf.") if rated
+                                                               else ())]
+    heads += [TIEBREAK_TITLES.get(name, name) for name in result.tiebreaks]
+    body.append('<h2>Standings</h2><div class="scroll"><table id="standings"><thead><tr>'
+                + "".join(f"<th>{escape(h)}</th>" for h in heads) + "</tr></thead><tbody>")
+    for line in rows:
+        shown = [line["place"], line["player"], result.event.scoring.text(line["points"]),
+                 *(line[k] for k in ("games", "wins", "draws", "losses")),
+                 *((line["rating"], line["performance"]) if rated else ()),
+                 *(line[f"tb:{name}"] for name in result.tiebreaks)]
+        body.append("<tr>" + "".join(
+            f'<td{"" if k == 1 else " class=num"}>{escape("" if v is None else str(v))}</td>'
+            for k, v in enumerate(shown)) + "</tr>")
+    body.append("</tbody></table></div>")
+    if cycles is not None or len(event.players) <= 40:
+        cells = crosstable(result)
+        body.append('<section class="cross"><h2>Crosstable</h2><div class="scroll">'
+                    '<table class="cross" '
+                    'id="crosstable"><thead><tr><th>#</th><th class="name">Player</th>'
+                    + "".join(f"<th>{j}</th>" for j in range(1, len(result.rows) + 1))
+                    + "<th>Points</th></tr></thead><tbody>")
+        for i, row in enumerate(result.rows):
+            tds = "".join('<td class="self"></td>' if i == j else
+                          f"<td>{_html_cell(cells[i][j], result)}</td>"
+                          for j in range(len(result.rows)))
+            body.append(f'<tr data-player="{escape(row.player)}"><td>{i + 1}</td>'
+                        f'<td class="name">{escape(row.player)}</td>{tds}'
+                        f"<td>{escape(result.event.scoring.text(row.points))}</td></tr>")
+        body.append("</tbody></table></div><p class=\"note\">Each cell: the row player's points "
+                    "in each game against the column player, in the order played; bold: "
+                    "with White, grey: with Black; * no result.</p></section>")
+    if event.spellings:
+        body.append('<p class="note">Names read as one player: ' + "; ".join(
+            escape(f"{key} ({', '.join(names)})") for key, names in event.spellings.items())
+            + "</p>")
+    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(event.name)} — standings</title><style>{STYLE}</style></head>"
+            f"<body>{''.join(body)}</body></html>\n")
