@@ -49,11 +49,13 @@ def scan_folder(scan_dir: Path, into: Path, *, port: int, server: bool,
 
 
 @contextlib.contextmanager
-def scan_dxp(folder: Path) -> Iterator[subprocess.Popen]:
-    """``./scan dxp`` running in ``folder``; ended (killed if it will not stop) on leaving,
-    and checked gone."""
+def scan_dxp(folder: Path, delay: float = 0) -> Iterator[subprocess.Popen]:
+    """``./scan dxp`` running in ``folder`` (started after ``delay`` seconds, for a Scan that
+    connects to a listener not yet open); ended (killed if it will not stop) on leaving, and
+    checked gone."""
     log = open(folder / "scan.log", "w")  # noqa: SIM115 - closed below, after the process
-    process = subprocess.Popen(["./scan", "dxp"], cwd=folder, stdout=log,
+    command = ["sh", "-c", f"sleep {delay}; exec ./scan dxp"] if delay else ["./scan", "dxp"]
+    process = subprocess.Popen(command, cwd=folder, stdout=log,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     try:
         yield process

@@ -263,6 +263,23 @@ def test_pdn_match_against_scan_over_dxp_from_ballots(scan_dir, tmp_path):
     assert processes_in(folder) == []
 
 
+def test_pdn_match_listens_for_scan_connecting_as_follower(scan_dir, tmp_path):
+    """dxp-listen: we listen and stay the initiator; Scan connects as client and follower
+    (dxp-server false, dxp-initiator false)."""
+    port = free_port()
+    folder = scan_folder(scan_dir, tmp_path, port=port, server=False, initiator=False)
+    out = tmp_path / "listen.pdn"
+    with scan_dxp(folder, delay=1.5) as process:
+        result = runner.invoke(app, ["match", f"dxp-listen:{port}", "random:8", "--minutes",
+                                     "0", "-o", str(out), "--timeout", "30"])
+        assert result.exit_code == 0, result.output
+        assert process.wait(timeout=20) == 0
+    games = list(read_games(out.read_text(encoding="utf-8")))
+    assert [g.tags["White"] for g in games] == ["Scan 2.0", "random (seed 8)"]
+    assert_judged_by_our_rules(out.read_text(encoding="utf-8"))
+    assert processes_in(folder) == []
+
+
 def test_gamefile_keeps_earlier_text_and_never_leaves_a_part_file(tmp_path):
     path = tmp_path / "g.pdn"
     output = GameFile(path)
