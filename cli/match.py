@@ -12,7 +12,7 @@ from .common import ExitCode, fail, stderr_console
 from .options import OutputOption, VariantOption
 
 PLAYER_HELP = ("hub:COMMAND (a Hub engine we start), dxp:HOST:PORT (a DXP engine that listens), "
-               "dxp-listen:PORT (we listen, a DXP engine connects) or random[:SEED].")
+               "dxp-listen:[HOST:]PORT (we listen, a DXP engine connects) or random[:SEED].")
 
 
 def match(
@@ -69,6 +69,9 @@ def match(
     if len(folders) > 2:
         fail("--cwd is given once for both players or once per player")
     folders = folders * 2 if len(folders) == 1 else folders + [None] * (2 - len(folders))
+    if variant.name != "international" and any(spec.startswith("dxp") for spec in
+                                                (first, second)):
+        fail(f"DXP engines play International draughts only, not {variant.name}")
     limit = Limit(depth=depth, movetime=movetime) if depth or movetime else None
     try:
         positions = start_positions(variant, ballots=ballots, fens=tuple(fen or ()),

@@ -204,6 +204,7 @@ def test_a_peer_that_plays_an_illegal_move_is_a_clean_error_and_the_connection_c
     thread.join(5)
     assert not thread.is_alive() and connection.socket is None
     assert isinstance(seen[0], GameRequest) and seen[0].follower_colour == "Z"
+    assert seen[0].initiator == "random (seed 1)"  # the engine is told whom it plays
     assert isinstance(seen[1], MoveMessage) and len(seen) == 2
 
 

@@ -177,6 +177,9 @@ def test_pdn_match_writes_to_stdout_without_an_output():
     (["random", "dxp:127.0.0.1:x"], 2, "the port is a number"),
     (["random", "random:z"], 2, "the seed is a number"),
     (["random", "random", "--cwd", "a", "--cwd", "b", "--cwd", "c"], 2, "--cwd is given"),
+    (["random", "dxp:127.0.0.1:5", "--variant", "russian"], 2,
+     "DXP engines play International draughts only"),
+    (["random", "dxp-listen:x"], 2, "the port is a number"),
     (["random", "dxp:127.0.0.1:1", "--timeout", "1"], 1, "no DXP engine answers on "
      "127.0.0.1:1"),
 ])

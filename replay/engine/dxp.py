@@ -585,10 +585,12 @@ class DxpSide:
         self.chats: list[str] = []
         self._since = time.monotonic()
 
-    def begin(self, board: Board, colour: int, minutes: int, max_moves: int) -> None:
+    def begin(self, board: Board, colour: int, minutes: int, max_moves: int,
+              opponent: str = OUR_NAME) -> None:
         check_variant(board)
         self.colour, self.minutes, self.known, self.peer_end = colour, minutes, 0, None
         if self.initiator:
+            self.our_name = dxp_name(opponent)
             position = None if is_initial(board) else position_text(board)
             self.connection.send(GameRequest(self.our_name, COLOUR_CODES[colour], minutes,
                                              max_moves, position))

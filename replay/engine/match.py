@@ -2,8 +2,9 @@
 swapped, every game judged by our rules (``replay.engine.play``).
 
 Players are named by a spec: ``hub:COMMAND`` (a Hub engine we start, in ``cwd``),
-``dxp:HOST:PORT`` (a DXP engine that listens; we connect as initiator), ``dxp-listen:PORT``
-(we listen and a DXP engine connects as follower; we are the initiator either way, so the
+``dxp:HOST:PORT`` (a DXP engine that listens; we connect as initiator),
+``dxp-listen:[HOST:]PORT`` (we listen, on 127.0.0.1 unless HOST is given, and a DXP engine
+connects as follower; we are the initiator either way, so the
 match chooses colours and positions) or ``random[:SEED]`` (a random legal mover).
 
 >>> record = play_game(PlayerSide(RandomPlayer(3)), PlayerSide(RandomPlayer(4)),
@@ -153,7 +154,8 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0
                                    connect_timeout=timeout) as connection:
             yield DxpSide(connection)
     elif kind == "dxp-listen" and rest:
-        with DxpListener(_port(rest, spec)) as listener, \
+        host, _, port = rest.rpartition(":")
+        with DxpListener(_port(port, spec), host or "127.0.0.1") as listener, \
                 listener.accept(timeout, timeout) as connection:
             yield DxpSide(connection)
     elif kind == "random":
@@ -164,7 +166,7 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0
         yield PlayerSide(RandomPlayer(seed))
     else:
         raise MatchError(f"player {spec!r} is none of hub:COMMAND, dxp:HOST:PORT, "
-                         "dxp-listen:PORT, random[:SEED]")
+                         "dxp-listen:[HOST:]PORT, random[:SEED]")
 
 
 def _port(text: str, spec: str) -> int:

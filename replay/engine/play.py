@@ -79,7 +79,8 @@ class Ending:
 class Side(Protocol):
     name: str
 
-    def begin(self, board: Board, colour: int, minutes: int, max_moves: int) -> None: ...
+    def begin(self, board: Board, colour: int, minutes: int, max_moves: int,
+              opponent: str) -> None: ...
 
     def move(self, board: Board, limit: Limit) -> Move | GameEnded: ...
 
@@ -93,7 +94,8 @@ class PlayerSide:
         self.player = player
         self.name = player.name
 
-    def begin(self, board: Board, colour: int, minutes: int, max_moves: int) -> None:
+    def begin(self, board: Board, colour: int, minutes: int, max_moves: int,
+              opponent: str) -> None:
         pass
 
     def move(self, board: Board, limit: Limit) -> Move | GameEnded:
@@ -154,7 +156,7 @@ def play_game(white: Side, black: Side, board: Board, *, minutes: int = 5,
     used = [0.0, 0.0]
     seconds: list[float] = []
     for colour, side in enumerate(sides):
-        side.begin(start.copy(), colour, minutes, max_moves)
+        side.begin(start.copy(), colour, minutes, max_moves, sides[1 - colour].name)
     ending: Ending | None = None
     claims: list = []
     try:
