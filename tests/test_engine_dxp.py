@@ -316,3 +316,45 @@ def test_scan_connecting_plays_legal_games_against_our_server(scan_dir, tmp_path
             assert process.wait(timeout=20) == 0
     check_games(records, scan_colours=(0, 1))
     assert processes_in(folder) == []
+
+
+class Interrupting(RandomPlayer):
+    """A random player that, on its ``after``-th move, runs ``action`` (kills the engine, or
+    raises KeyboardInterrupt as Ctrl-C would)."""
+
+    def __init__(self, after, action):
+        super().__init__(31)
+        self.calls, self.after, self.action = 0, after, action
+
+    def play(self, board, limit):
+        self.calls += 1
+        if self.calls == self.after:
+            self.action()
+        return super().play(board, limit)
+
+
+@pytest.mark.parametrize("how", ["engine killed", "ctrl-c"])
+def test_a_game_cut_short_closes_cleanly_and_leaves_no_engine(scan_dir, tmp_path, how):
+    """Scan killed mid-game: a clean EngineError; Ctrl-C on our side: the connection is
+    closed, Scan sees it and exits. Either way no Scan process is left."""
+    port = free_port()
+    folder = scan_folder(scan_dir, tmp_path, port=port, server=True, initiator=False)
+    with scan_dxp(folder) as process:
+        def cut():
+            if how == "engine killed":
+                process.kill()
+                process.wait(10)
+            else:
+                raise KeyboardInterrupt
+
+        expected = EngineError if how == "engine killed" else KeyboardInterrupt
+        with DxpConnection.connect("127.0.0.1", port, timeout=30,
+                                   connect_timeout=30) as connection, \
+                pytest.raises(expected) as error:
+            play_dxp_game(connection, Interrupting(5, cut), minutes=0)
+        assert connection.socket is None
+        if how == "engine killed":
+            assert "closed the connection" in str(error.value) or \
+                "cannot" in str(error.value)
+        assert process.wait(timeout=20) is not None
+    assert processes_in(folder) == []
