@@ -94,7 +94,8 @@ def match(
 
     try:
         with contextlib.ExitStack() as stack:
-            sides = [stack.enter_context(open_side(spec, cwd=folder, timeout=timeout))
+            sides = [stack.enter_context(open_side(spec, cwd=folder, timeout=timeout,
+                                                   variant=variant.name))
                      for spec, folder in zip((first, second), folders, strict=True)]
             play_match(*sides, positions, minutes=minutes, max_moves=max_moves, limit=limit,
                        on_game=on_game)

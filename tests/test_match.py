@@ -195,7 +195,7 @@ class FakeHub:
 
     started: list = []  # noqa: RUF012 - shared on purpose, reset by the test
 
-    def __init__(self, command, cwd=None) -> None:
+    def __init__(self, command, cwd=None, variant="international") -> None:
         self.command, self.cwd, self.quitted = command, cwd, False
         self.name = f"Fake {command}"
         self.random = RandomPlayer(len(FakeHub.started))
@@ -291,3 +291,23 @@ def test_gamefile_keeps_earlier_text_and_never_leaves_a_part_file(tmp_path):
     assert [g.tags["Event"] for g in read_games(path.read_text())] == ["a", "b"]
     assert GameFile(path).text == path.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.pdn"]
+
+
+def test_pdn_match_scan_hub_against_scan_dxp(scan_dir, tmp_path):
+    """The Hub client (replay.engine.hub) driving ``scan hub`` against Scan listening over
+    DXP: both games legal, results by our rules, no Scan process left (either one)."""
+    pytest.importorskip("replay.engine.hub")
+    port = free_port()
+    folder = scan_folder(scan_dir, tmp_path, port=port, server=True, initiator=False)
+    out = tmp_path / "hub.pdn"
+    with scan_dxp(folder) as process:
+        result = runner.invoke(app, ["match", "hub:./scan hub", f"dxp:127.0.0.1:{port}",
+                                     "--cwd", str(scan_dir), "--depth", "4", "--minutes", "0",
+                                     "--max-moves", "80", "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        assert process.wait(timeout=20) == 0
+    text = out.read_text(encoding="utf-8")
+    games = list(read_games(text))
+    assert [(g.tags["White"], g.tags["Black"]) for g in games] == [("Scan 2.0", "Scan 2.0")] * 2
+    assert_judged_by_our_rules(text)
+    assert processes_in(folder) == [] and processes_in(scan_dir) == []

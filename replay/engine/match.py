@@ -136,17 +136,19 @@ def _fmjd_ballots(variant: Variant) -> list[StartPosition]:
 
 
 @contextlib.contextmanager
-def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0
-              ) -> Iterator[Side]:
+def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
+              variant: str = "international") -> Iterator[Side]:
     """The side a player spec names, opened for the whole match and closed (engine quit,
-    connection shut) when the block ends, whatever happens."""
+    connection shut) when the block ends, whatever happens. A Hub engine is started for
+    ``variant`` (the Hub client's ``popen_hub``)."""
     kind, _, rest = spec.partition(":")
     if kind == "hub" and rest:
         try:
             from replay.engine.hub import popen_hub
         except ImportError:
             raise MatchError("this build has no Hub client (replay.engine.hub)") from None
-        with popen_hub(rest, cwd=cwd) as engine:
+        extra = {} if variant == "international" else {"variant": variant}
+        with popen_hub(rest, cwd=cwd, **extra) as engine:
             yield PlayerSide(engine)
     elif kind == "dxp" and rest:
         host, _, port = rest.rpartition(":")
