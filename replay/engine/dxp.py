@@ -61,6 +61,7 @@ BACK_ACCEPT, BACK_UNSUPPORTED, BACK_DECLINE = "0", "1", "2"
 
 _DIGITS = re.compile(r"[0-9]+")
 _POSITION = re.compile(r"[ewzWZ]{50}")
+_MOVE = re.compile(r"M([0-9]{4})([0-9]{2})([0-9]{2})([0-9]{2})((?:[0-9]{2}){0,20})")
 
 
 class DxpMessageError(EngineError):
@@ -173,6 +174,13 @@ class MoveMessage:
 
     @classmethod
     def decode(cls, text: str) -> MoveMessage:
+        fast = _MOVE.fullmatch(text)  # the usual well-formed move, read in one step
+        if fast is not None:
+            seconds, origin, destination, count, rest = fast.groups()
+            captured = tuple(int(rest[i:i + 2]) for i in range(0, len(rest), 2))
+            squares = (int(origin), int(destination), *captured)
+            if int(count) == len(captured) and 0 not in squares and max(squares) <= SQUARES:
+                return cls(int(seconds), squares[0], squares[1], captured)
         if len(text) < 11:
             raise _error(text, f"MOVE has at least 11 characters, not {len(text)}")
         seconds = _field_number(text, 1, 4, "time")
@@ -308,7 +316,7 @@ def _check_characters(text: str) -> None:
     if len(text) > MAX_LENGTH:
         raise DxpMessageError(f"DXP message of {len(text)} characters (at most "
                               f"{MAX_LENGTH}): {text[:40]!r}...")
-    if any(not 1 <= ord(char) <= 127 for char in text):
+    if not text.isascii() or "\0" in text:
         raise _error(text, "a DXP message holds ASCII characters 1-127 only")
 
 
