@@ -28,25 +28,29 @@ def match(
     fen: Annotated[list[str] | None, typer.Option(
         "--fen", help="A start position (repeatable; after the ballots).")] = None,
     games: Annotated[int, typer.Option(
-        "--pairs", min=1, help="Pairs of games from the initial position when no --ballots or "
+        "--pairs", min=1, metavar="N",
+        help="Pairs of games from the initial position when no --ballots or "
         "--fen is given.")] = 1,
     minutes: Annotated[int, typer.Option(
         "--minutes", min=0, max=999, help="Each side's clock for a game (told to the engines, "
         "not enforced).")] = 5,
     max_moves: Annotated[int, typer.Option(
-        "--max-moves", min=0, max=999, help="The move cap: a game still going after this many "
+        "--max-moves", min=0, max=999, metavar="MOVES",
+        help="The move cap: a game still going after this many "
         "moves of each side ends without a result (*); 0: none.")] = 150,
     depth: Annotated[int | None, typer.Option(
         "--depth", min=1, help="Search depth of Hub engines (instead of the clock).")] = None,
     movetime: Annotated[float | None, typer.Option(
-        "--movetime", min=0.0, help="Seconds per move of Hub engines (instead of the "
+        "--movetime", min=0.0, metavar="SECONDS",
+        help="Seconds per move of Hub engines (instead of the "
         "clock).")] = None,
     event: Annotated[str, typer.Option("--event", help="The Event tag.")] = "pdn match",
     cwd: Annotated[list[str] | None, typer.Option(
         "--cwd", metavar="DIR", help="Folder a Hub engine runs in (its own files): once for "
         "both players, or once per player in order.")] = None,
     timeout: Annotated[float, typer.Option(
-        "--timeout", min=1.0, help="Seconds to wait for a DXP engine to connect or "
+        "--timeout", min=1.0, metavar="SECONDS",
+        help="Seconds to wait for a DXP engine to connect or "
         "answer.")] = 60.0,
 ) -> None:
     """Play a match: every start position twice with colours swapped; the games are written
