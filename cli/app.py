@@ -17,6 +17,7 @@ from . import (
     convert,
     database,
     info,
+    match,
     moves,
     perft,
     show,
@@ -37,7 +38,7 @@ app = PdnTyper(
     pretty_exceptions_enable=False,
 )
 for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
-               database, standings):
+               database, standings, match):
     module.register(app)
 
 

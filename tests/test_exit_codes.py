@@ -79,6 +79,9 @@ CASES = {
     "search": ("{good_db} --player ivanov", None, "{good_db} --position nonsense"),
     # games without a result make the table incomplete (the broken file's invalid game is *)
     "standings": ("{good}", "{broken}", "{good} --tiebreak nonsense"),
+    # match reads no games: 1 is an engine that fails (here: none listens on port 1)
+    "match": ("random:1 random:2 --max-moves 5 -o {out}.pdn",
+              "random:1 dxp:127.0.0.1:1 --timeout 1 -o {out}.pdn", "random:1 nonsense"),
 }
 RUNS = [(command, kind, code) for command, cases in CASES.items()
         for kind, code in zip(("good", "some games", "usage"),
@@ -99,7 +102,8 @@ def test_exit_code(files, command, kind, code):
     assert result.exit_code == code, result.output
 
 
-@pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search"}))
+@pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search",
+                                                                 "match"}))
 def test_an_input_that_cannot_be_read_is_exit_2(files, tmp_path, command):
     good = CASES[command][0].format_map(files).split()
     missing = [str(tmp_path / "none.pdn") if part == files["good"] else part

@@ -1,0 +1,113 @@
+"""``pdn match``: two engines (or players) play each other, and the games are written as PDN."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Annotated
+
+import typer
+
+from .common import ExitCode, fail, stderr_console
+from .options import OutputOption, VariantOption
+
+PLAYER_HELP = ("hub:COMMAND (a Hub engine we start), dxp:HOST:PORT (a DXP engine that listens), "
+               "dxp-listen:[HOST:]PORT (we listen, a DXP engine connects) or random[:SEED].")
+
+
+def match(
+    first: Annotated[str, typer.Argument(metavar="PLAYER1", help=PLAYER_HELP)],
+    second: Annotated[str, typer.Argument(metavar="PLAYER2", help="The other player, as "
+                                          "PLAYER1.")],
+    output: OutputOption = None,
+    variant: VariantOption = "international",  # type: ignore[assignment]
+    ballots: Annotated[str | None, typer.Option(
+        "--ballots", metavar="FILE", help="Start positions, one a line: a FEN, or moves from "
+        "the initial position (# starts a comment); fmjd-64: the FMJD Drawing Table 64 "
+        "ballots (Russian).")] = None,
+    fen: Annotated[list[str] | None, typer.Option(
+        "--fen", help="A start position (repeatable; after the ballots).")] = None,
+    games: Annotated[int, typer.Option(
+        "--pairs", min=1, metavar="N",
+        help="Pairs of games from the initial position when no --ballots or "
+        "--fen is given.")] = 1,
+    minutes: Annotated[int, typer.Option(
+        "--minutes", min=0, max=999, help="Each side's clock for a game (told to the engines, "
+        "not enforced).")] = 5,
+    max_moves: Annotated[int, typer.Option(
+        "--max-moves", min=0, max=999, metavar="MOVES",
+        help="The move cap: a game still going after this many "
+        "moves of each side ends without a result (*); 0: none.")] = 150,
+    depth: Annotated[int | None, typer.Option(
+        "--depth", min=1, help="Search depth of Hub engines (instead of the clock).")] = None,
+    movetime: Annotated[float | None, typer.Option(
+        "--movetime", min=0.0, metavar="SECONDS",
+        help="Seconds per move of Hub engines (instead of the "
+        "clock).")] = None,
+    event: Annotated[str, typer.Option("--event", help="The Event tag.")] = "pdn match",
+    cwd: Annotated[list[str] | None, typer.Option(
+        "--cwd", metavar="DIR", help="Folder a Hub engine runs in (its own files): once for "
+        "both players, or once per player in order.")] = None,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=1.0, metavar="SECONDS",
+        help="Seconds to wait for a DXP engine to connect or "
+        "answer.")] = 60.0,
+) -> None:
+    """Play a match: every start position twice with colours swapped; the games are written
+    as PDN (the engines' names, Event, Date, Round, TimeControl, FEN, the result by our rules),
+    each as soon as it ends (docs/engines-dxp.md).
+
+    Exit status: 0 all games played; 1 an engine failed or played an illegal move (the
+    finished games are kept); 2 a usage error."""
+    from replay.engine.limits import EngineError, Limit
+    from replay.engine.match import (
+        GameFile,
+        MatchError,
+        game_pdn,
+        open_side,
+        play_match,
+        start_positions,
+    )
+
+    folders = list(cwd or [])
+    if len(folders) > 2:
+        fail("--cwd is given once for both players or once per player")
+    folders = folders * 2 if len(folders) == 1 else folders + [None] * (2 - len(folders))
+    if variant.name != "international" and any(spec.startswith("dxp") for spec in
+                                                (first, second)):
+        fail(f"DXP engines play International draughts only, not {variant.name}")
+    limit = Limit(depth=depth, movetime=movetime) if depth or movetime else None
+    try:
+        positions = start_positions(variant, ballots=ballots, fens=tuple(fen or ()),
+                                    count=games)
+    except MatchError as error:
+        fail(str(error))
+    target = GameFile(output) if output and output != "-" else None
+    console = stderr_console()
+
+    def on_game(number: int, record, start) -> None:
+        text = game_pdn(record, event=event, round_=str(number), minutes=minutes,
+                        limit=limit, ballot=start.label)
+        if target is None:
+            sys.stdout.write(text + "\n\n")
+            sys.stdout.flush()
+        else:
+            target.add(text)
+        console.print(f"game {number}/{2 * len(positions)}: {record.white} - {record.black} "
+                      f"{record.result} ({record.reason})", markup=False)
+
+    try:
+        with contextlib.ExitStack() as stack:
+            sides = [stack.enter_context(open_side(spec, cwd=folder, timeout=timeout,
+                                                   variant=variant.name))
+                     for spec, folder in zip((first, second), folders, strict=True)]
+            play_match(*sides, positions, minutes=minutes, max_moves=max_moves, limit=limit,
+                       on_game=on_game)
+    except MatchError as error:
+        fail(str(error))
+    except EngineError as error:
+        fail(str(error), ExitCode.SOME_GAMES)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(match)

@@ -1,0 +1,278 @@
+"""Matches between two players, written as PDN: each start position played twice, colours
+swapped, every game judged by our rules (``replay.engine.play``).
+
+Players are named by a spec: ``hub:COMMAND`` (a Hub engine we start, in ``cwd``),
+``dxp:HOST:PORT`` (a DXP engine that listens; we connect as initiator),
+``dxp-listen:[HOST:]PORT`` (we listen, on 127.0.0.1 unless HOST is given, and a DXP engine
+connects as follower; we are the initiator either way, so the
+match chooses colours and positions) or ``random[:SEED]`` (a random legal mover).
+
+>>> record = play_game(PlayerSide(RandomPlayer(3)), PlayerSide(RandomPlayer(4)),
+...                    Board(variant="international"), max_moves=2)
+>>> text = game_pdn(record, event="demo", round_="1", date="2026.01.01", minutes=5)
+>>> tags, moves = text.split(2 * chr(10))
+>>> print(tags)
+[Event "demo"]
+[Site "?"]
+[Date "2026.01.01"]
+[Round "1"]
+[White "random (seed 3)"]
+[Black "random (seed 4)"]
+[Result "*"]
+[GameType "20"]
+[TimeControl "300"]
+[Termination "unterminated"]
+>>> moves.startswith("1. "), moves.endswith("{move cap of 2 moves reached} *")
+(True, True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from replay.board import Board
+from replay.engine.dxp import DxpConnection, DxpListener, DxpSide, is_initial
+from replay.engine.limits import EngineError, Limit
+from replay.engine.play import (
+    DEFAULT_MAX_MOVES,
+    GameRecord,
+    PlayerSide,
+    RandomPlayer,
+    Side,
+    play_game,
+)
+from replay.numbering import MoveNumbering
+from replay.variants import Variant
+
+LINE_WIDTH = 80
+
+
+class MatchError(ValueError):
+    """A match that cannot start: a player spec, a start position or a ballot is wrong."""
+
+
+@dataclass(frozen=True)
+class StartPosition:
+    """Where a pair of games starts: the board, and the label of the ballot it came from."""
+
+    board: Board
+    label: str = ""
+
+
+# -- start positions ---------------------------------------------------------------------------
+
+
+def start_positions(variant: Variant, *, ballots: str | None = None,
+                    fens: tuple[str, ...] = (), count: int = 1) -> list[StartPosition]:
+    """The start positions of a match: the lines of a ballot file (``fmjd-64``: the FMJD
+    Drawing Table 64 ballots, Russian), then the FENs; the initial position ``count`` times
+    when neither is given. Raises MatchError naming the line that is no position."""
+    from pdn.fen import FenError
+
+    positions: list[StartPosition] = []
+    if ballots == "fmjd-64":
+        positions += _fmjd_ballots(variant)
+    elif ballots is not None:
+        try:
+            lines = Path(ballots).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise MatchError(f"cannot read the ballots {ballots}: {error}") from None
+        for number, line in enumerate(lines, 1):
+            text = line.split("#", 1)[0].strip()
+            if text:
+                positions.append(_ballot(variant, text, f"{ballots}:{number}"))
+    for fen in fens:
+        try:
+            positions.append(StartPosition(Board(fen, variant=variant)))
+        except FenError as error:
+            raise MatchError(f"--fen {fen!r}: {error}") from None
+    if not positions:
+        positions = [StartPosition(Board(variant=variant)) for _ in range(count)]
+    return positions
+
+
+def _ballot(variant: Variant, text: str, where: str) -> StartPosition:
+    """A ballot line: a FEN (it has a ``:``), or moves in any notation from the initial
+    position (move numbers allowed)."""
+    from pdn.fen import FenError
+
+    if ":" in text and text[:1].upper() in "WB" and text[1:2] == ":":
+        try:
+            return StartPosition(Board(text, variant=variant), "")
+        except FenError as error:
+            raise MatchError(f"{where}: {error}") from None
+    board = Board(variant=variant)
+    moves = [token for token in text.split() if not token.rstrip(".").isdigit()]
+    for token in moves:
+        try:
+            board.push_text(token)
+        except ValueError as error:
+            raise MatchError(f"{where}: ballot move {token!r}: {error}") from None
+    return StartPosition(Board(variant, board.position), " ".join(moves))
+
+
+def _fmjd_ballots(variant: Variant) -> list[StartPosition]:
+    from replay.ballots import fmjd_ballots
+
+    if variant.name != "russian":
+        raise MatchError("the FMJD Drawing Table 64 ballots are Russian draughts: "
+                         "use --variant russian")
+    positions = []
+    for moves, code in fmjd_ballots().items():
+        board = Board(variant=variant)
+        for text in moves:
+            board.push_text(text)
+        positions.append(StartPosition(Board(variant, board.position),
+                                       f"{code}: {' '.join(moves)}"))
+    return positions
+
+
+# -- players ------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
+              variant: str = "international") -> Iterator[Side]:
+    """The side a player spec names, opened for the whole match and closed (engine quit,
+    connection shut) when the block ends, whatever happens. A Hub engine is started for
+    ``variant`` (the Hub client's ``popen_hub``)."""
+    kind, _, rest = spec.partition(":")
+    if kind == "hub" and rest:
+        try:
+            from replay.engine.hub import popen_hub
+        except ImportError:
+            raise MatchError("this build has no Hub client (replay.engine.hub)") from None
+        extra = {} if variant == "international" else {"variant": variant}
+        with popen_hub(rest, cwd=cwd, **extra) as engine:
+            yield PlayerSide(engine)
+    elif kind == "dxp" and rest:
+        host, _, port = rest.rpartition(":")
+        with DxpConnection.connect(host or "127.0.0.1", _port(port, spec), timeout=timeout,
+                                   connect_timeout=timeout) as connection:
+            yield DxpSide(connection)
+    elif kind == "dxp-listen" and rest:
+        host, _, port = rest.rpartition(":")
+        with DxpListener(_port(port, spec), host or "127.0.0.1") as listener, \
+                listener.accept(timeout, timeout) as connection:
+            yield DxpSide(connection)
+    elif kind == "random":
+        try:
+            seed = int(rest) if rest else 0
+        except ValueError:
+            raise MatchError(f"player {spec!r}: the seed is a number") from None
+        yield PlayerSide(RandomPlayer(seed))
+    else:
+        raise MatchError(f"player {spec!r} is none of hub:COMMAND, dxp:HOST:PORT, "
+                         "dxp-listen:[HOST:]PORT, random[:SEED]")
+
+
+def _port(text: str, spec: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise MatchError(f"player {spec!r}: the port is a number 1-65535")
+    return int(text)
+
+
+# -- the match ----------------------------------------------------------------------------------
+
+
+def play_match(first: Side, second: Side, positions: list[StartPosition], *,
+               minutes: int = 5, max_moves: int = DEFAULT_MAX_MOVES,
+               limit: Limit | None = None,
+               on_game: Callable[[int, GameRecord, StartPosition], None] | None = None
+               ) -> list[GameRecord]:
+    """Play every start position twice, ``first`` White in the first game of each pair and
+    Black in the second; ``on_game(number, record, start)`` is called as each game ends."""
+    records = []
+    total = 2 * len(positions)
+    for start in positions:
+        for swap in (False, True):
+            white, black = (second, first) if swap else (first, second)
+            record = play_game(white, black, start.board, minutes=minutes,
+                               max_moves=max_moves, limit=limit,
+                               last=len(records) == total - 1)
+            records.append(record)
+            if on_game is not None:
+                on_game(len(records), record, start)
+    return records
+
+
+def game_pdn(record: GameRecord, *, event: str, round_: str, date: str | None = None,
+             minutes: int = 5, limit: Limit | None = None, ballot: str = "") -> str:
+    """A game as PDN: the seven tags, GameType, the FEN when the start is not the initial
+    position, TimeControl (seconds per side, PGN's form), the per-move limit of Hub engines
+    when one was set, Termination; the moves in the variant's notation; how the game ended as
+    a comment before the result."""
+    board = Board(record.start.variant, record.start.position)
+    date = date or datetime.date.today().strftime("%Y.%m.%d")
+    tags = [("Event", event), ("Site", "?"), ("Date", date), ("Round", round_),
+            ("White", record.white), ("Black", record.black), ("Result", record.result),
+            ("GameType", str(board.variant.gametype.number))]
+    fen = None if is_initial(board) else board.fen()
+    if fen:
+        tags.append(("FEN", fen))
+    tags.append(("TimeControl", str(minutes * 60)))
+    if limit is not None:
+        bounds = [f"{name}={value:g}" for name, value in
+                  (("depth", limit.depth), ("nodes", limit.nodes),
+                   ("movetime", limit.movetime)) if value is not None]
+        if bounds:
+            tags.append(("EngineLimit", " ".join(bounds)))
+    tags.append(("Termination", record.ending.termination))
+    numbering = MoveNumbering.of(fen, board.variant)
+    words = [f"{{ballot {ballot}}}"] if ballot else []
+    for index, move in enumerate(record.moves):
+        if not numbering.is_second(index) or index == 0:
+            words.append(numbering.label(index))
+        words.append(board.text(move, "pdn"))
+        board.push(move)
+    words += [f"{{{record.reason}}}", record.result]
+    header = "\n".join(f'[{name} "{_quoted(value)}"]' for name, value in tags)
+    return header + "\n\n" + "\n".join(_wrap(words))
+
+
+def _quoted(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(words: list[str]) -> Iterator[str]:
+    line = ""
+    for word in words:
+        candidate = f"{line} {word}" if line else word
+        if len(candidate) > LINE_WIDTH and line:
+            yield line
+            line = word
+        else:
+            line = candidate
+    if line:
+        yield line
+
+
+class GameFile:
+    """The match's output, rewritten atomically after every game (``replay.run.output``): a stopped
+    match leaves every finished game and never a half-written one. Games already in the file
+    are kept; the new ones follow."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        try:
+            self.text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            self.text = ""
+        if self.text and not self.text.endswith("\n\n"):
+            self.text = self.text.rstrip("\n") + "\n\n"
+
+    def add(self, game: str) -> None:
+        from replay.run.output import write_atomically
+
+        text = self.text + game + "\n\n"
+        write_atomically(self.path, text)
+        self.text = text
+
+
+__all__ = ["EngineError", "GameFile", "MatchError", "StartPosition", "game_pdn", "open_side",
+           "play_match", "start_positions"]
