@@ -185,7 +185,7 @@ def test_info_and_validate_agree_on_the_italian_and_czech_archives(shared_data, 
 
 
 def test_validate_into_a_dataset_follows_across_partitions_as_the_stream(tmp_path, monkeypatch):
-    from replay.validate.reports import dataset as validate_dataset
+    from replay.validate import dataset as validate_dataset
 
     path, expected = _mixed_file(tmp_path)
     monkeypatch.setattr(validate, "BLOCK", 600)
