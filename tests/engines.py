@@ -30,3 +30,42 @@ def find_dame() -> str | None:
     """The ``dame`` command of dame-rs: beside this Python, else on the PATH."""
     dame = Path(sys.executable).with_name("dame")
     return str(dame) if dame.exists() else shutil.which("dame")
+
+
+def child_processes() -> list[str]:
+    """This process's children, living or zombie, from ``/proc`` (``pid comm state``): an
+    engine a test started must be gone, reaped, when the test ends."""
+    import os
+
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces, so split after its parenthesis
+        head, _, rest = text.rpartition(")")
+        fields = rest.split()
+        if len(fields) > 1 and int(fields[1]) == os.getpid():
+            children.append(f"{head.split(' (', 1)[0]} {head.split(' (', 1)[-1]} {fields[0]}")
+    return children
+
+
+def fake_engine(folder: Path, name: str, answers: dict[str, list[str]],
+                banner: tuple[str, ...] = ()) -> list[str]:
+    """A tiny Hub engine for tests: a Python script in ``folder`` that answers each command
+    (the first word of a line) with the lines ``answers`` gives it; ``quit`` ends it. Returns
+    its command line."""
+    script = folder / f"{name}.py"
+    script.write_text(
+        "import sys\n"
+        f"ANSWERS = {answers!r}\n"
+        f"for line in {list(banner)!r}:\n"
+        "    print(line, flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    word = line.split()[0] if line.split() else ''\n"
+        "    if word == 'quit':\n"
+        "        break\n"
+        "    for answer in ANSWERS.get(word, []):\n"
+        "        print(answer, flush=True)\n", encoding="utf-8")
+    return [sys.executable, str(script)]

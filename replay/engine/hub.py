@@ -249,13 +249,15 @@ class HubEngine:
         self.close()
         return EngineError(f"engine {self.name} {how}{said}")
 
-    def _next(self, timeout: float | None) -> str:
-        """The engine's next line; EngineError when it dies or stays silent too long."""
+    def _next(self, timeout: float | None, whole: float | None = None) -> str:
+        """The engine's next line; EngineError when it dies or stays silent too long
+        (``whole``: the time allowed, as the message says it)."""
         try:
             line = self._lines.get(timeout=timeout)
         except queue.Empty:
             self.close()
-            raise EngineError(f"engine {self.name} did not answer within {timeout:g} s"
+            allowed = whole if whole is not None else timeout
+            raise EngineError(f"engine {self.name} did not answer within {allowed:g} s"
                               ) from None
         if line is _EOF:
             self._lines.put(_EOF)
@@ -268,7 +270,7 @@ class HubEngine:
         deadline = None if timeout is None else clock.monotonic() + timeout
         while True:
             left = None if deadline is None else max(0.0, deadline - clock.monotonic())
-            line = self._next(left)
+            line = self._next(left, timeout)
             lines.append(line)
             if line.split(" ", 1)[0] == word:
                 return lines
@@ -466,7 +468,7 @@ class HubEngine:
         try:
             while True:
                 left = None if deadline is None else max(0.0, deadline - clock.monotonic())
-                if self._consume(board, self._next(left), search):
+                if self._consume(board, self._next(left, wait), search):
                     break
         except BaseException:  # a garbled line, a timeout, Ctrl-C: the engine goes
             self.close()

@@ -1,0 +1,227 @@
+"""The Hub client against both real engines: Scan 2.0 (the first Hub protocol, its
+``src/main.cpp``) and dame-rs (the second, Scan 3.x's ``protocol.txt``); and against tiny
+fake engines for what a real one never does (an illegal move, a garbled line, silence)."""
+
+from __future__ import annotations
+
+import _thread
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from engines import child_processes, fake_engine
+
+from replay.board import Board
+from replay.engine.hub import parse_move, popen_hub, position_text
+from replay.engine.limits import EngineError, Limit
+from replay.replayer import replay_game
+
+INTERNATIONAL = "international"
+WK2007 = Path("international") / "fmjd_wk2007_all_games.pdn"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """How to start one real engine, and a depth at which it reports evaluations (Scan 2.0
+    prints ``info`` from depth 12 on)."""
+
+    command: list[str]
+    cwd: Path | None
+    options: dict[str, object]
+    depth: int
+    generation: int
+
+
+@pytest.fixture(params=["scan", "dame"])
+def spec(request) -> Spec:
+    if request.param == "scan":
+        # tt-size 20: 16 MiB of hash instead of scan.ini's 256 MiB
+        return Spec(["./scan", "hub"], request.getfixturevalue("scan_dir"), {"tt-size": 20},
+                    12, 1)
+    return Spec(request.getfixturevalue("dame_command"), None, {"hash": 16}, 5, 2)
+
+
+@pytest.fixture(autouse=True)
+def no_engine_outlives_a_test():
+    before = set(child_processes())
+    yield
+    left = [child for child in child_processes() if child not in before]
+    assert not left, f"processes left behind: {left}"
+
+
+def start(spec: Spec, **kwargs):
+    return popen_hub(spec.command, cwd=spec.cwd, options=spec.options, **kwargs)
+
+
+@pytest.fixture
+def wk2007_game(shared_data, archive):
+    return replay_game(archive(shared_data / WK2007)[0])
+
+
+def test_the_start_position_in_both_protocols():
+    # Scan 2.0's fen.h Start_Hub; protocol.txt's example "pos pos=Wbbbb...": side, 50 squares
+    board = Board(variant=INTERNATIONAL)
+    assert position_text(board, 1) == "w" + "b" * 20 + "e" * 10 + "w" * 20
+    assert position_text(board, 2) == "W" + "b" * 20 + "e" * 10 + "w" * 20
+
+
+def test_hub_moves_are_read_with_or_without_the_captured_squares():
+    board = Board(variant=INTERNATIONAL)
+    for text in ("32-28", "19-23"):
+        board.push(parse_move(board, text))
+    # protocol.txt: captures list every captured square ("28x19x23"); Scan 2.0's PV names
+    # them only where two captures would look alike ("28x19")
+    assert str(parse_move(board, "28x19x23")) == str(parse_move(board, "28x19")) == "28x19"
+    with pytest.raises(EngineError, match="'28-22', an illegal move"):
+        parse_move(board, "28-22", "fake")
+    with pytest.raises(EngineError, match="'28x17x23'"):
+        parse_move(board, "28x17x23", "fake")
+    with pytest.raises(EngineError, match="not a move"):
+        parse_move(board, "e2e4", "fake")
+
+
+def test_the_protocol_generation_is_told_at_start_up(spec):
+    with start(spec) as engine:
+        assert engine.generation == spec.generation
+        assert engine.name.startswith("Scan 2.0" if spec.generation == 1 else "dame")
+        assert engine.author
+        if spec.generation == 2:
+            assert "hash" in engine.options  # dame's "param name=hash ..."
+
+
+def test_every_evaluation_and_line_of_a_real_game_is_legal(spec, wk2007_game):
+    nodes = wk2007_game.mainline()
+    with start(spec) as engine:
+        for node in nodes[::8]:
+            board = node.board_before()
+            info = engine.analyse(board, Limit(depth=spec.depth))
+            assert info.score is not None and info.score.centi is not None
+            assert info.depth == spec.depth
+            assert info.pv
+            for move in info.pv:  # each move legal where the line has come to
+                assert move in board.legal_moves()
+                board.push(move)
+
+
+def test_play_gives_a_legal_move_and_a_legal_ponder_move(spec, wk2007_game):
+    board = wk2007_game.mainline()[20].board_before()
+    with start(spec) as engine:
+        result = engine.play(board, Limit(depth=spec.depth))
+    assert result.move in board.legal_moves()
+    if result.ponder is not None:
+        board.push(result.move)
+        assert result.ponder in board.legal_moves()
+
+
+def test_multipv_gives_that_many_lines_best_first(spec, wk2007_game):
+    board = next(board for board in (node.board_before() for node in wk2007_game.mainline())
+                 if len(board.legal_moves()) >= 5)
+    with start(spec) as engine:
+        lines = engine.analyse(board, Limit(depth=spec.depth + 1), multipv=3)
+    assert [info.multipv for info in lines] == [1, 2, 3]
+    firsts = [info.pv[0] for info in lines]
+    assert len(set(firsts)) == 3 and all(move in board.legal_moves() for move in firsts)
+    scores = [info.score.centi for info in lines]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_analysis_streams_until_stopped(spec):
+    board = Board(variant=INTERNATIONAL)
+    with start(spec) as engine:
+        with engine.analysis(board) as analysis:
+            depths = []
+            for info in analysis:
+                if info.depth is not None:
+                    depths.append(info.depth)
+                if len(depths) >= 2:
+                    break
+            best = analysis.stop()
+        assert depths == sorted(depths) and depths[0] >= (12 if spec.generation == 1 else 1)
+        assert best.move in board.legal_moves()
+        # the engine is ready for the next search
+        assert engine.play(board, Limit(depth=spec.depth)).move in board.legal_moves()
+
+
+def test_an_engine_killed_mid_search_is_a_clean_error(spec):
+    board = Board(variant=INTERNATIONAL)
+    engine = start(spec)
+    threading.Timer(0.5, os.kill, (engine.process.pid, signal.SIGKILL)).start()
+    with pytest.raises(EngineError, match="killed by signal 9"):
+        engine.analyse(board, Limit())  # no limit: it searches until killed
+    assert engine.process.poll() is not None
+    engine.quit()  # nothing left to do, and no error
+
+
+def test_ctrl_c_during_a_search_leaves_no_engine(spec):
+    board = Board(variant=INTERNATIONAL)
+    engine = start(spec)
+    threading.Timer(0.5, _thread.interrupt_main).start()
+    with pytest.raises(KeyboardInterrupt):
+        engine.analyse(board, Limit())
+        time.sleep(5)  # the interrupt lands here if the search ended first
+    assert engine.process.poll() is not None
+
+
+def test_a_variant_the_engine_does_not_play_is_refused(spec):
+    with pytest.raises(EngineError, match="International draughts only"):
+        start(spec, variant="frisian")
+
+
+# -- fake engines: what a real one never does ---------------------------------------------
+
+SECOND = {"hub": ["id name=fake version=1", "wait"], "init": ["ready"]}
+FIRST = {"hub": ["name Fake 1", "author Nobody", "wait"], "init": ["ready"]}
+
+
+def test_an_illegal_engine_move_is_an_error_naming_engine_and_move(tmp_path):
+    command = fake_engine(tmp_path, "illegal", {**SECOND, "go": [
+        "info depth=1 score=0.10 pv=32-28", "done move=32-29"]})
+    board = Board(variant=INTERNATIONAL)
+    with popen_hub(command) as engine, pytest.raises(EngineError) as error:
+        engine.play(board, Limit(depth=1))
+    assert "fake 1" in str(error.value) and "'32-29', an illegal move" in str(error.value)
+
+
+def test_an_illegal_move_in_a_line_is_an_error(tmp_path):
+    command = fake_engine(tmp_path, "badpv", {**FIRST, "analyse": [
+        "info 12 12.0 5 100 0.01 1.0 32-28 32-28", "move 32-28"]})
+    with popen_hub(command) as engine, pytest.raises(EngineError, match=r"Fake 1.*'32-28'"):
+        engine.analyse(Board(variant=INTERNATIONAL), Limit(depth=12))
+
+
+def test_a_garbled_info_line_is_an_error(tmp_path):
+    command = fake_engine(tmp_path, "garbled", {**SECOND, "go": [
+        "info depth=deep score=high", "done move=32-28"]})
+    with popen_hub(command) as engine, pytest.raises(EngineError, match="garbled line"):
+        engine.analyse(Board(variant=INTERNATIONAL), Limit(depth=1))
+
+
+def test_an_engine_that_refuses_the_position_is_an_error(tmp_path):
+    # dame-rs answers a bad position with "error message=..." and goes on with the old one
+    command = fake_engine(tmp_path, "refuses", {**SECOND, "pos": ['error message="no"'],
+                                                "go": ["done move=32-28"]})
+    with popen_hub(command) as engine, pytest.raises(EngineError, match=r"refused.*no"):
+        engine.play(Board(variant=INTERNATIONAL), Limit(depth=1))
+
+
+def test_a_silent_engine_times_out_and_is_gone(tmp_path):
+    command = fake_engine(tmp_path, "silent", {})
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="did not answer within 1 s"):
+        popen_hub(command, timeout=1)
+    assert time.monotonic() - started < 5
+
+
+def test_a_command_that_does_not_exist_is_an_error():
+    with pytest.raises(EngineError, match="cannot start"):
+        popen_hub("no-such-engine-here hub")
+
+
+def test_first_protocol_banner_lines_are_skipped(tmp_path):
+    command = fake_engine(tmp_path, "banner", FIRST, banner=("Fake 1 by Nobody",))
+    with popen_hub(command) as engine:
+        assert (engine.generation, engine.name, engine.author) == (1, "Fake 1", "Nobody")
