@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -82,7 +83,13 @@ def analyse(
     blunders); --json prints a row per ply instead. Exit status: 0 all analysed, 1 some games
     not (wholly) analysed, 2 usage error or an engine that does not start.
     """
-    from replay.engine.annotate import Thresholds, analysed_keys, annotate_games, game_key
+    from replay.engine.annotate import (
+        Thresholds,
+        analysed_games,
+        annotate_games,
+        game_key,
+        rows_of_annotated,
+    )
     from replay.engine.hub import popen_hub
     from replay.engine.limits import EngineError, Limit
 
@@ -108,7 +115,7 @@ def analyse(
         fail(f"{out}: the output is one of the inputs")
     try:
         games = list(read_inputs(sources, encoding))
-        done = analysed_keys(out) if out is not None else set()
+        done = analysed_games(out) if out is not None else {}
     except OSError as error:
         fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
     todo = [game for game in games if game_key(game) not in done]
@@ -130,7 +137,12 @@ def analyse(
     from replay.engine.annotate import limit_text
 
     annotator = f"{name}, {limit_text(limit)}"
-    rows = []
+    thresholds = Thresholds(mistake, blunder, cap)
+    rows_by_game: dict[int, list] = {}
+    for number, game in enumerate(games, 1):  # the games a stopped run did: rows read back
+        if game_key(game) in done:
+            rows_by_game[number] = rows_of_annotated(done[game_key(game)], number, thresholds)
+    numbers = [number for number, game in enumerate(games, 1) if game_key(game) not in done]
     failed = 0
     stream = open(out, "a", encoding="utf-8") if out is not None else sys.stdout  # noqa: SIM115
     try:
@@ -138,7 +150,7 @@ def analyse(
 
         with progress_bar("analysing", len(todo), console) as advance:
             for outcome in annotate_games(
-                    todo, start, limit, Thresholds(mistake, blunder, cap), jobs=jobs,
+                    todo, start, limit, thresholds, jobs=jobs,
                     variation_plies=variation_plies, default=choice.default,
                     override=choice.override, rules=choice.rules, annotator=annotator):
                 game = todo[outcome.index]
@@ -152,7 +164,9 @@ def analyse(
                         console.print(f"note: {where}: {outcome.analysis.problem}")
                     stream.write(write_game(outcome.analysis.game) + "\n\n")
                     stream.flush()
-                    rows.extend(outcome.analysis.rows)
+                    number = numbers[outcome.index]
+                    rows_by_game[number] = [replace(row, game=number)
+                                            for row in outcome.analysis.rows]
                 if advance:
                     advance(1)
     except KeyboardInterrupt:
@@ -161,6 +175,7 @@ def analyse(
     finally:
         if stream is not sys.stdout:
             stream.close()
+    rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
     _report(rows, json_rows, stdout_free=out is not None)
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
 

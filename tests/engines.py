@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 SCAN_SOURCE_NAME = Path("engines") / "scan-2.0"
@@ -69,3 +70,34 @@ def fake_engine(folder: Path, name: str, answers: dict[str, list[str]],
         "    for answer in ANSWERS.get(word, []):\n"
         "        print(answer, flush=True)\n", encoding="utf-8")
     return [sys.executable, str(script)]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """How to start one real engine, and a depth at which it reports evaluations (Scan 2.0
+    prints ``info`` from depth 12 on)."""
+
+    command: list[str]
+    cwd: Path | None
+    options: dict[str, object]
+    depth: int
+    generation: int
+
+
+ENGINE_NAMES = ("scan", "dame")
+
+
+def engine_spec(request, name: str) -> Spec:
+    """The ``Spec`` of a real engine, from the session's fixtures (``scan_dir``: Scan 2.0
+    with a 16 MiB hash instead of scan.ini's 256 MiB; ``dame_command``)."""
+    if name == "scan":
+        return Spec(["./scan", "hub"], request.getfixturevalue("scan_dir"), {"tt-size": 20},
+                    12, 1)
+    return Spec(request.getfixturevalue("dame_command"), None, {"hash": 16}, 5, 2)
+
+
+def start(spec: Spec, **kwargs):
+    """A running engine of a ``Spec`` (``popen_hub``)."""
+    from replay.engine.hub import popen_hub
+
+    return popen_hub(spec.command, cwd=spec.cwd, options=spec.options, **kwargs)

@@ -9,14 +9,15 @@ import os
 import signal
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from engines import child_processes, fake_engine
+from engines import ENGINE_NAMES, Spec, child_processes, engine_spec, fake_engine, start
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from replay.board import Board
-from replay.engine.hub import parse_move, popen_hub, position_text
+from replay.engine.hub import move_text, parse_move, popen_hub, position_text
 from replay.engine.limits import EngineError, Limit
 from replay.replayer import replay_game
 
@@ -24,25 +25,9 @@ INTERNATIONAL = "international"
 WK2007 = Path("international") / "fmjd_wk2007_all_games.pdn"
 
 
-@dataclass(frozen=True)
-class Spec:
-    """How to start one real engine, and a depth at which it reports evaluations (Scan 2.0
-    prints ``info`` from depth 12 on)."""
-
-    command: list[str]
-    cwd: Path | None
-    options: dict[str, object]
-    depth: int
-    generation: int
-
-
-@pytest.fixture(params=["scan", "dame"])
+@pytest.fixture(params=ENGINE_NAMES)
 def spec(request) -> Spec:
-    if request.param == "scan":
-        # tt-size 20: 16 MiB of hash instead of scan.ini's 256 MiB
-        return Spec(["./scan", "hub"], request.getfixturevalue("scan_dir"), {"tt-size": 20},
-                    12, 1)
-    return Spec(request.getfixturevalue("dame_command"), None, {"hash": 16}, 5, 2)
+    return engine_spec(request, request.param)
 
 
 @pytest.fixture(autouse=True)
@@ -51,10 +36,6 @@ def no_engine_outlives_a_test():
     yield
     left = [child for child in child_processes() if child not in before]
     assert not left, f"processes left behind: {left}"
-
-
-def start(spec: Spec, **kwargs):
-    return popen_hub(spec.command, cwd=spec.cwd, options=spec.options, **kwargs)
 
 
 @pytest.fixture
@@ -82,6 +63,24 @@ def test_hub_moves_are_read_with_or_without_the_captured_squares():
         parse_move(board, "28x17x23", "fake")
     with pytest.raises(EngineError, match="not a move"):
         parse_move(board, "e2e4", "fake")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=10_000), max_size=60))
+def test_every_legal_move_reads_back_from_its_hub_text(choices):
+    # a random game from the start: in every position each legal move's Hub text, with all
+    # its captured squares, is read back as that move (kings and long captures included)
+    board = Board(variant=INTERNATIONAL)
+    for choice in choices:
+        moves = board.legal_moves()
+        if not moves:
+            break
+        for move in moves:
+            assert parse_move(board, move_text(board, move)) == move
+        board.push(moves[choice % len(moves)])
+    side, squares = position_text(board, 2)[0], position_text(board, 2)[1:]
+    assert side == ("W" if board.turn == 0 else "B") and len(squares) == 50
+    assert squares.count("e") == 50 - len(board.setup().pieces)
 
 
 def test_the_protocol_generation_is_told_at_start_up(spec):

@@ -116,7 +116,8 @@ def move_accuracy(before: float, after: float) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
 
 
-def _record(board: Board, move) -> MoveRecord:
+def move_record(board: Board, move) -> MoveRecord:
+    """A move of ``board`` as a record in the notation its GameType prescribes."""
     import re
 
     text = board.text(move, "pdn")
@@ -128,7 +129,7 @@ def _variation(board: Board, pv: list, plies: int) -> Line:
     here = board.copy()
     line = Line()
     for move in pv[:plies]:
-        line.plies.append(Ply(_record(here, move)))
+        line.plies.append(Ply(move_record(here, move)))
         here.push(move)
     return line
 
@@ -159,6 +160,8 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
             raise EngineError(f"engine {engine.name} gave no evaluation at {limit_text(limit)}"
                               " (Scan 2.0 reports one from depth 12 on)")
     cap = thresholds.cap
+    if infos[0] is not None:  # the start's evaluation, so that the rows can be read back
+        game.moves.comments.append(f"[%eval {eval_text(infos[0].score, boards[0].turn == WHITE)}]")
     for index, node in enumerate(nodes):
         before_info, after_info = infos[index], infos[index + 1]
         board = boards[index]
@@ -195,6 +198,63 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
     return analysis
 
 
+def _written_men(evaluation, white_to_move: bool, cap: float) -> float | None:
+    """A ``pdn.commands.Eval`` (White's view) as men from the side to move, clamped."""
+    if evaluation is None:
+        return None
+    if evaluation.mate is not None:
+        white = cap if evaluation.mate > 0 else -cap
+    else:
+        white = max(-cap, min(cap, evaluation.pieces))
+    return white if white_to_move else -white
+
+
+def rows_of_annotated(game: Game, number: int | None = None,
+                      thresholds: Thresholds = Thresholds()) -> list[PlyRow]:
+    """The rows of a game ``analyse_game`` annotated before (a stopped run's output), read
+    from its ``[%eval]`` comments, NAGs and variations: the engine's move is known only
+    where a variation gives it, the depth not at all."""
+    from pdn.commands import eval_of
+    from replay.movegen import WHITE
+    from replay.replayer import replay_game
+
+    tree = replay_game(game)
+    nodes = tree.mainline()
+    cap = thresholds.cap
+    rows: list[PlyRow] = []
+    previous = eval_of(game.moves.comments)
+    for index, node in enumerate(nodes):
+        board = node.board_before()
+        mover_white = board.turn == WHITE
+        before = _written_men(previous, mover_white, cap)
+        written = node.ply.eval
+        after = _written_men(written, mover_white, cap)
+        if written is None and not node.board.legal_moves():
+            after = cap
+        judgement = ("blunder" if NAG_BLUNDER in node.nags
+                     else "mistake" if NAG_MISTAKE in node.nags else "")
+        best = node.variations[0][0].move if judgement and node.variations else None
+        drop = None if before is None or after is None else max(0.0, before - after)
+        rows.append(PlyRow(
+            game=number or game.index, source=game.source, ply=index + 1,
+            move_number=node.move_number, side=node.side,
+            player=game.tags.get(node.side, "?") or "?", move=board.text(node.move, "pdn"),
+            best=board.text(best, "pdn") if best is not None else None,
+            eval_before=before, eval_after=after,
+            eval_white=None if written is None else _eval_value(written),
+            drop=None if drop is None else round(drop, 2),
+            accuracy=None if drop is None else round(move_accuracy(before, after), 1),
+            judgement=judgement, depth=None))
+        previous = written
+    return rows
+
+
+def _eval_value(evaluation) -> str:
+    if evaluation.mate is not None:
+        return f"#{evaluation.mate}"
+    return f"{evaluation.pieces:.2f}"
+
+
 def limit_text(limit: Limit) -> str:
     """A limit in words: ``depth 12``, ``0.5 s a move``."""
     if limit.depth is not None:
@@ -213,15 +273,15 @@ def game_key(game: Game) -> tuple:
             tuple(format_move(ply.record) for ply in game.moves.plies))
 
 
-def analysed_keys(path) -> set[tuple]:
-    """The keys of the games an earlier (maybe stopped) run has written to ``path``."""
+def analysed_games(path) -> dict[tuple, Game]:
+    """The games an earlier (maybe stopped) run has written to ``path``, by ``game_key``."""
     from pathlib import Path
 
     from pdn.reader import read_games
 
     if not Path(path).is_file():
-        return set()
-    return {game_key(game) for game in read_games(Path(path))}
+        return {}
+    return {game_key(game): game for game in read_games(Path(path))}
 
 
 @dataclass
@@ -360,5 +420,6 @@ def players_table(plies: pd.DataFrame) -> pd.DataFrame:
 
 
 __all__ = ["GameAnalysis", "Outcome", "PlyRow", "Thresholds", "analyse_game",
-           "analysed_keys", "annotate_games", "eval_text", "game_key", "games_table",
-           "move_accuracy", "players_table", "rows_frame"]
+           "analysed_games", "annotate_games", "eval_text", "game_key", "games_table",
+           "move_accuracy", "move_record", "players_table", "rows_frame",
+           "rows_of_annotated"]
