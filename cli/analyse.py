@@ -83,6 +83,7 @@ def analyse(
     blunders); --json prints a row per ply instead. Exit status: 0 all analysed, 1 some games
     not (wholly) analysed, 2 usage error or an engine that does not start.
     """
+    from replay.board import Board
     from replay.engine.annotate import (
         Thresholds,
         analysed_games,
@@ -98,6 +99,8 @@ def analyse(
         fail('give the engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
     if depth is not None and movetime is not None:
         fail("give --depth or --movetime, not both")
+    if json_rows and output in (None, "-"):
+        fail("--json writes the rows on stdout: give the annotated games a file with -o")
     if blunder < mistake:
         fail(f"--blunder ({blunder:g}) must be at least --mistake ({mistake:g})")
     limit = Limit(movetime=movetime) if movetime is not None else Limit(
@@ -129,9 +132,12 @@ def analyse(
                          variant=variant_name)
 
     try:  # the engine starts once here, so that a wrong command is a usage error
-        first = start("international")
-        name = first.name
-        first.quit()
+        with start("international") as first:
+            name = first.name
+            if limit.depth is not None and first.analyse(Board(variant="international"),
+                                                         limit).score is None:
+                fail(f"engine {name} gives no evaluation at depth {limit.depth} (Scan 2.0 "
+                     "reports one from depth 12 on): use a greater --depth")
     except EngineError as error:
         fail(str(error))
     from replay.engine.annotate import limit_text

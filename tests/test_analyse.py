@@ -127,6 +127,19 @@ def test_the_tables_count_what_the_rows_say(spec: Spec, wk2007):
     assert players["accuracy"].between(0, 100).all()
 
 
+def test_a_run_stopped_early_leaves_no_engine(spec: Spec, wk2007):
+    from replay.engine.annotate import annotate_games
+
+    def start_engine(variant):
+        return start(spec, variant=variant)
+
+    outcomes = annotate_games(wk2007[:4], start_engine, Limit(depth=spec.depth), jobs=2)
+    first = next(outcomes)
+    assert first.index == 0 and first.analysis is not None
+    outcomes.close()  # as a Ctrl-C in the loop does: the engines are closed and reaped
+    # (the autouse fixture checks /proc for this process's children)
+
+
 # -- the command ----------------------------------------------------------------------------
 
 @pytest.fixture
@@ -180,6 +193,7 @@ def test_pdn_analyse_says_which_engine_sent_an_illegal_move(tmp_path, wk2007):
     (["--engine-cmd", "dame hub", "--depth", "3", "--movetime", "1"], "not both"),
     ([], "--engine-cmd"),
     (["--engine-cmd", "dame hub", "--mistake", "2", "--blunder", "1"], "at least --mistake"),
+    (["--engine-cmd", "dame hub", "--json", "-o", "-"], "--json writes the rows on stdout"),
 ])
 def test_pdn_analyse_usage_errors(tmp_path, wk2007, arguments, message):
     source = _games_file(tmp_path / "one.pdn", wk2007[:1])
@@ -187,6 +201,15 @@ def test_pdn_analyse_usage_errors(tmp_path, wk2007, arguments, message):
                                  *arguments])
     assert result.exit_code == 2, result.output
     assert message in " ".join(result.output.split())
+
+
+def test_pdn_analyse_refuses_a_depth_scan_does_not_report(tmp_path, wk2007, scan_dir):
+    source = _games_file(tmp_path / "one.pdn", wk2007[:1])
+    result = runner.invoke(app, ["analyse", source, "-o", str(tmp_path / "out.pdn"),
+                                 "--engine-cmd", "./scan hub", "--engine-dir", str(scan_dir),
+                                 "--engine-option", "tt-size=16", "--depth", "6"])
+    assert result.exit_code == 2, result.output
+    assert "Scan 2.0 gives no evaluation at depth 6" in " ".join(result.output.split())
 
 
 def test_pdn_analyse_of_an_unreadable_input_is_exit_2(tmp_path, dame_wrapper):

@@ -326,6 +326,8 @@ def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngin
                     engine = start_engine(name)
                     with lock:
                         engines.append(engine)
+                    if stopped.is_set():  # the run ended while it started
+                        break
                 results.put(Outcome(index, analyse_game(engine, game, limit, thresholds,
                                                         number=index + 1, **options)))
             except EngineError as error:
@@ -355,11 +357,12 @@ def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngin
             yield waiting.pop(want)
     finally:
         stopped.set()
-        with lock:
-            for engine in engines:
-                engine.close()
-        for worker in workers:
-            worker.join(timeout=10)
+        for _ in range(2):  # again after the workers end: one may have started an engine
+            with lock:
+                for engine in engines:
+                    engine.close()
+            for worker in workers:
+                worker.join(timeout=10)
 
 
 def rows_frame(rows: Iterable[PlyRow]) -> pd.DataFrame:
