@@ -183,9 +183,28 @@ def test_pdn_analyse_says_which_engine_sent_an_illegal_move(tmp_path, wk2007):
         "go": ["info depth=1 score=0.00 pv=32-28", "done move=32-29"]})
     result = runner.invoke(app, ["analyse", source, "-o", str(tmp_path / "out.pdn"),
                                  "--engine-cmd", " ".join(command), "--depth", "1"])
-    assert result.exit_code == 1, result.output
+    # the engine is tried on the start position first: a broken one is a usage error
+    assert result.exit_code == 2, result.output
     assert "liar sent '32-29', an illegal move" in result.output
     assert "Traceback" not in result.output
+
+
+def test_an_engine_failing_on_a_game_is_restarted_for_the_next(tmp_path, wk2007,
+                                                                dame_command):
+    from replay.engine.annotate import annotate_games
+    from replay.engine.hub import popen_hub
+
+    liar = fake_engine(tmp_path, "liar", {
+        "hub": ["id name=liar", "wait"], "init": ["ready"],
+        "go": ["info depth=1 score=0.00 pv=32-28", "done move=32-29"]})
+    commands = iter([liar, dame_command])
+
+    def start_engine(variant):
+        return popen_hub(next(commands), variant=variant)
+
+    outcomes = list(annotate_games(wk2007[:2], start_engine, Limit(depth=2)))
+    assert outcomes[0].analysis is None and "liar sent '32-29'" in outcomes[0].error
+    assert outcomes[1].analysis is not None and outcomes[1].analysis.rows
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
