@@ -151,6 +151,7 @@ def analyse(
     numbers = [number for number, game in enumerate(games, 1) if game_key(game) not in done]
     failed = 0
     stream = open(out, "a", encoding="utf-8") if out is not None else sys.stdout  # noqa: SIM115
+    _stop_on_sigterm()
     try:
         from pdn.writer import write_game
 
@@ -184,6 +185,19 @@ def analyse(
     rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
     _report(rows, json_rows, stdout_free=out is not None)
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
+
+
+def _stop_on_sigterm() -> None:
+    """A SIGTERM (``kill``, ``timeout``) stops the run as Ctrl-C does: the engines are closed
+    and the games done so far stay written."""
+    import signal
+    import threading
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 def _engine_options(pairs: list[str] | None) -> dict[str, str]:
