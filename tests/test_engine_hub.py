@@ -83,6 +83,28 @@ def test_every_legal_move_reads_back_from_its_hub_text(choices):
     assert squares.count("e") == 50 - len(board.setup().pieces)
 
 
+def test_king_moves_are_sent_for_repetitions():
+    # protocol.txt: "pos pos=... moves=..." carries the (reversible) king moves
+    from replay.engine.hub import _position_pairs
+
+    board = Board("W:WK46,35:BK1,25", variant=INTERNATIONAL)
+    assert _position_pairs(board) == f"pos={position_text(board, 2)}"
+    start = position_text(board, 2)
+    for text in ("46-41", "1-7", "41-46"):
+        board.push(parse_move(board, text))
+    assert _position_pairs(board) == f'pos={start} moves="46-41 1-7 41-46"'
+    board.push(parse_move(board, "25-30"))  # a man's move: nothing before it counts
+    assert _position_pairs(board) == f"pos={position_text(board, 2)}"
+
+
+def test_a_board_with_a_history_of_king_moves_is_searched(spec):
+    board = Board("W:WK46,35:BK1,25", variant=INTERNATIONAL)
+    for text in ("46-41", "1-7", "41-46"):
+        board.push(parse_move(board, text))
+    with start(spec) as engine:
+        assert engine.play(board, Limit(depth=spec.depth)).move in board.legal_moves()
+
+
 def test_the_protocol_generation_is_told_at_start_up(spec):
     with start(spec) as engine:
         assert engine.generation == spec.generation

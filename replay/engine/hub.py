@@ -387,7 +387,7 @@ class HubEngine:
             raise EngineError(f"the position {board.fen()} has no legal move to search")
         limit = limit or Limit()
         if self.generation == 2:
-            self._send(f"pos pos={position_text(board, 2)}")
+            self._send(f"pos {_position_pairs(board)}")
             if limit.depth is not None:
                 self._send(f"level depth={limit.depth}")
             elif limit.movetime is not None:
@@ -548,6 +548,28 @@ class HubEngine:
         """
         self._begin(board, limit, "analyse")
         return Analysis(self, board)
+
+
+def _position_pairs(board: Board) -> str:
+    """The second protocol's ``pos=...``, with ``moves="..."`` for the king moves that led
+    to it (protocol.txt: so that the engine sees repetitions): the position before the last
+    run of non-capturing king moves of the board's history, then those moves."""
+    from replay.board import Board as BoardType
+
+    states, stack = getattr(board, "_states", []), board.move_stack
+    count = 0
+    while (count < len(stack) and count < len(states)
+           and not stack[-1 - count].captures
+           and (states[-1 - count].kings >> stack[-1 - count].origin) & 1):
+        count += 1
+    if count == 0:
+        return f"pos={position_text(board, 2)}"
+    start = BoardType(board.variant, states[-count])
+    here, texts = start.copy(), []
+    for move in stack[len(stack) - count:]:
+        texts.append(move_text(here, move))
+        here.push(move)
+    return f'pos={position_text(start, 2)} moves="{" ".join(texts)}"'
 
 
 def _negated(score: Score | None) -> Score | None:
