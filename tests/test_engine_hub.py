@@ -167,6 +167,17 @@ def test_analysis_streams_until_stopped(spec):
         assert engine.play(board, Limit(depth=spec.depth)).move in board.legal_moves()
 
 
+def test_an_analysis_left_running_is_stopped_by_the_next_search(spec):
+    board = Board(variant=INTERNATIONAL)
+    with start(spec) as engine:
+        analysis = engine.analysis(board)
+        next(iter(analysis))
+        after = board.copy()
+        after.push(parse_move(after, "32-28"))
+        result = engine.play(after, Limit(depth=spec.depth))
+        assert result.move in after.legal_moves()
+
+
 def test_an_engine_killed_mid_search_is_a_clean_error(spec):
     board = Board(variant=INTERNATIONAL)
     engine = start(spec)

@@ -385,6 +385,11 @@ class HubEngine:
                               f"not {board.variant.name}")
         if not board.legal_moves():
             raise EngineError(f"the position {board.fen()} has no legal move to search")
+        if self._searching:  # an analysis left running: its move is no answer to this
+            self._send("stop")
+            end = "done" if self.generation == 2 else "move"
+            self._until(end, self.timeout)
+            self._searching = False
         limit = limit or Limit()
         if self.generation == 2:
             self._send(f"pos {_position_pairs(board)}")
@@ -601,6 +606,7 @@ class Analysis:
 
     def __iter__(self) -> Iterator[Info]:
         while self.best is None:
+            seen = len(self.search.infos)
             try:
                 done = self.engine._consume(self.board, self.engine._next(None), self.search)
             except BaseException:
@@ -609,7 +615,8 @@ class Analysis:
             if done:
                 self.best = self.engine._result(self.board, self.search)
                 return
-            yield self.search.infos[-1] if self.search.infos else Info()
+            if len(self.search.infos) > seen:  # an info line, not another answer
+                yield self.search.infos[-1]
 
     @property
     def info(self) -> Info | None:
