@@ -6,6 +6,11 @@ tables."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -229,6 +234,47 @@ def test_pdn_analyse_refuses_a_depth_scan_does_not_report(tmp_path, wk2007, scan
                                  "--engine-option", "tt-size=16", "--depth", "6"])
     assert result.exit_code == 2, result.output
     assert "Scan 2.0 gives no evaluation at depth 6" in " ".join(result.output.split())
+
+
+def _processes_in(folder: Path) -> list[int]:
+    """The processes whose working folder is ``folder``."""
+    found = []
+    for cwd in Path("/proc").glob("[0-9]*/cwd"):
+        try:
+            if Path(os.readlink(cwd)) == folder:
+                found.append(int(cwd.parent.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_pdn_analyse_interrupted_leaves_no_engine_and_resumes(tmp_path, wk2007, dame_command,
+                                                              sig):
+    source = _games_file(tmp_path / "four.pdn", wk2007[:4])
+    out, engine_dir = tmp_path / "out.pdn", tmp_path / "engine"
+    engine_dir.mkdir()
+    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
+               source, "-o", str(out), "--engine-cmd", " ".join(dame_command),
+               "--engine-dir", str(engine_dir), "--depth", "7", "-j", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + 60
+    while len(_processes_in(engine_dir)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)  # both engines searching
+    assert _processes_in(engine_dir), "the engines did not start"
+    process.send_signal(sig)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "run the same command again" in stderr and "Traceback" not in stderr
+    time.sleep(0.5)
+    assert _processes_in(engine_dir) == []
+    done = len(list(read_games(out))) if out.exists() else 0
+    result = runner.invoke(app, command[3:])
+    assert result.exit_code == 0, result.output
+    assert len(list(read_games(out))) == 4
+    if done:
+        assert f"{done} of 4 games are in" in result.output
 
 
 def test_pdn_analyse_of_an_unreadable_input_is_exit_2(tmp_path, dame_wrapper):
