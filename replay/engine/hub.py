@@ -203,7 +203,8 @@ class HubEngine:
         try:
             self.process = subprocess.Popen(
                 command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True, bufsize=1, start_new_session=True)
+                stderr=subprocess.PIPE, encoding="utf-8", errors="replace", bufsize=1,
+                start_new_session=True)
         except OSError as error:
             raise EngineError(f"cannot start {shlex.join(command)}: {error.strerror or error}"
                               ) from None
@@ -221,13 +222,17 @@ class HubEngine:
     # -- the process ------------------------------------------------------------------------
 
     def _read(self, stream, is_stdout: bool) -> None:
-        for line in stream:
+        try:
+            for line in stream:
+                if is_stdout:
+                    self._lines.put(line.rstrip("\r\n"))
+                else:
+                    self._stderr = [*self._stderr[-9:], line.rstrip()]
+        except (OSError, ValueError):  # the stream closed under us (close())
+            pass
+        finally:
             if is_stdout:
-                self._lines.put(line.rstrip("\r\n"))
-            else:
-                self._stderr = [*self._stderr[-9:], line.rstrip()]
-        if is_stdout:
-            self._lines.put(_EOF)
+                self._lines.put(_EOF)
 
     def _send(self, line: str) -> None:
         try:
