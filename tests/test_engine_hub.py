@@ -257,3 +257,20 @@ def test_first_protocol_banner_lines_are_skipped(tmp_path):
     command = fake_engine(tmp_path, "banner", FIRST, banner=("Fake 1 by Nobody",))
     with popen_hub(command) as engine:
         assert (engine.generation, engine.name, engine.author) == (1, "Fake 1", "Nobody")
+
+
+def test_the_second_protocol_names_the_variant(tmp_path):
+    # Scan 3.x: "param name=variant value=normal type=enum values=..." (protocol.txt)
+    command = fake_engine(tmp_path, "variants", {
+        "hub": ["id name=multi", 'param name=variant value=normal type=enum '
+                'values="normal frisian killer bt losing"', "wait"],
+        "init": ["ready"], "go": ["done move=1-6"]})
+    with popen_hub(command, variant="frisian") as engine:
+        assert engine.options["variant"] == "frisian"  # set-param sent before init
+        board = Board(variant="frisian")
+        assert position_text(board, 2) == "W" + "b" * 20 + "e" * 10 + "w" * 20
+        with pytest.raises(EngineError, match="'1-6', an illegal move"):
+            engine.play(board, Limit(depth=1))
+    with pytest.raises(EngineError, match="plays normal, frisian, killer, bt, losing, not "
+                       "russian"):
+        popen_hub(command, variant="russian")
