@@ -248,7 +248,7 @@ def _processes_in(folder: Path) -> list[int]:
     return found
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_pdn_analyse_interrupted_leaves_no_engine_and_resumes(tmp_path, wk2007, dame_command,
                                                               sig):
     source = _games_file(tmp_path / "four.pdn", wk2007[:4])
