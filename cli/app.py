@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from . import (
+    analyse,
     archive,
     cat,
     convert,
@@ -38,7 +39,7 @@ app = PdnTyper(
     pretty_exceptions_enable=False,
 )
 for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
-               database, standings, match):
+               database, standings, analyse, match):
     module.register(app)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 SCAN_SOURCE_NAME = Path("engines") / "scan-2.0"
@@ -30,3 +31,73 @@ def find_dame() -> str | None:
     """The ``dame`` command of dame-rs: beside this Python, else on the PATH."""
     dame = Path(sys.executable).with_name("dame")
     return str(dame) if dame.exists() else shutil.which("dame")
+
+
+def child_processes() -> list[str]:
+    """This process's children, living or zombie, from ``/proc`` (``pid comm state``): an
+    engine a test started must be gone, reaped, when the test ends."""
+    import os
+
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces, so split after its parenthesis
+        head, _, rest = text.rpartition(")")
+        fields = rest.split()
+        if len(fields) > 1 and int(fields[1]) == os.getpid():
+            children.append(f"{head.split(' (', 1)[0]} {head.split(' (', 1)[-1]} {fields[0]}")
+    return children
+
+
+def fake_engine(folder: Path, name: str, answers: dict[str, list[str]],
+                banner: tuple[str, ...] = ()) -> list[str]:
+    """A tiny Hub engine for tests: a Python script in ``folder`` that answers each command
+    (the first word of a line) with the lines ``answers`` gives it; ``quit`` ends it. Returns
+    its command line."""
+    script = folder / f"{name}.py"
+    script.write_text(
+        "import sys\n"
+        f"ANSWERS = {answers!r}\n"
+        f"for line in {list(banner)!r}:\n"
+        "    print(line, flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    word = line.split()[0] if line.split() else ''\n"
+        "    if word == 'quit':\n"
+        "        break\n"
+        "    for answer in ANSWERS.get(word, []):\n"
+        "        print(answer, flush=True)\n", encoding="utf-8")
+    return [sys.executable, str(script)]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """How to start one real engine, and a depth at which it reports evaluations (Scan 2.0
+    prints ``info`` from depth 12 on)."""
+
+    command: list[str]
+    cwd: Path | None
+    options: dict[str, object]
+    depth: int
+    generation: int
+
+
+ENGINE_NAMES = ("scan", "dame")
+
+
+def engine_spec(request, name: str) -> Spec:
+    """The ``Spec`` of a real engine, from the session's fixtures (``scan_dir``: Scan 2.0
+    with a 16 MiB hash instead of scan.ini's 256 MiB; ``dame_command``)."""
+    if name == "scan":
+        return Spec(["./scan", "hub"], request.getfixturevalue("scan_dir"), {"tt-size": 20},
+                    12, 1)
+    return Spec(request.getfixturevalue("dame_command"), None, {"hash": 16}, 5, 2)
+
+
+def start(spec: Spec, **kwargs):
+    """A running engine of a ``Spec`` (``popen_hub``)."""
+    from replay.engine.hub import popen_hub
+
+    return popen_hub(spec.command, cwd=spec.cwd, options=spec.options, **kwargs)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import typer.main
+from conftest import require
+from engines import find_dame
 from pdn.cli.app import app
 from pdn.cli.common import ExitCode
 from typer.testing import CliRunner
@@ -34,6 +36,10 @@ INVALID = """\
 """  # 2. b2-c3 leaves the capture d4:f6 that the rules require
 UNREADABLE = '[Event "unreadable"]\n1. c3-d4 f6-g5 (2. b2-c3 {never closed\n\n'
 START = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+# International games for pdn analyse (its engines play 10x10): after 19-23 the capture
+# 28x19 is forced, so 33-29 is illegal
+GOOD_INTERNATIONAL = '[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
+INVALID_INTERNATIONAL = '[GameType "20"]\n1. 32-28 19-23 2. 33-29 *\n\n'
 
 
 @pytest.fixture
@@ -45,6 +51,14 @@ def files(tmp_path: Path) -> dict[str, str]:
                        ("good.fen", f"{START}\n"), ("broken.fen", f"{START}\nX:nonsense\n")):
         (tmp_path / name).write_text(text, encoding="utf-8")
         paths[name.replace(".pdn", "").replace(".", "_")] = str(tmp_path / name)
+    for name, text in (("good_intl.pdn", GOOD_INTERNATIONAL * 2),
+                       ("broken_intl.pdn", GOOD_INTERNATIONAL + INVALID_INTERNATIONAL)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        paths[name.replace(".pdn", "")] = str(tmp_path / name)
+    dame = find_dame()  # a wrapper, so that the engine's command is one word
+    (tmp_path / "dame-hub").write_text(f"#!/bin/sh\nexec {dame} hub\n", encoding="utf-8")
+    (tmp_path / "dame-hub").chmod(0o755)
+    paths["dame_hub"] = str(tmp_path / "dame-hub")
     paths["out"] = str(tmp_path / "out")
     paths["good_db"] = str(tmp_path / "good.db")
     runner.invoke(app, ["index", paths["good"], "-o", paths["good_db"]])
@@ -82,6 +96,9 @@ CASES = {
     # match reads no games: 1 is an engine that fails (here: none listens on port 1)
     "match": ("random:1 random:2 --max-moves 5 -o {out}.pdn",
               "random:1 dxp:127.0.0.1:1 --timeout 1 -o {out}.pdn", "random:1 nonsense"),
+    "analyse": ("{good_intl} --engine-cmd {dame_hub} --depth 2 -o {out}.pdn",
+                "{broken_intl} --engine-cmd {dame_hub} --depth 2 -o {out}.pdn",
+                "{good_intl} --engine-cmd {dame_hub} --depth 2 --movetime 1"),
 }
 RUNS = [(command, kind, code) for command, cases in CASES.items()
         for kind, code in zip(("good", "some games", "usage"),
@@ -97,13 +114,16 @@ def test_every_command_of_pdn_help_has_its_cases():
 @pytest.mark.parametrize(("command", "kind", "code"), RUNS,
                          ids=[f"{command}-{kind}" for command, kind, _ in RUNS])
 def test_exit_code(files, command, kind, code):
+    if command == "analyse":
+        require(find_dame() is not None, "dame-rs (pip install dame-rs; make test-deps)")
     arguments = CASES[command][("good", "some games", "usage").index(kind)]
     result = runner.invoke(app, [command, *arguments.format_map(files).split()])
     assert result.exit_code == code, result.output
 
 
-@pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search",
-                                                                 "match"}))
+# pdn analyse reads International games: tests/test_analyse.py has its unreadable input
+@pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search", "match",
+                                                         "analyse"}))
 def test_an_input_that_cannot_be_read_is_exit_2(files, tmp_path, command):
     good = CASES[command][0].format_map(files).split()
     missing = [str(tmp_path / "none.pdn") if part == files["good"] else part

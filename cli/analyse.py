@@ -1,0 +1,257 @@
+"""``pdn analyse``: annotate games with a Hub engine (evaluations, mistakes, blunders, better
+moves) and tabulate each game's and each player's accuracy."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import ExitCode, fail, progress_bar, stderr_console
+from .options import (
+    EncodingOption,
+    IgnoreGameTypeOption,
+    JsonOption,
+    NoForcedCaptureOption,
+    PathsArgument,
+    RulesOption,
+    UntaggedVariantOption,
+    variant_choice,
+)
+from .sources import SourceError, collect_sources, read_inputs
+
+DEFAULT_DEPTH = 12  # Scan 2.0 reports its evaluation from depth 12 on
+
+
+def analyse(
+    paths: PathsArgument,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", metavar="FILE",
+        help="Write the annotated games here, each as soon as it is done; games already in "
+        "FILE (a stopped run) are skipped. - or nothing: stdout.", show_default=False)] = None,
+    engine_cmd: Annotated[str, typer.Option(
+        "--engine-cmd", metavar="COMMAND",
+        help='The Hub engine to run, e.g. "dame hub" or "./scan hub" (first or second Hub '
+        "protocol, told at start-up).", show_default=False)] = "",
+    engine_dir: Annotated[Path | None, typer.Option(
+        "--engine-dir", metavar="DIR",
+        help="The engine's working folder (Scan reads scan.ini and data/ there).")] = None,
+    engine_option: Annotated[list[str] | None, typer.Option(
+        "--engine-option", metavar="NAME=VALUE",
+        help="An engine parameter set before init (set-param; Scan 2.0: its scan.ini "
+        "names, e.g. tt-size=20); repeatable.")] = None,
+    depth: Annotated[int | None, typer.Option(
+        min=1, help=f"Search every position to this depth (default {DEFAULT_DEPTH} without "
+        "--movetime).")] = None,
+    movetime: Annotated[float | None, typer.Option(
+        min=0.001, metavar="SECONDS", help="Search every position this long instead.")] = None,
+    mistake: Annotated[float, typer.Option(
+        min=0.0, metavar="MEN",
+        help="A move whose evaluation drop (mover's view, in men) reaches this is a "
+        "mistake, marked ? ($2), when it is not the engine's move.")] = 0.5,
+    blunder: Annotated[float, typer.Option(
+        min=0.0, metavar="MEN", help="... and this, a blunder, marked ?? ($4).")] = 1.0,
+    cap: Annotated[float, typer.Option(
+        min=0.1, metavar="MEN",
+        help="Evaluations are clamped to ±this before drops are measured (a win counts as "
+        "the cap).")] = 5.0,
+    variation_plies: Annotated[int, typer.Option(
+        min=1, metavar="N", help="Plies of the engine's line added after a mistake.")] = 10,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=1, metavar="N", help="Engine processes, each on its own games.")]
+    = 1,
+    timeout: Annotated[float, typer.Option(
+        min=0.1, metavar="SECONDS", help="How long the engine may take to start.")] = 60.0,
+    json_rows: JsonOption = False,
+    variant: UntaggedVariantOption = None,
+    ignore_gametype: IgnoreGameTypeOption = False,
+    rule: RulesOption = None,
+    no_forced_capture: NoForcedCaptureOption = False,
+    encoding: EncodingOption = None,
+) -> None:
+    """Annotate games with an engine: [%eval] after every move, ? and ?? with the better move.
+
+    Every main-line position is searched to --depth (or for --movetime); the evaluation is
+    written after each move as lidraughts writes it ([%eval 0.35], men from White's side;
+    [%eval #-3]). A move that drops the mover's evaluation by --mistake men (default 0.5) is
+    marked ?, by --blunder men (default 1.0) ??, and the engine's move follows as a
+    variation. Then a table per game and per player (accuracy after lichess, mistakes,
+    blunders); --json prints a row per ply instead. Exit status: 0 all analysed, 1 some games
+    not (wholly) analysed, 2 usage error or an engine that does not start.
+    """
+    from replay.board import Board
+    from replay.engine.annotate import (
+        Thresholds,
+        analysed_games,
+        annotate_games,
+        game_key,
+        rows_of_annotated,
+    )
+    from replay.engine.hub import popen_hub
+    from replay.engine.limits import EngineError, Limit
+
+    choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
+    if not engine_cmd.strip():
+        fail('give the engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
+    if depth is not None and movetime is not None:
+        fail("give --depth or --movetime, not both")
+    if json_rows and output in (None, "-"):
+        fail("--json writes the rows on stdout: give the annotated games a file with -o")
+    if blunder < mistake:
+        fail(f"--blunder ({blunder:g}) must be at least --mistake ({mistake:g})")
+    limit = Limit(movetime=movetime) if movetime is not None else Limit(
+        depth=depth or DEFAULT_DEPTH)
+    options = _engine_options(engine_option)
+    out = None if output in (None, "-") else Path(output)
+    try:
+        sources = collect_sources(paths)
+    except SourceError as error:
+        fail(str(error))
+    if not sources:
+        fail(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found")
+    if out is not None and any(Path(s).resolve() == out.resolve() for s in sources
+                               if s != "-"):
+        fail(f"{out}: the output is one of the inputs")
+    try:
+        games = list(read_inputs(sources, encoding))
+        done = analysed_games(out) if out is not None else {}
+    except OSError as error:
+        fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
+    todo = [game for game in games if game_key(game) not in done]
+    console = stderr_console()
+    if done:
+        console.print(f"{len(games) - len(todo)} of {len(games)} games are in {out} already: "
+                      "skipped")
+
+    def start(variant_name: str):
+        return popen_hub(engine_cmd, cwd=engine_dir, timeout=timeout, options=options,
+                         variant=variant_name)
+
+    try:  # the engine starts once here, so that a wrong command is a usage error
+        with start("international") as first:
+            name = first.name
+            if limit.depth is not None and first.analyse(Board(variant="international"),
+                                                         limit).score is None:
+                fail(f"engine {name} gives no evaluation at depth {limit.depth} (Scan 2.0 "
+                     "reports one from depth 12 on): use a greater --depth")
+    except EngineError as error:
+        fail(str(error))
+    from replay.engine.annotate import limit_text
+
+    annotator = f"{name}, {limit_text(limit)}"
+    thresholds = Thresholds(mistake, blunder, cap)
+    rows_by_game: dict[int, list] = {}
+    for number, game in enumerate(games, 1):  # the games a stopped run did: rows read back
+        if game_key(game) in done:
+            rows_by_game[number] = rows_of_annotated(done[game_key(game)], number, thresholds)
+    numbers = [number for number, game in enumerate(games, 1) if game_key(game) not in done]
+    failed = 0
+    stream = open(out, "a", encoding="utf-8") if out is not None else sys.stdout  # noqa: SIM115
+    _stop_on_sigterm()
+    try:
+        from pdn.writer import write_game
+
+        with progress_bar("analysing", len(todo), console) as advance:
+            for outcome in annotate_games(
+                    todo, start, limit, thresholds, jobs=jobs,
+                    variation_plies=variation_plies, default=choice.default,
+                    override=choice.override, rules=choice.rules, annotator=annotator):
+                game = todo[outcome.index]
+                where = f"{game.source}: game {game.index}"
+                if outcome.analysis is None:
+                    failed += 1
+                    console.print(f"[red]error:[/red] {where}: {outcome.error}")
+                else:
+                    if outcome.analysis.problem:
+                        failed += 1
+                        console.print(f"note: {where}: {outcome.analysis.problem}")
+                    stream.write(write_game(outcome.analysis.game) + "\n\n")
+                    stream.flush()
+                    number = numbers[outcome.index]
+                    rows_by_game[number] = [replace(row, game=number)
+                                            for row in outcome.analysis.rows]
+                if advance:
+                    advance(1)
+    except KeyboardInterrupt:
+        console.print("stopped: run the same command again to go on where it stopped")
+        raise typer.Exit(130) from None
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
+    _report(rows, json_rows, stdout_free=out is not None)
+    raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
+
+
+def _stop_on_sigterm() -> None:
+    """A SIGTERM (``kill``, ``timeout``) stops the run as Ctrl-C does: the engines are closed
+    and the games done so far stay written."""
+    import signal
+    import threading
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
+
+
+def _engine_options(pairs: list[str] | None) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise typer.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--engine-option")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _report(rows, json_rows: bool, stdout_free: bool) -> None:
+    """The ply rows as JSON lines, or the games and players tables (on stdout when the
+    games went to a file, else on stderr)."""
+    from dataclasses import asdict
+
+    if json_rows:
+        for row in rows:
+            sys.stdout.write(json.dumps(asdict(row), ensure_ascii=False) + "\n")
+        return
+    from replay.engine.annotate import games_table, players_table, rows_frame
+
+    from .tables import print_terminal_table, write_tsv
+
+    frame = rows_frame(rows)
+    if stdout_free:
+        from rich.console import Console
+
+        console = Console(highlight=False)
+    else:
+        console = stderr_console()
+    for title, table in (("games", games_table(frame)), ("players", players_table(frame))):
+        headers = [str(column) for column in table.columns]
+        cells = [["" if _missing(value) else str(value) for value in row]
+                 for row in table.itertuples(index=False)]
+        right = [table[column].dtype.kind in "iuf" or str(table[column].dtype) == "Int64"
+                 for column in table.columns]
+        if console.is_terminal:
+            print_terminal_table(console, title, headers, cells, right, "see --json")
+        else:
+            target = sys.stdout if stdout_free else sys.stderr
+            target.write(f"# {title}\n")
+            write_tsv(target, headers, cells)
+
+
+def _missing(value) -> bool:
+    try:
+        import pandas as pd
+
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(analyse)
