@@ -142,7 +142,7 @@ def _finish(console: Console, message: str, summary: Summary, rejects: Path | No
 def _selected_variants(selected: Variant | None, choice: RulesChoice) -> list[Variant]:
     """The variants the games may be in; a usage error when --game-variant selects a
     variant --ignore-gametype rules out."""
-    from replay.archive.criteria import game_variants
+    from replay.criteria import game_variants
 
     if selected is not None and choice.override is not None \
             and selected.name != choice.override.name:

@@ -173,7 +173,7 @@ def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
                           selected: Variant | None, database: Path) -> None:
     """A usage error (exit 2) for --position or --moves that fit none of the variants of
     the database's games (any variant, when it holds none)."""
-    from replay.archive.criteria import CriterionError, check_moves, check_position, game_variants
+    from replay.criteria import CriterionError, check_moves, check_position, game_variants
     from replay.database.query import stored_variants
 
     try:

@@ -20,7 +20,6 @@ from fnmatch import fnmatchcase
 
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game
-from replay.archive.criteria import CriterionError
 from replay.archive.tags import (
     UNKNOWN_RESULT,
     DateParts,
@@ -32,6 +31,7 @@ from replay.archive.tags import (
 )
 from replay.archive.walk import MainLine, reaches, walk_main_line
 from replay.board import Position, position_from_setup
+from replay.criteria import CriterionError
 from replay.draws import Material
 from replay.lines import (
     MoveLineError,
@@ -280,7 +280,7 @@ def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
     (1990, 6, 1)
     >>> criteria_from_text(date_to="June")
     Traceback (most recent call last):
-    replay.archive.criteria.CriterionError: --date-to 'June' is not a date
+    replay.criteria.CriterionError: --date-to 'June' is not a date
     """
     _check_texts(players=players, white=white, black=black, results=results, moves=moves)
     bad = [status for status in statuses if status not in STATUSES]

@@ -4,9 +4,9 @@
   ``render``), with every move checked on the board;
 - ``sources``: whole sources converted on a runner, game by game, in file order.
 
->>> from replay.convert import convert_text, render
->>> render(convert_text("1. 22-18 11-15 *", target=None), "text").splitlines()[0]
-'1. c3-d4 f6-e5'
+>>> from replay.convert import Target, convert_text
+>>> convert_text("1. cd4 fg5 *", target=Target("numeric")).splitlines()[-2]
+'1. 22-18 11-16 *'
 """
 
 from replay.convert.games import (

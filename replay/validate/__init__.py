@@ -8,7 +8,7 @@
 
 >>> from replay.validate import report_games
 >>> import pdn
->>> [report.status for report in report_games(pdn.read_games("1. cd4 fg5 2. cb4 *"))]
+>>> [str(report.status) for report in report_games(pdn.read_games("1. cd4 fg5 2. gh4 *"))]
 ['valid']
 """
 
