@@ -11,7 +11,7 @@ import typer
 from pdn.model import Game
 from replay.board import Board
 
-from .common import fail, games_exit
+from .common import fail, fail_io, games_exit
 from .options import (
     Choice,
     EncodingOption,
@@ -44,7 +44,7 @@ def game_of(paths: list[str], number: int, encoding: str | None = None) -> Game:
     except SourceError as error:
         fail(str(error))
     except OSError as error:
-        fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
+        fail_io(error, ', '.join(paths))
     except NoSuchGameError as error:
         fail(str(error))
 
@@ -94,8 +94,7 @@ def show(
         board, caption = _fen_position(fen or "", choice), ""
     if svg is None and png is None:
         _print_diagram(board, caption, flip)
-    for out in (out for out in (svg, png) if out is not None):
-        _refuse_input(out, file)
+    _refuse_input({"--svg": svg, "--png": png}, file)
     if svg is not None:
         _write_svg(board, svg, flip, size)
     if png is not None:
@@ -175,13 +174,14 @@ def _diagram(board: Board, flip: bool, size: int) -> str:
     return board_svg(board, last_move=last, flipped=flip, size=size)
 
 
-def _refuse_input(out: Path, source: str | None) -> None:
-    from pdn.output import OutputError, refuse_overwriting_inputs
+def _refuse_input(outputs: dict[str, Path | None], source: str | None) -> None:
+    """A usage error when an output is the input, a folder, or the other output."""
+    from pdn.output import OutputError, check_outputs
 
     from .sources import collect_sources
 
     try:
-        refuse_overwriting_inputs(out, collect_sources([source]) if source else [])
+        check_outputs(outputs, collect_sources([source]) if source else [])
     except OutputError as error:
         fail(str(error))
 
@@ -192,7 +192,7 @@ def _write_svg(board: Board, path: Path, flip: bool, size: int) -> None:
     try:
         write_atomically(path, _diagram(board, flip, size) + "\n")
     except OSError as error:
-        fail(f"{path}: {error.strerror or error}")
+        fail_io(error, str(path), "cannot write")
     typer.echo(f"diagram written to {path}", err=True)
 
 
@@ -209,7 +209,7 @@ def _write_png(board: Board, path: Path, flip: bool, size: int) -> None:
         with atomic_writer(path, binary=True) as stream:
             stream.write(picture)
     except OSError as error:
-        fail(f"{path}: {error.strerror or error}")
+        fail_io(error, str(path), "cannot write")
     typer.echo(f"diagram written to {path}", err=True)
 
 
