@@ -331,6 +331,8 @@ def split(
     except ValueError as error:
         fail(str(error))
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
+    if output.exists() and not output.is_dir():
+        fail(f"-o {output}: not a folder (split writes a file per group into a folder)")
     sources = _sources([path], {"--rejects": rejects})
     console = Console()
     with ExitStack() as stack, console.progress(sources, "splitting") as progress:

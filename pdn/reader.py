@@ -28,6 +28,7 @@ from lark.exceptions import UnexpectedInput
 
 from pdn.lookalikes import mend_lookalikes
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
+from pdn.moves import NumberError
 from pdn.syntax import (
     Chunk,
     GameTransformer,
@@ -192,7 +193,7 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
     transformer.diagnostics.extend(mended)
     try:
         games = parser.parse(text)
-    except (UnexpectedInput, NestingError) as error:  # the record's fault: say where and why
+    except (UnexpectedInput, NestingError, NumberError) as error:  # the record's fault
         games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[explain_error(error, chunk)])]
     except Exception as error:  # our fault: said so, and the games around it are still read
         games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[internal_error(error, chunk)])]

@@ -272,13 +272,14 @@ def clean_games(sources: list[str], out: IO[str], settings: Settings, options: O
 SPLIT_CHOICES = ("event", "variant", "year", "player", "count:N")
 
 
-def split_keys(tags: dict[str, str], by: str, variant: Variant, date: DateParts) -> list[str]:
+def split_keys(tags: dict[str, str], by: str, variant: Variant | None, date: DateParts
+               ) -> list[str]:
     """The names of the files a game goes to by its event, variant, year or players (a game
     goes to both its players' files)."""
     if by == "event":
         return [tags.get("Event") or "unknown"]
-    if by == "variant":
-        return [variant.name]
+    if by == "variant":  # a game the reader gave up on may have none
+        return [variant.name if variant is not None else "unknown"]
     if by == "year":
         return [str(date[0]) if date[0] is not None else "unknown"]
     names = {clean_name(tags.get(side) or "") for side in ("White", "Black")}
