@@ -30,7 +30,7 @@ def plot_tables(games: pd.DataFrame, openings: pd.DataFrame, path: str | os.Path
 
     figure = archive_figure(games, openings)
     try:
-        with atomic_writer(path, binary=True) as stream:  # never half a picture, nor a device replaced
+        with atomic_writer(path, binary=True) as stream:  # never half a picture
             figure.savefig(stream, format=os.fspath(path).rsplit(".", 1)[-1].lower())
     finally:
         plt.close(figure)
