@@ -21,6 +21,7 @@ from pdn.output import atomic_writer, refuse_overwriting_inputs
 from pdn.partitions import STDIN
 from pdn.reader import read_games
 from pdn.runner import DaskRunner, Runner, open_runner
+from pdn.spreadsheet import safe_row
 from pdn.syntax import head_tags
 from pdn.writer import write_game
 from replay.archive.clean import Options, clean_game
@@ -538,7 +539,7 @@ def write_report(path: str | os.PathLike, rows: Iterable[list]) -> None:
     with atomic_writer(path) as stream:
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(REPORT_COLUMNS)
-        writer.writerows(rows)
+        writer.writerows(safe_row(row) for row in rows)  # no formula for a spreadsheet
 
 
 __all__ = ["REPORT_COLUMNS", "REPORT_TAGS", "SPLIT_CHOICES", "Settings", "Summary", "clean_games",
