@@ -11,7 +11,7 @@ import typer
 from pdn.model import Game
 from replay.board import Board
 
-from .common import fail, fail_io, games_exit
+from .common import ExitCode, fail, fail_io, games_exit
 from .options import (
     Choice,
     EncodingOption,
@@ -25,6 +25,7 @@ from .options import (
 if TYPE_CHECKING:
     from replay.replayer import ReplayedGame
 
+MAX_SIZE = 4096  # a PNG of 4096 pixels square is 64 MB in memory; a larger one helps no one
 PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
                "pip install 'pdn-toolkit[png]', or write --svg instead")
 
@@ -66,7 +67,8 @@ def show(
     png: Annotated[Path | None, typer.Option(
         help="Write a PNG diagram to this file (needs the png extra).")] = None,
     flip: Annotated[bool, typer.Option(help="Black's side at the bottom.")] = False,
-    size: Annotated[int, typer.Option(min=64, help="Width of the SVG or PNG, in pixels.")]
+    size: Annotated[int, typer.Option(min=64, max=MAX_SIZE, help="Width of the SVG or PNG, "
+                                      f"in pixels (at most {MAX_SIZE}).")]
     = 480,
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
@@ -119,10 +121,14 @@ def _game_position(path: str, number: int, ply: int | None, move: str | None,
                    choice: Choice, encoding: str | None) -> tuple[Board, str, bool]:
     """The position asked for, its caption, and whether the game stops replaying."""
     from replay.diagram import board_after, plies_to_move
-    from replay.replayer import replay_game
+    from replay.replayer import UNREADABLE, replay_game
 
     game = game_of([path], number, encoding)
     replayed = replay_game(game, choice.default, choice.override, rules=choice.rules)
+    if replayed.status == UNREADABLE:  # nothing read to draw: never a start position
+        problem = game.errors[0]
+        fail(f"{game.source}:{problem.line or game.line}: game {number} cannot be read: "
+             f"{problem.message}", ExitCode.SOME_GAMES)
     try:
         plies = plies_to_move(replayed, move) if move is not None else ply
         board = board_after(replayed, len(replayed.moves) if plies is None else plies)

@@ -66,7 +66,7 @@ def output_target(path: str | os.PathLike) -> Target:
     except FileNotFoundError:
         return Target(Path(followed), in_place=False)
     except OSError as error:
-        raise _write_error(error, path) from None
+        raise as_write_error(error, path) from None
     if stat.S_ISDIR(mode):
         raise OutputError(f"{path}: is a folder, not a file: name a file in it")
     return Target(Path(followed), in_place=not stat.S_ISREG(mode))
@@ -99,10 +99,11 @@ class _GuardedFile(io.FileIO):
         try:
             return super().write(data)
         except OSError as error:
-            raise _write_error(error, self.output_name) from None
+            raise as_write_error(error, self.output_name) from None
 
 
-def _write_error(error: OSError, name: str | os.PathLike) -> WriteError:
+def as_write_error(error: OSError, name: str | os.PathLike) -> WriteError:
+    """``error``, met writing the output ``name``, as a ``WriteError`` naming it."""
     if isinstance(error, WriteError):
         return error
     number = error.errno or errno.EIO
@@ -133,7 +134,7 @@ def atomic_writer(path: str | os.PathLike, *, encoding: str = "utf-8",
         handle, temporary = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".part",
                                              dir=final.parent)
     except OSError as error:
-        raise _write_error(error, path) from None
+        raise as_write_error(error, path) from None
     try:
         with _stream(handle, path, binary, encoding) as stream:
             yield stream  # what the caller's block raises goes on as it is
@@ -151,7 +152,7 @@ def _written(step, name: str | os.PathLike) -> None:
     try:
         step()
     except OSError as error:
-        raise _write_error(error, name) from None
+        raise as_write_error(error, name) from None
 
 
 @contextmanager
@@ -163,7 +164,7 @@ def _in_place(target: Target, name: str | os.PathLike, binary: bool, encoding: s
     try:
         handle = os.open(target.path, flags)
     except OSError as error:
-        raise _write_error(error, name) from None
+        raise as_write_error(error, name) from None
     with _stream(handle, name, binary, encoding) as stream:
         yield stream
         stream.flush()

@@ -7,6 +7,7 @@ open text stream, passes every game the reader gave up on through unchanged (to
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import re
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from pdn.output import atomic_writer, refuse_overwriting_inputs
+from pdn.output import as_write_error, atomic_writer, refuse_overwriting_inputs
 from pdn.partitions import STDIN
 from pdn.reader import read_games
 from pdn.runner import DaskRunner, Runner, open_runner
@@ -316,11 +317,18 @@ class SplitTask:
         return results
 
 
+# Names Windows keeps for devices, whatever their case or extension ("nul.pdn" too).
+WINDOWS_RESERVED = frozenset(["CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(10)),
+                              *(f"LPT{n}" for n in range(10))])
+
+
 def file_name(key: str, taken: dict[str, str]) -> str:
     """A safe file name for a split key, unique among those already given."""
     if key in taken:
         return taken[key]
     stem = re.sub(r"[^\w.-]+", "_", key, flags=re.UNICODE).strip("._")[:80] or "unknown"
+    if stem.split(".", 1)[0].upper() in WINDOWS_RESERVED:  # CON.pdn cannot be made there
+        stem = f"_{stem}"
     name, number = f"{stem}.pdn", 2
     while name in taken.values():
         name, number = f"{stem}-{number}.pdn", number + 1
@@ -343,17 +351,23 @@ class _Files:
 
     def write(self, key: str, text: str) -> None:
         name = file_name(key, self.names)
-        handle = self.handles.pop(name, None)
-        if handle is None:
-            if len(self.handles) >= self.OPEN_LIMIT:
-                self.handles.pop(next(iter(self.handles))).close()
-            handle = open(self.work / name, "a", encoding="utf-8", newline="")  # noqa: SIM115
-        self.handles[name] = handle  # most recently used last
-        handle.write(text)
+        try:
+            handle = self.handles.pop(name, None)
+            if handle is None:
+                if len(self.handles) >= self.OPEN_LIMIT:
+                    self.handles.pop(next(iter(self.handles))).close()
+                handle = open(self.work / name, "a", encoding="utf-8", newline="")  # noqa: SIM115
+            self.handles[name] = handle  # most recently used last
+            handle.write(text)
+        except OSError as error:  # a full disk, a file-size limit: an output's fault
+            raise as_write_error(error, self.directory / name) from None
 
     def finish(self) -> list[str]:
-        for handle in self.handles.values():
-            handle.close()
+        try:
+            for handle in self.handles.values():
+                handle.close()
+        except OSError as error:
+            raise as_write_error(error, self.directory) from None
         self.handles.clear()
         names = sorted(set(self.names.values()))
         for name in names:
@@ -369,7 +383,8 @@ class _Files:
 
     def discard(self) -> None:
         for handle in self.handles.values():
-            handle.close()
+            with contextlib.suppress(OSError):  # a full disk: the error is on its way already
+                handle.close()
         self.handles.clear()
         if self.work.exists():
             for path in self.work.iterdir():
@@ -385,8 +400,11 @@ def split_games(sources: list[str], directory: str | os.PathLike, by: str,
     kind, size = parse_split(by)
     summary = Summary()
     target = Path(directory)
-    target.mkdir(parents=True, exist_ok=True)
-    files = _Files(target, sources)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        files = _Files(target, sources)
+    except OSError as error:
+        raise as_write_error(error, target) from None
     try:
         items = _run(sources, SplitTask(_portable(settings), kind), settings)
         for item in items:
