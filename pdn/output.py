@@ -117,6 +117,18 @@ def _stream(descriptor: int, name: str | os.PathLike, binary: bool, encoding: st
     return io.TextIOWrapper(buffered, encoding=encoding, newline="")
 
 
+def plain_writer(path: str | os.PathLike, *, binary: bool = True, encoding: str = "utf-8"
+                 ) -> IO:
+    """A stream on the file ``path``, created or emptied, written directly: for files with
+    a commit rule of their own (a dataset's parts, ``pdn.dataset``). Its failures, opening
+    included, are ``WriteError``s naming it."""
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    except OSError as error:
+        raise as_write_error(error, path) from None
+    return _stream(handle, path, binary, encoding)
+
+
 @contextmanager
 def atomic_writer(path: str | os.PathLike, *, encoding: str = "utf-8",
                   binary: bool = False) -> Iterator[IO]:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from pdn.dataset import Dataset
+from pdn.output import WriteError
 from pdn.partitions import Partition, source_name
 from pdn.runner import open_runner
 from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
@@ -169,6 +170,8 @@ def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | 
                         spooled.append(replace(item, offset=offset, index=len(spooled),
                                                readings=b""))
                         offset += len(item.readings)
+                except WriteError:
+                    raise  # the dataset's fault, not the source's
                 except OSError as error:
                     unreadable.append(f"{source_name(source)}: cannot read: "
                                       f"{error.strerror or error}")

@@ -480,12 +480,12 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
     offsets = array("q", [0])
     unreadable: set[int] = set()
     grouper = Grouper(by)
-    with tempfile.TemporaryFile() as spool:
+    with tempfile.TemporaryFile(buffering=0) as spool:  # unbuffered: a full disk shows at once
         items = _run(sources, DedupeTask(_portable(settings)), settings, runner)
         for ordinal, item in enumerate(items):
             summary.games += 1
             places.append((item.source, item.index, item.result.line))
-            offsets.append(offsets[-1] + spool.write(item.result.text.encode("utf-8")))
+            offsets.append(offsets[-1] + _spool_write(spool, item.result.text))
             if item.result.error:
                 _unreadable(item, summary, rejects, note)
                 unreadable.add(ordinal)
@@ -542,6 +542,20 @@ def _dedupe_on_cluster(runner: DaskRunner, sources: list[str], out: IO[str],
     if report is not None:
         write_report(report, run.report_rows(settled))
     return summary
+
+
+def _spool_write(spool: IO[bytes], text: str) -> int:
+    """Append a game's text to dedupe's spool; its bytes. A failure is a ``WriteError``
+    naming the temporary folder."""
+    data = memoryview(text.encode("utf-8"))
+    written = 0
+    try:
+        while written < len(data):  # a raw file may write less than asked
+            written += spool.write(data[written:]) or 0
+    except OSError as error:
+        raise as_write_error(error, f"{tempfile.gettempdir()} (dedupe's temporary spool)"
+                             ) from None
+    return written
 
 
 def _report_row(ordinal: int, members: dict[int, int], removed: set[int],
