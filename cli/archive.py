@@ -19,7 +19,7 @@ from pdn.wording import count, number
 from replay.choice import RulesChoice
 from replay.variants import Variant
 
-from .common import fail, games_exit, input_size, progress_bar, stderr_console
+from .common import fail, fail_io, games_exit, input_size, progress_bar, stderr_console
 from .criteria import check_board_criteria, game_criteria
 from .options import (
     BlackOption,
@@ -75,19 +75,19 @@ class Console:
         return progress_bar(label, input_size(sources), self.rich)
 
 
-def _sources(paths: list[str], outputs: list[str | Path | None]) -> list[str]:
-    from replay.run.output import OutputError, refuse_overwriting_inputs
+def _sources(paths: list[str], outputs: dict[str, str | Path | None]) -> list[str]:
+    """The input files; a usage error when an output (by option) is one of them, a folder,
+    or the same file as another output."""
+    from replay.run.output import OutputError, check_outputs
 
     try:
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
-    for output in outputs:
-        if output is not None and str(output) != "-":
-            try:
-                refuse_overwriting_inputs(output, sources)
-            except OutputError as error:
-                fail(str(error))
+    try:
+        check_outputs(outputs, sources)
+    except OutputError as error:
+        fail(str(error))
     return sources
 
 
@@ -119,7 +119,7 @@ def _run(action: Callable[[], Summary]) -> Summary:
     except OutputError as error:
         fail(str(error))
     except OSError as error:
-        fail(f"{error.filename or '<stdin>'}: cannot read: {error.strerror or error}")
+        fail_io(error, '<stdin>')
     except ImportError as error:  # the dask runner without Dask
         fail(str(error))
 
@@ -196,7 +196,7 @@ def filter_command(
                          min_plies, max_plies, status, moves, position, material,
                          material_any_ply)
     check_board_criteria(criteria, _selected_variants(game_variant, choice))
-    sources = _sources(paths, [output, rejects])
+    sources = _sources(paths, {"-o": output, "--rejects": rejects})
     console = Console()
     with ExitStack() as stack, console.progress(sources, "filtering") as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
@@ -240,7 +240,7 @@ def dedupe(
         fail(f"--by '{by}': use one of {', '.join(BY_CHOICES)}")
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_runner(runner, scheduler)
-    sources = _sources(paths, [output, rejects, report])
+    sources = _sources(paths, {"-o": output, "--rejects": rejects, "--report": report})
     console = Console()
     with ExitStack() as stack, console.progress(sources, "deduplicating") as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
@@ -268,7 +268,7 @@ def merge(
     from replay.archive.run import merge_games
     from replay.variants import RUSSIAN
 
-    sources = _sources(paths, [output, rejects])
+    sources = _sources(paths, {"-o": output, "--rejects": rejects})
     console = Console()
     with ExitStack() as stack, console.progress(sources, "merging") as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
@@ -304,7 +304,9 @@ def split(
     except ValueError as error:
         fail(str(error))
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
-    sources = _sources([path], [rejects])
+    if output.exists() and not output.is_dir():
+        fail(f"-o {output}: not a folder (split writes a file per group into a folder)")
+    sources = _sources([path], {"--rejects": rejects})
     console = Console()
     with ExitStack() as stack, console.progress(sources, "splitting") as progress:
         bad = _opened(rejects, stack)
@@ -350,7 +352,7 @@ def clean(
     if notation is not None and notation not in TARGETS:
         fail(f"--notation: use {', '.join(TARGETS)}, not '{notation}'")
     choice = variant_choice(variant, False, rule, no_forced_capture)
-    sources = _sources(paths, [output, rejects, changes])
+    sources = _sources(paths, {"-o": output, "--rejects": rejects, "--changes": changes})
     console = Console()
     with ExitStack() as stack, console.progress(sources, "cleaning") as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)

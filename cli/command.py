@@ -83,12 +83,22 @@ class PdnGroup(TyperGroup):
             print("aborted", file=sys.stderr)
             code = 1
         except Exception as error:
+            if _is_output_error(error):
+                from .common import fail
+
+                fail(str(error))  # an output refused or that cannot be written, anywhere
             if not _is_usage_error(error):
                 raise
             usage_error(error)
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _is_output_error(error: Exception) -> bool:
+    from replay.run.output import OutputError, WriteError
+
+    return isinstance(error, (OutputError, WriteError))
 
 
 def _is_usage_error(error: Exception) -> bool:

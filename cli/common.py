@@ -109,3 +109,13 @@ def _is_terminal(stream) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def fail_io(error: OSError, name: str = "", doing: str = "cannot read") -> NoReturn:
+    """An OSError as an error naming its file: an output that could not be written says
+    "cannot write" (``replay.run.output.WriteError``), anything else says ``doing``."""
+    from replay.run.output import WriteError
+
+    if isinstance(error, WriteError):
+        fail(str(error))
+    fail(f"{error.filename or name}: {doing}: {error.strerror or error}")

@@ -211,6 +211,7 @@ def _write(connection: sqlite3.Connection, wanted: Search, stream: IO[str],
            output_format: str) -> int:
     """Write the games found in the chosen format; their number."""
     from replay.database.query import TABLE_COLUMNS, search, summaries
+    from replay.run.spreadsheet import safe_row
 
     count = 0
     if output_format == "pdn":
@@ -223,9 +224,9 @@ def _write(connection: sqlite3.Connection, wanted: Search, stream: IO[str],
     place = TABLE_COLUMNS.index("file") if output_format == "table" else None
     for line in summaries(connection, wanted, output_format):
         if place is not None:
-            fields = line.split("\t")
+            fields = line.rstrip("\n").split("\t")
             fields[place] = _as_given(fields[place])
-            line = "\t".join(fields)
+            line = "\t".join(safe_row(fields)) + line[len(line.rstrip("\n")):]
         stream.write(line)
         count += 1
     return count

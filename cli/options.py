@@ -21,6 +21,7 @@ variant of that position (``VariantOption``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -94,9 +95,25 @@ MaterialOption = Annotated[str | None, typer.Option(
     help='Material at the end, e.g. "W:3K1M B:1K" (K kings, M men).')]
 MaterialAnyPlyOption = Annotated[bool, typer.Option(
     help="--material at any ply rather than at the end.")]
+JOBS_PER_CORE = 4  # more processes than this only wait for a core and take memory
+MAX_JOBS = JOBS_PER_CORE * (os.cpu_count() or 1)
+
+
+def capped_jobs(jobs: int) -> int:
+    """--jobs, at most ``MAX_JOBS`` (four per core): more is lowered to that, with a note."""
+    if jobs > MAX_JOBS:
+        from .common import stderr_console
+
+        stderr_console().print(f"note: --jobs {jobs} lowered to {MAX_JOBS} "
+                               f"({JOBS_PER_CORE} per core of this machine)")
+        return MAX_JOBS
+    return jobs
+
+
 JobsOption = Annotated[int, typer.Option(
-    "--jobs", "-j", min=0, metavar="N",
-    help="Worker processes (0: all cores when the input is large).")]
+    "--jobs", "-j", min=0, metavar="N", callback=capped_jobs,
+    help=f"Worker processes (0: all cores when the input is large; at most {JOBS_PER_CORE} "
+    f"per core, {MAX_JOBS} here).")]
 RUNNER_CHOICES = ("local", "dask")
 RunnerOption = Annotated[str, typer.Option(
     "--runner", metavar="RUNNER",

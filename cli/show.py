@@ -12,7 +12,7 @@ from pdn.model import Game
 from replay.board import Board
 from replay.choice import RulesChoice
 
-from .common import fail, games_exit
+from .common import ExitCode, fail, fail_io, games_exit
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -26,6 +26,7 @@ from .sources import game_of
 if TYPE_CHECKING:
     from replay.replayer import ReplayedGame
 
+MAX_SIZE = 4096  # a PNG of 4096 pixels square is 64 MB in memory; a larger one helps no one
 PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
                "pip install 'pdn-toolkit[png]', or write --svg instead")
 
@@ -47,7 +48,8 @@ def show(
     png: Annotated[Path | None, typer.Option(
         help="Write a PNG diagram to this file (needs the png extra).")] = None,
     flip: Annotated[bool, typer.Option(help="Black's side at the bottom.")] = False,
-    size: Annotated[int, typer.Option(min=64, help="Width of the SVG or PNG, in pixels.")]
+    size: Annotated[int, typer.Option(min=64, max=MAX_SIZE, help="Width of the SVG or PNG, "
+                                      f"in pixels (at most {MAX_SIZE}).")]
     = 480,
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
@@ -75,8 +77,7 @@ def show(
         board, caption = _fen_position(fen or "", choice), ""
     if svg is None and png is None:
         _print_diagram(board, caption, flip)
-    for out in (out for out in (svg, png) if out is not None):
-        _refuse_input(out, file)
+    _refuse_input({"--svg": svg, "--png": png}, file)
     if svg is not None:
         _write_svg(board, svg, flip, size)
     if png is not None:
@@ -101,10 +102,14 @@ def _game_position(path: str, number: int, ply: int | None, move: str | None,
                    choice: RulesChoice, encoding: str | None) -> tuple[Board, str, bool]:
     """The position asked for, its caption, and whether the game stops replaying."""
     from replay.diagram import board_after, plies_to_move
-    from replay.replayer import replay_game
+    from replay.replayer import UNREADABLE, replay_game
 
     game = game_of([path], number, encoding)
     replayed = replay_game(game, choice.default, choice.override, rules=choice.rules)
+    if replayed.status == UNREADABLE:  # nothing read to draw: never a start position
+        problem = game.errors[0]
+        fail(f"{game.source}:{problem.line or game.line}: game {number} cannot be read: "
+             f"{problem.message}", ExitCode.SOME_GAMES)
     try:
         plies = plies_to_move(replayed, move) if move is not None else ply
         board = board_after(replayed, len(replayed.moves) if plies is None else plies)
@@ -156,13 +161,14 @@ def _diagram(board: Board, flip: bool, size: int) -> str:
     return board_svg(board, last_move=last, flipped=flip, size=size)
 
 
-def _refuse_input(out: Path, source: str | None) -> None:
-    from replay.run.output import OutputError, refuse_overwriting_inputs
+def _refuse_input(outputs: dict[str, Path | None], source: str | None) -> None:
+    """A usage error when an output is the input, a folder, or the other output."""
+    from replay.run.output import OutputError, check_outputs
 
     from .sources import collect_sources
 
     try:
-        refuse_overwriting_inputs(out, collect_sources([source]) if source else [])
+        check_outputs(outputs, collect_sources([source]) if source else [])
     except OutputError as error:
         fail(str(error))
 
@@ -173,7 +179,7 @@ def _write_svg(board: Board, path: Path, flip: bool, size: int) -> None:
     try:
         write_atomically(path, _diagram(board, flip, size) + "\n")
     except OSError as error:
-        fail(f"{path}: {error.strerror or error}")
+        fail_io(error, str(path), "cannot write")
     typer.echo(f"diagram written to {path}", err=True)
 
 
@@ -190,7 +196,7 @@ def _write_png(board: Board, path: Path, flip: bool, size: int) -> None:
         with atomic_writer(path, binary=True) as stream:
             stream.write(picture)
     except OSError as error:
-        fail(f"{path}: {error.strerror or error}")
+        fail_io(error, str(path), "cannot write")
     typer.echo(f"diagram written to {path}", err=True)
 
 

@@ -86,7 +86,7 @@ def game_of(paths: list[str], number: int, encoding: str | None = None) -> Game:
     them in order; exits with a clear error when there is none."""
     from pdn.reader import NoSuchGameError
 
-    from .common import fail
+    from .common import fail, fail_io
 
     try:
         sources = collect_sources(paths)
@@ -96,6 +96,6 @@ def game_of(paths: list[str], number: int, encoding: str | None = None) -> Game:
     except SourceError as error:
         fail(str(error))
     except OSError as error:
-        fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
+        fail_io(error, ', '.join(paths))
     except NoSuchGameError as error:
         fail(str(error))

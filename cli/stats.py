@@ -13,7 +13,7 @@ from pdn.wording import count, number
 from replay.choice import RulesChoice
 from replay.run.dataset import is_dataset_target
 
-from .common import fail, games_exit, input_size, progress_bar, stderr_console
+from .common import fail, fail_io, games_exit, input_size, progress_bar, stderr_console
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -78,11 +78,15 @@ def stats(
     Exit status: 0 done, 1 some games invalid or unreadable (tabulated all the same), 2
     usage error, unreadable input or a missing optional library.
     """
+    from replay.run.output import OutputError, check_outputs
+
     _check_options(table, output, plot, runner, scheduler)
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     try:
         sources = collect_sources(paths)
-    except SourceError as error:
+        file_output = output if output is not None and not is_dataset_target(output) else None
+        check_outputs({"-o": file_output, "--plot": plot}, sources)
+    except (SourceError, OutputError) as error:
         fail(str(error))
     statuses: Counter[str] = Counter()
     run = {"jobs": jobs, "engine": runner, "scheduler": scheduler,
@@ -149,7 +153,7 @@ def _compute(sources: list[str], choice: RulesChoice, with_moves: bool, run: dic
     except (EngineUnavailableError, ValueError) as error:
         fail(str(error))
     except OSError as error:
-        fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
+        fail_io(error)
 
 
 def _write(sources: list[str], choice: RulesChoice, table: str, output: Path, keep_games: bool,
@@ -175,7 +179,7 @@ def _write(sources: list[str], choice: RulesChoice, table: str, output: Path, ke
     except (EngineUnavailableError, ValueError) as error:
         fail(str(error))
     except OSError as error:
-        fail(f"{error.filename or ''}: cannot read: {error.strerror or error}")
+        fail_io(error)
 
 
 def _write_dataset(sources: list[str], choice: RulesChoice, table: str, output: str, run: dict
@@ -199,7 +203,7 @@ def _write_dataset(sources: list[str], choice: RulesChoice, table: str, output: 
     except ImportError as error:  # an fsspec URL whose filesystem package is missing
         fail(f"{output}: {error}")
     except OSError as error:
-        fail(f"{error.filename or output}: cannot read or write: {error.strerror or error}")
+        fail_io(error, output, "cannot read or write")
 
 
 def _plot(games, path: Path) -> None:

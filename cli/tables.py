@@ -62,7 +62,10 @@ def print_terminal_table(console, title: str, headers: Sequence[str],
 
 def write_tsv(stream: IO[str], headers: Sequence[str], rows) -> None:
     """Tab-separated values: a header line, then one line per row (tabs and line breaks in a
-    cell become spaces)."""
+    cell become spaces; a text a spreadsheet would take for a formula is quoted, as
+    ``replay.run.spreadsheet`` says)."""
+    from replay.run.spreadsheet import safe_cell
+
     stream.write("\t".join(headers) + "\n")
     for row in rows:
-        stream.write("\t".join(cell.translate(_SPACES) for cell in row) + "\n")
+        stream.write("\t".join(safe_cell(cell).translate(_SPACES) for cell in row) + "\n")

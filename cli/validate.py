@@ -14,7 +14,7 @@ import typer
 from pdn.wording import count, number
 from replay.choice import RulesChoice
 
-from .common import ExitCode, fail, games_exit, input_size, progress_bar
+from .common import ExitCode, fail, fail_io, games_exit, input_size, progress_bar
 from .notes import NoteSummary
 from .options import (
     EncodingOption,
@@ -72,6 +72,7 @@ def validate(
     Exit status: 0 all games valid (or incomplete), 1 some invalid or unreadable, 2 usage
     error or a file that cannot be read.
     """
+    from replay.run.output import OutputError, check_outputs
     from replay.validate.reports import Tally, suggestion_lines, validate_sources
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
@@ -82,7 +83,8 @@ def validate(
         _check_dataset_options(output, as_json, report)
     try:
         sources = collect_sources(paths)
-    except SourceError as error:
+        check_outputs({"--report": report}, sources)
+    except (SourceError, OutputError) as error:
         fail(str(error))
     if output is not None:
         _write_dataset(sources, output, choice, jobs=jobs, encoding=encoding, suggest=suggest,
@@ -185,7 +187,7 @@ def _write_dataset(sources: list[str], output: str, choice: RulesChoice, **run: 
     except ImportError as error:  # an fsspec URL whose filesystem package is missing
         fail(f"{output}: {error}")
     except OSError as error:
-        fail(f"{error.filename or output}: cannot write: {error.strerror or error}")
+        fail_io(error, output, "cannot write")
     for message in written.unreadable:
         typer.secho(message, err=True, fg="red")
     tally = written.tally
@@ -240,7 +242,7 @@ def _write_report(path: Path, reports: list) -> None:
     except PdfError as error:
         fail(str(error))
     except OSError as error:
-        fail(f"{path}: {error.strerror}")
+        fail_io(error, str(path), "cannot write")
     typer.echo(f"report written to {path}", err=True)
 
 

@@ -10,7 +10,7 @@ import typer
 
 from pdn.wording import count
 
-from .common import fail, games_exit, input_size, progress_bar
+from .common import fail, fail_io, games_exit, input_size, progress_bar
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -90,7 +90,7 @@ def view(
                     fail(f"{', '.join(paths)} has no games")
                 page.close()
         except OSError as error:
-            fail(f"{output}: {error.strerror or error}")
+            fail_io(error, str(output), "cannot write")
     note = f", {count(invalid, 'game')} with moves that do not replay" if invalid else ""
     typer.echo(f"viewer of {count(page.count, 'game')}{note} written to {output}", err=True)
     raise typer.Exit(games_exit(bool(invalid)))

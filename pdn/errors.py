@@ -16,6 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from pdn.chunks import Chunk
 from pdn.lexer import MAX_NESTING, NestingError
 from pdn.model import Diagnostic
+from pdn.moves import NumberError
 from pdn.parser import load_parser
 from pdn.quoting import shown
 
@@ -87,6 +88,13 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
         else:
             reason = "not expected here"
         message = f"unexpected '{shown(token.value)}' at {line}:{column}: {reason}"
+        return Diagnostic("syntax", message, line, column)
+    if isinstance(error, NumberError):
+        place = max(chunk.text.find(error.text), 0)
+        line = chunk.text.count("\n", 0, place) + 1 + offset
+        column = place - chunk.text.rfind("\n", 0, place)
+        message = (f"number '{shown(error.text, 20)}' at {line}:{column} has "
+                   f"{len(error.text):,} digits: no move number or NAG is that long")
         return Diagnostic("syntax", message, line, column)
     return internal_error(error, chunk)
 

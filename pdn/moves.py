@@ -72,7 +72,7 @@ def _read_record(value: str) -> tuple:
     numbered = parts.number.match(value)
     if numbered:
         written = numbered.group(1)
-        number, black = int(written.rstrip(".")), written.endswith("...")
+        number, black = written_number(written.rstrip(".")), written.endswith("...")
         start = numbered.end()
         gap = value[:start]
         line_delta = gap.count("\n")
@@ -92,6 +92,30 @@ def _read_record(value: str) -> tuple:
     head = (text, squares, "x" if mark == "×" else mark, origin_file,
             None if star else strength)
     return number, black, line_delta, column, absolute, head, star
+
+
+MAX_NUMBER_DIGITS = 9  # a move number or NAG past this is no number a record means
+
+
+class NumberError(ValueError):
+    """A move number or NAG too long to be one (``text``, as written)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"'{text[:20]}...' ({len(text)} digits) is too long for a number")
+        self.text = text
+
+
+def written_number(text: str) -> int:
+    """The value of a move number or NAG's digits; raises ``NumberError`` past
+    ``MAX_NUMBER_DIGITS`` digits (Python refuses to read 4,300 or more, and no record has
+    a billionth move).
+
+    >>> written_number("12")
+    12
+    """
+    if len(text) > MAX_NUMBER_DIGITS:
+        raise NumberError(text)
+    return int(text)
 
 
 def read_moves(token: Token, line_offset: int) -> list[Ply]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from lark import Transformer
 
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
-from pdn.moves import read_moves
+from pdn.moves import read_moves, written_number
 from pdn.quoting import shown
 from pdn.tags import UNKNOWN_RESULTS, check_tag, read_tag
 
@@ -89,7 +89,7 @@ class GameTransformer(Transformer):
                 run = read_moves(item, self.line_offset)
                 first = run[0]
                 if number is not None and first.number is None:
-                    first.number = int(number.value.rstrip("."))
+                    first.number = written_number(number.value.rstrip("."))
                     first.black_number = number.value.endswith("...")
                 number = None
                 if pending:
@@ -139,7 +139,7 @@ class GameTransformer(Transformer):
                             placeholder=True)
         if number is None:
             return Ply(record)
-        return Ply(record, int(number.value.rstrip(".")), number.value.endswith("..."))
+        return Ply(record, written_number(number.value.rstrip(".")), number.value.endswith("..."))
 
     @staticmethod
     def _comment(line: Line, text: str) -> None:
@@ -155,7 +155,7 @@ class GameTransformer(Transformer):
             if isinstance(item, Line):
                 ply.variations.append(item)
             elif item.type == "NAG":
-                ply.nags.append(int(item.value[1:]))
+                ply.nags.append(written_number(item.value[1:]))
             else:
                 ply.record = ply.record._replace(
                     strength=(ply.record.strength or "") + item.value)

@@ -1,7 +1,7 @@
 """Read PDN games: from a path, an open file or a string, streamed in constant memory.
 
-The input is decoded (UTF-8 with or without BOM, Windows-1251, Latin-1; see
-``detect_encoding``), cut into game chunks by a cheap line scan (``pdn.chunks``), and each
+The input is decoded (UTF-8 with or without BOM, UTF-16 or UTF-32 with one, Windows-1251,
+Latin-1; see ``detect_encoding``), cut into game chunks by a cheap line scan (``pdn.chunks``), and each
 chunk is parsed by the Lark LALR grammar ``grammar.lark``, whose transformer builds the
 ``Game`` values directly. A syntax error becomes a ``Diagnostic`` on the game of its chunk,
 with the line and column in the whole file, and reading goes on with the next chunk.
@@ -31,6 +31,7 @@ from pdn.errors import explain_error, internal_error
 from pdn.lexer import NestingError
 from pdn.lookalikes import mend_lookalikes
 from pdn.model import Diagnostic, Game, Line, Ply
+from pdn.moves import NumberError
 from pdn.movetext import GameTransformer
 from pdn.parser import load_parser
 from pdn.records import RECORD_SUFFIXES
@@ -54,9 +55,17 @@ class PdnSyntaxError(ValueError):
 # ---- decoding -------------------------------------------------------------------------------
 
 
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+              (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+WIDE_ENCODINGS = ("utf-16", "utf-32")  # told by their byte order mark, which they read
+
+
 def detect_encoding(sample: bytes) -> str:
-    """The encoding of a file from its first bytes: ``utf-8-sig``, ``utf-8``, ``cp1251`` or
-    ``latin-1``.
+    """The encoding of a file from its first bytes: ``utf-8-sig``, ``utf-16`` or ``utf-32``
+    (by their byte order mark), ``utf-8``, ``cp1251`` or ``latin-1``.
+
+    >>> detect_encoding("\ufeff[Event]".encode("utf-16-le")), detect_encoding(b"[Event]")
+    ('utf-16', 'utf-8')
 
     Bytes that are valid UTF-8 are UTF-8. Otherwise the file is an 8-bit code page, told
     apart by a heuristic: Cyrillic text in Windows-1251 is whole words of bytes >= 0x80,
@@ -68,6 +77,9 @@ def detect_encoding(sample: bytes) -> str:
     """
     if sample.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
+    for bom, encoding in _WIDE_BOMS:  # UTF-32's come first: UTF-16's LE mark begins one
+        if sample.startswith(bom):
+            return encoding
     try:
         sample.decode("utf-8")
         return "utf-8"
@@ -183,7 +195,7 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
     transformer.diagnostics.extend(mended)
     try:
         games = parser.parse(text)
-    except (UnexpectedInput, NestingError) as error:  # the record's fault: say where and why
+    except (UnexpectedInput, NestingError, NumberError) as error:  # the record's fault
         games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[explain_error(error, chunk)])]
     except Exception as error:  # our fault: said so, and the games around it are still read
         games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[internal_error(error, chunk)])]

@@ -7,6 +7,7 @@ open text stream, passes every game the reader gave up on through unchanged (to
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import re
@@ -28,8 +29,9 @@ from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
 from replay.choice import RulesChoice
 from replay.replayer import game_variant
-from replay.run.output import atomic_writer, refuse_overwriting_inputs
+from replay.run.output import as_write_error, atomic_writer, refuse_overwriting_inputs
 from replay.run.runner import DaskRunner, Runner, open_runner
+from replay.run.spreadsheet import safe_row
 from replay.variants import Variant
 
 Note = Callable[[str], None]
@@ -270,13 +272,14 @@ def clean_games(sources: list[str], out: IO[str], settings: Settings, options: C
 SPLIT_CHOICES = ("event", "variant", "year", "player", "count:N")
 
 
-def split_keys(tags: dict[str, str], by: str, variant: Variant, date: DateParts) -> list[str]:
+def split_keys(tags: dict[str, str], by: str, variant: Variant | None, date: DateParts
+               ) -> list[str]:
     """The names of the files a game goes to by its event, variant, year or players (a game
     goes to both its players' files)."""
     if by == "event":
         return [tags.get("Event") or "unknown"]
-    if by == "variant":
-        return [variant.name]
+    if by == "variant":  # a game the reader gave up on may have none
+        return [variant.name if variant is not None else "unknown"]
     if by == "year":
         return [str(date[0]) if date[0] is not None else "unknown"]
     names = {clean_name(tags.get(side) or "") for side in ("White", "Black")}
@@ -313,11 +316,18 @@ class SplitTask:
         return results
 
 
+# Names Windows keeps for devices, whatever their case or extension ("nul.pdn" too).
+WINDOWS_RESERVED = frozenset(["CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(10)),
+                              *(f"LPT{n}" for n in range(10))])
+
+
 def file_name(key: str, taken: dict[str, str]) -> str:
     """A safe file name for a split key, unique among those already given."""
     if key in taken:
         return taken[key]
     stem = re.sub(r"[^\w.-]+", "_", key, flags=re.UNICODE).strip("._")[:80] or "unknown"
+    if stem.split(".", 1)[0].upper() in WINDOWS_RESERVED:  # CON.pdn cannot be made there
+        stem = f"_{stem}"
     name, number = f"{stem}.pdn", 2
     while name in taken.values():
         name, number = f"{stem}-{number}.pdn", number + 1
@@ -340,17 +350,23 @@ class _Files:
 
     def write(self, key: str, text: str) -> None:
         name = file_name(key, self.names)
-        handle = self.handles.pop(name, None)
-        if handle is None:
-            if len(self.handles) >= self.OPEN_LIMIT:
-                self.handles.pop(next(iter(self.handles))).close()
-            handle = open(self.work / name, "a", encoding="utf-8", newline="")  # noqa: SIM115
-        self.handles[name] = handle  # most recently used last
-        handle.write(text)
+        try:
+            handle = self.handles.pop(name, None)
+            if handle is None:
+                if len(self.handles) >= self.OPEN_LIMIT:
+                    self.handles.pop(next(iter(self.handles))).close()
+                handle = open(self.work / name, "a", encoding="utf-8", newline="")  # noqa: SIM115
+            self.handles[name] = handle  # most recently used last
+            handle.write(text)
+        except OSError as error:  # a full disk, a file-size limit: an output's fault
+            raise as_write_error(error, self.directory / name) from None
 
     def finish(self) -> list[str]:
-        for handle in self.handles.values():
-            handle.close()
+        try:
+            for handle in self.handles.values():
+                handle.close()
+        except OSError as error:
+            raise as_write_error(error, self.directory) from None
         self.handles.clear()
         names = sorted(set(self.names.values()))
         for name in names:
@@ -366,7 +382,8 @@ class _Files:
 
     def discard(self) -> None:
         for handle in self.handles.values():
-            handle.close()
+            with contextlib.suppress(OSError):  # a full disk: the error is on its way already
+                handle.close()
         self.handles.clear()
         if self.work.exists():
             for path in self.work.iterdir():
@@ -382,8 +399,11 @@ def split_games(sources: list[str], directory: str | os.PathLike, by: str,
     kind, size = parse_split(by)
     summary = Summary()
     target = Path(directory)
-    target.mkdir(parents=True, exist_ok=True)
-    files = _Files(target, sources)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        files = _Files(target, sources)
+    except OSError as error:
+        raise as_write_error(error, target) from None
     try:
         items = _run(sources, SplitTask(_portable(settings), kind), settings)
         for item in items:
@@ -460,12 +480,12 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
     offsets = array("q", [0])
     unreadable: set[int] = set()
     grouper = Grouper(by)
-    with tempfile.TemporaryFile() as spool:
+    with tempfile.TemporaryFile(buffering=0) as spool:  # unbuffered: a full disk shows at once
         items = _run(sources, DedupeTask(_portable(settings)), settings, runner)
         for ordinal, item in enumerate(items):
             summary.games += 1
             places.append((item.source, item.index, item.result.line))
-            offsets.append(offsets[-1] + spool.write(item.result.text.encode("utf-8")))
+            offsets.append(offsets[-1] + _spool_write(spool, item.result.text))
             if item.result.error:
                 _unreadable(item, summary, rejects, note)
                 unreadable.add(ordinal)
@@ -524,6 +544,20 @@ def _dedupe_on_cluster(runner: DaskRunner, sources: list[str], out: IO[str],
     return summary
 
 
+def _spool_write(spool: IO[bytes], text: str) -> int:
+    """Append a game's text to dedupe's spool; its bytes. A failure is a ``WriteError``
+    naming the temporary folder."""
+    data = memoryview(text.encode("utf-8"))
+    written = 0
+    try:
+        while written < len(data):  # a raw file may write less than asked
+            written += spool.write(data[written:]) or 0
+    except OSError as error:
+        raise as_write_error(error, f"{tempfile.gettempdir()} (dedupe's temporary spool)"
+                             ) from None
+    return written
+
+
 def _report_row(ordinal: int, members: dict[int, int], removed: set[int],
                 places: list[tuple[str, int, int]], text: str) -> list:
     tags = head_tags(text)[0]
@@ -537,7 +571,7 @@ def write_report(path: str | os.PathLike, rows: Iterable[list]) -> None:
     with atomic_writer(path) as stream:
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(REPORT_COLUMNS)
-        writer.writerows(rows)
+        writer.writerows(safe_row(row) for row in rows)  # no formula for a spreadsheet
 
 
 __all__ = ["REPORT_COLUMNS", "REPORT_TAGS", "SPLIT_CHOICES", "Settings", "Summary", "clean_games",

@@ -79,6 +79,9 @@ def _is_regex(pattern: str) -> bool:
     return len(pattern) >= 2 and pattern.startswith("/") and pattern.endswith("/")
 
 
+MAX_MATERIAL = 72  # the dark squares of the largest board (12x12): more can match nothing
+
+
 @dataclass(frozen=True)
 class MaterialTest:
     """``"W:3K1M B:1K"``: each side named has exactly these kings (K) and men (M)."""
@@ -95,7 +98,11 @@ class MaterialTest:
                 raise CriterionError(f"--material '{text}': write each side as W:3K1M or B:1K")
             counts = {"K": 0, "M": 0}
             for number, kind in re.findall(r"(\d+)\s*([KM])", match.group(2), re.IGNORECASE):
-                counts[kind.upper()] += int(number)
+                # past any board when longer (and int() refuses 4,300 digits)
+                counts[kind.upper()] += int(number) if len(number) <= 9 else 10**9
+            if max(counts.values()) > MAX_MATERIAL:
+                raise CriterionError(f"--material '{text}': no board holds more than "
+                                     f"{MAX_MATERIAL} pieces of a kind")
             sides[match.group(1).upper()] = (counts["M"], counts["K"])
         if not sides:
             raise CriterionError("--material needs at least one side, e.g. W:3K1M B:1K")

@@ -375,10 +375,11 @@ def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
     # as in ``pdn validate``: a '-' lost move is reported once, as lost moves, by the replay
     reading = [Problem(d.code, d.message, d.line, d.column).as_dict() for d in game.errors
                if d.code != "lost-move"]
+    unreadable = replayed.status == "unreadable"  # its reading errors are errors, once
     return GameReport(game.source, game.index, game.line, game.tags.get("White"),
                       game.tags.get("Black"), variant.name, len(replayed.moves),
-                      replayed.status, errors=reading if replayed.status == "unreadable"
-                      else [], warnings=reading,
+                      replayed.status, errors=reading if unreadable else [],
+                      warnings=[] if unreadable else reading,
                       notes=[note.as_dict() for note in replayed.notes],
                       record=game if replayed.silent else None)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import uuid
 from collections.abc import Callable
@@ -170,7 +171,7 @@ def _portable(settings: Settings) -> Settings:
 
 def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
                 summary: IndexSummary, note: Note, settings: Settings) -> None:
-    path = Path(source).resolve()
+    path = Path(os.path.realpath(source))  # resolve() raises on a loop of links
     try:
         digest, size = file_digest(path)
     except OSError as error:

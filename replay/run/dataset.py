@@ -156,6 +156,10 @@ class LocalFiles:
         return [os.path.join(path, name) for name in sorted(os.listdir(path))]
 
     def open(self, path: str, mode: str) -> IO[Any]:
+        if "w" in mode:  # a full disk says "cannot write" and names the part
+            from replay.run.output import plain_writer
+
+            return plain_writer(path, binary="b" in mode)
         return open(path, mode)
 
     def mv(self, source: str, target: str) -> None:

@@ -28,7 +28,7 @@ from typing import IO
 # The sure game end of ``split_blocks``: from such a place ``split_chunks`` starts afresh,
 # so a range that begins there is cut into chunks as the whole input would be.
 from pdn.chunks import ENDING_LINE, ENDS_WITH_RESULT, TAG_LINE, Chunk
-from pdn.reader import SNIFF_BYTES, detect_encoding, iter_blocks
+from pdn.reader import SNIFF_BYTES, WIDE_ENCODINGS, detect_encoding, iter_blocks
 from pdn.records import STDIN
 
 SEARCH_LIMIT = 16  # ranges searched for a game end after a result before any game end will do
@@ -164,6 +164,8 @@ def scan_range(url: str, start: int, length: int, facts: FileFacts) -> Cut:
     lines = count_lines(data, before)
     if start == 0:
         return Cut(0, 0, lines)
+    if facts.encoding in WIDE_ENCODINGS:  # no byte search finds their lines: one partition
+        return Cut(facts.size, 0, 0)
     offset = _first_sure_end(url, start, length, facts, after_result=True)
     if offset is None:
         offset = _first_sure_end(url, start, length, facts, after_result=False)

@@ -26,9 +26,14 @@ def plot_tables(games: pd.DataFrame, openings: pd.DataFrame, path: str | os.Path
     """Write the figure to ``path`` (``.png`` or ``.svg``, chosen by the extension)."""
     import matplotlib.pyplot as plt
 
+    from replay.run.output import atomic_writer
+
     figure = archive_figure(games, openings)
-    figure.savefig(path)
-    plt.close(figure)
+    try:
+        with atomic_writer(path, binary=True) as stream:  # never half a picture
+            figure.savefig(stream, format=os.fspath(path).rsplit(".", 1)[-1].lower())
+    finally:
+        plt.close(figure)
 
 
 def archive_figure(games: pd.DataFrame, openings: pd.DataFrame):

@@ -20,6 +20,7 @@ import pandas as pd
 
 from pdn.model import SEVEN_TAGS
 from replay.choice import RulesChoice
+from replay.run.output import as_write_error
 from replay.stats.execution import TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
@@ -124,7 +125,10 @@ class _Spool:
         votes = reading_votes(games.assign(file=source))
         self.votes = votes if self.votes is None else self.votes.add(votes, fill_value=0)
         path = self.folder / f"{len(self.parts)}.pickle"
-        games.to_pickle(path)
+        try:
+            games.to_pickle(path)
+        except OSError as error:  # a full disk: the temporary folder's fault, said so
+            raise as_write_error(error, path) from None
         self.parts.append((path, source))
 
     def finished(self) -> Iterator[pd.DataFrame]:

@@ -15,6 +15,7 @@ from typing import IO, Any
 import pandas as pd
 
 from replay.run.output import atomic_writer
+from replay.run.spreadsheet import safe_frame
 
 SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
 ROW_GROUP_BYTES = 1 << 25  # parts gathered into one Parquet row group, measured in memory
@@ -50,7 +51,7 @@ class TableWriter:
             if self._pending_bytes >= ROW_GROUP_BYTES:
                 self._flush()
         elif self.suffix == ".csv":
-            frame.to_csv(self._stream, index=False, header=not self._started)
+            safe_frame(frame).to_csv(self._stream, index=False, header=not self._started)
         elif len(frame):  # each line ends with a line break
             frame.to_json(self._stream, orient="records", lines=True, date_format="iso",
                           force_ascii=False)
@@ -78,7 +79,22 @@ class TableWriter:
         try:
             if kind is None and self.suffix == ".parquet":
                 self._flush()
-                if self._parquet is not None:
-                    self._parquet.close()
-        finally:
-            self._stack.__exit__(kind, error, trace)
+            self._close_parquet(failed=kind is not None)
+        except BaseException as failure:  # the temporary file is removed, the error goes on
+            if not self._stack.__exit__(type(failure), failure, failure.__traceback__):
+                raise
+            return
+        self._stack.__exit__(kind, error, trace)
+
+    def _close_parquet(self, failed: bool) -> None:
+        """Close the Parquet writer before its stream, also when the run failed (Ctrl-C):
+        left open, its ``__del__`` would write to the closed stream and print an ignored
+        exception."""
+        writer, self._parquet = self._parquet, None
+        if writer is None:
+            return
+        try:
+            writer.close()
+        except Exception:
+            if not failed:
+                raise

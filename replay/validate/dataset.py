@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from replay.choice import RulesChoice
 from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
 from replay.run.dataset import Dataset
+from replay.run.output import WriteError
 from replay.run.partitions import Partition, source_name
 from replay.run.runner import open_runner
 from replay.silent import heads_follow
@@ -148,6 +149,8 @@ def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | 
                         spooled.append(replace(item, offset=offset, index=len(spooled),
                                                readings=b""))
                         offset += len(item.readings)
+                except WriteError:
+                    raise  # the dataset's fault, not the source's
                 except OSError as error:
                     unreadable.append(f"{source_name(source)}: cannot read: "
                                       f"{error.strerror or error}")

@@ -71,8 +71,31 @@ def _counts(reports: list[GameReport]) -> str:
 # -- Markdown ----------------------------------------------------------------------------
 
 
+_MARKDOWN_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_MARKDOWN_MARKS = "\\`*_[]|~"  # code spans, emphasis, links and images, tables
+
+
+def markdown_text(text: str) -> str:
+    """Text from a record (a tag, a file name, a token quoted in a message) as Markdown
+    shows it literally: no HTML tag (``<img onerror=...>`` in an Event is text), no link,
+    image, emphasis, code span or table cell of its own, on one line.
+
+    >>> markdown_text('<img src=x onerror=alert(1)> [a](javascript:b) *c*')
+    '&lt;img src=x onerror=alert(1)&gt; \\\\[a\\\\](javascript:b) \\\\*c\\\\*'
+    """
+    out = []
+    for character in text.replace("\r", " ").replace("\n", " "):
+        if character in _MARKDOWN_ENTITIES:
+            out.append(_MARKDOWN_ENTITIES[character])
+        elif character in _MARKDOWN_MARKS:
+            out.append("\\" + character)
+        else:
+            out.append(character)
+    return "".join(out)
+
+
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return markdown_text(text)
 
 
 def markdown_report(reports: Iterable[GameReport]) -> str:
@@ -99,19 +122,21 @@ def markdown_report(reports: Iterable[GameReport]) -> str:
 
 
 def _markdown_section(number: int, report: GameReport) -> list[str]:
-    lines = [f'## <a id="game-{number}"></a>{number}. {_heading(report)}', "",
-             f"- status: **{report.status}**, {report.plies} plies replayed ({report.variant})",
-             f"- result: {_result_line(report)}"]
-    lines += [f"- error: {_problem_line(p)}" for p in report.errors]
-    lines += [f"- warning: {_problem_line(p)}" for p in report.warnings]
-    lines += [f"- suggestion: {s['description']}" for s in report.suggestions]
+    md = markdown_text
+    lines = [f'## <a id="game-{number}"></a>{number}. {md(_heading(report))}', "",
+             f"- status: **{report.status}**, {report.plies} plies replayed "
+             f"({md(str(report.variant))})",
+             f"- result: {md(_result_line(report))}"]
+    lines += [f"- error: {md(_problem_line(p))}" for p in report.errors]
+    lines += [f"- warning: {md(_problem_line(p))}" for p in report.warnings]
+    lines += [f"- suggestion: {md(s['description'])}" for s in report.suggestions]
     for diagram in report_diagrams(report):
-        lines.append(f"- {diagram.caption.lower()}: `{diagram.fen}`")
+        lines.append(f"- {md(diagram.caption.lower())}: `{diagram.fen.replace('`', '')}`")
         if diagram.written:
-            lines.append(f"  - written: {'-'.join(diagram.written)}")
+            lines.append(f"  - written: {md('-'.join(diagram.written))}")
         if diagram.meant:
-            lines.append(f"  - meant: {' or '.join(diagram.meant_text)}")
-        lines.append(f"  - legal moves: {' '.join(diagram.legal) or 'none'}")
+            lines.append(f"  - meant: {md(' or '.join(diagram.meant_text))}")
+        lines.append(f"  - legal moves: {md(' '.join(diagram.legal)) or 'none'}")
     lines.append("")
     return lines
 

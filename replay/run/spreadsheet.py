@@ -1,0 +1,66 @@
+"""Cells of CSV and tab-separated outputs made safe to open in a spreadsheet.
+
+A spreadsheet reads a cell that begins with ``=``, ``+``, ``-`` or ``@`` (or a tab or a
+carriage return before one) as a formula, so a tag such as ``[Event "=HYPERLINK(...)"]``
+would run when a ``pdn stats -o games.csv`` is opened. As OWASP's "CSV Injection" page
+recommends, such a text cell is written with a single quote before it (``'=HYPERLINK(...)``),
+which the spreadsheet shows and does not evaluate. A number stays a number: ``-1``, ``-0.5``
+and ``+3`` are written as they are (numeric columns are never touched), and so is a text
+that is only a number.
+
+Every CSV and TSV writer of the toolkit goes through ``safe_cell`` or ``safe_frame``: the
+tables of ``pdn stats`` (``-o x.csv`` and its tab-separated output on a pipe), the report of
+``pdn dedupe --report``, and ``pdn search --format table``.
+
+>>> safe_cell("=1+2"), safe_cell("-1"), safe_cell(-1), safe_cell("@SUM(A1)"), safe_cell("Ivanov")
+("'=1+2", '-1', -1, "'@SUM(A1)", 'Ivanov')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA = re.compile(r"[=+\-@\t\r]")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+T = TypeVar("T")
+
+
+def safe_cell(value: T) -> T | str:
+    """``value`` as a CSV cell: a text that a spreadsheet would take for a formula gets a
+    single quote before it; anything else (numbers, other texts) is returned as it is."""
+    if isinstance(value, str) and value[:1] in FORMULA_STARTS \
+            and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def safe_row(values: list) -> list:
+    """A row of cells, each through ``safe_cell``."""
+    return [safe_cell(value) for value in values]
+
+
+def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with its text cells through ``safe_cell`` (a copy when one changes; the
+    frame itself otherwise). Numeric, boolean and date columns are left as they are."""
+    changed = {}
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype.kind not in "OUS" and str(column.dtype) not in ("category", "string"):
+            continue
+        texts = column.astype("string")
+        risky = texts.str.match(_FORMULA.pattern) & ~texts.str.fullmatch(_NUMBER.pattern)
+        risky = risky.fillna(False).astype(bool)
+        if risky.any():
+            changed[name] = column.astype(object).where(~risky, "'" + texts)
+    if not changed:
+        return frame
+    frame = frame.copy()
+    for name, column in changed.items():
+        frame[name] = column
+    return frame
