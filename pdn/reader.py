@@ -1,10 +1,11 @@
 """Read PDN games: from a path, an open file or a string, streamed in constant memory.
 
 The input is decoded (UTF-8 with or without BOM, UTF-16 or UTF-32 with one, Windows-1251,
-Latin-1; see ``detect_encoding``), cut into game chunks by a cheap line scan (``pdn.chunks``), and each
-chunk is parsed by the Lark LALR grammar ``grammar.lark``, whose transformer builds the
-``Game`` values directly. A syntax error becomes a ``Diagnostic`` on the game of its chunk,
-with the line and column in the whole file, and reading goes on with the next chunk.
+Latin-1; see ``detect_encoding``), cut into game chunks by a cheap line scan
+(``pdn.chunks``), and each chunk is parsed by the Lark LALR grammar ``grammar.lark``, whose
+transformer builds the ``Game`` values directly. A syntax error becomes a ``Diagnostic`` on
+the game of its chunk, with the line and column in the whole file, and reading goes on with
+the next chunk.
 
 >>> games = list(read_games('[Event "x"]\\n1. 32-28 19-23 2. 37-32 (2. 33-29 $1) 1-0'))
 >>> game = games[0]
