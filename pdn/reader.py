@@ -137,9 +137,25 @@ def _text_stream(binary: IO[bytes], encoding: str | None) -> IO[str]:
 RECORD_SUFFIXES = (".pdn", ".phn", ".txt")
 
 
+class PdnText(str):
+    """PDN text given as a source: always read as text, whatever it holds (a plain ``str``
+    that names a file is read as that file). ``pathlib.Path`` is the other explicit kind:
+    always a path, whatever its name holds (a line break, a ``.pdn`` suffix or none).
+
+    >>> [game.result for game in read_games(PdnText("1. c3-d4 f6-g5 1-0"))]
+    ['1-0']
+    """
+
+    __slots__ = ()
+
+
 def _names_a_file(text: str) -> bool:
-    """Whether a string source is a path (an existing file, or a record file name that may be
-    missing, which then fails as a missing file) rather than PDN text."""
+    """Whether a plain string source is a path (an existing file, or a record file name that
+    may be missing, which then fails as a missing file) rather than PDN text: the guess the
+    documented API makes for a ``str``. Nothing in this toolkit hands a path over as ``str``
+    (it passes ``pathlib.Path``) nor text (it passes ``PdnText`` or a ``StringIO``)."""
+    if isinstance(text, PdnText):
+        return False
     return "\n" not in text and (os.path.exists(text) or text.lower().endswith(RECORD_SUFFIXES))
 
 
@@ -156,12 +172,14 @@ def open_text(source: Source, encoding: str | None = None) -> Iterator[tuple[IO[
             yield opened
     except UnicodeDecodeError as error:
         raise OSError(errno.EILSEQ, f"not {encoding or error.encoding} text ({error.reason}): "
-                      "give the right --encoding", _source_name(source)) from error
+                      "give the right --encoding", source_name(source)) from error
     except LookupError as error:
-        raise OSError(errno.EINVAL, str(error), _source_name(source)) from error
+        raise OSError(errno.EINVAL, str(error), source_name(source)) from error
 
 
-def _source_name(source: Source) -> str | None:
+def source_name(source: Source) -> str | None:
+    """The name locations give for a source: a path as given, an open file's name, None for
+    text (``PdnText``, a string read as text, a ``StringIO``)."""
     if isinstance(source, str | os.PathLike):
         return os.fspath(source) if not isinstance(source, str) or _names_a_file(source) else None
     return getattr(source, "name", None)
@@ -347,6 +365,10 @@ def _unpacked(packed: list[tuple], source: str | None) -> Iterator[Game]:
 def read_games(source: Source, *, encoding: str | None = None, strict: bool = False,
                workers: int = 1) -> Iterator[Game]:
     """Stream the games of a PDN source (a path, an open text or binary file, or PDN text).
+
+    A ``pathlib.Path`` is always a path and ``PdnText`` always text; a plain ``str`` is a
+    path when it names an existing file, or a record file name (``.pdn``, ``.phn``,
+    ``.txt``) on one line, else PDN text.
 
     Each game carries its syntax errors as diagnostics; ``strict=True`` raises
     ``PdnSyntaxError`` at the first one instead. ``workers > 1`` parses chunks of games in
@@ -537,7 +559,7 @@ def read_game(source: Source, number: int | None = None, *, encoding: str | None
     for count, game in enumerate(read_games(source, encoding=encoding), 1):
         if count == number:
             return game
-    name = _source_name(source) or "the source"
+    name = source_name(source) or "the source"
     raise NoSuchGameError(f"{name} has {count} game{'' if count == 1 else 's'}, so there is "
                           f"no game {number}")
 
@@ -562,6 +584,7 @@ __all__ = [
     "HeadersVisitor",
     "NoSuchGameError",
     "PdnSyntaxError",
+    "PdnText",
     "Visitor",
     "detect_encoding",
     "iter_blocks",
@@ -572,5 +595,6 @@ __all__ = [
     "read_game",
     "read_games",
     "read_headers",
+    "source_name",
     "visit_games",
 ]

@@ -19,7 +19,7 @@ from typing import IO
 
 from pdn.output import atomic_writer, refuse_overwriting_inputs
 from pdn.partitions import STDIN
-from pdn.reader import read_games
+from pdn.reader import PdnText, read_games
 from pdn.runner import DaskRunner, Runner, open_runner
 from pdn.syntax import head_tags
 from pdn.writer import write_game
@@ -477,7 +477,7 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
             return spool.read(offsets[ordinal + 1] - offsets[ordinal]).decode("utf-8")
 
         def exact_key(ordinal: int) -> bytes | None:
-            return move_key(next(read_games(spooled(ordinal))), settings.default,
+            return move_key(next(read_games(PdnText(spooled(ordinal)))), settings.default,
                             settings.override, rules=settings.rules)
 
         groups = refine(grouper.duplicates(), exact_key)

@@ -20,7 +20,7 @@ from fnmatch import fnmatchcase
 
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game, MoveRecord
-from pdn.reader import read_games
+from pdn.reader import PdnText, read_games
 from replay.archive.tags import (
     UNKNOWN_RESULT,
     DateParts,
@@ -288,7 +288,7 @@ class OpeningStop:
 def opening_records(text: str) -> list[MoveRecord]:
     """The moves of a --moves sequence as records; raises CriterionError, saying what is
     not a move, for text that is not a sequence of moves."""
-    games = list(read_games(text.strip() + " *"))
+    games = list(read_games(PdnText(text.strip() + " *")))
     if len(games) != 1 or not games[0].moves.plies or games[0].errors:
         errors = [error.message for game in games for error in game.errors]
         why = f": {errors[0]}" if errors else ""
