@@ -205,6 +205,10 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
                  source: str | None) -> list[Game]:
     """The games of one chunk; on a syntax error one game holding the error and its tags, and
     on an exception the reader does not expect, one game holding an ``internal-error``."""
+    if chunk.too_large:  # not parsed: its error is in its notes
+        game = Game(tags=head_tags(chunk.text)[0], line=chunk.line, source=source)
+        game.diagnostics.extend(chunk.notes)
+        return [game]
     text, mended = mend_lookalikes(chunk.text, chunk.line)
     transformer.start_chunk(chunk.line, text)
     transformer.diagnostics.extend(mended)
