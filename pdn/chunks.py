@@ -175,16 +175,20 @@ class _Chunker:
         return Chunk("".join(self.buffer), self.start, 0, (*self.notes, note), self.size)
 
     def keep(self, line: str, number: int) -> None:
-        """Add a line to the chunk being gathered; past the limit it is counted, not kept
-        (blank lines alone that run past it are dropped: no game is there)."""
+        """Add a line to the chunk being gathered; past the limit it is counted, not kept,
+        and blank lines there are dropped (a run of them is no game, nor part of one)."""
         if not self.buffer and not self.size:
             self.start = number
-        self.size += getattr(line, "length", len(line))  # a line cut short counts whole
+        length = getattr(line, "length", len(line))  # a line cut short counts whole
+        blank = not line.strip()
+        if blank and self.size + length > self.limit:
+            if self.blank:  # nothing but blank lines yet: the chunk starts after them
+                self.buffer, self.size, self.start = [], 0, number + 1
+            return
+        self.size += length
         if self.size <= self.limit:
             self.buffer.append(line)
-            self.blank = self.blank and not line.strip()
-        elif self.blank and not line.strip():
-            self.buffer, self.size, self.start = [], 0, number + 1
+        self.blank = self.blank and blank
 
     def restarts(self, stripped: str) -> bool:
         """Whether a movetext line starts a new game: untagged play that has not ended and
@@ -346,8 +350,9 @@ def split_blocks(stream: IO[str], size: int) -> Iterator[Chunk]:
     per line), else at a line break, else anywhere.
 
     Time is linear and memory bounded on any input: each character is searched a bounded
-    number of times, and while no end is found each read doubles what is held, so that
-    joining the reads costs no more than reading them.
+    number of times, and while no end is found each read doubles what is held (up to the
+    limit), so that joining the reads costs no more than reading them; at most
+    ``block_limit(size) + size`` characters are held.
     """
     hard = block_limit(size)
     pending, line, want, likely_from = "", 1, size, 0
@@ -369,7 +374,7 @@ def split_blocks(stream: IO[str], size: int) -> Iterator[Chunk]:
             line += block.count("\n")
             likely_from, want = max(0, likely_from - cut), size
         else:
-            want = min(max(size, len(pending)), hard)
+            want = max(size, min(len(pending), hard - len(pending)))
     if pending:
         yield Chunk(pending, line)
 
