@@ -1,6 +1,7 @@
 """Long fuzzing of the reader, replayer, validator, converter, writer and statistics rows.
 
     .venv/bin/python bench/fuzz.py [--hours 2] [--seed N] [--games 40]
+    .venv/bin/python bench/fuzz.py --boundless [10 20 40 80]
 
 Real games from the public archives (``tests/damage.ARCHIVES`` in ``../shared/data``) are
 damaged at random (a byte flipped, a stretch deleted or duplicated, the end cut off, two moves
@@ -11,6 +12,11 @@ every good game around the damaged one still comes out valid, converted and tabu
 failure is saved to ``<temporary folder>/pdn-fuzz/fuzz-<seed>-<n>.pdn`` with the damaged bytes
 (outside the project: it holds games of the archives), and the run goes on. The same check
 runs in CI, bounded, as ``tests/test_robustness.py``.
+
+``--boundless`` instead measures input without game boundaries (zeros, one endless line of
+moves, a game per line without tags, a comment never closed) between two good games, at
+growing sizes: the time of reading its games in one process and of cutting it into blocks
+(a run's main process), and the peak memory of each, which must grow linearly and stay flat.
 """
 
 from __future__ import annotations
@@ -69,12 +75,72 @@ def run(hours: float, seed: int, count: int) -> int:
     return failures
 
 
+# ---- input without game boundaries: time and peak memory against size -----------------------
+
+GOOD = b'[Event "a"]\n1. 32-28 19-23 1-0\n\n'
+# What fills the input between two good games: nothing that ends a game in it.
+BOUNDLESS = {
+    "zeros": b"\0",  # one endless line (a file of zeros, /dev/zero)
+    "moves-line": b"1. 32-28 18-23 ",  # one endless line of moves
+    "untagged": b"1. 32-28 18-23 2. 37-32 12-18 *\n",  # a game per line, no tag: no sure end
+    "comment": b"{ never closed\n",  # a comment opened and never closed
+}
+# Each measure runs in its own process, so that its peak memory is its own.
+_MEASURE = """
+import resource, sys, time
+from pathlib import Path
+from pdn.reader import iter_blocks, read_games
+path, how = Path(sys.argv[1]), sys.argv[2]
+start = time.perf_counter()
+if how == "games":  # one process reads (split_chunks): pdn info, cat, read_games
+    count = sum(1 for _ in read_games(path))
+else:  # the main process of a run with workers only cuts blocks (split_blocks)
+    count = sum(1 for _ in iter_blocks(path))
+seconds = time.perf_counter() - start
+print(seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, count)
+"""
+
+
+def boundless(sizes: list[int]) -> None:
+    """Time and peak memory of reading ``sizes`` MB of each boundless filling between two
+    games: both grow no faster than the size (time) and stay flat (memory)."""
+    import subprocess
+
+    print(f"{'input':<11} {'how':<7}" + "".join(f"{f'{n} MB':>16}" for n in sizes))
+    with tempfile.TemporaryDirectory(prefix="pdn-fuzz-") as folder:
+        for name, unit in BOUNDLESS.items():
+            rows: dict[str, list[str]] = {"games": [], "blocks": []}
+            for megabytes in sizes:
+                path = Path(folder) / f"{name}.pdn"
+                with open(path, "wb") as handle:
+                    handle.write(GOOD)
+                    piece = unit * ((1 << 20) // len(unit))
+                    for _ in range(megabytes):
+                        handle.write(piece)
+                    handle.write(b"\n\n" + GOOD)
+                for how in rows:
+                    done = subprocess.run([sys.executable, "-c", _MEASURE, str(path), how],
+                                          capture_output=True, text=True, check=True,
+                                          cwd=ROOT)
+                    seconds, peak, _ = done.stdout.split()
+                    rows[how].append(f"{float(seconds):6.2f} s {int(peak):4} MB")
+            for how, cells in rows.items():
+                print(f"{name:<11} {how:<7}" + "".join(f"{cell:>16}" for cell in cells),
+                      flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hours", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--games", type=int, default=40, help="good games per archive")
+    parser.add_argument("--boundless", type=int, nargs="*", metavar="MB",
+                        help="instead: time and peak memory of input without game "
+                             "boundaries of these sizes (default 10 20 40 80 MB)")
     args = parser.parse_args()
+    if args.boundless is not None:
+        boundless(args.boundless or [10, 20, 40, 80])
+        return
     if not DATA.is_dir():
         sys.exit(f"{DATA} is missing: the fuzzer damages the public archives")
     sys.exit(1 if run(args.hours, args.seed, args.games) else 0)

@@ -63,4 +63,7 @@ def _options(version: Annotated[bool, typer.Option(
 
 def main() -> None:
     """Console-script entry point."""
+    from .signals import exit_on_sigterm
+
+    exit_on_sigterm()
     app()

@@ -47,10 +47,11 @@ def shown_name(source: str) -> str:
 
 
 def readable(source: str):
-    """What ``pdn.reader`` reads for a source: the path, or standard input's bytes."""
+    """What ``pdn.reader`` reads for a source: the path (a ``Path``: read as a path whatever
+    its name holds, a line break too), or standard input's bytes."""
     import sys
 
-    return sys.stdin.buffer if source == STDIN else source
+    return sys.stdin.buffer if source == STDIN else Path(source)
 
 
 def read_inputs(sources: list[str], encoding: str | None = None):

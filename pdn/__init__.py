@@ -19,17 +19,17 @@ compiled.install()
 
 if TYPE_CHECKING:
     from pdn.model import Game
-    from pdn.reader import read_game, read_games, read_headers, visit_games
+    from pdn.reader import PdnText, read_game, read_games, read_headers, visit_games
     from pdn.writer import write_game, write_games
 
 # Imported on first use, so that a command that needs none of them (``pdn --help``, whose
 # command line lives in pdn.cli) does not load the grammar.
-_HOMES = {"Game": "pdn.model", "read_game": "pdn.reader", "read_games": "pdn.reader",
-          "read_headers": "pdn.reader",
+_HOMES = {"Game": "pdn.model", "PdnText": "pdn.reader", "read_game": "pdn.reader",
+          "read_games": "pdn.reader", "read_headers": "pdn.reader",
           "visit_games": "pdn.reader", "write_game": "pdn.writer", "write_games": "pdn.writer"}
 
-__all__ = ["Game", "read_game", "read_games", "read_headers", "visit_games", "write_game",
-           "write_games"]
+__all__ = ["Game", "PdnText", "read_game", "read_games", "read_headers", "visit_games",
+           "write_game", "write_games"]
 
 
 def __getattr__(name: str) -> object:

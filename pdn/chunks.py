@@ -37,6 +37,17 @@ class Chunk:
     restart_line: int = 0
     # what the cutting mended, for the last game of the chunk (a game glued to its end)
     notes: tuple[Diagnostic, ...] = ()
+    # the characters of a game that ran over ``GAME_LIMIT`` (0: none): ``text`` then holds
+    # only its head (for its tags), and the game is not parsed
+    too_large: int = 0
+
+
+GAME_LIMIT = 1 << 24
+"""The most characters a game (a chunk) may hold (16 Mi): the longest game of the public
+archives the tests read has 11 KB, and a game with a 10 MB comment still reads. A "game"
+beyond it (input with no game boundary, such as a file of zeros or one endless line) is not
+parsed: it becomes a ``too-large`` error and reading goes on after it, so memory stays
+bounded on any input."""
 
 
 _TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\.?)*"[^\[\]\n]*)?\])+(?:\s|\\r)*')
@@ -122,8 +133,21 @@ class _Chunker:
         # where a comment still open was opened after a finished game: (buffer index, line)
         self.open_after_end: tuple[int, int] | None = None
         self.notes: list[Diagnostic] = []  # for the chunk being gathered (``Chunk.notes``)
+        self.size = 0  # characters of the chunk being gathered, also those not kept
+        self.blank = True  # the lines kept are blank
+        self.limit = GAME_LIMIT
 
     def flush(self, number: int, restart: bool = False) -> Iterator[Chunk]:
+        if self.size > self.limit:  # only its head was kept: a game too large to read
+            if self.open_after_end is not None:  # the finished game before it is kept
+                index, line = self.open_after_end
+                head, self.buffer = self.buffer[:index], self.buffer[index:]
+                yield Chunk("".join(head), self.start)
+                self.size -= sum(getattr(part, "length", len(part)) for part in head)
+                self.start = line
+            yield self._too_large()
+            self._reset(number)
+            return
         if self.open_after_end is not None:  # the finished game keeps only its own lines
             index, line = self.open_after_end
             yield Chunk("".join(self.buffer[:index]), self.start)
@@ -131,10 +155,40 @@ class _Chunker:
         if self.buffer and (self.has_body or any(part.strip() for part in self.buffer)):
             yield Chunk("".join(self.buffer), self.start, number if restart else 0,
                         tuple(self.notes))
+        self._reset(number)
+
+    def _reset(self, number: int) -> None:
         self.buffer, self.start, self.has_body, self.ended = [], number, False, False
         self.notes = []
         self.broken_tag = self.tagged = self.has_move = False
-        self.depth = 0
+        self.depth = self.size = 0
+        self.open_after_end = None
+        self.blank = True
+
+    def _too_large(self) -> Chunk:
+        """The chunk of a game over the limit: its head, and an error saying where it is."""
+        message = (f"the game at {self.start}:1 holds {self.size:,} characters, more than "
+                   f"the {self.limit:,} a game may hold (text with no game boundary, a tag "
+                   "line or moves after a result, reads as one game): it is not read; the "
+                   "games around it are")
+        note = Diagnostic("too-large", message, self.start, 1)
+        return Chunk("".join(self.buffer), self.start, 0, (*self.notes, note), self.size)
+
+    def keep(self, line: str, number: int) -> None:
+        """Add a line to the chunk being gathered; past the limit it is counted, not kept,
+        and blank lines there are dropped (a run of them is no game, nor part of one)."""
+        if not self.buffer and not self.size:
+            self.start = number
+        length = getattr(line, "length", len(line))  # a line cut short counts whole
+        blank = not line.strip()
+        if blank and self.size + length > self.limit:
+            if self.blank:  # nothing but blank lines yet: the chunk starts after them
+                self.buffer, self.size, self.start = [], 0, number + 1
+            return
+        self.size += length
+        if self.size <= self.limit:
+            self.buffer.append(line)
+        self.blank = self.blank and blank
 
     def restarts(self, stripped: str) -> bool:
         """Whether a movetext line starts a new game: untagged play that has not ended and
@@ -181,7 +235,8 @@ class _Chunker:
         plain = not (was_open or "{" in rest or "}" in rest or ";" in rest)
         if not plain:
             content, self.in_comment, opened = _content_outside_comments(rest, was_open)
-            if self.in_comment and not was_open and self.ended and self.buffer:
+            if (self.in_comment and not was_open and self.ended and self.buffer
+                    and self.size <= self.limit):
                 self.open_after_end = (len(self.buffer), number)
             elif not self.in_comment:
                 self.open_after_end = None
@@ -211,9 +266,7 @@ class _Chunker:
             tail = rest[rest.rfind("}") + 1:]
             self.ended = (not self.in_comment and "{" not in tail and ";" not in rest
                           and ENDS_WITH_RESULT.search(tail) is not None)
-        if not self.buffer:
-            self.start = number
-        self.buffer.append(line)
+        self.keep(line, number)
 
 
 def _glued_tag(line: str, cut: int, number: int) -> Diagnostic:
@@ -240,9 +293,35 @@ def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     """
     chunker = _Chunker()
     number = first_line - 1
-    for number, line in enumerate(lines, first_line):
+    for number, line in enumerate(_bounded_lines(lines, GAME_LIMIT), first_line):
         yield from chunker.feed(line, number)
     yield from chunker.flush(number + 1)
+
+
+class _LongLine(str):
+    """The head of a line longer than a game may be, with the length of the whole line."""
+
+    length: int
+
+
+def _bounded_lines(lines: Iterable[str], limit: int) -> Iterator[str]:
+    """The lines of a stream (anything with ``readline``), none held longer than ``limit``
+    characters: a longer one comes as its head, a ``_LongLine`` that knows its length, and
+    the rest of it is read and dropped. Other iterables come as they are."""
+    readline = getattr(lines, "readline", None)
+    if readline is None:
+        yield from lines
+        return
+    while line := readline(limit + 1):
+        if len(line) <= limit or line[-1] in "\r\n":
+            yield line
+            continue
+        length = len(line)
+        while (more := readline(limit)) and more[-1] not in "\r\n":
+            length += len(more)
+        long = _LongLine(line[:limit] + "\n")
+        long.length = length + len(more)
+        yield long
 
 
 # ---- blocks: pieces of whole games for worker processes -----------------------------------
@@ -265,21 +344,67 @@ def split_blocks(stream: IO[str], size: int) -> Iterator[Chunk]:
 
     A piece holds whole games and chunks there as in the whole input. Its last game ends
     with a result (so no game separator is missing between pieces) unless the input went
-    ``_BLOCK_SEARCH_LIMIT`` sizes without one; input with no sure game end is one piece.
+    ``_BLOCK_SEARCH_LIMIT`` sizes without one; then any sure end will do. Input with no sure
+    end is cut once a piece reaches ``block_limit(size)`` characters: at a likely end (the
+    next line of moves after a line that ends with a result, as opening books write a game
+    per line), else at a line break, else anywhere.
+
+    Time is linear and memory bounded on any input: each character is searched a bounded
+    number of times, and while no end is found each read doubles what is held (up to the
+    limit), so that joining the reads costs no more than reading them; at most
+    ``block_limit(size) + size`` characters are held.
     """
-    pending, line = "", 1
-    while data := stream.read(size):
+    hard = block_limit(size)
+    pending, line, want, likely_from = "", 1, size, 0
+    while data := stream.read(want):
         searched = len(pending)
         pending += data
         cut = _sure_end(pending, searched, after_result=True)
         if not cut and len(pending) > _BLOCK_SEARCH_LIMIT * size:
-            cut = _sure_end(pending, 0, after_result=False)
+            # the first time over the limit, all of it; then only what came since
+            start = searched if searched > _BLOCK_SEARCH_LIMIT * size else 0
+            cut = _sure_end(pending, start, after_result=False)
+        if not cut and len(pending) >= hard:
+            cut = (_likely_end(pending, likely_from) or pending.rfind("\n") + 1
+                   or len(pending))
+            likely_from = len(pending)
         if cut:
             block, pending = pending[:cut], pending[cut:]
             yield Chunk(block, line)
             line += block.count("\n")
+            likely_from, want = max(0, likely_from - cut), size
+        else:
+            want = max(size, min(len(pending), hard - len(pending)))
     if pending:
         yield Chunk(pending, line)
+
+
+def block_limit(size: int) -> int:
+    """The most characters a piece of ``split_blocks`` holds: the search for a sure end,
+    and room for two games as large as a game may be (``GAME_LIMIT``)."""
+    return _BLOCK_SEARCH_LIMIT * size + 2 * GAME_LIMIT
+
+
+def _likely_end(text: str, start: int) -> int:
+    """The offset of the last line, at or after ``start`` (roughly), of movetext other
+    than results that follows a line ending with a result (and blank lines), neither with a
+    ``{``, ``}``, ``;``, ``[`` (nor a ``%`` first); or 0. ``split_chunks`` starts a game
+    there unless a comment opened before is still open."""
+    position = len(text)
+    while (newline := text.rfind("\n", max(0, start - 1), position)) >= 0:
+        position = newline
+        ending = text[text.rfind("\n", 0, newline) + 1 : newline]
+        if not (ENDING_LINE.fullmatch(ending) and ENDS_WITH_RESULT.search(ending)):
+            continue
+        cut = newline + 1
+        while (after := text.find("\n", cut)) >= 0 and not text[cut:after].strip(" \t\r"):
+            cut = after + 1
+        following = text[cut:after]
+        # whole in the text, and movetext the chunker starts a game with after a result
+        if after >= 0 and ENDING_LINE.fullmatch(following) and not _RESULTS_ONLY.fullmatch(
+                following):
+            return cut
+    return 0
 
 
 def _sure_end(text: str, start: int, *, after_result: bool) -> int:

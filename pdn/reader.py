@@ -141,9 +141,25 @@ def _text_stream(binary: IO[bytes], encoding: str | None) -> IO[str]:
 
 
 
+class PdnText(str):
+    """PDN text given as a source: always read as text, whatever it holds (a plain ``str``
+    that names a file is read as that file). ``pathlib.Path`` is the other explicit kind:
+    always a path, whatever its name holds (a line break, a ``.pdn`` suffix or none).
+
+    >>> [game.result for game in read_games(PdnText("1. c3-d4 f6-g5 1-0"))]
+    ['1-0']
+    """
+
+    __slots__ = ()
+
+
 def _names_a_file(text: str) -> bool:
-    """Whether a string source is a path (an existing file, or a record file name that may be
-    missing, which then fails as a missing file) rather than PDN text."""
+    """Whether a plain string source is a path (an existing file, or a record file name that
+    may be missing, which then fails as a missing file) rather than PDN text: the guess the
+    documented API makes for a ``str``. Nothing in this toolkit hands a path over as ``str``
+    (it passes ``pathlib.Path``) nor text (it passes ``PdnText`` or a ``StringIO``)."""
+    if isinstance(text, PdnText):
+        return False
     return "\n" not in text and (os.path.exists(text) or text.lower().endswith(RECORD_SUFFIXES))
 
 
@@ -160,12 +176,14 @@ def open_text(source: Source, encoding: str | None = None) -> Iterator[tuple[IO[
             yield opened
     except UnicodeDecodeError as error:
         raise OSError(errno.EILSEQ, f"not {encoding or error.encoding} text ({error.reason}): "
-                      "give the right --encoding", _source_name(source)) from error
+                      "give the right --encoding", source_name(source)) from error
     except LookupError as error:
-        raise OSError(errno.EINVAL, str(error), _source_name(source)) from error
+        raise OSError(errno.EINVAL, str(error), source_name(source)) from error
 
 
-def _source_name(source: Source) -> str | None:
+def source_name(source: Source) -> str | None:
+    """The name locations give for a source: a path as given, an open file's name, None for
+    text (``PdnText``, a string read as text, a ``StringIO``)."""
     if isinstance(source, str | os.PathLike):
         return os.fspath(source) if not isinstance(source, str) or _names_a_file(source) else None
     return getattr(source, "name", None)
@@ -191,6 +209,10 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
                  source: str | None) -> list[Game]:
     """The games of one chunk; on a syntax error one game holding the error and its tags, and
     on an exception the reader does not expect, one game holding an ``internal-error``."""
+    if chunk.too_large:  # not parsed: its error is in its notes
+        game = Game(tags=head_tags(chunk.text)[0], line=chunk.line, source=source)
+        game.diagnostics.extend(chunk.notes)
+        return [game]
     text, mended = mend_lookalikes(chunk.text, chunk.line)
     transformer.start_chunk(chunk.line, text)
     transformer.diagnostics.extend(mended)
@@ -282,6 +304,10 @@ def read_block(block: Chunk, source: str | None = None) -> Iterator[Game]:
 def read_games(source: Source, *, encoding: str | None = None, strict: bool = False
                ) -> Iterator[Game]:
     """Stream the games of a PDN source (a path, an open text or binary file, or PDN text).
+
+    A ``pathlib.Path`` is always a path and ``PdnText`` always text; a plain ``str`` is a
+    path when it names an existing file, or a record file name (``.pdn``, ``.phn``,
+    ``.txt``) on one line, else PDN text.
 
     Each game carries its syntax errors as diagnostics; ``strict=True`` raises
     ``PdnSyntaxError`` at the first one instead. (``replay.run.reading.read_games`` parses
@@ -476,7 +502,7 @@ def read_game(source: Source, number: int | None = None, *, encoding: str | None
     for count, game in enumerate(read_games(source, encoding=encoding), 1):
         if count == number:
             return game
-    name = _source_name(source) or "the source"
+    name = source_name(source) or "the source"
     raise NoSuchGameError(f"{name} has {count} game{'' if count == 1 else 's'}, so there is "
                           f"no game {number}")
 
@@ -501,6 +527,7 @@ __all__ = [
     "HeadersVisitor",
     "NoSuchGameError",
     "PdnSyntaxError",
+    "PdnText",
     "Visitor",
     "detect_encoding",
     "iter_blocks",
@@ -511,5 +538,6 @@ __all__ = [
     "read_game",
     "read_games",
     "read_headers",
+    "source_name",
     "visit_games",
 ]

@@ -60,7 +60,7 @@ def game_variants(selected: Variant | None = None, override: Variant | None = No
 def check_moves(text: str, variants: Sequence[Variant]) -> None:
     """Raise CriterionError unless the moves are legal from the start in one of the
     variants (tried in the order the moves' squares make likely)."""
-    from pdn.reader import read_games  # the reader (lark) only where moves are read
+    from pdn.reader import PdnText, read_games  # the reader (lark) only where moves are read
     from replay.lines import MoveLineError, OpeningStop, opening_line, opening_records
 
     try:
@@ -68,7 +68,7 @@ def check_moves(text: str, variants: Sequence[Variant]) -> None:
     except MoveLineError as error:
         raise CriterionError(str(error)) from None
     stops: list[OpeningStop] = []
-    for variant in _likely_first(variants, next(read_games(text.strip() + " *"))):
+    for variant in _likely_first(variants, next(read_games(PdnText(text.strip() + " *")))):
         line = opening_line(records, variant)
         if not isinstance(line, OpeningStop):
             return

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdn.model import MoveRecord
-from pdn.reader import read_games
+from pdn.reader import PdnText, read_games
 from replay.board import Board, Position
 from replay.numbering import MoveNumbering
 from replay.resolve import legal_listing, resolve
@@ -50,7 +50,7 @@ class OpeningStop:
 def opening_records(text: str) -> list[MoveRecord]:
     """The moves of a --moves sequence as records; raises MoveLineError, saying what is
     not a move, for text that is not a sequence of moves."""
-    games = list(read_games(text.strip() + " *"))
+    games = list(read_games(PdnText(text.strip() + " *")))
     if len(games) != 1 or not games[0].moves.plies or games[0].errors:
         errors = [error.message for game in games for error in game.errors]
         why = f": {errors[0]}" if errors else ""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from pdn.reader import read_games
+from pdn.reader import PdnText, read_games
 from pdn.records import STDIN
 from pdn.tags import head_tags
 from pdn.writer import write_game
@@ -497,7 +497,8 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
             return spool.read(offsets[ordinal + 1] - offsets[ordinal]).decode("utf-8")
 
         def exact_key(ordinal: int) -> bytes | None:
-            return move_key(next(read_games(spooled(ordinal))), settings.choice.default,
+            return move_key(next(read_games(PdnText(spooled(ordinal)))),
+                            settings.choice.default,
                             settings.choice.override, rules=settings.choice.rules)
 
         groups = refine(grouper.duplicates(), exact_key)

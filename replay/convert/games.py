@@ -415,9 +415,9 @@ def convert_text(text: str, default: Variant | None = None, target: Target | Non
                  partial: bool = False) -> str:
     """Convert every game of a PDN text; raises ConversionError when some game is not
     converted (``partial`` converts each up to its first error instead)."""
-    from pdn.reader import read_games
+    from pdn.reader import PdnText, read_games
 
-    conversions = list(convert_games(read_games(text), default, target, override=override,
+    conversions = list(convert_games(read_games(PdnText(text)), default, target, override=override,
                                      partial=partial, details=output == "json"))
     failed = [c.report for c in conversions if c.game is None]
     if failed:

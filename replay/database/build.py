@@ -23,6 +23,7 @@ from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
 from replay.archive.walk import walk_main_line
 from replay.database.keys import PositionRow, coder, position_hash
+from replay.database.lock import index_lock
 from replay.database.planes import update_planes
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.draws import Material
@@ -150,18 +151,19 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
     raises ``schema.DatabaseError`` for a database that cannot be used."""
     summary = IndexSummary()
     run = uuid.uuid4().hex
-    connection = create_or_open(database)
-    connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-    try:
-        for source in sources:
-            _index_file(connection, source, IndexTask(_portable(settings), run), summary, note,
-                        settings)
-        with connection:
-            connection.executescript(INDEXES)
-    except sqlite3.Error as error:  # a database damaged past its header, a full disk...
-        raise DatabaseError(f"{database}: cannot write the database: {error}") from None
-    finally:
-        connection.close()
+    with index_lock(database, note):  # one run at a time: made once, written by one
+        connection = create_or_open(database)
+        connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        try:
+            for source in sources:
+                _index_file(connection, source, IndexTask(_portable(settings), run), summary,
+                            note, settings)
+            with connection:
+                connection.executescript(INDEXES)
+        except sqlite3.Error as error:  # a database damaged past its header, a full disk...
+            raise DatabaseError(f"{database}: cannot write the database: {error}") from None
+        finally:
+            connection.close()
     return summary
 
 

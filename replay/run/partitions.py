@@ -23,6 +23,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 # The sure game end of ``split_blocks``: from such a place ``split_chunks`` starts afresh,
@@ -80,13 +81,13 @@ def client_partitions(source: str, encoding: str | None, size: int) -> Iterator[
     name = source_name(source)
     with ExitStack() as stack:
         if source == STDIN:
-            handle: str | IO[bytes] = sys.stdin.buffer
+            handle: Path | IO[bytes] = sys.stdin.buffer
         elif "://" in source:
             import fsspec
 
             handle = stack.enter_context(fsspec.open(source, "rb"))
-        else:
-            handle = source
+        else:  # a Path: read as a path whatever its name holds (a line break too)
+            handle = Path(source)
         for block in iter_blocks(handle, encoding=encoding, size=size):
             yield Partition(name, block.line, text=block.text)
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar
 
+from replay.run import workers
 from replay.run.parallel import in_order
 from replay.run.partitions import (
     STDIN,
@@ -123,12 +124,18 @@ class LocalRunner(Runner):
                 head.append(partition)
                 self.seen += partition.size
                 if self.seen > self.threshold:
-                    self.pool = ProcessPoolExecutor(self.workers)
+                    self.pool = workers.pool(self.workers)
                     break
             iterator = chain(head, iterator)
         if self.pool is None:
             return (function(partition, *args) for partition in iterator)
         return in_order(self.pool, function, ((p, *args) for p in iterator), self.workers)
+
+    def __exit__(self, kind: type[BaseException] | None, *exc_info: object) -> None:
+        if kind is not None and self.pool is not None:  # an error, Ctrl-C, SIGTERM: stop now
+            workers.stop_workers(self.pool)
+            self.pool = None
+        self.close()
 
     def close(self) -> None:
         if self.pool is not None:

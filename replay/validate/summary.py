@@ -9,13 +9,12 @@ finds for them: where their record leaves several variants, it is replayed to te
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pdn.model import Game
-from pdn.reader import Source, read_games
+from pdn.reader import Source, read_games, source_name
 from replay.inference import keyed_variant, variant_key
 from replay.replayer import replay_game, told_variant
 from replay.silent import follow_file
@@ -51,8 +50,7 @@ def summarise(source: Source, encoding: str | None = None) -> dict[str, Any]:
         games += 1
         if untagged:
             inferred[keyed_variant(key).name] += 1
-    name = os.fspath(source) if isinstance(source, os.PathLike) else source
-    return {"file": name if isinstance(name, str) and "\n" not in name else None,
+    return {"file": source_name(source),
             "games": games, "errors": errors, "variants": dict(variants.most_common()),
             "inferred": dict(inferred.most_common()), "results": dict(results.most_common())}
 
