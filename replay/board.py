@@ -111,7 +111,7 @@ def start_position(variant: Variant) -> Position:
     first, rows = variant.first_men_row, variant.men_rows
     white = black = 0
     for square in geo.playable:
-        row = square // geo.width
+        row = geo.row_col(square)[0]
         if first <= row < first + rows:
             white |= 1 << square
         elif geo.height - first - rows <= row < geo.height - first:

@@ -47,15 +47,18 @@ class MoveGenerator:
         self.width, self.height = geo.width, geo.height
         self.playable = geo.playable
         self.board_mask = sum(1 << sq for sq in geo.playable)
+        self.geometry = geo
+        self.size = geo.size  # internal indices, ghosts included (pdn.squares)
         self.file_masks = {
-            name: sum(1 << sq for sq in geo.playable if sq % geo.width == col)
+            name: sum(1 << sq for sq in geo.playable if geo.row_col(sq)[1] == col)
             for col, name in enumerate(FILES[:geo.width])}
         # by square: every playable square of its column (short notation's rivals)
-        self.column_masks = tuple(self.file_masks[FILES[sq % geo.width]]
-                                  for sq in range(geo.width * geo.height))
+        self.column_masks = tuple(
+            self.file_masks.get(FILES[geo.row_col(sq)[1]], 0) if geo.is_playable(sq) else 0
+            for sq in range(self.size))
         self.promotion_mask = (
-            sum(1 << sq for sq in geo.playable if sq // geo.width == geo.height - 1),
-            sum(1 << sq for sq in geo.playable if sq // geo.width == 0),
+            sum(1 << sq for sq in geo.playable if geo.row_col(sq)[0] == geo.height - 1),
+            sum(1 << sq for sq in geo.playable if geo.row_col(sq)[0] == 0),
         )
         self._steps: dict[Direction, list[int]] = {}
         self._rays: dict[Direction, list[tuple[int, ...]]] = {}
@@ -91,25 +94,23 @@ class MoveGenerator:
         return dirs if color == WHITE else tuple((-dr, dc) for dr, dc in dirs)
 
     def _neighbour(self, square: int, direction: Direction) -> int:
-        row, col = divmod(square, self.width)
-        row, col = row + direction[0], col + direction[1]
-        if 0 <= row < self.height and 0 <= col < self.width:
-            target = row * self.width + col
-            if (self.board_mask >> target) & 1:
-                return target
-        return -1
+        if not (self.board_mask >> square) & 1:
+            return -1
+        row, col = self.geometry.row_col(square)
+        target = self.geometry.at(row + direction[0], col + direction[1])
+        return -1 if target is None else target
 
     def _step_table(self, direction: Direction) -> list[int]:
         if direction not in self._steps:
-            self._steps[direction] = [self._neighbour(sq, direction) for sq in range(
-                self.width * self.height)]
+            self._steps[direction] = [self._neighbour(sq, direction)
+                                      for sq in range(self.size)]
         return self._steps[direction]
 
     def _ray_table(self, direction: Direction) -> list[tuple[int, ...]]:
         if direction not in self._rays:
             step = self._step_table(direction)
             rays = []
-            for square in range(self.width * self.height):
+            for square in range(self.size):
                 ray, current = [], step[square]
                 while current >= 0:
                     ray.append(current)
@@ -129,7 +130,7 @@ class MoveGenerator:
                     target = step[target] if target >= 0 else -1
                 if target >= 0:
                     mask |= 1 << square
-            result.append((direction[0] * self.width + direction[1], mask))
+            result.append((self.geometry.offset(*direction), mask))
         return tuple(result)
 
     # -- the public API ---------------------------------------------------------------------
