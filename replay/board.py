@@ -16,7 +16,6 @@ Board('W:Wa1:Bc3,f4', variant='russian')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Setup, format_fen, parse_fen
@@ -34,14 +33,38 @@ class Outcome(NamedTuple):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
 class Position:
-    """The raw state: White's and Black's pieces, the kings among them, the side to move."""
+    """The raw state: White's and Black's pieces, the kings among them, the side to move.
 
-    white: int
-    black: int
-    kings: int
-    turn: int  # WHITE (0) or BLACK (1)
+    An immutable value (compared and hashed by its fields, those of its class only). A plain
+    class rather than a frozen dataclass: the compiled core builds one per move, and the
+    dataclass's generated ``__init__`` ran as interpreted Python (a profile of perft found it
+    among the top entries)."""
+
+    __slots__ = ("black", "kings", "turn", "white")
+
+    def __init__(self, white: int, black: int, kings: int, turn: int) -> None:
+        self.white = white
+        self.black = black
+        self.kings = kings
+        self.turn = turn  # WHITE (0) or BLACK (1)
+
+    def _fields(self) -> tuple:
+        return self.white, self.black, self.kings, self.turn
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is type(self) and isinstance(other, Position)
+                and self._fields() == other._fields())
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(white={self.white}, black={self.black}, "
+                f"kings={self.kings}, turn={self.turn})")
 
     def play(self, move: Move) -> Position:
         """The position after a legal move of the side to move."""
@@ -64,7 +87,6 @@ class Position:
         return Position, (self.white, self.black, self.kings, self.turn)
 
 
-@dataclass(frozen=True, slots=True)
 class RestrictedPosition(Position):
     """A position that also remembers, per side, which king made the last non-capturing
     moves in a row and how many (Frisian: at most 3 while the side has men, docs/rules.md).
@@ -73,7 +95,19 @@ class RestrictedPosition(Position):
     a quiet king move. Kept apart from ``Position`` so that other variants pay nothing.
     """
 
-    streaks: tuple[tuple[int, int], tuple[int, int]] = ((-1, 0), (-1, 0))
+    __slots__ = ("streaks",)
+
+    def __init__(self, white: int, black: int, kings: int, turn: int,
+                 streaks: tuple[tuple[int, int], tuple[int, int]] = ((-1, 0), (-1, 0))
+                 ) -> None:
+        super().__init__(white, black, kings, turn)
+        self.streaks = streaks
+
+    def _fields(self) -> tuple:
+        return self.white, self.black, self.kings, self.turn, self.streaks
+
+    def __repr__(self) -> str:
+        return f"{Position.__repr__(self)[:-1]}, streaks={self.streaks})"
 
     def play(self, move: Move) -> RestrictedPosition:
         after = Position.play(self, move)
@@ -111,7 +145,7 @@ def start_position(variant: Variant) -> Position:
     first, rows = variant.first_men_row, variant.men_rows
     white = black = 0
     for square in geo.playable:
-        row = square // geo.width
+        row = geo.row_col(square)[0]
         if first <= row < first + rows:
             white |= 1 << square
         elif geo.height - first - rows <= row < geo.height - first:

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN
 from pdn.gametype import SquareNotation
-from pdn.squares import Geometry
+from pdn.squares import FILES, Geometry
 from replay.board import Board
 from replay.move import Move
 from replay.movegen import WHITE
@@ -73,8 +73,11 @@ class Layout:
 
     def cell(self, square: int) -> tuple[int, int]:
         """(column from the left, row from the top) of a square as seen on the diagram."""
+        return self.place(*self.geometry.row_col(square))
+
+    def place(self, row: int, col: int) -> tuple[int, int]:
+        """(column from the left, row from the top) of the cell at (row, col), light or dark."""
         geo = self.geometry
-        row, col = geo.row_col(square)
         if self.flipped:
             return geo.width - 1 - col, row
         return col, geo.height - 1 - row
@@ -82,6 +85,11 @@ class Layout:
     def corner(self, square: int) -> tuple[int, int]:
         """The top-left corner of a square."""
         x, y = self.cell(square)
+        return MARGIN + x * SQUARE, MARGIN + y * SQUARE
+
+    def cell_corner(self, row: int, col: int) -> tuple[int, int]:
+        """The top-left corner of the cell at (row, col)."""
+        x, y = self.place(row, col)
         return MARGIN + x * SQUARE, MARGIN + y * SQUARE
 
     def centre(self, square: int) -> tuple[float, float]:
@@ -132,8 +140,9 @@ def board_background(layout: Layout, notation: SquareNotation, coordinates: bool
     of an alphanumeric notation (numbers go on the empty squares: ``square_number``)."""
     geo = layout.geometry
     parts = [f'<rect width="{layout.width}" height="{layout.height}" fill="#fff"/>']
-    for square in range(geo.size):
-        parts.append(_square_rect(layout, square))
+    for row in range(geo.height):
+        for col in range(geo.width):
+            parts.append(_square_rect(layout, row, col))
     parts.append(f'<rect x="{MARGIN}" y="{MARGIN}" width="{geo.width * SQUARE}" '
                  f'height="{geo.height * SQUARE}" fill="none" stroke="{FRAME}" '
                  f'stroke-width="2"/>')
@@ -142,15 +151,15 @@ def board_background(layout: Layout, notation: SquareNotation, coordinates: bool
     return parts
 
 
-def _square_rect(layout: Layout, square: int) -> str:
+def _square_rect(layout: Layout, row: int, col: int) -> str:
     geo = layout.geometry
-    x, y = layout.corner(square)
-    playable = geo.is_playable(square)
+    x, y = layout.cell_corner(row, col)
+    playable = geo.is_playable_cell(row, col)
     fill = ALL_SQUARES if geo.all_squares else DARK if playable else LIGHT
     grid = f' stroke="{GRID}" stroke-width="1"' if geo.all_squares else ""
     kind = "playable" if playable else "unplayable"
     return (f'<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"{grid} '
-            f'class="square {kind}" data-square="{geo.name(square)}"/>')
+            f'class="square {kind}" data-square="{FILES[col]}{row + 1}"/>')
 
 
 NUMBER_STYLE = (f'font-size="{SQUARE * 0.36:g}" font-weight="bold" text-anchor="middle" '
@@ -167,12 +176,12 @@ def _edge_labels(layout: Layout) -> list[str]:
     geo = layout.geometry
     labels = []
     for col in range(geo.width):
-        x, _ = layout.centre(col)
+        x = layout.cell_corner(0, col)[0] + SQUARE / 2
         labels.append(f'<text x="{x}" y="{layout.height - LEGEND - MARGIN / 2 + 4}" font-size="12" '
                       f'text-anchor="middle" fill="#333" class="coordinate file">'
-                      f'{geo.name(col)[0]}</text>')
+                      f'{FILES[col]}</text>')
     for row in range(geo.height):
-        _, y = layout.centre(row * geo.width)
+        y = layout.cell_corner(row, 0)[1] + SQUARE / 2
         labels.append(f'<text x="{MARGIN / 2}" y="{y + 4}" font-size="12" text-anchor="middle" '
                       f'fill="#333" class="coordinate rank">{row + 1}</text>')
     return labels
@@ -281,28 +290,32 @@ def text_diagram(board: Board, *, unicode: bool = True, flipped: bool = False) -
     empty, bar = ("·", "│") if unicode else (".", "|")
     pieces = board.setup().pieces
     layout = Layout(geo, flipped)
-    rows: list[list[int]] = [[] for _ in range(geo.height)]
-    for square in sorted(range(geo.size), key=lambda sq: layout.cell(sq)[0]):
-        rows[layout.cell(square)[1]].append(square)
+    # each line of the diagram: its cells (row, col) from the left
+    rows: list[list[tuple[int, int]]] = [[] for _ in range(geo.height)]
+    for cell in sorted(((row, col) for row in range(geo.height) for col in range(geo.width)),
+                       key=lambda cell: layout.place(*cell)[0]):
+        rows[layout.place(*cell)[1]].append(cell)
     edges = [_row_edges(geo, notation, row) for row in rows]
     pad = max(len(edge) for pair in edges for edge in pair)
     lines = []
     for row, (left, right) in zip(rows, edges, strict=True):
-        cells = " ".join(symbols.get(pieces.get(sq, ""), empty) if geo.is_playable(sq) else " "
-                         for sq in row)
+        squares = [geo.at(*cell) for cell in row]
+        cells = " ".join(symbols.get(pieces.get(sq, ""), empty) if sq is not None else " "
+                         for sq in squares)
         lines.append(f"{left:>{pad}} {bar} {cells} {bar} {right}".rstrip())
     if not notation.numeric:
-        files = " ".join(geo.name(sq)[0] for sq in rows[0])
+        files = " ".join(FILES[col] for _, col in rows[0])
         lines.append(f"{'':>{pad}}   {files}")
     lines.append("White to move" if board.turn == WHITE else "Black to move")
     return "\n".join(lines)
 
 
-def _row_edges(geo: Geometry, notation: SquareNotation, row: list[int]) -> tuple[str, str]:
+def _row_edges(geo: Geometry, notation: SquareNotation, row: list[tuple[int, int]]
+               ) -> tuple[str, str]:
     if not notation.numeric:
-        rank = str(geo.row_col(row[0])[0] + 1)
+        rank = str(row[0][0] + 1)
         return rank, rank
-    playable = [square for square in row if geo.is_playable(square)]
+    playable = [square for cell in row if (square := geo.at(*cell)) is not None]
     return notation.name(playable[0]), notation.name(playable[-1])
 
 

@@ -115,7 +115,8 @@ class DrawTracker:
         self.long_diagonal = 0
         geo = variant.geometry
         if geo.width == geo.height:
-            self.long_diagonal = sum(1 << (i * geo.width + i) for i in range(geo.width))
+            self.long_diagonal = sum(1 << square for i in range(geo.width)
+                                     if (square := geo.at(i, i)) is not None)
         self.seen: dict[tuple[int, int, int, int], int] = {_placement(start): 1}
         self.ply = 0
         self.kings_only = 0  # plies with only king moves and no capture

@@ -46,16 +46,19 @@ class MoveGenerator:
         geo = variant.geometry
         self.width, self.height = geo.width, geo.height
         self.playable = geo.playable
-        self.board_mask = sum(1 << sq for sq in geo.playable)
+        self.board_mask: int = sum(1 << sq for sq in geo.playable)
+        self.geometry = geo
+        self.size = geo.size  # internal indices, ghosts included (pdn.squares)
         self.file_masks = {
-            name: sum(1 << sq for sq in geo.playable if sq % geo.width == col)
+            name: sum(1 << sq for sq in geo.playable if geo.row_col(sq)[1] == col)
             for col, name in enumerate(FILES[:geo.width])}
         # by square: every playable square of its column (short notation's rivals)
-        self.column_masks = tuple(self.file_masks[FILES[sq % geo.width]]
-                                  for sq in range(geo.width * geo.height))
+        self.column_masks = tuple(
+            self.file_masks.get(FILES[geo.row_col(sq)[1]], 0) if geo.is_playable(sq) else 0
+            for sq in range(self.size))
         self.promotion_mask = (
-            sum(1 << sq for sq in geo.playable if sq // geo.width == geo.height - 1),
-            sum(1 << sq for sq in geo.playable if sq // geo.width == 0),
+            sum(1 << sq for sq in geo.playable if geo.row_col(sq)[0] == geo.height - 1),
+            sum(1 << sq for sq in geo.playable if geo.row_col(sq)[0] == 0),
         )
         self._steps: dict[Direction, list[int]] = {}
         self._rays: dict[Direction, list[tuple[int, ...]]] = {}
@@ -80,6 +83,19 @@ class MoveGenerator:
             variant.king_captures.index((-dr, -dc)) if (-dr, -dc) in variant.king_captures else -1
             for dr, dc in variant.king_captures)
         self._filter = _precedence_filter(variant)
+        # The variant's switches as the generator's own attributes: read at every node, they
+        # are native fields of the compiled class (the variant is an interpreted dataclass).
+        self.forced_capture: bool = variant.forced_capture
+        self.men_capture_kings: bool = variant.men_capture_kings
+        self.flying_kings: bool = variant.flying_kings
+        self.max_king_moves: int = variant.max_king_moves
+        self.remove_at_once: bool = variant.remove_at_once
+        self.king_lands_behind: bool = variant.king_lands_behind
+        # Where captured pieces stay until the move ends they block the way back anyway.
+        self.king_turns_back: bool = variant.king_turns_back or not variant.remove_at_once
+        self.promotion_continues = variant.promotion_in_capture == PROMOTE_AND_CONTINUE
+        self.promotion_stops = variant.promotion_in_capture == PROMOTE_AND_STOP
+        self.promotion_passes = variant.promotion_in_capture == PASS_THROUGH
         # Whether two men of one file can step to the same square (two man moves with the
         # same change of column); where not, a quiet move's rival in its file is a king.
         self.men_share_files = len({dc for _, dc in variant.man_moves}) < len(variant.man_moves)
@@ -91,25 +107,23 @@ class MoveGenerator:
         return dirs if color == WHITE else tuple((-dr, dc) for dr, dc in dirs)
 
     def _neighbour(self, square: int, direction: Direction) -> int:
-        row, col = divmod(square, self.width)
-        row, col = row + direction[0], col + direction[1]
-        if 0 <= row < self.height and 0 <= col < self.width:
-            target = row * self.width + col
-            if (self.board_mask >> target) & 1:
-                return target
-        return -1
+        if not (self.board_mask >> square) & 1:
+            return -1
+        row, col = self.geometry.row_col(square)
+        target = self.geometry.at(row + direction[0], col + direction[1])
+        return -1 if target is None else target
 
     def _step_table(self, direction: Direction) -> list[int]:
         if direction not in self._steps:
-            self._steps[direction] = [self._neighbour(sq, direction) for sq in range(
-                self.width * self.height)]
+            self._steps[direction] = [self._neighbour(sq, direction)
+                                      for sq in range(self.size)]
         return self._steps[direction]
 
     def _ray_table(self, direction: Direction) -> list[tuple[int, ...]]:
         if direction not in self._rays:
             step = self._step_table(direction)
             rays = []
-            for square in range(self.width * self.height):
+            for square in range(self.size):
                 ray, current = [], step[square]
                 while current >= 0:
                     ray.append(current)
@@ -129,7 +143,7 @@ class MoveGenerator:
                     target = step[target] if target >= 0 else -1
                 if target >= 0:
                     mask |= 1 << square
-            result.append((direction[0] * self.width + direction[1], mask))
+            result.append((self.geometry.offset(*direction), mask))
         return tuple(result)
 
     # -- the public API ---------------------------------------------------------------------
@@ -141,17 +155,17 @@ class MoveGenerator:
         moves in a row by the same king, docs/rules.md); 0 everywhere else.
         """
         captures = self.captures(own, opp, kings, color)
-        if captures and self.variant.forced_capture:
+        if captures and self.forced_capture:
             return unique(captures)
         return unique(captures) + self.quiet_moves(own, opp, kings, color, frozen)
 
     def count(self, own: int, opp: int, kings: int, color: int, keep_duplicates: bool = False,
               frozen: int = 0) -> int:
         """The number of legal moves, without building quiet moves (perft's leaf count)."""
-        if self.variant.forced_capture and not self.has_capture(own, opp, kings, color):
+        if self.forced_capture and not self.has_capture(own, opp, kings, color):
             return self.count_quiet(own, opp, kings, color, frozen)
         captures = self.captures(own, opp, kings, color)
-        if captures and self.variant.forced_capture:
+        if captures and self.forced_capture:
             return len(unique(captures, keep_duplicates))
         return (len(unique(captures, keep_duplicates))
                 + self.count_quiet(own, opp, kings, color, frozen))
@@ -161,7 +175,7 @@ class MoveGenerator:
         empty = self.board_mask & ~(own | opp)
         men = own & ~kings
         if men:
-            prey = opp if self.variant.men_capture_kings else opp & ~kings
+            prey = opp if self.men_capture_kings else opp & ~kings
             for shift, mask in self.man_capture_shifts[color]:
                 if shift > 0:
                     if (((((men & mask) << shift) & prey) << shift) & empty):
@@ -169,7 +183,7 @@ class MoveGenerator:
                 elif (((((men & mask) >> -shift) & prey) >> -shift) & empty):
                     return True
         own_kings = own & kings
-        if own_kings and self.variant.flying_kings:
+        if own_kings and self.flying_kings:
             for square in iter_bits(own_kings):
                 for rays in self.king_capture_rays:
                     ray = rays[square]
@@ -204,7 +218,7 @@ class MoveGenerator:
                 promotes = bool((promotion >> target) & 1)
                 result.append(Move(target - shift, (target,), (), promotes, 0, variant))
         own_kings = own & kings & ~frozen
-        if self.variant.flying_kings:
+        if self.flying_kings:
             for square in iter_bits(own_kings):
                 for rays in self.king_move_rays:
                     for target in rays[square]:
@@ -236,7 +250,7 @@ class MoveGenerator:
                 result.append(Move(origin, (destination,), (), promotes, 0, variant))
         own_kings = own & kings & origins
         if own_kings:
-            flying = self.variant.flying_kings
+            flying = self.flying_kings
             for rays in self.king_move_rays:
                 for origin in rays[destination]:
                     if (own_kings >> origin) & 1:
@@ -255,7 +269,7 @@ class MoveGenerator:
             total += targets.bit_count()
         own_kings = own & kings & ~frozen
         if own_kings:
-            if self.variant.flying_kings:
+            if self.flying_kings:
                 for square in iter_bits(own_kings):
                     for rays in self.king_move_rays:
                         for target in rays[square]:
@@ -298,7 +312,7 @@ class MoveGenerator:
         """The men that have at least one capture (shifting the landing squares back)."""
         empty = self.board_mask & ~(own | opp)
         men = own & ~kings
-        prey = opp if self.variant.men_capture_kings else opp & ~kings
+        prey = opp if self.men_capture_kings else opp & ~kings
         found = 0
         for shift, mask in self.man_capture_shifts[color]:
             if shift > 0:
@@ -312,14 +326,16 @@ class MoveGenerator:
         variant = self.variant  # the moves print in its notation
         empty = (self.board_mask & ~(own | opp)) | (1 << origin)
         promotion = self.promotion_mask[color]
-        remove_at_once = variant.remove_at_once
+        remove_at_once = self.remove_at_once
         man_steps = self.man_capture_steps[color]
         king_steps = self.king_capture_steps
         king_rays = self.king_capture_rays
         opposite = self.opposite
-        lands_behind = variant.king_lands_behind
-        flying = variant.flying_kings
-        in_capture = variant.promotion_in_capture
+        lands_behind = self.king_lands_behind
+        flying = self.flying_kings
+        continues = self.promotion_continues
+        stops = self.promotion_stops
+        passes = self.promotion_passes
 
         def step_search(square: int, is_king: bool, jumpable: int, empty: int,
                         path: tuple[int, ...], caps: tuple[int, ...], mask: int) -> bool:
@@ -338,17 +354,17 @@ class MoveGenerator:
                 new_empty = empty | bit if remove_at_once else empty
                 new_path, new_caps, new_mask = path + (land,), caps + (over,), mask | bit
                 if not is_king and (promotion >> land) & 1:
-                    if in_capture == PROMOTE_AND_CONTINUE:
+                    if continues:
                         if not king_search(land, new_jumpable, new_empty, new_path, new_caps,
                                            new_mask, -1):
                             out.append(Move(origin, new_path, new_caps, True, new_mask, variant))
                         continue
-                    if in_capture == PROMOTE_AND_STOP:
+                    if stops:
                         out.append(Move(origin, new_path, new_caps, True, new_mask, variant))
                         continue
                 if not step_search(land, is_king, new_jumpable, new_empty, new_path, new_caps,
                                    new_mask):
-                    promotes = (not is_king and in_capture == PASS_THROUGH
+                    promotes = (not is_king and passes
                                 and bool((promotion >> land) & 1))
                     out.append(Move(origin, new_path, new_caps, promotes, new_mask, variant))
             return found
@@ -394,10 +410,9 @@ class MoveGenerator:
                                         variant))
             return found
 
-        # Where captured pieces stay until the move ends they block the way back anyway.
-        turns_back = variant.king_turns_back or not remove_at_once
+        turns_back = self.king_turns_back
         is_king_at_start = bool((kings >> origin) & 1)
-        jumpable = opp if is_king_at_start or variant.men_capture_kings else opp & ~kings
+        jumpable = opp if is_king_at_start or self.men_capture_kings else opp & ~kings
         if is_king_at_start and flying:
             king_search(origin, jumpable, empty, (), (), 0, -1)
         else:

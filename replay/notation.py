@@ -35,9 +35,12 @@ def trajectory(geo: Geometry, route: Move) -> list[int]:
     for landing in route.path:
         dr, dc = direction(geo, squares[-1], landing)
         row, col = geo.row_col(squares[-1])
-        while squares[-1] != landing:
+        end = geo.row_col(landing)
+        while (row, col) != end:
             row, col = row + dr, col + dc
-            squares.append(row * geo.width + col)
+            square = geo.at(row, col)
+            if square is not None:  # a light cell passed over (Frisian's lines) has none
+                squares.append(square)
     return squares
 
 
@@ -73,8 +76,8 @@ def _behind(geo: Geometry, square: int, step: tuple[int, int]) -> int:
     row, col = geo.row_col(square)
     while True:
         row, col = row + step[0], col + step[1]
-        if geo.is_playable(row * geo.width + col):
-            return row * geo.width + col
+        if (behind := geo.at(row, col)) is not None:
+            return behind
 
 
 def route_squares(board: Board, route: Move, paths: str = "minimal") -> list[int]:

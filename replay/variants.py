@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from pdn.gametype import GameType, default_gametype
+from pdn.squares import Geometry
 
 Direction = tuple[int, int]
 
@@ -91,7 +92,7 @@ class Variant:
         return self.gametype.white_starts
 
     @cached_property
-    def geometry(self):
+    def geometry(self) -> Geometry:
         return self.gametype.geometry
 
     def with_options(self, **changes) -> Variant:

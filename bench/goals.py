@@ -1,0 +1,260 @@
+"""The four speed goals beside dame-rs and py-draughts, in one run, on one core.
+
+    .venv/bin/python bench/goals.py [--games 20000] [--repeat 3] [--core 0] [--no-peers]
+
+This process pins itself to one core (``--core``, as ``taskset -c 0`` does) before it starts
+anything, so every child process -- ours, dame-rs's, py-draughts's -- runs on that core. The
+machine may be shared: every figure is given in CPU seconds (what the process itself spent,
+``getrusage``) and wall seconds, the rounds alternate ours and the peers', and the best of
+``--repeat`` rounds is kept; the ratios compare figures of the same round kind. Goals:
+
+1. ``pdn validate --jobs 1 --variant international`` (the whole command, start-up included)
+   on random International games (bench/validate.py's generator, seed 2026), beside dame-rs
+   (PyPI ``dame-rs``, a Rust core: one ``Board()`` per game and ``Board.push(text)`` per move,
+   the games cut and their move tokens found with a regular expression, also timed as a whole
+   process): at least 1.0x dame-rs.
+2. ``pdn validate --jobs 1 --variant russian`` on random Russian games beside py-draughts
+   ``from_pdn`` (bench/peers.py; the CPU seconds of its whole child process): at least 8x.
+3. Perft from the start position, International depth 7 and Russian depth 8, counted in bulk
+   at the last ply (the length of the move list), beside dame-rs's ``perft`` and py-draughts's
+   bulk perft (the CPU seconds of its whole child process): at least 15 M nodes/s.
+4. ``pdn validate --jobs 1`` on OCA 2.0 (22,621 English games, every move resolved): < 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import peers  # noqa: E402
+import validate as validate_bench  # noqa: E402
+
+OUT = ROOT / "bench" / "out"
+DATA = Path(os.environ.get("PDN_SHARED_DATA", ROOT.parent / "shared" / "data"))
+OCA = DATA / "english" / "OCA_2.0.pdn"
+PERFT = {"international": 7, "russian": 8}
+PDN = Path(sys.executable).with_name("pdn")
+
+# A child that replays every game of a PDN file with dame-rs and prints its move count.
+DAME_REPLAY = r'''
+import re, sys, dame
+
+
+def cell(n):  # an International square number as (row, col) from the top left
+    row = (n - 1) // 5
+    return row, 2 * ((n - 1) % 5) + (1 if row % 2 == 0 else 0)
+
+
+def between(a, b, c):  # c strictly inside the diagonal segment a-b
+    (r0, c0), (r1, c1), (r, c) = cell(a), cell(b), cell(c)
+    return (abs(r - r0) == abs(c - c0) and abs(r1 - r) == abs(c1 - c)
+            and min(r0, r1) < r < max(r0, r1))
+
+
+def push(board, text):
+    """dame-rs wants the captured squares where a capture is ambiguous; a landing path (ours)
+    picks the legal move whose every capture lies on one of its legs."""
+    try:
+        board.push(text)
+    except dame.IllegalMoveError:
+        path = [int(square) for square in text.split("x")]
+        for move in board.legal_moves:
+            if (move.from_square, move.to_square) == (path[0], path[-1]) and all(
+                    any(between(a, b, c) for a, b in zip(path, path[1:]))
+                    for c in move.captured):
+                board.push(move)
+                return
+        raise
+
+
+text = open(sys.argv[1], encoding="utf-8").read()
+token = re.compile(r"\d+(?:[-x]\d+)+")
+moves = 0
+for game in text.split("[Event ")[1:]:
+    board = dame.Board()
+    for move in token.findall(game[game.index("\n\n"):]):
+        push(board, move)
+        moves += 1
+print(moves)
+'''
+
+# A child that times one perft (only the count, the board built) and prints nodes, seconds.
+OUR_PERFT = r'''
+import sys, time
+from replay.board import Board
+from replay.perft import perft
+from replay.variants import get_variant
+board = Board(get_variant(sys.argv[1]))
+start = time.process_time()
+nodes = perft(board.generator, board.position, int(sys.argv[2]))
+print(nodes, time.process_time() - start)
+'''
+DAME_PERFT = r'''
+import sys, time, dame
+board = dame.Board()
+start = time.process_time()
+nodes = dame.perft(board, int(sys.argv[2]))
+print(nodes, time.process_time() - start)
+'''
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(command: list[str]) -> tuple[str, float, float]:
+    """A whole child process: its output, CPU seconds and wall seconds."""
+    cpu, wall = children_cpu(), time.perf_counter()
+    proc = subprocess.run(command, capture_output=True, text=True, check=False,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
+    if proc.returncode not in (0, 1):  # validate exits 1 when a game is invalid
+        raise RuntimeError(f"{' '.join(command)}: exit {proc.returncode}: {proc.stderr[-500:]}")
+    return proc.stdout, cpu, wall
+
+
+def games_file(variant: str, count: int) -> Path:
+    """bench/validate.py's random games, written once per variant and count."""
+    path = OUT / f"goals_{variant}_{count}.pdn"
+    if not path.is_file():
+        OUT.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(validate_bench.random_games(variant, count)), encoding="utf-8")
+    return path
+
+
+def validate_cpu(path: Path, variant: str | None) -> tuple[int, float, float]:
+    """``pdn validate --jobs 1`` as a whole process: moves replayed, CPU and wall seconds."""
+    command = [str(PDN), "validate", "--jobs", "1", "--json", str(path)]
+    if variant:
+        command[2:2] = ["--variant", variant]
+    out, cpu, wall = run(command)
+    return _moves(out), cpu, wall
+
+
+def _moves(out: str) -> int:
+    """The plies of every game in ``pdn validate --json``'s output (a game per line)."""
+    return sum(json.loads(row).get("plies", 0) for row in out.splitlines()
+               if row.startswith("{"))
+
+
+def best(rounds: list[tuple]) -> tuple:
+    return min(rounds, key=lambda r: r[1])
+
+
+def line(label: str, text: str) -> None:
+    print(f"  {label:<44}{text}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--core", type=int, default=0)
+    parser.add_argument("--no-peers", action="store_true")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {args.core})  # inherited by every child process
+    from pdn import compiled
+
+    print(f"build: {compiled.build()}; one core ({args.core}); best of {args.repeat}; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    py = sys.executable
+    try:
+        import dame  # noqa: F401
+        has_dame = not args.no_peers
+    except ImportError:
+        has_dame = False
+
+    # 1. International validate beside dame-rs
+    path = games_file("international", args.games)
+    ours, theirs = [], []
+    for _ in range(args.repeat):
+        ours.append(validate_cpu(path, "international"))
+        if has_dame:
+            out, cpu, wall = run([py, "-c", DAME_REPLAY, str(path)])
+            theirs.append((int(out.strip()), cpu, wall))
+    moves, cpu, wall = best(ours)
+    print(f"1. validate --jobs 1, International, {args.games:,} games, {moves:,} moves "
+          "(goal: >= 1.0x dame-rs)")
+    line("pdn validate", f"{cpu:6.2f} s CPU ({wall:6.2f} s wall)  {moves / cpu:>11,.0f} moves/s")
+    if theirs:
+        dame_moves, dame_cpu, dame_wall = best(theirs)
+        line("dame-rs Board.push", f"{dame_cpu:6.2f} s CPU ({dame_wall:6.2f} s wall)  "
+             f"{dame_moves / dame_cpu:>11,.0f} moves/s")
+        line("ours / dame-rs", f"{(moves / cpu) / (dame_moves / dame_cpu):.2f}x")
+
+    # 2. Russian validate beside py-draughts
+    path = games_file("russian", args.games)
+    ours = [validate_cpu(path, "russian") for _ in range(args.repeat)]
+    moves, cpu, wall = best(ours)
+    print(f"2. validate --jobs 1, Russian, {args.games:,} games, {moves:,} moves "
+          "(goal: >= 8x py-draughts)")
+    line("pdn validate", f"{cpu:6.2f} s CPU ({wall:6.2f} s wall)  {moves / cpu:>11,.0f} moves/s"
+         f" ({moves / wall:,.0f} wall)")
+    if not args.no_peers:
+        rounds = []
+        for _ in range(args.repeat):
+            before = children_cpu()
+            fast = peers.py_draughts_replay(path, "russian")
+            rounds.append((fast, children_cpu() - before))
+        fast, their_cpu = min(rounds, key=lambda r: r[1])
+        if fast.get("available") and fast.get("moves"):
+            # its whole child process's CPU seconds, as ours (its own timer is a wall clock)
+            rate = fast["moves"] / their_cpu
+            line("py-draughts from_pdn", f"{their_cpu:6.2f} s CPU (its timer "
+                 f"{fast['seconds']:6.2f} s wall)  {rate:>11,.0f} moves/s")
+            line("ours / py-draughts", f"{(moves / cpu) / rate:.2f}x")
+        else:
+            line("py-draughts", f"n/a ({fast.get('error')})")
+
+    # 3. Perft
+    print("3. perft, bulk-counted at the last ply (goal: >= 15 M nodes/s)")
+    for variant, depth in PERFT.items():
+        rounds = []
+        for _ in range(args.repeat):
+            out, _, _ = run([py, "-c", OUR_PERFT, variant, str(depth)])
+            nodes, seconds = out.split()
+            rounds.append((int(nodes), float(seconds)))
+        nodes, seconds = best(rounds)
+        cells = [f"ours {nodes / seconds / 1e6:5.2f} M/s"]
+        if has_dame and variant == "international":
+            dame_rounds = []
+            for _ in range(args.repeat):
+                out, _, _ = run([py, "-c", DAME_PERFT, variant, str(depth)])
+                dame_nodes, dame_seconds = out.split()
+                dame_rounds.append((int(dame_nodes), float(dame_seconds)))
+            dame_nodes, dame_seconds = best(dame_rounds)
+            cells.append(f"dame-rs {dame_nodes / dame_seconds / 1e6:5.2f} M/s"
+                         + ("" if dame_nodes == nodes else f" (counts {dame_nodes:,}!)"))
+        if not args.no_peers:
+            before = children_cpu()
+            other = peers.py_draughts_perft(variant, depth)
+            their_cpu = children_cpu() - before  # the whole child, start-up included
+            if other.get("available") and other.get("nodes"):
+                cells.append(f"py-draughts {other['nodes'] / their_cpu / 1e6:5.2f} M/s")
+        line(f"{variant} depth {depth}, {nodes:,} nodes", "  ".join(cells))
+
+    # 4. OCA 2.0
+    if OCA.is_file():
+        rounds = [validate_cpu(OCA, None) for _ in range(args.repeat)]
+        moves, cpu, wall = best(rounds)
+        print("4. validate --jobs 1, OCA 2.0 (every move resolved; goal: < 2 s)")
+        line("pdn validate", f"{cpu:6.2f} s CPU ({wall:6.2f} s wall), {moves:,} moves")
+    else:
+        print(f"4. OCA 2.0: not found at {OCA}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
