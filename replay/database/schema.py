@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: position keys hash the bitboards of the playable-squares layout
 APPLICATION = "pdn-toolkit game database"
 
 TABLES = """
