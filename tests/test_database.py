@@ -205,11 +205,11 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     with pytest.raises(DatabaseError, match="newer"):
         open_readonly(db)
     connection = sqlite3.connect(db)
-    connection.execute("PRAGMA user_version = 1")  # the first schema: no pattern index
+    connection.execute("PRAGMA user_version = 2")  # position keys of the former square layout
     connection.commit()
     connection.close()
     output = run("search", str(db), "--pattern", "d4=wm", code=2)
-    assert "schema version 1 is older than this toolkit's (2)" in output
+    assert "schema version 2 is older than this toolkit's (3)" in output
     assert "index the games again" in output
     assert "older" in run("index", str(source), "-o", str(db), code=2)
     garbage = tmp_path / "garbage.db"
