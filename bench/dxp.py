@@ -4,7 +4,7 @@ a DXP move on the board, and whole games against Scan 2.0 over TCP.
     .venv/bin/python bench/dxp.py [--messages 20000] [--scan FOLDER] [--games 4]
 
 ``--scan`` is a folder holding a built Scan 2.0 (``scan`` beside ``scan.ini`` and ``data/``;
-see tests/engines.py); without it the games are left out. pydraughts runs in its own venv
+see tests/support/engines.py); without it the games are left out. pydraughts runs in its own venv
 (bench/peers.py). Timed regions: decoding (and for ours, encoding back) the same list of
 MOVE and GAMEREQ messages; ``move_from_message`` on every legal move of the positions of
 random International games; a game's wall time from GAMEREQ to the last GAMEEND.

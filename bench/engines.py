@@ -4,7 +4,7 @@
         [--scan-depth 12] [--dame-depth 6] [--file PATH]
 
 ``--scan-dir`` is a folder with a built Scan 2.0 (``scan`` beside ``scan.ini`` and
-``data/``; see tests/engines.py's ``build_scan``); dame-rs's ``dame`` is looked for beside
+``data/``; see tests/support/engines.py's ``build_scan``); dame-rs's ``dame`` is looked for beside
 this Python, then on the PATH. Scan 2.0 reports its evaluation from depth 12 on, hence the
 depths. Each run annotates the first ``--games`` games of ``--file`` (default: the 2007
 World Championship of ``../shared/data``) with ``replay.engine.annotate.annotate_games``,

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from damage import ARCHIVES, MUTATIONS, check_games_kept, mutate, valid_games  # noqa: E402
+from support.damage import ARCHIVES, MUTATIONS, check_games_kept, mutate, valid_games  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 OUT = Path(tempfile.gettempdir()) / "pdn-fuzz"  # archive games never land in the project

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from slips import KINDS, SWAP_LOST, archive_games, make_slip  # noqa: E402
+from support.slips import KINDS, SWAP_LOST, archive_games, make_slip  # noqa: E402
 
 from replay.replayer import INVALID, replay_game  # noqa: E402
 from replay.validate.repair import repair_game  # noqa: E402

@@ -98,7 +98,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    from webdriver import chromium_session
+    from support.webdriver import chromium_session
 
     rows = []
     with tempfile.TemporaryDirectory() as folder:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engines import SCAN_SOURCE_NAME, build_scan, find_dame
+from support.engines import SCAN_SOURCE_NAME, build_scan, find_dame
 
 from pdn import compiled
 from pdn.model import Game

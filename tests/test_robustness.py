@@ -18,10 +18,10 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from damage import ARCHIVES, MUTATIONS, check_games_kept, mutate, valid_games
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdn.cli.app import app
+from support.damage import ARCHIVES, MUTATIONS, check_games_kept, mutate, valid_games
 from typer.testing import CliRunner
 
 from pdn.lexer import MAX_NESTING

@@ -20,7 +20,7 @@ from replay.convert.sources import Job, Unreadable, convert_sources, messages, v
 from replay.validate.reports import report_game
 from replay.variants import RUSSIAN, UnknownRuleError, parse_rules
 
-SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "russian"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "russian"
 runner = CliRunner()
 
 # After 1. c3-d4 f6-e5 White must take d4:f6; 2. b2-c3 is legal only where capture is

@@ -7,7 +7,7 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 runner = CliRunner()
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 # The sample states its own faults in its opening comment: in game 1 White writes 2. b2-c3
 # (line 12, column 19) where d4:b6 is compulsory; game 2 has lost its last moves ('3. - -').
 ERRORS = SAMPLES / "russian" / "scoresheet_with_errors.pdn"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import require
 from pdn.cli.app import app
+from support.webdriver import Browser, chromium_session
 from typer.testing import CliRunner
-from webdriver import Browser, chromium_session
 
 from pdn.reader import read_games
 from replay.board import Board
@@ -25,7 +25,7 @@ from replay.validate.reports import report_game
 from replay.variants import INTERNATIONAL, RUSSIAN
 from replay.viewer.page import viewer_html
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 GAME = ROOT / "samples" / "russian" / "ivanov_petrov_full.pdn"
 ERRORS = ROOT / "samples" / "russian" / "scoresheet_with_errors.pdn"
 # A letter off at White's 3rd move (3. bc3 for 3. dc3), which makes 5. ba3 fail.

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import typer.main
 from conftest import require
-from engines import find_dame
 from pdn.cli.app import app
 from pdn.cli.common import ExitCode
+from support.engines import find_dame
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
@@ -121,7 +121,8 @@ def test_exit_code(files, command, kind, code):
     assert result.exit_code == code, result.output
 
 
-# pdn analyse reads International games: tests/test_analyse.py has its unreadable input
+# pdn analyse reads International games: tests/replay/engine/test_analyse.py has its
+# unreadable input
 @pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search", "match",
                                                          "analyse"}))
 def test_an_input_that_cannot_be_read_is_exit_2(files, tmp_path, command):

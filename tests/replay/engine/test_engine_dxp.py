@@ -13,7 +13,7 @@ import threading
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scan_dxp import free_port, processes_in, scan_dxp, scan_folder
+from support.scan_dxp import free_port, processes_in, scan_dxp, scan_folder
 
 import replay
 from pdn.reader import read_games

@@ -15,8 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from engines import ENGINE_NAMES, Spec, child_processes, engine_spec, fake_engine, start
 from pdn.cli.app import app
+from support.engines import ENGINE_NAMES, Spec, child_processes, engine_spec, fake_engine, start
 from typer.testing import CliRunner
 
 from pdn.model import Line, Ply

@@ -18,7 +18,7 @@ from replay.validate.reports import report_game
 from replay.variants import INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SAMPLES = Path(__file__).resolve().parents[3] / "samples"
 ERRORS = SAMPLES / "russian" / "scoresheet_with_errors.pdn"  # game 1 invalid, 2 incomplete
 NS = "{http://www.w3.org/2000/svg}"
 # White writes 2. b2-c3 where d4:b6 is compulsory (b6 left empty by 1... b6-c5)

@@ -1,8 +1,8 @@
 """The texts of repair suggestions and repairs are sentences of one grammar
 (``replay.validate.repair_words``), for every kind of slip, as a suggestion and as a repair made.
 
-The records are slips made by hand of the short Russian line of ``tests/test_repair.py``
-(1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2 5.e:g3 c:h4).
+The records are slips made by hand of the short Russian line of
+``tests/replay/validate/test_repair.py`` (1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2 5.e:g3 c:h4).
 """
 
 import re

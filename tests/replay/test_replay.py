@@ -12,7 +12,7 @@ from replay.notation import full_text
 from replay.replayer import replay_game
 from replay.variants import INTERNATIONAL, RUSSIAN, Variant
 
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 
 def replay_text(text: str, variant: Variant = RUSSIAN):

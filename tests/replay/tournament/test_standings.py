@@ -268,7 +268,7 @@ def test_the_page_prints_to_pdf_on_a4(shared_data, tmp_path):
 
 def test_the_html_page_in_chromium_shows_the_table_and_crosstable(archive, shared_data,
                                                                   tmp_path):
-    from webdriver import Browser, chromium_session
+    from support.webdriver import Browser, chromium_session
 
     event = read_event(archive(shared_data / WC2007),
                        corrections=[parse_correction(c) for c in AS_PUBLISHED[:1]])

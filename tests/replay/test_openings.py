@@ -96,7 +96,7 @@ def test_every_entry_replays_has_a_source_and_a_position_of_its_own():
     assert all(re.search(r"https?://", entry.source) for entry in entries)
     # named_positions replays each line on load and refuses two names for one position;
     # the table has as many positions as lines.
-    table = Path(__file__).resolve().parents[1] / "replay" / "openings.tsv"
+    table = Path(__file__).resolve().parents[2] / "replay" / "openings.tsv"
     lines = [line for line in table.read_text(encoding="utf-8").splitlines()
              if line and not line.startswith(("#", "name\t"))]
     assert len(entries) == len(lines)

@@ -4,7 +4,7 @@
 The small records are slips made by hand of the line 1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2
 5.e:g3 c:h4, the short-notation example of the Russian notation texts (a legal line: 4.b4:d6
 takes c5, 4...h4:f2 takes g3); the expected repair is always that original line. The real
-games get slips from ``tests/slips.py`` and must come back as the game that was read.
+games get slips from ``tests/support/slips.py`` and must come back as the game that was read.
 """
 
 import json
@@ -12,7 +12,7 @@ import random
 
 import pytest
 from pdn.cli.app import app
-from slips import KINDS, archive_games, make_slip
+from support.slips import KINDS, archive_games, make_slip
 from typer.testing import CliRunner
 
 from pdn.reader import read_games

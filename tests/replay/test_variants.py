@@ -27,7 +27,7 @@ from replay.variants import (
     variant_names,
 )
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def variant(name: str, **rules: str) -> Variant:

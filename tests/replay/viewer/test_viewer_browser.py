@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from conftest import SHARED_DATA, require
 from pdn.cli.app import app
+from support.webdriver import Browser, chromium_session
 from typer.testing import CliRunner
-from webdriver import Browser, chromium_session
 
 from pdn.model import Game, Line
 from pdn.reader import read_games
@@ -38,7 +38,7 @@ from replay.variants import (
 )
 from replay.viewer.page import viewer_html
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 GAME = ROOT / "samples" / "russian" / "ivanov_petrov_full.pdn"
 ERRORS = ROOT / "samples" / "russian" / "scoresheet_with_errors.pdn"
 # Real games with captures, promotions and variations (file in the shared data, game index):

@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from engines import ENGINE_NAMES, Spec, child_processes, engine_spec, fake_engine, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.engines import ENGINE_NAMES, Spec, child_processes, engine_spec, fake_engine, start
 
 from replay.board import Board
 from replay.engine.hub import move_text, parse_move, popen_hub, position_text

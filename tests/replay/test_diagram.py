@@ -25,7 +25,7 @@ from replay.variants import (
     Variant,
 )
 
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 GAME = SAMPLES / "russian" / "ivanov_petrov_full.pdn"
 NS = "{http://www.w3.org/2000/svg}"
 runner = CliRunner()

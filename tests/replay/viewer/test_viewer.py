@@ -21,7 +21,7 @@ from replay.variants import INTERNATIONAL, RUSSIAN, get_variant
 from replay.viewer.moves import game_view
 from replay.viewer.page import GAME_FIELDS, viewer_html
 
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SAMPLES = Path(__file__).resolve().parents[3] / "samples"
 GAME = SAMPLES / "russian" / "ivanov_petrov_full.pdn"
 ERRORS = SAMPLES / "russian" / "scoresheet_with_errors.pdn"
 VARIATIONS = """[White "A"][Black "B"][GameType "25"]

@@ -325,7 +325,7 @@ def test_minimal_paths_differ_from_all_only_on_unambiguous_multiple_captures(var
 
 # ---- py-draughts reads our minimal paths --------------------------------------------------------
 
-PY_DRAUGHTS = Path(__file__).resolve().parents[1] / ".bench-venvs" / "py-draughts"
+PY_DRAUGHTS = Path(__file__).resolve().parents[3] / ".bench-venvs" / "py-draughts"
 PY_DRAUGHTS_READ = """
 import json, sys, draughts
 out = []

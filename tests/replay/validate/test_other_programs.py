@@ -23,7 +23,7 @@ from replay.replayer import replay_game
 from replay.validate.reports import report_games
 from replay.variants import get_variant
 
-FILES = Path(__file__).parent / "fixtures" / "other_programs"
+FILES = Path(__file__).resolve().parents[2] / "fixtures" / "other_programs"
 runner = CliRunner()
 
 

@@ -10,7 +10,7 @@ import types
 
 import pytest
 from pdn.cli.app import app
-from scan_dxp import free_port, processes_in, scan_dxp, scan_folder
+from support.scan_dxp import free_port, processes_in, scan_dxp, scan_folder
 from typer.testing import CliRunner
 
 import replay
