@@ -11,7 +11,20 @@ from typing import Annotated
 
 import typer
 
-from . import archive, cat, convert, database, info, moves, perft, show, stats, validate, view
+from . import (
+    archive,
+    cat,
+    convert,
+    database,
+    explore,
+    info,
+    moves,
+    perft,
+    show,
+    stats,
+    validate,
+    view,
+)
 from .command import PdnTyper
 from .common import EXIT_STATUS_HELP
 
@@ -24,7 +37,7 @@ app = PdnTyper(
     pretty_exceptions_enable=False,
 )
 for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
-               database):
+               database, explore):
     module.register(app)
 
 

@@ -138,8 +138,10 @@ def _finish(console: Console, message: str, summary: Summary, rejects: Path | No
 # ---- filter --------------------------------------------------------------------------------
 
 
-def _criteria(tag, player, white, black, date_from, date_to, variant, result, min_plies,
-              max_plies, status, moves, position, material, material_any_ply):
+def criteria_of(tag, player, white, black, date_from, date_to, variant, result, min_plies,
+                max_plies, status, moves, position, material, material_any_ply):
+    """The selection criteria of the options ``filter``, ``search`` and ``explore`` share;
+    a usage error (exit 2) for one that cannot be read."""
     from replay.archive.select import CriterionError, criteria_from_text
 
     try:
@@ -219,9 +221,9 @@ def filter_command(
 
     choice = variant_choice(variant or default_variant, ignore_gametype, rule,
                             no_forced_capture)
-    criteria = _criteria(tag, player, white, black, date_from, date_to, game_variant, result,
-                         min_plies, max_plies, status, moves, position, material,
-                         material_any_ply)
+    criteria = criteria_of(tag, player, white, black, date_from, date_to, game_variant, result,
+                           min_plies, max_plies, status, moves, position, material,
+                           material_any_ply)
     check_board_criteria(criteria, _selected_variants(game_variant, choice))
     sources = _sources(paths, [output, rejects])
     console = Console()

@@ -28,7 +28,7 @@ from replay.database.keys import dense, fen_of
 from replay.database.pattern import KINDS, Pattern, PatternError
 from replay.database.planes import CHUNK, matching_positions
 from replay.database.query import TABLE_COLUMNS, Search, search, summaries
-from replay.database.schema import DatabaseError, open_readonly
+from replay.database.schema import SCHEMA_VERSION, DatabaseError, open_readonly
 from replay.openings import all_openings, fmjd_ballot, opening_label, opening_of
 from replay.replayer import replay_game
 from replay.variants import ENGLISH, RUSSIAN, get_variant
@@ -208,7 +208,7 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     connection.commit()
     connection.close()
     output = run("search", str(db), "--pattern", "d4=wm", code=2)
-    assert "schema version 1 is older than this toolkit's (2)" in output
+    assert f"schema version 1 is older than this toolkit's ({SCHEMA_VERSION})" in output
     assert "index the games again" in output
     assert "older" in run("index", str(source), "-o", str(db), code=2)
     garbage = tmp_path / "garbage.db"
