@@ -29,6 +29,7 @@ from replay.replayer import BLACK_WINS, DRAW, WHITE_WINS, normalise_result, repl
 from replay.variants import ENGLISH
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[1]
 SUBSET = 4000  # the first games of OCA 2.0: a real archive, indexed in a test's time
 LINES = ("", "11-15", "11-15 23-19", "9-14 22-18", "11-15 23-19 8-11 22-17", "10-15 21-17")
 # Two move orders of one position (the men of 11, 8, 23 and 22 moved in another order).
@@ -291,3 +292,68 @@ def test_a_file_indexed_again_with_other_games_leaves_the_table_a_fresh_index_ma
             "FROM position_moves m JOIN games g ON g.game_id = m.latest_game"))
 
     assert table(updated) == table(fresh) and table(fresh)
+
+
+# ---- the viewer's explorer panel, in a real headless browser -------------------------------
+
+PANEL = """
+const rows = [...document.querySelectorAll("#explored tr[data-node], #explored tr")];
+return {fen: document.getElementById("board").dataset.fen,
+        ply: Number(document.getElementById("board").dataset.ply),
+        hidden: document.getElementById("explorer").hidden,
+        rows: rows.filter((tr) => tr.cells.length === 4).map((tr) => [
+          tr.cells[0].textContent, Number(tr.cells[1].textContent), tr.cells[3].textContent,
+          tr.dataset.node || null])};
+"""
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from conftest import require
+    from webdriver import Browser, chromium_session
+
+    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
+        require(isinstance(session, Browser), str(session))
+        yield session
+
+
+def test_the_viewer_panel_shows_the_explorer_rows_of_each_position_stepped_through(
+        browser, db, subset, tmp_path):
+    """``pdn view --database``: at every ply of a real game the panel lists the moves the
+    explorer gives for the position the board shows (same FEN, counts and scores), and a
+    row of the move the game plays leads to it."""
+    text = subset.read_text(encoding="utf-8")
+    starts = [0] + [index + 1 for index in _all(text, "\n[Event ")]
+    games = tmp_path / "games.pdn"
+    games.write_text(text[starts[10]:starts[13]], encoding="utf-8")
+    page = tmp_path / "games.html"
+    runner.invoke(app, ["view", str(games), "-o", str(page), "--database", str(db)])
+    assert page.exists()
+    connection = open_readonly(db)
+    browser.open(page.resolve().as_uri())
+    replayed = replay_game(next(read_games(games)), ENGLISH)
+    played = 0
+    for ply, position in enumerate([*replayed.positions, replayed.final][:30]):
+        shown = browser.run(PANEL)
+        assert not shown["hidden"] and shown["ply"] == ply
+        assert shown["fen"] == fen_of(position, ENGLISH)
+        rows = explore(connection, position, ENGLISH).rows
+        assert [row[:3] for row in shown["rows"]] == [
+            [row.move, row.games, "" if row.score is None else f"{row.score:.1f}%"]
+            for row in rows]
+        if ply < len(replayed.moves):
+            move = Board(ENGLISH, position).text(replayed.moves[ply], "pdn")
+            linked = [row for row in shown["rows"] if row[3] is not None]
+            if "x" not in move:  # a capture's text in the panel may give another path
+                assert [row[0] for row in linked] == [move]
+                played += 1
+        browser.press("ArrowRight")
+    assert played >= 10
+    browser.press("Home")
+    browser.run("document.querySelector('#explored tr[data-node]').click(); return 0;")
+    assert browser.run(PANEL)["ply"] == 1  # the row of the game's first move leads to it
+    browser.press("Home")
+    browser.press("ArrowRight", 3)
+    shot = ROOT / "bench" / "out" / "viewer_explorer.png"
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    browser.screenshot(shot)
