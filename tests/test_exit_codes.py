@@ -77,6 +77,7 @@ CASES = {
     "index": ("{good} -o {out}.db", "{broken} -o {out}.db", "- -o {out}.db"),
     # the unreadable games of a database were reported (exit 1) when it was indexed
     "search": ("{good_db} --player ivanov", None, "{good_db} --position nonsense"),
+    "explore": ("{good_db} --moves c3-d4", None, "{good_db} --position nonsense"),
 }
 RUNS = [(command, kind, code) for command, cases in CASES.items()
         for kind, code in zip(("good", "some games", "usage"),
@@ -97,7 +98,7 @@ def test_exit_code(files, command, kind, code):
     assert result.exit_code == code, result.output
 
 
-@pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search"}))
+@pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search", "explore"}))
 def test_an_input_that_cannot_be_read_is_exit_2(files, tmp_path, command):
     good = CASES[command][0].format_map(files).split()
     missing = [str(tmp_path / "none.pdn") if part == files["good"] else part

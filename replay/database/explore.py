@@ -26,14 +26,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from replay.board import Board, Position, start_position
-from replay.database.build import moves_text
 from replay.database.keys import fen_of, position_key
-from replay.database.played import facts_of, outcome_of
 from replay.database.query import game_conditions, position_of_fen, stored_variants
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.notation import full_text
-from replay.replayer import BLACK_WINS, DRAW, WHITE_WINS
 from replay.variants import Variant
 
 if TYPE_CHECKING:
@@ -112,7 +109,7 @@ def explore(connection: sqlite3.Connection, position: Position, variant: Variant
         return found
     legal = _legal_steps(position, variant)
     if _needs_games(criteria):
-        counted = _counted_from_games(connection, key, criteria, legal)
+        counted = _counted_from_games(connection, key, variant, criteria, legal)
     else:
         counted = _counted_from_table(connection, key)
     mover_white = position.turn == WHITE
@@ -227,12 +224,18 @@ def _counted_from_table(connection: sqlite3.Connection, key: int) -> dict[int, _
     return counted
 
 
-def _counted_from_games(connection: sqlite3.Connection, key: int, criteria: Criteria,
-                        legal: dict[int, _Step]) -> dict[int, _Tally]:
+def _counted_from_games(connection: sqlite3.Connection, key: int, variant: Variant,
+                        criteria: Criteria, legal: dict[int, _Step]) -> dict[int, _Tally]:
     """The rows counted game by game from the games through the position that meet the
     criteria (each game once per move it makes there)."""
+    # the archive tools and the replayer, loaded only here: a search without criteria on the
+    # games starts faster without them
+    from replay.database.build import moves_text
+    from replay.database.played import facts_of, outcome_of
+    from replay.replayer import BLACK_WINS, DRAW, WHITE_WINS
+
     clauses, parameters, by_tags = game_conditions(connection, criteria)
-    by_text = {step.numeric: next_key for next_key, step in legal.items()}
+    by_text = {moves_text([step.move], variant): next_key for next_key, step in legal.items()}
     by_text.update((move, next_key) for next_key, move in connection.execute(
         "SELECT next_key, move FROM position_moves WHERE position_key = ? ", (key,))
         if move not in by_text)
@@ -273,7 +276,7 @@ def _counted_from_games(connection: sqlite3.Connection, key: int, criteria: Crit
 
 class _Step(NamedTuple):
     text: str  # in the variant's notation
-    numeric: str  # as games.moves writes it
+    move: Move
     after: Position
 
 
@@ -284,8 +287,8 @@ def _legal_steps(position: Position, variant: Variant) -> dict[int, _Step]:
     found: dict[int, _Step] = {}
     for move in board.legal_moves():
         after = _after(variant, position, move)
-        found.setdefault(position_key(after, variant), _Step(
-            full_text(board, move), moves_text([move], variant), after))
+        found.setdefault(position_key(after, variant), _Step(full_text(board, move), move,
+                                                             after))
     return found
 
 
