@@ -231,7 +231,7 @@ def _counted_from_games(connection: sqlite3.Connection, key: int, variant: Varia
     # the archive tools and the replayer, loaded only here: a search without criteria on the
     # games starts faster without them
     from replay.database.build import moves_text
-    from replay.database.played import facts_of, outcome_of
+    from replay.database.played import RATING_TAGS, outcome_of, ratings
     from replay.replayer import BLACK_WINS, DRAW, WHITE_WINS
 
     clauses, parameters, by_tags = game_conditions(connection, criteria)
@@ -241,11 +241,22 @@ def _counted_from_games(connection: sqlite3.Connection, key: int, variant: Varia
         if move not in by_text)
     counted: dict[int, _Tally] = {}
     seen: set[tuple[int, int]] = set()
+    outcomes: dict[tuple[str, str | None], str] = {}  # (variant, Result tag) -> outcome
+    # the rating tags alone by SQLite's JSON functions, unless --tag needs them all
+    tags = "g.tags" if by_tags else "json_object(" + ", ".join(
+        f"'{name}', json_extract(g.tags, '$.{name}')" for names in RATING_TAGS.values()
+        for name in names) + ")"
+    # A player's games are few: found by the indexes on White and Black first, each then
+    # looked up at the position; other criteria go through the position's games instead.
+    source = ("games g CROSS JOIN game_positions gp ON gp.position_key = ?1 AND "
+              "gp.game_id = g.game_id" if criteria.players or criteria.white or criteria.black
+              else "game_positions gp CROSS JOIN games g ON g.game_id = gp.game_id AND "
+              "gp.position_key = ?1")
     rows = connection.execute(
-        "SELECT gp.ply, g.game_id, g.moves, g.variant, g.result, g.tags, g.date, g.date_high, "
-        "g.white, g.black FROM game_positions gp CROSS JOIN games g ON g.game_id = gp.game_id "
-        f"WHERE gp.position_key = ? AND {' AND '.join(clauses)}", [key, *parameters])
-    for ply, game_id, moves, variant, result, tags, date, day, white, black in rows:
+        f"SELECT gp.ply, g.game_id, g.moves, g.variant, g.result, {tags}, g.date, "
+        f"g.date_high, g.white, g.black FROM {source} WHERE {' AND '.join(clauses)}",
+        [key, *parameters])
+    for ply, game_id, moves, variant_name, result, tag_text, date, day, white, black in rows:
         words = moves.split(" ", ply + 1)
         if ply >= len(words) or not words[ply]:
             continue  # the game ends here
@@ -253,20 +264,27 @@ def _counted_from_games(connection: sqlite3.Connection, key: int, variant: Varia
         next_key = by_text.get(move)
         if next_key is None or (game_id, next_key) in seen:
             continue
-        tag_values = json.loads(tags)
+        tag_values = json.loads(tag_text)
         if by_tags and not criteria.matches_tags(tag_values, None):
             continue
         seen.add((game_id, next_key))
-        facts = facts_of(game_id, outcome_of(variant, result), tag_values, day)
-        tally = counted.setdefault(next_key, _Tally(move))
+        outcome = outcomes.get((variant_name, result))
+        if outcome is None:
+            outcome = outcomes[variant_name, result] = outcome_of(variant_name, result)
+        found = ratings(tag_values)
+        tally = counted.get(next_key)
+        if tally is None:
+            tally = counted[next_key] = _Tally(move)
         tally.games += 1
-        tally.white_wins += facts.outcome == WHITE_WINS
-        tally.draws += facts.outcome == DRAW
-        tally.black_wins += facts.outcome == BLACK_WINS
-        tally.rated += len(facts.ratings)
-        tally.rating_sum += sum(facts.ratings)
-        if (facts.day, game_id) > (tally.latest_day, tally.latest_game):
-            tally.latest_day, tally.latest_game = facts.day, game_id
+        tally.white_wins += outcome == WHITE_WINS
+        tally.draws += outcome == DRAW
+        tally.black_wins += outcome == BLACK_WINS
+        if found:
+            tally.rated += len(found)
+            tally.rating_sum += sum(found)
+        day = day or 0
+        if (day, game_id) > (tally.latest_day, tally.latest_game):
+            tally.latest_day, tally.latest_game = day, game_id
             tally.latest = (date, white, black)
     return counted
 
