@@ -5,11 +5,13 @@
     .venv/bin/python bench/index.py --database /tmp/million/games.db          # searches only
     .venv/bin/python bench/index.py --database oca.db        # searches only, --file's position
     .venv/bin/python bench/index.py --planes 12000000   # the pattern index alone, random positions
+    .venv/bin/python bench/index.py --database oca.db --replicate 45  # the explorer, 1M games
 
 Goals: OCA 2.0 indexed in under 60 s on 2 cores into a database under 20 times
 the PDN's size; ``pdn search --position`` under 0.5 s as a whole command and at least 10
 times faster than ``pdn filter --position`` on the same archive; ``--pattern`` under 2 s;
-on a generated archive of a million games, every search under a second. Searches are timed
+on a generated archive of a million games, every search under a second, and ``pdn explore``
+at the start (every game through it) under a second as a whole command. Searches are timed
 as whole commands (a new process, imports included), as a user runs them. The position is
 the one bench/archive.py uses: the first game's after its fourth move.
 
@@ -143,9 +145,82 @@ def searches(db: Path, source: Path, folder: Path, goal: float = 1.0) -> float:
         _, listed = timed(f"pdn search {label}", lambda options=options: command(
             "search", str(db), *options, "--format", "table"), goal)
         print(f"    {listed.count(chr(10)) - 1} games listed")
+    explorer(db, goal)
     timed("SQL: top positions after 10 moves", lambda: _sql(db, TOP_POSITIONS), goal)
     timed("SQL: --pattern as a scan (schema 1)", lambda: _sql(db, _scan(PATTERN)))
     return search
+
+
+def explorer(db: Path, goal: float = 1.0) -> None:
+    """``pdn explore`` at the start (every game of the database through it) and after a
+    first move, as whole commands and as library calls (the query alone, warm), then with
+    a player's games only (counted game by game)."""
+    import json
+
+    from replay.board import start_position
+    from replay.database.explore import explore, explore_moves
+    from replay.database.schema import open_readonly
+
+    _, listed = timed("pdn explore (the start)", lambda: command("explore", str(db), "--json"),
+                      goal)
+    found = json.loads(listed)
+    print(f"    {found['games']} games through the start, {len(found['moves'])} moves")
+    timed("pdn explore --moves 11-15", lambda: command("explore", str(db), "--moves", "11-15"),
+          goal)
+    connection = open_readonly(db)
+    try:
+        explore(connection, start_position(ENGLISH), ENGLISH)  # warm the page cache
+
+        def query() -> None:
+            for _ in range(10):
+                explore(connection, start_position(ENGLISH), ENGLISH)
+        seconds, _ = timed("explore() at the start, 10 calls", query, goal)
+        print(f"    {seconds / 10 * 1000:.1f} ms a call")
+        _, rows = timed(f"pdn explore --player {PLAYER}", lambda: command(
+            "explore", str(db), "--player", PLAYER, "--json"), goal)
+        print(f"    {json.loads(rows)['games']} of {PLAYER}'s games through the start")
+        from replay.archive.select import criteria_from_text
+
+        every = criteria_from_text(tags=["Event=*"])
+        _, (counted,) = timed("explore() after 11-15, every game counted one by one",
+                              lambda: explore_moves(connection, "11-15", every))
+        print(f"    {counted.games} games counted")
+    finally:
+        connection.close()
+
+
+def replicate(source: Path, copies: int, target: Path) -> None:
+    """A database holding ``copies`` copies of ``source``'s games, made by SQL: what
+    indexing a file of the source's archive repeated ``copies`` times would store (``--generate
+    N --real-share 1``), but for the records (left empty) and the latest games (the last
+    copy's); minutes instead of the hours of replaying them all."""
+    import shutil
+    import sqlite3
+
+    shutil.copyfile(source, target)
+    connection = sqlite3.connect(target)
+    connection.execute("PRAGMA journal_mode = OFF")
+    connection.execute("PRAGMA synchronous = OFF")
+    connection.execute("PRAGMA cache_size = -262144")
+    games = connection.execute("SELECT MAX(game_id) FROM games").fetchone()[0]
+    columns = [row[1] for row in connection.execute("PRAGMA table_info(games)")]
+    copied = ", ".join("game_id + ?" if name == "game_id" else "''" if name == "pdn" else name
+                       for name in columns)
+    for copy in range(1, copies):
+        offset = copy * games
+        connection.execute(f"INSERT INTO games SELECT {copied} FROM games WHERE game_id <= ?",
+                           (offset, games))
+        connection.execute("INSERT INTO game_positions SELECT position_key, game_id + ?, ply "
+                           "FROM game_positions WHERE game_id <= ?", (offset, games))
+        connection.commit()
+    connection.execute(
+        "UPDATE position_moves SET games = games * ?1, white_wins = white_wins * ?1, "
+        "draws = draws * ?1, black_wins = black_wins * ?1, rated = rated * ?1, "
+        "rating_sum = rating_sum * ?1, latest_game = latest_game + (?1 - 1) * ?2",
+        (copies, games))
+    connection.execute("UPDATE files SET games = games * ?", (copies,))
+    connection.commit()
+    connection.close()
 
 
 def _scan(text: str) -> str:
@@ -237,6 +312,9 @@ def main() -> None:
                         help="keep the generated archive and the database in DIR")
     parser.add_argument("--database", type=Path,
                         help="only time the searches on this database (made with --keep)")
+    parser.add_argument("--replicate", type=int, metavar="K",
+                        help="with --database: time the searches on K copies of its games, "
+                        "made by SQL beside it (replicated.db)")
     parser.add_argument("--planes", type=int, metavar="N",
                         help="only time the pattern index on N random positions")
     options = parser.parse_args()
@@ -244,6 +322,12 @@ def main() -> None:
     if options.planes:
         with tempfile.TemporaryDirectory() as temporary:
             planes_alone(options.planes, Path(temporary))
+        return
+    if options.database and options.replicate:
+        target = options.database.with_name("replicated.db")
+        timed(f"replicate the games {options.replicate} times by SQL",
+              lambda: replicate(options.database, options.replicate, target))
+        explorer(target)
         return
     if options.database:
         folder = options.database.parent

@@ -17,6 +17,7 @@ from . import (
     cat,
     convert,
     database,
+    explore,
     info,
     match,
     moves,
@@ -39,7 +40,7 @@ app = PdnTyper(
     pretty_exceptions_enable=False,
 )
 for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
-               database, standings, analyse, match):
+               database, explore, standings, analyse, match):
     module.register(app)
 
 

@@ -148,7 +148,7 @@ def search(
         wanted = Search(criteria, Pattern.parse(pattern) if pattern is not None else None,
                         position)
         if output != "-":
-            refuse_overwriting_inputs(output, [database, *_indexed_files(database)])
+            refuse_overwriting_inputs(output, [database, *indexed_files(database)])
         connection = open_readonly(database)
     except (PatternError, OutputError, DatabaseError) as error:
         fail(str(error))
@@ -190,7 +190,7 @@ def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
         fail(f"{database}: cannot read the database: {error}")
 
 
-def _indexed_files(database: Path) -> list[str]:
+def indexed_files(database: Path) -> list[str]:
     """The source files a database knows (an output must not replace them); none when the
     database cannot be read (opening it will say why)."""
     from replay.database.schema import DatabaseError, open_readonly

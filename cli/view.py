@@ -44,6 +44,10 @@ def view(
     suggest: Annotated[bool, typer.Option(
         "--suggest", help="Show at its move each slip that would mend a broken game (as "
         "pdn validate --suggest finds them).")] = False,
+    database: Annotated[Path | None, typer.Option(
+        "--database", metavar="DB", help="A database made by pdn index: the page gets an "
+        "explorer panel, the moves its games played from the position shown, with counts "
+        "and scores.", show_default=False)] = None,
 ) -> None:
     """Write an HTML viewer of the games of PATHS: board, moves, variations, comments, errors.
 
@@ -67,7 +71,9 @@ def view(
         refuse_overwriting_inputs(output, sources)
     except (SourceError, OutputError) as error:
         fail(str(error))
-    invalid = 0
+    if database is not None:
+        _check_database(database, sources)
+    invalid, replayed = 0, None
     size = None if game else input_size(sources)
     with progress_bar("replaying", size) as progress:
         if game:
@@ -88,12 +94,48 @@ def view(
                     invalid += broken
                 if not page.count:
                     fail(f"{', '.join(paths)} has no games")
-                page.close()
+                page.close(_explorer(database, sources, replayed, choice, encoding)
+                           if database is not None else None)
         except OSError as error:
             fail_io(error, str(output), "cannot write")
     note = f", {count(invalid, 'game')} with moves that do not replay" if invalid else ""
     typer.echo(f"viewer of {count(page.count, 'game')}{note} written to {output}", err=True)
     raise typer.Exit(games_exit(bool(invalid)))
+
+
+def _check_database(database: Path, sources: list[str]) -> None:
+    """A usage error for a database that cannot be used, or games from standard input
+    (read twice: once for the page, once for the explorer)."""
+    from replay.database.schema import DatabaseError, open_readonly
+
+    if "-" in sources:
+        fail("--database reads the games twice: name the files, not standard input")
+    try:
+        open_readonly(database).close()
+    except DatabaseError as error:
+        fail(str(error))
+
+
+def _explorer(database: Path, sources: list[str], replayed, choice, encoding: str | None
+              ) -> dict[str, list[list]]:
+    """The explorer panel's rows for the positions of the page's games (the one game, or
+    every game of the sources read again and replayed here)."""
+    from pdn.reader import read_games
+    from replay.database.schema import DatabaseError, open_readonly
+    from replay.replayer import replay_game
+    from replay.viewer.explorer import explorer_rows
+
+    try:
+        connection = open_readonly(database)
+    except DatabaseError as error:
+        fail(str(error))
+    games = [replayed] if replayed else (
+        replay_game(game, choice.default, choice.override, rules=choice.rules)
+        for source in sources for game in read_games(source, encoding=encoding))
+    try:
+        return explorer_rows(connection, games)
+    finally:
+        connection.close()
 
 
 def _title(sources: list[str]) -> str:

@@ -25,10 +25,12 @@ from replay.archive.walk import walk_main_line
 from replay.database.keys import PositionRow, coder, position_hash
 from replay.database.lock import index_lock
 from replay.database.planes import update_planes
+from replay.database.played import MovesPlayed, facts_of, refresh_latest, remove_games
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.draws import Material
 from replay.move import Move
 from replay.openings import fmjd_ballot, opening_of
+from replay.replayer import UNKNOWN, normalise_result
 from replay.variants import Variant
 
 Note = Callable[[str], None]
@@ -54,6 +56,7 @@ class GameEntry:
     opening: str | None = None
     ballot: str | None = None
     material: tuple[int, int, int, int] | None = None
+    outcome: str = UNKNOWN  # the Result tag read in the game's variant (white, black...)
     keys: list[int] = field(default_factory=list)  # the key at each ply, from the start
     new_positions: list[tuple[int, PositionRow]] = field(default_factory=list)
 
@@ -90,6 +93,7 @@ class IndexTask:
         line = walk_main_line(record.game, choice.default, choice.override, rules=choice.rules)
         variant = line.variant
         entry.variant, entry.status = variant.name, line.status
+        entry.outcome = normalise_result(record.tags.get("Result"), variant)
         entry.moves = moves_text(line.moves, variant)
         entry.material = tuple(Material.of(line.final))
         named = opening_of(line.positions, variant)
@@ -213,10 +217,12 @@ def file_digest(path: Path) -> tuple[str, int]:
 
 
 def _remove_file(connection: sqlite3.Connection, file_id: int) -> None:
+    remove_games(connection, file_id)
     connection.execute("DELETE FROM game_positions WHERE game_id IN "
                        "(SELECT game_id FROM games WHERE file_id = ?)", (file_id,))
     connection.execute("DELETE FROM games WHERE file_id = ?", (file_id,))
     connection.execute("DELETE FROM files WHERE file_id = ?", (file_id,))
+    refresh_latest(connection)
 
 
 def _insert_file(connection: sqlite3.Connection, source: str, path: Path, digest: str,
@@ -226,7 +232,7 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: Path, digest
     file_id = connection.execute(
         "INSERT INTO files (path, sha256, size, games, indexed_at) VALUES (?, ?, ?, 0, ?)",
         (str(path), digest, size, stamp)).lastrowid
-    games = 0
+    games, played = 0, MovesPlayed(connection)
     for item in run_task([source], task, jobs=settings.jobs, encoding=settings.encoding,
                          progress=settings.progress):
         entry: GameEntry = item.result
@@ -244,7 +250,10 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: Path, digest
               row.black_kings, *row.counts, row.fen) for key, row in entry.new_positions))
         connection.executemany("INSERT OR IGNORE INTO game_positions VALUES (?, ?, ?)",
                                ((key, game_id, ply) for ply, key in enumerate(entry.keys)))
+        played.add(facts_of(game_id, entry.outcome, entry.tags, entry.date[1]), entry.keys,
+                   entry.moves.split())
         summary.positions += len(entry.keys)
+    played.flush()
     connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
     update_planes(connection)
     summary.games += games

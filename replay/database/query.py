@@ -125,16 +125,7 @@ def _selected(connection: sqlite3.Connection, wanted: Search, columns: str
         plies = found if plies is None else {
             game: plies[game] if plies[game] is not None else ply
             for game, ply in found.items() if game in plies}
-    clauses, parameters = ["g.status != 'unreadable'"], []
-    by_tags = False
-    if criteria is not None:
-        if criteria.variant is not None:
-            clauses.append("g.variant = ?")
-            parameters.append(criteria.variant.name)
-        _date_clauses(criteria, clauses, parameters)
-        _material_clauses(criteria, clauses, parameters)
-        _player_clauses(connection, criteria, clauses, parameters)
-        by_tags = bool(criteria.tags)  # the names are wholly decided by _player_clauses
+    clauses, parameters, by_tags = game_conditions(connection, criteria)
     _fill_found(connection, plies)
     # CROSS JOIN keeps the games found as the outer loop (else SQLite may scan every game)
     source = ("temp.found CROSS JOIN games g USING (game_id)" if plies is not None
@@ -147,6 +138,23 @@ def _selected(connection: sqlite3.Connection, wanted: Search, columns: str
         if by_tags and not criteria.matches_tags(json.loads(row[-1]), None):
             continue
         yield row[:-1]
+
+
+def game_conditions(connection: sqlite3.Connection, criteria: Criteria | None
+                    ) -> tuple[list[str], list, bool]:
+    """The criteria on a game's own columns (variant, dates, final material, players) as
+    SQL conditions on ``games g`` with their parameters, and whether ``--tag`` tests remain,
+    to be made on each game's tags (``Criteria.matches_tags``); readable games only."""
+    clauses, parameters = ["g.status != 'unreadable'"], []
+    if criteria is None:
+        return clauses, parameters, False
+    if criteria.variant is not None:
+        clauses.append("g.variant = ?")
+        parameters.append(criteria.variant.name)
+    _date_clauses(criteria, clauses, parameters)
+    _material_clauses(criteria, clauses, parameters)
+    _player_clauses(connection, criteria, clauses, parameters)
+    return clauses, parameters, bool(criteria.tags)  # names: wholly decided by the clauses
 
 
 def _fill_found(connection: sqlite3.Connection, plies: dict[int, int | None] | None) -> None:
@@ -326,5 +334,5 @@ def _material_clauses(criteria: Criteria, clauses: list[str], parameters: list) 
             parameters += list(side)
 
 
-__all__ = ["SUMMARY_COLUMNS", "TABLE_COLUMNS", "Match", "Search", "position_of_fen", "search",
-           "summaries"]
+__all__ = ["SUMMARY_COLUMNS", "TABLE_COLUMNS", "Match", "Search", "game_conditions",
+           "position_of_fen", "search", "stored_variants", "summaries"]

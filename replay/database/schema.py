@@ -10,7 +10,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = 3  # 3: position keys hash the bitboards of the playable-squares layout
+SCHEMA_VERSION = 3
+# What each version added, for the message that refuses an older database.
+ADDED = {2: "the pattern index", 3: "the moves played from each position (pdn explore), and "
+         "position keys of the rules core's playable-squares layout"}
 APPLICATION = "pdn-toolkit game database"
 
 TABLES = """
@@ -83,6 +86,20 @@ CREATE TABLE pattern_planes (
     bits    BLOB NOT NULL,             -- 8192 bytes: bit i = position_id chunk * 65536 + i
     PRIMARY KEY (variant, chunk, plane)
 ) WITHOUT ROWID;
+CREATE TABLE position_moves (          -- the explorer: each move played from each position
+    position_key INTEGER NOT NULL,     -- the position before the move
+    next_key     INTEGER NOT NULL,     -- the position after it (the move, as the board says)
+    move         TEXT NOT NULL,        -- as in games.moves, e.g. '11-15' or '9x18x27'
+    games        INTEGER NOT NULL,     -- games that played it from there (at any ply)
+    white_wins   INTEGER NOT NULL,     -- their results, as each game's variant reads them
+    draws        INTEGER NOT NULL,
+    black_wins   INTEGER NOT NULL,     -- the rest: no result ('*') or a double forfeit
+    rated        INTEGER NOT NULL,     -- ratings read from WhiteRating/WhiteElo, BlackRating...
+    rating_sum   INTEGER NOT NULL,     --   and their sum (average: rating_sum / rated)
+    latest_day   INTEGER NOT NULL,     -- the latest game's date_high (0: no date)
+    latest_game  INTEGER NOT NULL,     -- games(game_id) of the latest game (ties: the last)
+    PRIMARY KEY (position_key, next_key)
+) WITHOUT ROWID;
 """
 # Built once the rows of a new database are written (a sort is faster than keeping them up
 # to date row by row), then kept up to date.
@@ -147,9 +164,12 @@ def _check(connection: sqlite3.Connection, path: str | Path) -> None:
     if version != SCHEMA_VERSION:
         connection.close()
         age = "newer" if version > SCHEMA_VERSION else "older"
+        missing = [ADDED[number] for number in range(version + 1, SCHEMA_VERSION + 1)
+                   if number in ADDED]
+        why = f" (it lacks {', '.join(missing)})" if missing else ""
         raise DatabaseError(f"{path}: database schema version {version} is {age} than this "
-                            f"toolkit's ({SCHEMA_VERSION}); index the games again with this "
-                            "version of pdn index")
+                            f"toolkit's ({SCHEMA_VERSION}){why}; index the games again with "
+                            "this version of pdn index")
 
 
 __all__ = ["INDEXES", "SCHEMA_VERSION", "DatabaseError", "create_or_open", "open_readonly"]

@@ -125,9 +125,11 @@ class ViewerPage:
         self.stream.write(("," if self.count else "") + entry + "\n")
         self.count += 1
 
-    def close(self) -> None:
-        """Write the boards the games use and the rest of the page."""
-        self.stream.write(f'],"alphabet":{_json(ALPHABET)},"kinds":{_json(self.kinds)}}}')
+    def close(self, explorer: dict[str, list[list]] | None = None) -> None:
+        """Write the boards the games use and the rest of the page; ``explorer``: the
+        explorer panel's rows by FEN (``replay.viewer.explorer``), shown beside the board."""
+        rows = f',"explorer":{_json(explorer)}' if explorer is not None else ""
+        self.stream.write(f'],"alphabet":{_json(ALPHABET)},"kinds":{_json(self.kinds)}{rows}}}')
         self.stream.write(self.tail)
 
 
@@ -229,7 +231,10 @@ PAGE = """<!DOCTYPE html>
 <div id="notes"></div>
 <p id="fen"></p>
 </section>
-<section id="right"><h2>Moves</h2><div class="moves" id="moves" data-game="0"></div>
+<section id="right">
+<section id="explorer" hidden><h2>Explorer</h2><table><thead><tr><th>Move</th><th>Games</th>
+<th>+ = −</th><th>Score</th></tr></thead><tbody id="explored"></tbody></table></section>
+<h2>Moves</h2><div class="moves" id="moves" data-game="0"></div>
 <p class="help">Click a move, or use ← → to step, ↑ ↓ to switch between variations,
 Home and End; PgUp and PgDn change the game.</p></section>
 </div>

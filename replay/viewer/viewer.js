@@ -245,10 +245,32 @@ function show(nodeNumber) {
     const p = document.createElement("p"); p.textContent = text; return p;
   }));
   $("fen").textContent = position;
+  if (data.explorer) explored(position, n);
   const list = $("moves");
   for (const el of list.querySelectorAll(".move.current")) el.classList.remove("current");
   const link = list.querySelector(`.move[data-node="${nodeNumber}"]`);
   if (link) { link.classList.add("current"); keepInView(link); }
+}
+
+// The explorer panel: the moves the database's games played from the position shown, with
+// their games, wins / draws / losses of the mover and score; a move the game's tree holds
+// is a link to it.
+function explored(position, node) {
+  const rows = data.explorer[position] || [], kind = state.view.kind;
+  const children = Object.fromEntries(node.children.map((id) => {
+    const child = state.view.nodes[id];
+    return [child.move ? moveText(kind, child.move) : child.written, id];
+  }));
+  $("explorer").hidden = false;
+  $("explored").innerHTML = rows.length ? rows.map(([move, count, wins, draws, losses, score]) => {
+    const total = wins + draws + losses || 1, share = (n) => `${(100 * n / total).toFixed(1)}%`;
+    const bar = `<span class="bar" title="+${wins} =${draws} −${losses}"><i style="width:` +
+      `${share(wins)}"></i><b style="width:${share(draws)}"></b></span>`;
+    const target = children[move];
+    return `<tr${target === undefined ? "" : ` data-node="${target}" class="played"`}>` +
+      `<td>${esc(move)}</td><td>${count}</td><td>${bar}</td>` +
+      `<td>${score === null ? "" : `${score.toFixed(1)}%`}</td></tr>`;
+  }).join("") : '<tr><td colspan="4">No game of the database reaches this position.</td></tr>';
 }
 
 function keepInView(link) {
@@ -344,7 +366,7 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
 });
 document.addEventListener("click", (event) => {
-  const move = event.target.closest(".move[data-node]");
+  const move = event.target.closest(".move[data-node], #explored tr[data-node]");
   const game = event.target.closest("#rows li");
   if (move) show(Number(move.dataset.node));
   else if (game) openGame(Number(game.dataset.game), 0);

@@ -99,6 +99,7 @@ CASES = {
     "analyse": ("{good_intl} --engine-cmd {dame_hub} --depth 2 -o {out}.pdn",
                 "{broken_intl} --engine-cmd {dame_hub} --depth 2 -o {out}.pdn",
                 "{good_intl} --engine-cmd {dame_hub} --depth 2 --movetime 1"),
+    "explore": ("{good_db} --moves c3-d4", None, "{good_db} --position nonsense"),
 }
 RUNS = [(command, kind, code) for command, cases in CASES.items()
         for kind, code in zip(("good", "some games", "usage"),
@@ -124,7 +125,7 @@ def test_exit_code(files, command, kind, code):
 # pdn analyse reads International games: tests/replay/engine/test_analyse.py has its
 # unreadable input
 @pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search", "match",
-                                                         "analyse"}))
+                                                         "analyse", "explore"}))
 def test_an_input_that_cannot_be_read_is_exit_2(files, tmp_path, command):
     good = CASES[command][0].format_map(files).split()
     missing = [str(tmp_path / "none.pdn") if part == files["good"] else part
