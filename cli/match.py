@@ -45,9 +45,9 @@ def match(
         help="Seconds per move of Hub engines (instead of the "
         "clock).")] = None,
     event: Annotated[str, typer.Option("--event", help="The Event tag.")] = "pdn match",
-    cwd: Annotated[list[str] | None, typer.Option(
-        "--cwd", metavar="DIR", help="Folder a Hub engine runs in (its own files): once for "
-        "both players, or once per player in order.")] = None,
+    engine_dir: Annotated[list[str] | None, typer.Option(
+        "--engine-dir", metavar="DIR", help="Folder a Hub engine runs in (its own files): "
+        "once for both players, or once per player in order.")] = None,
     timeout: Annotated[float, typer.Option(
         "--timeout", min=1.0, metavar="SECONDS",
         help="Seconds to wait for a DXP engine to connect or "
@@ -69,9 +69,9 @@ def match(
         start_positions,
     )
 
-    folders = list(cwd or [])
+    folders = list(engine_dir or [])
     if len(folders) > 2:
-        fail("--cwd is given once for both players or once per player")
+        fail("--engine-dir is given once for both players or once per player")
     folders = folders * 2 if len(folders) == 1 else folders + [None] * (2 - len(folders))
     if variant.name != "international" and any(spec.startswith("dxp") for spec in
                                                 (first, second)):

@@ -176,7 +176,8 @@ def test_pdn_match_writes_to_stdout_without_an_output():
     (["random", "nonsense"], 2, "is none of hub:COMMAND"),
     (["random", "dxp:127.0.0.1:x"], 2, "the port is a number"),
     (["random", "random:z"], 2, "the seed is a number"),
-    (["random", "random", "--cwd", "a", "--cwd", "b", "--cwd", "c"], 2, "--cwd is given"),
+    (["random", "random", "--engine-dir", "a", "--engine-dir", "b", "--engine-dir", "c"], 2,
+     "--engine-dir is given"),
     (["random", "dxp:127.0.0.1:5", "--variant", "russian"], 2,
      "DXP engines play International draughts only"),
     (["random", "dxp-listen:x"], 2, "the port is a number"),
@@ -228,7 +229,7 @@ def fake_hub(monkeypatch):
 def test_hub_players_start_in_their_folders_and_always_quit(fake_hub, tmp_path):
     out = tmp_path / "hub.pdn"
     result = runner.invoke(app, ["match", "hub:engine one", "hub:engine two", "-o", str(out),
-                                 "--cwd", "/a", "--cwd", "/b", "--depth", "4",
+                                 "--engine-dir", "/a", "--engine-dir", "/b", "--depth", "4",
                                  "--max-moves", "10"])
     assert result.exit_code == 0, result.output
     assert [(e.command, e.cwd, e.quitted) for e in fake_hub.started] == [
@@ -237,7 +238,7 @@ def test_hub_players_start_in_their_folders_and_always_quit(fake_hub, tmp_path):
     assert games[0].tags["White"] == "Fake engine one" and \
         games[0].tags["EngineLimit"] == "depth=4"
     interrupted = runner.invoke(app, ["match", "hub:interrupted", "hub:other",
-                                      "-o", str(tmp_path / "x.pdn"), "--cwd", "/c"])
+                                      "-o", str(tmp_path / "x.pdn"), "--engine-dir", "/c"])
     assert interrupted.exit_code != 0
     assert [(e.cwd, e.quitted) for e in fake_hub.started[2:]] == [("/c", True), ("/c", True)]
     assert not (tmp_path / "x.pdn").exists()
@@ -302,8 +303,8 @@ def test_pdn_match_scan_hub_against_scan_dxp(scan_dir, tmp_path):
     out = tmp_path / "hub.pdn"
     with scan_dxp(folder) as process:
         result = runner.invoke(app, ["match", "hub:./scan hub", f"dxp:127.0.0.1:{port}",
-                                     "--cwd", str(scan_dir), "--depth", "4", "--minutes", "0",
-                                     "--max-moves", "80", "-o", str(out)])
+                                     "--engine-dir", str(scan_dir), "--depth", "4",
+                                     "--minutes", "0", "--max-moves", "80", "-o", str(out)])
         assert result.exit_code == 0, result.output
         assert process.wait(timeout=20) == 0
     text = out.read_text(encoding="utf-8")
