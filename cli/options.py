@@ -28,6 +28,7 @@ from typing import Annotated
 import typer
 
 from replay.choice import RulesChoice
+from replay.run import RUNNERS
 from replay.variants import (
     RULE_OPTIONS,
     UnknownRuleError,
@@ -114,7 +115,6 @@ JobsOption = Annotated[int, typer.Option(
     "--jobs", "-j", min=0, metavar="N", callback=capped_jobs,
     help=f"Worker processes (0: all cores when the input is large; at most {JOBS_PER_CORE} "
     f"per core, {MAX_JOBS} here).")]
-RUNNER_CHOICES = ("local", "dask")
 RunnerOption = Annotated[str, typer.Option(
     "--runner", metavar="RUNNER",
     help="local (this machine's processes) or dask (a Dask cluster; the dask extra).")]
@@ -160,7 +160,7 @@ def ruled_variant(variant: Variant, rules: list[str] | None, no_forced_capture: 
 
 def check_runner(runner: str, scheduler: str | None) -> None:
     """A usage error (exit 2) for a bad choice of runner."""
-    if runner not in RUNNER_CHOICES:
+    if runner not in RUNNERS:
         fail(f"--runner must be local or dask, not '{runner}'")
     if scheduler and runner != "dask":
         fail("--scheduler needs --runner dask")

@@ -7,3 +7,5 @@
 - ``dataset``: big outputs written as folders of parts by the workers;
 - ``output``: output files written all or nothing, never over an input.
 """
+
+RUNNERS = ("local", "dask")  # this machine's processes, or a Dask cluster

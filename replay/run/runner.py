@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar
 
-from replay.run import workers
+from replay.run import RUNNERS, workers
 from replay.run.parallel import in_order
 from replay.run.partitions import (
     STDIN,
@@ -41,7 +41,6 @@ from replay.run.partitions import (
 )
 
 R = TypeVar("R")
-ENGINES = ("local", "dask")
 PARALLEL_MIN_BYTES = 1 << 18  # worker processes repay their start from about here (measured)
 PARTITION_CHARS = 1 << 17  # a local partition: a few hundred games
 CLUSTER_PARTITION_BYTES = 1 << 23  # a cluster partition: some thousands of games
@@ -262,4 +261,4 @@ def open_runner(engine: str = "local", *, jobs: int = 0, scheduler: str | None =
         return LocalRunner(jobs)
     if engine == "dask":
         return DaskRunner(scheduler, jobs)
-    raise ValueError(f"unknown engine '{engine}'; known: {', '.join(ENGINES)}")
+    raise ValueError(f"unknown runner '{engine}'; known: {', '.join(RUNNERS)}")

@@ -86,7 +86,7 @@ from functools import cached_property
 import pandas as pd
 
 from replay.choice import RulesChoice
-from replay.stats.execution import ENGINES, EngineUnavailableError, TableOptions, iter_parts
+from replay.stats.execution import EngineUnavailableError, TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import file_categories, typed_games, typed_moves, with_file
 from replay.stats.stream import write_table
@@ -163,5 +163,5 @@ def stats_tables(sources: Iterable[str], default: Variant | None = None,
                                          files)) if with_moves else None, opening_plies)
 
 
-__all__ = ["ENGINES", "TABLES", "EngineUnavailableError", "Tables", "openings_table",
+__all__ = ["TABLES", "EngineUnavailableError", "Tables", "openings_table",
            "players_table", "stats_tables", "summary_table", "write_table"]

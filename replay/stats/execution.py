@@ -20,7 +20,7 @@ from replay.choice import RulesChoice
 from replay.inference import keyed_variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition
-from replay.run.runner import ENGINES, PARTITION_CHARS, EngineUnavailableError, open_runner
+from replay.run.runner import PARTITION_CHARS, EngineUnavailableError, open_runner
 from replay.silent import HELD_SILENT
 from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import REPLAY_COLUMNS, typed_games, typed_moves
@@ -156,4 +156,4 @@ def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,
     return key
 
 
-__all__ = ["ENGINES", "EngineUnavailableError", "Part", "TableOptions", "iter_parts", "run_batch"]
+__all__ = ["EngineUnavailableError", "Part", "TableOptions", "iter_parts", "run_batch"]

@@ -113,7 +113,7 @@ def test_standard_input_follows_the_same_rule(monkeypatch):
 
 
 def test_unknown_engine_and_a_scheduler_without_dask_are_usage_errors():
-    with pytest.raises(ValueError, match="unknown engine"):
+    with pytest.raises(ValueError, match="unknown runner"):
         open_runner("spark")
     with pytest.raises(ValueError, match="--runner dask"):
         open_runner("local", scheduler="tcp://127.0.0.1:8786")
