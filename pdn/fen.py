@@ -7,8 +7,9 @@ suffix (half-move clock, full-move number) is read and kept.
 >>> from pdn.gametype import default_gametype
 >>> notation = default_gametype(25).notation
 >>> setup = parse_fen("W:Wa1,Kd4:Bb8", notation)
->>> setup.white_to_move, sorted(setup.pieces.items())
-(True, [(0, 'w'), (27, 'W'), (57, 'b')])
+>>> setup.white_to_move, sorted((notation.name(square), piece)
+...                              for square, piece in setup.pieces.items())
+(True, [('a1', 'w'), ('b8', 'b'), ('d4', 'W')])
 >>> format_fen(setup, notation)
 'W:Wa1,Kd4:Bb8'
 """

@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 import pdn.chunks as chunks
 from pdn.chunks import block_chunks, split_blocks, split_chunks
 from pdn.reader import PdnText, read_games
+from replay.run.reading import read_games as parallel_read_games
 
 runner = CliRunner()
 MAIN = "from pdn.cli.app import main; main()"  # the console script's entry, SIGTERM included
@@ -136,7 +137,7 @@ def test_a_game_over_the_limit_is_an_error_and_the_games_around_it_are_read(monk
     text = GOOD + big + GOOD.replace('"a"', '"b"') + endless + "\n\n" + GOOD.replace(
         '"a"', '"c"')
     for workers in (1, 2):
-        games = list(read_games(io.StringIO(text), workers=workers))
+        games = list(parallel_read_games(io.StringIO(text), workers=workers))
         assert [g.tags.get("Event") for g in games] == ["a", "big", "b", None, "c"]
         assert [[d.code for d in g.errors] for g in games] == [[], ["too-large"], [], [
             "too-large"], []]

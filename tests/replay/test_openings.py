@@ -104,14 +104,14 @@ def test_every_entry_replays_has_a_source_and_a_position_of_its_own():
 
 def test_an_illegal_or_contradictory_line_cannot_enter_the_table(tmp_path, monkeypatch):
     from replay import openings
-    from replay.archive.select import CriterionError
+    from replay.lines import MoveLineError
 
     table = tmp_path / "openings.tsv"
     monkeypatch.setattr(openings, "TABLE", table)
     table.write_text("A\tenglish\t1.11-15 15-19\thttps://example.org\n", encoding="utf-8")
     openings.named_positions.cache_clear()
     try:
-        with pytest.raises(CriterionError):  # Black cannot move twice
+        with pytest.raises(MoveLineError):  # Black cannot move twice
             openings.named_positions("english")
         table.write_text("A\tenglish\t1.11-15 23-19 2.8-11 22-17\thttps://example.org\n"
                          "B\tenglish\t1.11-15 22-17 2.8-11 23-19\thttps://example.org\n",

@@ -20,6 +20,7 @@ from replay.archive import Criteria, Settings, filter_games
 from replay.archive.select import criteria_from_text
 from replay.archive.walk import walk_main_line
 from replay.board import Board, start_position
+from replay.choice import RulesChoice
 from replay.database.build import index_sources
 from replay.database.explore import explore, explore_fen, explore_moves
 from replay.database.keys import fen_of, position_hash
@@ -64,7 +65,7 @@ def _all(text: str, needle: str) -> list[int]:
 @pytest.fixture(scope="module")
 def db(subset: Path, tmp_path_factory) -> Path:
     database = tmp_path_factory.mktemp("db") / "oca.db"
-    summary = index_sources(database, [str(subset)], Settings(None, jobs=2),
+    summary = index_sources(database, [str(subset)], Settings(RulesChoice(), jobs=2),
                             note=lambda _: None)
     assert summary.games == SUBSET and not summary.failed
     return database
@@ -118,7 +119,7 @@ def test_a_line_without_transpositions_equals_the_pdn_filter_count(db, subset, t
     (row,) = [row for row in found.rows if row.move == "9-14"]
     with open(tmp_path / "kept.pdn", "w", encoding="utf-8") as stream:
         summary = filter_games([str(subset)], stream, Criteria(moves="11-15 23-19 9-14"),
-                               Settings(ENGLISH, jobs=2), note=lambda _: None)
+                               Settings(RulesChoice(ENGLISH), jobs=2), note=lambda _: None)
     assert summary.matched == row.games > 10
 
 
@@ -278,11 +279,12 @@ def test_a_file_indexed_again_with_other_games_leaves_the_table_a_fresh_index_ma
     path = tmp_path / "games.pdn"
     path.write_text(text[:starts[400]], encoding="utf-8")
     updated, fresh = tmp_path / "updated.db", tmp_path / "fresh.db"
-    index_sources(updated, [str(path)], Settings(None, jobs=1), note=lambda _: None)
+    index_sources(updated, [str(path)], Settings(RulesChoice(), jobs=1), note=lambda _: None)
     path.write_text(text[starts[150]:starts[500]], encoding="utf-8")
-    summary = index_sources(updated, [str(path)], Settings(None, jobs=1), note=lambda _: None)
+    summary = index_sources(updated, [str(path)], Settings(RulesChoice(), jobs=1),
+                            note=lambda _: None)
     assert summary.replaced == 1
-    index_sources(fresh, [str(path)], Settings(None, jobs=1), note=lambda _: None)
+    index_sources(fresh, [str(path)], Settings(RulesChoice(), jobs=1), note=lambda _: None)
 
     def table(database: Path) -> list[tuple]:
         connection = sqlite3.connect(database)
