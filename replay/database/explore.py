@@ -146,7 +146,7 @@ def explore_moves(connection: sqlite3.Connection, moves: str, criteria: Criteria
     ``"11-15 23-19"``; empty: the start itself), in each of the database's variants where
     it is legal; the opening's name is the most specific one the line goes through.
     Raises ExplorerError."""
-    from replay.archive.select import CriterionError, opening_positions
+    from replay.lines import MoveLineError, opening_positions
 
     chosen = criteria.variant if criteria is not None else None
     found, reasons = [], []
@@ -154,7 +154,7 @@ def explore_moves(connection: sqlite3.Connection, moves: str, criteria: Criteria
         try:
             line = ([Position(*key) for key in opening_positions(moves, variant)]
                     if moves.strip() else [start_position(variant)])
-        except CriterionError as error:
+        except MoveLineError as error:
             reasons.append(str(error))
             continue
         found.append(explore(connection, line[-1], variant, criteria,
