@@ -171,8 +171,8 @@ def _write_book(connection, found: list[Exploration], book: Path, depth: int, mi
 
 def _line_texts(moves: str, variant) -> list[str]:
     """The moves of --moves in the variant's notation, resolved on the board."""
-    from replay.archive.select import opening_records
     from replay.board import Board
+    from replay.lines import opening_records
     from replay.notation import full_text
     from replay.resolve import resolve
 
