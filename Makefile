@@ -26,7 +26,7 @@ test: $(BIN)/pdn  ## the whole test suite (a missing browser, peer or dask skips
 	$(BIN)/python -m pytest
 
 test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (.ci/run: apt-get)
-	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]' dame-rs
+	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask,docs]' dame-rs
 	$(BIN)/python bench/peers.py --install
 
 # The same suite on the pure-Python build: its own venv, installed without compiling, and
@@ -41,7 +41,7 @@ test-pure: $(PURE_VENV)/bin/pdn  ## the whole test suite on the pure-Python buil
 	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest
 
 docs: $(BIN)/pdn  ## the documentation site (MkDocs) in site/, warnings as errors
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	test -x $(BIN)/mkdocs || $(BIN)/python -m pip install --quiet -e '.[docs]'
 	$(BIN)/mkdocs build --strict
 	@echo "open site/index.html"
 
