@@ -87,9 +87,8 @@ def _players_frame():
 
 
 def test_stats_table_fits_a_terminal_and_cuts_long_cells(tmp_path):
+    from pdn.cli.stats import show_table
     from rich.console import Console
-
-    from cli.stats import show_table
 
     games, players = _players_frame()
     screen = io.StringIO()
@@ -106,9 +105,8 @@ def test_stats_table_fits_a_terminal_and_cuts_long_cells(tmp_path):
 
 
 def test_stats_table_piped_is_tab_separated_with_a_header():
+    from pdn.cli.stats import show_table
     from rich.console import Console
-
-    from cli.stats import show_table
 
     games, players = _players_frame()
     piped = io.StringIO()

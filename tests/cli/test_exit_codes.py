@@ -122,7 +122,7 @@ def test_exit_code(files, command, kind, code):
     assert result.exit_code == code, result.output
 
 
-# pdn analyse reads International games: tests/replay/engine/test_analyse.py has its
+# pdn analyse reads International games: tests/tools/engine/test_analyse.py has its
 # unreadable input
 @pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search", "match",
                                                          "analyse", "explore"}))

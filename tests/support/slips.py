@@ -1,6 +1,6 @@
 """Scoresheet slips made on purpose: one typical copying mistake in a game's main line.
 
-Used by ``tests/replay/validate/test_repair.py`` and ``bench/repair.py``. Each kind makes the
+Used by ``tests/tools/validate/test_repair.py`` and ``bench/repair.py``. Each kind makes the
 mistake an arbiter meets on hand-copied sheets; ``make_slip`` returns the slipped copy of a
 game (the original is left alone) or None when the kind does not fit there (no capture to misland, a
 full record where a short one's file is asked for, a change that writes the same text).

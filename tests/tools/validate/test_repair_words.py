@@ -2,7 +2,7 @@
 (``replay.validate.repair_words``), for every kind of slip, as a suggestion and as a repair made.
 
 The records are slips made by hand of the short Russian line of
-``tests/replay/validate/test_repair.py`` (1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2 5.e:g3 c:h4).
+``tests/tools/validate/test_repair.py`` (1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2 5.e:g3 c:h4).
 """
 
 import re

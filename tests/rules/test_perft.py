@@ -34,7 +34,7 @@ FRISIAN_KEEP = [9, 81, 658, 3880, 21345, 103584]
 # publishes the same to depth 6 and 10782382 at depth 7: it lists a king's straight capture of
 # two pieces once per landing square between them, 74 extra leaves in 20 positions; with its
 # identical actions merged, kish itself counts 10782308 (run locally). Those positions are
-# tests/replay/test_rules_turkish.py; depth 7 takes ~30 s here, so it is in docs/turkish.md only.
+# tests/rules/test_rules_turkish.py; depth 7 takes ~30 s here, so it is in docs/turkish.md only.
 TURKISH = [8, 64, 708, 7538, 85090, 931312]
 
 
