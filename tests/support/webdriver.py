@@ -52,8 +52,15 @@ class Browser:
             raise WebDriverError(json.load(error)["value"].get("message", str(error))) from None
 
     def open(self, url: str, timeout: float = 60) -> None:
-        """Load a page; returns when it has loaded and its scripts have run."""
+        """Load a page; returns when the new page (not the one it replaces, which may still
+        take keys for a moment, lost with it) has loaded and its scripts have run."""
+        self.run("window.replacedPage = true;")
         self.command("POST", f"{self.session}/url", {"url": url}, timeout)
+        deadline = time.monotonic() + timeout
+        while not self.run('return !window.replacedPage && document.readyState === "complete";'):
+            if time.monotonic() > deadline:
+                raise WebDriverError(f"{url}: the page did not finish loading")
+            time.sleep(0.05)
 
     def press(self, key: str, times: int = 1) -> None:
         code = KEYS[key]
