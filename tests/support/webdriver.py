@@ -54,6 +54,9 @@ class Browser:
     def open(self, url: str, timeout: float = 60) -> None:
         """Load a page; returns when the new page (not the one it replaces, which may still
         take keys for a moment, lost with it) has loaded and its scripts have run."""
+        # by way of an empty page, so that an address differing only in its #fragment
+        # loads the page again, as opening it afresh does
+        self.command("POST", f"{self.session}/url", {"url": "about:blank"}, timeout)
         self.run("window.replacedPage = true;")
         self.command("POST", f"{self.session}/url", {"url": url}, timeout)
         deadline = time.monotonic() + timeout
