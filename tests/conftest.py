@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support.engines import SCAN_SOURCE_NAME, build_scan, find_dame
+from support.engines import SCAN_SOURCE_NAME, build_scan, child_processes, find_dame
 
 from pdn import compiled
 from pdn.model import Game
@@ -81,3 +81,12 @@ def dame_command() -> list[str]:
     dame = find_dame()
     require(dame is not None, "dame-rs (pip install dame-rs; make test-deps)")
     return [str(dame), "hub"]
+
+
+@pytest.fixture
+def no_engine_outlives_a_test():
+    """Fails the test that leaves a child process (an engine) behind, living or a zombie."""
+    before = set(child_processes())
+    yield
+    left = [child for child in child_processes() if child not in before]
+    assert not left, f"processes left behind: {left}"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from pdn.cli.app import app
-from support.engines import ENGINE_NAMES, Spec, child_processes, engine_spec, fake_engine, start
+from support.engines import ENGINE_NAMES, Spec, engine_spec, fake_engine, start
 from typer.testing import CliRunner
 
 from pdn.model import Line, Ply
@@ -39,12 +39,7 @@ runner = CliRunner()
 WK2007 = Path("international") / "fmjd_wk2007_all_games.pdn"
 
 
-@pytest.fixture(autouse=True)
-def no_engine_outlives_a_test():
-    before = set(child_processes())
-    yield
-    left = [child for child in child_processes() if child not in before]
-    assert not left, f"processes left behind: {left}"
+pytestmark = pytest.mark.usefixtures("no_engine_outlives_a_test")
 
 
 @pytest.fixture(params=ENGINE_NAMES)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.engines import ENGINE_NAMES, Spec, child_processes, engine_spec, fake_engine, start
+from support.engines import ENGINE_NAMES, Spec, engine_spec, fake_engine, start
 
 from replay.board import Board
 from replay.engine.hub import move_text, parse_move, popen_hub, position_text
@@ -30,12 +30,7 @@ def spec(request) -> Spec:
     return engine_spec(request, request.param)
 
 
-@pytest.fixture(autouse=True)
-def no_engine_outlives_a_test():
-    before = set(child_processes())
-    yield
-    left = [child for child in child_processes() if child not in before]
-    assert not left, f"processes left behind: {left}"
+pytestmark = pytest.mark.usefixtures("no_engine_outlives_a_test")
 
 
 @pytest.fixture
