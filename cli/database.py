@@ -133,7 +133,7 @@ def search(
     no variant of the database's games too) or a database that cannot be used."""
     from replay.database.pattern import Pattern, PatternError
     from replay.database.query import Search
-    from replay.database.schema import DatabaseError, open_readonly
+    from replay.database.schema import DatabaseError, indexed_files, open_readonly
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
 
     if output_format not in FORMATS:
@@ -188,23 +188,6 @@ def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
     except sqlite3.Error as error:
         connection.close()
         fail(f"{database}: cannot read the database: {error}")
-
-
-def indexed_files(database: Path) -> list[str]:
-    """The source files a database knows (an output must not replace them); none when the
-    database cannot be read (opening it will say why)."""
-    from replay.database.schema import DatabaseError, open_readonly
-
-    try:
-        connection = open_readonly(database)
-    except DatabaseError:
-        return []
-    try:
-        return [path for (path,) in connection.execute("SELECT path FROM files")]
-    except sqlite3.Error:
-        return []
-    finally:
-        connection.close()
 
 
 def _write(connection: sqlite3.Connection, wanted: Search, stream: IO[str],

@@ -151,9 +151,8 @@ def _show(found: list[Exploration]) -> None:
 def _write_book(connection, found: list[Exploration], book: Path, depth: int, min_games: int,
                 criteria, moves: str | None, database: Path) -> None:
     from replay.database.book import book_pdn
+    from replay.database.schema import indexed_files
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
-
-    from .database import indexed_files
 
     try:
         refuse_overwriting_inputs(book, [database, *indexed_files(database)])

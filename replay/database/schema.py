@@ -172,4 +172,20 @@ def _check(connection: sqlite3.Connection, path: str | Path) -> None:
                             "this version of pdn index")
 
 
-__all__ = ["INDEXES", "SCHEMA_VERSION", "DatabaseError", "create_or_open", "open_readonly"]
+def indexed_files(path: str | Path) -> list[str]:
+    """The source files a database knows (an output must not replace them); none when the
+    database cannot be read (opening it says why)."""
+    try:
+        connection = open_readonly(path)
+    except DatabaseError:
+        return []
+    try:
+        return [name for (name,) in connection.execute("SELECT path FROM files")]
+    except sqlite3.Error:
+        return []
+    finally:
+        connection.close()
+
+
+__all__ = ["INDEXES", "SCHEMA_VERSION", "DatabaseError", "create_or_open", "indexed_files",
+           "open_readonly"]
