@@ -146,17 +146,19 @@ def explore_moves(connection: sqlite3.Connection, moves: str, criteria: Criteria
     ``"11-15 23-19"``; empty: the start itself), in each of the database's variants where
     it is legal; the opening's name is the most specific one the line goes through.
     Raises ExplorerError."""
-    from replay.lines import MoveLineError, opening_positions
-
     chosen = criteria.variant if criteria is not None else None
     found, reasons = [], []
     for variant in stored_variants(connection, chosen):
-        try:
-            line = ([Position(*key) for key in opening_positions(moves, variant)]
-                    if moves.strip() else [start_position(variant)])
-        except MoveLineError as error:
-            reasons.append(str(error))
-            continue
+        if not moves.strip():
+            line = [start_position(variant)]  # without the move reader (its grammar loads slowly)
+        else:
+            from replay.lines import MoveLineError, opening_positions
+
+            try:
+                line = [Position(*key) for key in opening_positions(moves, variant)]
+            except MoveLineError as error:
+                reasons.append(str(error))
+                continue
         found.append(explore(connection, line[-1], variant, criteria,
                              opening=line_opening(line, variant)))
     if not found:
