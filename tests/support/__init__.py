@@ -1,0 +1,1 @@
+"""Helpers the tests share: engines, browsers, damaged records, slips."""
