@@ -130,13 +130,10 @@ class LocalRunner(Runner):
             return (function(partition, *args) for partition in iterator)
         return in_order(self.pool, function, ((p, *args) for p in iterator), self.workers)
 
-    def __exit__(self, kind: type[BaseException] | None, *exc_info: object) -> None:
-        if kind is not None and self.pool is not None:  # an error, Ctrl-C, SIGTERM: stop now
-            workers.stop_workers(self.pool)
-            self.pool = None
-        self.close()
-
     def close(self) -> None:
+        """Shut the pool down: the calls not yet started are cancelled, the workers finish
+        the partition they hold and exit (``replay.run.workers`` says why they are not
+        killed)."""
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
             self.pool = None

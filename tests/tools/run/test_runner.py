@@ -4,6 +4,7 @@ keeps input order and starts worker processes only past its one threshold."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,36 @@ def test_local_runner_keeps_order_and_starts_workers_past_its_threshold():
     with LocalRunner(jobs=2, threshold=1 << 20) as asked:
         assert list(asked.map(_square, parts, 3)) == [n ** 3 for n in range(40)]
         assert asked.pool is not None  # --jobs 2 asked for workers whatever the size
+
+
+class _DiskFull(Exception):
+    """What stops the run below, as a failed write stops a command."""
+
+
+def _ignores_ctrl_c(partition: Partition) -> bool:
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_a_run_stopped_by_an_error_lets_its_workers_finish_and_exit():
+    """Stopped early, the runner cancels the calls not started and lets each worker end its
+    partition and exit: none is killed, since one killed in the middle of sending a result
+    leaves half a message in the pool's pipe, on which the exit of the program would wait
+    for ever. The workers ignore Ctrl-C (the terminal sends it to them too): the parent
+    alone answers it."""
+    parts = [Partition("x", n + 1, text=str(n)) for n in range(400)]
+    runner = LocalRunner(jobs=2)
+    with pytest.raises(_DiskFull), runner:
+        assert set(runner.map(_ignores_ctrl_c, parts[:4])) == {True}
+        for count, _ in enumerate(runner.map(_square, parts, 2)):
+            if count == 3:
+                pool = runner.pool
+                assert pool is not None
+                processes = list(pool._processes.values())
+                manager = pool._executor_manager_thread
+                raise _DiskFull
+    assert runner.pool is None
+    assert len(processes) == 2 and [p.exitcode for p in processes] == [0, 0]
+    assert manager is not None and not manager.is_alive()
 
 
 def test_standard_input_follows_the_same_rule(monkeypatch):
