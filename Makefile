@@ -29,16 +29,21 @@ test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (
 	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask,docs]' dame-rs
 	$(BIN)/python bench/peers.py --install
 
-# The same suite on the pure-Python build: its own venv, installed without compiling, and
-# PDN_PURE_PYTHON=1 at run time so that the extensions beside the sources are not imported.
+# The pure-Python build: its own venv, installed without compiling, and PDN_PURE_PYTHON=1 at
+# run time so that the extensions beside the sources are not imported. What the two builds run
+# differently is the rules core, so this runs the tests of the core, the reader and writer,
+# the library and the main jobs (validate, convert), and the doctests of pdn/ and replay/
+# (those of the compiled modules run only here); the other tools are the same Python on both.
+PURE_TESTS = tests/rules tests/notation tests/test_api.py tests/test_build.py \
+	tests/tools/validate tests/tools/convert pdn replay
 $(PURE_VENV)/bin/pdn: pyproject.toml setup.py
 	$(PYTHON) -m venv $(PURE_VENV)
 	$(PURE_VENV)/bin/python -m pip install --quiet --upgrade pip
 	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]' dame-rs
 	touch $(PURE_VENV)/bin/pdn
 
-test-pure: $(PURE_VENV)/bin/pdn  ## the whole test suite on the pure-Python build
-	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest
+test-pure: $(PURE_VENV)/bin/pdn  ## the rules core's tests and the main jobs' on the pure-Python build
+	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest $(PURE_TESTS)
 
 docs: $(BIN)/pdn  ## the documentation site (MkDocs) in site/, warnings as errors
 	test -x $(BIN)/mkdocs || $(BIN)/python -m pip install --quiet -e '.[docs]'
