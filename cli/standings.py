@@ -80,6 +80,18 @@ def standings_command(
         "--same", metavar='"NAME=PLAYER"', help="NAME, as written in the games, is another "
         "spelling of PLAYER (repeatable): a transliteration that matching names cannot "
         "know (Goryunov=Gorunov).")] = None,
+    micro_match: Annotated[int | None, typer.Option(
+        "--micro-match", metavar="N", min=1, help="Each meeting is a micro-match of N games "
+        "(colours swapped): the micro-match table and standings, the arbiter's checks of "
+        "each (N games, colours, the same ballot); default: told from Round tags '3.1', "
+        "'3.2', ... when they number micro-matches.")] = None,
+    knockout: Annotated[bool, typer.Option(
+        "--knockout", help="A knockout event: the bracket by rounds, who went through and "
+        "why (with --micro-match, the games after the first N are the tie-break).")] = False,
+    team: Annotated[Path | None, typer.Option(
+        "--team", metavar="FILE", help="The teams, one 'PLAYER = TEAM' a line (# comments): "
+        "team standings, team matches, Scheveningen tables; default: the WhiteTeam/"
+        "BlackTeam tags where the games have them.")] = None,
     output: Annotated[str | None, typer.Option(
         "--output", "-o", metavar="FILE", help="Write .csv (standings), .json (standings, "
         "crosstable, unfinished games), .html (a printable page) or .pdf (that page printed "
@@ -94,8 +106,10 @@ def standings_command(
     tie-breaks of the variant's federation unless --tiebreak says others. Player names
     written differently (initials, word order) are matched as pdn dedupe matches them.
     Games without a result (*) make the table incomplete and are named; --result or
-    --corrections give them their results. Exit status: 0 a complete table, 1 games
-    without a result, 2 a usage error."""
+    --corrections give them their results. Micro-matches, knockout rounds, teams and the
+    TimeControl tags with the flag falls read from the clocks are shown where the event
+    has them (docs/tournaments.md). Exit status: 0 a complete table, 1 games without a
+    result, 2 a usage error."""
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.tournament import (
         CorrectionError,
@@ -145,18 +159,37 @@ def standings_command(
     except CorrectionError as error:
         fail(str(error))
     table = standings(built, chosen)
+    from replay.tournament.report import event_report
+    from replay.tournament.report_pages import report_html, report_json
+    from replay.tournament.teams import TeamError, read_teams
+
+    try:
+        teams = read_teams(team, built) if team is not None else None
+    except TeamError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{team}: cannot read: {error.strerror or error}")
+    report = event_report(built, games, micro_match=micro_match, knockout=knockout,
+                          teams=teams)
     if output is None:
         _print_table(table)
+        from .standings_report import print_report
+
+        print_report(report)
     elif suffix == ".pdf":
         from replay.validate.report_pdf import PdfError, write_pdf
 
         try:
-            write_pdf(standings_html(table), output)
+            write_pdf(standings_html(table, report_html(report)), output)
         except PdfError as error:
             fail(f"-o {output}: printing the page to PDF needs Chromium (or Chrome): {error}")
     else:
-        text = {".csv": standings_csv, ".json": standings_json}.get(suffix, standings_html)(
-            table)
+        if suffix == ".csv":
+            text = standings_csv(table)
+        elif suffix == ".json":
+            text = standings_json(table, report_json(report))
+        else:
+            text = standings_html(table, report_html(report))
         with atomic_writer(output) as stream:
             stream.write(text)
         if not table.complete:

@@ -63,8 +63,9 @@ def crosstable_rows(result: Standings) -> list[dict[str, object]]:
     return rows
 
 
-def standings_json(result: Standings) -> str:
-    """The standings, crosstable and unfinished games as one JSON document."""
+def standings_json(result: Standings, extra: dict[str, object] | None = None) -> str:
+    """The standings, crosstable and unfinished games as one JSON document; ``extra``: more
+    keys (the event report's, ``replay.tournament.report_pages``)."""
     event = result.event
     document = {
         "event": event.name, "variant": event.variant.name, "scoring": event.scoring.name,
@@ -78,6 +79,7 @@ def standings_json(result: Standings) -> str:
         "spellings": event.spellings,
         "standings": standings_rows(result),
         "crosstable": crosstable_rows(result),
+        **(extra or {}),
     }
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
@@ -140,8 +142,9 @@ def _html_cell(cells: list[Cell], result: Standings) -> str:
     return " ".join(parts)
 
 
-def standings_html(result: Standings) -> str:
-    """The standings and crosstable as one self-contained, printable HTML page."""
+def standings_html(result: Standings, sections: str = "") -> str:
+    """The standings and crosstable as one self-contained, printable HTML page; ``sections``:
+    more HTML sections after the crosstable (the event report's)."""
     event = result.event
     cycles = event.round_robin_cycles()
     kind = {None: "Standings", 1: "Round robin", 2: "Double round robin"}.get(
@@ -194,6 +197,7 @@ def standings_html(result: Standings) -> str:
         body.append("</tbody></table></div><p class=\"note\">Each cell: the row player's points "
                     "in each game against the column player, in the order played; bold: "
                     "with White, grey: with Black; * no result.</p></section>")
+    body.append(sections)
     if event.spellings:
         body.append('<p class="note">Names read as one player: ' + "; ".join(
             escape(f"{key} ({', '.join(names)})") for key, names in event.spellings.items())
