@@ -12,7 +12,7 @@ def print_report(report) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from replay.tournament.report_pages import game_scores
+    from replay.tournament.report_pages import flag_fall_text, game_scores
     from replay.tournament.teams import scheveningen
 
     console = Console(highlight=False)
@@ -70,4 +70,4 @@ def print_report(report) -> None:
         console.print(f"[red]{escape(error)}[/red]")
     for fall in report.flag_falls:
         colour = "red" if fall.contradicted else "default"
-        console.print(f"[{colour}]{escape(str(fall))}[/{colour}]")
+        console.print(f"[{colour}]{escape(flag_fall_text(report, fall))}[/{colour}]")

@@ -10,6 +10,7 @@ from html import escape
 from replay.tournament.micromatch import MicroMatch
 from replay.tournament.report import EventReport
 from replay.tournament.teams import scheveningen
+from replay.tournament.timecontrol import FlagFall
 
 
 def _text(report: EventReport, points: float | None) -> str:
@@ -25,6 +26,11 @@ def game_scores(report: EventReport, match: MicroMatch) -> list[str]:
         mine, theirs = scoring.points(game.outcome, white), scoring.points(game.outcome, not white)
         found.append("*" if mine is None else f"{scoring.text(mine)}-{scoring.text(theirs)}")
     return found
+
+
+def flag_fall_text(report: EventReport, fall: FlagFall) -> str:
+    """A flag fall with its game's players and round."""
+    return f"{report.event.pairings[fall.game - 1].title()}: {fall.what()}"
 
 
 def match_rows(report: EventReport) -> list[dict[str, object]]:
@@ -75,7 +81,8 @@ def report_json(report: EventReport) -> dict[str, object]:
 
 
 def _table(table_id: str, heads: list[str], rows: list[list[object]], numeric: set[int]) -> str:
-    head = "".join(f"<th>{escape(h)}</th>" for h in heads)
+    head = "".join(f'<th{" class=num" if k in numeric else ""}>{escape(h)}</th>'
+                   for k, h in enumerate(heads))
     body = "".join("<tr>" + "".join(
         f'<td{" class=num" if k in numeric else ""}>{escape("" if v is None else str(v))}</td>'
         for k, v in enumerate(row)) + "</tr>" for row in rows)
@@ -89,7 +96,8 @@ def _list(items: list[str], css: str = "note") -> str:
 
 def _micro_match_html(report: EventReport) -> str:
     text = partial(_text, report)
-    parts = [f"<section id=\"micro-matches\"><h2>Micro-matches</h2><p>{len(report.matches)} "
+    parts = [f'<section class="event" id="micro-matches"><h2>Micro-matches</h2><p>'
+             f"{len(report.matches)} "
              f"micro-matches of {report.declared} games · a won micro-match 2 points, drawn "
              "1, lost 0</p>",
              "<h3>Standings by micro-matches</h3>",
@@ -103,7 +111,9 @@ def _micro_match_html(report: EventReport) -> str:
                      "micro-match(es) not in the file: " + escape("; ".join(
                          f"{a} - {b}" for a, b in report.never_met)) + "</p>")
     parts.append("<h3>Table of micro-matches</h3>")
-    parts.append(_table("micro-match-table", ["Round", "First (White in game 1)", "Second",
+    parts.append("<p class=note>First: the player with White in the micro-match's first "
+                 "game; each game's result from the first player's side.</p>")
+    parts.append(_table("micro-match-table", ["Round", "First", "Second",
                                               "Games", "Results", "Score", "Ballots"],
                         [[m.round if m.part == 1 else f"{m.round} (cont. {m.part - 1})",
                           m.first, m.second, " ".join(str(g.number) for g in m.games),
@@ -123,7 +133,7 @@ def _micro_match_html(report: EventReport) -> str:
 
 def _knockout_html(report: EventReport) -> str:
     text = partial(_text, report)
-    parts = ['<section id="knockout"><h2>Knockout</h2>']
+    parts = ['<section class="event" id="knockout"><h2>Knockout</h2>']
     rows = []
     for knockout_round in report.knockout:
         for tie in knockout_round.ties:
@@ -141,7 +151,7 @@ def _knockout_html(report: EventReport) -> str:
 
 def _teams_html(report: EventReport) -> str:
     text = partial(_text, report)
-    parts = ['<section id="teams"><h2>Teams</h2>',
+    parts = ['<section class="event" id="teams"><h2>Teams</h2>',
              _table("team-standings", ["#", "Team", "Match pts", "Board pts", "Matches", "W",
                                        "D", "L", "Players"],
                     [[r.place, r.team, text(r.match_points), text(r.board_points), r.matches,
@@ -167,22 +177,33 @@ def _teams_html(report: EventReport) -> str:
 
 
 def _time_html(report: EventReport) -> str:
-    parts = ['<section id="time-controls"><h2>Time controls</h2>',
-             _table("time-control-table", ["TimeControl", "Read as", "Games"],
-                    [[text, str(control) if control else "not read", times]
-                     for text, (control, times) in report.time_controls.items()], {2})]
+    parts = ['<section class="event" id="time-controls"><h2>Time controls</h2>']
+    if report.time_controls:
+        parts.append(_table("time-control-table", ["TimeControl", "Read as", "Games"],
+                            [[text, str(control) if control else "not read", times]
+                             for text, (control, times) in report.time_controls.items()],
+                            {2}))
+    else:
+        parts.append("<p>No TimeControl tag in the games.</p>")
     if report.time_errors:
         parts.append(_list(report.time_errors, "incomplete"))
     if report.flag_falls:
-        parts.append('<h3>Flag falls</h3><div id="flag-falls">'
-                     + _list([str(f) for f in report.flag_falls]) + "</div>")
+        parts.append('<h3>Flag falls</h3><ul id="flag-falls">' + "".join(
+            f'<li{" class=incomplete" if f.contradicted else ""}>'
+            f"{escape(flag_fall_text(report, f))}</li>" for f in report.flag_falls) + "</ul>")
     parts.append("</section>")
     return "".join(parts)
 
 
+# The report's tables fit their columns (the page's style spreads a table over the width).
+SECTION_STYLE = ("<style>section.event table{width:auto;min-width:40%}"
+                 "section.event .num{text-align:right}"
+                 "section.event ul{padding-left:1.2em}</style>")
+
+
 def report_html(report: EventReport) -> str:
     """The report's sections of the standings page ('' when the event has none)."""
-    parts = []
+    parts = [SECTION_STYLE]
     if report.matches:
         parts.append(_micro_match_html(report))
     if report.knockout:
@@ -191,7 +212,7 @@ def report_html(report: EventReport) -> str:
         parts.append(_teams_html(report))
     if report.time_controls or report.flag_falls:
         parts.append(_time_html(report))
-    return "".join(parts)
+    return "".join(parts) if len(parts) > 1 else ""
 
 
-__all__ = ["game_scores", "match_rows", "report_html", "report_json"]
+__all__ = ["flag_fall_text", "game_scores", "match_rows", "report_html", "report_json"]

@@ -110,13 +110,17 @@ class FlagFall:
     result: str
     contradicted: bool
 
-    def __str__(self) -> str:
+    def what(self) -> str:
+        """The fall in words, without the game's number."""
         side = "White" if self.white else "Black"
-        text = (f"game {self.game}: {side}'s flag fell at move {self.move}"
-                f"{'' if self.white else '...'} (clock 0:00)")
+        text = (f"{side}'s flag fell at move {self.move}{'' if self.white else '...'} "
+                "(clock 0:00)")
         if self.contradicted:
             text += f"; the result {self.result} is not {side}'s loss"
         return text
+
+    def __str__(self) -> str:
+        return f"game {self.game}: {self.what()}"
 
 
 def flag_fall(game: Game, number: int, outcome: str) -> FlagFall | None:
