@@ -74,7 +74,8 @@ def report_json(report: EventReport) -> dict[str, object]:
             "tags": [{"tag": text, "games": times, "read": str(control) if control else None}
                      for text, (control, times) in report.time_controls.items()],
             "errors": report.time_errors,
-            "flag_falls": [{"game": f.game, "move": f.move,
+            "flag_falls": [{"game": f.game, "white": report.event.pairings[f.game - 1].white,
+                            "black": report.event.pairings[f.game - 1].black, "move": f.move,
                             "side": "white" if f.white else "black", "result": f.result,
                             "contradicted": f.contradicted} for f in report.flag_falls]}
     return found

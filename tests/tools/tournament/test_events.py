@@ -24,8 +24,10 @@ from replay.tournament import read_event
 from replay.tournament.checks import check_micro_matches, opening_plies
 from replay.tournament.knockout import bracket
 from replay.tournament.micromatch import match_standings, micro_matches
+from replay.tournament.pages import standings_html
 from replay.tournament.report import event_report, has_micro_matches
 from replay.tournament.report_pages import report_html, report_json
+from replay.tournament.tables import standings
 from replay.tournament.teams import (
     TeamError,
     read_teams,
@@ -307,3 +309,49 @@ def test_an_event_without_micro_matches_teams_or_clocks_keeps_its_page(archive, 
     assert not (report.matches or report.teams or report.knockout or report.time_controls
                 or report.flag_falls)
     assert report_html(report) == "" and report_json(report) == {}
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from conftest import require
+    from support.webdriver import Browser, chromium_session
+
+    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
+        require(isinstance(session, Browser), str(session))
+        yield session
+
+
+SHOWN = """
+const table = (id) => document.getElementById(id);
+const visible = (id) => { const box = table(id).getBoundingClientRect();
+  return box.width > 0 && box.height > 0; };
+return {page: [document.documentElement.scrollWidth, window.innerWidth],
+        ids: arguments[0].filter(visible),
+        rows: Object.fromEntries(arguments[0].map((id) => [id,
+          table(id).querySelectorAll('tbody tr, li').length]))};
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 400])
+def test_the_pages_show_the_new_tables_in_chromium(browser, wc1998, tmp_path, width):
+    """At a desktop's width and a phone's, the 1998 page shows the micro-match tables (115
+    micro-matches, 16 players, 209 breaks) and the generated events their bracket and team
+    tables, the page never wider than the window (wide tables scroll in their own box)."""
+    games, event = wc1998
+    cup, olympiad = list(read_games(KNOCKOUT)), list(read_games(TEAMS))
+    pages = {
+        "wc1998": (standings_html(standings(event), report_html(event_report(event, games))),
+                   {"micro-match-standings": 16, "micro-match-table": 115, "breaks": 209}),
+        "cup": (standings_html(standings(read_event(cup)), report_html(event_report(
+            read_event(cup), cup, micro_match=2, knockout=True))), {"bracket": 3}),
+        "olympiad": (standings_html(standings(read_event(olympiad)), report_html(event_report(
+            read_event(olympiad), olympiad))), {"team-standings": 2, "team-matches": 2}),
+    }
+    browser.resize(width, 900)
+    for name, (html, rows) in pages.items():
+        page = tmp_path / f"{name}.html"
+        page.write_text(html, encoding="utf-8")
+        browser.open(page.resolve().as_uri())
+        shown = browser.run(SHOWN.replace("arguments[0]", json.dumps(list(rows))))
+        assert shown["ids"] == list(rows) and shown["rows"] == rows
+        assert shown["page"][0] <= shown["page"][1]
