@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from replay.tournament.report import EventReport
+
 NUMERIC = frozenset({"MP", "GP", "M", "W", "D", "L", "BP", "Pts", "Score", "Games"})
 
 
-def print_report(report) -> None:
+def print_report(report: EventReport) -> None:
     """Print each part of the report the event has."""
     from rich.console import Console
     from rich.markup import escape

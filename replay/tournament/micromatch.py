@@ -69,11 +69,6 @@ class MicroMatch:
             return None
         return self.first if a > b else self.second
 
-    def title(self) -> str:
-        where = f"round {self.round}: " if self.round else ""
-        more = f" (continuation {self.part - 1})" if self.part > 1 else ""
-        return f"{where}{self.first} - {self.second}{more}"
-
 
 def micro_matches(event: Event, size: int | None = None) -> list[MicroMatch]:
     """The event's micro-matches in the order their first games were played."""
