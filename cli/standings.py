@@ -167,6 +167,8 @@ def standings_command(
         teams = read_teams(team, built) if team is not None else None
     except TeamError as error:
         fail(str(error))
+    except UnicodeDecodeError as error:
+        fail(f"{team}: not UTF-8 text (byte {error.start})")
     except OSError as error:
         fail(f"{team}: cannot read: {error.strerror or error}")
     report = event_report(built, games, micro_match=micro_match, knockout=knockout,

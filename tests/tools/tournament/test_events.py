@@ -300,6 +300,11 @@ def test_the_standings_command_knockout_and_team_file(tmp_path):
     teams.write_text("Ann = North\nZed = South\n", encoding="utf-8")
     bad = runner.invoke(app, ["standings", str(games), "--team", str(teams)])
     assert bad.exit_code == 2 and "line 2: 'Zed' names no player" in bad.output
+    teams.write_bytes("Ann = Nörth\n".encode("latin-1"))
+    bad = runner.invoke(app, ["standings", str(games), "--team", str(teams)])
+    assert bad.exit_code == 2 and "not UTF-8 text (byte 7)" in bad.output
+    missing = runner.invoke(app, ["standings", str(games), "--team", str(tmp_path / "no")])
+    assert missing.exit_code == 2 and "cannot read" in missing.output
 
 
 def test_an_event_without_micro_matches_teams_or_clocks_keeps_its_page(archive, shared_data):
