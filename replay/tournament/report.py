@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from pdn.model import Game
 from replay.tournament.checks import (
@@ -65,14 +66,20 @@ class EventReport:
 
 
 def has_micro_matches(event: Event) -> bool:
-    """Whether the Round tags number the games of micro-matches (``"3.1"``, ``"3.2"``):
-    every game has such a tag and some pair plays more than one game in a round."""
+    """Whether the games are micro-matches: the Round tags number them (``"3.1"``,
+    ``"3.2"``: every game has such a tag and some pair plays more than one game in a
+    round), or, without them, the games come in runs of one pair with the colours swapped,
+    every run as long, two games or more, and more than one run."""
     tagged = [round_and_game(p.round) for p in event.pairings]
-    if not tagged or any(game is None for _, game in tagged):
-        return False
-    pairs = Counter((number, frozenset((p.white, p.black)))
-                    for p, (number, _) in zip(event.pairings, tagged, strict=True))
-    return any(times > 1 for times in pairs.values())
+    if tagged and all(game is not None for _, game in tagged):
+        pairs = Counter((number, frozenset((p.white, p.black)))
+                        for p, (number, _) in zip(event.pairings, tagged, strict=True))
+        return any(times > 1 for times in pairs.values())
+    runs = micro_matches(event)
+    swapped = all((one.white, one.black) == (two.black, two.white)
+                  for run in runs for one, two in pairwise(run.games))
+    return len(runs) > 1 and swapped and len({len(run.games) for run in runs}) == 1 and len(
+        runs[0].games) > 1
 
 
 def _time_controls(games: Sequence[Game]) -> tuple[dict[str, tuple[TimeControl | None, int]],

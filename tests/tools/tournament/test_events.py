@@ -163,6 +163,23 @@ def test_the_checks_name_a_table_ballot_and_report_counts_colours_and_ballots():
     assert micro_matches(event)[0].score == (4, 2)
 
 
+def test_micro_matches_without_round_tags_are_the_runs_of_consecutive_games():
+    def event(results):
+        return read_event(read_games("".join(
+            f'[White "{w}"][Black "{b}"][Result "{x}"] 1. 32-28 *\n' for w, b, x in results)))
+
+    runs = event([("Ann", "Bob", "2-0"), ("Bob", "Ann", "1-1"),
+                  ("Cas", "Dan", "0-2"), ("Dan", "Cas", "0-2")])
+    assert has_micro_matches(runs)
+    assert [(m.first, m.second, m.score) for m in micro_matches(runs)] == [
+        ("Ann", "Bob", (3, 1)), ("Cas", "Dan", (2, 2))]
+    # colours not swapped, or a lone pair (a match), or runs of one game: not micro-matches
+    assert not has_micro_matches(event([("Ann", "Bob", "2-0"), ("Ann", "Bob", "1-1"),
+                                        ("Cas", "Dan", "0-2"), ("Dan", "Cas", "0-2")]))
+    assert not has_micro_matches(event([("Ann", "Bob", "2-0"), ("Bob", "Ann", "1-1")]))
+    assert not has_micro_matches(event([("Ann", "Bob", "2-0"), ("Cas", "Dan", "1-1")]))
+
+
 # A knockout of four players, micro-matches of 2 games; worked out by hand:
 # round 1: Ann - Bob 2-0, 1-1 (Ann 3-1, through); Cas - Dan 1-1, 1-1 (2-2, tied), the
 #   continuation 1.3 Cas - Dan 1-1, 1.4 Dan - Cas 0-2: Cas wins it 3-1 and goes through,
