@@ -199,7 +199,8 @@ def _time_html(report: EventReport) -> str:
 # The report's tables fit their columns (the page's style spreads a table over the width).
 SECTION_STYLE = ("<style>section.event table{width:auto;min-width:40%}"
                  "section.event .num{text-align:right}"
-                 "section.event ul{padding-left:1.2em}</style>")
+                 "section.event ul{padding-left:1.2em}"
+                 "section.event .incomplete{color:#b00;font-weight:600}</style>")
 
 
 def report_html(report: EventReport) -> str:

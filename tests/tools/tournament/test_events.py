@@ -282,6 +282,11 @@ def test_the_2024_title_match_shows_a_flag_fall_under_a_drawn_result(shared_data
     assert fall is not None and (fall.move, fall.white, fall.contradicted) == (67, False, True)
     assert str(fall) == ("game 1: Black's flag fell at move 67... (clock 0:00); the result 1-1 "
                          "is not Black's loss")
+    games = list(read_games(shared_data / WK2024))
+    report = event_report(read_event(games), games)
+    assert [(f.game, f.move, f.contradicted) for f in report.flag_falls] == [
+        (1, 67, True), (2, 61, True)]
+    assert report_html(report).count("<li class=incomplete>game ") == 2  # red on the page
 
 
 @pytest.mark.parametrize(("result", "outcome", "contradicted"), [
