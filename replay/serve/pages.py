@@ -14,7 +14,7 @@ from replay.serve.desk import Desk, DeskGame, legal_after
 from replay.validate.reports import GameReport
 from replay.variants import VARIANTS
 from replay.viewer.board import ALPHABET, board_kind
-from replay.viewer.page import game_entry
+from replay.viewer.page import game_entry, suggestions_of
 
 ASSETS = Path(__file__).parent
 VIEWER_ASSETS = Path(__file__).parent.parent / "viewer"
@@ -94,7 +94,7 @@ def game_page(desk: Desk, game: DeskGame, replayed: ReplayedGame, suggested: Gam
     """A game on the analysis board (the viewer's board and moves) with the desk's panel:
     its report, the legal moves where it stops, the suggestions, its moves, tags and text
     to edit."""
-    key, entry = game_entry(replayed)
+    key, entry = game_entry(replayed, suggestions=suggestions_of(replayed))
     kinds = {key: board_kind(replayed.variant)}
     rows = f',"explorer":{_json(explorer)}' if explorer is not None else ""
     data = (f'{{"games":[{entry}],"alphabet":{_json(ALPHABET)},"kinds":{_json(kinds)}'
@@ -166,7 +166,7 @@ def game_page(desk: Desk, game: DeskGame, replayed: ReplayedGame, suggested: Gam
             f'<section id="explorer" hidden><h2>Explorer</h2><table><thead><tr><th>Move</th>'
             f'<th>Games</th><th>+ = −</th><th>Score</th></tr></thead><tbody id="explored">'
             f'</tbody></table></section><h2>Moves</h2><div class="moves" id="moves" '
-            f'data-game="0"></div></section></div>{panel}</main>'
+            f'data-game="0"></div>{panel}</section></div></main>'
             f'<script id="data" type="application/json">{data}</script>')
     title = f"{report.white or '?'} – {report.black or '?'}"
     return _frame(title, body, styles=("viewer.css", "desk.css"),
