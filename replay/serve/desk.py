@@ -8,9 +8,11 @@ files given are validated as ``pdn validate`` validates them; a game edited, upl
 pasted is validated from its own text.
 
 >>> desk = Desk()
->>> document = desk.add_text("pasted.pdn", '[GameType "25"]\\n1. c3-d4 f6-g5 2. d4:h6 *\\n')
->>> [game.row["status"] for game in document.games]
+>>> document = desk.add_text("pasted.pdn", '[GameType "25"]\\n1. c3-d4 f6-g5 2. d4-e5 *\\n')
+>>> [str(game.row["status"]) for game in document.games]
 ['valid']
+>>> str(desk.set_move(1, 2, "d4-e6").row["status"])
+'invalid'
 """
 
 from __future__ import annotations

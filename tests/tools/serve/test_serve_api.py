@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import require
 from pdn.cli.app import app
 from support.served import PDN, served
 from typer.testing import CliRunner
@@ -242,3 +243,61 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "gone"
+
+
+def test_the_analysis_board_explorer_and_diagrams(slipped: Path, tmp_path: Path,
+                                                   shared_data: Path):
+    from replay.board import Board
+    from replay.diagram import board_svg
+    from replay.variants import RUSSIAN
+
+    archive = shared_data / "games-checkers/russian/World_Championship_1998.pdn"
+    database = tmp_path / "games.db"
+    indexed = CliRunner().invoke(app, ["index", str(archive), "-o", str(database)])
+    assert indexed.exit_code == 0, indexed.output
+    fen = Board(RUSSIAN).fen()
+    with served(slipped, "--database", database) as server:
+        status, _, page = server.request("/games/2")
+        assert status == 200
+        data = page.decode().split('<script id="data" type="application/json">')[1]
+        explorer = json.loads(data.split("</script>")[0])["explorer"]
+        from replay.database.explore import explore
+        from replay.database.schema import open_readonly
+
+        connection = open_readonly(database)
+        try:
+            expected = explore(connection, Board(RUSSIAN).key(), RUSSIAN).rows
+        finally:
+            connection.close()
+        assert [row[:2] for row in explorer[fen]] == [[r.move, r.games] for r in expected]
+        assert expected and expected[0].games > 1
+        status, headers, svg = server.request(f"/api/diagram.svg?variant=russian&fen={fen}")
+        assert (status, headers["content-type"]) == (200, "image/svg+xml")
+        assert svg.decode() == board_svg(Board(RUSSIAN))
+        status, headers, png = server.request(f"/api/diagram.png?variant=russian&fen={fen}")
+        if status == 200:
+            assert png.startswith(b"\x89PNG")
+        else:
+            assert json.loads(png)["error"].startswith("PNG needs cairosvg")
+        assert server.request("/api/diagram.svg?variant=russian&fen=W:Wz99")[0] == 400
+        status, answer = server.json("/api/engine", {"variant": "russian", "fen": fen})
+        assert status == 404 and "--engine-cmd" in answer["error"]
+
+
+def test_the_event_page_and_the_arbiters_report(slipped: Path):
+    from replay.tournament import read_event, standings
+    from replay.tournament.pages import standings_html
+
+    with served(slipped) as server:
+        status, _, page = server.request("/event")
+        assert status == 200
+        expected = standings_html(standings(read_event(read_games(slipped),
+                                                       sources=[str(slipped)] * 2)))
+        assert page.decode().replace(page.decode().split("<body>")[1].split("</p>")[0]
+                                     + "</p>", "", 1) == expected
+        from replay.validate.report_pdf import find_browser
+
+        require(find_browser() is not None, "Chromium, which prints the report")
+        status, headers, pdf = server.request("/event/report.pdf")
+        assert status == 200 and headers["content-type"] == "application/pdf"
+        assert pdf.startswith(b"%PDF")
