@@ -87,14 +87,8 @@ class Guard:
         if length is not None and (not length.isdigit() or int(length) > limit):
             await _refuse(send, 413, f"the body is larger than {limit >> 20} MiB")
             return
-        await self._call(scope, _capped(receive, limit), _headed(send, set_cookie), send)
-
-    async def _call(self, scope: Scope, receive: Receive, send: Send, raw: Send) -> None:
         assert self.app is not None
-        try:
-            await self.app(scope, receive, send)
-        except BodyTooLarge as error:
-            await _refuse(raw, 413, str(error))
+        await self.app(scope, _capped(receive, limit), _headed(send, set_cookie))
 
     def origin_allowed(self, headers: dict[str, str]) -> bool:
         """A browser's POST says where its page came from: it must be this server. A
@@ -107,7 +101,7 @@ class Guard:
 
 
 class BodyTooLarge(ValueError):
-    """A body without a length that grew past the cap."""
+    """A body sent without its length that grew past the cap (the app answers 413)."""
 
 
 def _capped(receive: Receive, limit: int) -> Receive:

@@ -136,14 +136,24 @@ def test_hostile_requests_get_clear_errors_and_the_server_keeps_serving(tmp_path
         status, answer = server.json("/api/upload", {"name": "x.pdn", "text": "\x00\x01" * 50})
         assert status == 400 and "NUL" in answer["error"]
         deep = "1. c3-d4 " + "(" * 5000 + "f6-g5" + ")" * 5000 + " *"
-        for text in (deep, "[White \"" + "x" * 100_000, "\ufffd" * 10_000, "]]]][[[{{{"):
-            status, _ = server.json("/api/upload", {"name": "bad.pdn", "text": text})
-            assert status in (200, 400)
+        # damaged texts are put on the desk as unreadable games, with the reason
+        for text, reason in ((deep, "nested more than 100 deep"),
+                             ('[White "' + "x" * 100_000, "tag not closed"),
+                             ("\ufffd" * 10_000, "not a move"),
+                             ("]]]][[[{{{", "tag closed but none is open")):
+            status, answer = server.json("/api/upload", {"name": "bad.pdn", "text": text})
+            assert status == 200
+            number = answer["games"][0]
+            status, row = server.json(f"/api/games/{number}")
+            assert row["status"] == "unreadable" and reason in row["errors"][0]["message"]
+            assert server.request(f"/games/{number}")[0] == 200
+        assert server.request("/event")[0] == 200
         assert server.json("/api/upload", b"not json")[0] == 400
         assert server.json("/api/games/1/move", {"ply": "one", "text": 3})[0] in (400,)
         assert server.json("/api/games/999")[0] == 400
         assert _announced_length(server.url, "/api/check", 2 << 20) == 413
         assert _announced_length(server.url, "/api/upload", 9 << 20) == 413
+        assert _chunked(server.url, "/api/check", (1 << 20) + 66_000) == 413
         assert server.request("/static/..%2Fdesk.py")[0] == 404
         assert server.request("/static/desk.js")[0] == 200
         # the server still answers
@@ -194,7 +204,8 @@ def test_another_host_asks_for_the_token_in_the_address():
         process.wait(timeout=20)
 
 
-def test_sigterm_stops_the_server_and_the_engines_it_started(tmp_path: Path):
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_signal_stops_the_server_and_the_engines_it_started(stop: signal.Signals):
     from support.engines import find_dame
 
     dame = find_dame()
@@ -209,7 +220,7 @@ def test_sigterm_stops_the_server_and_the_engines_it_started(tmp_path: Path):
         assert found["pv"] and found["score"] is not None
         engines = _children(server.process.pid)
         assert engines
-        server.process.send_signal(signal.SIGTERM)
+        server.process.send_signal(stop)
         assert server.process.wait(timeout=20) == 0
     deadline = time.monotonic() + 5
     while any(Path(f"/proc/{pid}").exists() and _state(pid) != "Z" for pid in engines):
@@ -227,6 +238,19 @@ def _announced_length(url: str, path: str, length: int) -> int:
         connection.putheader("Content-Type", "text/plain")
         connection.putheader("Content-Length", str(length))
         connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def _chunked(url: str, path: str, size: int) -> int:
+    """The status answered to a POST of ``size`` bytes sent in chunks, without a length."""
+    host, port = url.split("//")[1].strip("/").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+    chunks = (b"1. c3-d4 *\n" * 6000 for _ in range(size // 66_000 + 1))
+    try:
+        connection.request("POST", path, chunks, {"Content-Type": "text/plain"},
+                           encode_chunked=True)
         return connection.getresponse().status
     finally:
         connection.close()
