@@ -304,7 +304,7 @@ def typed_game(variant_name: str, moves: list[str], tags: dict[str, str] | None 
     the first that does not replay is refused with the reason."""
     try:
         variant: Variant = get_variant(variant_name)
-    except LookupError as error:
+    except ValueError as error:  # an unknown variant
         raise DeskError(str(error)) from None
     header = {"GameType": str(variant.gametype.number), **(tags or {})}
     accepted: list[str] = []
@@ -322,8 +322,8 @@ def typed_game(variant_name: str, moves: list[str], tags: dict[str, str] | None 
         accepted.append(move)
     replayed = replay_game(next(read_games(PdnText(_movetext(header, accepted)))))
     board = Board(variant, replayed.final or replayed.start)
-    return Typed(accepted, error, [board.text(m) for m in board.legal_moves()], board.fen(),
-                 _movetext(header, accepted), board)
+    return Typed(accepted, error, legal_texts(board), board.fen(), _movetext(header, accepted),
+                 board)
 
 
 def _movetext(tags: dict[str, str], moves: list[str]) -> str:
@@ -339,8 +339,16 @@ def _movetext(tags: dict[str, str], moves: list[str]) -> str:
 def legal_after(replayed: ReplayedGame) -> list[str]:
     """The moves legal where the game's main line stops replaying, as the notation writes
     them."""
-    board = Board(replayed.variant, replayed.final or replayed.start)
-    return [board.text(move) for move in board.legal_moves()]
+    return legal_texts(Board(replayed.variant, replayed.final or replayed.start))
+
+
+def legal_texts(board: Board) -> list[str]:
+    """The legal moves in the variant's notation and square order, as the replayer's
+    messages list them (``replay.resolve.legal_listing``)."""
+    from replay.notation import full_text
+    from replay.resolve import in_square_order
+
+    return [full_text(board, move) for move in in_square_order(board, board.legal_moves())]
 
 
 __all__ = ["Desk", "DeskError", "DeskGame", "Document", "Typed", "legal_after", "typed_game"]
