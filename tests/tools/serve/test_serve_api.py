@@ -9,6 +9,7 @@ import json
 import signal
 import subprocess
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -17,12 +18,17 @@ from pdn.cli.app import app
 from support.served import PDN, served
 from typer.testing import CliRunner
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-
 from pdn.reader import PdnText, read_games
 from pdn.writer import write_game
 from replay.validate.repair import repair_game
+
+
+@pytest.fixture(autouse=True)
+def serve_extra() -> None:
+    """Starlette and uvicorn, the [serve] extra (``make test-deps``; required under CI)."""
+    require(bool(find_spec("starlette") and find_spec("uvicorn")),
+            "the [serve] extra (Starlette and uvicorn)")
+
 
 SLIPPED = """[Event "Club championship"]
 [White "Ann"]

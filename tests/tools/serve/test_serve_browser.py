@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -19,12 +20,17 @@ from support.served import served
 from support.webdriver import Browser, WebDriverError, chromium_session
 from typer.testing import CliRunner
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-
 from pdn.reader import PdnText, read_games
 from pdn.writer import write_game
 from replay.validate.repair import repair_game
+
+
+@pytest.fixture(autouse=True)
+def serve_extra() -> None:
+    """Starlette and uvicorn, the [serve] extra (``make test-deps``; required under CI)."""
+    require(bool(find_spec("starlette") and find_spec("uvicorn")),
+            "the [serve] extra (Starlette and uvicorn)")
+
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / "bench" / "out"
@@ -164,3 +170,34 @@ def test_a_phone_sees_the_board_as_wide_as_its_screen_and_the_desk_below(browser
         assert browser.run("const page = document.documentElement; "
                            "return page.scrollWidth <= page.clientWidth;")
         browser.screenshot(ARTIFACTS / "serve_desk_phone.png")
+
+
+def test_the_analysis_board_evaluates_the_position_shown_and_draws_it(browser: Browser):
+    from support.engines import find_dame
+
+    dame = find_dame()
+    require(dame is not None, "dame-rs (make test-deps)")
+    with served(ROOT / "samples" / "international" / "sample_game.pdn",
+                "--engine-cmd", f"{dame} hub") as server:
+        browser.resize(1280, 900)
+        browser.open(server.url + "games/1")
+        browser.press("ArrowRight", 3)
+        fen = browser.run('return document.getElementById("board").dataset.fen;')
+        browser.click("#evaluate")
+        said = wait_for(browser, 'const e = document.getElementById("evaluation")'
+                                 '.textContent; return e.includes("depth") && e;')
+        assert said.startswith("dame") and "best line" in said
+        # the link follows the board when clicked (the download itself is left out here)
+        href = browser.run('const link = document.getElementById("diagram-svg");'
+                           'link.addEventListener("click", (e) => e.preventDefault());'
+                           'link.click(); return link.href;')
+        assert href.startswith(server.url + "api/diagram.svg?variant=international&fen=")
+        status, _, svg = server.request(href[len(server.url) - 1:])
+    from urllib.parse import parse_qs, urlparse
+
+    from replay.board import Board
+    from replay.diagram import board_svg
+    from replay.variants import INTERNATIONAL
+
+    assert parse_qs(urlparse(href).query)["fen"] == [fen]
+    assert (status, svg.decode()) == (200, board_svg(Board.from_fen(fen, INTERNATIONAL)))
