@@ -55,7 +55,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
     def game_view(request: Request) -> Response:
         game = desk.game(request.path_params["number"])
         replayed = desk.replayed(game)
-        return html(game_page(desk, game, replayed, desk.suggested(game),
+        return html(game_page(game, replayed, desk.suggested(game),
                               explorer=_explorer(settings.database, replayed),
                               engine=settings.engines is not None, write=settings.write))
 

@@ -89,7 +89,7 @@ def desk_page(desk: Desk, *, write: bool) -> str:
     return _frame("Desk", body, page="desk")
 
 
-def game_page(desk: Desk, game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
+def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
               explorer: dict | None, engine: bool, write: bool) -> str:
     """A game on the analysis board (the viewer's board and moves) with the desk's panel:
     its report, the legal moves where it stops, the suggestions, its moves, tags and text
@@ -100,7 +100,11 @@ def game_page(desk: Desk, game: DeskGame, replayed: ReplayedGame, suggested: Gam
     data = (f'{{"games":[{entry}],"alphabet":{_json(ALPHABET)},"kinds":{_json(kinds)}'
             f'{rows}}}')
     report = game.report
-    error_ply = len(replayed.moves) if replayed.errors else None
+    # the written ply where the main line stops (none for a record that cannot be read);
+    # the plies as read from the game's text, which the edits of a move count
+    plies = game.record().moves.plies
+    error_ply = len(replayed.moves) if replayed.errors and len(replayed.moves) < len(plies) \
+        else None
     problems = "".join(
         f'<li class="{kind}">{escape(_where(p))}{escape(p["message"])}</li>'
         for kind, items in (("error", report.errors), ("warning", report.warnings))
@@ -118,7 +122,6 @@ def game_page(desk: Desk, game: DeskGame, replayed: ReplayedGame, suggested: Gam
         for i, s in enumerate(suggested.suggestions))
     if report.status == "invalid" and not suggested.suggestions:
         suggestions = "<li>No small edit mends this game: edit a move below.</li>"
-    plies = replayed.game.moves.plies
     labels = [replayed.numbering.label(i) for i in range(len(plies))]
     written = "".join(
         f'<label class="ply{" error" if i == error_ply else ""}">{escape(labels[i])}'
