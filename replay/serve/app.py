@@ -46,21 +46,18 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
     """The application serving ``desk`` (wrap it in ``replay.serve.security.Guard``)."""
     settings = settings or Settings()
 
-    def html(text: str) -> HTMLResponse:
-        return HTMLResponse(text)
-
     def desk_view(request: Request) -> Response:
-        return html(desk_page(desk, write=settings.write))
+        return HTMLResponse(desk_page(desk, write=settings.write))
 
     def game_view(request: Request) -> Response:
         game = desk.game(request.path_params["number"])
         replayed = desk.replayed(game)
-        return html(game_page(game, replayed, desk.suggested(game),
+        return HTMLResponse(game_page(game, replayed, desk.suggested(game),
                               explorer=_explorer(settings.database, replayed),
                               engine=settings.engines is not None, write=settings.write))
 
     def new_view(request: Request) -> Response:
-        return html(new_game_page())
+        return HTMLResponse(new_game_page())
 
     def event_view(request: Request) -> Response:
         from replay.tournament import read_event, standings
@@ -73,7 +70,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         page = standings_html(standings(event))
         back = ('<p class="desk-nav"><a href="/">Desk</a> · <a href="/event/report.pdf">'
                 "The arbiter's report (PDF)</a></p>")
-        return html(page.replace("<body>", "<body>" + back, 1))
+        return HTMLResponse(page.replace("<body>", "<body>" + back, 1))
 
     def report_pdf(request: Request) -> Response:
         from replay.validate.report import html_report

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -46,22 +47,26 @@ class Served:
 
 @contextmanager
 def served(*arguments: str | Path, cwd: Path | None = None) -> Iterator[Served]:
-    """``pdn serve ARGUMENTS --port 0`` until the block ends, then SIGTERM and its exit."""
+    """``pdn serve ARGUMENTS --port 0`` until the block ends, then SIGTERM and its exit; its
+    messages go to a temporary file, never left to fill a pipe."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen([*PDN, "serve", *map(str, arguments), "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=env, cwd=cwd)
-    try:
-        line = process.stdout.readline().strip()
-        if not line.startswith("http://"):
-            process.kill()
-            raise RuntimeError(f"pdn serve did not start: {line} {process.stderr.read()}")
-        yield Served(line, process)
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
+    with tempfile.TemporaryFile("w+") as log:
+        process = subprocess.Popen([*PDN, "serve", *map(str, arguments), "--port", "0"],
+                                   stdout=subprocess.PIPE, stderr=log, text=True, env=env,
+                                   cwd=cwd)
+        try:
+            line = process.stdout.readline().strip()
+            if not line.startswith("http://"):
                 process.kill()
                 process.wait()
+                log.seek(0)
+                raise RuntimeError(f"pdn serve did not start: {line} {log.read()}")
+            yield Served(line, process)
+        finally:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
