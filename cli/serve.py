@@ -47,7 +47,7 @@ def serve(
     new games typed move by move, the event's standings and the arbiter's report.
 
     The first line printed is the address to open. Ctrl-C stops the server and every
-    engine it started. Needs the [serve] extra (Starlette and uvicorn).
+    engine it started. Needs the serve extra (Starlette and uvicorn).
     """
     try:
         import starlette  # noqa: F401
