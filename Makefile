@@ -26,7 +26,7 @@ test: $(BIN)/pdn  ## the whole test suite (a missing browser, peer or dask skips
 	$(BIN)/python -m pytest
 
 test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (.ci/run: apt-get)
-	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask,docs]' dame-rs
+	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask,docs,serve]' dame-rs
 	$(BIN)/python bench/peers.py --install
 
 # The pure-Python build: its own venv, installed without compiling, and PDN_PURE_PYTHON=1 at

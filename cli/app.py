@@ -22,6 +22,7 @@ from . import (
     match,
     moves,
     perft,
+    serve,
     show,
     standings,
     stats,
@@ -40,7 +41,7 @@ app = PdnTyper(
     pretty_exceptions_enable=False,
 )
 for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
-               database, explore, standings, analyse, match):
+               database, explore, standings, analyse, match, serve):
     module.register(app)
 
 

@@ -361,7 +361,7 @@ function revealInList(number) {
 // -- events --------------------------------------------------------------------------------
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.id === "search") return;
+  if (event.target.closest("input, textarea, select")) return;  // typing, not stepping
   if (!event.altKey && !event.ctrlKey && !event.metaKey && step(event.key))
     event.preventDefault();
 });
