@@ -1,9 +1,12 @@
 """The transformer: ``Game`` values built while the LALR parser reduces, with no tree.
 
-The parser hands it flat lists of tokens (``grammar.lark``'s ``items``); it turns MOVE tokens
-into plies (``pdn.moves``), attaches numbers, NAGs, strength marks, comments, setups and
-variations to them, reads tags (``pdn.tags``), and checks what a game says against itself
-(result token against Result tag, PlyCount, lost moves written ``-``).
+The parser hands it flat lists of tokens (``grammar.lark``'s ``items``). Each line of play is
+checked from the kinds of its tokens (numbers, annotations that annotate no move, numbers too
+long) and kept as those tokens (``_LineText``): its plies are made (``pdn.moves``), with
+their numbers, NAGs, strength marks, comments, setups and variations, only when first asked
+for (``Line.lazy``), so that a reader that wants the moves as written makes no object per
+ply. It reads tags (``pdn.tags``) and checks what a game says against itself (result token
+against Result tag, PlyCount, lost moves written ``-``).
 """
 
 from __future__ import annotations

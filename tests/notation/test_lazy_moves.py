@@ -88,3 +88,14 @@ def test_every_game_of_oca_gives_its_tokens_and_the_same_plies(shared_data):
             plain += 1
             _tokens_agree(tokens, plies)
     assert plain > 22_000  # 22,621 games, none with variations or lost moves
+
+
+def test_games_read_in_worker_processes_travel_as_text_and_read_the_same():
+    from replay.run.reading import read_games as parallel_read_games
+
+    text = PdnText("".join(f'[Event "{n}"]\n1. 32-28 19-23 2. 37-32 (2. 33-29) 14-19 *\n\n'
+                           f'[Event "{n}b"]\n1. 32-28 {{c}} 19-23 2. 37-32! *\n\n'
+                           for n in range(400)))
+    games = list(parallel_read_games(text, workers=2))
+    assert games[1].main_line_tokens() == ["1. 32-28", "19-23", "2. 37-32!"]
+    assert games == list(read_games(text)) and len(games) == 800
