@@ -11,7 +11,6 @@ import typer
 
 from pdn.wording import count, number
 from replay.choice import RulesChoice
-from replay.run.dataset import is_dataset_target
 
 from .common import fail, fail_io, games_exit, input_size, progress_bar, stderr_console
 from .options import (
@@ -78,6 +77,7 @@ def stats(
     Exit status: 0 done, 1 some games invalid or unreadable (tabulated all the same), 2
     usage error, unreadable input or a missing optional library.
     """
+    from replay.run.dataset import is_dataset_target
     from replay.run.output import OutputError, check_outputs
 
     _check_options(table, output, plot, runner, scheduler)
@@ -127,6 +127,8 @@ def _exit(statuses: Counter[str]) -> None:
 
 def _check_options(table: str, output: str | None, plot: Path | None, runner: str,
                    scheduler: str | None) -> None:
+    from replay.run.dataset import is_dataset_target
+
     if table not in TABLE_NAMES:
         fail(f"--table must be one of {', '.join(TABLE_NAMES)}, not '{table}'")
     if output is not None and is_dataset_target(output):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields
 
 from pdn.chunks import block_chunks
 from pdn.fen import format_fen
@@ -69,9 +69,10 @@ class GameReport:
     record: Game | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
-        fields = asdict(replace(self, record=None) if self.record is not None else self)
-        del fields["result_reading"], fields["record"]
-        return fields
+        """The JSON row: every field in order but ``result_reading`` and ``record``. A
+        shallow dict, whose lists are the report's own: ``dataclasses.asdict`` copied them
+        deep, 0.9 s for OCA 2.0's 22,621 rows against 0.06 (bench/README.md)."""
+        return {name: getattr(self, name) for name in _ROW_FIELDS}
 
     @property
     def variant_key(self) -> str:
@@ -86,6 +87,10 @@ class GameReport:
         if not (self.white or self.black):
             return f"game {self.game}"
         return f"game {self.game} ({self.white or '?'} – {self.black or '?'})"
+
+
+_ROW_FIELDS = tuple(f.name for f in fields(GameReport) if f.name not in ("result_reading",
+                                                                         "record"))
 
 
 def _location(report: GameReport, problem: dict) -> str:
