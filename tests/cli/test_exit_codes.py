@@ -100,6 +100,8 @@ CASES = {
                 "{broken_intl} --engine-cmd {dame_hub} --depth 2 -o {out}.pdn",
                 "{good_intl} --engine-cmd {dame_hub} --depth 2 --movetime 1"),
     "explore": ("{good_db} --moves c3-d4", None, "{good_db} --position nonsense"),
+    # a server runs until stopped: tests/tools/serve starts it; here its usage errors only
+    "serve": (None, None, "{good} --port nonsense"),
 }
 RUNS = [(command, kind, code) for command, cases in CASES.items()
         for kind, code in zip(("good", "some games", "usage"),
@@ -127,7 +129,7 @@ def test_exit_code(files, command, kind, code):
 @pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search", "match",
                                                          "analyse", "explore"}))
 def test_an_input_that_cannot_be_read_is_exit_2(files, tmp_path, command):
-    good = CASES[command][0].format_map(files).split()
+    good = (CASES[command][0] or "{good}").format_map(files).split()
     missing = [str(tmp_path / "none.pdn") if part == files["good"] else part
                for part in good]
     result = runner.invoke(app, [command, *missing])
