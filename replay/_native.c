@@ -42,6 +42,7 @@ typedef struct {
     int opposite[MAXDIR];
     int forced, men_capture_kings, flying, remove_at_once, lands_behind, turns_back;
     int promotion, precedence, max_king_moves;
+    int dash_captures;             /* the notation writes captures with '-' (no warning) */
     int64_t man_weight, king_weight;
     /* notation: numbers 1..n_numbers, names by (col, row) */
     int n_numbers; int8_t number_sq[MAXSQ + 1];
@@ -526,13 +527,13 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *Py_UNUSED(kw)
         r->opposite[i] = (int)v;
     }
     Py_DECREF(f);
-    long fl[11];
-    f = seq(flags, 11, "flags");
+    long fl[12];
+    f = seq(flags, 12, "flags");
     if (!f) return -1;
-    if (PySequence_Fast_GET_SIZE(f) != 11) {
-        Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "flags: 11 values"); return -1;
+    if (PySequence_Fast_GET_SIZE(f) != 12) {
+        Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "flags: 12 values"); return -1;
     }
-    for (int i = 0; i < 11; i++)
+    for (int i = 0; i < 12; i++)
         if (read_int(PySequence_Fast_GET_ITEM(f, i), -1000000, 1000000, &fl[i]) < 0) {
             Py_DECREF(f); return -1;
         }
@@ -540,7 +541,7 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *Py_UNUSED(kw)
     r->forced = (int)fl[0]; r->men_capture_kings = (int)fl[1]; r->flying = (int)fl[2];
     r->remove_at_once = (int)fl[3]; r->lands_behind = (int)fl[4]; r->turns_back = (int)fl[5];
     r->promotion = (int)fl[6]; r->precedence = (int)fl[7]; r->max_king_moves = (int)fl[8];
-    r->man_weight = fl[9]; r->king_weight = fl[10];
+    r->man_weight = fl[9]; r->king_weight = fl[10]; r->dash_captures = (int)fl[11];
     if (r->promotion < 0 || r->promotion > 2 || r->precedence < 0 || r->precedence > 5) {
         PyErr_SetString(PyExc_ValueError, "unknown promotion or precedence"); return -1;
     }
@@ -843,15 +844,21 @@ static int resolve_text(const Rules *r, const Pos *p, const char *t, Py_ssize_t 
     int any = has_capture(r, own, opp, p->kings, p->turn);
     int overflow = 0, count = 0;
     if (any) {
-        if (sep == '-') return STOP_WARNING;   /* a capture written with '-', or an error */
+        if (sep == '-' && !r->dash_captures) return STOP_WARNING;  /* a capture written with '-' */
         int nc = captures(r, own, opp, p->kings, p->turn, (bb)1 << sq[0], buf, PLYMOVES,
                           &overflow);
         if (overflow) return STOP_LIMIT;
+        /* of one move's routes the reference keeps the last for origin-destination texts
+         * (replay.resolve.plain_mover), the first for the others (resolve's unique) */
+        int last = n == 2 && sep != '-';
         for (int i = 0; i < nc; i++) {
             const Mv *m = &buf[i];
             if (m->from != sq[0] || m->to != sq[n - 1]) continue;
             if (n > 2 && !follows(r, sq, n, m)) continue;
-            if (count && found->mask == m->mask) continue;     /* the same move */
+            if (count && found->mask == m->mask) {   /* the same move by another route */
+                if (last) *found = *m;
+                continue;
+            }
             if (count) return STOP_AMBIGUOUS;
             *found = *m; count = 1;
         }

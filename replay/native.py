@@ -25,6 +25,7 @@ from functools import cache
 from types import ModuleType
 
 from pdn.compiled import NATIVE_SOURCE, native_is_stale, wants_pure
+from pdn.model import Game
 from replay.board import Position, RestrictedPosition, for_variant, start_position
 from replay.move import Move
 from replay.movegen import (
@@ -156,6 +157,18 @@ class NativeRules:
                           STOPS[stop])
 
 
+def main_line_tokens(game: Game) -> list[str] | None:
+    """The texts of a game's main line, as written (``11-15``, ``c3:e5``; a lost move's
+    placeholder too: the native replay stops there), or None where a ply has variations: such
+    a game is replayed by Python, which replays its variations too."""
+    texts = []
+    for ply in game.moves.plies:
+        if ply.variations:
+            return None
+        texts.append(ply.record.text)
+    return texts
+
+
 def _spec(variant: Variant) -> dict | None:
     """The tables the C core reads, or None where they do not fit it."""
     gen = generator_for(variant)
@@ -186,7 +199,7 @@ def _spec(variant: Variant) -> dict | None:
                   int(gen.remove_at_once), int(gen.king_lands_behind),
                   int(gen.king_turns_back), _PROMOTIONS[variant.promotion_in_capture],
                   _PRECEDENCES[variant.precedence], variant.max_king_moves,
-                  *variant.king_value),
+                  *variant.king_value, int(variant.gametype.capture_separator == "-")),
         "numbers": numbers,
         "names": names,
         "cells": cells,
@@ -206,4 +219,5 @@ def rules_for(variant: Variant) -> NativeRules | None:
     return NativeRules(variant, module.Rules(spec))
 
 
-__all__ = ["BLACK", "WHITE", "LineReplay", "NativeRules", "available", "rules_for"]
+__all__ = ["BLACK", "WHITE", "LineReplay", "NativeRules", "available", "main_line_tokens",
+           "rules_for"]
