@@ -86,7 +86,7 @@ class LineReplay:
     """What ``NativeRules.replay_line`` found: the moves it replayed (``plies`` of them), the
     position after them, and why it stopped (``end``: every text replayed; else the first
     text it left to Python: ``notation``, ``square``, ``no-move``, ``ambiguous``, ``warning``
-    or ``limit``)."""
+    or ``limit``; ``position`` where the start is no position of the board)."""
 
     moves: list[Move]
     final: Position
@@ -151,8 +151,11 @@ class NativeRules:
         ``26x17x10x1``, ``c3-d4``, ``h2:c7:a5:e1``); the rest is left to Python."""
         if not self.replays:
             return LineReplay([], position, "notation")
-        moves, (white, black, kings, turn), stop = self._core.replay(  # type: ignore
-            position.white, position.black, position.kings, position.turn, texts)
+        try:
+            moves, (white, black, kings, turn), stop = self._core.replay(  # type: ignore
+                position.white, position.black, position.kings, position.turn, texts)
+        except ValueError:  # a set-up that is no position of this board
+            return LineReplay([], position, "position")
         return LineReplay([self._move(f) for f in moves], Position(white, black, kings, turn),
                           STOPS[stop])
 

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
-from replay import inference
+from replay import inference, native
 from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
 from replay.endings import crowned_side, decide
@@ -348,6 +348,10 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
     draws = DrawTracker(replayed.variant, replayed.start)
     plain = plain_mover(board)
     moves, positions, push = replayed.moves, replayed.positions, draws.push
+    # The moves the native core takes from the main line's texts, each the one the lines
+    # below would resolve (tests/rules/test_native.py); the rest of the line is theirs.
+    ahead = _native_moves(replayed)
+    known = len(ahead)
     index = -1
     while (index := index + 1) < len(plies):
         ply = plies[index]
@@ -369,7 +373,8 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
         if ply.number is not None and (ply.black_number
                                        or ply.number != numbering.number(index)):
             _check_number(replayed, ply, numbering.number(index), board)
-        move = plain(record) or _resolve_noting(replayed, board, plies, index, numbering)
+        move = (ahead[index] if index < known
+                else plain(record) or _resolve_noting(replayed, board, plies, index, numbering))
         if move is None:
             split = (_split_capture(board, plies, index)
                      if replayed.errors[-1].code == "capture-incomplete" else None)
@@ -399,6 +404,18 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
     replayed.draws = draws.claims
     replayed.final = board.position
     return branches
+
+
+def _native_moves(replayed: ReplayedGame) -> list[Move]:
+    """The main line's moves as far as the native core replays them exactly ([] where it
+    does not take the variant, or the line has variations)."""
+    rules = native.rules_for(replayed.variant)
+    if rules is None or not rules.replays:
+        return []
+    texts = native.main_line_tokens(replayed.game)
+    if not texts:
+        return []
+    return rules.replay_line(replayed.start, texts).moves
 
 
 def _split_capture(board: Board, plies: list[Ply], index: int
