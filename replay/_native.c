@@ -66,7 +66,16 @@ typedef struct {
     uint8_t path[MAXCAP], caps[MAXCAP];
 } Search;
 
+#if defined(__POPCNT__) || !defined(__x86_64__)
 static inline int popcount(bb x) { return __builtin_popcountll(x); }
+#else  /* no popcnt instruction asked for: a few shifts beat libgcc's call */
+static inline int popcount(bb x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
 static inline int lowbit(bb x) { return __builtin_ctzll(x); }
 static inline bb shifted(bb x, int s) { return s > 0 ? x << s : x >> (-s); }
 
@@ -215,14 +224,15 @@ static int captures(const Rules *r, bb own, bb opp, bb kings, int color, bb orig
     }
     *overflow |= s.overflow;
     int n = s.n;
-    if (n == 0 || r->precedence == PREC_FREE) return n;
+    if (n < 2 || r->precedence == PREC_FREE) return n;
     /* precedence: keep the routes of the best weight (replay/movegen.py _PRECEDENCE) */
     int64_t best[4] = {0, 0, 0, 0}, w[4];
     int first = 1, kept = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < n; i++) {
             Mv *m = &out[i];
-            int64_t tk = popcount(m->mask & kings), ok = (int64_t)((kings >> m->from) & 1);
+            int64_t tk = r->precedence == PREC_MAJORITY ? 0 : popcount(m->mask & kings);
+            int64_t ok = (int64_t)((kings >> m->from) & 1);
             w[0] = w[1] = w[2] = w[3] = 0;
             switch (r->precedence) {
             case PREC_MAJORITY: w[0] = m->ncap; break;
@@ -252,6 +262,7 @@ static int captures(const Rules *r, bb own, bb opp, bb kings, int color, bb orig
 
 /* One move per (origin, destination, captured set), or per route with keep_duplicates. */
 static int unique(Mv *m, int n, int keep_duplicates) {
+    if (n < 2) return n;
     int kept = 0;
     for (int i = 0; i < n; i++) {
         int seen = 0;
