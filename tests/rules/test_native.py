@@ -218,6 +218,12 @@ def test_bad_arguments_raise_errors_not_crashes():
         with pytest.raises((ValueError, TypeError, OverflowError)):
             call()
     assert core.replay(1, 0, 0, 0, [None, b"11-15"])[2] == 1  # stops at what is no text
+    start = start_position(get_variant("russian"))
+    where = (start.white, start.black, start.kings, start.turn, ["c3-d4"])
+    with pytest.raises(TypeError):
+        core.replay(*where, "no factory", None)
+    with pytest.raises(ZeroDivisionError):  # a factory's error comes back, nothing leaks
+        core.replay(*where, lambda *fields: 1 / 0, None)
     with pytest.raises((KeyError, ValueError)):
         type(core)({"size": 99})
     with pytest.raises((KeyError, ValueError, TypeError)):
