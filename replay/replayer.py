@@ -14,7 +14,7 @@ from typing import Protocol
 
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
-from replay import inference
+from replay import inference, native
 from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
 from replay.endings import crowned_side, decide
@@ -348,7 +348,24 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
     draws = DrawTracker(replayed.variant, replayed.start)
     plain = plain_mover(board)
     moves, positions, push = replayed.moves, replayed.positions, draws.push
-    index = -1
+    # The moves the native core takes from the main line's texts, each the one the lines
+    # below would resolve (tests/rules/test_native.py); the rest of the line is theirs.
+    ahead = _native_moves(replayed)
+    known = len(ahead)
+    for index in range(known):  # plies the native core took: no placeholder, no variation
+        ply = plies[index]
+        if ply.number is not None and (ply.black_number
+                                       or ply.number != numbering.number(index)):
+            _check_number(replayed, ply, numbering.number(index), board)
+        taken = ahead[index]
+        before = board.position
+        board.position = after = before.play(taken)
+        moves.append(taken)
+        positions.append(before)
+        claims = push(before, taken, after)
+        if claims and index + 1 < len(plies):
+            _note_draws(replayed, claims, ply.record, numbering.number(index), before.turn)
+    index = known - 1
     while (index := index + 1) < len(plies):
         ply = plies[index]
         record = ply.record
@@ -388,17 +405,35 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
         board.position = after = before.play(move)
         moves.append(move)
         positions.append(before)
-        for claim in push(before, move, after):
-            number, side = numbering.number(index), SIDE_NAMES[before.turn]
-            if index + 1 < len(plies):
-                replayed.warnings.append(_problem(
-                    f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "
-                    f"after this move; the record goes on", record, number, side))
+        claims = push(before, move, after)
+        if claims and index + 1 < len(plies):
+            _note_draws(replayed, claims, record, numbering.number(index), before.turn)
     else:
         replayed.known_plies = len(plies)
     replayed.draws = draws.claims
     replayed.final = board.position
     return branches
+
+
+def _note_draws(replayed: ReplayedGame, claims: list[DrawClaim], record: MoveRecord,
+                number: int, turn: int) -> None:
+    """A warning for each draw rule met by a move the record goes on after."""
+    for claim in claims:
+        replayed.warnings.append(_problem(
+            f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "
+            "after this move; the record goes on", record, number, SIDE_NAMES[turn]))
+
+
+def _native_moves(replayed: ReplayedGame) -> list[Move]:
+    """The main line's moves as far as the native core replays them exactly ([] where it
+    does not take the variant, or the line has variations)."""
+    rules = native.rules_for(replayed.variant)
+    if rules is None or not rules.replays:
+        return []
+    texts = native.main_line_tokens(replayed.game)
+    if not texts:
+        return []
+    return rules.replay_line(replayed.start, texts).moves
 
 
 def _split_capture(board: Board, plies: list[Ply], index: int
