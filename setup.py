@@ -24,7 +24,8 @@ def say(message: str) -> None:
     print(f"pdn-toolkit: {message}", file=sys.stderr)
 
 
-NATIVE = Extension("replay._native", ["replay/_native.c"], extra_compile_args=["-O3"])
+NATIVE = Extension("replay._native", ["replay/_native.c"], depends=["replay/_search.c"],
+                   extra_compile_args=["-O3"])
 
 
 def compiled_extensions() -> list:

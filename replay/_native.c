@@ -922,6 +922,8 @@ static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
                          (unsigned long long)p.black, (unsigned long long)p.kings, p.turn, stop);
 }
 
+#include "_search.c"
+
 static PyMethodDef Rules_methods[] = {
     {"routes", (PyCFunction)Rules_routes, METH_VARARGS,
      "routes(white, black, kings, turn, origins, frozen): (capture routes, quiet moves)"},
@@ -931,6 +933,7 @@ static PyMethodDef Rules_methods[] = {
      "perft(white, black, kings, turn, streaks, depth, keep_duplicates): leaf nodes"},
     {"replay", (PyCFunction)Rules_replay, METH_VARARGS,
      "replay(white, black, kings, turn, texts): (moves, final position, stop)"},
+    {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
     {NULL, NULL, 0, NULL},
 };
 
