@@ -17,6 +17,7 @@ from . import (
     cat,
     convert,
     database,
+    engine,
     explore,
     info,
     match,
@@ -40,7 +41,7 @@ app = PdnTyper(
     pretty_exceptions_enable=False,
 )
 for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
-               database, explore, standings, analyse, match):
+               database, explore, standings, analyse, match, engine):
     module.register(app)
 
 

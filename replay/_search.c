@@ -13,7 +13,7 @@
  * which replay/engine/hub.py reads as a distance in plies past 9000).
  *
  * Limits: depth, nodes (never more nodes than the limit), milliseconds (the clock is read
- * every 256 nodes), and a stop flag (a bytearray another thread sets to non-zero). The move
+ * every 64 nodes), and a stop flag (a bytearray another thread sets to non-zero). The move
  * returned is the first of the last completed iteration's line.
  */
 #include <time.h>
@@ -137,7 +137,7 @@ static int s_eval(const Eng *e, const Pos *p) {
 static int s_check(Eng *e) {
     if (e->stopped) return 1;
     if (e->max_nodes && e->nodes >= e->max_nodes) e->stopped = 1;
-    else if ((e->nodes & 255) == 0) {
+    else if ((e->nodes & 63) == 0) {
         if (e->stop_flag && *e->stop_flag) e->stopped = 1;
         else if (e->deadline > 0 && s_now() >= e->deadline) e->stopped = 1;
     }

@@ -80,6 +80,11 @@ class BuiltinEngine:
         """Ask a running search to end now (any thread)."""
         self._stop[0] = 1
 
+    def arm(self) -> None:
+        """Clear an earlier ``stop()``: before a search started with ``fresh=False``, so that
+        a ``stop()`` coming before that search begins still ends it."""
+        self._stop[0] = 0
+
     def quit(self) -> None:
         """Nothing to close: the search runs in this process."""
 
@@ -95,9 +100,10 @@ class BuiltinEngine:
         return f"<BuiltinEngine {self.variant.name}>"
 
     def search(self, board: Board, limit: Limit,
-               on_info: Callable[[Info], object] | None = None) -> Info:
+               on_info: Callable[[Info], object] | None = None, fresh: bool = True) -> Info:
         """Search ``board`` within ``limit``; ``on_info`` gets each completed depth's
-        ``Info``. The last ``Info`` is returned (its ``pv`` empty when there is no move)."""
+        ``Info``. The last ``Info`` is returned (its ``pv`` empty when there is no move).
+        ``fresh``: an earlier ``stop()`` is forgotten (else see ``arm``)."""
         if board.variant.name != self.variant.name:
             raise EngineError(f"engine {self.name} was started for {self.variant.name}, "
                               f"not {board.variant.name}")
@@ -110,7 +116,8 @@ class BuiltinEngine:
             def callback(d: int, centi: int, nodes: int, seconds: float, pv: list) -> None:
                 on_info(Info(score_of(centi), d, nodes, seconds, self._line(pv)))
         with self._lock:
-            self._stop[0] = 0
+            if fresh:
+                self._stop[0] = 0
             pv, centi, done, nodes, seconds = self.rules._core.search(  # type: ignore
                 p.white, p.black, p.kings, p.turn, streaks, history, depth,
                 limit.nodes or 0, budget(limit), self._stop, callback,
