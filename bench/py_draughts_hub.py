@@ -8,9 +8,12 @@ toolkit. It answers ``hub``, ``set-param name=variant``, ``init``, ``pos``, ``le
 ``moves=`` (played on its board), ``stop`` (ignored: its
 search cannot be stopped from outside), ``quit``; ``info`` gives its score (its units: men).
 
-Squares: a Hub position lists the squares in number order, which for International and
-Russian is py-draughts' own order (``position[i]`` is square ``i + 1``). py-draughts' American
-board is numbered from White's side and lets captures be skipped; English is not offered.
+Squares: a Hub position lists the squares in number order, which is py-draughts' own order
+(``position[i]`` is square ``i + 1``). English is played on py-draughts' American board, set
+up with the side to move given (so its colour names do not matter). That board lets captures be
+skipped (bench/PEERS.md); English forces them, so where py-draughts' choice skips a capture
+that is possible, each capture is searched one ply less deep and the one it rates best is
+played instead: its search inside the tree still sees the captures as optional.
 """
 
 from __future__ import annotations
@@ -19,11 +22,11 @@ import re
 import sys
 
 import numpy as np
-from draughts import RussianBoard, StandardBoard
+from draughts import AmericanBoard, RussianBoard, StandardBoard
 from draughts.engines import SimpleEngine
 from draughts.models import Color
 
-BOARDS = {"normal": StandardBoard, "russian": RussianBoard}
+BOARDS = {"normal": StandardBoard, "russian": RussianBoard, "english": AmericanBoard}
 PIECES = {"w": -1, "W": -2, "b": 1, "B": 2, "e": 0}
 
 
@@ -38,6 +41,24 @@ def hub_move(move) -> str:
     return "x".join(map(str, [squares[0], squares[-1], *sorted(c + 1 for c in move.captured_list)]))
 
 
+def forced(board, captures: list, depth: int, seconds: float | None) -> tuple:
+    """The capture py-draughts rates best, each searched one ply less deep."""
+    best, best_score = captures[0], float("-inf")
+    for move in captures:
+        board.push(move)
+        replies = list(board.legal_moves)
+        if replies:
+            engine = SimpleEngine(depth_limit=max(1, depth - 1),
+                                  time_limit=None if seconds is None else seconds / len(captures))
+            score = -engine.get_best_move(board, with_evaluation=True)[1]
+        else:
+            score = float("inf")
+        board.pop()
+        if score > best_score:
+            best, best_score = move, score
+    return best, best_score
+
+
 def main() -> None:
     variant, board, depth, seconds = "normal", None, 6, None
     say = lambda line: print(line, flush=True)  # noqa: E731
@@ -46,7 +67,7 @@ def main() -> None:
         args = pairs(rest)
         if word == "hub":
             say('id name=py-draughts version=1.10.1 author="py-draughts SimpleEngine"')
-            say('param name=variant value=normal type=enum values="normal russian"')
+            say('param name=variant value=normal type=enum values="normal russian english"')
             say("wait")
         elif word == "set-param" and args.get("name") == "variant":
             variant = args.get("value", variant)
@@ -69,6 +90,9 @@ def main() -> None:
         elif word == "go" and board is not None:
             engine = SimpleEngine(depth_limit=depth, time_limit=seconds)
             move, score = engine.get_best_move(board, with_evaluation=True)
+            captures = [m for m in board.legal_moves if m.captured_list]
+            if captures and not move.captured_list:  # English forces the capture
+                move, score = forced(board, captures, depth, seconds)
             say(f"info depth={depth} score={score:.2f} nodes={engine.nodes}")
             say(f"done move={hub_move(move)}")
         elif word == "quit":
