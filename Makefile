@@ -7,11 +7,11 @@ BIN := $(VENV)/bin
 COMPILED_SOURCES = $(shell sed -n 's,^    "\(pdn\|replay\)\.\([a-z_]*\)".*,\1/\2.py,p' pdn/compiled.py)
 PURE_VENV := .venv-pure
 
-.PHONY: demo test test-deps test-pure lint bench docs clean
+.PHONY: demo test test-deps test-pure lint bench docs clean valgrind-native
 
 # An editable install: compiled with mypyc where mypy and a C compiler are at hand (the
 # extensions land beside their sources), else pure Python; PDN_PURE_PYTHON=1 asks for pure.
-$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES)
+$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/_native.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png]'
@@ -44,6 +44,14 @@ $(PURE_VENV)/bin/pdn: pyproject.toml setup.py
 
 test-pure: $(PURE_VENV)/bin/pdn  ## the rules core's tests and the main jobs' on the pure-Python build
 	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest $(PURE_TESTS)
+
+# The native rules core's differential and fuzz tests under valgrind's memcheck: any invalid
+# read or write, or a use of uninitialised memory, in replay/_native.c fails (the interpreter's
+# own known reports are suppressed: tests/support/valgrind.supp). About ten minutes.
+valgrind-native: $(BIN)/pdn  ## the native core's tests under valgrind
+	PYTHONMALLOC=malloc valgrind --error-exitcode=1 --quiet \
+		--suppressions=tests/support/valgrind.supp $(BIN)/python -m pytest -x -q \
+		-p no:cacheprovider tests/rules/test_native.py -k "not every_game and not rows"
 
 docs: $(BIN)/pdn  ## the documentation site (MkDocs) in site/, warnings as errors
 	test -x $(BIN)/mkdocs || $(BIN)/python -m pip install --quiet -e '.[docs]'

@@ -9,6 +9,7 @@ in pyproject.toml.
 from __future__ import annotations
 
 import json
+import platform
 import runpy
 import sys
 from pathlib import Path
@@ -24,8 +25,21 @@ def say(message: str) -> None:
     print(f"pdn-toolkit: {message}", file=sys.stderr)
 
 
+def native_flags() -> list[str]:
+    """-O3, and the popcount instruction where this machine's x86-64 processor has it (the
+    extension is built for the machine that builds it; without the flag, a few shifts)."""
+    flags = ["-O3"]
+    try:
+        cpu = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return flags
+    if platform.machine() in ("x86_64", "AMD64") and " popcnt" in cpu:
+        flags.append("-mpopcnt")
+    return flags
+
+
 NATIVE = Extension("replay._native", ["replay/_native.c"], depends=["replay/_search.c"],
-                   extra_compile_args=["-O3"])
+                   extra_compile_args=native_flags())
 
 
 def compiled_extensions() -> list:

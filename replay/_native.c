@@ -28,7 +28,7 @@ enum { PROMO_CONTINUE = 0, PROMO_PASS = 1, PROMO_STOP = 2 };
 enum { PREC_FREE = 0, PREC_MAJORITY, PREC_MAJORITY_KINGS, PREC_KING_FIRST, PREC_ITALIAN,
        PREC_VALUE };
 
-typedef struct { int shift; bb mask; } Shift;
+typedef struct { int shift; int left, right; bb mask; } Shift;  /* left/right: one is 0 */
 
 typedef struct {
     int size;                      /* internal indices, ghosts included */
@@ -66,9 +66,19 @@ typedef struct {
     uint8_t path[MAXCAP], caps[MAXCAP];
 } Search;
 
+#if defined(__POPCNT__) || !defined(__x86_64__)
 static inline int popcount(bb x) { return __builtin_popcountll(x); }
+#else  /* no popcnt instruction asked for: a few shifts beat libgcc's call */
+static inline int popcount(bb x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
 static inline int lowbit(bb x) { return __builtin_ctzll(x); }
-static inline bb shifted(bb x, int s) { return s > 0 ? x << s : x >> (-s); }
+static inline bb forward(bb x, const Shift *sh) { return (x << sh->left) >> sh->right; }
+static inline bb backward(bb x, const Shift *sh) { return (x >> sh->left) << sh->right; }
 
 /* ---- capture search (replay/movegen.py _piece_captures) ---- */
 
@@ -165,7 +175,7 @@ static bb capturing_men(const Rules *r, bb own, bb opp, bb kings, int color) {
     bb found = 0;
     for (int i = 0; i < r->n_man_caps; i++) {
         const Shift *sh = &r->man_cap_shifts[color][i];
-        found |= shifted(shifted(empty, -sh->shift) & prey, -sh->shift) & men & sh->mask;
+        found |= backward(backward(empty, sh) & prey, sh) & men & sh->mask;
     }
     return found;
 }
@@ -177,7 +187,7 @@ static int has_capture(const Rules *r, bb own, bb opp, bb kings, int color) {
         bb prey = r->men_capture_kings ? opp : (opp & ~kings);
         for (int i = 0; i < r->n_man_caps; i++) {
             const Shift *sh = &r->man_cap_shifts[color][i];
-            if (shifted(shifted(men & sh->mask, sh->shift) & prey, sh->shift) & empty) return 1;
+            if (forward(forward(men & sh->mask, sh) & prey, sh) & empty) return 1;
         }
     }
     bb ks = own & kings;
@@ -215,14 +225,15 @@ static int captures(const Rules *r, bb own, bb opp, bb kings, int color, bb orig
     }
     *overflow |= s.overflow;
     int n = s.n;
-    if (n == 0 || r->precedence == PREC_FREE) return n;
+    if (n < 2 || r->precedence == PREC_FREE) return n;
     /* precedence: keep the routes of the best weight (replay/movegen.py _PRECEDENCE) */
     int64_t best[4] = {0, 0, 0, 0}, w[4];
     int first = 1, kept = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < n; i++) {
             Mv *m = &out[i];
-            int64_t tk = popcount(m->mask & kings), ok = (int64_t)((kings >> m->from) & 1);
+            int64_t tk = r->precedence == PREC_MAJORITY ? 0 : popcount(m->mask & kings);
+            int64_t ok = (int64_t)((kings >> m->from) & 1);
             w[0] = w[1] = w[2] = w[3] = 0;
             switch (r->precedence) {
             case PREC_MAJORITY: w[0] = m->ncap; break;
@@ -252,6 +263,7 @@ static int captures(const Rules *r, bb own, bb opp, bb kings, int color, bb orig
 
 /* One move per (origin, destination, captured set), or per route with keep_duplicates. */
 static int unique(Mv *m, int n, int keep_duplicates) {
+    if (n < 2) return n;
     int kept = 0;
     for (int i = 0; i < n; i++) {
         int seen = 0;
@@ -274,7 +286,7 @@ static int quiet_moves(const Rules *r, bb own, bb opp, bb kings, int color, bb f
     bb men = own & ~kings;
     for (int i = 0; i < r->n_man_moves; i++) {
         const Shift *sh = &r->man_moves[color][i];
-        bb t = shifted(men & sh->mask, sh->shift) & empty;
+        bb t = forward(men & sh->mask, sh) & empty;
         while (t) {
             int to = lowbit(t); t &= t - 1;
             if (n >= cap) { *overflow = 1; return n; }
@@ -306,7 +318,7 @@ static long count_quiet(const Rules *r, bb own, bb opp, bb kings, int color, bb 
     long total = 0;
     for (int i = 0; i < r->n_man_moves; i++) {
         const Shift *sh = &r->man_moves[color][i];
-        total += popcount(shifted(men & sh->mask, sh->shift) & empty);
+        total += popcount(forward(men & sh->mask, sh) & empty);
     }
     bb ks = own & kings & ~frozen;
     while (ks) {
@@ -362,9 +374,12 @@ static void play(const Rules *r, const Pos *p, const Mv *m, Pos *q) {
 static int legal(const Rules *r, const Pos *p, Mv *out, int cap, int keep_duplicates,
                  int *overflow) {
     bb own = p->turn == 0 ? p->white : p->black, opp = p->turn == 0 ? p->black : p->white;
-    int n = captures(r, own, opp, p->kings, p->turn, ~(bb)0, out, cap, overflow);
-    n = unique(out, n, keep_duplicates);
-    if (n && r->forced) return n;
+    int n = 0;
+    if (!r->forced || has_capture(r, own, opp, p->kings, p->turn)) {
+        n = captures(r, own, opp, p->kings, p->turn, ~(bb)0, out, cap, overflow);
+        n = unique(out, n, keep_duplicates);
+        if (n && r->forced) return n;
+    }
     return quiet_moves(r, own, opp, p->kings, p->turn, frozen_kings(r, p), out, n, cap, overflow);
 }
 
@@ -441,6 +456,8 @@ static int read_shifts(PyObject *o, Shift *out, int *n) {
             Py_DECREF(f); return -1;
         }
         out[i].shift = (int)shift;
+        out[i].left = shift > 0 ? (int)shift : 0;
+        out[i].right = shift < 0 ? (int)-shift : 0;
     }
     Py_DECREF(f);
     return 0;

@@ -164,12 +164,10 @@ def main_line_tokens(game: Game) -> list[str] | None:
     """The texts of a game's main line, as written (``11-15``, ``c3:e5``; a lost move's
     placeholder too: the native replay stops there), or None where a ply has variations: such
     a game is replayed by Python, which replays its variations too."""
-    texts = []
-    for ply in game.moves.plies:
-        if ply.variations:
-            return None
-        texts.append(ply.record.text)
-    return texts
+    plies = game.moves.plies
+    if any(ply.variations for ply in plies):
+        return None
+    return [ply.record.text for ply in plies]
 
 
 def _spec(variant: Variant) -> dict | None:

@@ -352,7 +352,20 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
     # below would resolve (tests/rules/test_native.py); the rest of the line is theirs.
     ahead = _native_moves(replayed)
     known = len(ahead)
-    index = -1
+    for index in range(known):  # plies the native core took: no placeholder, no variation
+        ply = plies[index]
+        if ply.number is not None and (ply.black_number
+                                       or ply.number != numbering.number(index)):
+            _check_number(replayed, ply, numbering.number(index), board)
+        move = ahead[index]
+        before = board.position
+        board.position = after = before.play(move)
+        moves.append(move)
+        positions.append(before)
+        claims = push(before, move, after)
+        if claims and index + 1 < len(plies):
+            _note_draws(replayed, claims, ply.record, numbering.number(index), before.turn)
+    index = known - 1
     while (index := index + 1) < len(plies):
         ply = plies[index]
         record = ply.record
@@ -373,8 +386,7 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
         if ply.number is not None and (ply.black_number
                                        or ply.number != numbering.number(index)):
             _check_number(replayed, ply, numbering.number(index), board)
-        move = (ahead[index] if index < known
-                else plain(record) or _resolve_noting(replayed, board, plies, index, numbering))
+        move = plain(record) or _resolve_noting(replayed, board, plies, index, numbering)
         if move is None:
             split = (_split_capture(board, plies, index)
                      if replayed.errors[-1].code == "capture-incomplete" else None)
@@ -393,17 +405,23 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
         board.position = after = before.play(move)
         moves.append(move)
         positions.append(before)
-        for claim in push(before, move, after):
-            number, side = numbering.number(index), SIDE_NAMES[before.turn]
-            if index + 1 < len(plies):
-                replayed.warnings.append(_problem(
-                    f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "
-                    f"after this move; the record goes on", record, number, side))
+        claims = push(before, move, after)
+        if claims and index + 1 < len(plies):
+            _note_draws(replayed, claims, record, numbering.number(index), before.turn)
     else:
         replayed.known_plies = len(plies)
     replayed.draws = draws.claims
     replayed.final = board.position
     return branches
+
+
+def _note_draws(replayed: ReplayedGame, claims: list[DrawClaim], record: MoveRecord,
+                number: int, turn: int) -> None:
+    """A warning for each draw rule met by a move the record goes on after."""
+    for claim in claims:
+        replayed.warnings.append(_problem(
+            f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "
+            "after this move; the record goes on", record, number, SIDE_NAMES[turn]))
 
 
 def _native_moves(replayed: ReplayedGame) -> list[Move]:

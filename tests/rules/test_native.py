@@ -10,6 +10,8 @@ games of each file.
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 from pathlib import Path
 
@@ -20,13 +22,15 @@ from hypothesis import strategies as st
 
 from pdn import compiled
 from pdn.reader import read_games
+from replay import native
 from replay.board import Board, Position, RestrictedPosition, for_variant, start_position
 from replay.move import Move
 from replay.movegen import WHITE, generator_for
 from replay.native import MAX_SQUARES, available, main_line_tokens, rules_for
 from replay.perft import python_perft
-from replay.replayer import replay_game
+from replay.replayer import _native_moves, replay_game
 from replay.resolve import Resolution, plain_mover, record_of_text, resolve
+from replay.validate.reports import report_games
 from replay.variants import VARIANTS, Variant, get_variant
 
 
@@ -257,3 +261,29 @@ def test_every_game_replays_natively_as_the_reference_does(path: Path):
         if line.stop == "end" and not replayed.errors:
             assert line.plies == len(replayed.moves)
             assert line.final == replayed.final
+
+
+def validate_rows(games: list) -> list[str]:
+    return [json.dumps(report.as_dict(), ensure_ascii=False) for report in report_games(games)]
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(SHARED_DATA)))
+def test_validate_rows_are_the_same_with_and_without_the_native_core(
+        path: Path, monkeypatch: pytest.MonkeyPatch):
+    """``pdn validate --json``'s rows, byte for byte, whether the main lines are replayed
+    natively or by Python alone."""
+    games = list(itertools.islice(read_games(path), None if FULL else SAMPLE))
+    rows = validate_rows(games)
+    with monkeypatch.context() as patch:
+        patch.setattr(native, "rules_for", lambda variant: None)
+        assert validate_rows(games) == rows
+
+
+def test_the_fast_path_is_taken():
+    """The replayer takes the moves of a plain record from the native core."""
+    game = next(read_games(SHARED_DATA / "english" / "OCA_2.0.pdn")) if SHARED_DATA.is_dir() \
+        else None
+    if game is None:
+        pytest.skip("../shared/data is not present")
+    replayed = replay_game(game)
+    assert len(_native_moves(replayed)) == len(replayed.moves) > 0
