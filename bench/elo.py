@@ -5,6 +5,8 @@ draw 1/2, a game without a result, ``*``, left out and counted apart).
 The interval: the mean score ``p`` of ``n`` games, its standard error ``s / sqrt(n)`` from the
 games' own spread ``s``, ``p ± 1.96`` of that, each end turned into Elo by
 ``-400 log10(1/p - 1)``; a score of 0 or 1 (or an end past them) has no finite Elo on that side.
+Where every game scored the same (no spread: all won, or all lost) the inner end is the exact
+binomial one instead (Clopper-Pearson, 2.5% a side): ``0.025 ** (1/n)`` for ``n`` wins.
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ def summary(points: list[float]) -> str:
     half = 1.96 * spread / math.sqrt(n)
     wins, draws = points.count(1.0), points.count(0.5)
     low, high = elo(p - half), elo(p + half)
+    if p == 1:
+        low = elo(0.025 ** (1 / n))
+    elif p == 0:
+        high = elo(1 - 0.025 ** (1 / n))
     return (f"{n} games: +{wins} ={draws} -{n - wins - draws}, score {sum(points):g}/{n} "
             f"= {100 * p:.1f}%, Elo {elo(p):+.0f} (95%: {low:+.0f} to {high:+.0f})")
 

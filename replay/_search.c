@@ -49,7 +49,7 @@ typedef struct {
     unsigned long long nodes, max_nodes;
     double deadline;                       /* seconds of CLOCK_MONOTONIC, 0: none */
     volatile const char *stop_flag;
-    int stopped, overflow, seldepth;
+    int stopped, overflow;
     int family, king_value, man_value;
     int adv[2][MAXSQ];                     /* rows from the mover's own back row, weighted */
     int centre[MAXSQ];
@@ -284,7 +284,6 @@ static int s_search(Eng *e, const Pos *p, int depth, int alpha, int beta, int pl
     e->pvlen[ply] = 0;
     e->nodes++;
     if (s_check(e)) return 0;
-    if (ply > e->seldepth) e->seldepth = ply;
     uint64_t h = s_hash(e, p);
     if (ply > 0 && s_repeated(e, h)) return 0;
     if (depth < -S_MAXPLY) depth = -S_MAXPLY;
@@ -373,7 +372,6 @@ static PyObject *Rules_search(RulesObject *self, PyObject *args) {
     Mv line[S_MAXPLY]; int line_len = 0, score = 0, done = 0, failed = 0;
     Py_BEGIN_ALLOW_THREADS
     for (int d = 1; d <= depth; d++) {
-        e->seldepth = 0;
         int v = s_search(e, &root, d, -S_INF, S_INF, 0);
         if (e->stopped) break;
         score = v; done = d;
