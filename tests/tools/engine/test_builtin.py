@@ -15,6 +15,7 @@ from conftest import require
 
 from replay.board import Board, Position
 from replay.engine.builtin import MATE, BuiltinEngine, budget, score_of
+from replay.engine.hub import popen_hub
 from replay.engine.limits import EngineError, Limit, Score
 from replay.engine.match import open_side, play_match, start_positions
 from replay.engine.play import PlayerSide, RandomPlayer, play_game
@@ -186,3 +187,31 @@ def test_random_positions_neither_crash_nor_give_an_illegal_line(name):
             continue
         assert info.pv and info.score is not None
         _line_is_legal(board, info.pv)
+
+
+@pytest.mark.usefixtures("no_engine_outlives_a_test")
+def test_the_hub_server_answers_stop_at_once(builtin_command):
+    board = Board(variant="russian")
+    with popen_hub(builtin_command, variant="russian") as engine:
+        with engine.analysis(board) as analysis:  # no limit: it searches until stopped
+            first = next(iter(analysis))
+            asked = time.monotonic()
+            best = analysis.stop()
+            waited = time.monotonic() - asked
+        assert first.depth == 1 and best.move in board.legal_moves()
+        assert waited < 0.25
+        # the next search runs as usual
+        assert engine.analyse(board, Limit(depth=3)).depth == 3
+
+
+def test_the_hub_server_answers_a_bad_position_with_an_error():
+    from io import StringIO
+
+    from replay.engine.server import HubServer
+
+    out = StringIO()
+    HubServer(StringIO("pos pos=Wxyz\nlevel speed=3\nping\n"), out, "russian").run()
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith('error message="a position is W or B and 32 letters')
+    assert lines[1].startswith("error message=") and "level" in lines[1]
+    assert lines[2] == "pong"
