@@ -19,7 +19,8 @@ PLAYER_HELP = ("builtin (the toolkit's own engine), hub:COMMAND (a Hub engine we
 def match(
     first: Annotated[str, typer.Argument(metavar="PLAYER1", help=PLAYER_HELP)],
     second: Annotated[str, typer.Argument(metavar="PLAYER2", help="The other player, as "
-                                          "PLAYER1.")],
+                                          "PLAYER1; the built-in engine when not given.")]
+    = "builtin",
     output: OutputOption = None,
     variant: VariantOption = "international",  # type: ignore[assignment]
     ballots: Annotated[str | None, typer.Option(
