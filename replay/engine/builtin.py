@@ -7,11 +7,8 @@ in plies, the same units as a Hub engine's; depth, nodes, seconds, the principal
 ``stop()`` ends a running search from another thread; the move is then the first of the
 last completed iteration. docs/engines.md says how it searches and evaluates.
 
->>> from replay.board import Board
->>> engine = BuiltinEngine("russian")
->>> info = engine.analyse(Board(variant="russian"), Limit(depth=4))  # doctest: +SKIP
->>> info.depth, info.pv[0] in Board(variant="russian").legal_moves()  # doctest: +SKIP
-(4, True)
+>>> score_of(9997), score_of(-35)
+(Score(centi=9997, mate=3), Score(centi=-35, mate=None))
 """
 
 from __future__ import annotations
@@ -22,7 +19,7 @@ from collections.abc import Callable
 from replay.board import Board, RestrictedPosition
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
 from replay.move import Move
-from replay.native import NativeRules, rules_for
+from replay.native import NativeRules, available, rules_for
 from replay.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant, get_variant
 
 NAME = "pdn builtin"
@@ -66,10 +63,13 @@ class BuiltinEngine:
     def __init__(self, variant: Variant | str = "international") -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
         rules = rules_for(self.variant)
+        if rules is None and not available():
+            raise EngineError("the built-in engine needs the native rules core, which is not "
+                              "built here (PDN_PURE_PYTHON, no C compiler): give an external "
+                              "engine (--engine-cmd)")
         if rules is None:
-            raise EngineError(f"the built-in engine needs the native rules core, which is "
-                              f"not built here or does not take {self.variant.name} "
-                              "(boards of more than 64 squares)")
+            raise EngineError(f"the built-in engine does not play {self.variant.name}: its "
+                              "board has more squares than the native core takes (64)")
         self.rules: NativeRules = rules
         self.name = NAME
         self.author = "pdn-toolkit"

@@ -216,4 +216,8 @@ __all__ = ["HubServer", "builtin_command", "hub_variants", "read_position", "ser
 
 
 if __name__ == "__main__":
-    serve()
+    try:
+        serve()
+    except EngineError as problem:  # no native core here: said on stderr, the client shows it
+        print(f"error: {problem}", file=sys.stderr)
+        raise SystemExit(1) from None
