@@ -673,6 +673,17 @@ static PyObject *move_tuple(const Mv *m) {
                          (unsigned long long)m->mask);
 }
 
+/* factory(origin, path, captures, promotes, captured mask, extra): the caller's own Move */
+static PyObject *make_move(const Mv *m, PyObject *factory, PyObject *extra) {
+    PyObject *t = move_tuple(m);
+    if (!t || factory == Py_None) return t;
+    PyObject *args[6] = {PyTuple_GET_ITEM(t, 0), PyTuple_GET_ITEM(t, 1), PyTuple_GET_ITEM(t, 2),
+                         PyTuple_GET_ITEM(t, 3), PyTuple_GET_ITEM(t, 4), extra};
+    PyObject *made = PyObject_Vectorcall(factory, args, 6, NULL);
+    Py_DECREF(t);
+    return made;
+}
+
 static PyObject *move_list(const Mv *m, int n) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
@@ -893,14 +904,24 @@ static int resolve_text(const Rules *r, const Pos *p, const char *t, Py_ssize_t 
     return count ? STOP_END : STOP_NO_MOVE;
 }
 
-/* replay(white, black, kings, turn, texts) -> (moves, (white, black, kings, turn), stop)
- * Each move is (origin, path, captures, promotes, captured mask); it stops at the first text
- * it cannot decide exactly (``stop`` says why; 0 when every text replayed). */
+/* replay(white, black, kings, turn, texts[, factory, extra])
+ *   -> (moves, (white, black, kings, turn), stop)
+ * Each move is (origin, path, captures, promotes, captured mask), or what
+ * factory(origin, path, captures, promotes, captured mask, extra) makes of it; it stops at
+ * the first text it cannot decide exactly (``stop`` says why; 0 when every text replayed). */
 static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
     Pos p;
     const Rules *r = &self->r;
-    if (PyTuple_GET_SIZE(args) != 5) {
-        PyErr_SetString(PyExc_TypeError, "replay(white, black, kings, turn, texts)");
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    if (nargs != 5 && nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "replay(white, black, kings, turn, texts[, factory, extra])");
+        return NULL;
+    }
+    PyObject *factory = nargs == 7 ? PyTuple_GET_ITEM(args, 5) : Py_None;
+    PyObject *extra = nargs == 7 ? PyTuple_GET_ITEM(args, 6) : Py_None;
+    if (factory != Py_None && !PyCallable_Check(factory)) {
+        PyErr_SetString(PyExc_TypeError, "factory: a callable or None");
         return NULL;
     }
     if (read_pos(r, args, 0, &p) < 0) return NULL;
@@ -926,7 +947,7 @@ static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
         Mv m;
         stop = resolve_text(r, &p, t, len, buf, &m);
         if (stop != STOP_END) break;
-        PyObject *mt = move_tuple(&m);
+        PyObject *mt = make_move(&m, factory, extra);
         if (!mt || PyList_Append(moves, mt) < 0) {
             Py_XDECREF(mt); Py_DECREF(moves); Py_DECREF(texts); PyMem_Free(buf); return NULL;
         }
@@ -949,7 +970,8 @@ static PyMethodDef Rules_methods[] = {
     {"perft", (PyCFunction)Rules_perft, METH_VARARGS,
      "perft(white, black, kings, turn, streaks, depth, keep_duplicates): leaf nodes"},
     {"replay", (PyCFunction)Rules_replay, METH_VARARGS,
-     "replay(white, black, kings, turn, texts): (moves, final position, stop)"},
+     "replay(white, black, kings, turn, texts[, factory, extra]): (moves, final position, "
+     "stop)"},
     {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
     {NULL, NULL, 0, NULL},
 };

@@ -153,11 +153,11 @@ class NativeRules:
             return LineReplay([], position, "notation")
         try:
             moves, (white, black, kings, turn), stop = self._core.replay(  # type: ignore
-                position.white, position.black, position.kings, position.turn, texts)
+                position.white, position.black, position.kings, position.turn, texts, Move,
+                self.variant)
         except ValueError:  # a set-up that is no position of this board
             return LineReplay([], position, "position")
-        return LineReplay([self._move(f) for f in moves], Position(white, black, kings, turn),
-                          STOPS[stop])
+        return LineReplay(moves, Position(white, black, kings, turn), STOPS[stop])
 
 
 def main_line_tokens(game: Game) -> list[str] | None:

@@ -357,12 +357,12 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
         if ply.number is not None and (ply.black_number
                                        or ply.number != numbering.number(index)):
             _check_number(replayed, ply, numbering.number(index), board)
-        move = ahead[index]
+        taken = ahead[index]
         before = board.position
-        board.position = after = before.play(move)
-        moves.append(move)
+        board.position = after = before.play(taken)
+        moves.append(taken)
         positions.append(before)
-        claims = push(before, move, after)
+        claims = push(before, taken, after)
         if claims and index + 1 < len(plies):
             _note_draws(replayed, claims, ply.record, numbering.number(index), before.turn)
     index = known - 1
