@@ -9,7 +9,7 @@ its iterative deepening to D; ours: ``Limit(depth=D)``, the fastest of three run
 gives the total seconds and nodes over the set (each engine counts its own nodes: py-draughts
 the nodes of its negamax and quiescence, ours every position entered). Run on one core:
 ``taskset -c 0 .venv/bin/python bench/engine_builtin.py`` (``--depth``, ``--peer-depth``,
-``--variants``).
+``--variants``, ``--peer-python``).
 """
 
 from __future__ import annotations
@@ -30,8 +30,6 @@ from replay.engine.builtin import BuiltinEngine  # noqa: E402
 from replay.engine.hub import position_text  # noqa: E402
 from replay.engine.limits import Limit  # noqa: E402
 
-PEER_PYTHON = ROOT / ".bench-venvs" / "py-draughts" / "bin" / "python"
-MAIN_PEER_PYTHON = Path("/work/main/.bench-venvs/py-draughts/bin/python")
 PEER_BOARDS = {"international": "StandardBoard", "russian": "RussianBoard"}
 VARIANTS = ("international", "russian", "english", "brazilian", "italian", "czech", "thai",
             "turkish", "pool", "spanish", "portuguese", "frisian", "frysk", "antidraughts",
@@ -88,9 +86,18 @@ def ours(variant: str, boards: list[Board], depth: int, repeat: int = 3) -> dict
     return {"seconds": seconds, "nodes": int(nodes)}
 
 
-def peer(variant: str, boards: list[Board], depth: int) -> dict | None:
-    python = PEER_PYTHON if PEER_PYTHON.exists() else MAIN_PEER_PYTHON
-    if variant not in PEER_BOARDS or not python.exists():
+def peer_python(given: str | None) -> Path | None:
+    """py-draughts' Python: the one given, else bench/peers.py's venv (made on first use)."""
+    if given:
+        return Path(given)
+    sys.path.insert(0, str(ROOT / "bench"))
+    from peers import PY_DRAUGHTS, ensure_peer
+
+    return None if ensure_peer(PY_DRAUGHTS) else PY_DRAUGHTS.python
+
+
+def peer(python: Path | None, variant: str, boards: list[Board], depth: int) -> dict | None:
+    if variant not in PEER_BOARDS or python is None:
         return None
     args = {"board": PEER_BOARDS[variant], "depth": depth,
             "positions": [position_text(b, 2) for b in boards]}
@@ -113,7 +120,10 @@ def main() -> None:
     parser.add_argument("--peer-depth", type=int, default=5,
                         help="both engines at this depth, beside each other (default 5)")
     parser.add_argument("--variants", nargs="*", default=list(VARIANTS))
+    parser.add_argument("--peer-python", metavar="PATH",
+                        help="py-draughts' venv Python (default: bench/peers.py's)")
     options = parser.parse_args()
+    python = peer_python(options.peer_python)
     print(f"started {time.strftime('%H:%M:%S')}; {len(PLIES)} positions a variant "
           f"(start, after {', '.join(map(str, PLIES[1:]))} random plies)")
     print("| variant, engine | depth | seconds (set) | nodes | nodes/s |")
@@ -126,7 +136,7 @@ def main() -> None:
             print(row(f"{variant}, builtin", options.peer_depth,
                       ours(variant, boards, options.peer_depth)), flush=True)
             print(row(f"{variant}, py-draughts SimpleEngine", options.peer_depth,
-                      peer(variant, boards, options.peer_depth)), flush=True)
+                      peer(python, variant, boards, options.peer_depth)), flush=True)
 
 
 if __name__ == "__main__":
