@@ -215,3 +215,21 @@ def test_the_hub_server_answers_a_bad_position_with_an_error():
     assert lines[0].startswith('error message="a position is W or B and 32 letters')
     assert lines[1].startswith("error message=") and "level" in lines[1]
     assert lines[2] == "pong"
+
+
+@pytest.mark.usefixtures("no_engine_outlives_a_test")
+def test_pdn_analyse_uses_the_built_in_engine_by_default(shared_data, tmp_path):
+    from typer.testing import CliRunner
+
+    from cli.app import app
+
+    text = (shared_data / "games-checkers" / "russian" / "World_Championship_1998.pdn"
+            ).read_text(encoding="utf-8")
+    source = tmp_path / "two.pdn"
+    source.write_text("\n\n[".join(text.split("\n\n[")[:2]) + "\n", encoding="utf-8")
+    out = tmp_path / "out.pdn"
+    result = CliRunner().invoke(app, ["analyse", str(source), "-o", str(out), "--depth", "4"])
+    assert result.exit_code == 0, result.output
+    written = out.read_text(encoding="utf-8")
+    assert written.count('[Annotator "pdn builtin 1, depth 4"]') == 2
+    assert written.count("[%eval") > 40
