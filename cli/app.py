@@ -17,6 +17,7 @@ from . import (
     cat,
     convert,
     database,
+    engine,
     explore,
     info,
     match,
@@ -42,7 +43,7 @@ app = PdnTyper(
     rich_markup_mode=None,  # plain help: rich's formatter costs more than the rest of --help
 )
 for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
-               database, explore, standings, analyse, match, serve):
+               database, explore, standings, analyse, match, serve, engine):
     module.register(app)
 
 

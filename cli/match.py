@@ -11,14 +11,16 @@ import typer
 from .common import ExitCode, fail, stderr_console
 from .options import OutputOption, VariantOption
 
-PLAYER_HELP = ("hub:COMMAND (a Hub engine we start), dxp:HOST:PORT (a DXP engine that listens), "
+PLAYER_HELP = ("builtin (the toolkit's own engine), hub:COMMAND (a Hub engine we start), "
+               "dxp:HOST:PORT (a DXP engine that listens), "
                "dxp-listen:[HOST:]PORT (we listen, a DXP engine connects) or random[:SEED].")
 
 
 def match(
     first: Annotated[str, typer.Argument(metavar="PLAYER1", help=PLAYER_HELP)],
     second: Annotated[str, typer.Argument(metavar="PLAYER2", help="The other player, as "
-                                          "PLAYER1.")],
+                                          "PLAYER1; the built-in engine when not given.")]
+    = "builtin",
     output: OutputOption = None,
     variant: VariantOption = "international",  # type: ignore[assignment]
     ballots: Annotated[str | None, typer.Option(
@@ -39,7 +41,8 @@ def match(
         help="The move cap: a game still going after this many "
         "moves of each side ends without a result (*); 0: none.")] = 150,
     depth: Annotated[int | None, typer.Option(
-        "--depth", min=1, help="Search depth of Hub engines (instead of the clock).")] = None,
+        "--depth", min=1, help="Search depth of Hub engines and the built-in one (instead of "
+        "the clock).")] = None,
     movetime: Annotated[float | None, typer.Option(
         "--movetime", min=0.0, metavar="SECONDS",
         help="Seconds per move of Hub engines (instead of the "

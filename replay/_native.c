@@ -960,6 +960,8 @@ static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
                          (unsigned long long)p.black, (unsigned long long)p.kings, p.turn, stop);
 }
 
+#include "_search.c"
+
 static PyMethodDef Rules_methods[] = {
     {"routes", (PyCFunction)Rules_routes, METH_VARARGS,
      "routes(white, black, kings, turn, origins, frozen): (capture routes, quiet moves)"},
@@ -970,6 +972,7 @@ static PyMethodDef Rules_methods[] = {
     {"replay", (PyCFunction)Rules_replay, METH_VARARGS,
      "replay(white, black, kings, turn, texts[, factory, extra]): (moves, final position, "
      "stop)"},
+    {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -102,6 +102,8 @@ CASES = {
     "explore": ("{good_db} --moves c3-d4", None, "{good_db} --position nonsense"),
     # a server runs until stopped: tests/tools/serve starts it; here its usage errors only
     "serve": (None, None, "{good} --port nonsense"),
+    # the built-in engine's Hub server reads no games: stdin ends at once, the talk with it
+    "engine": ("hub", None, "hub --variant nonsense"),
 }
 RUNS = [(command, kind, code) for command, cases in CASES.items()
         for kind, code in zip(("good", "some games", "usage"),
@@ -119,6 +121,10 @@ def test_every_command_of_pdn_help_has_its_cases():
 def test_exit_code(files, command, kind, code):
     if command == "analyse":
         require(find_dame() is not None, "dame-rs (pip install dame-rs; make test-deps)")
+    if command == "engine" and kind == "good":
+        from replay.native import available
+
+        require(available(), "the native rules core (the built-in engine runs on it)")
     arguments = CASES[command][("good", "some games", "usage").index(kind)]
     result = runner.invoke(app, [command, *arguments.format_map(files).split()])
     assert result.exit_code == code, result.output
@@ -127,7 +133,7 @@ def test_exit_code(files, command, kind, code):
 # pdn analyse reads International games: tests/tools/engine/test_analyse.py has its
 # unreadable input
 @pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search", "match",
-                                                         "analyse", "explore"}))
+                                                         "analyse", "explore", "engine"}))
 def test_an_input_that_cannot_be_read_is_exit_2(files, tmp_path, command):
     good = (CASES[command][0] or "{good}").format_map(files).split()
     missing = [str(tmp_path / "none.pdn") if part == files["good"] else part
