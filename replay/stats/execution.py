@@ -9,6 +9,7 @@ the process that read them: a partition comes back as two small typed frames.
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -16,6 +17,7 @@ import pandas as pd
 
 from pdn.model import Game
 from pdn.reader import read_games
+from replay.agreement import HELD_GAMES, file_variant
 from replay.choice import RulesChoice
 from replay.inference import keyed_variant
 from replay.run.parallel import gc_paused
@@ -48,6 +50,9 @@ class Part:
     # The games whose record tells nothing of their variant, by row: their file's other
     # games tell it (``replay.silent``), which only the main process sees in order.
     silent: dict[int, Game] = field(default_factory=dict)
+    # The games that several variants replay, by row: they take the variant their file's
+    # games show where it replays them too (``replay.agreement``).
+    open: dict[int, Game] = field(default_factory=dict)
 
 
 def run_batch(partition: Partition, options: TableOptions) -> Part:
@@ -69,7 +74,9 @@ def _tabulated(partition: Partition, options: TableOptions) -> Part:
     return Part(partition.source, partition.size, typed_games(rows),
                 typed_moves(moves.columns) if moves is not None else None,
                 {row: game for row, (game, fields) in enumerate(zip(games, rows, strict=True))
-                 if fields["silent"]})
+                 if fields["silent"]},
+                {row: game for row, (game, fields) in enumerate(zip(games, rows, strict=True))
+                 if fields["open"]})
 
 
 def iter_parts(sources: Iterable[str], options: TableOptions, *, jobs: int = 1,
@@ -82,7 +89,52 @@ def iter_parts(sources: Iterable[str], options: TableOptions, *, jobs: int = 1,
     Dask."""
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
         parts = runner.run(run_batch, sources, options, encoding=encoding, size=BLOCK)
-        yield from _followed(_numbered(parts, progress), options)
+        yield from _followed(_agreed(_numbered(parts, progress), options), options)
+
+
+def _agreed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
+    """The parts, in order, where a game that several variants replay takes the variant its
+    file's games show where that replays it too (``replay.agreement``): the parts of a source
+    are held until it ends (at most ``HELD_GAMES`` games, which then decide for the rest)."""
+    source: str | None = None
+    held: list[Part] = []
+    votes: Counter[str] = Counter()
+    shown: str | None = None
+    settled = False
+    for part in parts:
+        if part.source != source:
+            yield from _agree_parts(held, file_variant(votes) if not settled else shown,
+                                    options)
+            source, held, votes, shown, settled = part.source, [], Counter(), None, False
+        if settled:
+            yield from _agree_parts([part], shown, options)
+            continue
+        votes.update(str(part.games.at[row, "variant"]) for row in range(len(part.games))
+                     if row not in part.silent)
+        held.append(part)
+        if sum(len(waiting.games) for waiting in held) >= HELD_GAMES:
+            shown, settled = file_variant(votes), True
+            yield from _agree_parts(held, shown, options)
+            held = []
+    yield from _agree_parts(held, file_variant(votes) if not settled else shown, options)
+
+
+def _agree_parts(parts: list[Part], shown: str | None, options: TableOptions
+                 ) -> Iterator[Part]:
+    """The parts with each open game read other than ``shown`` read again with it offered."""
+    for part in parts:
+        for row, game in part.open.items() if shown is not None else ():
+            if str(part.games.at[row, "variant"]) == shown:
+                continue
+            choice = options.choice
+            fields = game_row(game, int(part.games.at[row, "game"]), choice.default,
+                              choice.override, options.opening_plies, None, choice.rules,
+                              shown=keyed_variant(shown))
+            again = typed_games([fields])
+            for column in REPLAY_COLUMNS:
+                part.games.at[row, column] = again.at[0, column]
+        part.open = {}
+        yield part
 
 
 def _numbered(parts: Iterable[Part], progress: Callable[[int], None] | None
