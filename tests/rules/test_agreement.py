@@ -109,3 +109,16 @@ def test_the_script_lists_the_games_that_leave_their_files_variant(shared_data):
     assert shown == "english" and [(item.game, item.variant) for item in found] == [
         (3, "international")]
     assert leaving(shared_data / ONE_VARIANT[0][0])[2] == []
+
+
+def test_split_stats_and_info_read_the_czech_event_as_one_variant(shared_data, tmp_path):
+    path = shared_data / ONE_VARIANT[0][0]
+    split = runner.invoke(app, ["split", str(path), "--by", "variant", "-o", str(tmp_path)])
+    assert split.exit_code in (0, 1), split.output
+    assert sorted(p.name for p in tmp_path.glob("*.pdn")) == ["czech.pdn"]
+    assert len(list(read_games(tmp_path / "czech.pdn"))) == 40  # its unreadable game too
+    stats = runner.invoke(app, ["stats", str(path), "-t", "games", "--json"])
+    rows = [json.loads(line) for line in stats.stdout.splitlines() if line.startswith("{")]
+    assert Counter(row["variant"] for row in rows) == {"czech": 40}
+    info = runner.invoke(app, ["info", str(path), "--json"])
+    assert json.loads(info.stdout.splitlines()[0])["inferred"] == {"czech": 40}
