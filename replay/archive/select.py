@@ -301,7 +301,7 @@ def wanted_outcome(query: str, variant: Variant) -> str:
 
 def result_outcome(result: str | None, variant: Variant) -> str:
     """Who won a game, by its written result (the one meaning ``filter``, ``search``,
-    ``stats``, ``standings``, ``explore`` and the viewer share); ``unknown`` for none."""
+    ``stats``, ``standings`` and ``explore`` share); ``unknown`` for none."""
     return normalise_result(result, variant)
 
 

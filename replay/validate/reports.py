@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 
-from pdn.chunks import block_chunks
+from pdn.chunks import Chunk, block_chunks
 from pdn.fen import format_fen
 from pdn.model import Game
 from pdn.reader import parse_chunks
@@ -71,10 +71,14 @@ class GameReport:
     record: Game | None = field(default=None, repr=False, compare=False)
     silent: bool = False
     open_variant: bool = False
+    # Where a worker read the game (its partition's text, shared by the partition's reports):
+    # held instead of ``record``, a string the collector need not walk (``validate_partition``).
+    origin: Chunk | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
-        fields = asdict(replace(self, record=None) if self.record is not None else self)
-        for name in ("result_reading", "record", "silent", "open_variant"):
+        fields = asdict(replace(self, record=None, origin=None)
+                        if self.record is not None or self.origin is not None else self)
+        for name in ("result_reading", "record", "silent", "open_variant", "origin"):
             del fields[name]
         return fields
 
@@ -256,9 +260,9 @@ def agree_reports(reports: Iterable[GameReport], work: ValidationWork, *,
     reported again with the variant its file's games show offered first
     (``replay.agreement``); ``known``: that variant is ``shown``, told by the caller."""
     def redo(report: GameReport, key: str) -> GameReport:
-        assert report.record is not None
+        game = report.record or _read_again(report)
         choice = work.choice
-        again = report_game(report.record, choice.default, choice.override, suggest=work.suggest,
+        again = report_game(game, choice.default, choice.override, suggest=work.suggest,
                             rules=choice.rules, strict=work.strict, shown=keyed_variant(key))
         again.game, again.file = report.game, report.file
         return again
@@ -267,7 +271,7 @@ def agree_reports(reports: Iterable[GameReport], work: ValidationWork, *,
         return None if report.silent else report.variant_key
 
     def open_(report: GameReport) -> bool:
-        return report.open_variant and report.record is not None
+        return report.open_variant and (report.record is not None or report.origin is not None)
 
     if known:
         return agree_with(reports, shown, told, open_, redo)
@@ -288,7 +292,7 @@ def follow_reports(reports: Iterable[GameReport], work: ValidationWork, key: str
         return again
 
     def cleared(report: GameReport) -> GameReport:
-        report.record = None
+        report.record = report.origin = None
         return report
 
     followed = follow_file(reports, lambda report: report.silent and report.record is not None,
@@ -380,10 +384,22 @@ def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int,
     """Worker entry: cut a partition of games into chunks, read and replay them; the
     partition's size and the reports."""
     with gc_paused():
-        return partition.size, [
+        block = partition.chunk()
+        reports = [
             report_game(game, work.choice.default, work.choice.override, suggest=work.suggest,
                         rules=work.choice.rules, strict=work.strict)
-            for game in parse_chunks(block_chunks(partition.chunk()), partition.source)]
+            for game in parse_chunks(block_chunks(block), partition.source)]
+    for report in reports:
+        if report.open_variant and not report.silent:  # read again from the text if need be
+            report.record, report.origin = None, block
+    return partition.size, reports
+
+
+def _read_again(report: GameReport) -> Game:
+    """The game of a report, read again from its partition's text as the worker read it."""
+    assert report.origin is not None
+    return next(game for game in parse_chunks(block_chunks(report.origin), report.file)
+                if game.line == report.line)
 
 
 def _renumbered(batches: Iterable[tuple[int, list[GameReport]]],

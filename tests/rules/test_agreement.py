@@ -122,3 +122,15 @@ def test_split_stats_and_info_read_the_czech_event_as_one_variant(shared_data, t
     assert Counter(row["variant"] for row in rows) == {"czech": 40}
     info = runner.invoke(app, ["info", str(path), "--json"])
     assert json.loads(info.stdout.splitlines()[0])["inferred"] == {"czech": 40}
+
+
+def test_the_stats_dataset_the_workers_write_agrees_too(shared_data, tmp_path):
+    pytest.importorskip("pyarrow")
+    import pandas as pd
+
+    from replay.stats.dataset import write_dataset
+
+    path = shared_data / ONE_VARIANT[0][0]
+    write_dataset([str(path)], None, str(tmp_path / "games") + "/", "games", jobs=1)
+    games = pd.read_parquet(tmp_path / "games")
+    assert Counter(games["variant"].astype(str)) == {"czech": 40}
