@@ -109,4 +109,4 @@ def test_clean_fix_results_reports_each_change_and_leaves_the_others(shared_data
     assert games[0].result == "2-0"
     plain = runner.invoke(app, ["clean", str(path), "-o", str(tmp_path / "plain.pdn")])
     assert plain.exit_code == 0
-    assert [g.tags.get("Result") for g in read_games(tmp_path / "plain.pdn")][0] == "*"
+    assert next(read_games(tmp_path / "plain.pdn")).tags.get("Result") == "*"
