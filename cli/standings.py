@@ -159,6 +159,7 @@ def standings_command(
     except CorrectionError as error:
         fail(str(error))
     table = standings(built, chosen)
+    _warn_contradicted(games, variant)
     from replay.tournament.report import event_report
     from replay.tournament.report_pages import report_html, report_json
     from replay.tournament.teams import TeamError, read_teams
@@ -202,6 +203,28 @@ def standings_command(
                                        p.title() for p in table.unfinished))
     if not table.complete:
         raise typer.Exit(ExitCode.SOME_GAMES)
+
+
+def _warn_contradicted(games: list, variant) -> None:
+    """A warning on stderr for each game whose recorded result its final position
+    contradicts (counted as recorded: ``pdn clean --fix-results`` writes the result the
+    rules decide). The games are replayed file by file, as ``pdn validate`` replays them."""
+    from itertools import groupby
+
+    from rich.markup import escape
+
+    from replay.validate.reports import report_games
+
+    from .common import stderr_console
+
+    console = stderr_console()
+    for _, group in groupby(games, key=lambda game: game.source):
+        for report in report_games(group, variant):
+            if report.status == "contradicted":
+                where = f"{report.file or '<stdin>'}:{report.line}"
+                console.print(f"[yellow]warning:[/yellow] {escape(where)}: "
+                              f"{escape(report.title)}: result {escape(report.result or '?')} "
+                              f"contradicted — {escape(report.result_note)}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

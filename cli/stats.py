@@ -74,6 +74,8 @@ def stats(
     """Tabulate archives with pandas: games, moves, players, openings, summary; plot them.
 
     Without -o the first rows are shown, or with --json the whole table as JSON lines.
+    A game whose recorded result its final position contradicts is tabulated as recorded,
+    with a warning naming it on stderr.
     Exit status: 0 done, 1 some games invalid or unreadable (tabulated all the same), 2
     usage error, unreadable input or a missing optional library.
     """
@@ -97,13 +99,17 @@ def stats(
         _exit(statuses)
     if output is not None:
         rows, games = _write(sources, choice, table, Path(output), plot is not None,
-                             {**run, "statuses": statuses})
+                             {**run, "statuses": statuses, "warn": _warn})
         typer.echo(f"{count(rows, 'row')} of {table} written to {output}", err=True)
         if plot is not None:
             _plot(games, plot)
         _exit(statuses)
     tables = _compute(sources, choice, table == "moves", run)
     statuses.update(tables.games["status"].astype(str))
+    from replay.stats.tables import contradicted_lines
+
+    for line in contradicted_lines(tables.games):
+        _warn(line)
     if plot is not None:
         _plot(tables.games, plot)
     frame = tables.table(table)
@@ -113,6 +119,13 @@ def stats(
     else:
         show_table(tables.games, frame, table)
     _exit(statuses)
+
+
+def _warn(line: str) -> None:
+    """A game whose recorded result its final position contradicts, on stderr (tabulated
+    all the same, as recorded: ``pdn clean --fix-results`` writes the result the rules
+    decide)."""
+    typer.secho(line, err=True, fg="yellow")
 
 
 def _exit(statuses: Counter[str]) -> None:

@@ -30,7 +30,7 @@ from lark.exceptions import UnexpectedInput
 from pdn.chunks import Chunk, block_chunks, split_blocks, split_chunks
 from pdn.errors import explain_error, internal_error
 from pdn.lexer import NestingError
-from pdn.lookalikes import mend_lookalikes
+from pdn.lookalikes import mend_lookalikes, spaced_moves
 from pdn.model import Diagnostic, Game, Line, Ply
 from pdn.moves import NumberError
 from pdn.movetext import GameTransformer
@@ -231,6 +231,7 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
     for game in games:
         if game.tags and game.result is None and not game.moves.has_plies() and not game.errors:
             game.diagnostics.append(_cut_off(game))
+        game.diagnostics.extend(spaced_moves(game.moves))
     return games
 
 
