@@ -74,7 +74,8 @@ def stats(
 ) -> None:
     """Tabulate archives with pandas: games, moves, players, openings, summary; plot them.
 
-    Without -o the first rows are shown, or with --json the whole table as JSON lines.
+    Without -o: on a terminal, the first rows in the columns that fit; piped or redirected,
+    the whole table as tab-separated values; with --json, the whole table as JSON lines.
     Exit status: 0 done, 1 some games invalid or unreadable (tabulated all the same), 2
     usage error, unreadable input or a missing optional library.
     """

@@ -151,6 +151,40 @@ def test_help_names_values_not_types(runner, command):
     assert not re.search(r"<(bool|str|int|path|list|float)[^>]*>", text), text
 
 
+def test_pdn_alone_prints_the_help_and_no_empty_error_line(runner):
+    result = runner.invoke(app, [])
+    assert "Usage: pdn" in result.stdout and "validate" in result.stdout
+    assert result.exit_code == 2 and result.stderr == "", result.stderr
+
+
+@pytest.mark.parametrize("command", ["standings", "dedupe", "clean", "match", ""])
+def test_help_paragraphs_are_wrapped_to_the_terminal_not_where_the_source_breaks(
+        runner, command):
+    """A docstring's line breaks are not the terminal's: at 80 columns no line of the help
+    holds a lone word left over from a source line (``games,`` / ``the``)."""
+    text = runner.invoke(app, [*command.split(), "--help"], env={"COLUMNS": "80"}).stdout
+    lines = [line.strip(" │") for line in text.split("╭─ Options")[0].splitlines()]
+    if command:
+        first = {"standings": "Points in", "dedupe": "Remove duplicate", "clean": "Normalise",
+                 "match": "Play a match"}[command]
+        paragraph = text[text.index(first):].split("\n \n")[0]
+        assert all(len(line) > 60 for line in paragraph.splitlines()[:-1]), paragraph
+    else:  # the commands' list: wide enough, each command's summary is one line
+        wide = runner.invoke(app, ["--help"], env={"COLUMNS": "400"}).stdout
+        for name, end in (("dedupe", "copy of each."), ("clean", "report every change."),
+                          ("match", "(docs/engines-dxp.md).")):
+            row = next(line for line in wide.splitlines() if line.startswith(f"│ {name} "))
+            assert row.rstrip(" │").endswith(end), row
+    assert not any(re.fullmatch(r"\w+[,.]?", line) for line in lines), text
+
+
+def test_stats_help_says_what_a_pipe_gets(runner):
+    text = " ".join(runner.invoke(app, ["stats", "--help"], env={"COLUMNS": "200"}
+                                  ).stdout.split())
+    assert "piped or redirected, the whole table as tab-separated values" in text
+    assert "Without -o the first rows are shown" not in text
+
+
 def test_usage_errors_are_error_lines(runner):
     for args in (["cat"], ["cat", "x.pdn", "--game", "0"], ["nonsense"],
                  ["validate", "--bogus", "x"]):
