@@ -26,13 +26,13 @@ demo: $(BIN)/pdn  ## the main job on the bundled samples
 	$(BIN)/pdn convert samples/russian/ivanov_petrov_short.pdn --to full --format text
 
 test: $(BIN)/pdn  ## the whole test suite, 15-25 min (a missing browser, peer or dask skips; fails under CI=true)
-	@echo "The whole suite: 15-25 minutes on a laptop (make test-quick: about 1 minute)."
+	@echo "The whole suite: 15-25 minutes on a laptop (make test-quick: about 2 minutes)."
 	$(BIN)/python -m pytest
 
 # A newcomer's first check: the reader, the writer, the library and the command line's
-# surface, in about a minute; make test runs everything.
+# surface, in about 2 minutes (291 tests); make test runs everything.
 QUICK_TESTS = tests/notation tests/test_api.py tests/cli/test_cli_surface.py tests/test_layers.py
-test-quick: $(BIN)/pdn  ## a quick subset (about 1 min): reader, writer, library, command line
+test-quick: $(BIN)/pdn  ## a quick subset (about 2 min): reader, writer, library, command line
 	$(BIN)/python -m pytest -q $(QUICK_TESTS)
 
 test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (.ci/run: apt-get)
