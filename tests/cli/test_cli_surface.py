@@ -104,6 +104,31 @@ def test_stats_table_fits_a_terminal_and_cuts_long_cells(tmp_path):
     assert "1,234 games" not in screen.getvalue()  # the headline counts games, not a cell
 
 
+@pytest.mark.parametrize("width", [80, 140])
+def test_stats_summary_names_each_file_and_keeps_the_results_on_a_terminal(tmp_path, width):
+    """Files deep in a folder: each row shows what differs (the file's name), the folder
+    once in the title; at 80 columns the result columns stay, the averages go first."""
+    from pdn.cli.stats import show_table
+    from replay import stats_tables
+    from rich.console import Console
+
+    folder = tmp_path / "a long folder name" / "of the archives" / "russian"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "wc1998.pdn").write_text(GAME.replace('"e"', '"World Championship 1998"'))
+    (folder / "sub" / "sssr1968.pdn").write_text(GAME.replace("1/2-1/2", "1-0"))
+    tables = stats_tables([str(folder / "wc1998.pdn"), str(folder / "sub" / "sssr1968.pdn")])
+    screen = io.StringIO()
+    show_table(tables.games, tables.table("summary"), "summary",
+               Console(file=screen, width=width, force_terminal=True, color_system=None))
+    text = screen.getvalue()
+    assert all(len(line) <= width for line in text.splitlines())
+    rows = [line for line in text.splitlines() if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows] == ["wc1998.pdn", "sub/sssr1968.pdn"]
+    header = next(line for line in text.splitlines() if line.startswith("┃"))
+    assert all(name in header for name in ("games", "white", "black", "draw")), header
+    assert "files in " + str(tmp_path / "a long folder name") in " ".join(text.split())
+
+
 def test_stats_table_piped_is_tab_separated_with_a_header():
     from pdn.cli.stats import show_table
     from rich.console import Console
