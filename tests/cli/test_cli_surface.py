@@ -109,8 +109,9 @@ def test_stats_summary_names_each_file_and_keeps_the_results_on_a_terminal(tmp_p
     """Files deep in a folder: each row shows what differs (the file's name), the folder
     once in the title; at 80 columns the result columns stay, the averages go first."""
     from pdn.cli.stats import show_table
-    from replay import stats_tables
     from rich.console import Console
+
+    from replay import stats_tables
 
     folder = tmp_path / "a long folder name" / "of the archives" / "russian"
     (folder / "sub").mkdir(parents=True)
