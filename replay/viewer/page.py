@@ -150,9 +150,10 @@ def archive_entries(source: str | Path, default: Variant | None = None,
                     override: Variant | None = None, *, rules: Rules | None = None,
                     flipped: bool = False, jobs: int = 1, encoding: str | None = None,
                     progress: Callable[[int], None] | None = None, suggest: bool = False
-                    ) -> Iterator[tuple[str, str, dict, bool]]:
+                    ) -> Iterator[tuple[str, str, dict, str]]:
     """Every game of a PDN file read, replayed and made into its page entry, in file order:
-    (kind key, entry, kind, whether a move does not replay). ``jobs`` worker processes do
+    (kind key, entry, kind, the game's status: valid, invalid, incomplete or
+    unreadable). ``jobs`` worker processes do
     it in blocks of games (``replay.run.runner``; 0: all cores when the file is large enough to
     repay them); the variant is chosen as ``replay_game`` does from ``default``,
     ``override`` and ``rules``; ``progress`` is told how much of the file each block
@@ -163,8 +164,8 @@ def archive_entries(source: str | Path, default: Variant | None = None,
         for size, entries, kinds in batches:
             if progress is not None:
                 progress(size)
-            for key, entry, invalid in entries:
-                yield key, entry, kinds[key], invalid
+            for key, entry, status in entries:
+                yield key, entry, kinds[key], status
 
 
 BLOCK = PARTITION_CHARS
@@ -172,9 +173,9 @@ BLOCK = PARTITION_CHARS
 
 def _block_entries(partition: Partition, default: Variant | None, override: Variant | None,
                    rules: Rules | None, flipped: bool, suggest: bool = False
-                   ) -> tuple[int, list[tuple[str, str, bool]], dict[str, dict]]:
-    """Worker entry: a partition's size, the entries of its games and the board kinds they
-    use."""
+                   ) -> tuple[int, list[tuple[str, str, str]], dict[str, dict]]:
+    """Worker entry: a partition's size, the entries of its games (with each game's status,
+    as ``pdn validate`` counts it) and the board kinds they use."""
     entries, kinds = [], {}
     with gc_paused():
         for game in parse_chunks(block_chunks(partition.chunk())):
@@ -182,7 +183,7 @@ def _block_entries(partition: Partition, default: Variant | None, override: Vari
             key, entry = game_entry(replayed, flipped=flipped,
                                     suggestions=suggestions_of(replayed) if suggest else ())
             kinds.setdefault(key, board_kind(replayed.variant, flipped))
-            entries.append((key, entry, bool(replayed.errors)))
+            entries.append((key, entry, str(replayed.status)))
     return partition.size, entries, kinds
 
 
