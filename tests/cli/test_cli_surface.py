@@ -242,3 +242,14 @@ def test_search_table_names_files_as_given(runner, tmp_path, monkeypatch):
     assert runner.invoke(app, ["index", "games.pdn", "-o", "games.db"]).exit_code == 0
     table = runner.invoke(app, ["search", "games.db", "--format", "table"]).stdout
     assert table.splitlines()[1].split("\t")[1] == "games.pdn"
+
+
+def test_merge_promises_what_it_does_the_games_as_written(runner, tmp_path):
+    """merge copies each game's text as written: its help says so, not "PDN 3.0"."""
+    source = tmp_path / "a.pdn"
+    source.write_text('[Event "e"]\n1. 11-15 23-19 *\n\n')
+    merged = runner.invoke(app, ["merge", str(source)]).stdout
+    assert merged.startswith('[Event "e"]\n1. 11-15') and "[Site" not in merged
+    text = " ".join(runner.invoke(app, ["merge", "--help"], env={"COLUMNS": "200"}
+                                  ).stdout.split())
+    assert "each as written" in text and "PDN 3.0 file" not in text
