@@ -5,7 +5,11 @@ see ``replay.viewer.moves``) and, once per kind of board, the empty board and it
 (``replay.viewer.board``). Its own script (``viewer.js``) draws the board, applies and undoes
 the moves, writes the move list with variations, comments and NAGs, and follows clicks, the
 arrow keys (right: next move, left: back, up/down: the other moves played from the same
-position, Home/End, PgUp/PgDn: the game) and a URL fragment ``#game=2&ply=5``. The game list
+position, Home/End, PgUp/PgDn: the game, f: flip the board) and a URL fragment
+``#game=2&ply=5``, which it keeps up to date as one steps (``&node=N`` for a move of a
+variation), so that a position can be shared by its address. Under the board, a graph of
+the ``[%eval]`` of the main line's moves (what ``pdn analyse`` writes) takes a click to go
+to that move; Copy FEN and Copy PDN copy the position and the game as shown. The game list
 can be searched by player or event and draws only the rows in view, so archives of tens of
 thousands of games open at once. The board element exposes the position shown in
 ``data-fen`` and ``data-ply``.
@@ -226,11 +230,17 @@ PAGE = """<!DOCTYPE html>
 <div id="controls">
 <button id="first" title="Start (Home)">«</button><button id="back" title="Back (←)">‹</button>
 <button id="next" title="Next (→)">›</button><button id="last" title="End (End)">»</button>
+<button id="flip" title="Flip the board (f)">⇅</button>
 </div>
+<div id="graph" hidden title="Evaluation after each move of the main line (White's view):
+click to go there"></div>
 <p id="current"></p><p id="error" class="error"></p><p id="warning" class="warning"></p>
 <div id="suggestion" class="suggestion"></div>
 <div id="notes"></div>
 <p id="fen"></p>
+<p id="copy"><button id="copy-fen" title="Copy the position as FEN">Copy FEN</button>
+<button id="copy-pdn" title="Copy the game as the page shows it, as PDN">Copy PDN</button>
+<span id="copied" role="status"></span></p>
 </section>
 <section id="right">
 <section id="explorer" hidden><h2>Explorer</h2><table><thead><tr><th>Move</th><th>Games</th>
