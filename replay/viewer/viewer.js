@@ -87,8 +87,10 @@ function readGame(number) {
       pdn.push(braced(c));
     } else if (token === "^") {
       const unplayed = text();
-      html.push(`<span class="unplayed" title="not replayed">${esc(unplayed)}</span> `);
-      pdn.push(unplayed);
+      // a move and its number never parted nor broken at a hyphen (viewer.css)
+      html.push(`<span class="unplayed" title="not replayed">${unplayed.split(" ")
+        .map((move) => `<span>${esc(move)}</span>`).join(" ")}</span> `);
+      pdn.push(unplayed.replace(/\u00a0/g, " "));
     } else {
       const id = nodes.length, node = readPly(token, nodes[line.parent], text, kind);
       node.parent = line.parent;

@@ -162,3 +162,32 @@ def test_copy_fen_and_copy_pdn_copy_the_position_and_a_game_that_reads_back(
         len(node.variations) for node in original.mainline()]
     assert [node.ply.eval for node in tree.mainline()] == [
         node.ply.eval for node in original.mainline()]
+
+
+# International, from the 2007 championship's pattern: 2. 33-29 leaves the capture 28x19
+# that the rules require, so the rest is not replayed; PDN_SUGGEST asks for the repairs.
+BROKEN = """[GameType "20"]
+1. 32-28 19-23 2. 33-29 17-22 3. 37-32 22-27 4. 31x22 18x27 5. 38-33 12-18 6. 42-37 7-12
+7. 47-42 1-7 8. 34-30 20-25 *
+"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_moves_after_one_that_does_not_replay_are_numbered_and_never_broken(
+        browser: Browser, tmp_path: Path, width: int):
+    from pdn.cli.app import app
+    from typer.testing import CliRunner
+
+    source, page = tmp_path / "broken.pdn", tmp_path / "broken.html"
+    source.write_text(BROKEN, encoding="utf-8")
+    done = CliRunner().invoke(app, ["view", str(source), "--suggest", "-o", str(page)])
+    assert done.exit_code == 1, done.output
+    browser.resize(width, 900)
+    browser.open(page.as_uri())
+    words = browser.run("""return [...document.querySelectorAll('#moves .unplayed span')]
+        .map((s) => [s.textContent, new Set([...s.getClientRects()].map(
+            (r) => Math.round(r.top))).size]);""")
+    browser.screenshot(tmp_path / f"unplayed-{width}.png")
+    texts = [text.replace("\u00a0", " ") for text, _ in words]
+    assert texts[:4] == ["2... 17-22", "3. 37-32", "22-27", "4. 31x22"], texts
+    assert all(lines == 1 for _, lines in words), words
