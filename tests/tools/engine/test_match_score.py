@@ -1,7 +1,8 @@
 """``pdn match`` ends with the final score: each player's points in the variant's scoring
 (FMJD 2-1-0 for Russian and International, 1-½-0 for English), counted here again from the
 results of the games it wrote (in English the first figure is the first mover's, Black's,
-as pdn standings reads them)."""
+as pdn standings reads them); and ``pdn analyse`` that analysed no move says so instead of
+printing two empty tables."""
 
 from __future__ import annotations
 
@@ -40,3 +41,14 @@ def test_the_match_ends_with_its_final_score(tmp_path, variant, win, draw):
     assert last.startswith(f"final score after {len(games)} games: {one} {shown[points[one]]}"
                            f" - {shown[points[two]]} {two} ("), last
     assert len(games) == 6
+
+
+def test_analyse_prints_no_empty_tables_when_no_move_was_analysed(capsys):
+    """Every game refused (a variant the engine lacks) or failed: a sentence, not a games
+    table and a players table with no rows."""
+    from pdn.cli.analyse import _report
+
+    _report([], json_rows=False, stdout_free=True)
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no move analysed" in captured.err
+    assert "games" not in captured.err.replace("no games or players table", "")
