@@ -230,6 +230,9 @@ def _report(rows, json_rows: bool, stdout_free: bool) -> None:
         for row in rows:
             sys.stdout.write(json.dumps(asdict(row), ensure_ascii=False) + "\n")
         return
+    if not rows:  # every game refused or failed: no table of nothing
+        stderr_console().print("no move analysed: no games or players table")
+        return
     from replay.engine.annotate import games_table, players_table, rows_frame
 
     from .tables import print_terminal_table, write_tsv

@@ -262,7 +262,8 @@ def merge(
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
 ) -> None:
-    """Write the games of every input, in order, into one PDN 3.0 file.
+    """Write the games of every input, in order, into one file, each as written (text
+    between games kept); pdn cat writes them as canonical PDN 3.0.
 
     Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
     unreadable input."""

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from pdn.wording import count
+
 from .common import ExitCode, fail, stderr_console
 from .options import OutputOption, VariantOption
 
@@ -87,6 +89,7 @@ def match(
         fail(str(error))
     target = GameFile(output) if output and output != "-" else None
     console = stderr_console()
+    played: list[tuple[str, str, str]] = []
 
     def on_game(number: int, record, start) -> None:
         text = game_pdn(record, event=event, round_=str(number), minutes=minutes,
@@ -98,6 +101,7 @@ def match(
             target.add(text)
         console.print(f"game {number}/{2 * len(positions)}: {record.white} - {record.black} "
                       f"{record.result} ({record.reason})", markup=False)
+        played.append((record.white, record.black, record.result))
 
     try:
         with contextlib.ExitStack() as stack:
@@ -109,7 +113,41 @@ def match(
     except MatchError as error:
         fail(str(error))
     except EngineError as error:
+        if played:
+            console.print(final_score(played, variant), markup=False)
         fail(str(error), ExitCode.SOME_GAMES)
+    console.print(final_score(played, variant), markup=False)
+
+
+def final_score(played: list[tuple[str, str, str]], variant) -> str:
+    """The match's score from its games (white, black, result), in the variant's scoring
+    (FMJD 2-1-0; 1-½-0 in English), with each player's wins, draws and losses.
+
+    >>> from replay.variants import INTERNATIONAL
+    >>> final_score([("A", "B", "2-0"), ("B", "A", "1-1"), ("A", "B", "0-2")], INTERNATIONAL)
+    'final score after 3 games: A 3 - 3 B (A: 1 win, 1 draw, 1 loss; B: 1 win, 1 draw, 1 loss)'
+    """
+    from replay.replayer import normalise_result
+    from replay.tournament.scoring import scoring_for
+
+    scoring = scoring_for(variant)
+    names = list(dict.fromkeys(name for white, black, _ in played for name in (white, black)))
+    points = dict.fromkeys(names, 0.0)
+    tally = {name: [0, 0, 0] for name in names}  # wins, draws, losses
+    for white, black, result in played:
+        outcome = normalise_result(result, variant)
+        for name, as_white in ((white, True), (black, False)):
+            got = scoring.points(outcome, as_white)
+            if got is None:
+                continue
+            points[name] += got
+            tally[name][0 if got == scoring.win else 1 if got == scoring.draw else 2] += 1
+    first, second = (names + ["?", "?"])[:2]
+    counts = "; ".join(f"{name}: {count(w, 'win')}, {count(d, 'draw')}, {count(lost, 'loss')}"
+                       for name, (w, d, lost) in tally.items())
+    return (f"final score after {count(len(played), 'game')}: {first} "
+            f"{scoring.text(points.get(first, 0))} - {scoring.text(points.get(second, 0))} "
+            f"{second} ({counts})")
 
 
 def register(app: typer.Typer) -> None:

@@ -15,14 +15,6 @@ from .sources import SourceError, collect_sources, read_inputs
 FORMATS = (".csv", ".json", ".html", ".htm", ".pdf")
 
 
-def _short(value: object) -> str:
-    """A tie-break value in a terminal cell: the results in order of the classification
-    shortened to the first five (the HTML and JSON forms keep them all)."""
-    text = str(value)
-    parts = text.split(" ")
-    return text if len(parts) <= 5 else " ".join(parts[:5]) + " …"
-
-
 def _print_table(result) -> None:
     from rich.console import Console
     from rich.markup import escape
@@ -30,6 +22,7 @@ def _print_table(result) -> None:
 
     from replay.tournament.pages import (
         TIEBREAK_TITLES,
+        classification_note,
         incomplete_note,
         missing_note,
         standings_rows,
@@ -44,17 +37,29 @@ def _print_table(result) -> None:
                   f"{event.scoring.name})", title_justify="left")
     rows = standings_rows(result)
     rated = any(line["performance"] is not None for line in rows)
-    for head in ("#", "Player", "Pts", "G", "W", "D", "L", *(("Perf.",) if rated else ()),
-                 *(TIEBREAK_TITLES.get(t, t) for t in result.tiebreaks)):
-        table.add_column(head, justify="left" if head == "Player" else "right",
-                         no_wrap=head == "Player")
-    for line in rows:
-        table.add_row(str(line["place"]), line["player"], event.scoring.text(line["points"]),
-                      *(str(line[k]) for k in ("games", "wins", "draws", "losses")),
-                      *(("" if line["performance"] is None else str(line["performance"]),)
-                        if rated else ()),
-                      *(_short(line[f"tb:{t}"]) for t in result.tiebreaks))
+    heads = ["#", "Player", "Pts", "G", "W", "D", "L", *(("Perf.",) if rated else ()),
+             *(TIEBREAK_TITLES.get(t, t) for t in result.tiebreaks)]
+    cells = [[str(line["place"]), line["player"], event.scoring.text(line["points"]),
+              *(str(line[k]) for k in ("games", "wins", "draws", "losses")),
+              *(("" if line["performance"] is None else str(line["performance"]),)
+                if rated else ()),
+              *(str(line[f"tb:{t}"]) for t in result.tiebreaks)] for line in rows]
+    widths = [max([len(head), *(len(row[k]) for row in cells)]) for k, head in enumerate(heads)]
+    for k, head in enumerate(heads):
+        # every column whole but the classification: whole where it fits, cut with … where
+        # the terminal is too narrow for it
+        sequence = head == "Classification"
+        room = console.width - 1 - sum(width + 3 for j, width in enumerate(widths) if j != k)
+        table.add_column(head, justify="left" if head == "Player" or sequence else "right",
+                         no_wrap=True, overflow="ellipsis",
+                         max_width=max(6, room - 3) if sequence else None,
+                         min_width=None if sequence else widths[k])
+    for row in cells:
+        table.add_row(*row)
     console.print(table)
+    explained = classification_note(result)
+    if explained:
+        console.print(escape(explained))
     for note in (incomplete_note(result), missing_note(result)):
         if note:
             console.print(f"[red]{escape(note)}[/red]")

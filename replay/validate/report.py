@@ -166,6 +166,7 @@ figcaption code{word-break:break-all;font-size:.9em}
 .legend{font-size:.85em;color:#444}.legal{font-size:.85em}
 #valid table{font-size:.8em}#valid td{padding:.1em .5em}
 h2,td{overflow-wrap:anywhere}#summary td:nth-child(3){white-space:nowrap}
+td:first-child{overflow-wrap:normal;white-space:nowrap}
 @media (max-width:600px){
  table thead{display:none}table tr{display:block;border-bottom:1px solid #ddd;padding:.3em 0}
  table td{display:block;border:none;padding:.05em .3em}
