@@ -16,7 +16,7 @@ $(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/_native.c replay/
 	@echo "core is compiled with mypyc and C where a C compiler is found)."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,serve]'
 	touch $(BIN)/pdn
 	@echo "Installed: $(BIN)/pdn"
 
@@ -49,7 +49,7 @@ PURE_TESTS = tests/rules tests/notation tests/test_api.py tests/test_build.py \
 $(PURE_VENV)/bin/pdn: pyproject.toml setup.py
 	$(PYTHON) -m venv $(PURE_VENV)
 	$(PURE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask]' dame-rs
+	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask,serve]' dame-rs
 	touch $(PURE_VENV)/bin/pdn
 
 test-pure: $(PURE_VENV)/bin/pdn  ## the rules core's tests and the main jobs' on the pure-Python build

@@ -129,10 +129,15 @@ def _is_usage_error(error: Exception) -> bool:
 
 def usage_error(error: Any) -> None:
     """Print a usage error as ``error: ...`` with where to find the usage; exit 2."""
+    from typer._click.exceptions import NoArgsIsHelpError
+
     from .common import fail
 
     message = error.format_message()
-    if not message:  # no arguments: the help was printed (click's NoArgsIsHelpError)
+    if isinstance(error, NoArgsIsHelpError):  # no arguments: the help, on stdout, is the answer
+        print(message)
+        sys.exit(error.exit_code)
+    if not message:  # no arguments, with rich's help: already printed
         sys.exit(error.exit_code)
     context = getattr(error, "ctx", None)
     where = f" (see {context.command_path} --help)" if context is not None else ""
