@@ -110,6 +110,9 @@ def spaced_moves(line: Line) -> Iterator[Diagnostic]:
     >>> [note.message for note in spaced_moves(next(read_games("1. 11- 16 23-19 *")).moves)]
     ["'11- 16' at 1:4 is written with a space inside: read as '11-16'"]
     """
+    tokens = line.move_tokens()
+    if tokens is not None and not any(map(_spaced, tokens)):
+        return  # the usual case, told from the tokens without making the plies
     for ply in line.plies:
         record = ply.record
         text = record.text
@@ -120,6 +123,25 @@ def spaced_moves(line: Line) -> Iterator[Diagnostic]:
                              record.line, record.column, "warning")
         for variation in ply.variations:
             yield from spaced_moves(variation)
+
+
+_MOVE_NUMBER = re.compile(r"\d+\.+\s*")
+
+
+def _spaced(token: str) -> bool:
+    """Whether a move token as read (``12. 32-28``, ``19-23``) has a space or
+    a control character inside its move, after its number.
+
+    >>> [_spaced(token) for token in ("12. 32-28", "19-23", "2.\\n37-32!", "11- 16", "1. 11 -16")]
+    [False, False, False, True, True]
+    """
+    space = token.find(" ")
+    if token.isprintable() and (space < 0 or (token[space - 1] == "."
+                                              and token.find(" ", space + 1) < 0)):
+        return False
+    number = _MOVE_NUMBER.match(token)
+    move = token[number.end():] if number else token
+    return " " in move or not move.isprintable()
 
 
 __all__ = ["LOOKALIKES", "mend_lookalikes", "spaced_moves"]
