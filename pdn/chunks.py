@@ -50,7 +50,9 @@ parsed: it becomes a ``too-large`` error and reading goes on after it, so memory
 bounded on any input."""
 
 
-_TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\.?)*"[^\[\]\n]*)?\])+(?:\s|\\r)*')
+# A run of tags on a line: each read as the grammar's TAG reads one (possessively: linear).
+_TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\[^"\n]|\\"(?![^\[\]"\n]*\])|\\(?="))*+'
+                      r'"[^\[\]\n]*)?\])+(?:\s|\\r)*')
 _TAG_START = re.compile(r'\s*\[[A-Za-z][A-Za-z0-9_]*\s+"')
 # A tag line that ends inside its quoted value, and the line that closes such a value: a
 # program broke the tag over two lines (the grammar's TAG reads the two as one).

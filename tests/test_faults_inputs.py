@@ -191,6 +191,18 @@ print([(g.tags.get("Event"), [d.code for d in g.errors]) for g in games])
     assert done.stdout.strip() == "[('a', []), (None, ['too-large']), ('a', [])]"
 
 
+@pytest.mark.parametrize("value", ["\\" * 64, '\\"' * 4000, '\\"\\' * 2000, '\\\\"' * 2000])
+def test_a_tag_left_open_on_a_hostile_line_spoils_only_its_game(value):
+    """A tag value left open on a line of backslashes (or of escaped quotes) is a syntax
+    error of its game. The tag's regular expressions once tried every way of reading each
+    backslash as an escape or as itself: 64 backslashes took longer than the age of the
+    universe, 32,000 escaped quotes 38 s (bench/hostile.py measures the time now)."""
+    text = GOOD + '[Event "' + value + "\n1. 32-28 *\n\n" + GOOD
+    games = list(read_games(text))
+    assert [(g.tags.get("Event"), [d.code for d in g.errors]) for g in games] == [
+        ("a", []), (None, ["syntax"]), ("a", [])]
+
+
 # ---- 4. workers end with their parent; SIGTERM cleans up -----------------------------------
 
 
