@@ -65,7 +65,8 @@ def analyse(
         "--jobs", "-j", min=1, metavar="N", help="Engine processes, each on its own games.")]
     = 1,
     timeout: Annotated[float, typer.Option(
-        min=0.1, metavar="SECONDS", help="How long the engine may take to start.")] = 60.0,
+        min=0.1, metavar="SECONDS", help="How long the engine may take to start, and each "
+        "search: --movetime and this more, under --depth this in all.")] = 60.0,
     json_rows: JsonOption = False,
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,

@@ -50,8 +50,8 @@ def match(
         "once for both players, or once per player in order.")] = None,
     timeout: Annotated[float, typer.Option(
         "--timeout", min=1.0, metavar="SECONDS",
-        help="Seconds to wait for a DXP engine to connect or "
-        "answer.")] = 60.0,
+        help="Seconds to wait for an engine to start, connect or answer; a Hub engine's "
+        "search may take --movetime and this more, under --depth this in all.")] = 60.0,
 ) -> None:
     """Play a match: every start position twice with colours swapped; the games are written
     as PDN (the engines' names, Event, Date, Round, TimeControl, FEN, the result by our rules),

@@ -191,6 +191,48 @@ print([(g.tags.get("Event"), [d.code for d in g.errors]) for g in games])
     assert done.stdout.strip() == "[('a', []), (None, ['too-large']), ('a', [])]"
 
 
+ARCHIVE_COMMANDS = [["merge", "-o", "{out}"], ["filter", "--player", "x", "--invert", "-o",
+                    "{out}"], ["dedupe", "-o", "{out}"], ["clean", "-o", "{out}"],
+                    ["split", "--by", "count:10", "-o", "{dir}"], ["merge", "-o", "{out}",
+                                                                    "--rejects", "{rej}"]]
+
+
+@pytest.mark.parametrize("command", ARCHIVE_COMMANDS)
+def test_archive_tools_never_write_a_game_over_the_limit_emptier(monkeypatch, tmp_path, command):
+    """A game over the limit was written as its bare tags, moves gone, with exit 0: now it
+    is left out (named, exit 1), and the games around it are written whole."""
+    monkeypatch.setattr(chunks, "GAME_LIMIT", 1 << 12)
+    big = '[Event "big"]\n[Site "' + "x" * 5000 + '"]\n1. 32-28 18-23 1-0\n\n'
+    source = tmp_path / "in.pdn"
+    other = '[Event "b"]\n1. 33-28 19-23 1-0\n\n'
+    source.write_text(GOOD + big + other, encoding="utf-8")
+    places = {"out": tmp_path / "o.pdn", "dir": tmp_path / "split", "rej": tmp_path / "r.pdn"}
+    args = [part.format(**places) for part in command]
+    result = runner.invoke(app, [*args, "--jobs", "1", str(source)])
+    assert result.exit_code == 1, result.output
+    assert "game 2: unreadable, left out of" in result.output
+    assert "1 game too large to read left out" in result.output
+    written = "".join(path.read_text(encoding="utf-8") for path in
+                      [places["out"], places["rej"], *places["dir"].glob("*.pdn")]
+                      if path.exists())
+    assert "big" not in written
+    assert sorted(g.tags["Event"] for g in read_games(PdnText(written))) == ["a", "b"]
+
+
+def test_index_leaves_out_a_game_over_the_limit(monkeypatch, tmp_path):
+    monkeypatch.setattr(chunks, "GAME_LIMIT", 1 << 12)
+    big = '[Event "big"]\n[Site "' + "x" * 5000 + '"]\n1. 32-28 18-23 1-0\n\n'
+    source = tmp_path / "in.pdn"
+    source.write_text(GOOD + big + GOOD, encoding="utf-8")
+    result = runner.invoke(app, ["index", "--jobs", "1", "-o", str(tmp_path / "g.db"),
+                                 str(source)])
+    assert result.exit_code == 1, result.output
+    assert "game 2: unreadable, left out of the index" in result.output
+    with sqlite3.connect(tmp_path / "g.db") as connection:
+        assert connection.execute("SELECT game_index, event FROM games ORDER BY game_index"
+                                  ).fetchall() == [(1, "a"), (3, "a")]
+
+
 @pytest.mark.parametrize("value", ["\\" * 64, '\\"' * 4000, '\\"\\' * 2000, '\\\\"' * 2000])
 def test_a_tag_left_open_on_a_hostile_line_spoils_only_its_game(value):
     """A tag value left open on a line of backslashes (or of escaped quotes) is a syntax

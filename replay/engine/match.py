@@ -140,7 +140,8 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
               variant: str = "international") -> Iterator[Side]:
     """The side a player spec names, opened for the whole match and closed (engine quit,
     connection shut) when the block ends, whatever happens. A Hub engine is started for
-    ``variant`` (the Hub client's ``popen_hub``)."""
+    ``variant`` (the Hub client's ``popen_hub``, ``timeout`` bounding its start-up and each
+    of its searches)."""
     kind, _, rest = spec.partition(":")
     if kind == "hub" and rest:
         try:
@@ -148,7 +149,7 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
         except ImportError:
             raise MatchError("this build has no Hub client (replay.engine.hub)") from None
         extra = {} if variant == "international" else {"variant": variant}
-        with popen_hub(rest, cwd=cwd, **extra) as engine:
+        with popen_hub(rest, cwd=cwd, timeout=timeout, **extra) as engine:
             yield PlayerSide(engine)
     elif kind == "dxp" and rest:
         host, _, port = rest.rpartition(":")

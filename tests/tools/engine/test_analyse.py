@@ -16,7 +16,17 @@ from pathlib import Path
 
 import pytest
 from pdn.cli.app import app
-from support.engines import ENGINE_NAMES, Spec, engine_spec, fake_engine, start
+from support.engines import (
+    ENGINE_NAMES,
+    HOSTILE,
+    Spec,
+    alive,
+    engine_spec,
+    fake_engine,
+    hostile_engine,
+    start,
+    started_processes,
+)
 from typer.testing import CliRunner
 
 from pdn.model import Line, Ply
@@ -276,3 +286,26 @@ def test_pdn_analyse_of_an_unreadable_input_is_exit_2(tmp_path, dame_wrapper):
     result = runner.invoke(app, ["analyse", str(tmp_path / "none.pdn"), "--engine-cmd",
                                  dame_wrapper])
     assert result.exit_code == 2 and "none.pdn" in result.output
+
+
+@pytest.mark.parametrize("behaviour", HOSTILE)
+@pytest.mark.parametrize("limit", [["--depth", "3"], ["--movetime", "0.02"]])
+def test_pdn_analyse_times_out_a_hostile_engine_and_keeps_the_games_done(tmp_path, behaviour,
+                                                                        limit):
+    """The engine answers the two searches of the first game, then floods, goes silent or
+    writes an endless line: the search ends by --timeout whatever the limit, the engine's
+    process group is killed, the first game stays written, exit 1 (an engine failed)."""
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
+                      encoding="utf-8")
+    command = hostile_engine(tmp_path, "e", behaviour, good=2)
+    out = tmp_path / "out.pdn"
+    result = runner.invoke(app, ["analyse", str(source), "-o", str(out), "--engine-cmd",
+                                 " ".join(command), "--timeout", "1", *limit])
+    assert result.exit_code == 1, result.output
+    assert "game 2: engine hostile" in result.output
+    assert [g.tags["Event"] for g in read_games(out)] == ["a"]
+    assert "[%eval 0.00]" in out.read_text(encoding="utf-8")
+    pids = started_processes(tmp_path, "e")
+    assert len(pids) == 4 and not any(alive(pid) for pid in pids)  # the probe's, the run's
+

@@ -10,6 +10,7 @@ import types
 
 import pytest
 from pdn.cli.app import app
+from support.engines import HOSTILE, alive, hostile_engine, started_processes
 from support.scan_dxp import free_port, processes_in, scan_dxp, scan_folder
 from typer.testing import CliRunner
 
@@ -196,7 +197,7 @@ class FakeHub:
 
     started: list = []  # noqa: RUF012 - shared on purpose, reset by the test
 
-    def __init__(self, command, cwd=None, variant="international") -> None:
+    def __init__(self, command, cwd=None, variant="international", timeout=None) -> None:
         self.command, self.cwd, self.quitted = command, cwd, False
         self.name = f"Fake {command}"
         self.random = RandomPlayer(len(FakeHub.started))
@@ -312,3 +313,23 @@ def test_pdn_match_scan_hub_against_scan_dxp(scan_dir, tmp_path):
     assert [(g.tags["White"], g.tags["Black"]) for g in games] == [("Scan 2.0", "Scan 2.0")] * 2
     assert_judged_by_our_rules(text)
     assert processes_in(folder) == [] and processes_in(scan_dir) == []
+
+
+@pytest.mark.parametrize("behaviour", HOSTILE)
+@pytest.mark.parametrize("limit", [["--depth", "3"], ["--movetime", "0.02"]])
+def test_pdn_match_times_out_a_hostile_engine_and_keeps_the_games_played(tmp_path, behaviour,
+                                                                         limit):
+    """The engine plays White's first move of game 1 (the move cap ends it), then floods,
+    goes silent or writes an endless line as Black in game 2: --timeout ends its search
+    whatever the limit, its process group is killed, game 1 stays written, exit 1."""
+    command = hostile_engine(tmp_path, "e", behaviour, good=1)
+    out = tmp_path / "match.pdn"
+    result = runner.invoke(app, ["match", "hub:" + " ".join(command), "random", "--timeout",
+                                 "1", "--max-moves", "1", "-o", str(out), *limit])
+    assert result.exit_code == 1, result.output
+    assert "engine hostile" in result.output
+    [game] = read_games(out.read_text(encoding="utf-8"))
+    assert game.tags["White"] == "hostile" and game.tags["Round"] == "1"
+    pids = started_processes(tmp_path, "e")
+    assert len(pids) == 2 and not any(alive(pid) for pid in pids)
+
