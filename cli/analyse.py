@@ -22,6 +22,7 @@ from .options import (
     UntaggedVariantOption,
     variant_choice,
 )
+from .signals import TERMINATED
 from .sources import SourceError, collect_sources, read_inputs
 
 DEFAULT_DEPTH = 12  # Scan 2.0 reports its evaluation from depth 12 on
@@ -177,9 +178,9 @@ def analyse(
                                             for row in outcome.analysis.rows]
                 if advance:
                     advance(1)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         console.print("stopped: run the same command again to go on where it stopped")
-        raise typer.Exit(130) from None
+        raise typer.Exit(TERMINATED if isinstance(stop, _Terminated) else 130) from None
     finally:
         if stream is not sys.stdout:
             stream.close()
@@ -188,14 +189,19 @@ def analyse(
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
 
 
+class _Terminated(KeyboardInterrupt):
+    """A SIGTERM, stopping the run as Ctrl-C does but ending with its own status (143)."""
+
+
 def _stop_on_sigterm() -> None:
     """A SIGTERM (``kill``, ``timeout``) stops the run as Ctrl-C does: the engines are closed
-    and the games done so far stay written."""
+    and the games done so far stay written; the exit status is 143, as for every command
+    (``cli.signals``)."""
     import signal
     import threading
 
     def interrupt(signum, frame):
-        raise KeyboardInterrupt
+        raise _Terminated
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, interrupt)

@@ -270,7 +270,7 @@ def test_pdn_analyse_interrupted_leaves_no_engine_and_resumes(tmp_path, wk2007, 
     assert _processes_in(engine_dir), "the engines did not start"
     process.send_signal(sig)
     _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 130, stderr
+    assert process.returncode == (130 if sig == signal.SIGINT else 143), stderr
     assert "run the same command again" in stderr and "Traceback" not in stderr
     time.sleep(0.5)
     assert _processes_in(engine_dir) == []
@@ -308,4 +308,31 @@ def test_pdn_analyse_times_out_a_hostile_engine_and_keeps_the_games_done(tmp_pat
     assert "[%eval 0.00]" in out.read_text(encoding="utf-8")
     pids = started_processes(tmp_path, "e")
     assert len(pids) == 4 and not any(alive(pid) for pid in pids)  # the probe's, the run's
+
+
+def test_sigterm_stops_pdn_analyse_on_a_flooding_engine_with_143(tmp_path):
+    """SIGTERM during a flood of ``info`` ended nothing within 3 s (the lines piled up), and
+    analyse exited 130 where every command exits 143 on SIGTERM."""
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
+                      encoding="utf-8")
+    engine = hostile_engine(tmp_path, "e", "flood", good=2)
+    out = tmp_path / "out.pdn"
+    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
+               str(source), "-o", str(out), "--engine-cmd", " ".join(engine), "--depth", "3",
+               "--timeout", "600"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 60
+    while len(started_processes(tmp_path, "e")) < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)  # the run's engine started (after the probe's)
+    while not (out.exists() and out.read_text(encoding="utf-8").endswith("*\n\n")):
+        assert time.monotonic() < deadline, "game a was not written"
+        time.sleep(0.1)  # game a done: the engine floods on game b
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 143, stderr
+    assert "Traceback" not in stderr
+    assert [g.tags["Event"] for g in read_games(out)] == ["a"]
+    assert not any(alive(pid) for pid in started_processes(tmp_path, "e"))
 
