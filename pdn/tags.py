@@ -124,7 +124,7 @@ def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diag
 
 
 _BROKEN_TAG = re.compile(r"\[[^\n]*")
-_HEAD_SKIP = re.compile(r'(?:\s|\\r|\{[^}]*\}|;[^\n]*|(?m:^%[^\n]*))*')
+_HEAD_SKIP = re.compile(r'(?:\s++|\\r|\{[^}]*\}|;[^\n]*|(?m:^%[^\n]*))*+')
 
 
 @cache

@@ -233,6 +233,37 @@ def test_index_leaves_out_a_game_over_the_limit(monkeypatch, tmp_path):
                                   ).fetchall() == [(1, "a"), (3, "a")]
 
 
+@pytest.mark.parametrize("middle", [
+    '[Event "' + '\\"' * 2_000_000 + "\n",                          # a tag left open
+    '[Event "x"]\n1. 32-28 (' + "a note " * 600_000 + ") 19-23 *\n\n",  # a long comment
+    '[Event "x"]\n1. 32-28 19-23 ' + "* " * 2_000_000 + "\n\n",     # results on one line
+    '[Event "x"]\n[Site "' + "x" * 4_000_000 + '\n y"]\n1. 32-28 *\n\n',  # a tag on two lines
+], ids=["open-tag", "paren-comment", "results", "tag-over-lines"])
+def test_a_long_line_costs_a_small_multiple_of_its_text(tmp_path: Path, middle: str):
+    """Some 4 MB on one line, read under an address-space limit of 60 MB above what the
+    reader takes loaded: Python's re kept a backtracking entry per character where the
+    patterns repeat alternatives (600 MB for the tag left open)."""
+    if not LINUX:
+        pytest.skip("reads /proc")
+    path = tmp_path / "long.pdn"
+    path.write_text(GOOD + middle + GOOD, encoding="utf-8")
+    script = f"""
+import resource
+from pathlib import Path
+from pdn.reader import read_games
+read_games  # loaded before the limit, as the grammar is by the first game
+list(read_games(Path({str(path)!r})))
+size = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (size + (60 << 20), resource.RLIM_INFINITY))
+games = list(read_games(Path({str(path)!r})))
+print([g.tags.get("Event") for g in games])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("['a', ") and done.stdout.strip().endswith("'a']")
+
+
 @pytest.mark.parametrize("value", ["\\" * 64, '\\"' * 4000, '\\"\\' * 2000, '\\\\"' * 2000])
 def test_a_tag_left_open_on_a_hostile_line_spoils_only_its_game(value):
     """A tag value left open on a line of backslashes (or of escaped quotes) is a syntax
