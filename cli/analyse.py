@@ -3,11 +3,12 @@ moves) and tabulate each game's and each player's accuracy."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 
@@ -115,12 +116,10 @@ def analyse(
         fail(str(error))
     if not sources:
         fail(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found")
-    if out is not None and any(Path(s).resolve() == out.resolve() for s in sources
-                               if s != "-"):
-        fail(f"{out}: the output is one of the inputs")
+    stream = sys.stdout if out is None else _open_output(out, sources)
     try:
         games = list(read_inputs(sources, encoding))
-        done = analysed_games(out) if out is not None else {}
+        done = analysed_games(out) if out is not None and out.is_file() else {}
     except OSError as error:
         fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
     todo = [game for game in games if game_key(game) not in done]
@@ -152,7 +151,6 @@ def analyse(
             rows_by_game[number] = rows_of_annotated(done[game_key(game)], number, thresholds)
     numbers = [number for number, game in enumerate(games, 1) if game_key(game) not in done]
     failed = 0
-    stream = open(out, "a", encoding="utf-8") if out is not None else sys.stdout  # noqa: SIM115
     _stop_on_sigterm()
     try:
         from pdn.writer import write_game
@@ -181,9 +179,12 @@ def analyse(
     except KeyboardInterrupt as stop:
         console.print("stopped: run the same command again to go on where it stopped")
         raise typer.Exit(TERMINATED if isinstance(stop, _Terminated) else 130) from None
+    except OSError as error:  # the output: a full or read-only disk, /dev/full
+        fail(f"{out}: cannot write: {error.strerror or error}")
     finally:
         if stream is not sys.stdout:
-            stream.close()
+            with contextlib.suppress(OSError):  # a write that failed is reported already
+                stream.close()
     rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
     _report(rows, json_rows, stdout_free=out is not None)
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
@@ -191,6 +192,37 @@ def analyse(
 
 class _Terminated(KeyboardInterrupt):
     """A SIGTERM, stopping the run as Ctrl-C does but ending with its own status (143)."""
+
+
+def _open_output(out: Path, sources: list[str]) -> TextIO:
+    """The output, by the rule every command's outputs follow (``replay.run.output``), save
+    that games are appended to a regular file as they are done (a stopped run goes on where
+    it stopped): refused when it is an input (also through a hard link), a folder, or being
+    written by another run of analyse (a lock on it); a device or FIFO is written in
+    place. Any failure is a usage error (exit 2) naming the output."""
+    from replay.run.output import OutputError, check_outputs, output_target
+
+    try:
+        check_outputs({"-o": out}, sources)
+        target = output_target(out)
+        if not target.in_place:
+            target.path.parent.mkdir(parents=True, exist_ok=True)
+        stream = open(target.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by the run
+    except OutputError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{out}: cannot write: {error.strerror or error}")
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: no lock
+        return stream
+    if not target.in_place:
+        try:
+            fcntl.flock(stream, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            stream.close()
+            fail(f"{out}: another run of pdn analyse is writing it: wait for it to end")
+    return stream
 
 
 def _stop_on_sigterm() -> None:

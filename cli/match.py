@@ -82,7 +82,12 @@ def match(
                                     count=games)
     except MatchError as error:
         fail(str(error))
-    target = GameFile(output) if output and output != "-" else None
+    from replay.run.output import OutputError
+
+    try:
+        target = GameFile(output) if output and output != "-" else None
+    except (OutputError, OSError) as error:
+        fail(str(error))
     console = stderr_console()
 
     def on_game(number: int, record, start) -> None:
@@ -107,6 +112,8 @@ def match(
         fail(str(error))
     except EngineError as error:
         fail(str(error), ExitCode.SOME_GAMES)
+    except OSError as error:  # the output (a WriteError names it): a full disk, /dev/full
+        fail(str(error))
 
 
 def register(app: typer.Typer) -> None:

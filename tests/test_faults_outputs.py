@@ -162,6 +162,19 @@ def test_a_fifo_is_streamed_into_and_stays_a_fifo(folder):
 
 
 @pytest.mark.parametrize(("name", "template", "suffix"), OUTPUTS, ids=NAMES)
+def test_an_output_replaced_keeps_its_mode(folder, name, template, suffix):
+    """Atomic replacement turned an existing 0600 output into 0644."""
+    needs_extra(name)
+    out = folder / f"kept{suffix}"
+    out.write_text("old")
+    out.chmod(0o600)
+    result = run(*arguments(template, out))
+    assert result.exit_code == expected_exit(name), result.output
+    assert out.read_bytes() != b"old"
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize(("name", "template", "suffix"), OUTPUTS, ids=NAMES)
 def test_a_link_is_followed_and_kept(folder, name, template, suffix):
     needs_extra(name)
     (folder / "real").mkdir()

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -256,20 +257,36 @@ def _wrap(words: list[str]) -> Iterator[str]:
 class GameFile:
     """The match's output, rewritten atomically after every game (``replay.run.output``): a stopped
     match leaves every finished game and never a half-written one. Games already in the file
-    are kept; the new ones follow."""
+    are kept; the new ones follow. A device or FIFO (``/dev/full``, a named pipe) is never
+    read: the games are streamed into it; a folder is refused (``OutputError``). Writing
+    fails with a ``WriteError`` naming the output."""
 
     def __init__(self, path: str | os.PathLike) -> None:
+        from replay.run.output import as_write_error, output_target
+
         self.path = Path(path)
+        self.text = ""
+        self.target = output_target(path)
+        if self.target.in_place:
+            return
         try:
-            self.text = self.path.read_text(encoding="utf-8")
+            self.text = self.target.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             self.text = ""
+        except (OSError, UnicodeDecodeError) as error:
+            if isinstance(error, UnicodeDecodeError):
+                error = OSError(errno.EILSEQ, "not UTF-8 text: not a match's output")
+            raise as_write_error(error, path) from None
         if self.text and not self.text.endswith("\n\n"):
             self.text = self.text.rstrip("\n") + "\n\n"
 
     def add(self, game: str) -> None:
-        from replay.run.output import write_atomically
+        from replay.run.output import atomic_writer, write_atomically
 
+        if self.target.in_place:
+            with atomic_writer(self.path) as stream:
+                stream.write(game + "\n\n")
+            return
         text = self.text + game + "\n\n"
         write_atomically(self.path, text)
         self.text = text

@@ -336,3 +336,28 @@ def test_sigterm_stops_pdn_analyse_on_a_flooding_engine_with_143(tmp_path):
     assert [g.tags["Event"] for g in read_games(out)] == ["a"]
     assert not any(alive(pid) for pid in started_processes(tmp_path, "e"))
 
+
+@pytest.mark.parametrize("target", ["folder", "/dev/full", "hard link", "locked"])
+def test_pdn_analyse_follows_the_output_rule(tmp_path, target):
+    """-o went its own way: a folder or /dev/full gave a traceback and exit 1, a hard link
+    to the input counted as "already analysed", two runs on one output wrote every game
+    twice. Now each is refused or fails with exit 2, naming the output."""
+    import fcntl
+
+    source = tmp_path / "one.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n', encoding="utf-8")
+    engine = hostile_engine(tmp_path, "e", "silent", good=10)
+    out = {"folder": tmp_path, "/dev/full": Path("/dev/full"),
+           "hard link": tmp_path / "link.pdn", "locked": tmp_path / "out.pdn"}[target]
+    if target == "hard link":
+        os.link(source, out)
+    with open(tmp_path / "out.pdn", "a") as other_run:
+        fcntl.flock(other_run, fcntl.LOCK_EX)
+        result = runner.invoke(app, ["analyse", str(source), "-o", str(out), "--engine-cmd",
+                                     " ".join(engine), "--depth", "3", "--timeout", "5"])
+    said = {"folder": "is a folder", "/dev/full": "/dev/full: cannot write",
+            "hard link": "it is also an input", "locked": "another run of pdn analyse"}
+    assert result.exit_code == 2, result.output
+    assert said[target] in result.output and "Traceback" not in result.output
+    assert (tmp_path / "out.pdn").read_text(encoding="utf-8") == ""
+

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from pdn.cli.app import app
@@ -332,4 +333,15 @@ def test_pdn_match_times_out_a_hostile_engine_and_keeps_the_games_played(tmp_pat
     assert game.tags["White"] == "hostile" and game.tags["Round"] == "1"
     pids = started_processes(tmp_path, "e")
     assert len(pids) == 2 and not any(alive(pid) for pid in pids)
+
+
+@pytest.mark.parametrize("target", ["folder", "/dev/full"])
+def test_pdn_match_never_reads_a_device_and_refuses_a_folder(tmp_path, target):
+    """-o /dev/full was read first (it grew to 21 GB), a folder gave a traceback."""
+    out = tmp_path if target == "folder" else Path(target)
+    result = runner.invoke(app, ["match", "random", "random:1", "--max-moves", "2", "-o",
+                                 str(out)])
+    assert result.exit_code == 2, result.output
+    said = "is a folder" if target == "folder" else "/dev/full: cannot write"
+    assert said in result.output and "Traceback" not in result.output
 
