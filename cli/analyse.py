@@ -86,6 +86,9 @@ def analyse(
     blunders); --json prints a row per ply instead. Exit status: 0 all analysed, 1 some games
     not (wholly) analysed, 2 usage error or an engine that does not start.
     """
+    from rich.markup import escape
+
+    from pdn.errors import unreadable_reason
     from replay.board import Board
     from replay.engine.annotate import (
         Thresholds,
@@ -122,11 +125,19 @@ def analyse(
         done = analysed_games(out) if out is not None and out.is_file() else {}
     except OSError as error:
         fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
-    todo = [game for game in games if game_key(game) not in done]
     console = stderr_console()
+    unreadable = set()
+    for number, game in enumerate(games, 1):  # never analysed into an empty game
+        reason = unreadable_reason(game)
+        if reason is not None:
+            unreadable.add(number)
+            console.print(f"[red]error:[/red] {game.source}: game {game.index}: cannot be "
+                          f"read, not analysed: {escape(reason)}")
+    todo = [game for number, game in enumerate(games, 1)
+            if game_key(game) not in done and number not in unreadable]
     if done:
-        console.print(f"{len(games) - len(todo)} of {len(games)} games are in {out} already: "
-                      "skipped")
+        skipped = sum(game_key(game) in done for game in games)
+        console.print(f"{skipped} of {len(games)} games are in {out} already: skipped")
 
     def start(variant_name: str):
         return popen_hub(engine_cmd, cwd=engine_dir, timeout=timeout, options=options,
@@ -149,8 +160,9 @@ def analyse(
     for number, game in enumerate(games, 1):  # the games a stopped run did: rows read back
         if game_key(game) in done:
             rows_by_game[number] = rows_of_annotated(done[game_key(game)], number, thresholds)
-    numbers = [number for number, game in enumerate(games, 1) if game_key(game) not in done]
-    failed = 0
+    numbers = [number for number, game in enumerate(games, 1)
+               if game_key(game) not in done and number not in unreadable]
+    failed = len(unreadable)
     _stop_on_sigterm()
     try:
         from pdn.writer import write_game

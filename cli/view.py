@@ -52,8 +52,8 @@ def view(
     """Write an HTML viewer of the games of PATHS: board, moves, variations, comments, errors.
 
     The variant is each game's GameType, else --variant, else the one its record tells.
-    Exit status: 0 done, 1 some games do not replay to their end, 2 usage error or bad
-    input.
+    Exit status: 0 done, 1 some games cannot be read or do not replay to their end, 2 usage
+    error or bad input.
     """
     from replay.replayer import replay_game
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
@@ -62,6 +62,7 @@ def view(
         archive_entries,
         board_kind,
         game_entry,
+        problems,
         suggestions_of,
     )
 
@@ -81,7 +82,7 @@ def view(
                                    choice.override, rules=choice.rules)
             found = suggestions_of(replayed) if suggest else ()
             entries = iter([(*game_entry(replayed, flipped=flip, suggestions=found),
-                             board_kind(replayed.variant, flip), bool(replayed.errors))])
+                             board_kind(replayed.variant, flip), bool(problems(replayed)))])
         else:
             entries = (entry for source in sources for entry in _read(source, archive_entries(
                 source, choice.default, choice.override, rules=choice.rules, flipped=flip,
@@ -98,7 +99,8 @@ def view(
                            if database is not None else None)
         except OSError as error:
             fail_io(error, str(output), "cannot write")
-    note = f", {count(invalid, 'game')} with moves that do not replay" if invalid else ""
+    note = (f", {count(invalid, 'game')} that cannot be read or do not replay to their end"
+            if invalid else "")
     typer.echo(f"viewer of {count(page.count, 'game')}{note} written to {output}", err=True)
     raise typer.Exit(games_exit(bool(invalid)))
 

@@ -361,3 +361,18 @@ def test_pdn_analyse_follows_the_output_rule(tmp_path, target):
     assert said[target] in result.output and "Traceback" not in result.output
     assert (tmp_path / "out.pdn").read_text(encoding="utf-8") == ""
 
+
+
+def test_pdn_analyse_never_writes_an_unreadable_game_emptied(tmp_path):
+    """A game the reader gave up on was analysed into an empty [Event "?"] * game with exit
+    0; now it is named, not analysed, and the run exits 1."""
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[White "X"]\n1. 32-28 } 19-23 *\n\n',
+                      encoding="utf-8")
+    engine = hostile_engine(tmp_path, "e", "silent", good=10)
+    out = tmp_path / "out.pdn"
+    result = runner.invoke(app, ["analyse", str(source), "-o", str(out), "--engine-cmd",
+                                 " ".join(engine), "--depth", "3"])
+    assert result.exit_code == 1, result.output
+    assert "game 2: cannot be read, not analysed: unexpected '}'" in result.output
+    assert [g.tags["Event"] for g in read_games(out)] == ["a"]
