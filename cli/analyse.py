@@ -24,7 +24,7 @@ from .options import (
     variant_choice,
 )
 from .signals import TERMINATED
-from .sources import SourceError, collect_sources, read_inputs
+from .sources import SourceError, collect_sources, exit_if_no_sources, read_inputs
 
 DEFAULT_DEPTH = 12  # Scan 2.0 reports its evaluation from depth 12 on
 
@@ -117,8 +117,7 @@ def analyse(
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
-    if not sources:
-        fail(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found")
+    exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     stream = sys.stdout if out is None else _open_output(out, sources)
     try:
         games = list(read_inputs(sources, encoding))

@@ -35,6 +35,20 @@ def collect_sources(paths: list[str], suffixes: tuple[str, ...] = RECORD_SUFFIXE
     return sources
 
 
+def exit_if_no_sources(sources: list[str], paths: list[str]) -> None:
+    """The rule for inputs with no record file (an empty folder): nothing to do, which is no
+    error: a note, and exit 0, as every command that reads them does with no game."""
+    if sources:
+        return
+    import typer
+
+    from .common import stderr_console
+
+    stderr_console().print(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found: "
+                           "0 games", markup=False)
+    raise typer.Exit(0)
+
+
 def _readable_kind(path: Path) -> bool:
     """A file, or a dangling link to one (reported as unreadable, never skipped in silence);
     not a directory, pipe or device, which would hang or make no sense."""

@@ -376,3 +376,12 @@ def test_pdn_analyse_never_writes_an_unreadable_game_emptied(tmp_path):
     assert result.exit_code == 1, result.output
     assert "game 2: cannot be read, not analysed: unexpected '}'" in result.output
     assert [g.tags["Event"] for g in read_games(out)] == ["a"]
+
+
+def test_pdn_analyse_of_an_empty_folder_is_0_games_and_exit_0(tmp_path):
+    """An empty folder exited 2 on analyse and 0 on the eleven other commands: one rule."""
+    (tmp_path / "empty").mkdir()
+    result = runner.invoke(app, ["analyse", str(tmp_path / "empty"), "--engine-cmd",
+                                 "no-such-engine hub"])
+    assert result.exit_code == 0, result.output
+    assert "no record files (*.pdn, *.txt) found: 0 games" in result.output
