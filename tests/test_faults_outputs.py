@@ -602,3 +602,13 @@ def test_a_write_error_is_worded_as_writing(tmp_path):
     with pytest.raises(WriteError) as raised, atomic_writer("/dev/full") as stream:
         stream.write("x" * 100_000)
     assert str(raised.value) == "/dev/full: cannot write: No space left on device"
+
+
+def test_split_names_no_file_after_a_superscript_device_an_option_or_a_case_twin():
+    """split wrote COM¹.pdn (a Windows device too), -rf.pdn and --help.pdn (options to other
+    tools), and names differing only by case, one file on a case-insensitive disk."""
+    taken: dict[str, str] = {}
+    names = [file_name(key, taken) for key in ["COM\u00b9", "lpt\u00b3", "-rf", "--help",
+                                                "Smith", "smith", "SMITH"]]
+    assert names == ["_COM\u00b9.pdn", "_lpt\u00b3.pdn", "_-rf.pdn", "_--help.pdn",
+                     "Smith.pdn", "smith-2.pdn", "SMITH-3.pdn"]

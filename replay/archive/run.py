@@ -328,9 +328,11 @@ class SplitTask:
         return results
 
 
-# Names Windows keeps for devices, whatever their case or extension ("nul.pdn" too).
-WINDOWS_RESERVED = frozenset(["CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(10)),
-                              *(f"LPT{n}" for n in range(10))])
+# Names Windows keeps for devices, whatever their case or extension ("nul.pdn" too), the
+# superscript digits among them (Microsoft's "Naming Files, Paths, and Namespaces").
+WINDOWS_RESERVED = frozenset(["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
+                              *(f"{port}{n}" for port in ("COM", "LPT")
+                                for n in [*range(10), "\u00b9", "\u00b2", "\u00b3"])])
 
 
 def file_name(key: str, taken: dict[str, str]) -> str:
@@ -340,8 +342,11 @@ def file_name(key: str, taken: dict[str, str]) -> str:
     stem = re.sub(r"[^\w.-]+", "_", key, flags=re.UNICODE).strip("._")[:80] or "unknown"
     if stem.split(".", 1)[0].upper() in WINDOWS_RESERVED:  # CON.pdn cannot be made there
         stem = f"_{stem}"
+    if stem.startswith("-"):  # "-rf.pdn", "--help.pdn": read as options by other tools
+        stem = f"_{stem}"
+    used = {value.casefold() for value in taken.values()}  # case-insensitive file systems
     name, number = f"{stem}.pdn", 2
-    while name in taken.values():
+    while name.casefold() in used:
         name, number = f"{stem}-{number}.pdn", number + 1
     taken[key] = name
     return name
