@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import os
 import queue
 import re
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time as clock
 import weakref
@@ -36,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
+from replay.run.workers import PR_SET_PDEATHSIG
 
 if TYPE_CHECKING:
     from replay.board import Board
@@ -178,6 +181,24 @@ class _Search:
     errors: list[str] = field(default_factory=list)
 
 
+def _death_signal():
+    """On Linux, what the engine's process runs before the engine: a request to the kernel
+    for SIGKILL when the thread that started it ends (prctl(2), kept across exec), so that
+    no engine outlives a ``kill -9`` of this program (``close`` and ``atexit`` cover every
+    other end). The C function is looked up here, in the parent: the child only calls it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+    def ask() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    return ask
+
+
 _LIVE: weakref.WeakSet[HubEngine] = weakref.WeakSet()
 
 
@@ -215,7 +236,7 @@ class HubEngine:
             self.process = subprocess.Popen(
                 command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, encoding="utf-8", errors="replace", bufsize=1,
-                start_new_session=True)
+                start_new_session=True, preexec_fn=_death_signal())
         except OSError as error:
             raise EngineError(f"cannot start {shlex.join(command)}: {error.strerror or error}"
                               ) from None

@@ -127,6 +127,19 @@ def started_processes(folder: Path, name: str) -> list[int]:
     return [int(pid) for pid in path.read_text().split()] if path.exists() else []
 
 
+def all_gone(pids: list[int], within: float = 5.0) -> bool:
+    """Whether every process of ``pids`` has ended, waiting up to ``within`` seconds (a
+    SIGKILL is delivered at once but acted on when the process is next scheduled)."""
+    import time
+
+    deadline = time.monotonic() + within
+    while any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def alive(pid: int) -> bool:
     """Whether a process runs (a zombie does not count: it has ended)."""
     try:

@@ -20,7 +20,7 @@ from support.engines import (
     ENGINE_NAMES,
     HOSTILE,
     Spec,
-    alive,
+    all_gone,
     engine_spec,
     fake_engine,
     hostile_engine,
@@ -301,13 +301,13 @@ def test_pdn_analyse_times_out_a_hostile_engine_and_keeps_the_games_done(tmp_pat
     command = hostile_engine(tmp_path, "e", behaviour, good=2)
     out = tmp_path / "out.pdn"
     result = runner.invoke(app, ["analyse", str(source), "-o", str(out), "--engine-cmd",
-                                 " ".join(command), "--timeout", "1", *limit])
+                                 " ".join(command), "--timeout", "3", *limit])
     assert result.exit_code == 1, result.output
     assert "game 2: engine hostile" in result.output
     assert [g.tags["Event"] for g in read_games(out)] == ["a"]
     assert "[%eval 0.00]" in out.read_text(encoding="utf-8")
     pids = started_processes(tmp_path, "e")
-    assert len(pids) == 4 and not any(alive(pid) for pid in pids)  # the probe's, the run's
+    assert len(pids) == 4 and all_gone(pids)  # the probe's, the run's
 
 
 def test_sigterm_stops_pdn_analyse_on_a_flooding_engine_with_143(tmp_path):
@@ -334,7 +334,7 @@ def test_sigterm_stops_pdn_analyse_on_a_flooding_engine_with_143(tmp_path):
     assert process.returncode == 143, stderr
     assert "Traceback" not in stderr
     assert [g.tags["Event"] for g in read_games(out)] == ["a"]
-    assert not any(alive(pid) for pid in started_processes(tmp_path, "e"))
+    assert all_gone(started_processes(tmp_path, "e"))
 
 
 @pytest.mark.parametrize("target", ["folder", "/dev/full", "hard link", "locked"])
@@ -385,3 +385,29 @@ def test_pdn_analyse_of_an_empty_folder_is_0_games_and_exit_0(tmp_path):
                                  "no-such-engine hub"])
     assert result.exit_code == 0, result.output
     assert "no record files (*.pdn, *.txt) found: 0 games" in result.output
+
+
+def test_after_kill_9_of_pdn_analyse_no_engine_lives_on(tmp_path):
+    """A silent engine lived on after ``kill -9`` of pdn (its own session, nobody left to
+    close it); the kernel now kills it when pdn dies (prctl's PR_SET_PDEATHSIG)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
+                      encoding="utf-8")
+    engine = hostile_engine(tmp_path, "e", "silent", good=2)
+    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
+               str(source), "-o", str(tmp_path / "out.pdn"), "--engine-cmd", " ".join(engine),
+               "--depth", "3", "--timeout", "600"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(started_processes(tmp_path, "e")) < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)  # the run's engine started (after the probe's)
+    out = tmp_path / "out.pdn"
+    while not (out.exists() and out.read_text(encoding="utf-8").endswith("*\n\n")):
+        assert time.monotonic() < deadline, "game a was not written"
+        time.sleep(0.1)  # game a done: the engine is silent on game b
+    engines = started_processes(tmp_path, "e")[2::2]
+    process.kill()
+    process.wait()
+    assert all_gone(engines)

@@ -18,7 +18,7 @@ from support.engines import (
     ENGINE_NAMES,
     HOSTILE,
     Spec,
-    alive,
+    all_gone,
     engine_spec,
     fake_engine,
     hostile_engine,
@@ -262,14 +262,14 @@ def test_a_hostile_engine_times_out_whatever_the_limit_and_its_group_is_killed(
     for ever. Now every search ends by ``timeout`` (after its own time, under
     ``movetime``), and the engine, which ignores SIGTERM, is killed with its child."""
     command = hostile_engine(tmp_path, "e", behaviour, good=1)
-    engine = popen_hub(command, timeout=1)
+    engine = popen_hub(command, timeout=3)
     assert engine.analyse(Board(variant=INTERNATIONAL), limit).score.centi == 0
     said = (f"longer than {LINE_LIMIT:,} characters" if behaviour == "huge-line"
-            else "did not answer within 1")
+            else "did not answer within 3")
     with pytest.raises(EngineError, match=said):
         engine.analyse(Board(variant=INTERNATIONAL), limit)
     pids = started_processes(tmp_path, "e")
-    assert len(pids) == 2 and not any(alive(pid) for pid in pids)
+    assert len(pids) == 2 and all_gone(pids)
 
 
 def test_a_command_that_does_not_exist_is_an_error():

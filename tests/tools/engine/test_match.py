@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from pdn.cli.app import app
-from support.engines import HOSTILE, alive, hostile_engine, started_processes
+from support.engines import HOSTILE, all_gone, hostile_engine, started_processes
 from support.scan_dxp import free_port, processes_in, scan_dxp, scan_folder
 from typer.testing import CliRunner
 
@@ -326,13 +326,13 @@ def test_pdn_match_times_out_a_hostile_engine_and_keeps_the_games_played(tmp_pat
     command = hostile_engine(tmp_path, "e", behaviour, good=1)
     out = tmp_path / "match.pdn"
     result = runner.invoke(app, ["match", "hub:" + " ".join(command), "random", "--timeout",
-                                 "1", "--max-moves", "1", "-o", str(out), *limit])
+                                 "3", "--max-moves", "1", "-o", str(out), *limit])
     assert result.exit_code == 1, result.output
     assert "engine hostile" in result.output
     [game] = read_games(out.read_text(encoding="utf-8"))
     assert game.tags["White"] == "hostile" and game.tags["Round"] == "1"
     pids = started_processes(tmp_path, "e")
-    assert len(pids) == 2 and not any(alive(pid) for pid in pids)
+    assert len(pids) == 2 and all_gone(pids)
 
 
 @pytest.mark.parametrize("target", ["folder", "/dev/full"])
