@@ -727,7 +727,10 @@ def popen_hub(command: str | list[str], cwd: str | os.PathLike | None = None,
     start-up and every search: one under a time limit may take that limit and ``timeout``
     more, any other ``timeout`` in all, whatever the engine writes meanwhile. Raises
     ``EngineError``."""
-    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    try:
+        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    except ValueError as error:  # "dame 'hub": a quote left open
+        raise EngineError(f"the engine command {command!r} cannot be read: {error}") from None
     if not argv:
         raise EngineError("no engine command given")
     return HubEngine(argv, None if cwd is None else str(cwd), timeout, options, variant)

@@ -220,6 +220,7 @@ def test_an_engine_failing_on_a_game_is_restarted_for_the_next(tmp_path, wk2007,
 
 @pytest.mark.parametrize(("arguments", "message"), [
     (["--engine-cmd", "no-such-engine hub"], "cannot start no-such-engine hub"),
+    (["--engine-cmd", "dame 'hub"], "cannot be read: No closing quotation"),  # a traceback
     (["--engine-cmd", "dame hub", "--depth", "3", "--movetime", "1"], "not both"),
     ([], "--engine-cmd"),
     (["--engine-cmd", "dame hub", "--mistake", "2", "--blunder", "1"], "at least --mistake"),

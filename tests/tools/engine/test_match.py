@@ -183,6 +183,7 @@ def test_pdn_match_writes_to_stdout_without_an_output():
     (["random", "dxp:127.0.0.1:5", "--variant", "russian"], 2,
      "DXP engines play International draughts only"),
     (["random", "dxp-listen:x"], 2, "the port is a number"),
+    (["random", "hub:dame 'hub"], 1, "cannot be read: No closing quotation"),  # a traceback
     (["random", "dxp:127.0.0.1:1", "--timeout", "1"], 1, "no DXP engine answers on "
      "127.0.0.1:1"),
 ])
