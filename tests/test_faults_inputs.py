@@ -391,3 +391,17 @@ def test_an_index_run_waits_for_the_one_writing_the_database(shared_data, tmp_pa
     assert run.returncode == 0, output
     assert f"{database}: busy: another pdn index is writing it; waiting" in output
     assert _games(database) == 34
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "punycode", "undefined"])
+@pytest.mark.parametrize("command", [["validate"], ["convert", "-o", "{out}"], ["info"]])
+def test_an_encoding_that_cannot_decode_the_file_is_a_read_error(tmp_path, encoding, command):
+    """UTF-16 without its BOM, punycode and "undefined" raise a codec's own UnicodeError,
+    which validate and convert let through as a traceback."""
+    source = tmp_path / "g.pdn"
+    source.write_text(GOOD, encoding="utf-8")
+    args = [part.format(out=tmp_path / "o.pdn") for part in command]
+    result = runner.invoke(app, [*args, str(source), "--encoding", encoding])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert f"not {encoding} text" in result.output or "could not be read" in result.output
