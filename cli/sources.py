@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,14 +26,18 @@ def collect_sources(paths: list[str], suffixes: tuple[str, ...] = RECORD_SUFFIXE
             sources.append(text)
             continue
         path = Path(text)
-        if path.is_dir():
+        try:
+            kind = os.stat(path).st_mode
+        except FileNotFoundError:
+            raise SourceError(f"{text}: no such file or directory") from None
+        except OSError as error:  # a name too long, a loop of links, no permission
+            raise SourceError(f"{text}: {error.strerror or error}") from None
+        if stat.S_ISDIR(kind):
             found = sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes
                            and _readable_kind(p))
             sources.extend(str(p) for p in found)
-        elif path.exists():
-            sources.append(text)
         else:
-            raise SourceError(f"{text}: no such file or directory")
+            sources.append(text)
     return sources
 
 

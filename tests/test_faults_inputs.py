@@ -405,3 +405,15 @@ def test_an_encoding_that_cannot_decode_the_file_is_a_read_error(tmp_path, encod
     assert result.exit_code == 2, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     assert f"not {encoding} text" in result.output or "could not be read" in result.output
+
+
+@pytest.mark.parametrize("command", [["info"], ["validate"], ["stats"], ["cat"],
+                                     ["convert", "-o", "{out}"], ["merge", "-o", "{out}"],
+                                     ["view", "-o", "{out}"], ["standings"], ["show"]])
+def test_an_input_name_too_long_is_a_usage_error(tmp_path, command):
+    """A 300-byte name component (ENAMETOOLONG) gave a traceback on every command."""
+    args = [part.format(out=tmp_path / "o.out") for part in command]
+    result = runner.invoke(app, [*args, str(tmp_path / ("a" * 300 + ".pdn"))])
+    assert result.exit_code == 2, result.output
+    assert "File name too long" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
