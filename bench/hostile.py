@@ -30,6 +30,10 @@ CASES: dict[str, tuple[list[str], Callable[[int], str]]] = {
     'tag of \\" left open': (["info"], lambda n: '[Event "' + '\\"' * (n // 2) + "\n"),
     "tag of \\ left open": (["info"], lambda n: '[Event "' + "\\" * n + "\n"),
     "tag of \\\\\" left open": (["info"], lambda n: '[Event "' + '\\\\"' * (n // 3) + "\n"),
+    "tag over two lines": (["validate"], lambda n: '[Event "x"]\n[Site "' + "x" * n
+                           + '\n y"]\n1. 32-28 *\n\n'),
+    "comment in parentheses": (["validate"], lambda n: '[Event "x"]\n1. 32-28 ('
+                               + "a note " * (n // 7) + ") 19-23 *\n\n"),
 }
 TIME_LIMIT = 2.0
 MEMORY_FACTOR = 8
