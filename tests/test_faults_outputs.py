@@ -471,17 +471,21 @@ def test_tab_separated_outputs_quote_formulas_too(folder):
     assert "\t'@SUM(A1)\t'-2+3\t" in found.output
 
 
-def test_safe_cells_leave_numbers_and_plain_text_alone():
+@pytest.mark.parametrize("times", [1, 40])  # cell by cell (few rows), and vectorised
+def test_safe_cells_leave_numbers_and_plain_text_alone(times):
     assert safe_cell("=1+1") == "'=1+1" and safe_cell("\r=x") == "'\r=x"
     assert [safe_cell(v) for v in ("-1", "-0.5", "+3", "1e-3", -1, -2.5, None, "Ivanov")] == \
         ["-1", "-0.5", "+3", "1e-3", -1, -2.5, None, "Ivanov"]
-    frame = pd.DataFrame({"n": [-1, 2], "x": [-0.5, 1.0], "name": ["-cmd", "ok"],
-                          "kind": pd.Categorical(["@a", "b"]), "none": [None, "=z"]})
+    frame = pd.DataFrame({"n": [-1, 2] * times, "x": [-0.5, 1.0] * times,
+                          "name": ["-cmd", "ok"] * times,
+                          "kind": pd.Categorical(["@a", "b"] * times),
+                          "none": [None, "=z"] * times})
     safe = safe_frame(frame)
-    assert safe["n"].tolist() == [-1, 2] and safe["n"].dtype == frame["n"].dtype
-    assert safe["x"].tolist() == [-0.5, 1.0]
-    assert safe["name"].tolist() == ["'-cmd", "ok"] and safe["kind"].tolist() == ["'@a", "b"]
-    assert safe["none"].tolist()[1] == "'=z" and frame["name"].tolist() == ["-cmd", "ok"]
+    assert safe["n"].tolist() == [-1, 2] * times and safe["n"].dtype == frame["n"].dtype
+    assert safe["x"].tolist() == [-0.5, 1.0] * times
+    assert safe["name"].tolist() == ["'-cmd", "ok"] * times
+    assert safe["kind"].tolist() == ["'@a", "b"] * times
+    assert safe["none"].tolist()[1] == "'=z" and frame["name"].tolist() == ["-cmd", "ok"] * times
 
 
 # ---- 7. secondary outputs over inputs or over each other -------------------------------
