@@ -7,26 +7,36 @@ BIN := $(VENV)/bin
 COMPILED_SOURCES = $(shell sed -n 's,^    "\(pdn\|replay\)\.\([a-z_]*\)".*,\1/\2.py,p' pdn/compiled.py)
 PURE_VENV := .venv-pure
 
-.PHONY: demo test test-deps test-pure lint bench docs clean
+.PHONY: demo test test-quick test-deps test-pure lint bench docs clean valgrind-native
 
 # An editable install: compiled with mypyc where mypy and a C compiler are at hand (the
 # extensions land beside their sources), else pure Python; PDN_PURE_PYTHON=1 asks for pure.
-$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES)
+$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/_native.c replay/_search.c
+	@echo "Installing the toolkit into $(VENV): about a minute, pip quiet meanwhile (the rules"
+	@echo "core is compiled with mypyc and C where a C compiler is found)."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png]'
 	touch $(BIN)/pdn
+	@echo "Installed: $(BIN)/pdn"
 
 demo: $(BIN)/pdn  ## the main job on the bundled samples
 	@# validate exits 1 here: one sample scoresheet has an illegal move on purpose
 	$(BIN)/pdn validate samples --warnings; test $$? -le 1
 	$(BIN)/pdn convert samples/russian/ivanov_petrov_short.pdn --to full --format text
 
-test: $(BIN)/pdn  ## the whole test suite (a missing browser, peer or dask skips; fails under CI=true)
+test: $(BIN)/pdn  ## the whole test suite, 15-25 min (a missing browser, peer or dask skips; fails under CI=true)
+	@echo "The whole suite: 15-25 minutes on a laptop (make test-quick: about 2 minutes)."
 	$(BIN)/python -m pytest
 
+# A newcomer's first check: the reader, the writer, the library and the command line's
+# surface, in about 2 minutes (291 tests); make test runs everything.
+QUICK_TESTS = tests/notation tests/test_api.py tests/cli/test_cli_surface.py tests/test_layers.py
+test-quick: $(BIN)/pdn  ## a quick subset (about 2 min): reader, writer, library, command line
+	$(BIN)/python -m pytest -q $(QUICK_TESTS)
+
 test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (.ci/run: apt-get)
-	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask,docs]' dame-rs
+	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask,docs,serve]' dame-rs
 	$(BIN)/python bench/peers.py --install
 
 # The pure-Python build: its own venv, installed without compiling, and PDN_PURE_PYTHON=1 at
@@ -45,8 +55,20 @@ $(PURE_VENV)/bin/pdn: pyproject.toml setup.py
 test-pure: $(PURE_VENV)/bin/pdn  ## the rules core's tests and the main jobs' on the pure-Python build
 	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest $(PURE_TESTS)
 
-docs: $(BIN)/pdn  ## the documentation site (MkDocs) in site/, warnings as errors
-	test -x $(BIN)/mkdocs || $(BIN)/python -m pip install --quiet -e '.[docs]'
+# The native rules core's differential and fuzz tests under valgrind's memcheck: any invalid
+# read or write, or a use of uninitialised memory, in replay/_native.c fails (the interpreter's
+# own known reports are suppressed: tests/support/valgrind.supp). About ten minutes.
+valgrind-native: $(BIN)/pdn  ## the native core's tests under valgrind
+	PYTHONMALLOC=malloc valgrind --error-exitcode=1 --quiet \
+		--suppressions=tests/support/valgrind.supp $(BIN)/python -m pytest -x -q \
+		-p no:cacheprovider tests/rules/test_native.py -k "not every_game and not rows"
+
+# The docs are read from the source tree (mkdocstrings reads the sources, not the build), so
+# an installed venv is used as it is: an edited rules core is not recompiled for them.
+docs:  ## the documentation site (MkDocs) in site/, warnings and broken links or anchors as errors
+	test -x $(BIN)/pdn || $(MAKE) $(BIN)/pdn
+	test -x $(BIN)/mkdocs || $(BIN)/python -m pip install --quiet $$($(BIN)/python -c \
+		"import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['docs'])")
 	$(BIN)/mkdocs build --strict
 	@echo "open site/index.html"
 

@@ -1,16 +1,20 @@
 """Build of pdn-toolkit: the rules core (``pdn.compiled.COMPILED``) compiled with mypyc from
-its own Python source where mypy and a C compiler are at hand, else pure Python, which gives
-identical results. ``PDN_PURE_PYTHON=1`` builds pure Python. The metadata is in pyproject.toml.
+its own Python source where mypy and a C compiler are at hand, and the native rules core
+(``replay/_native.c``, used through ``replay.native``) where a C compiler is; else pure Python,
+which gives identical results. ``PDN_PURE_PYTHON=1`` builds pure Python; ``PDN_NATIVE_ONLY=1``
+builds the native core alone (a quick build while working on it: no mypyc). The metadata is
+in pyproject.toml.
 """
 
 from __future__ import annotations
 
 import json
+import platform
 import runpy
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -21,11 +25,37 @@ def say(message: str) -> None:
     print(f"pdn-toolkit: {message}", file=sys.stderr)
 
 
+def native_flags() -> list[str]:
+    """-O3, and the popcount instruction where this machine's x86-64 processor has it (the
+    extension is built for the machine that builds it; without the flag, a few shifts)."""
+    flags = ["-O3"]
+    try:
+        cpu = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return flags
+    if platform.machine() in ("x86_64", "AMD64") and " popcnt" in cpu:
+        flags.append("-mpopcnt")
+    return flags
+
+
+NATIVE = Extension("replay._native", ["replay/_native.c"], depends=["replay/_search.c"],
+                   extra_compile_args=native_flags())
+
+
 def compiled_extensions() -> list:
-    """The mypyc extension modules, or [] for a pure-Python build (asked for, or no mypy)."""
+    """The native core and the mypyc extension modules, or [] for a pure-Python build (asked
+    for); the native core alone where mypy is missing or ``PDN_NATIVE_ONLY`` is set."""
     if BUILD["wants_pure"]():
         say("PDN_PURE_PYTHON is set: building pure Python")
         return []
+    if BUILD["wants_native_only"]():
+        say("PDN_NATIVE_ONLY is set: building the native core alone")
+        return [NATIVE]
+    return [NATIVE, *mypyc_extensions()]
+
+
+def mypyc_extensions() -> list:
+    """The mypyc extension modules, or [] where mypy is missing or fails."""
     try:
         from mypyc.build import mypycify
     except ImportError:
@@ -53,13 +83,17 @@ class OptionalBuildExt(build_ext):
         except Exception as error:  # no compiler, or one that fails: the build goes on pure
             say(f"the C compiler failed ({error}): building pure Python")
             return
-        sources = {module: BUILD["digest"](BUILD["source_path"](module, ROOT))
-                   for module in BUILD["COMPILED"]}
-        library = next(ext.name for ext in self.extensions if ext.name.endswith("__mypyc"))
+        recorded: dict = {"native": BUILD["digest"](ROOT / BUILD["NATIVE_SOURCE"])}
+        library = next((ext.name for ext in self.extensions if ext.name.endswith("__mypyc")),
+                       None)
+        if library is not None:
+            recorded["library"] = library
+            recorded["sources"] = {module: BUILD["digest"](BUILD["source_path"](module, ROOT))
+                                   for module in BUILD["COMPILED"]}
+            say(f"compiled with mypyc: {', '.join(BUILD['COMPILED'])}")
         manifest.parent.mkdir(parents=True, exist_ok=True)
-        manifest.write_text(json.dumps({"library": library, "sources": sources}, indent=1)
-                            + "\n", encoding="utf-8")
-        say(f"compiled with mypyc: {', '.join(BUILD['COMPILED'])}")
+        manifest.write_text(json.dumps(recorded, indent=1) + "\n", encoding="utf-8")
+        say("built the native rules core (replay._native)")
 
 
 setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -35,10 +35,15 @@ def analyse(
         "--output", "-o", metavar="FILE",
         help="Write the annotated games here, each as soon as it is done; games already in "
         "FILE (a stopped run) are skipped. - or nothing: stdout.", show_default=False)] = None,
+    engine: Annotated[str, typer.Option(
+        "--engine", metavar="NAME",
+        help="builtin: the toolkit's own engine (every variant but Canadian; "
+        "docs/engines.md); hub: the one of --engine-cmd (given --engine-cmd, the default)."
+        )] = "builtin",
     engine_cmd: Annotated[str, typer.Option(
         "--engine-cmd", metavar="COMMAND",
-        help='The Hub engine to run, e.g. "dame hub" or "./scan hub" (first or second Hub '
-        "protocol, told at start-up).", show_default=False)] = "",
+        help='An external Hub engine to run instead, e.g. "dame hub" or "./scan hub" (first '
+        "or second Hub protocol, told at start-up).", show_default=False)] = "",
     engine_dir: Annotated[Path | None, typer.Option(
         "--engine-dir", metavar="DIR",
         help="The engine's working folder (Scan reads scan.ini and data/ there).")] = None,
@@ -78,6 +83,8 @@ def analyse(
 ) -> None:
     """Annotate games with an engine: [%eval] after every move, ? and ?? with the better move.
 
+    The engine is the built-in one unless --engine-cmd names an external Hub engine.
+
     Every main-line position is searched to --depth (or for --movetime); the evaluation is
     written after each move as lidraughts writes it ([%eval 0.35], men from White's side;
     [%eval #-3]). A move that drops the mover's evaluation by --mistake men (default 0.5) is
@@ -99,10 +106,14 @@ def analyse(
     )
     from replay.engine.hub import popen_hub
     from replay.engine.limits import EngineError, Limit
+    from replay.engine.server import builtin_command
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
-    if not engine_cmd.strip():
-        fail('give the engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
+    if engine not in ("builtin", "hub"):
+        fail(f"--engine is builtin or hub, not {engine!r}")
+    if engine == "hub" and not engine_cmd.strip():
+        fail('give the Hub engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
+    command: str | list[str] = engine_cmd if engine_cmd.strip() else builtin_command()
     if depth is not None and movetime is not None:
         fail("give --depth or --movetime, not both")
     if json_rows and output in (None, "-"):
@@ -139,7 +150,7 @@ def analyse(
         console.print(f"{skipped} of {len(games)} games are in {out} already: skipped")
 
     def start(variant_name: str):
-        return popen_hub(engine_cmd, cwd=engine_dir, timeout=timeout, options=options,
+        return popen_hub(command, cwd=engine_dir, timeout=timeout, options=options,
                          variant=variant_name)
 
     try:  # the engine starts once here, so that a wrong command is a usage error
@@ -268,6 +279,9 @@ def _report(rows, json_rows: bool, stdout_free: bool) -> None:
     if json_rows:
         for row in rows:
             sys.stdout.write(json.dumps(asdict(row), ensure_ascii=False) + "\n")
+        return
+    if not rows:  # every game refused or failed: no table of nothing
+        stderr_console().print("no move analysed: no games or players table")
         return
     from replay.engine.annotate import games_table, players_table, rows_frame
 

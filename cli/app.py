@@ -1,8 +1,8 @@
 """The ``pdn`` command line: one module per command, registered here.
 
 Command modules import only the standard library and our light modules at import time;
-heavy libraries (pandas, matplotlib, dask) are imported inside the commands that need them,
-so that ``pdn --help`` stays fast.
+heavy libraries (pandas, matplotlib, dask) and the rules core are imported inside the
+commands that need them, so that ``pdn --help`` stays fast (tests/cli/test_cli_startup.py).
 """
 
 from __future__ import annotations
@@ -17,11 +17,13 @@ from . import (
     cat,
     convert,
     database,
+    engine,
     explore,
     info,
     match,
     moves,
     perft,
+    serve,
     show,
     standings,
     stats,
@@ -38,9 +40,10 @@ app = PdnTyper(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: rich's formatter costs more than the rest of --help
 )
 for module in (validate, convert, stats, info, cat, show, view, moves, perft, archive,
-               database, explore, standings, analyse, match):
+               database, explore, standings, analyse, match, serve, engine):
     module.register(app)
 
 

@@ -167,7 +167,8 @@ def filter_command(
     date_to: DateToOption = None,
     game_variant: GameVariantOption = None,
     result: Annotated[list[str] | None, typer.Option(
-        help="The result (1-0, 0-1, 1/2-1/2, 2-0...; compared by outcome).")] = None,
+        help="Who won: white, black, draw; or a result (1-0, 0-1, 1/2-1/2, 2-0...) read in "
+        "each game's variant (in English 1-0 is Black's win, as OCA writes it).")] = None,
     min_plies: Annotated[int | None, typer.Option(min=0, help="At least this many plies.")]
     = None,
     max_plies: Annotated[int | None, typer.Option(min=0, help="At most this many plies.")]
@@ -266,7 +267,8 @@ def merge(
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
 ) -> None:
-    """Write the games of every input, in order, into one PDN 3.0 file.
+    """Write the games of every input, in order, into one file, each as written (text
+    between games kept); pdn cat writes them as canonical PDN 3.0.
 
     Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
     unreadable input."""
@@ -335,6 +337,10 @@ def clean(
         "--repair", help="Mend a game that stops replaying where ONE best repair makes it "
         "replay to its end without cutting it short; the repair is noted in the game as "
         "{repaired: ...}.")] = False,
+    fix_results: Annotated[bool, typer.Option(
+        "--fix-results", help="Where the moves end in a position the rules decide (the side "
+        "to move has no piece or no legal move, by the variant's own win rule), write that "
+        "result in the Result tag and the movetext; each change is reported.")] = False,
     variant: UntaggedVariantOption = None,
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
@@ -343,7 +349,8 @@ def clean(
     encoding: EncodingOption = None,
 ) -> None:
     """Normalise dates, player names, results and GameType, drop text between games,
-    optionally strip annotations; report every change.
+    optionally strip annotations or write the results the rules decide; report every
+    change.
 
     Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
     unreadable input."""
@@ -364,7 +371,8 @@ def clean(
         log = _opened(changes, stack)
         summary = _run(lambda: clean_games(
             sources, out, _settings(choice, jobs, encoding, progress),
-            CleanOptions(kinds, Rewrite(notation) if notation else None, repair), rejects=bad,
+            CleanOptions(kinds, Rewrite(notation) if notation else None, repair, fix_results),
+            rejects=bad,
             note=console.note,
             changes=(lambda line: log.write(line + "\n")) if log is not None else None))
     _finish(console, f"{count(summary.games, 'game')}: {count(summary.changes, 'change')} in "

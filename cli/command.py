@@ -56,9 +56,29 @@ def renamed_options(args: list[str], known: set[str]) -> list[str]:
     return renamed
 
 
+def reflowed(text: str | None) -> str | None:
+    """Help text with each paragraph on one line, for rich to wrap to the terminal: a
+    docstring's line breaks would otherwise stay where they are, mid-sentence.
+
+    >>> reflowed("Remove duplicate games,\\n    keeping one.\\n\\n    Exit status: 0 done.")
+    'Remove duplicate games, keeping one.\\n\\nExit status: 0 done.'
+    """
+    if not text:
+        return text
+    import inspect
+
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in paragraph.splitlines())
+                         for paragraph in paragraphs)
+
+
 class PdnCommand(TyperCommand):
-    """A command whose help shows plain metavars, and which takes the old names of renamed
-    options."""
+    """A command whose help shows plain metavars, whose help paragraphs are wrapped to the
+    terminal, and which takes the old names of renamed options."""
+
+    def __init__(self, *args: Any, **settings: Any) -> None:
+        super().__init__(*args, **settings)
+        self.help = reflowed(self.help)
 
     def get_params(self, ctx: Any) -> list:
         return plain_metavars(super().get_params(ctx))
@@ -111,9 +131,11 @@ def usage_error(error: Any) -> None:
     """Print a usage error as ``error: ...`` with where to find the usage; exit 2."""
     from .common import fail
 
+    message = error.format_message()
+    if not message:  # no arguments: the help was printed (click's NoArgsIsHelpError)
+        sys.exit(error.exit_code)
     context = getattr(error, "ctx", None)
     where = f" (see {context.command_path} --help)" if context is not None else ""
-    message = error.format_message()
     fail(message[:1].lower() + message[1:].rstrip(".") + where, error.exit_code)
 
 

@@ -126,6 +126,9 @@ def search(
     date_from: DateFromOption = None,
     date_to: DateToOption = None,
     game_variant: GameVariantOption = None,
+    result: Annotated[list[str] | None, typer.Option(
+        help="Who won: white, black, draw, or a result (1-0, 0-1, 1/2-1/2, 2-0...) read in "
+        "each game's variant, as pdn filter --result reads it.")] = None,
 ) -> None:
     """Find games in a database: every criterion given must hold.
 
@@ -139,11 +142,13 @@ def search(
     if output_format not in FORMATS:
         fail(f"--format '{output_format}': use {', '.join(FORMATS)}")
     criteria = None
-    if any((tag, player, white, black, date_from, date_to, game_variant, moves, material)):
+    if any((tag, player, white, black, date_from, date_to, game_variant, moves, material,
+            result)):
         from .criteria import game_criteria
 
-        criteria = game_criteria(tag, player, white, black, date_from, date_to, game_variant, None,
-                             None, None, None, moves, position, material, material_any_ply)
+        criteria = game_criteria(tag, player, white, black, date_from, date_to, game_variant,
+                                 result, None, None, None, moves, position, material,
+                                 material_any_ply)
     try:
         wanted = Search(criteria, Pattern.parse(pattern) if pattern is not None else None,
                         position)

@@ -17,13 +17,33 @@ from .options import EncodingOption, JsonOption, PathsArgument, VerboseOption
 from .sources import SourceError, collect_sources
 
 
+def variant_names(by_gametype: dict[str, int]) -> dict[str, int]:
+    """The counts by GameType number shown with the variant's name, as ``pdn validate``
+    names variants (``20`` is ``international (20)``); a number no variant has, and
+    ``none`` (no GameType tag), as they are.
+
+    >>> variant_names({"20": 190, "99": 1, "none": 2})
+    {'international (20)': 190, '99': 1, 'none': 2}
+    """
+    from replay.variants import UnknownVariantError, get_variant
+
+    named = {}
+    for key, games in by_gametype.items():
+        try:
+            label = f"{get_variant(key).name} ({key})" if key.isdigit() else key
+        except UnknownVariantError:
+            label = key
+        named[label] = games
+    return named
+
+
 def _print_text(summary: dict[str, Any], notes: NoteSummary) -> None:
     def counts(values: dict[str, int]) -> str:
         return ", ".join(f"{key} ×{number(n)}" for key, n in values.items()) or "-"
 
     problems = summary["errors"]
     typer.echo(f"{summary['file']}: {count(summary['games'], 'game')}")
-    typer.echo(f"  variants: {counts(summary['variants'])}")
+    typer.echo(f"  variants: {counts(variant_names(summary['variants']))}")
     if summary["inferred"]:
         typer.echo(f"  told from the records (no GameType): {counts(summary['inferred'])}")
     typer.echo(f"  results:  {counts(summary['results'])}")

@@ -8,17 +8,21 @@ from typing import Annotated
 
 import typer
 
+from pdn.wording import count
+
 from .common import ExitCode, fail, stderr_console
 from .options import OutputOption, VariantOption
 
-PLAYER_HELP = ("hub:COMMAND (a Hub engine we start), dxp:HOST:PORT (a DXP engine that listens), "
+PLAYER_HELP = ("builtin (the toolkit's own engine), hub:COMMAND (a Hub engine we start), "
+               "dxp:HOST:PORT (a DXP engine that listens), "
                "dxp-listen:[HOST:]PORT (we listen, a DXP engine connects) or random[:SEED].")
 
 
 def match(
     first: Annotated[str, typer.Argument(metavar="PLAYER1", help=PLAYER_HELP)],
     second: Annotated[str, typer.Argument(metavar="PLAYER2", help="The other player, as "
-                                          "PLAYER1.")],
+                                          "PLAYER1; the built-in engine when not given.")]
+    = "builtin",
     output: OutputOption = None,
     variant: VariantOption = "international",  # type: ignore[assignment]
     ballots: Annotated[str | None, typer.Option(
@@ -39,7 +43,8 @@ def match(
         help="The move cap: a game still going after this many "
         "moves of each side ends without a result (*); 0: none.")] = 150,
     depth: Annotated[int | None, typer.Option(
-        "--depth", min=1, help="Search depth of Hub engines (instead of the clock).")] = None,
+        "--depth", min=1, help="Search depth of Hub engines and the built-in one (instead of "
+        "the clock).")] = None,
     movetime: Annotated[float | None, typer.Option(
         "--movetime", min=0.0, metavar="SECONDS",
         help="Seconds per move of Hub engines (instead of the "
@@ -89,6 +94,7 @@ def match(
     except (OutputError, OSError) as error:
         fail(str(error))
     console = stderr_console()
+    played: list[tuple[str, str, str]] = []
 
     def on_game(number: int, record, start) -> None:
         text = game_pdn(record, event=event, round_=str(number), minutes=minutes,
@@ -100,6 +106,7 @@ def match(
             target.add(text)
         console.print(f"game {number}/{2 * len(positions)}: {record.white} - {record.black} "
                       f"{record.result} ({record.reason})", markup=False)
+        played.append((record.white, record.black, record.result))
 
     try:
         with contextlib.ExitStack() as stack:
@@ -111,9 +118,43 @@ def match(
     except MatchError as error:
         fail(str(error))
     except EngineError as error:
+        if played:
+            console.print(final_score(played, variant), markup=False)
         fail(str(error), ExitCode.SOME_GAMES)
     except OSError as error:  # the output (a WriteError names it): a full disk, /dev/full
         fail(str(error))
+    console.print(final_score(played, variant), markup=False)
+
+
+def final_score(played: list[tuple[str, str, str]], variant) -> str:
+    """The match's score from its games (white, black, result), in the variant's scoring
+    (FMJD 2-1-0; 1-½-0 in English), with each player's wins, draws and losses.
+
+    >>> from replay.variants import INTERNATIONAL
+    >>> final_score([("A", "B", "2-0"), ("B", "A", "1-1"), ("A", "B", "0-2")], INTERNATIONAL)
+    'final score after 3 games: A 3 - 3 B (A: 1 win, 1 draw, 1 loss; B: 1 win, 1 draw, 1 loss)'
+    """
+    from replay.replayer import normalise_result
+    from replay.tournament.scoring import scoring_for
+
+    scoring = scoring_for(variant)
+    names = list(dict.fromkeys(name for white, black, _ in played for name in (white, black)))
+    points = dict.fromkeys(names, 0.0)
+    tally = {name: [0, 0, 0] for name in names}  # wins, draws, losses
+    for white, black, result in played:
+        outcome = normalise_result(result, variant)
+        for name, as_white in ((white, True), (black, False)):
+            got = scoring.points(outcome, as_white)
+            if got is None:
+                continue
+            points[name] += got
+            tally[name][0 if got == scoring.win else 1 if got == scoring.draw else 2] += 1
+    first, second = (names + ["?", "?"])[:2]
+    counts = "; ".join(f"{name}: {count(w, 'win')}, {count(d, 'draw')}, {count(lost, 'loss')}"
+                       for name, (w, d, lost) in tally.items())
+    return (f"final score after {count(len(played), 'game')}: {first} "
+            f"{scoring.text(points.get(first, 0))} - {scoring.text(points.get(second, 0))} "
+            f"{second} ({counts})")
 
 
 def register(app: typer.Typer) -> None:

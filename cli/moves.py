@@ -8,10 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pdn.fen import FenError
 from pdn.wording import count
-from replay.board import Board
-from replay.notation import move_json
 
 from .common import ExitCode, fail
 from .options import (
@@ -38,6 +35,10 @@ def moves(
 
     Exit status: 0 done, 1 some lines of --fen-file are no position (the others listed), 2
     usage error, a FEN that is no position, or a file that cannot be read."""
+    from pdn.fen import FenError  # the rules core, imported when a command runs (pdn --help)
+    from replay.board import Board
+    from replay.notation import move_json
+
     variant = ruled_variant(variant, rule, no_forced_capture)
     if fen_file is not None:
         text = typer.get_text_stream("stdin").read() if str(fen_file) == "-" else _read(fen_file)

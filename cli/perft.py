@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pdn.fen import FenError
-from replay.board import Board
-from replay.perft import perft as count_paths
-from replay.perft import perft_divide
-
 from .common import fail
 from .options import NoForcedCaptureOption, RulesOption, VariantOption, ruled_variant
+
+if TYPE_CHECKING:
+    from replay.board import Board
 
 
 def perft(
@@ -32,6 +30,10 @@ def perft(
     """Print the number of leaf nodes at each depth (see docs/rules.md).
 
     Exit status: 0 done, 2 usage error or a FEN that is no position."""
+    from pdn.fen import FenError  # the rules core, imported when a command runs (pdn --help)
+    from replay.board import Board
+    from replay.perft import perft as count_paths
+
     variant = ruled_variant(variant, rule, no_forced_capture)
     try:
         board = Board.from_fen(fen, variant) if fen else Board(variant)
@@ -51,6 +53,8 @@ def perft(
 
 def _print_divide(board: Board, depth: int, keep_duplicates: bool) -> None:
     """One line per legal move (its full capture path) with its leaf count, then the total."""
+    from replay.perft import perft_divide
+
     counts = perft_divide(board.generator, board.position, depth, keep_duplicates)
     for move, nodes in counts:
         typer.echo(f"{board.move_text(move, full_path=True)} {nodes}")

@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pdn.model import Game
-from replay.board import Board
 from replay.choice import RulesChoice
 
 from .common import ExitCode, fail, fail_io, games_exit
@@ -24,6 +22,7 @@ from .options import (
 from .sources import game_of
 
 if TYPE_CHECKING:
+    from replay.board import Board
     from replay.replayer import ReplayedGame
 
 MAX_SIZE = 4096  # a PNG of 4096 pixels square is 64 MB in memory; a larger one helps no one
@@ -87,6 +86,8 @@ def show(
 
 def _fen_position(fen: str, choice: RulesChoice) -> Board:
     from pdn.fen import FenError
+    from pdn.model import Game
+    from replay.board import Board
     from replay.replayer import game_variant
 
     # the variant given, else the usual one of the board the FEN's squares need

@@ -37,6 +37,8 @@ def collect_sources(paths: list[str], suffixes: tuple[str, ...] = RECORD_SUFFIXE
                            and _readable_kind(p))
             sources.extend(str(p) for p in found)
         else:
+            if (why := no_games_in(path)) is not None:
+                raise SourceError(f"{text}: no games: {why}")
             sources.append(text)
     return sources
 
@@ -53,6 +55,34 @@ def exit_if_no_sources(sources: list[str], paths: list[str]) -> None:
     stderr_console().print(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found: "
                            "0 games", markup=False)
     raise typer.Exit(0)
+
+
+SNIFFED_BYTES = 8192  # how much of a file named on the command line is looked at first
+BINARY_SHARE = 16  # one byte in this many NUL (or more): binary data, not a damaged text
+_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")  # UTF-8, UTF-16 (UTF-32 starts alike)
+
+
+def no_games_in(path: Path) -> str | None:
+    """Why a file named on the command line cannot hold a game, or None: it is empty (or
+    blank), or it is binary data: one byte in 16 or more of its first 8 KiB is NUL, at even
+    and at odd offsets, which no text in UTF-8 or UTF-16 has (an executable, an image). A
+    few stray NULs in a text are damage the reader reports game by game."""
+    try:
+        if not path.is_file():
+            return None
+        with path.open("rb") as stream:
+            head = stream.read(SNIFFED_BYTES)
+            more = bool(stream.read(1))
+    except OSError:
+        return None  # the command's reader says what is wrong with it
+    if head.startswith(_BOMS):
+        return None
+    if not more and not head.strip():
+        return "the file is empty" if not head else "the file holds only blank space"
+    zeros = [offset for offset, byte in enumerate(head) if byte == 0]
+    if len(zeros) * BINARY_SHARE >= len(head) and {offset % 2 for offset in zeros} == {0, 1}:
+        return "the file is binary data, not text (no PDN file or scoresheet has NUL bytes)"
+    return None
 
 
 def _readable_kind(path: Path) -> bool:

@@ -15,14 +15,6 @@ from .sources import SourceError, collect_sources, read_inputs
 FORMATS = (".csv", ".json", ".html", ".htm", ".pdf")
 
 
-def _short(value: object) -> str:
-    """A tie-break value in a terminal cell: the results in order of the classification
-    shortened to the first five (the HTML and JSON forms keep them all)."""
-    text = str(value)
-    parts = text.split(" ")
-    return text if len(parts) <= 5 else " ".join(parts[:5]) + " …"
-
-
 def _print_table(result) -> None:
     from rich.console import Console
     from rich.markup import escape
@@ -30,6 +22,7 @@ def _print_table(result) -> None:
 
     from replay.tournament.pages import (
         TIEBREAK_TITLES,
+        classification_note,
         incomplete_note,
         missing_note,
         standings_rows,
@@ -44,17 +37,29 @@ def _print_table(result) -> None:
                   f"{event.scoring.name})", title_justify="left")
     rows = standings_rows(result)
     rated = any(line["performance"] is not None for line in rows)
-    for head in ("#", "Player", "Pts", "G", "W", "D", "L", *(("Perf.",) if rated else ()),
-                 *(TIEBREAK_TITLES.get(t, t) for t in result.tiebreaks)):
-        table.add_column(head, justify="left" if head == "Player" else "right",
-                         no_wrap=head == "Player")
-    for line in rows:
-        table.add_row(str(line["place"]), line["player"], event.scoring.text(line["points"]),
-                      *(str(line[k]) for k in ("games", "wins", "draws", "losses")),
-                      *(("" if line["performance"] is None else str(line["performance"]),)
-                        if rated else ()),
-                      *(_short(line[f"tb:{t}"]) for t in result.tiebreaks))
+    heads = ["#", "Player", "Pts", "G", "W", "D", "L", *(("Perf.",) if rated else ()),
+             *(TIEBREAK_TITLES.get(t, t) for t in result.tiebreaks)]
+    cells = [[str(line["place"]), line["player"], event.scoring.text(line["points"]),
+              *(str(line[k]) for k in ("games", "wins", "draws", "losses")),
+              *(("" if line["performance"] is None else str(line["performance"]),)
+                if rated else ()),
+              *(str(line[f"tb:{t}"]) for t in result.tiebreaks)] for line in rows]
+    widths = [max([len(head), *(len(row[k]) for row in cells)]) for k, head in enumerate(heads)]
+    for k, head in enumerate(heads):
+        # every column whole but the classification: whole where it fits, cut with … where
+        # the terminal is too narrow for it
+        sequence = head == "Classification"
+        room = console.width - 1 - sum(width + 3 for j, width in enumerate(widths) if j != k)
+        table.add_column(head, justify="left" if head == "Player" or sequence else "right",
+                         no_wrap=True, overflow="ellipsis",
+                         max_width=max(6, room - 3) if sequence else None,
+                         min_width=None if sequence else widths[k])
+    for row in cells:
+        table.add_row(*row)
     console.print(table)
+    explained = classification_note(result)
+    if explained:
+        console.print(escape(explained))
     for note in (incomplete_note(result), missing_note(result)):
         if note:
             console.print(f"[red]{escape(note)}[/red]")
@@ -80,6 +85,18 @@ def standings_command(
         "--same", metavar='"NAME=PLAYER"', help="NAME, as written in the games, is another "
         "spelling of PLAYER (repeatable): a transliteration that matching names cannot "
         "know (Goryunov=Gorunov).")] = None,
+    micro_match: Annotated[int | None, typer.Option(
+        "--micro-match", metavar="N", min=1, help="Each meeting is a micro-match of N games "
+        "(colours swapped): the micro-match table and standings, the arbiter's checks of "
+        "each (N games, colours, the same ballot); default: told from Round tags '3.1', "
+        "'3.2', ... when they number micro-matches.")] = None,
+    knockout: Annotated[bool, typer.Option(
+        "--knockout", help="A knockout event: the bracket by rounds, who went through and "
+        "why (with --micro-match, the games after the first N are the tie-break).")] = False,
+    team: Annotated[Path | None, typer.Option(
+        "--team", metavar="FILE", help="The teams, one 'PLAYER = TEAM' a line (# comments): "
+        "team standings, team matches, Scheveningen tables; default: the WhiteTeam/"
+        "BlackTeam tags where the games have them.")] = None,
     output: Annotated[str | None, typer.Option(
         "--output", "-o", metavar="FILE", help="Write .csv (standings), .json (standings, "
         "crosstable, unfinished games), .html (a printable page) or .pdf (that page printed "
@@ -94,8 +111,10 @@ def standings_command(
     tie-breaks of the variant's federation unless --tiebreak says others. Player names
     written differently (initials, word order) are matched as pdn dedupe matches them.
     Games without a result (*) make the table incomplete and are named; --result or
-    --corrections give them their results. Exit status: 0 a complete table, 1 games
-    without a result, 2 a usage error."""
+    --corrections give them their results. Micro-matches, knockout rounds, teams and the
+    TimeControl tags with the flag falls read from the clocks are shown where the event
+    has them (docs/tournaments.md). Exit status: 0 a complete table, 1 games without a
+    result, 2 a usage error."""
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.tournament import (
         CorrectionError,
@@ -145,18 +164,40 @@ def standings_command(
     except CorrectionError as error:
         fail(str(error))
     table = standings(built, chosen)
+    _warn_contradicted(games, variant)
+    from replay.tournament.report import event_report
+    from replay.tournament.report_pages import report_html, report_json
+    from replay.tournament.teams import TeamError, read_teams
+
+    try:
+        teams = read_teams(team, built) if team is not None else None
+    except TeamError as error:
+        fail(str(error))
+    except UnicodeDecodeError as error:
+        fail(f"{team}: not UTF-8 text (byte {error.start})")
+    except OSError as error:
+        fail(f"{team}: cannot read: {error.strerror or error}")
+    report = event_report(built, games, micro_match=micro_match, knockout=knockout,
+                          teams=teams)
     if output is None:
         _print_table(table)
+        from .standings_report import print_report
+
+        print_report(report)
     elif suffix == ".pdf":
         from replay.validate.report_pdf import PdfError, write_pdf
 
         try:
-            write_pdf(standings_html(table), output)
+            write_pdf(standings_html(table, report_html(report)), output)
         except PdfError as error:
             fail(f"-o {output}: printing the page to PDF needs Chromium (or Chrome): {error}")
     else:
-        text = {".csv": standings_csv, ".json": standings_json}.get(suffix, standings_html)(
-            table)
+        if suffix == ".csv":
+            text = standings_csv(table)
+        elif suffix == ".json":
+            text = standings_json(table, report_json(report))
+        else:
+            text = standings_html(table, report_html(report))
         with atomic_writer(output) as stream:
             stream.write(text)
         if not table.complete:
@@ -167,6 +208,28 @@ def standings_command(
                                        p.title() for p in table.unfinished))
     if not table.complete:
         raise typer.Exit(ExitCode.SOME_GAMES)
+
+
+def _warn_contradicted(games: list, variant) -> None:
+    """A warning on stderr for each game whose recorded result its final position
+    contradicts (counted as recorded: ``pdn clean --fix-results`` writes the result the
+    rules decide). The games are replayed file by file, as ``pdn validate`` replays them."""
+    from itertools import groupby
+
+    from rich.markup import escape
+
+    from replay.validate.reports import report_games
+
+    from .common import stderr_console
+
+    console = stderr_console()
+    for _, group in groupby(games, key=lambda game: game.source):
+        for report in report_games(group, variant):
+            if report.status == "contradicted":
+                where = f"{report.file or '<stdin>'}:{report.line}"
+                console.print(f"[yellow]warning:[/yellow] {escape(where)}: "
+                              f"{escape(report.title)}: result {escape(report.result or '?')} "
+                              f"contradicted — {escape(report.result_note)}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,6 @@ import typer
 
 from pdn.wording import count, number
 from replay.choice import RulesChoice
-from replay.run.dataset import is_dataset_target
 
 from .common import fail, fail_io, games_exit, input_size, progress_bar, stderr_console
 from .options import (
@@ -46,6 +45,8 @@ SHOWN_COLUMNS = {
     "summary": ["file", "variant", "event", "year", "games", "white", "black", "draw",
                 "average_plies", "valid_share"],
 }
+# Left out first on a narrow terminal: the results (white, black, draw) are what people read.
+SPARE_COLUMNS = {"summary": ["valid_share", "average_plies", "year", "variant"]}
 
 
 def stats(
@@ -74,10 +75,14 @@ def stats(
 ) -> None:
     """Tabulate archives with pandas: games, moves, players, openings, summary; plot them.
 
-    Without -o the first rows are shown, or with --json the whole table as JSON lines.
+    Without -o: on a terminal, the first rows in the columns that fit; piped or redirected,
+    the whole table as tab-separated values; with --json, the whole table as JSON lines.
+    A game whose recorded result its final position contradicts is tabulated as recorded,
+    with a warning naming it on stderr.
     Exit status: 0 done, 1 some games invalid or unreadable (tabulated all the same), 2
     usage error, unreadable input or a missing optional library.
     """
+    from replay.run.dataset import is_dataset_target
     from replay.run.output import OutputError, check_outputs
 
     _check_options(table, output, plot, runner, scheduler)
@@ -97,13 +102,17 @@ def stats(
         _exit(statuses)
     if output is not None:
         rows, games = _write(sources, choice, table, Path(output), plot is not None,
-                             {**run, "statuses": statuses})
+                             {**run, "statuses": statuses, "warn": _warn})
         typer.echo(f"{count(rows, 'row')} of {table} written to {output}", err=True)
         if plot is not None:
             _plot(games, plot)
         _exit(statuses)
     tables = _compute(sources, choice, table == "moves", run)
     statuses.update(tables.games["status"].astype(str))
+    from replay.stats.tables import contradicted_lines
+
+    for line in contradicted_lines(tables.games):
+        _warn(line)
     if plot is not None:
         _plot(tables.games, plot)
     frame = tables.table(table)
@@ -113,6 +122,13 @@ def stats(
     else:
         show_table(tables.games, frame, table)
     _exit(statuses)
+
+
+def _warn(line: str) -> None:
+    """A game whose recorded result its final position contradicts, on stderr (tabulated
+    all the same, as recorded: ``pdn clean --fix-results`` writes the result the rules
+    decide)."""
+    typer.secho(line, err=True, fg="yellow")
 
 
 def _exit(statuses: Counter[str]) -> None:
@@ -127,6 +143,8 @@ def _exit(statuses: Counter[str]) -> None:
 
 def _check_options(table: str, output: str | None, plot: Path | None, runner: str,
                    scheduler: str | None) -> None:
+    from replay.run.dataset import is_dataset_target
+
     if table not in TABLE_NAMES:
         fail(f"--table must be one of {', '.join(TABLE_NAMES)}, not '{table}'")
     if output is not None and is_dataset_target(output):
@@ -244,10 +262,37 @@ def show_table(games, frame, table: str, console=None) -> None:
     shown = min(SHOWN_ROWS, len(frame))
     rows = [[_cell(value) for value in values]
             for values in frame[columns].head(SHOWN_ROWS).itertuples(index=False)]
+    title = f"{table} (first {number(shown)} of {count(len(frame), 'row')})"
+    if "file" in columns:
+        folder, names = files_shown(games["file"].unique().tolist())
+        at = columns.index("file")
+        for row in rows:
+            row[at] = names.get(row[at], row[at])
+        title += f", files in {escape(folder)}" if folder else ""
     print_terminal_table(
-        console, f"{table} (first {number(shown)} of {count(len(frame), 'row')})", columns,
-        rows, [frame[column].dtype.kind in "iuf" for column in columns],
-        f"--json or -o {table}.csv has every column and row")
+        console, title, columns, rows, [frame[column].dtype.kind in "iuf" for column in columns],
+        f"--json or -o {table}.csv has every column and row", SPARE_COLUMNS.get(table, ()))
+
+
+def files_shown(files: list[str]) -> tuple[str, dict[str, str]]:
+    """The folder the files share, and each file as shown under it on a terminal (its path
+    from there): what differs from row to row, not the same folder cut short on each.
+
+    >>> files_shown(["/data/ru/wc1998.pdn", "/data/ru/sssr/1968.pdn"])
+    ('/data/ru', {'/data/ru/wc1998.pdn': 'wc1998.pdn', '/data/ru/sssr/1968.pdn': 'sssr/1968.pdn'})
+    >>> files_shown(["games.pdn"])
+    ('', {'games.pdn': 'games.pdn'})
+    """
+    import os.path
+
+    paths = [file for file in files if isinstance(file, str)]
+    if not paths:
+        return "", {}
+    try:
+        folder = os.path.commonpath([os.path.dirname(path) for path in paths])
+    except ValueError:  # absolute and relative paths mixed
+        return "", {path: path for path in paths}
+    return folder, {path: os.path.relpath(path, folder) if folder else path for path in paths}
 
 
 def _cell(value) -> str:

@@ -16,11 +16,12 @@ _SPACES = str.maketrans("\t\r\n", "   ")
 
 
 def fitting_columns(headers: Sequence[str], rows: Sequence[Sequence[str]],
-                    right: Sequence[bool], width: int) -> dict[int, int]:
+                    right: Sequence[bool], width: int, spare: Sequence[str] = ()
+                    ) -> dict[int, int]:
     """The columns to show in ``width`` characters, by index, with the width of each: every
     cell cut at ``WIDEST_CELL``; then the widest text columns narrowed, down to
-    ``NARROWEST_TEXT`` (numbers are never cut); then the last columns left out (the first
-    is always kept)."""
+    ``NARROWEST_TEXT`` (numbers are never cut); then the ``spare`` columns left out, in that
+    order, then the last ones (the first is always kept)."""
     widths = {index: max(len(header), min(WIDEST_CELL, max((len(row[index]) for row in rows),
                                                            default=0)))
               for index, header in enumerate(headers)}
@@ -34,19 +35,24 @@ def fitting_columns(headers: Sequence[str], rows: Sequence[Sequence[str]],
         if not narrowable:
             break
         widths[max(narrowable, key=lambda index: widths[index])] -= 1
+    spared = [headers.index(name) for name in spare if name in headers]
     while used() > width and len(widths) > 1:
-        widths.popitem()
+        index = next((index for index in spared if index in widths), None)
+        if index is None:
+            widths.popitem()
+        else:
+            del widths[index]
     return widths
 
 
 def print_terminal_table(console, title: str, headers: Sequence[str],
-                         rows: Sequence[Sequence[str]], right: Sequence[bool], rest: str
-                         ) -> None:
-    """A rich table of the columns that fit ``console``'s width; the title says which were
-    left out and ``rest`` how to see them."""
+                         rows: Sequence[Sequence[str]], right: Sequence[bool], rest: str,
+                         spare: Sequence[str] = ()) -> None:
+    """A rich table of the columns that fit ``console``'s width (``spare`` ones left out
+    first); the title says which were left out and ``rest`` how to see them."""
     from rich.table import Table
 
-    chosen = fitting_columns(headers, rows, right, console.width)
+    chosen = fitting_columns(headers, rows, right, console.width, spare)
     left_out = [headers[index] for index in range(len(headers)) if index not in chosen]
     if left_out:
         title += (f"; {count(len(left_out), 'column')} not shown ({', '.join(left_out)}): "

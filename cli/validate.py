@@ -46,7 +46,8 @@ def validate(
     as_json: JsonOption = False,
     jobs: JobsOption = 0,
     strict: Annotated[bool, typer.Option(
-        "--strict", help="Count warnings (notation slips, resolved ambiguities) as errors.")]
+        "--strict", help="Count warnings (notation slips, resolved ambiguities) as errors, "
+        "and exit 1 for a result the final position contradicts.")]
     = False,
     warnings: Annotated[bool, typer.Option("--warnings", "-W", help="Print warnings too.")]
     = False,
@@ -69,8 +70,11 @@ def validate(
 
     A kind of note repeated in a file (or a problem repeated in a game) is shown once with
     its count; --verbose shows each, --json lists them all.
-    Exit status: 0 all games valid (or incomplete), 1 some invalid or unreadable, 2 usage
-    error or a file that cannot be read.
+    A recorded result that the final position contradicts (no pieces or no legal move left
+    for the side the result names the winner) makes the game "contradicted", listed first.
+    Exit status: 0 all games valid (or incomplete, or contradicted: the moves replay, and
+    pdn clean --fix-results mends the result), 1 some invalid or unreadable, or under
+    --strict some contradicted, 2 usage error or a file that cannot be read.
     """
     from replay.run.output import OutputError, check_outputs
     from replay.validate.reports import Tally, suggestion_lines, validate_sources
@@ -110,6 +114,9 @@ def validate(
             if as_json:
                 typer.echo(json.dumps(item.as_dict(), ensure_ascii=False))
                 continue
+            if item.result_check == "inconsistent":
+                typer.echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
+                           f"result-contradicted — {item.result_note}")
             for problem in item.errors:
                 _note(notes, item, problem, "error")
             if suggest and item.status == "invalid":
@@ -120,16 +127,13 @@ def validate(
                     _note(notes, item, problem, "warning")
                 for problem in item.notes:
                     _note(notes, item, problem, "note")
-            if item.result_check == "inconsistent":
-                typer.echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
-                           f"{item.result_note}")
     notes.close()
     seconds = time.perf_counter() - started
     if report is not None:
         _write_report(report, kept)
     if not as_json:
         typer.echo(_summary(tally, seconds), err=True)
-    _exit(tally.statuses, unreadable_files)
+    _exit(tally.statuses, unreadable_files, strict)
 
 
 def _summary(tally: Tally, seconds: float) -> str:
@@ -138,7 +142,8 @@ def _summary(tally: Tally, seconds: float) -> str:
     games = sum(statuses.values())
     rate = f", {number(moves / seconds)} moves/s" if seconds > 0 and moves else ""
     summary = ", ".join(f"{number(statuses[s])} {s}" for s in
-                        ("valid", "invalid", "incomplete", "unreadable") if statuses[s])
+                        ("contradicted", "valid", "invalid", "incomplete", "unreadable")
+                        if statuses[s])
     return (f"{count(games, 'game')}: {summary or 'none'}; {count(moves, 'move')} checked in "
             f"{seconds:.2f} s{rate}; results: "
             + ", ".join(f"{number(n)} {c}" for c, n in sorted(checks.items()))
@@ -154,10 +159,13 @@ def _note(notes: NoteSummary, item: Any, problem: dict, label: str) -> None:
               game=None if label == "note" else item.game, label=label)
 
 
-def _exit(statuses: Counter[str], unreadable_files: int) -> None:
+def _exit(statuses: Counter[str], unreadable_files: int, strict: bool) -> None:
+    """2 for a file that cannot be read; 1 for a game that does not replay, and under
+    ``--strict`` for a result its final position contradicts too; else 0."""
     if unreadable_files:
         raise typer.Exit(ExitCode.USAGE)
-    raise typer.Exit(games_exit(bool(statuses["invalid"] or statuses["unreadable"])))
+    raise typer.Exit(games_exit(bool(statuses["invalid"] or statuses["unreadable"]
+                                     or (strict and statuses["contradicted"]))))
 
 
 def _check_dataset_options(output: str, as_json: bool, report: Path | None) -> None:
@@ -193,7 +201,7 @@ def _write_dataset(sources: list[str], output: str, choice: RulesChoice, **run: 
     tally = written.tally
     typer.echo(_summary(tally, time.perf_counter() - started)
                + f"; {count(tally.rows, 'report')} written to the dataset {output}", err=True)
-    _exit(tally.statuses, len(written.unreadable))
+    _exit(tally.statuses, len(written.unreadable), run["strict"])
 
 
 def _runner_checked(items: Iterator) -> Iterator:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, TypeVar
 
 import typer
 
-from pdn.wording import count
+from pdn.wording import count, number
 
 from .common import fail, fail_io, games_exit, input_size, progress_bar
 from .options import (
@@ -52,8 +53,8 @@ def view(
     """Write an HTML viewer of the games of PATHS: board, moves, variations, comments, errors.
 
     The variant is each game's GameType, else --variant, else the one its record tells.
-    Exit status: 0 done, 1 some games cannot be read or do not replay to their end, 2 usage
-    error or bad input.
+    Exit status: 0 done, 1 some games invalid or unreadable (as pdn validate counts
+    them), 2 usage error or bad input.
     """
     from replay.replayer import replay_game
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
@@ -62,7 +63,6 @@ def view(
         archive_entries,
         board_kind,
         game_entry,
-        problems,
         suggestions_of,
     )
 
@@ -74,7 +74,8 @@ def view(
         fail(str(error))
     if database is not None:
         _check_database(database, sources)
-    invalid, replayed = 0, None
+    statuses: Counter[str] = Counter()
+    replayed = None
     size = None if game else input_size(sources)
     with progress_bar("replaying", size) as progress:
         if game:
@@ -82,7 +83,7 @@ def view(
                                    choice.override, rules=choice.rules)
             found = suggestions_of(replayed) if suggest else ()
             entries = iter([(*game_entry(replayed, flipped=flip, suggestions=found),
-                             board_kind(replayed.variant, flip), bool(problems(replayed)))])
+                             board_kind(replayed.variant, flip), str(replayed.status))])
         else:
             entries = (entry for source in sources for entry in _read(source, archive_entries(
                 source, choice.default, choice.override, rules=choice.rules, flipped=flip,
@@ -90,19 +91,21 @@ def view(
         try:
             with atomic_writer(output) as stream:
                 page = ViewerPage(stream, title=_title(sources))
-                for key, entry, kind, broken in entries:
+                for key, entry, kind, status in entries:
                     page.add(key, entry, kind)
-                    invalid += broken
+                    statuses[status] += 1
                 if not page.count:
                     fail(f"{', '.join(paths)} has no games")
                 page.close(_explorer(database, sources, replayed, choice, encoding)
                            if database is not None else None)
         except OSError as error:
             fail_io(error, str(output), "cannot write")
-    note = (f", {count(invalid, 'game')} that cannot be read or do not replay to their end"
-            if invalid else "")
-    typer.echo(f"viewer of {count(page.count, 'game')}{note} written to {output}", err=True)
-    raise typer.Exit(games_exit(bool(invalid)))
+    # the games counted as pdn validate and pdn stats count them: one count for a file
+    broken = ", ".join(f"{number(statuses[status])} {status}"
+                       for status in ("invalid", "unreadable") if statuses[status])
+    note = f"; games that do not replay: {broken}" if broken else ""
+    typer.echo(f"viewer of {count(page.count, 'game')} written to {output}{note}", err=True)
+    raise typer.Exit(games_exit(bool(broken)))
 
 
 def _check_database(database: Path, sources: list[str]) -> None:

@@ -60,6 +60,8 @@ _TAG_START = re.compile(r'\s*\[[A-Za-z][A-Za-z0-9_]*\s+"')
 _OPEN_VALUE = re.compile(r'\s*\[[^\[\]"\n]*"(?:[^"\\\n\]]++|\\.)*+')
 _VALUE_CLOSE = re.compile(r'\s*(?:[^"\\\n\[\]]++|\\.)*+"[ \t]*\]')
 _EVENT_START = re.compile(r'\[Event\s+"')
+# A tag line opened with a doubled bracket (``[[Event "..."]``; group 1: the first bracket).
+_DOUBLED_BRACKET = re.compile(r'\s*(\[)\[[A-Za-z][A-Za-z0-9_]*\s+"')
 # The grammar's RESULT, also with spaces around the dash.
 _RESULT = (r"(?:1/2\s*[-:]\s*1/2|1\s*[-:]\s*0|0\s*[-:]\s*1|2\s*-\s*0|0\s*-\s*2|1\s*-\s*1"
            r"|0\s*-\s*0|\*)")
@@ -211,6 +213,17 @@ class _Chunker:
         self.has_move = _has_main_line_move(rest, self.depth)
 
     def feed(self, line: str, number: int) -> Iterator[Chunk]:
+        doubled = None if self.in_comment else _DOUBLED_BRACKET.match(line)
+        if doubled is not None and type(line) is str:
+            # "[[Event ...": a doubled bracket read as one (the first becomes a space, so the
+            # columns stay those of the file), with a warning on the game it starts.
+            at = doubled.start(1)
+            yield from self.feed(f"{line[:at]} {line[at + 1:]}", number)
+            self.notes.append(Diagnostic(
+                "doubled-bracket", f"tag '{shown(line[at:].split(chr(34))[0].strip())}' at "
+                f"{number}:{at + 1} opens with a doubled '[': read as one", number, at + 1,
+                "warning"))
+            return
         stripped = line.lstrip()
         closes_value = _VALUE_CLOSE.match(stripped) if self.open_value else None
         self.broken_tag = self.broken_tag or (self.open_value and closes_value is None)

@@ -40,12 +40,28 @@ COMPILED = (
 )
 MANIFEST = "_compiled.json"  # beside this module, written by the build (``manifest``)
 PURE_VARIABLE = "PDN_PURE_PYTHON"
+# The native rules core (replay.native): its C source, whose digest the build records too,
+# and the variable that builds it alone (no mypyc: a quick build while working on it).
+NATIVE_SOURCE = "replay/_native.c"
+NATIVE_ONLY_VARIABLE = "PDN_NATIVE_ONLY"
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds pdn/ and replay/
 
 
 def wants_pure(environ: Mapping[str, str] = os.environ) -> bool:
     """Whether ``PDN_PURE_PYTHON`` asks for pure Python (any value but empty or ``0``)."""
     return environ.get(PURE_VARIABLE, "") not in ("", "0")
+
+
+def wants_native_only(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether ``PDN_NATIVE_ONLY`` asks the build for the native core alone."""
+    return environ.get(NATIVE_ONLY_VARIABLE, "") not in ("", "0")
+
+
+def native_is_stale(root: Path = ROOT) -> bool:
+    """Whether the native core's C source differs from the one it was built from (an
+    install without the source has nothing to hide)."""
+    source = root / NATIVE_SOURCE
+    return source.is_file() and manifest(root).get("native") != digest(source)
 
 
 def source_path(module: str, root: Path = ROOT) -> Path:

@@ -62,12 +62,16 @@ def parse_fen(fen: str, notation: SquareNotation) -> Setup:
         raise FenError(fen, turn_col + 1, f"side to move must be W or B, not '{sections[0][1]}'")
     pieces: dict[int, str] = {}
     halfmove = fullmove = None
+    listed: set[str] = set()
     for column, section in sections[1:]:
         body = section.strip()
         if not body:
             continue
         head = body[0].upper()
         if head in ("W", "B"):
+            if head in listed:
+                raise FenError(fen, column + 1, _listed_twice(head, sections))
+            listed.add(head)
             _read_squares(fen, column + section.index(body[0]) + 1, body[1:], head == "W",
                           notation, pieces)
         elif head in ("H", "F") and body[1:].strip().isdigit() and len(body) <= MAX_DIGITS:
@@ -82,6 +86,14 @@ def parse_fen(fen: str, notation: SquareNotation) -> Setup:
     return Setup(turn == "W", pieces, halfmove, fullmove)
 
 
+def _listed_twice(head: str, sections: list[tuple[int, str]]) -> str:
+    """``White's pieces are listed twice (W... and W...), Black's not at all``."""
+    side, other = ("White", "Black") if head == "W" else ("Black", "White")
+    heads = [part.strip()[:1].upper() for _, part in sections[1:]]
+    missing = "" if ("B" if head == "W" else "W") in heads else f", {other}'s not at all"
+    return f"{side}'s pieces are listed twice ({head}... and {head}...){missing}"
+
+
 def _read_squares(fen: str, column: int, body: str, white: bool, notation: SquareNotation,
                   pieces: dict[int, str]) -> None:
     offset = column + 1
@@ -93,7 +105,8 @@ def _read_squares(fen: str, column: int, body: str, white: bool, notation: Squar
             man, king_piece = (WHITE_MAN, WHITE_KING) if white else (BLACK_MAN, BLACK_KING)
             for square in _expand(fen, offset, name, notation):
                 if square in pieces:
-                    raise FenError(fen, offset, f"square {notation.name(square)} is given twice")
+                    raise FenError(fen, offset, f"two pieces on square {notation.name(square)}: "
+                                   "it is given twice")
                 pieces[square] = king_piece if king else man
         offset += len(item) + 1
 

@@ -1,4 +1,5 @@
-"""Look-alike characters typed inside moves: Cyrillic ``с`` for Latin ``c`` and the like.
+"""Look-alike characters typed inside moves: Cyrillic ``с`` for Latin ``c`` and the like; a
+space typed inside a move (``11- 16``).
 
 A scoresheet typed on a Russian keyboard often has Cyrillic letters that look like the Latin
 file letters (``1. сd4`` with a Cyrillic ``с``; likewise ``а е х`` and uppercase ``А В С Е Н
@@ -18,10 +19,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import cache
 
 from pdn.grammar import terminal
-from pdn.model import Diagnostic
+from pdn.model import Diagnostic, Line
 from pdn.quoting import shown
 
 # Characters that look like the letters, digits and marks of a move record, and the ones they
@@ -99,4 +101,25 @@ def _note(word: str, mended: str, text: str, start: int, first_line: int) -> Dia
                       f"{swaps}: read as '{mended}'", line, column, "warning")
 
 
-__all__ = ["LOOKALIKES", "mend_lookalikes"]
+def spaced_moves(line: Line) -> Iterator[Diagnostic]:
+    """A ``spaced-move`` warning for each move record of ``line`` (and of its variations)
+    written with a space inside (``11- 16``, as column-aligned scoresheets pad a square),
+    which the grammar reads as the move without it.
+
+    >>> from pdn.reader import read_games
+    >>> [note.message for note in spaced_moves(next(read_games("1. 11- 16 23-19 *")).moves)]
+    ["'11- 16' at 1:4 is written with a space inside: read as '11-16'"]
+    """
+    for ply in line.plies:
+        record = ply.record
+        text = record.text
+        if not text.isprintable() or " " in text:
+            joined = "".join(text.split())
+            yield Diagnostic("spaced-move", f"'{shown(text)}' at {record.line}:{record.column} "
+                             f"is written with a space inside: read as '{joined}'",
+                             record.line, record.column, "warning")
+        for variation in ply.variations:
+            yield from spaced_moves(variation)
+
+
+__all__ = ["LOOKALIKES", "mend_lookalikes", "spaced_moves"]

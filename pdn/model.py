@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from pdn.commands import Clock, Eval, clock_of, eval_of, move_time_of, without_commands
 from pdn.gametype import GameType, GameTypeError, parse_gametype
@@ -101,16 +101,95 @@ class Ply:
         return [text for text in map(without_commands, self.comments) if text]
 
 
+class PlySource(Protocol):
+    """The move text of a line as the reader left it: the plies are made when first asked
+    for (``pdn.movetext`` gives one; ``Line.lazy`` takes it)."""
+
+    def build(self) -> list[Ply]:
+        """The line's plies, made now."""
+
+    def tokens(self) -> list[str] | None:
+        """The move records of the line as written, or None (``Line.move_tokens``)."""
+
+    def ply_count(self) -> int:
+        """How many plies the line has, counted without making them."""
+
+    def has_plies(self) -> bool:
+        """Whether the line has a ply."""
+
+
+class _Plies:
+    """``Line.plies``: a list, made from the line's ``PlySource`` on first access, then kept."""
+
+    def __get__(self, line: Line | None, owner: type | None = None) -> list[Ply]:
+        if line is None:  # the dataclass's default: None, made an empty list by __set__
+            return None  # type: ignore[return-value]
+        state = line.__dict__
+        source = state.get("_source")
+        if source is not None:
+            state["_plies"] = source.build()
+            state["_source"] = None
+        return state.setdefault("_plies", [])
+
+    def __set__(self, line: Line, plies: list[Ply] | None) -> None:
+        line.__dict__["_plies"] = [] if plies is None else plies
+        line.__dict__["_source"] = None
+
+
 @dataclass
 class Line:
     """A sequence of plies: the main line or a variation.
 
     ``comments`` come before the first ply; ``setup`` is a ``/FEN "..."/`` found before it.
+    The reader leaves each run of moves as text until ``plies`` is first read (``lazy``);
+    ``move_tokens``, ``ply_count`` and ``has_plies`` answer without making the plies.
+
+    >>> Line().plies, Line().move_tokens()
+    ([], None)
     """
 
-    plies: list[Ply] = field(default_factory=list)
+    plies: list[Ply] = _Plies()  # type: ignore[assignment]
     comments: list[str] = field(default_factory=list)
     setup: str | None = None
+
+    @classmethod
+    def lazy(cls, source: PlySource, comments: list[str], setup: str | None) -> Line:
+        """A line whose plies ``source`` makes when they are first asked for."""
+        line = cls(None, comments, setup)  # type: ignore[arg-type]
+        line.__dict__["_source"] = source
+        return line
+
+    def _pending(self) -> PlySource | None:
+        source: PlySource | None = self.__dict__.get("_source")
+        return source
+
+    def move_tokens(self) -> list[str] | None:
+        """The line's moves as written, one string per ply, made without the plies; None
+        where the line holds more than moves and comments, or was built another way.
+
+        Each string is one ply's move record as the grammar's MOVE terminal matches it: an
+        optional move number (``12.`` or ``12...``, perhaps followed by whitespace), the move
+        (``32-28``, ``26x17x10x1``, ``c3-d4``, ``b:d6``), an optional glued strength mark or
+        ``*``. A line whose plies were read (``plies``) or made by hand gives None: it may
+        have changed since. None also where anything but moves, comments and ignored marks
+        (``+``) stands in the line: a variation, a lost move (``...``, ``-``), a NAG or
+        strength mark standing apart, a move number apart from its move, a ``/FEN "..."/``
+        set-up after the first move (one before it is ``setup``, which ``Game.start_fen``
+        gives). When it is not None, ``plies`` would hold one ply per string, in order, with
+        no variation, no set-up, and no NAG but a glued ``*``'s.
+        """
+        source = self._pending()
+        return None if source is None else source.tokens()
+
+    def ply_count(self) -> int:
+        """``len(self.plies)``, counted without making the plies."""
+        source = self._pending()
+        return len(self.plies) if source is None else source.ply_count()
+
+    def has_plies(self) -> bool:
+        """Whether the line has a ply (``bool(self.plies)``), told without making them."""
+        source = self._pending()
+        return bool(self.plies) if source is None else source.has_plies()
 
 
 @dataclass
@@ -124,6 +203,17 @@ class Game:
     index: int = 0  # 1-based position in its source
     line: int = 0  # first line of the game in its source
     source: str | None = None
+
+    def main_line_tokens(self) -> list[str] | None:
+        """The main line's moves as written, one string per ply, without making the game
+        tree: ``Line.move_tokens`` of ``moves`` (None where the tree is needed: variations,
+        lost moves, set-ups after the first move, annotations standing apart).
+
+        >>> from pdn import read_games
+        >>> next(read_games("1. 32-28 {good} 19-23 2. 37-32! *")).main_line_tokens()
+        ['1. 32-28', '19-23', '2. 37-32!']
+        """
+        return self.moves.move_tokens()
 
     @property
     def errors(self) -> list[Diagnostic]:

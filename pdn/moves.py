@@ -118,6 +118,28 @@ def written_number(text: str) -> int:
     return int(text)
 
 
+@cache
+def _long_number() -> re.Pattern[str]:
+    # A run of digits before a "." in a MOVE token is a move number: a square is never
+    # followed by one.
+    return re.compile(f"[0-9]{{{MAX_NUMBER_DIGITS + 1},}}(?=\\.)")
+
+
+def check_numbers(value: str) -> None:
+    """Raise the ``NumberError`` that reading the move records of a MOVE token's text would
+    raise (a move number longer than ``MAX_NUMBER_DIGITS``), without reading them."""
+    found = _long_number().search(value)
+    if found is not None:
+        raise NumberError(found.group())
+
+
+def starts_numbered(value: str) -> int:
+    """Where the move of the first record of a MOVE token's text starts when the record has
+    its own move number (past the number and the blank after it), else 0."""
+    numbered = _parts().number.match(value)
+    return 0 if numbered is None else numbered.end()
+
+
 def read_moves(token: Token, line_offset: int) -> list[Ply]:
     """The plies of a MOVE token: a run of move records that only whitespace separates
     (``line_offset``: the lines of the file before the token's chunk)."""

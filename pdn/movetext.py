@@ -1,20 +1,24 @@
 """The transformer: ``Game`` values built while the LALR parser reduces, with no tree.
 
-The parser hands it flat lists of tokens (``grammar.lark``'s ``items``); it turns MOVE tokens
-into plies (``pdn.moves``), attaches numbers, NAGs, strength marks, comments, setups and
-variations to them, reads tags (``pdn.tags``), and checks what a game says against itself
-(result token against Result tag, PlyCount, lost moves written ``-``).
+The parser hands it flat lists of tokens (``grammar.lark``'s ``items``). Each line of play is
+checked from the kinds of its tokens (numbers, annotations that annotate no move, numbers too
+long) and kept as those tokens (``_LineText``): its plies are made (``pdn.moves``), with
+their numbers, NAGs, strength marks, comments, setups and variations, only when first asked
+for (``Line.lazy``), so that a reader that wants the moves as written makes no object per
+ply. It reads tags (``pdn.tags``) and checks what a game says against itself (result token
+against Result tag, PlyCount, lost moves written ``-``).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lark import Transformer
 
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
-from pdn.moves import read_moves, written_number
+from pdn.moves import check_numbers, move_pattern, read_moves, starts_numbered, written_number
 from pdn.quoting import shown
 from pdn.tags import UNKNOWN_RESULTS, check_tag, read_tag
 
@@ -33,6 +37,126 @@ class _Hoisted:
     """Variations found in a line that has no move of its own, for the enclosing line."""
 
     variations: list[Line]
+
+
+def _comment_of(token) -> str:
+    """The text of a COMMENT, PAREN_COMMENT or LINE_COMMENT token."""
+    text = token.value[1:] if token.type == "LINE_COMMENT" else token.value[1:-1]
+    return _comment_text(text)
+
+
+def _setup_of(token) -> str:
+    """The FEN of a SETUP token (``/FEN "..."/``)."""
+    return token.value[token.value.index('"') + 1 : token.value.rindex('"')]
+
+
+class _LineText(NamedTuple):
+    """A line of play as the parser gave it (``items``: its tokens and variations; ``offset``:
+    the lines of the file before its chunk), which makes the plies when asked (``Line.lazy``).
+    ``plain``: only moves, comments and ignored marks; ``moved``: a move or lost move seen.
+    A tuple of tokens, so that it pickles as it is."""
+
+    items: list
+    offset: int
+    plain: bool
+    moved: bool
+
+    def build(self) -> list[Ply]:
+        """The plies, with their numbers, annotations, comments, set-ups and variations."""
+        plies: list[Ply] = []
+        number = None  # a MOVENUMBER token waiting for its move
+        pending: list = []  # NAGs, strength marks and variations written before any move
+        for item in self.items:
+            if isinstance(item, _Hoisted | Line):
+                variations = item.variations if isinstance(item, _Hoisted) else [item]
+                if plies:
+                    plies[-1].variations.extend(variations)
+                else:
+                    pending.extend(variations)
+                continue
+            kind = item.type
+            if kind == "MOVE":
+                run = read_moves(item, self.offset)
+                first = run[0]
+                if number is not None and first.number is None:
+                    first.number = written_number(number.value.rstrip("."))
+                    first.black_number = number.value.endswith("...")
+                number = None
+                if pending:
+                    _attach(first, pending)
+                    pending = []
+                plies.extend(run)
+            elif kind == "MOVENUMBER":
+                number = item
+            elif kind == "PLACEHOLDER":
+                plies.append(_placeholder(item, number, self.offset))
+                number = None
+            elif kind in ("COMMENT", "PAREN_COMMENT", "LINE_COMMENT"):
+                if plies:
+                    plies[-1].comments.append(_comment_of(item))
+            elif kind == "NAG" or kind == "STRENGTH":
+                if plies:
+                    _attach(plies[-1], [item])
+                else:
+                    pending.append(item)
+            elif kind == "SETUP" and plies:
+                plies[-1].setup = _setup_of(item)
+        return plies
+
+    def tokens(self) -> list[str] | None:
+        """The move records as written (``Line.move_tokens``), or None if not ``plain``."""
+        if not self.plain:
+            return None
+        records = move_pattern().findall
+        return [record for item in self.items if item.type == "MOVE"
+                for record in records(item.value)]
+
+    def ply_count(self) -> int:
+        """The number of plies, counted without making them."""
+        records = move_pattern().findall
+        return sum(len(records(item.value)) if item.type == "MOVE" else 1
+                   for item in self.items
+                   if not isinstance(item, _Hoisted | Line) and item.type in _PLIES)
+
+    def has_plies(self) -> bool:
+        return self.moved
+
+    def first_line(self) -> int:
+        """The line of the file where the first ply is written (0 without a ply): the line
+        of its move, which a newline may part from its number."""
+        for item in self.items:
+            if isinstance(item, _Hoisted | Line) or item.type not in _PLIES:
+                continue
+            line = item.line + self.offset
+            if item.type == "MOVE":
+                numbered = starts_numbered(item.value)
+                if numbered:
+                    line += item.value[:numbered].count("\n")
+            return line
+        return 0
+
+
+_PLIES = ("MOVE", "PLACEHOLDER")  # the tokens that make plies
+
+
+def _placeholder(token, number, offset: int) -> Ply:
+    """A lost move (``...``, PDN's unknown move, or a bare ``-``)."""
+    record = MoveRecord(token.value, line=token.line + offset, column=token.column,
+                        placeholder=True)
+    if number is None:
+        return Ply(record)
+    return Ply(record, written_number(number.value.rstrip(".")), number.value.endswith("..."))
+
+
+def _attach(ply: Ply, items: list) -> None:
+    """Attach annotations to a ply: NAGs, a strength mark, variations."""
+    for item in items:
+        if isinstance(item, Line):
+            ply.variations.append(item)
+        elif item.type == "NAG":
+            ply.nags.append(written_number(item.value[1:]))
+        else:
+            ply.record = ply.record._replace(strength=(ply.record.strength or "") + item.value)
 
 
 class GameTransformer(Transformer):
@@ -71,94 +195,73 @@ class GameTransformer(Transformer):
         return children[0]
 
     def line(self, children: list) -> Line | _Hoisted:
+        """A line of play, checked now and left as text: its plies are made when first asked
+        for (``_LineText``). Everything the reader reports about a line is found here, from
+        the kinds of its tokens, so the diagnostics do not wait for the plies."""
         items = children[0]
-        result = Line()
-        plies = result.plies
+        moved = False  # a move or a lost move was seen: later annotations go to a ply
+        plain = True  # only moves, comments and ignored marks (Line.move_tokens)
         number = None  # a MOVENUMBER token waiting for its move
         pending: list = []  # NAGs, strength marks and variations written before any move
+        comments: list[str] = []
+        setup = None
         for item in items:
             if isinstance(item, _Hoisted | Line):
-                variations = item.variations if isinstance(item, _Hoisted) else [item]
-                if plies:
-                    plies[-1].variations.extend(variations)
-                else:
-                    pending.extend(variations)
+                plain = False
+                if not moved:
+                    pending.extend(item.variations if isinstance(item, _Hoisted) else [item])
                 continue
             kind = item.type
             if kind == "MOVE":
-                run = read_moves(item, self.line_offset)
-                first = run[0]
-                if number is not None and first.number is None:
-                    first.number = written_number(number.value.rstrip("."))
-                    first.black_number = number.value.endswith("...")
+                check_numbers(item.value)
+                if number is not None and not starts_numbered(item.value):
+                    written_number(number.value.rstrip("."))
                 number = None
                 if pending:
-                    self._attach(first, pending)
+                    for waiting in pending:
+                        if not isinstance(waiting, Line) and waiting.type == "NAG":
+                            written_number(waiting.value[1:])
                     pending = []
-                plies.extend(run)
+                moved = True
             elif kind == "MOVENUMBER":
+                plain = False
                 if number is not None:
                     self._dangling(number)
                 number = item
             elif kind == "PLACEHOLDER":
-                plies.append(self._placeholder(item, number))
+                plain = False
+                self.dashes = self.dashes or item.value == "-"
+                if number is not None:
+                    written_number(number.value.rstrip("."))
                 number = None
-            elif kind in ("COMMENT", "PAREN_COMMENT"):
-                self._comment(result, _comment_text(item.value[1:-1]))
-            elif kind == "LINE_COMMENT":
-                self._comment(result, _comment_text(item.value[1:]))
+                moved = True
+            elif kind in ("COMMENT", "PAREN_COMMENT", "LINE_COMMENT"):
+                if not moved:
+                    comments.append(_comment_of(item))
             elif kind == "NAG" or kind == "STRENGTH":
-                if plies:
-                    self._attach(plies[-1], [item])
-                else:
+                plain = False
+                if not moved:
                     pending.append(item)
+                elif kind == "NAG":
+                    written_number(item.value[1:])
             elif kind == "SETUP":
-                fen = item.value[item.value.index('"') + 1 : item.value.rindex('"')]
-                if plies:
-                    plies[-1].setup = fen
+                if moved:
+                    plain = False
                 else:
-                    result.setup = fen
+                    setup = _setup_of(item)
         if number is not None:
             self._dangling(number)
-        if not plies and pending and all(isinstance(item, Line) for item in pending):
+        if not moved and pending and all(isinstance(item, Line) for item in pending):
             return _Hoisted(pending)
         for item in pending:
             if not isinstance(item, Line):
                 self._report(item, "movetext", f"'{item.value}' at {{where}} annotates no move",
                              "warning")
-        return result
+        return Line.lazy(_LineText(items, self.line_offset, plain, moved), comments, setup)
 
     def _dangling(self, number) -> None:
         self._report(number, "syntax",
                      f"move number '{number.value}' at {{where}} is not followed by a move")
-
-    def _placeholder(self, token, number) -> Ply:
-        """A lost move (``...``, PDN's unknown move, or a bare ``-``)."""
-        self.dashes = self.dashes or token.value == "-"
-        record = MoveRecord(token.value, line=token.line + self.line_offset, column=token.column,
-                            placeholder=True)
-        if number is None:
-            return Ply(record)
-        return Ply(record, written_number(number.value.rstrip(".")), number.value.endswith("..."))
-
-    @staticmethod
-    def _comment(line: Line, text: str) -> None:
-        if line.plies:
-            line.plies[-1].comments.append(text)
-        else:
-            line.comments.append(text)
-
-    @staticmethod
-    def _attach(ply: Ply, items: list) -> None:
-        """Attach annotations to a ply: NAGs, a strength mark, variations."""
-        for item in items:
-            if isinstance(item, Line):
-                ply.variations.append(item)
-            elif item.type == "NAG":
-                ply.nags.append(written_number(item.value[1:]))
-            else:
-                ply.record = ply.record._replace(
-                    strength=(ply.record.strength or "") + item.value)
 
     def variation(self, items: list) -> Line | _Hoisted:
         return items[0] if items else Line()
@@ -236,7 +339,10 @@ class GameTransformer(Transformer):
         game = Game(moves=self._main_line(items[0]))
         for token in items[1:]:
             self._result(game, token)
-        if game.moves.plies:
+        text = game.moves._pending()
+        if isinstance(text, _LineText):
+            game.line = text.first_line()
+        elif game.moves.plies:
             game.line = game.moves.plies[0].record.line
         return [game]
 
@@ -308,10 +414,13 @@ def _check_dashes(line: Line, diagnostics: list[Diagnostic]) -> None:
 def _check_plycount(game: Game) -> None:
     """A PlyCount tag that is not the number of plies of the main line: a warning."""
     written = game.tags.get("PlyCount", "").strip()
-    if written.isdigit() and (written.lstrip("0") or "0") != str(len(game.moves.plies)):
+    if not written.isdigit():
+        return
+    count = game.moves.ply_count()
+    if (written.lstrip("0") or "0") != str(count):
         game.diagnostics.append(Diagnostic(
-            "plycount", f"PlyCount tag says {written} but the main line has "
-            f"{len(game.moves.plies)} plies", game.line, 1, "warning"))
+            "plycount", f"PlyCount tag says {written} but the main line has {count} plies",
+            game.line, 1, "warning"))
 
 
 def _merge_comment_only(games: list[Game]) -> list[Game]:
@@ -319,7 +428,8 @@ def _merge_comment_only(games: list[Game]) -> list[Game]:
     kept: list[Game] = []
     leading: list[str] = []
     for game in games:
-        if not game.tags and not game.moves.plies and game.result is None and not game.moves.setup:
+        if (not game.tags and game.result is None and not game.moves.setup
+                and not game.moves.has_plies()):
             if kept:
                 _append_comments(kept[-1].moves, game.moves.comments)
             else:
@@ -341,9 +451,10 @@ def _append_comments(line: Line, comments: list[str]) -> None:
 
 def _result_placeholder(game: Game) -> None:
     """A closing ``-`` with Result tag ``-`` (BrunoGUI exports) is the result, not a lost move."""
+    if game.result is not None or game.tags.get("Result") != "-":
+        return
     plies = game.moves.plies
-    if (game.result is None and game.tags.get("Result") == "-" and plies
-            and plies[-1].record.placeholder and plies[-1].record.text == "-"
+    if (plies and plies[-1].record.placeholder and plies[-1].record.text == "-"
             and not plies[-1].comments and not plies[-1].variations):
         plies.pop()
         game.result = "-"

@@ -30,7 +30,7 @@ from lark.exceptions import UnexpectedInput
 from pdn.chunks import Chunk, block_chunks, split_blocks, split_chunks
 from pdn.errors import explain_error, internal_error
 from pdn.lexer import NestingError
-from pdn.lookalikes import mend_lookalikes
+from pdn.lookalikes import mend_lookalikes, spaced_moves
 from pdn.model import Diagnostic, Game, Line, Ply
 from pdn.moves import NumberError
 from pdn.movetext import GameTransformer
@@ -230,8 +230,9 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
     if chunk.notes and games:
         games[-1].diagnostics.extend(chunk.notes)
     for game in games:
-        if game.tags and not game.moves.plies and game.result is None and not game.errors:
+        if game.tags and game.result is None and not game.moves.has_plies() and not game.errors:
             game.diagnostics.append(_cut_off(game))
+        game.diagnostics.extend(spaced_moves(game.moves))
     return games
 
 
@@ -334,7 +335,7 @@ def _check_separators(games: Iterable[Game]) -> Iterator[Game]:
     previous = None
     for game in games:
         if previous is not None:
-            if (previous.result is None and previous.moves.plies and not previous.errors
+            if (previous.result is None and previous.moves.has_plies() and not previous.errors
                     and not any(d.code == MISSING_RESULT for d in previous.diagnostics)):
                 previous.diagnostics.append(_missing_separator(previous, game))
             yield previous

@@ -29,6 +29,7 @@ compiled.install()  # before any module of the rules core (see pdn/__init__.py)
 
 if TYPE_CHECKING:
     from replay.board import Board, Outcome
+    from replay.editing import EditableGame, MoveNode
     from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
     from replay.numbering import MoveNumbering
     from replay.replayer import Problem, ReplayedGame, Status, replay_game
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 # load the replayer and the grammar (nor pandas, for the tables).
 _HOMES = {
     "Board": "replay.board", "Outcome": "replay.board",
+    "EditableGame": "replay.editing", "MoveNode": "replay.editing",
     "AmbiguousMoveError": "replay.move", "IllegalMoveError": "replay.move",
     "InvalidMoveError": "replay.move", "Move": "replay.move",
     "MoveNumbering": "replay.numbering",
@@ -65,11 +67,13 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "AmbiguousMoveError",
     "Board",
+    "EditableGame",
     "GameNode",
     "GameTree",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
+    "MoveNode",
     "MoveNumbering",
     "Outcome",
     "Problem",

@@ -139,8 +139,22 @@ def for_variant(position: Position, variant: Variant) -> Position:
     return position
 
 
+# The start position of each variant met, built once (a Position is an immutable value; a
+# profile of validate found it rebuilt per game).
+_STARTS: dict[Variant, Position] = {}
+
+
 def start_position(variant: Variant) -> Position:
     """The initial position of a variant."""
+    found = _STARTS.get(variant)
+    if found is None:
+        if len(_STARTS) >= 256:  # variants made with rule options: bounded all the same
+            _STARTS.clear()
+        found = _STARTS[variant] = _initial_position(variant)
+    return found
+
+
+def _initial_position(variant: Variant) -> Position:
     geo = variant.geometry
     first, rows = variant.first_men_row, variant.men_rows
     white = black = 0

@@ -101,7 +101,8 @@ def candidates(game: Game) -> Guess:
         board, evidence = _board(fen_squares, "FEN set-up")
     else:
         board, evidence = _board(squares, "")
-    names = _order(board, squares, lidraughts)
+    setup = fen_squares.alphanumeric or fen_squares.numeric
+    names = _order(board, squares, lidraughts, setup)
     if board == "8x8-alpha" and ("P1" in game.tags or "P2" in game.tags):
         names.remove(_SITE_ENGLISH)  # players as P1 and P2: the sites' English convention
         names.insert(0, _SITE_ENGLISH)
@@ -185,7 +186,10 @@ def _board(squares: _Squares, where: str) -> tuple[str, str]:
     return "8x8-alpha", "no squares written"
 
 
-def _order(board: str, squares: _Squares, lidraughts: bool) -> list[str]:
+def _order(board: str, squares: _Squares, lidraughts: bool, setup: bool = False) -> list[str]:
+    """The variants of ``board`` in order; a first move from 21-24 puts Russian first only
+    from the start position: a set-up writes the side to move, so where its first move
+    starts tells nothing of who moves first in the variant."""
     if board == "12x12":
         return list(_USUAL_12X12)
     if board == "10x10":
@@ -194,7 +198,7 @@ def _order(board: str, squares: _Squares, lidraughts: bool) -> list[str]:
         return list(_USUAL_ALPHA_8X8)
     names = list(_USUAL_NUMERIC_8X8)
     origin = _first_origin(squares.first_move)
-    if lidraughts or 21 <= origin <= 24:
+    if lidraughts or (not setup and 21 <= origin <= 24):
         names.remove("russian")  # the side at the bottom (21-32) moves first
         names.insert(0, "russian")
     return names + list(_USUAL_10X10)  # low numbers alone do not rule out 10x10

@@ -13,11 +13,27 @@ import gc
 from replay.board import Position
 from replay.move import Move
 from replay.movegen import WHITE, MoveGenerator, unique
+from replay.native import rules_for
 
 
 def perft(generator: MoveGenerator, position: Position, depth: int,
           keep_duplicates: bool = False) -> int:
     """Leaf nodes of the move tree ``depth`` plies deep (bulk-counted at the last ply).
+
+    Counted by the native core where it takes the variant (``replay.native``), else here:
+    ``python_perft``, the reference the native core is tested against."""
+    native = rules_for(generator.variant)
+    if native is not None and depth > 1:
+        try:
+            return native.perft(position, depth, keep_duplicates)
+        except OverflowError:  # more moves in a position than its buffers hold
+            pass
+    return python_perft(generator, position, depth, keep_duplicates)
+
+
+def python_perft(generator: MoveGenerator, position: Position, depth: int,
+                 keep_duplicates: bool = False) -> int:
+    """``perft`` by the Python core.
 
     The garbage collector is paused meanwhile: the count makes millions of short-lived moves
     and positions and no reference cycle, and the collector's passes over them took a tenth

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
-from replay import inference
+from replay import inference, native
 from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
 from replay.endings import crowned_side, decide
@@ -106,6 +106,9 @@ class ReplayedGame:
     # Inferred with nothing in the record to tell it (no square, no FEN): its file's other
     # games may (``replay.silent``).
     silent: bool = False
+    # Inferred where the evidence leaves several variants: the variant its file's other games
+    # show is taken where it replays the record too (``replay.agreement``).
+    open_variant: bool = False
     notes: list[Problem] = field(default_factory=list)  # variant-inferred, conventions
     # What the replayer found on each variation, by ``id`` of its ``Line`` (for the tree).
     lines: dict[int, LineReplay] = field(default_factory=dict, repr=False)
@@ -220,7 +223,8 @@ def _stated_numbering(game: Game, variant: Variant) -> Variant | None:
 
 def replay_game(game: Game, default: Variant | str | None = None,
                 override: Variant | str | None = None, *,
-                rules: Rules | None = None, follow: Variant | None = None) -> ReplayedGame:
+                rules: Rules | None = None, follow: Variant | None = None,
+                shown: Variant | None = None) -> ReplayedGame:
     """Replay a game's main line and variations; never raises on bad records.
 
     The variant (a ``Variant`` or its name): ``override`` if given, else the GameType tag,
@@ -228,7 +232,10 @@ def replay_game(game: Game, default: Variant | str | None = None,
     ``variant-inferred``); ``rules`` (named rule options such as ``{"forced-capture": "no"}``)
     are set on top of it, whichever it is. ``follow``: the variant of the games around it in
     its file, taken where the variant is inferred and the record tells nothing (no square, no
-    FEN; ``replay.silent``). The game tree is ``mainline()`` of the result.
+    FEN; ``replay.silent``). ``shown``: the variant its file's games show, taken where the
+    variant is inferred and the record replays under it too (``replay.agreement``); the
+    game leaves it only where the evidence excludes it, and its note says which. The game
+    tree is ``mainline()`` of the result.
 
     Archives carry GameType tags whose notation code disagrees with their moves (kurnik.pdn:
     an N1 tag over standard numbers), so the standard reading comes first; where it fails
@@ -243,6 +250,8 @@ def replay_game(game: Game, default: Variant | str | None = None,
         guess = inference.candidates(game)
         if guess.silent and follow is not None:
             return _replay_followed(game, follow, rules)
+        if shown is not None and not guess.silent and not guess.decided:
+            return _replay_shown(game, guess, with_rules(shown, rules), rules)
         return _replay_inferred(game, guess, rules)
     replayed = _replay(game, with_rules(variant, rules))
     replayed.variant_source = source
@@ -276,11 +285,51 @@ def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = N
     elif best.variant.name != first:
         verdict = f"{verdict} (it does not replay as {first})"
     best.silent = guess.silent
+    best.open_variant = not (guess.silent or guess.decided) and len(guess.variants) > 1
     best.notes.insert(0, Problem("variant-inferred", f"{guess.evidence}: {verdict}",
                                  game.line or None))
     if inference.is_first_mover_bottom(best.variant):
         best.notes.append(_first_mover_bottom_note(game))
     return best
+
+
+def _replay_shown(game: Game, guess: inference.Guess, shown: Variant, rules: Rules | None
+                  ) -> ReplayedGame:
+    """Replay under the variant its file's games show; the game leaves it only where the
+    evidence excludes it: the squares written are not on its board, or it does not replay
+    to the end there while another variant does. The note says which."""
+    name = inference.variant_key(shown)
+    keys = [inference.variant_key(variant) for variant in guess.variants]
+    if name not in keys:
+        replayed = _replay_inferred(game, guess, rules)
+        replayed.notes[0] = replace(replayed.notes[0], message=(
+            f"{replayed.notes[0].message}; not its file's {shown.name}: the squares written "
+            "are not on its board"))
+        return replayed
+    own = _replay(game, shown)
+    if not own.errors:
+        return _inferred(own, guess, f"{shown.name}, as its file's games show")
+    other = _replay_inferred(game, guess, rules)
+    if other.errors:
+        return _inferred(own, guess, f"no variant replays it to the end; read as its file's "
+                         f"{shown.name}")
+    first = own.errors[0]
+    where = f"move {first.move_number} ({first.side}) '{first.token}'" \
+        if first.move_number else "its set-up"
+    other.notes[0] = replace(other.notes[0], message=(
+        f"{other.notes[0].message}; not its file's {shown.name}: {where}: {first.message}"))
+    return other
+
+
+def _inferred(replayed: ReplayedGame, guess: inference.Guess, verdict: str) -> ReplayedGame:
+    """``replayed`` as an inferred game with its ``variant-inferred`` note."""
+    replayed.variant_source = INFERRED
+    replayed.open_variant = True
+    replayed.notes.insert(0, Problem("variant-inferred", f"{guess.evidence}: {verdict}",
+                                     replayed.game.line or None))
+    if inference.is_first_mover_bottom(replayed.variant):
+        replayed.notes.append(_first_mover_bottom_note(replayed.game))
+    return replayed
 
 
 def _first_mover_bottom_note(game: Game) -> Problem:
@@ -348,7 +397,24 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
     draws = DrawTracker(replayed.variant, replayed.start)
     plain = plain_mover(board)
     moves, positions, push = replayed.moves, replayed.positions, draws.push
-    index = -1
+    # The moves the native core takes from the main line's texts, each the one the lines
+    # below would resolve (tests/rules/test_native.py); the rest of the line is theirs.
+    ahead = _native_moves(replayed)
+    known = len(ahead)
+    for index in range(known):  # plies the native core took: no placeholder, no variation
+        ply = plies[index]
+        if ply.number is not None and (ply.black_number
+                                       or ply.number != numbering.number(index)):
+            _check_number(replayed, ply, numbering.number(index), board)
+        taken = ahead[index]
+        before = board.position
+        board.position = after = before.play(taken)
+        moves.append(taken)
+        positions.append(before)
+        claims = push(before, taken, after)
+        if claims and index + 1 < len(plies):
+            _note_draws(replayed, claims, ply.record, numbering.number(index), before.turn)
+    index = known - 1
     while (index := index + 1) < len(plies):
         ply = plies[index]
         record = ply.record
@@ -388,17 +454,35 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
         board.position = after = before.play(move)
         moves.append(move)
         positions.append(before)
-        for claim in push(before, move, after):
-            number, side = numbering.number(index), SIDE_NAMES[before.turn]
-            if index + 1 < len(plies):
-                replayed.warnings.append(_problem(
-                    f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "
-                    f"after this move; the record goes on", record, number, side))
+        claims = push(before, move, after)
+        if claims and index + 1 < len(plies):
+            _note_draws(replayed, claims, record, numbering.number(index), before.turn)
     else:
         replayed.known_plies = len(plies)
     replayed.draws = draws.claims
     replayed.final = board.position
     return branches
+
+
+def _note_draws(replayed: ReplayedGame, claims: list[DrawClaim], record: MoveRecord,
+                number: int, turn: int) -> None:
+    """A warning for each draw rule met by a move the record goes on after."""
+    for claim in claims:
+        replayed.warnings.append(_problem(
+            f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "
+            "after this move; the record goes on", record, number, SIDE_NAMES[turn]))
+
+
+def _native_moves(replayed: ReplayedGame) -> list[Move]:
+    """The main line's moves as far as the native core replays them exactly ([] where it
+    does not take the variant, or the line has variations)."""
+    rules = native.rules_for(replayed.variant)
+    if rules is None or not rules.replays:
+        return []
+    texts = native.main_line_tokens(replayed.game)
+    if not texts:
+        return []
+    return rules.replay_line(replayed.start, texts).moves
 
 
 def _split_capture(board: Board, plies: list[Ply], index: int

@@ -83,6 +83,17 @@ def dame_command() -> list[str]:
     return [str(dame), "hub"]
 
 
+@pytest.fixture(scope="session")
+def builtin_command() -> list[str]:
+    """The command line of the built-in engine's Hub server (``pdn engine hub``), which runs
+    on the native rules core."""
+    from replay.engine.server import builtin_command
+    from replay.native import available
+
+    require(available(), "the native rules core (the built-in engine runs on it)")
+    return builtin_command()
+
+
 @pytest.fixture
 def no_engine_outlives_a_test():
     """Fails the test that leaves a child process (an engine) behind, living or a zombie."""

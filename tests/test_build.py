@@ -144,3 +144,28 @@ def test_boards_moves_and_replayed_games_cross_to_worker_processes():
     assert position == board.position and type(position) is type(board.position)
     assert position.streaks == board.position.streaks
     assert move == board.move_stack[-1] and str(move) == str(board.move_stack[-1])
+
+
+def test_an_edited_native_source_is_stale(tmp_path: Path):
+    """The native core's C source has its digest recorded too; an edit is seen."""
+    (tmp_path / "replay").mkdir()
+    (tmp_path / "pdn").mkdir()
+    source = tmp_path / compiled.NATIVE_SOURCE
+    source.write_text("int x;\n")
+    (tmp_path / "pdn" / compiled.MANIFEST).write_text(
+        json.dumps({"native": compiled.digest(source)}))
+    assert not compiled.native_is_stale(tmp_path)
+    source.write_text("int y;\n")
+    assert compiled.native_is_stale(tmp_path)
+
+
+def test_the_pure_build_leaves_the_native_core_alone():
+    probe = "import replay.native as n, replay.perft; print(n.available())"
+    pure = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, compiled.PURE_VARIABLE: "1"})
+    assert pure.stdout.split() == ["False"], pure.stderr
+    if compiled.wants_pure():
+        return
+    here = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=ROOT)
+    require(here.stdout.split() == ["True"], "the native rules core (pip install -e .)")

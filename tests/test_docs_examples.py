@@ -93,6 +93,18 @@ NAMES: dict[str, Provider] = {
     "wk2007.pdn": Archive(("international/fmjd_wk2007_all_games.pdn",), 190),
     "nk2003.pdn": Archive(("games-checkers/internt/nk2003-amsterdam.pdn",), 91),
     "results.txt": Text("Valneris - Georgiev=1-1\nMisans - Schwarzman=1-1\n"),
+    "wc1998.pdn": Archive(("games-checkers/russian/World_Championship_1998.pdn",), 460),
+    "cup.pdn": Text("".join(
+        f'[White "{w}"][Black "{b}"][Round "{r}"][Result "{x}"] 1. 32-28 *\n' for w, b, r, x in (
+            ("Ann", "Bob", "1.1", "2-0"), ("Bob", "Ann", "1.2", "1-1"),
+            ("Cas", "Dan", "1.1", "1-1"), ("Dan", "Cas", "1.2", "1-1"),
+            ("Cas", "Dan", "1.3", "2-0"), ("Dan", "Cas", "1.4", "1-1"),
+            ("Ann", "Cas", "2.1", "1-1"), ("Cas", "Ann", "2.2", "1-1")))),
+    "olympiad.pdn": Text("".join(
+        f'[White "{w}"][Black "{b}"][Round "{r}"][Result "{x}"] 1. 32-28 *\n' for w, b, r, x in (
+            ("Ann", "Cas", "1.1", "2-0"), ("Dan", "Bob", "1.2", "1-1"),
+            ("Ann", "Dan", "2.1", "0-2"), ("Cas", "Bob", "2.2", "1-1")))),
+    "teams.txt": Text("Ann = North\nBob = North\nCas = South\nDan = South\n"),
 }
 
 # Examples that cannot run here, by a piece of their command line.

@@ -80,7 +80,7 @@ VALIDATE_STATUS = {
     "nested-tag-brackets": 1,  # '[Site [[[…' is a tag never closed on its line
     "digits-1000": 1,  # '111…-222…', squares of 1000 digits, is no move
     "off-the-board": 1,  # reads, but a9, k12, 99 and 51 are no squares of the board
-    "empty": 0,  # no game, nothing wrong
+    "empty": 2,  # no game at all: said so, as for an input that cannot be decoded
 }
 
 
@@ -143,7 +143,9 @@ def test_no_hostile_file_crashes_or_hangs_a_command(hostile: Path, tmp_path: Pat
     assert result.exit_code in (0, 1, 2), result.output[-2000:]
     if command == "validate":
         assert result.exit_code == VALIDATE_STATUS[name], result.output[-2000:]
-    if result.exit_code == 2 and command not in ("moves", "show", "view"):
+    if name == "empty" and command != "moves":
+        assert result.exit_code == 2 and "no games: the file is empty" in result.output
+    elif result.exit_code == 2 and command not in ("moves", "show", "view"):
         # the error names the file, and the line and column of the game it gave up on
         assert re.search(re.escape(source) + r":\d+(:\d+)?:", result.output), result.output
 

@@ -24,9 +24,12 @@ from dataclasses import dataclass
 from pdn.gametype import GameTypeError, parse_gametype
 from pdn.model import Game, Line, MoveRecord
 from pdn.tags import RESULTS
-from replay.archive.tags import DateParts, clean_date, clean_name, clean_result
+from replay.archive.tags import DateParts, clean_date, clean_name, clean_result, result_tokens
+from replay.endings import decide
 from replay.inference import standard_tags
+from replay.movegen import WHITE
 from replay.replayer import game_variant
+from replay.resolve import SIDE_NAMES
 from replay.variants import Rules, Variant
 
 STRIP_CHOICES = ("comments", "nags", "variations")
@@ -40,12 +43,14 @@ _TOKENS = re.compile(r'\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)|\[(?:[^\]"\n]|"(?:[^"\\\
 @dataclass(frozen=True)
 class CleanOptions:
     """What ``clean_game`` does beyond the tags: what to strip, a move rewriter (such
-    as ``Rewrite``) that returns the changes it made, and whether to mend a broken game
-    where one repair is sure (``replay.validate.repair``)."""
+    as ``Rewrite``) that returns the changes it made, whether to mend a broken game
+    where one repair is sure (``replay.validate.repair``) and whether to write the result
+    the final position decides (``fix_result``)."""
 
     strip: frozenset[str] = frozenset()
     rewrite: Callable[[Game, Variant], list[str]] | None = None
     repair: bool = False
+    fix_results: bool = False  # write the result the rules decide (``fix_result``)
 
 
 def non_game_comments(text: str) -> tuple[int, int]:
@@ -199,6 +204,41 @@ class Rewrite:
         return changes
 
 
+def fix_result(game: Game, variant: Variant, rules: Rules | None = None) -> list[str]:
+    r"""Where the main line replays to a position the rules decide (the side to move has no
+    piece or no legal move, with the variant's own win rule: in Antidraughts that wins; a
+    Breakthrough king wins), write that result in the Result tag and as the movetext's
+    result token, in the variant's result set; returns the change in words, none where the
+    recorded result agrees or the game does not replay to a decided end.
+
+    >>> from pdn.reader import read_games
+    >>> from replay.variants import RUSSIAN
+    >>> game = next(read_games('[FEN "W:Wc3:Bd4"][Result "0-1"]\n1. c3xe5 0-1'))
+    >>> fix_result(game, RUSSIAN)
+    ["result '0-1' → '1-0': Black has no legal move, White wins (Result tag and movetext)"]
+    >>> game.tags["Result"], game.result
+    ('1-0', '1-0')
+    """
+    from replay.replayer import WHITE_WINS, normalise_result, replay_game
+
+    replayed = replay_game(game, override=variant, rules=rules)
+    if replayed.errors or replayed.placeholder or replayed.final is None:
+        return []
+    decision = decide(replayed.final_board())
+    if decision is None:
+        return []
+    winner = WHITE_WINS if decision.winner == WHITE else "black"
+    if normalise_result(game.headers_result, variant) == winner:
+        return []
+    first = "first" if (decision.winner == WHITE) == variant.white_starts else "second"
+    token = result_tokens(variant)[first]
+    old = game.headers_result or "*"
+    game.tags["Result"] = token
+    game.result = token
+    return [f"result '{old}' → '{token}': {decision.reason}, {SIDE_NAMES[decision.winner]} "
+            "wins (Result tag and movetext)"]
+
+
 def _repaired(game: Game, default: Variant | None, rules: Rules | None) -> list[str]:
     from replay.validate.repair import repair_game
 
@@ -232,10 +272,21 @@ def clean_game(game: Game, default: Variant | None = None, date: DateParts | Non
             changes.append(f"stripped {removed} {'/'.join(sorted(options.strip))}")
     if options.repair:
         changes += _repaired(game, default, rules)
+    if options.fix_results:
+        changes += fix_result(game, variant, rules)
     if options.rewrite is not None:
         changes += options.rewrite(game, variant, rules)
     return changes
 
 
-__all__ = ["STRIP_CHOICES", "CleanOptions", "Rewrite", "clean_game", "clean_tags",
-           "drop_non_game_text", "non_game_comments", "strip_annotations"]
+__all__ = [
+    "STRIP_CHOICES",
+    "CleanOptions",
+    "Rewrite",
+    "clean_game",
+    "clean_tags",
+    "drop_non_game_text",
+    "fix_result",
+    "non_game_comments",
+    "strip_annotations",
+]

@@ -14,7 +14,8 @@ import re
 import tempfile
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import groupby
 from pathlib import Path
 from typing import IO
 
@@ -22,16 +23,19 @@ from pdn.reader import PdnText, read_games
 from pdn.records import STDIN
 from pdn.tags import head_tags
 from pdn.writer import write_game
+from replay.agreement import agree_file
 from replay.archive.clean import CleanOptions, clean_game
 from replay.archive.dedupe import Fingerprint, Grouper, dropped, fingerprint, move_key, refine
 from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
 from replay.choice import RulesChoice
-from replay.replayer import game_variant
+from replay.inference import keyed_variant, variant_key
+from replay.replayer import game_variant, replay_game
 from replay.run.output import as_write_error, atomic_writer, refuse_overwriting_inputs
 from replay.run.runner import DaskRunner, Runner, open_runner
 from replay.run.spreadsheet import safe_row
+from replay.silent import follow_file
 from replay.variants import Variant
 
 Note = Callable[[str], None]
@@ -318,6 +322,10 @@ class SplitTask:
         results = []
         for record, date in zip(records, _dates(records), strict=True):
             choice = self.settings.choice
+            if self.kind == "variant":
+                results.append(Out(game_text(record), record.line, record.error,
+                                   _variant_keys(record, choice)))
+                continue
             variant = (game_variant(record.game, choice.default, choice.override,
                                     rules=choice.rules)
                        if record.game is not None else choice.default)
@@ -326,6 +334,59 @@ class SplitTask:
             results.append(Out(game_text(record), record.line, record.error, keys,
                                record.too_large))
         return results
+
+
+@dataclass(frozen=True)
+class VariantKeys:
+    """A game's split key by variant, with what its file's games may change in it: its
+    ``variant_key``, whether its record tells nothing (``silent``) or several variants
+    replay it (``open``; ``replay.agreement``)."""
+
+    keys: list[str]
+    key: str | None = None
+    silent: bool = False
+    open: bool = False
+
+
+def _variant_keys(record: Record, choice: RulesChoice, shown: Variant | None = None
+                  ) -> VariantKeys:
+    """The file a game goes to by variant, as ``pdn validate`` tells it on its own (or
+    with ``shown``, the variant its file's games show, offered first)."""
+    if record.game is None:  # the reader gave up on it: it goes with its neighbours
+        return VariantKeys(split_keys(record.tags, "variant", choice.default, (None,) * 3),
+                           silent=True)
+    replayed = replay_game(record.game, choice.default, choice.override, rules=choice.rules,
+                           shown=shown)
+    return VariantKeys([replayed.variant.name], variant_key(replayed.variant),
+                       replayed.silent, replayed.open_variant)
+
+
+def _agreed_variants(items: Iterator[Located[Out]], choice: RulesChoice
+                     ) -> Iterator[Located[Out]]:
+    """The games of each source, where one that several variants replay goes to the file of
+    its file's variant where that replays it too (``replay.agreement``), and one whose
+    record tells nothing to its neighbours' (``replay.silent``), as ``pdn validate`` reads
+    them."""
+    def keys(item: Located[Out]) -> VariantKeys:
+        return item.result.value  # type: ignore[return-value]
+
+    def again(item: Located[Out], key: str) -> Located[Out]:
+        game = next(read_games(PdnText(item.result.text)), None)
+        if game is None:
+            return item
+        record = Record(item.source, item.result.line, item.result.text, game, game.tags)
+        value = _variant_keys(record, choice, keyed_variant(key))
+        return Located(item.source, item.index, replace(item.result, value=value))
+
+    def followed(item: Located[Out], key: str) -> Located[Out]:
+        value = VariantKeys([keyed_variant(key).name], key)
+        return Located(item.source, item.index, replace(item.result, value=value))
+
+    for _, group in groupby(items, key=lambda item: item.source):
+        agreed = agree_file(group, lambda item: None if keys(item).silent else keys(item).key,
+                            lambda item: keys(item).open, again)
+        yield from follow_file(agreed, lambda item: keys(item).silent,
+                               lambda item: keys(item).key or "", followed)
 
 
 # Names Windows keeps for devices, whatever their case or extension ("nul.pdn" too), the
@@ -423,6 +484,8 @@ def split_games(sources: list[str], directory: str | os.PathLike, by: str,
         raise as_write_error(error, target) from None
     try:
         items = _run(sources, SplitTask(_portable(settings), kind), settings)
+        if kind == "variant":
+            items = _agreed_variants(items, settings.choice)
         for item in items:
             summary.games += 1
             if item.result.error and _unreadable(item, summary, rejects, note) is not None:
@@ -430,7 +493,9 @@ def split_games(sources: list[str], directory: str | os.PathLike, by: str,
                 continue
             if item.result.left_out:  # a game too large to pass through: left out
                 continue
-            keys = item.result.value or [f"{(summary.games - 1) // size + 1:04d}"]
+            value = item.result.value
+            keys = (value.keys if isinstance(value, VariantKeys) else value) or [
+                f"{(summary.games - 1) // size + 1:04d}"]
             for key in keys:
                 files.write(key, item.result.text)
             summary.written += not item.result.error

@@ -23,7 +23,6 @@ from pdn.model import Game
 from replay.archive.tags import (
     UNKNOWN_RESULT,
     DateParts,
-    clean_result,
     date_parts_of,
     date_range,
     name_matches,
@@ -40,7 +39,14 @@ from replay.lines import (
     opening_records,
     position_key,
 )
-from replay.replayer import RESULT_TEXTS, game_variant
+from replay.replayer import (
+    BLACK_WINS,
+    DRAW,
+    RESULT_TEXTS,
+    WHITE_WINS,
+    game_variant,
+    normalise_result,
+)
 from replay.variants import Rules, Variant
 
 STATUSES = ("valid", "invalid", "incomplete")
@@ -179,7 +185,7 @@ class Criteria:
         """The cheap criteria: tags, players, dates, variant, result and written length."""
         plies = len(game.moves.plies)
         return (self._names_match(game.tags, variant)
-                and self._result_matches(game.headers_result, variant)
+                and self.result_matches(game.headers_result, variant)
                 and (self.min_plies is None or plies >= self.min_plies)
                 and (self.max_plies is None or plies <= self.max_plies)
                 and self._date_matches(game.tags.get("Date"), date))
@@ -192,7 +198,7 @@ class Criteria:
             return self._names_match(tags, None)
         result = (tags.get("Result") or "").strip()
         return self._names_match(tags, variant) and (
-            result in ("", "?", "*") or self._result_matches(result, variant))
+            result in ("", "?", "*") or self.result_matches(result, variant))
 
     def _names_match(self, tags: dict[str, str], variant: Variant | None) -> bool:
         return (all(test.matches(tags) for test in self.tags)
@@ -203,11 +209,15 @@ class Criteria:
                 and (self.variant is None or variant is None
                      or variant.name == self.variant.name))
 
-    def _result_matches(self, result: str | None, variant: Variant) -> bool:
+    def result_matches(self, result: str | None, variant: Variant) -> bool:
+        """Whether the game's result says what one of the results asked for says: who won
+        (``white``, ``black``, ``draw``, or a result token read in the game's variant, as
+        ``normalise_result`` reads every result: in English ``1-0`` is the first mover's,
+        Black's, win), or ``*`` (no result)."""
         if not self.results:
             return True
-        written = clean_result(result, variant)
-        return any(clean_result(result, variant) == written for result in self.results)
+        return result_outcome(result, variant) in (
+            wanted_outcome(query, variant) for query in self.results)
 
     def _date_matches(self, text: str | None, parts: DateParts | None) -> bool:
         if self.date_from is None and self.date_to is None:
@@ -272,6 +282,29 @@ class Criteria:
         return self._targets[key]
 
 
+WINNERS = (WHITE_WINS, BLACK_WINS, DRAW)  # --result by who won
+
+
+def wanted_outcome(query: str, variant: Variant) -> str:
+    """What ``--result QUERY`` asks for in a game of ``variant``: who won (``white``,
+    ``black``, ``draw``: the same in every variant), else the outcome the token means there
+    (``replay.replayer.normalise_result``), ``unknown`` for ``*``.
+
+    >>> from replay.variants import ENGLISH, RUSSIAN
+    >>> wanted_outcome("1-0", ENGLISH), wanted_outcome("1-0", RUSSIAN), wanted_outcome("Black",
+    ...                                                                                 RUSSIAN)
+    ('black', 'white', 'black')
+    """
+    word = query.strip().lower()
+    return word if word in WINNERS else normalise_result(query, variant)
+
+
+def result_outcome(result: str | None, variant: Variant) -> str:
+    """Who won a game, by its written result (the one meaning ``filter``, ``search``,
+    ``stats``, ``standings`` and ``explore`` share); ``unknown`` for none."""
+    return normalise_result(result, variant)
+
+
 def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
                        white: list[str] = (), black: list[str] = (),
                        date_from: str | None = None, date_to: str | None = None,
@@ -322,8 +355,10 @@ def _check_texts(*, players: list[str], white: list[str], black: list[str],
                 raise CriterionError(f"{option} '{name}' names no one: give a name, or a glob "
                                      "such as 'Sijbr*'")
     for result in results:
-        if result.strip() not in (*RESULT_TEXTS, UNKNOWN_RESULT):
+        if result.strip() not in (*RESULT_TEXTS, UNKNOWN_RESULT) and \
+                result.strip().lower() not in WINNERS:
             raise CriterionError(f"--result '{result}' is not a result: use "
+                                 f"{', '.join(WINNERS)} (who won), "
                                  f"{', '.join(RESULT_TEXTS)} or {UNKNOWN_RESULT} (unknown)")
     if moves is not None:
         try:

@@ -22,6 +22,8 @@ from replay.variants import Variant
 DateParts = tuple[int | None, int | None, int | None]  # year, month, day; None = unknown
 
 NO_NAME = re.compile(r"^[\s?*\-.]*$")
+# A date of zeros (``0000.00.00``, as some programs write an unknown date): no year 0.
+NO_DATE = re.compile(r"^[\s0?*\-./]*$")
 _INITIALS = r"(?:[^\W\d_]{1,2}\.[\s-]*)+"
 _INITIALS_FIRST = re.compile(rf"^(?P<first>{_INITIALS})\s*(?P<last>[^\W\d_].*)$")
 _INITIALS_LAST = re.compile(rf"^(?P<last>[^\W\d_][^,]*?)\s+(?P<first>{_INITIALS})$")
@@ -127,9 +129,10 @@ def format_date(parts: DateParts) -> str:
 
 
 def clean_date(text: str, parts: DateParts | None = None) -> str:
-    """A Date tag in PDN form; a value no rule understands is kept as it is."""
+    """A Date tag in PDN form (``0000.00.00``, zeros for an unknown date, is
+    ``????.??.??``); a value no rule understands is kept as it is."""
     parts = date_parts_of(text) if parts is None else parts
-    if parts == (None, None, None) and not NO_NAME.match(text):
+    if parts == (None, None, None) and not (NO_NAME.match(text) or NO_DATE.match(text)):
         return text
     return format_date(parts)
 

@@ -327,29 +327,32 @@ def _converted_game(game: Game, tree: ConvertedLine, writer: _Writer, variant: V
 
 def reading_variant(game: Game, default: Variant | None = None,
                     override: Variant | None = None, *, rules: Rules | None = None,
-                    follow: Variant | None = None) -> tuple[Variant, ReplayedGame]:
+                    follow: Variant | None = None, shown: Variant | None = None
+                    ) -> tuple[Variant, ReplayedGame]:
     """The variant a game is read with (its squares' numbering included) and its replay;
     ``replay_game`` tries the numbering the GameType tag states where the standard one
-    fails (and takes ``follow`` for a record that tells nothing)."""
-    replayed = replay_game(game, default, override, rules=rules, follow=follow)
+    fails (and takes ``follow`` for a record that tells nothing, ``shown`` for one that
+    several variants replay)."""
+    replayed = replay_game(game, default, override, rules=rules, follow=follow, shown=shown)
     return replayed.variant, replayed
 
 
 def convert_game(game: Game, default: Variant | None = None, target: Target | None = None,
                  *, override: Variant | None = None, partial: bool = False,
                  details: bool = False, rules: Rules | None = None,
-                 follow: Variant | None = None) -> Conversion:
+                 follow: Variant | None = None, shown: Variant | None = None) -> Conversion:
     """Convert one game; ``default`` is the variant of a game without GameType tag (None:
     told from the record), ``override`` the variant of every game, ``rules`` rule options set
-    on top of the game's variant, ``follow`` the variant of a record that tells nothing
-    (``replay_game``). ``details`` adds every
+    on top of the game's variant, ``follow`` the variant of a record that tells nothing,
+    ``shown`` the variant its file's games show (``replay_game``). ``details`` adds every
     notation of each move (for JSON). A game with an illegal or unreadable move is converted
     only with ``partial``; a game with lost moves is converted as far as it is known. A
     site's convention (squares named from the first mover's side) is written back in the
     variant's standard form.
     """
     target = target or Target()
-    variant, replayed = reading_variant(game, default, override, rules=rules, follow=follow)
+    variant, replayed = reading_variant(game, default, override, rules=rules, follow=follow,
+                                        shown=shown)
     writer = _Writer(standard_form(variant), target, details)
     report = _report(game, variant, replayed)
     if report.status == "unreadable" or any(p.code == "bad-fen" for p in replayed.errors):
@@ -381,7 +384,8 @@ def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
                       replayed.status, errors=reading if unreadable else [],
                       warnings=[] if unreadable else reading,
                       notes=[note.as_dict() for note in replayed.notes],
-                      record=game if replayed.silent else None)
+                      record=game if replayed.silent or replayed.open_variant else None,
+                      silent=replayed.silent, open_variant=replayed.open_variant)
 
 
 def convert_games(games: Iterable[Game], default: Variant | None = None,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from pdn.model import Game
 from pdn.reader import read_block
+from replay.agreement import agree_file
 from replay.choice import RulesChoice
 from replay.convert import games as convert
 from replay.convert.games import Target, TargetError
@@ -82,14 +83,15 @@ def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Convert
     return partition.size, done
 
 
-def _converted(game: Game, job: Job, mend: str, follow: Variant | None = None) -> Converted:
-    """One game converted; ``follow``: the variant of a record that tells nothing
-    (``replay.replayer.replay_game``)."""
+def _converted(game: Game, job: Job, mend: str, follow: Variant | None = None,
+               shown: Variant | None = None) -> Converted:
+    """One game converted; ``follow``: the variant of a record that tells nothing, ``shown``:
+    the variant its file's games show (``replay.replayer.replay_game``)."""
     choice = job.choice
     conversion = convert.convert_game(game, choice.default, job.target, override=choice.override,
                                       partial=job.partial,
                                       details=job.output_format == "json", rules=choice.rules,
-                                      follow=follow)
+                                      follow=follow, shown=shown)
     text = (convert.render(conversion, job.output_format, job.layout)
             if conversion.game is not None else None)
     plies = len(conversion.tree.steps) if conversion.tree is not None else 0
@@ -97,17 +99,26 @@ def _converted(game: Game, job: Job, mend: str, follow: Variant | None = None) -
 
 
 def _followed(items: Iterator[Converted], job: Job) -> Iterator[Converted]:
-    """The games of one source, where one whose record tells nothing of its variant is
-    converted again under the variant of the file's games around it (``replay.silent``)."""
-    def redo(item: Converted, key: str) -> Converted:
+    """The games of one source, where one that several variants replay is converted again
+    with the variant its file's games show offered first (``replay.agreement``), and one
+    whose record tells nothing of its variant under the variant of the file's games around
+    it (``replay.silent``)."""
+    def redo(item: Converted, key: str, *, silent: bool) -> Converted:
         report = item.report
         assert report.record is not None
-        again = _converted(report.record, job, item.mend, keyed_variant(key))
+        variant = keyed_variant(key)
+        again = _converted(report.record, job, item.mend, variant if silent else None,
+                           None if silent else variant)
         again.report.game = report.game
         return again
 
-    for item in follow_file(items, lambda item: item.report.record is not None,
-                            lambda item: item.report.variant_key, redo):
+    agreed = agree_file(items, lambda item: None if item.report.silent else item.report.variant_key,
+                        lambda item: item.report.open_variant and item.report.record is not None,
+                        lambda item, key: redo(item, key, silent=False))
+    for item in follow_file(agreed, lambda item: item.report.silent
+                            and item.report.record is not None,
+                            lambda item: item.report.variant_key,
+                            lambda item, key: redo(item, key, silent=True)):
         item.report.record = None
         yield item
 

@@ -131,13 +131,16 @@ def _selected(connection: sqlite3.Connection, wanted: Search, columns: str
     source = ("temp.found CROSS JOIN games g USING (game_id)" if plies is not None
               else "games g LEFT JOIN temp.found USING (game_id)")
     rows = connection.execute(
-        f"SELECT {columns}, {'g.tags' if by_tags else 'NULL'} FROM {source} "
-        f"JOIN files f USING (file_id) WHERE {' AND '.join(clauses)} ORDER BY g.game_id",
-        parameters)
+        f"SELECT {columns}, {'g.tags' if by_tags else 'NULL'}, g.result, g.variant "
+        f"FROM {source} JOIN files f USING (file_id) WHERE {' AND '.join(clauses)} "
+        "ORDER BY g.game_id", parameters)
     for row in rows:
-        if by_tags and not criteria.matches_tags(json.loads(row[-1]), None):
+        if by_tags and not criteria.matches_tags(json.loads(row[-3]), None):
             continue
-        yield row[:-1]
+        if criteria is not None and criteria.results and not (
+                row[-1] and criteria.result_matches(row[-2], get_variant(row[-1]))):
+            continue
+        yield row[:-3]
 
 
 def game_conditions(connection: sqlite3.Connection, criteria: Criteria | None

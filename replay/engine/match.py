@@ -1,7 +1,8 @@
 """Matches between two players, written as PDN: each start position played twice, colours
 swapped, every game judged by our rules (``replay.engine.play``).
 
-Players are named by a spec: ``hub:COMMAND`` (a Hub engine we start, in ``cwd``),
+Players are named by a spec: ``builtin`` (the built-in engine, in this process),
+``hub:COMMAND`` (a Hub engine we start, in ``cwd``),
 ``dxp:HOST:PORT`` (a DXP engine that listens; we connect as initiator),
 ``dxp-listen:[HOST:]PORT`` (we listen, on 127.0.0.1 unless HOST is given, and a DXP engine
 connects as follower; we are the initiator either way, so the
@@ -162,6 +163,14 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
         with DxpListener(_port(port, spec), host or "127.0.0.1") as listener, \
                 listener.accept(timeout, timeout) as connection:
             yield DxpSide(connection)
+    elif kind == "builtin" and not rest:
+        from replay.engine.builtin import BuiltinEngine
+
+        try:
+            engine = BuiltinEngine(variant)
+        except EngineError as error:
+            raise MatchError(str(error)) from None
+        yield PlayerSide(engine)
     elif kind == "random":
         try:
             seed = int(rest) if rest else 0
@@ -169,7 +178,7 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
             raise MatchError(f"player {spec!r}: the seed is a number") from None
         yield PlayerSide(RandomPlayer(seed))
     else:
-        raise MatchError(f"player {spec!r} is none of hub:COMMAND, dxp:HOST:PORT, "
+        raise MatchError(f"player {spec!r} is none of builtin, hub:COMMAND, dxp:HOST:PORT, "
                          "dxp-listen:[HOST:]PORT, random[:SEED]")
 
 

@@ -3,7 +3,8 @@
 The parse of a big file spreads over processes: the client cuts the text into blocks of whole
 games (``pdn.chunks.split_blocks``), workers parse them and send the games back packed as
 nested tuples, which pickle at C speed (a tree of dataclass instances costs more to pickle
-than to parse); this process unpacks them and numbers them as ``pdn.read_games`` does.
+than to parse), a line whose plies were never made as its tokens; this process unpacks them
+and numbers them as ``pdn.read_games`` does.
 
 >>> games = list(read_games("1. cd4 fg5 *\\n\\n1. ab4 ba5 *", workers=1))
 >>> [game.index for game in games]
@@ -65,6 +66,11 @@ def unpack_game(packed: tuple) -> Game:
 
 
 def _pack_line(line: Line) -> tuple:
+    """A line as its plies packed, or, where they were never made, as its text (``Line.lazy``:
+    its tokens travel, and the plies are made in the process that asks for them)."""
+    text = line._pending()
+    if text is not None:
+        return (text, line.comments, line.setup)
     return ([_pack_ply(ply) for ply in line.plies], line.comments, line.setup)
 
 
@@ -78,6 +84,8 @@ def _pack_ply(ply: Ply) -> tuple:
 
 def _unpack_line(packed: tuple) -> Line:
     plies, comments, setup = packed
+    if not isinstance(plies, list):  # the line's text, its plies not made yet
+        return Line.lazy(plies, comments, setup)
     return Line([_unpack_ply(*ply) for ply in plies], comments, setup)
 
 

@@ -26,12 +26,13 @@ from pathlib import Path
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
+from replay.agreement import file_variant
 from replay.choice import RulesChoice
 from replay.run.dataset import Dataset
 from replay.run.partitions import Partition
 from replay.run.runner import open_runner
 from replay.silent import heads_follow
-from replay.stats.execution import BLOCK, TableOptions, follow_rows, run_batch
+from replay.stats.execution import BLOCK, Part, TableOptions, agree_parts, follow_rows, run_batch
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
     READINGS,
@@ -64,6 +65,10 @@ class Spooled:
     # one its silent games at its head follow (set by the client).
     told: tuple[str | None, str | None] = (None, None)
     follow: str | None = None
+    # The variants its games that tell one are read as, counted, and the one its file's
+    # games show (set by the client; ``replay.agreement``).
+    variants: tuple[tuple[str, int], ...] = ()
+    shown: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,9 +88,10 @@ def spool_part(partition: Partition, options: TableOptions, dataset: Dataset, ta
     part = run_batch(partition, options)
     frame = part.moves if table == "moves" else part.games
     silent = {} if table == "moves" else part.silent  # a silent game has no moves
+    open_ = ((), None) if table == "moves" else (part.open, part.block)  # same moves anyway
     path = dataset.spool_path(f"{uuid.uuid4().hex}.pickle")
     with dataset.files().open(path, "wb") as stream:
-        pickle.dump((frame, silent), stream, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump((frame, silent, open_), stream, protocol=pickle.HIGHEST_PROTOCOL)
     readings = part.games["result_reading"].value_counts()
     told = [str(part.games.at[row, "variant"]) for row in range(len(part.games))
             if row not in part.silent]
@@ -94,16 +100,20 @@ def spool_part(partition: Partition, options: TableOptions, dataset: Dataset, ta
                    (int(readings.get(READINGS[0], 0)), int(readings.get(READINGS[1], 0))),
                    {str(status): int(count)
                     for status, count in part.games["status"].value_counts().items()},
-                   told=(told[0], told[-1]) if told else (None, None))
+                   told=(told[0], told[-1]) if told else (None, None),
+                   variants=tuple(Counter(told).items()))
 
 
 def write_part(spooled: Spooled, finish: Finish, dataset: Dataset) -> int:
     """Second pass (a worker): number, finish and write one part; the rows written."""
     files = dataset.files()
     with files.open(spooled.spool, "rb") as stream:
-        frame, silent = pickle.load(stream)
+        frame, silent, open_ = pickle.load(stream)
     files.rm(spooled.spool)
     frame["game"] += spooled.offset
+    if open_[0]:
+        part = Part(spooled.source, 0, frame, None, open=open_[0], block=open_[1])
+        frame = next(agree_parts([part], spooled.shown, finish.options)).games
     if silent:
         follow_rows(frame, silent, spooled.follow, finish.options)
     if finish.table == "moves":
@@ -200,16 +210,19 @@ def _write_parts(sources: list[str], options: TableOptions, dataset: Dataset, ta
 
 
 def _followed(spooled: list[Spooled]) -> list[Spooled]:
-    """Each part told the variant its silent games at its head follow (``replay.silent``),
-    over the parts of each source."""
+    """Each part told the variant its silent games at its head follow (``replay.silent``)
+    and the one its file's games show (``replay.agreement``), over the parts of each
+    source."""
     by_source: dict[str, list[int]] = {}
     for number, part in enumerate(spooled):
         by_source.setdefault(part.source, []).append(number)
     followed = list(spooled)
     for numbers in by_source.values():
         keys = heads_follow([spooled[number].told for number in numbers])
+        shown = file_variant(sum((Counter(dict(spooled[number].variants))
+                                  for number in numbers), Counter()))
         for number, key in zip(numbers, keys, strict=True):
-            followed[number] = replace(spooled[number], follow=key)
+            followed[number] = replace(spooled[number], follow=key, shown=shown)
     return followed
 
 

@@ -9,13 +9,16 @@ the process that read them: a partition comes back as two small typed frames.
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import pandas as pd
 
+from pdn.chunks import Chunk
 from pdn.model import Game
 from pdn.reader import read_games
+from replay.agreement import HELD_GAMES, file_variant
 from replay.choice import RulesChoice
 from replay.inference import keyed_variant
 from replay.run.parallel import gc_paused
@@ -48,6 +51,11 @@ class Part:
     # The games whose record tells nothing of their variant, by row: their file's other
     # games tell it (``replay.silent``), which only the main process sees in order.
     silent: dict[int, Game] = field(default_factory=dict)
+    # The rows of the games that several variants replay: they take the variant their file's
+    # games show where it replays them too (``replay.agreement``), read again from the
+    # partition's ``block`` (a string the collector need not walk, unlike games).
+    open: tuple[int, ...] = ()
+    block: Chunk | None = None
 
 
 def run_batch(partition: Partition, options: TableOptions) -> Part:
@@ -59,17 +67,25 @@ def run_batch(partition: Partition, options: TableOptions) -> Part:
 def _tabulated(partition: Partition, options: TableOptions) -> Part:
     moves = MoveColumns() if options.with_moves else None
     rows = []
-    games = []
     block = partition.chunk()
-    for game in read_games(io.StringIO(block.text)):
-        game.line += block.line - 1
-        games.append(game)
+    games = _block_games(block)
+    for game in games:
         rows.append(game_row(game, len(rows) + 1, options.choice.default, options.choice.override,
                              options.opening_plies, moves, options.choice.rules))
+    open_ = tuple(row for row, fields in enumerate(rows) if fields["open"] and not fields["silent"])
     return Part(partition.source, partition.size, typed_games(rows),
                 typed_moves(moves.columns) if moves is not None else None,
                 {row: game for row, (game, fields) in enumerate(zip(games, rows, strict=True))
-                 if fields["silent"]})
+                 if fields["silent"]},
+                open_, block if open_ else None)
+
+
+def _block_games(block: Chunk) -> list[Game]:
+    """The games of a partition's text, located in their source."""
+    games = list(read_games(io.StringIO(block.text)))
+    for game in games:
+        game.line += block.line - 1
+    return games
 
 
 def iter_parts(sources: Iterable[str], options: TableOptions, *, jobs: int = 1,
@@ -82,7 +98,54 @@ def iter_parts(sources: Iterable[str], options: TableOptions, *, jobs: int = 1,
     Dask."""
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
         parts = runner.run(run_batch, sources, options, encoding=encoding, size=BLOCK)
-        yield from _followed(_numbered(parts, progress), options)
+        yield from _followed(_agreed(_numbered(parts, progress), options), options)
+
+
+def _agreed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
+    """The parts, in order, where a game that several variants replay takes the variant its
+    file's games show where that replays it too (``replay.agreement``): the parts of a source
+    are held until it ends (at most ``HELD_GAMES`` games, which then decide for the rest)."""
+    source: str | None = None
+    held: list[Part] = []
+    votes: Counter[str] = Counter()
+    shown: str | None = None
+    settled = False
+    for part in parts:
+        if part.source != source:
+            yield from agree_parts(held, file_variant(votes) if not settled else shown,
+                                    options)
+            source, held, votes, shown, settled = part.source, [], Counter(), None, False
+        if settled:
+            yield from agree_parts([part], shown, options)
+            continue
+        votes.update(str(part.games.at[row, "variant"]) for row in range(len(part.games))
+                     if row not in part.silent)
+        held.append(part)
+        if sum(len(waiting.games) for waiting in held) >= HELD_GAMES:
+            shown, settled = file_variant(votes), True
+            yield from agree_parts(held, shown, options)
+            held = []
+    yield from agree_parts(held, file_variant(votes) if not settled else shown, options)
+
+
+def agree_parts(parts: list[Part], shown: str | None, options: TableOptions
+                 ) -> Iterator[Part]:
+    """The parts with each open game read other than ``shown`` read again with it offered."""
+    for part in parts:
+        again_rows = [row for row in part.open if shown is not None
+                      and str(part.games.at[row, "variant"]) != shown]
+        games = _block_games(part.block) if again_rows and part.block is not None else []
+        for row in again_rows:
+            game = games[row]
+            choice = options.choice
+            fields = game_row(game, int(part.games.at[row, "game"]), choice.default,
+                              choice.override, options.opening_plies, None, choice.rules,
+                              shown=keyed_variant(shown))
+            again = typed_games([fields])
+            for column in REPLAY_COLUMNS:
+                part.games.at[row, column] = again.at[0, column]
+        part.open, part.block = (), None
+        yield part
 
 
 def _numbered(parts: Iterable[Part], progress: Callable[[int], None] | None
@@ -156,4 +219,5 @@ def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,
     return key
 
 
-__all__ = ["EngineUnavailableError", "Part", "TableOptions", "iter_parts", "run_batch"]
+__all__ = ["EngineUnavailableError", "Part", "TableOptions", "agree_parts", "iter_parts",
+           "run_batch"]

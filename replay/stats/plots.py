@@ -96,7 +96,11 @@ def _results(ax, games: pd.DataFrame, groups: pd.Series) -> None:
                      color="white" if result in ("black", "double_forfeit") else "black")
         left += shares[result]
     ax.set_xlim(0, 100)
-    ax.set_xlabel("% of the group's games")
+    # games without a group (no year) are left out of the bars: said, never silently
+    left_out = int((~known).sum())
+    ax.set_xlabel("% of the group's games" + (
+        f"; {left_out:,} undated {'game' if left_out == 1 else 'games'} not shown"
+        if left_out else ""))
     ax.set_title("Results (winner by colour)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
 

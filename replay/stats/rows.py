@@ -65,11 +65,13 @@ class MoveColumns:
 
 def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
              opening_plies: int, moves: MoveColumns | None, rules: Rules | None = None,
-             follow: Variant | None = None) -> dict:
+             follow: Variant | None = None, shown: Variant | None = None) -> dict:
     """The games-table row of one game; its plies go to ``moves`` when given; ``rules``
     are rule options set on top of the game's variant; ``follow`` is the variant of a
-    record that tells nothing (``replay_game``; the row's ``silent`` says it is one)."""
-    replayed = replay_game(game, default, override, rules=rules, follow=follow)
+    record that tells nothing (``replay_game``; the row's ``silent`` says it is one),
+    ``shown`` the variant its file's games show (the row's ``open`` says several variants
+    replay it)."""
+    replayed = replay_game(game, default, override, rules=rules, follow=follow, shown=shown)
     walk = _walk(replayed, ordinal, opening_plies, moves)
     final = Material.of(replayed.final or replayed.start)
     errors = [d.code for d in game.diagnostics if d.severity == "error"]
@@ -91,6 +93,7 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
         "ballot": walk.ballot(replayed),
         "opening_name": _opening_name(replayed),
         "silent": replayed.silent,
+        "open": replayed.open_variant,
     }
 
 

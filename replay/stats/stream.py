@@ -32,6 +32,7 @@ from replay.stats.schema import (
     with_file,
 )
 from replay.stats.tables import (
+    contradicted_lines,
     file_readings,
     finish_games,
     finish_moves,
@@ -55,14 +56,16 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
                 engine: str = "local", scheduler: str | None = None, opening_plies: int = 6,
                 encoding: str | None = None, keep_games: bool = False,
                 rules: Rules | None = None, progress: Callable[[int], None] | None = None,
-                statuses: Counter[str] | None = None) -> tuple[int, pd.DataFrame | None]:
+                statuses: Counter[str] | None = None,
+                warn: Callable[[str], None] | None = None) -> tuple[int, pd.DataFrame | None]:
     """Write ``table`` of ``sources`` to ``path`` (.csv, .parquet, .jsonl) atomically, with
     the rows ``stats_tables(...).table(table)`` has, part by part as the work finishes.
 
     Returns the rows written and, with ``keep_games``, the games table (for plots and a
     terminal summary). ``rules`` are rule options set on top of each game's variant;
     ``progress`` is told how much of the input each part covered; ``statuses``, when given,
-    counts the games of each status (valid, invalid...). Raises ``OSError`` for an
+    counts the games of each status (valid, invalid...); ``warn`` is told each game whose
+    result its final position contradicts (not for the moves table alone). Raises ``OSError`` for an
     unreadable file, ``ValueError`` for an unknown table or suffix and
     ``EngineUnavailableError`` without Dask.
     """
@@ -89,6 +92,9 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
                                              files)))
         kept = []
         for finished in games.finished() if need_games else ():
+            if warn is not None:
+                for line in contradicted_lines(finished):
+                    warn(line)
             if table == "games":
                 out.write(finished)
             if keep_games:

@@ -34,9 +34,9 @@ def date_parts(dates: pd.Series) -> pd.DataFrame:
     """``date`` (full dates only), ``year``, ``month``, ``day`` (nullable: partial dates keep
     what they know) from Date tags in the forms archives use.
 
-    >>> date_parts(pd.Series(["1841.??.??", "13-01-1996", "1-2 June 2002"], dtype="string")
-    ...            )[["year", "month", "day"]].to_numpy().tolist()
-    [[1841, <NA>, <NA>], [1996, 1, 13], [2002, 6, 1]]
+    >>> date_parts(pd.Series(["1841.??.??", "13-01-1996", "1-2 June 2002", "0000.00.00"],
+    ...                      dtype="string"))[["year", "month", "day"]].to_numpy().tolist()
+    [[1841, <NA>, <NA>], [1996, 1, 13], [2002, 6, 1], [<NA>, <NA>, <NA>]]
     """
     text = dates.astype(STRING)
     named = text.str.extract(_MONTH_NAME)
@@ -45,6 +45,7 @@ def date_parts(dates: pd.Series) -> pd.DataFrame:
              .combine_first(named).combine_first(text.str.extract(_YEAR_ONLY)))
     numbers = {key: pd.to_numeric(parts[key], errors="coerce").astype("Int64")
                for key in ("year", "month", "day")}
+    numbers["year"] = numbers["year"].where(numbers["year"] > 0)  # 0000.00.00: no year 0
     month = numbers["month"].where(numbers["month"].between(1, 12))
     day = numbers["day"].where(numbers["day"].between(1, 31) & month.notna())
     full = numbers["year"].notna() & month.notna() & day.notna()
@@ -130,6 +131,23 @@ def finish_games(games: pd.DataFrame, readings: pd.Series | None = None) -> pd.D
     frame[tags] = frame[tags].astype(STRING)
     return frame[["file", "game", "line", *tags, *GAME_COLUMN_ORDER]].astype(
         {**REPLAY_COLUMNS, **DERIVED_COLUMNS})
+
+
+def contradicted_lines(games: pd.DataFrame) -> list[str]:
+    """A warning for each game (of a finished games table) whose recorded result its final
+    position contradicts (``result_check`` inconsistent): ``file:line: warning: game N (A –
+    B): result 0-2 contradicted by the final position (no_moves)``."""
+    found = games[games["result_check"].astype(object) == "inconsistent"]
+
+    def text(value: object) -> str:
+        return "?" if value is None or value is pd.NA or value != value or value == "" \
+            else str(value)
+
+    return [f"{text(row.file)}:{text(row.line)}: warning: game {text(row.game)} "
+            f"({text(row.White)} – {text(row.Black)}): result {text(row.Result)} contradicted "
+            f"by the final position ({text(row.ending)})"
+            for row in found[["file", "line", "game", "White", "Black", "Result", "ending"]]
+            .itertuples(index=False)]
 
 
 def finish_moves(moves: pd.DataFrame) -> pd.DataFrame:

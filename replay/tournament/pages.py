@@ -63,8 +63,9 @@ def crosstable_rows(result: Standings) -> list[dict[str, object]]:
     return rows
 
 
-def standings_json(result: Standings) -> str:
-    """The standings, crosstable and unfinished games as one JSON document."""
+def standings_json(result: Standings, extra: dict[str, object] | None = None) -> str:
+    """The standings, crosstable and unfinished games as one JSON document; ``extra``: more
+    keys (the event report's, ``replay.tournament.report_pages``)."""
     event = result.event
     document = {
         "event": event.name, "variant": event.variant.name, "scoring": event.scoring.name,
@@ -78,6 +79,7 @@ def standings_json(result: Standings) -> str:
         "spellings": event.spellings,
         "standings": standings_rows(result),
         "crosstable": crosstable_rows(result),
+        **(extra or {}),
     }
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
@@ -90,6 +92,19 @@ def standings_csv(result: Standings) -> str:
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue()
+
+
+CLASSIFICATION_NOTE = ("Classification (a tie-break): the points a player scored against "
+                       "each other player not level with them, from the top of the table "
+                       "down (- no game between them); the first difference from the left "
+                       "decides (FMJD: the best results in order of the classification).")
+
+
+def classification_note(result: Standings) -> str | None:
+    """What the Classification column holds, where the table shows one; None otherwise."""
+    shown = "classification" in result.tiebreaks and any(
+        row.tiebreaks.get("classification") for row in result.rows)
+    return CLASSIFICATION_NOTE if shown else None
 
 
 def incomplete_note(result: Standings) -> str | None:
@@ -116,7 +131,8 @@ table.cross{width:auto;font-size:.8em}table.cross th,table.cross td{text-align:c
  padding:.15em .3em;border:1px solid #ddd;white-space:nowrap}
 table.cross td.name,table.cross th.name{text-align:left}table.cross td.self{background:#eee}
 .w{font-weight:600}.b{color:#444}.open{color:#b00;font-weight:700}
-td.num{text-align:right}#standings td:nth-child(n+8){font-size:.85em}
+td.num{text-align:right}#standings td{vertical-align:baseline}
+#standings td.sequence{text-align:left;font-variant-numeric:tabular-nums;white-space:nowrap}
 p.incomplete{color:#b00;font-weight:600}p.note{font-size:.85em}
 .scroll{overflow-x:auto}.scroll td{overflow-wrap:normal;white-space:nowrap}
 @media (max-width:600px){
@@ -140,8 +156,17 @@ def _html_cell(cells: list[Cell], result: Standings) -> str:
     return " ".join(parts)
 
 
-def standings_html(result: Standings) -> str:
-    """The standings and crosstable as one self-contained, printable HTML page."""
+def _cell_class(column: int, heads: list[str]) -> str:
+    """The player's name on the left, numbers on the right, a sequence of results (the
+    classification) on the left with figures of one width so that the columns line up."""
+    if column == 1:
+        return ""
+    return " class=sequence" if heads[column] == "Classification" else " class=num"
+
+
+def standings_html(result: Standings, sections: str = "") -> str:
+    """The standings and crosstable as one self-contained, printable HTML page; ``sections``:
+    more HTML sections after the crosstable (the event report's)."""
     event = result.event
     cycles = event.round_robin_cycles()
     kind = {None: "Standings", 1: "Round robin", 2: "Double round robin"}.get(
@@ -174,9 +199,12 @@ def standings_html(result: Standings) -> str:
                  *((line["rating"], line["performance"]) if rated else ()),
                  *(line[f"tb:{name}"] for name in result.tiebreaks)]
         body.append("<tr>" + "".join(
-            f'<td{"" if k == 1 else " class=num"}>{escape("" if v is None else str(v))}</td>'
+            f'<td{_cell_class(k, heads)}>{escape("" if v is None else str(v))}</td>'
             for k, v in enumerate(shown)) + "</tr>")
     body.append("</tbody></table></div>")
+    explained = classification_note(result)
+    if explained:
+        body.append(f'<p class="note" id="classification">{escape(explained)}</p>')
     if cycles is not None or len(event.players) <= 40:
         cells = crosstable(result)
         body.append('<section class="cross"><h2>Crosstable</h2><div class="scroll">'
@@ -194,6 +222,7 @@ def standings_html(result: Standings) -> str:
         body.append("</tbody></table></div><p class=\"note\">Each cell: the row player's points "
                     "in each game against the column player, in the order played; bold: "
                     "with White, grey: with Black; * no result.</p></section>")
+    body.append(sections)
     if event.spellings:
         body.append('<p class="note">Names read as one player: ' + "; ".join(
             escape(f"{key} ({', '.join(names)})") for key, names in event.spellings.items())

@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import pickle
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from replay.agreement import file_variant
 from replay.choice import RulesChoice
 from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
 from replay.run.dataset import Dataset
@@ -30,7 +32,9 @@ from replay.validate.reports import (
     GameReport,
     Tally,
     ValidationWork,
+    agree_reports,
     follow_reports,
+    mark_contradicted,
     validate_partition,
 )
 from replay.variants import Rules, Variant
@@ -54,6 +58,10 @@ class SpooledReports:
     first_told: str | None = None
     last_told: str | None = None
     follow: str | None = None
+    # The variants its games that tell one tell, counted (``replay.agreement``), and the one
+    # its file's games show (by the client).
+    votes: tuple[tuple[str, int], ...] = ()
+    shown: str | None = None
 
 
 def spool_reports(partition: Partition, work: ValidationWork, dataset: Dataset) -> SpooledReports:
@@ -62,11 +70,12 @@ def spool_reports(partition: Partition, work: ValidationWork, dataset: Dataset) 
     path = dataset.spool_path(f"{uuid.uuid4().hex}.pickle")
     with dataset.files().open(path, "wb") as stream:
         pickle.dump(reports, stream, protocol=pickle.HIGHEST_PROTOCOL)
-    told = [report.variant_key for report in reports if report.record is None]
+    told = [report.variant_key for report in reports if not report.silent]
     return SpooledReports(partition.source, size, path,
                           bytes(_CODES[r.result_reading] for r in reports),
                           first_told=told[0] if told else None,
-                          last_told=told[-1] if told else None)
+                          last_told=told[-1] if told else None,
+                          votes=tuple(Counter(told).items()))
 
 
 def write_reports(spooled: SpooledReports, dataset: Dataset, work: ValidationWork) -> Tally:
@@ -75,12 +84,14 @@ def write_reports(spooled: SpooledReports, dataset: Dataset, work: ValidationWor
     with files.open(spooled.spool, "rb") as stream:
         reports: list[GameReport] = pickle.load(stream)
     files.rm(spooled.spool)
-    reports = list(follow_reports(reports, work, spooled.follow))
+    reports = list(follow_reports(agree_reports(reports, work, known=True,
+                                                shown=spooled.shown), work, spooled.follow))
     tally = Tally()
     lines = []
     for number, report in enumerate(reports, spooled.offset + 1):
         report.game = number
         apply_reading(report, spooled.reading)
+        mark_contradicted(report)
         lines.append(json.dumps(report.as_dict(), ensure_ascii=False) + "\n")
         tally.count(report)
     with dataset.part_stream(spooled.index) as stream:
@@ -155,8 +166,10 @@ def validate_to_dataset(sources: Iterable[str], target: str, default: Variant | 
                     unreadable.append(f"{source_name(source)}: cannot read: "
                                       f"{error.strerror or error}")
                 reading = votes.reading()
+                shown = file_variant(sum((Counter(dict(s.votes)) for s in spooled[first:]),
+                                         Counter()))
                 keys = heads_follow([(s.first_told, s.last_told) for s in spooled[first:]])
-                spooled[first:] = [replace(s, reading=reading, follow=key)
+                spooled[first:] = [replace(s, reading=reading, follow=key, shown=shown)
                                    for s, key in zip(spooled[first:], keys, strict=True)]
             for counts in runner.map(write_reports, spooled, dataset, work):
                 tally.add(counts)

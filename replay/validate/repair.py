@@ -500,14 +500,27 @@ def repair_game(game: Game, default: Variant | None = None, override: Variant | 
         return Repair(True)
     suggestions, complete = _Search(replayed, budget).run()
     chosen = sure_repair(suggestions) if complete else None
-    if chosen is None or _has_variations(game, chosen):
-        return Repair(True)
-    old = game.moves.plies
-    game.moves.plies = _edited_plies(old, chosen, Board(replayed.variant, replayed.start))
-    if replay_game(game, default, override, rules=rules).status == INVALID:
-        game.moves.plies = old
+    if chosen is None or not apply_suggestion(game, chosen, default, override, rules=rules,
+                                              replayed=replayed):
         return Repair(True)
     return Repair(True, chosen.mend)
+
+
+def apply_suggestion(game: Game, suggestion: Suggestion, default: Variant | None = None,
+                     override: Variant | None = None, *, rules: Rules | None = None,
+                     replayed: ReplayedGame | None = None) -> bool:
+    """Make one suggestion of ``suggest`` in the game, in place, as ``repair_game`` makes
+    its sure repair (the mend noted in a comment); False, the game untouched, when an edited
+    ply carries variations or the edited game still does not replay."""
+    if _has_variations(game, suggestion):
+        return False
+    replayed = replayed or replay_game(game, default, override, rules=rules)
+    old = game.moves.plies
+    game.moves.plies = _edited_plies(old, suggestion, Board(replayed.variant, replayed.start))
+    if replay_game(game, default, override, rules=rules).status == INVALID:
+        game.moves.plies = old
+        return False
+    return True
 
 
 def _has_variations(game: Game, suggestion: Suggestion) -> bool:
@@ -646,4 +659,5 @@ def _near(board: Board, square: int, written: int | None) -> bool:
     return _one_char_off(a, b) or (numbers and abs(int(a) - int(b)) == 1)
 
 
-__all__ = ["KIND_COSTS", "Edit", "Repair", "Suggestion", "repair_game", "suggest", "sure_repair"]
+__all__ = ["KIND_COSTS", "Edit", "Repair", "Suggestion", "apply_suggestion", "repair_game",
+           "suggest", "sure_repair"]

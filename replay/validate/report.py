@@ -1,7 +1,8 @@
 """The arbiter's report of a validation run, as Markdown or self-contained HTML.
 
 First a summary table of the games with a problem (status, first problem, a link to the
-game's section), the worst first; then a section per such game with its errors, warnings
+game's section), a result the final position contradicts first, then the worst; then a
+section per such game with its errors, warnings
 and repair suggestions (``--suggest``) and a diagram of the position before the first
 illegal move, the move written drawn in red and the move meant in green (see
 ``replay.validate.report_diagram``; SVG inline in HTML, a FEN in Markdown); last the valid games, a
@@ -18,8 +19,9 @@ from html import escape
 from replay.validate.report_diagram import Diagram, report_diagrams
 from replay.validate.reports import GameReport
 
-# The order of the problem games: the worst first (any other status after these).
-STATUS_ORDER = ("unreadable", "invalid", "incomplete")
+# The order of the problem games: a result the final position contradicts first (the moves
+# replay, so nothing else warns of it), then the worst (any other status after these).
+STATUS_ORDER = ("contradicted", "unreadable", "invalid", "incomplete")
 LEGEND = ("Red arrow: the move written. Green: the move meant (the suggestion's move, else "
           "the legal moves the written one could have been).")
 
@@ -48,7 +50,10 @@ def _result_line(report: GameReport) -> str:
 
 
 def first_problem(report: GameReport) -> str:
-    """What a summary row says is wrong with a game: its first error, else warning."""
+    """What a summary row says is wrong with a game: a result the final position
+    contradicts, else its first error, else warning."""
+    if report.status == "contradicted":
+        return f"result {report.result or '?'} contradicted: {report.result_note}"
     problems = report.errors or report.warnings
     return _problem_line(problems[0]) if problems else report.status
 
@@ -149,16 +154,19 @@ body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;max-width:62em;margin:
 h1{margin:.6em 0 .2em}h2{font-size:1.2em;margin:1.2em 0 .4em}
 table{border-collapse:collapse;width:100%;font-size:.92em}
 th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
-th{background:#f2efe8}tr.invalid td:nth-child(3),tr.unreadable td:nth-child(3){color:#b00}
+th{background:#f2efe8}tr.invalid td:nth-child(3),tr.unreadable td:nth-child(3),
+tr.contradicted td:nth-child(3){color:#b00}
 tr.incomplete td:nth-child(3){color:#850}td small{color:#666}
 section.game{border-top:2px solid #ccc;margin-top:1.5em}
-.invalid h2,.error{color:#b00}.incomplete h2,.warning{color:#850}.suggestion{color:#036}
+.invalid h2,.contradicted h2,.error{color:#b00}.incomplete h2,.warning{color:#850}
+.suggestion{color:#036}
 .figures{display:flex;flex-wrap:wrap;gap:1.5em}
 figure{margin:.5em 0;max-width:340px}figcaption{font-size:.85em;color:#444}
 figcaption code{word-break:break-all;font-size:.9em}
 .legend{font-size:.85em;color:#444}.legal{font-size:.85em}
 #valid table{font-size:.8em}#valid td{padding:.1em .5em}
 h2,td{overflow-wrap:anywhere}#summary td:nth-child(3){white-space:nowrap}
+td:first-child{overflow-wrap:normal;white-space:nowrap}
 @media (max-width:600px){
  table thead{display:none}table tr{display:block;border-bottom:1px solid #ddd;padding:.3em 0}
  table td{display:block;border:none;padding:.05em .3em}

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from pdn.model import Game
 from pdn.reader import Source, read_games, source_name
+from replay.agreement import agree_file
 from replay.inference import keyed_variant, variant_key
 from replay.replayer import replay_game, told_variant
 from replay.silent import follow_file
@@ -26,14 +27,14 @@ def summarise(source: Source, encoding: str | None = None) -> dict[str, Any]:
     """The summary of one source (``pdn info --json``'s line): ``file``, ``games``,
     ``errors`` (each with game, line, column, code and message), ``variants`` (counted by
     GameType tag, ``none`` without one), ``inferred`` (for games without one: the variant
-    ``pdn validate`` reads them as, ``replay.inference`` and ``replay.silent``) and
-    ``results``. Raises OSError when the source cannot be read."""
+    ``pdn validate`` reads them as: ``replay.inference``, ``replay.agreement`` and
+    ``replay.silent``) and ``results``. Raises OSError when the source cannot be read."""
     errors: list[dict[str, Any]] = []
     variants: Counter[str] = Counter()
     inferred: Counter[str] = Counter()
     results: Counter[str] = Counter()
 
-    def told(games: Iterable[Game]) -> Iterator[tuple[bool, str, bool]]:
+    def told(games: Iterable[Game]) -> Iterator[_Told]:
         for game in games:
             gametype = game.gametype
             written = game.tags.get("GameType") or NO_GAMETYPE
@@ -43,24 +44,42 @@ def summarise(source: Source, encoding: str | None = None) -> dict[str, Any]:
                            "code": d.code, "message": d.message} for d in game.errors)
             yield _told(game)
 
+    def again(item: _Told, key: str) -> _Told:
+        assert item.game is not None
+        replayed = replay_game(item.game, shown=keyed_variant(key))
+        return _Told(item.untagged, variant_key(replayed.variant), False)
+
     games = 0
-    for untagged, key, _ in follow_file(told(read_games(source, encoding=encoding)),
-                                        lambda item: item[2], lambda item: item[1],
-                                        lambda item, key: (item[0], key, False)):
+    agreed = agree_file(told(read_games(source, encoding=encoding)),
+                        lambda item: None if item.silent else item.key,
+                        lambda item: item.game is not None, again)
+    for item in follow_file(agreed, lambda item: item.silent, lambda item: item.key,
+                            lambda item, key: _Told(item.untagged, key, False)):
         games += 1
-        if untagged:
-            inferred[keyed_variant(key).name] += 1
+        if item.untagged:
+            inferred[keyed_variant(item.key).name] += 1
     return {"file": source_name(source),
             "games": games, "errors": errors, "variants": dict(variants.most_common()),
             "inferred": dict(inferred.most_common()), "results": dict(results.most_common())}
 
 
-def _told(game: Game) -> tuple[bool, str, bool]:
-    """Whether the game has no GameType tag, its variant (``variant_key``) as ``pdn
-    validate`` tells it, and whether its record tells nothing of it."""
+class _Told(NamedTuple):
+    """A game as ``pdn validate`` tells its variant: whether it has no GameType tag, the
+    variant (``variant_key``), whether its record tells nothing of it, and the game where
+    several variants replay it (its file's games may decide, ``replay.agreement``)."""
+
+    untagged: bool
+    key: str
+    silent: bool
+    game: Game | None = None
+
+
+def _told(game: Game) -> _Told:
+    """The game's variant as ``pdn validate`` tells it, before its file's games are seen."""
     told = told_variant(game)
     untagged = game.gametype is None
     if told is not None:
-        return untagged, variant_key(told), False
+        return _Told(untagged, variant_key(told), False)
     replayed = replay_game(game)
-    return untagged, variant_key(replayed.variant), replayed.silent
+    return _Told(untagged, variant_key(replayed.variant), replayed.silent,
+                 game if replayed.open_variant else None)

@@ -57,18 +57,30 @@ def pieces_text(variant: Variant, pieces: dict[int, str]) -> str:
                    for square, code in sorted(pieces.items(), key=lambda item: order[item[0]]))
 
 
+def _drawn(variant: Variant, flipped: bool) -> dict:
+    """What depends on the side the board is seen from: the empty board, the turn marks and
+    where each square is drawn."""
+    layout = Layout(variant.geometry, flipped)
+    squares = sorted(fen_order(variant), key=fen_order(variant).get)
+    return {"svg": svg_open(layout) + "".join(board_background(layout,
+                                                               variant.gametype.notation)),
+            "turn": {"w": turn_mark(layout, True), "b": turn_mark(layout, False)},
+            "centres": [layout.centre(square) for square in squares]}
+
+
 @lru_cache(maxsize=64)
 def board_kind(variant: Variant, flipped: bool = False) -> dict:
-    """The JSON-able description of a variant's board for the page (see the module doc)."""
-    layout = Layout(variant.geometry, flipped)
+    """The JSON-able description of a variant's board for the page (see the module doc);
+    ``flipped`` holds the board seen from the other side, for the page's flip button."""
     notation = variant.gametype.notation
     squares = sorted(fen_order(variant), key=fen_order(variant).get)
     label_names = notation.numbers if notation.numeric else variant.geometry.names
     arm = SQUARE * 0.22
     return {
         "variant": variant.name,
-        "svg": svg_open(layout) + "".join(board_background(layout, notation)),
-        "turn": {"w": turn_mark(layout, True), "b": turn_mark(layout, False)},
+        "gametype": variant.gametype.tag(),
+        **_drawn(variant, flipped),
+        "flipped": _drawn(variant, not flipped),
         "pieces": {code: piece_svg(code, 0, 0) for code in "wWbB"},
         "ghosts": {code: piece_svg(code, 0, 0).replace('class="piece ', 'class="ghost ', 1)
                    for code in "wWbB"},
@@ -78,7 +90,6 @@ def board_kind(variant: Variant, flipped: bool = False) -> dict:
         "arrow": {"colour": ARROW, "square": SQUARE},
         # the number drawn on each empty square of a numeric board: the text's tag, its end
         "number": square_number("", 0, 0).split("</") if notation.numeric else None,
-        "centres": [layout.centre(square) for square in squares],
         "names": [label_names[square] for square in squares],
         "fen": [notation.name(square) for square in squares],
         "squares": [variant.geometry.name(square) for square in squares],

@@ -102,6 +102,20 @@ class _GameWalk:
         self.texts: list[str] = []
         self.nodes: list[ViewNode] = []
 
+    def _unplayed(self, plies: list[Ply], first_index: int) -> str:
+        """The records after a move that does not replay, numbered as a scoresheet numbers
+        them (``24. 37-32 18-23``; ``24...`` where the second player's move comes first),
+        each number joined to its move by a no-break space: the page breaks lines between
+        moves only."""
+        numbering, words = self.replayed.numbering, []
+        for offset, ply in enumerate(plies):
+            label = numbering.label(first_index + offset)
+            if offset == 0 or not label.endswith("..."):
+                words.append(f"{label}\u00a0{ply.record.text}")
+            else:
+                words.append(ply.record.text)
+        return " ".join(words)
+
     def line(self, line: Line, board: Board, parent: int, first_index: int, main: bool
              ) -> None:
         """Add the nodes of a line played from ``board`` (the position of node ``parent``)."""
@@ -114,7 +128,7 @@ class _GameWalk:
             if move is None:
                 self._failed(ply, board, parent, index, problem)
                 if line.plies[offset + 1:]:
-                    self._text("^", " ".join(p.record.text for p in line.plies[offset + 1:]))
+                    self._text("^", self._unplayed(line.plies[offset + 1:], index + 1))
                 break
             label = f"{move_label(self.replayed, index)} {full_text(board, move, 'turns')}"
             before = board.copy() if ply.variations else board

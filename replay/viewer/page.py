@@ -5,7 +5,11 @@ see ``replay.viewer.moves``) and, once per kind of board, the empty board and it
 (``replay.viewer.board``). Its own script (``viewer.js``) draws the board, applies and undoes
 the moves, writes the move list with variations, comments and NAGs, and follows clicks, the
 arrow keys (right: next move, left: back, up/down: the other moves played from the same
-position, Home/End, PgUp/PgDn: the game) and a URL fragment ``#game=2&ply=5``. The game list
+position, Home/End, PgUp/PgDn: the game, f: flip the board) and a URL fragment
+``#game=2&ply=5``, which it keeps up to date as one steps (``&node=N`` for a move of a
+variation), so that a position can be shared by its address. Under the board, a graph of
+the ``[%eval]`` of the main line's moves (what ``pdn analyse`` writes) takes a click to go
+to that move; Copy FEN and Copy PDN copy the position and the game as shown. The game list
 can be searched by player or event and draws only the rows in view, so archives of tens of
 thousands of games open at once. The board element exposes the position shown in
 ``data-fen`` and ``data-ply``.
@@ -151,9 +155,10 @@ def archive_entries(source: str | Path, default: Variant | None = None,
                     override: Variant | None = None, *, rules: Rules | None = None,
                     flipped: bool = False, jobs: int = 1, encoding: str | None = None,
                     progress: Callable[[int], None] | None = None, suggest: bool = False
-                    ) -> Iterator[tuple[str, str, dict, bool]]:
+                    ) -> Iterator[tuple[str, str, dict, str]]:
     """Every game of a PDN file read, replayed and made into its page entry, in file order:
-    (kind key, entry, kind, whether a move does not replay). ``jobs`` worker processes do
+    (kind key, entry, kind, the game's status: valid, invalid, incomplete or
+    unreadable). ``jobs`` worker processes do
     it in blocks of games (``replay.run.runner``; 0: all cores when the file is large enough to
     repay them); the variant is chosen as ``replay_game`` does from ``default``,
     ``override`` and ``rules``; ``progress`` is told how much of the file each block
@@ -164,8 +169,8 @@ def archive_entries(source: str | Path, default: Variant | None = None,
         for size, entries, kinds in batches:
             if progress is not None:
                 progress(size)
-            for key, entry, invalid in entries:
-                yield key, entry, kinds[key], invalid
+            for key, entry, status in entries:
+                yield key, entry, kinds[key], status
 
 
 BLOCK = PARTITION_CHARS
@@ -173,9 +178,9 @@ BLOCK = PARTITION_CHARS
 
 def _block_entries(partition: Partition, default: Variant | None, override: Variant | None,
                    rules: Rules | None, flipped: bool, suggest: bool = False
-                   ) -> tuple[int, list[tuple[str, str, bool]], dict[str, dict]]:
-    """Worker entry: a partition's size, the entries of its games and the board kinds they
-    use."""
+                   ) -> tuple[int, list[tuple[str, str, str]], dict[str, dict]]:
+    """Worker entry: a partition's size, the entries of its games (with each game's status,
+    as ``pdn validate`` counts it) and the board kinds they use."""
     entries, kinds = [], {}
     with gc_paused():
         for game in parse_chunks(block_chunks(partition.chunk())):
@@ -183,7 +188,7 @@ def _block_entries(partition: Partition, default: Variant | None, override: Vari
             key, entry = game_entry(replayed, flipped=flipped,
                                     suggestions=suggestions_of(replayed) if suggest else ())
             kinds.setdefault(key, board_kind(replayed.variant, flipped))
-            entries.append((key, entry, bool(problems(replayed))))
+            entries.append((key, entry, str(replayed.status)))
     return partition.size, entries, kinds
 
 
@@ -235,11 +240,17 @@ PAGE = """<!DOCTYPE html>
 <div id="controls">
 <button id="first" title="Start (Home)">«</button><button id="back" title="Back (←)">‹</button>
 <button id="next" title="Next (→)">›</button><button id="last" title="End (End)">»</button>
+<button id="flip" title="Flip the board (f)">⇅</button>
 </div>
+<div id="graph" hidden title="Evaluation after each move of the main line (White's view):
+click to go there"></div>
 <p id="current"></p><p id="error" class="error"></p><p id="warning" class="warning"></p>
 <div id="suggestion" class="suggestion"></div>
 <div id="notes"></div>
 <p id="fen"></p>
+<p id="copy"><button id="copy-fen" title="Copy the position as FEN">Copy FEN</button>
+<button id="copy-pdn" title="Copy the game as the page shows it, as PDN">Copy PDN</button>
+<span id="copied" role="status"></span></p>
 </section>
 <section id="right">
 <section id="explorer" hidden><h2>Explorer</h2><table><thead><tr><th>Move</th><th>Games</th>

@@ -10,7 +10,8 @@ const [WHITE, BLACK, EVENT, RESULT, STATUS, KIND, OPENING, ERRORS, MOVES, TEXTS,
 const ROW = 46;  // the height of a row of the game list, in pixels (see viewer.css)
 const $ = (id) => document.getElementById(id);
 const board = $("board");
-const state = {game: 0, node: 0, view: null, shown: games.map((_, number) => number)};
+const state = {game: 0, node: 0, view: null, shown: games.map((_, number) => number),
+               flipped: false};
 
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) =>
@@ -62,7 +63,8 @@ function readGame(number) {
   const nodes = [{parent: null, children: [], depth: 0, ply: 0, white: startWhite,
                   label: "start", comments: [], error: null, warning: null, move: null,
                   suggestions: []}];
-  const html = [];
+  const html = [], pdn = [];  // the move list as HTML, and as PDN (Copy PDN)
+  const braced = (c) => `{${c.replace(/}/g, ")")}}`;
   const comment = (c) => `<span class="comment">${esc(c)}</span> `;
   const note = (kind, message) => `<span class="note ${kind}">${esc(message)}</span> `;
   const stack = [];
@@ -72,16 +74,23 @@ function readGame(number) {
       stack.push(line);
       line = {parent: nodes[line.last].parent, index: line.index - 1, fresh: true, last: 0};
       html.push('<span class="variation">(');
+      pdn.push("(");
     } else if (token === ")") {
       line = stack.pop();
       line.fresh = true;
       html.push(")</span> ");
+      pdn.push(")");
     } else if (token === "{") {
       const c = text();
       if (!stack.length) nodes[0].comments.push(c);
       html.push(comment(c));
+      pdn.push(braced(c));
     } else if (token === "^") {
-      html.push(`<span class="unplayed" title="not replayed">${esc(text())}</span> `);
+      const unplayed = text();
+      // a move and its number never parted nor broken at a hyphen (viewer.css)
+      html.push(`<span class="unplayed" title="not replayed">${unplayed.split(" ")
+        .map((move) => `<span>${esc(move)}</span>`).join(" ")}</span> `);
+      pdn.push(unplayed.replace(/\u00a0/g, " "));
     } else {
       const id = nodes.length, node = readPly(token, nodes[line.parent], text, kind);
       node.parent = line.parent;
@@ -90,7 +99,15 @@ function readGame(number) {
       nodes[line.parent].children.push(id);
       node.suggestions = (!stack.length && hints[line.index]) || [];
       const number = prefix(line.index);
-      if (line.fresh || !number.endsWith("...")) html.push(`<span class="number">${number}</span>`);
+      if (line.fresh || !number.endsWith("...")) {
+        html.push(`<span class="number">${number}</span>`);
+        pdn.push(number);
+      }
+      pdn.push(node.written + node.marks);
+      // the command back as PDN writes it (spelt with \u0025 so that the page holds no
+      // command as text: they are shown as numbers, never as comments)
+      if (node.eval) pdn.push(braced(`[\u0025eval ${node.eval.replace(/^\+/, "")}]`));
+      pdn.push(...node.comments.map(braced));
       const title = node.error || node.warning;
       const suggested = node.suggestions.length ? " suggested" : "";
       html.push(`<span class="move ${node.kind}${suggested}" data-node="${id}" tabindex="-1"` +
@@ -106,7 +123,14 @@ function readGame(number) {
     }
   }
   html.push(`<span class="result">${esc(g[RESULT])}</span>`);
-  return {number, kind, nodes, cells, html: html.join("")};
+  pdn.push(g[RESULT]);
+  const setup = fen({kind, cells}, startWhite);
+  const tags = [["White", g[WHITE]], ["Black", g[BLACK]], ["Result", g[RESULT]],
+                ["GameType", kind.gametype], ...(g[START] ? [["FEN", setup]] : [])];
+  const record = tags.map(([name, value]) =>
+    `[${name} "${String(value).replace(/[\\"]/g, "\\$&")}"]`).join("\n") + "\n\n" +
+    pdn.join(" ").replace(/\( /g, "(").replace(/ \)/g, ")");
+  return {number, kind, nodes, cells, html: html.join(""), pdn: record};
 }
 
 // An evaluation beside its move: the number, on a small bar filled from White's side.
@@ -210,8 +234,7 @@ function taken(kind, move) {
 }
 
 // A numeric board's numbers on the squares a piece does not hide (nor a piece just taken).
-function numbers(view, move) {
-  const kind = view.kind;
+function numbers(view, kind, move) {
   if (!kind.number) return "";
   const taken = new Set(move ? move.taken : []);
   return view.cells.map((code, square) => code || taken.has(square) ? "" :
@@ -225,16 +248,30 @@ function fen(view, white) {
   return `${white ? "W" : "B"}:W${side("w", "W")}:B${side("b", "B")}`;
 }
 
+// The board's kind as seen from the side chosen (the flip button swaps the drawing only).
+const seen = (view) => state.flipped ? {...view.kind, ...view.kind.flipped} : view.kind;
+
+// The main line's nodes from the start, in order.
+function mainline(view) {
+  const line = [0];
+  while (view.nodes[line[line.length - 1]].children.length)
+    line.push(view.nodes[line[line.length - 1]].children[0]);
+  return line;
+}
+
 function show(nodeNumber) {
-  const view = state.view, kind = view.kind;
+  const view = state.view, kind = seen(view);
   goTo(view, nodeNumber);
   const n = view.nodes[nodeNumber], move = n.move;
   const pieces = view.cells.map((code, square) => code ? at(kind, square, kind.pieces[code]) : "");
   board.innerHTML = kind.svg + (move ? taken(kind, move) : "") + pieces.join("") +
-    numbers(view, move) + (move ? arrow(kind, [move.origin, ...move.path]) : "") + kind.turn[n.white ? "w" : "b"] +
+    numbers(view, kind, move) + (move ? arrow(kind, [move.origin, ...move.path]) : "") + kind.turn[n.white ? "w" : "b"] +
     "</svg>";
   const position = fen(view, n.white);
-  Object.assign(board.dataset, {fen: position, ply: n.ply, node: nodeNumber, game: view.number});
+  Object.assign(board.dataset, {fen: position, ply: n.ply, node: nodeNumber, game: view.number,
+                                flipped: state.flipped});
+  remember(view, nodeNumber);
+  markGraph(view, nodeNumber);
   $("current").textContent = n.label === "start" ? "Start position" : n.label;
   $("error").textContent = n.error || "";
   $("warning").textContent = n.warning || "";
@@ -273,6 +310,77 @@ function explored(position, node) {
   }).join("") : '<tr><td colspan="4">No game of the database reaches this position.</td></tr>';
 }
 
+// The address says the game and the position shown, so that it can be shared: the ply on
+// the main line, or the node of a variation (replaceState: no new history entry per step).
+function remember(view, nodeNumber) {
+  const line = view.line || (view.line = mainline(view));
+  const k = line.indexOf(nodeNumber);  // the steps from the start, as fromFragment takes them
+  const where = k >= 0 ? `ply=${k}` : `node=${nodeNumber}`;
+  const address = `#game=${view.number + 1}&${where}`;
+  if (location.hash !== address) history.replaceState(null, "", address);
+}
+
+// The evaluation graph: the evaluation of each main-line move (White's view, ±3 pieces and
+// mates at the edges), White's side filled; a click goes to the move under it.
+const GRAPH = {width: 600, height: 80, cap: 3};
+
+function evalValue(text) {
+  if (text[0] === "#") return text[1] === "-" ? -GRAPH.cap : GRAPH.cap;
+  return Math.max(-GRAPH.cap, Math.min(GRAPH.cap, Number(text)));
+}
+
+function drawGraph(view) {
+  const line = view.line || (view.line = mainline(view)), box = $("graph");
+  const points = line.map((id, k) => [k, view.nodes[id].eval]).filter(([, text]) => text);
+  box.hidden = !points.length;
+  if (points.length && points[0][0] > 0) points.unshift([0, "0"]);  // the start: even
+  if (!points.length) { box.innerHTML = ""; return; }
+  const {width, height, cap} = GRAPH, last = Math.max(line.length - 1, 1);
+  const x = (k) => (k / last) * width, y = (v) => height / 2 - (v / cap) * (height / 2);
+  const path = points.map(([k, text]) => `${x(k).toFixed(1)},${y(evalValue(text)).toFixed(1)}`);
+  box.innerHTML = `<svg viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" ` +
+    `role="img" aria-label="evaluation graph"><rect width="${width}" height="${height}" ` +
+    `class="black"/><polygon class="white" points="${x(points[0][0])},${height} ` +
+    `${path.join(" ")} ${x(points[points.length - 1][0])},${height}"/><line x1="0" ` +
+    `x2="${width}" y1="${height / 2}" y2="${height / 2}" class="even"/>` +
+    `<polyline points="${path.join(" ")}" class="curve"/><line id="graph-mark" y1="0" ` +
+    `y2="${height}" class="mark"/></svg>`;
+}
+
+function markGraph(view, nodeNumber) {
+  const mark = $("graph-mark");
+  if (!mark) return;
+  const line = view.line, k = line.indexOf(nodeNumber);
+  mark.style.display = k < 0 ? "none" : "";
+  const at = (Math.max(k, 0) / Math.max(line.length - 1, 1)) * GRAPH.width;
+  mark.setAttribute("x1", at);
+  mark.setAttribute("x2", at);
+}
+
+function graphClick(event) {
+  const view = state.view, line = view.line, box = $("graph").getBoundingClientRect();
+  const share = Math.max(0, Math.min(1, (event.clientX - box.left) / box.width));
+  show(line[Math.round(share * (line.length - 1))]);
+}
+
+// Copy text to the clipboard (a text field's copy where the Clipboard API is refused) and
+// say so beside the buttons.
+function copy(text, what) {
+  const said = (done) => { $("copied").textContent = done ? `${what} copied` : "copy refused"; };
+  const fallback = () => {
+    const field = document.createElement("textarea");
+    field.value = text;
+    document.body.append(field);
+    field.select();
+    said(document.execCommand("copy"));
+    field.remove();
+  };
+  $("copied").dataset.text = text;
+  if (navigator.clipboard && navigator.clipboard.writeText)
+    navigator.clipboard.writeText(text).then(() => said(true), fallback);
+  else fallback();
+}
+
 function keepInView(link) {
   const box = $("right"), top = link.offsetTop;
   if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 40)
@@ -291,6 +399,7 @@ function openGame(number, nodeNumber) {
   $("event").textContent = [g[EVENT], state.view.kind.variant, g[OPENING]].filter(Boolean)
     .join(" · ");
   $("verdict").textContent = g[ERRORS].length ? `Does not replay: ${g[ERRORS].join("; ")}` : "";
+  drawGraph(state.view);
   show(nodeNumber || 0);
   revealInList(number);
 }
@@ -308,6 +417,10 @@ function step(key) {
   else if (key === "End") {
     target = state.node;
     while (view.nodes[target].children.length) target = view.nodes[target].children[0];
+  } else if (key === "f") {
+    state.flipped = !state.flipped;
+    show(state.node);
+    return true;
   } else if (key === "PageDown" || key === "PageUp") {
     const next = state.game + (key === "PageDown" ? 1 : -1);
     if (next >= 0 && next < games.length) openGame(next, 0);
@@ -361,7 +474,7 @@ function revealInList(number) {
 // -- events --------------------------------------------------------------------------------
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.id === "search") return;
+  if (event.target.closest("input, textarea, select")) return;  // typing, not stepping
   if (!event.altKey && !event.ctrlKey && !event.metaKey && step(event.key))
     event.preventDefault();
 });
@@ -373,6 +486,10 @@ document.addEventListener("click", (event) => {
 });
 const keys = {first: "Home", back: "ArrowLeft", next: "ArrowRight", last: "End"};
 for (const [id, key] of Object.entries(keys)) $(id).addEventListener("click", () => step(key));
+$("flip").addEventListener("click", () => step("f"));
+$("graph").addEventListener("click", graphClick);
+$("copy-fen").addEventListener("click", () => copy(board.dataset.fen, "FEN"));
+$("copy-pdn").addEventListener("click", () => copy(state.view.pdn, "PDN"));
 $("search").addEventListener("input", (event) => search(event.target.value));
 let drawing = false;
 $("list").addEventListener("scroll", () => {
@@ -386,7 +503,9 @@ function fromFragment() {
   const wanted = new URLSearchParams(location.hash.slice(1));
   const number = Math.min(Math.max(Number(wanted.get("game") || 1) - 1, 0), games.length - 1);
   openGame(number, 0);
-  for (let ply = Number(wanted.get("ply") || 0); ply > 0; ply--) step("ArrowRight");
+  const node = Number(wanted.get("node"));
+  if (wanted.has("node") && node >= 0 && node < state.view.nodes.length) show(node);
+  else for (let ply = Number(wanted.get("ply") || 0); ply > 0; ply--) step("ArrowRight");
 }
 $("games").hidden = games.length < 2;
 window.addEventListener("hashchange", fromFragment);

@@ -75,7 +75,7 @@ def test_info_json_is_one_line_per_file(runner, app, two_games):
 def test_info_text(runner, app, two_games):
     result = runner.invoke(app, ["info", str(two_games)])
     assert result.stdout.splitlines()[:4] == [
-        f"{two_games}: 2 games", "  variants: 25 ×1, none ×1",
+        f"{two_games}: 2 games", "  variants: russian (25) ×1, none ×1",
         "  told from the records (no GameType): russian ×1",
         "  results:  1-0 ×1, 0-1 ×1"]
 

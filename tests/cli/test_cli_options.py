@@ -106,7 +106,7 @@ def test_show_and_view_take_the_house_rule(records, tmp_path):
     shown = run("show", str(records), "--ply", "3", *FREE)
     assert "stops replaying" not in shown.stderr and "ply 3 of 3" in shown.stdout
     page = tmp_path / "view.html"
-    assert "2 games with moves that do not replay" in run("view", str(records), "-o",
+    assert "games that do not replay: 2 invalid" in run("view", str(records), "-o",
                                                          str(page), code=1).stderr
     assert "do not replay" not in run("view", str(records), "-o", str(page), *FREE).stderr
 

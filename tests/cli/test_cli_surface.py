@@ -104,6 +104,32 @@ def test_stats_table_fits_a_terminal_and_cuts_long_cells(tmp_path):
     assert "1,234 games" not in screen.getvalue()  # the headline counts games, not a cell
 
 
+@pytest.mark.parametrize("width", [80, 140])
+def test_stats_summary_names_each_file_and_keeps_the_results_on_a_terminal(tmp_path, width):
+    """Files deep in a folder: each row shows what differs (the file's name), the folder
+    once in the title; at 80 columns the result columns stay, the averages go first."""
+    from pdn.cli.stats import show_table
+    from rich.console import Console
+
+    from replay import stats_tables
+
+    folder = tmp_path / "a long folder name" / "of the archives" / "russian"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "wc1998.pdn").write_text(GAME.replace('"e"', '"World Championship 1998"'))
+    (folder / "sub" / "sssr1968.pdn").write_text(GAME.replace("1/2-1/2", "1-0"))
+    tables = stats_tables([str(folder / "wc1998.pdn"), str(folder / "sub" / "sssr1968.pdn")])
+    screen = io.StringIO()
+    show_table(tables.games, tables.table("summary"), "summary",
+               Console(file=screen, width=width, force_terminal=True, color_system=None))
+    text = screen.getvalue()
+    assert all(len(line) <= width for line in text.splitlines())
+    rows = [line for line in text.splitlines() if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows] == ["wc1998.pdn", "sub/sssr1968.pdn"]
+    header = next(line for line in text.splitlines() if line.startswith("┃"))
+    assert all(name in header for name in ("games", "white", "black", "draw")), header
+    assert "files in " + str(tmp_path / "a long folder name") in " ".join(text.split())
+
+
 def test_stats_table_piped_is_tab_separated_with_a_header():
     from pdn.cli.stats import show_table
     from rich.console import Console
@@ -151,6 +177,40 @@ def test_help_names_values_not_types(runner, command):
     assert not re.search(r"<(bool|str|int|path|list|float)[^>]*>", text), text
 
 
+def test_pdn_alone_prints_the_help_and_no_empty_error_line(runner):
+    result = runner.invoke(app, [])
+    assert "Usage: pdn" in result.stdout and "validate" in result.stdout
+    assert result.exit_code == 2 and result.stderr == "", result.stderr
+
+
+@pytest.mark.parametrize("command", ["standings", "dedupe", "clean", "match", ""])
+def test_help_paragraphs_are_wrapped_to_the_terminal_not_where_the_source_breaks(
+        runner, command):
+    """A docstring's line breaks are not the terminal's: at 80 columns no line of the help
+    holds a lone word left over from a source line (``games,`` / ``the``)."""
+    text = runner.invoke(app, [*command.split(), "--help"], env={"COLUMNS": "80"}).stdout
+    lines = [line.strip(" │") for line in text.split("╭─ Options")[0].splitlines()]
+    if command:
+        first = {"standings": "Points in", "dedupe": "Remove duplicate", "clean": "Normalise",
+                 "match": "Play a match"}[command]
+        paragraph = text[text.index(first):].split("\n \n")[0]
+        assert all(len(line) > 60 for line in paragraph.splitlines()[:-1]), paragraph
+    else:  # the commands' list: wide enough, each command's summary is one line
+        wide = runner.invoke(app, ["--help"], env={"COLUMNS": "400"}).stdout
+        for name, end in (("dedupe", "copy of each."), ("clean", "report every change."),
+                          ("match", "(docs/engines-dxp.md).")):
+            row = next(line for line in wide.splitlines() if line.startswith(f"│ {name} "))
+            assert row.rstrip(" │").endswith(end), row
+    assert not any(re.fullmatch(r"\w+[,.]?", line) for line in lines), text
+
+
+def test_stats_help_says_what_a_pipe_gets(runner):
+    text = " ".join(runner.invoke(app, ["stats", "--help"], env={"COLUMNS": "200"}
+                                  ).stdout.split())
+    assert "piped or redirected, the whole table as tab-separated values" in text
+    assert "Without -o the first rows are shown" not in text
+
+
 def test_usage_errors_are_error_lines(runner):
     for args in (["cat"], ["cat", "x.pdn", "--game", "0"], ["nonsense"],
                  ["validate", "--bogus", "x"]):
@@ -182,3 +242,14 @@ def test_search_table_names_files_as_given(runner, tmp_path, monkeypatch):
     assert runner.invoke(app, ["index", "games.pdn", "-o", "games.db"]).exit_code == 0
     table = runner.invoke(app, ["search", "games.db", "--format", "table"]).stdout
     assert table.splitlines()[1].split("\t")[1] == "games.pdn"
+
+
+def test_merge_promises_what_it_does_the_games_as_written(runner, tmp_path):
+    """merge copies each game's text as written: its help says so, not "PDN 3.0"."""
+    source = tmp_path / "a.pdn"
+    source.write_text('[Event "e"]\n1. 11-15 23-19 *\n\n')
+    merged = runner.invoke(app, ["merge", str(source)]).stdout
+    assert merged.startswith('[Event "e"]\n1. 11-15') and "[Site" not in merged
+    text = " ".join(runner.invoke(app, ["merge", "--help"], env={"COLUMNS": "200"}
+                                  ).stdout.split())
+    assert "each as written" in text and "PDN 3.0 file" not in text

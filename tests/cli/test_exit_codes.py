@@ -100,6 +100,10 @@ CASES = {
                 "{broken_intl} --engine-cmd {dame_hub} --depth 2 -o {out}.pdn",
                 "{good_intl} --engine-cmd {dame_hub} --depth 2 --movetime 1"),
     "explore": ("{good_db} --moves c3-d4", None, "{good_db} --position nonsense"),
+    # a server runs until stopped: tests/tools/serve starts it; here its usage errors only
+    "serve": (None, None, "{good} --port nonsense"),
+    # the built-in engine's Hub server reads no games: stdin ends at once, the talk with it
+    "engine": ("hub", None, "hub --variant nonsense"),
 }
 RUNS = [(command, kind, code) for command, cases in CASES.items()
         for kind, code in zip(("good", "some games", "usage"),
@@ -117,6 +121,10 @@ def test_every_command_of_pdn_help_has_its_cases():
 def test_exit_code(files, command, kind, code):
     if command == "analyse":
         require(find_dame() is not None, "dame-rs (pip install dame-rs; make test-deps)")
+    if command == "engine" and kind == "good":
+        from replay.native import available
+
+        require(available(), "the native rules core (the built-in engine runs on it)")
     arguments = CASES[command][("good", "some games", "usage").index(kind)]
     result = runner.invoke(app, [command, *arguments.format_map(files).split()])
     assert result.exit_code == code, result.output
@@ -125,9 +133,9 @@ def test_exit_code(files, command, kind, code):
 # pdn analyse reads International games: tests/tools/engine/test_analyse.py has its
 # unreadable input
 @pytest.mark.parametrize("command", sorted(set(CASES) - {"moves", "perft", "search", "match",
-                                                         "analyse", "explore"}))
+                                                         "analyse", "explore", "engine"}))
 def test_an_input_that_cannot_be_read_is_exit_2(files, tmp_path, command):
-    good = CASES[command][0].format_map(files).split()
+    good = (CASES[command][0] or "{good}").format_map(files).split()
     missing = [str(tmp_path / "none.pdn") if part == files["good"] else part
                for part in good]
     result = runner.invoke(app, [command, *missing])
@@ -158,3 +166,40 @@ def test_filter_says_what_it_matched_wrote_and_passed_through(files, tmp_path):
     assert f"1 written; 1 unreadable game passed through unchanged to --rejects {rejects}" in \
         " ".join(result.output.split())
     assert [game.tags.get("Event") for game in read_games(out)] == ["invalid"]
+
+
+# ---- an input with no game at all ----------------------------------------------------------
+
+ELF_HEADER = b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x03\x00>\x00\x01\x00\x00\x00" + bytes(64)
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    (b"", "the file is empty"),
+    (b"  \n\n\t\n", "the file holds only blank space"),
+    (ELF_HEADER * 20, "the file is binary data, not text"),
+])
+@pytest.mark.parametrize("command", ["validate", "info", "stats", "cat", "convert", "view"])
+def test_a_file_without_games_says_so_and_exits_2(tmp_path: Path, content: bytes, why: str,
+                                                  command: str):
+    """An empty file, or an executable, is said to hold no games (never "0 games: none" with
+    exit 0, nor a binary read as a Russian game), with the table's 2: nothing to decode."""
+    path = tmp_path / "nothing.pdn"
+    path.write_bytes(content)
+    extra = {"convert": ["--to", "full"], "view": ["-o", str(tmp_path / "v.html")]}
+    result = runner.invoke(app, [command, str(path), *extra.get(command, [])])
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert result.stderr.startswith(f"error: {path}: no games: {why}"), result.stderr
+    assert "russian" not in result.output
+
+
+def test_text_in_utf16_and_stray_nuls_are_not_taken_for_binary(tmp_path: Path):
+    """UTF-16 without a BOM has NULs at one parity only; a few NULs in a text are damage to
+    report game by game, the good games around them kept."""
+    utf16 = tmp_path / "utf16.pdn"
+    utf16.write_bytes(GOOD.encode("utf-16-le"))
+    damaged = tmp_path / "damaged.pdn"
+    damaged.write_bytes((GOOD + '[Event "a\0b"]\n1. c3\0-d4 *\n\0\0\n\n' + GOOD).encode())
+    assert runner.invoke(app, ["validate", str(utf16), "--encoding", "utf-16-le"]
+                         ).exit_code == ExitCode.OK
+    result = runner.invoke(app, ["validate", str(damaged)])
+    assert result.exit_code == ExitCode.SOME_GAMES and "2 valid" in result.stderr, result.stderr

@@ -1,5 +1,7 @@
 """Real draughts engines for the engine tests: Scan 2.0 built from ``../shared/engines``
-(first Hub protocol and DXP) and dame-rs's ``dame hub`` (second Hub protocol).
+(first Hub protocol and DXP), dame-rs's ``dame hub`` (second Hub protocol) and our own
+built-in engine's Hub server (``pdn engine hub``, replay.engine.server), which the Hub
+client's tests drive as they drive the other two.
 
 Neither is copied into the project: Scan is built from its source into a temporary folder
 once per test session, dame-rs comes from PyPI (``make test-deps``).
@@ -159,9 +161,11 @@ class Spec:
     options: dict[str, object]
     depth: int
     generation: int
+    name: str = "dame"                # what its name starts with
+    foreign: str = "frisian"          # a variant it does not play
 
 
-ENGINE_NAMES = ("scan", "dame")
+ENGINE_NAMES = ("scan", "dame", "builtin")
 
 
 def engine_spec(request, name: str) -> Spec:
@@ -169,7 +173,10 @@ def engine_spec(request, name: str) -> Spec:
     with a 16 MiB hash instead of scan.ini's 256 MiB; ``dame_command``)."""
     if name == "scan":
         return Spec(["./scan", "hub"], request.getfixturevalue("scan_dir"), {"tt-size": 20},
-                    12, 1)
+                    12, 1, "Scan 2.0")
+    if name == "builtin":
+        return Spec(request.getfixturevalue("builtin_command"), None, {}, 5, 2, "pdn builtin",
+                    "canadian")
     return Spec(request.getfixturevalue("dame_command"), None, {"hash": 16}, 5, 2)
 
 

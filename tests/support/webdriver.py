@@ -23,7 +23,8 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-
                   "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run", "--window-size=1200,800"]
 KEYS = {"ArrowRight": "\ue014", "ArrowLeft": "\ue012", "ArrowUp": "\ue013",
-        "ArrowDown": "\ue015", "Home": "\ue011", "End": "\ue010"}
+        "ArrowDown": "\ue015", "Home": "\ue011", "End": "\ue010", "PageUp": "\ue00e",
+        "PageDown": "\ue00f"}
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C key of an element reference
 
 

@@ -213,8 +213,8 @@ NOT_CONVERTED = {
     ("abatsiev.pdn", 36): "lost-moves", ("abatsiev.pdn", 142): "lost-moves",
     # '[PlyCount "0"]' then the movetext '1. 1-0' (line 499): a move number with no move.
     ("MR_Ceska_Dama_Druzstev_2008.pdn", 31): "syntax",
-    # Line 174 opens with '[[Event': a game's tags written twice on one line, once mangled.
-    ("48th Polish Team Championship.pdn", 82): "syntax",
+    # (Line 174 of 48th Polish Team Championship.pdn opens with '[[Event': the reader mends
+    # the doubled bracket, so that game converts; tests/notation/test_reader_edges.py.)
     # Line 212 reads 'Event "Veteranenkampioenschap…"]': the tag lost its '['.
     ("ChapionnatSurinam2025.pdn", 10): "syntax",
     # The file ends after the tags of its 6th game (line 106 on).

@@ -222,7 +222,8 @@ def test_an_engine_failing_on_a_game_is_restarted_for_the_next(tmp_path, wk2007,
     (["--engine-cmd", "no-such-engine hub"], "cannot start no-such-engine hub"),
     (["--engine-cmd", "dame 'hub"], "cannot be read: No closing quotation"),  # a traceback
     (["--engine-cmd", "dame hub", "--depth", "3", "--movetime", "1"], "not both"),
-    ([], "--engine-cmd"),
+    (["--engine", "hub"], "--engine-cmd"),
+    (["--engine", "scan"], "--engine is builtin or hub"),
     (["--engine-cmd", "dame hub", "--mistake", "2", "--blunder", "1"], "at least --mistake"),
     (["--engine-cmd", "dame hub", "--json", "-o", "-"], "--json writes the rows on stdout"),
 ])

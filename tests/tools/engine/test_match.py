@@ -175,7 +175,7 @@ def test_pdn_match_writes_to_stdout_without_an_output():
 
 
 @pytest.mark.parametrize(("arguments", "code", "says"), [
-    (["random", "nonsense"], 2, "is none of hub:COMMAND"),
+    (["random", "nonsense"], 2, "is none of builtin, hub:COMMAND"),
     (["random", "dxp:127.0.0.1:x"], 2, "the port is a number"),
     (["random", "random:z"], 2, "the seed is a number"),
     (["random", "random", "--engine-dir", "a", "--engine-dir", "b", "--engine-dir", "c"], 2,

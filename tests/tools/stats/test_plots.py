@@ -62,3 +62,14 @@ def test_openings_are_labelled_with_the_names_the_table_knows(tmp_path: Path):
     labels = [t.get_text() for t in panels["Top openings (first 6 plies)"].get_yticklabels()]
     assert labels[-1] == "Кол  ·  c3-d4 b6-a5 b2-c3 a7-b6 g3-h4 f6-g5"  # the most played on top
     assert labels[0] == "e3-f4 f6-g5 f2-e3 g7-f6 g3-h4 b6-a5"  # no name: the moves alone
+
+
+def test_the_results_by_year_say_how_many_undated_games_they_leave_out(tmp_path: Path):
+    panels = figure_of(tmp_path, game(KOL, "1-0", "1998.01.01") + game(OTHER, "0-1", "2001.02.03")
+                       + game(KOL, "1/2-1/2") + game(OTHER, "1-0", "????.??.??"))
+    results = panels["Results (winner by colour)"]
+    labels = [t.get_text() for t in results.get_yticklabels()]
+    assert labels == ["2001 (1)", "1998 (1)"]
+    assert results.get_xlabel() == "% of the group's games; 2 undated games not shown"
+    dated = figure_of(tmp_path, game(KOL, "1-0", "1998.01.01") + game(OTHER, "0-1", "2001.02.03"))
+    assert dated["Results (winner by colour)"].get_xlabel() == "% of the group's games"

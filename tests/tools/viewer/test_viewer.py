@@ -182,7 +182,8 @@ def test_a_move_that_does_not_replay_is_marked_with_the_replayers_message():
     assert failed["error"] == error.message and "d4:b6" in failed["error"]
     assert failed["written"] == "b2-c3"
     assert failed["fen"] == board_from(["c3-d4", "b6-c5"]).fen()  # the position before it
-    assert failed["unplayed"] == "c5:e3 d2:f4"
+    # numbered as on a scoresheet, each number held to its move by a no-break space
+    assert failed["unplayed"] == "2...\u00a0c5:e3 3.\u00a0d2:f4"
     assert first["status"] == "invalid" and first["errors"] == [error.message]
     lost = main_line(read_nodes(data, second))[-1]
     assert "lost moves" in lost["warning"] and lost["error"] is None

@@ -1,0 +1,36 @@
+"""``pdn engine hub``: the built-in engine (replay/_search.c) as a Hub engine on stdin/stdout,
+for programs that speak the Hub protocol (docs/engines.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .command import PdnTyper
+from .common import fail
+
+engine_app = PdnTyper(name="engine", help="The built-in engine.", no_args_is_help=True)
+
+
+@engine_app.command()
+def hub(
+    variant: Annotated[str, typer.Option(
+        "--variant", metavar="NAME", help="The variant it plays until told another "
+        "(set-param name=variant).")] = "international",
+) -> None:
+    """Speak the second Hub protocol (Scan 3.x's protocol.txt, as dame-rs does) on stdin and
+    stdout: hub, set-param, init, pos, level, go, stop, ping, quit."""
+    from replay.engine.limits import EngineError
+    from replay.engine.server import serve
+    from replay.variants import get_variant
+
+    try:
+        get_variant(variant)
+        serve(variant)
+    except (KeyError, ValueError, EngineError) as error:
+        fail(str(error))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(engine_app)

@@ -1,0 +1,78 @@
+"""``pdn standings`` on the terminal: the event report's tables after the standings
+(micro-matches and their checks, knockout, teams, time controls; docs/tournaments.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from replay.tournament.report import EventReport
+
+NUMERIC = frozenset({"MP", "GP", "M", "W", "D", "L", "BP", "Pts", "Score", "Games"})
+
+
+def print_report(report: EventReport) -> None:
+    """Print each part of the report the event has."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from replay.tournament.report_pages import flag_fall_text, game_scores
+    from replay.tournament.teams import scheveningen
+
+    console = Console(highlight=False)
+    text = report.event.scoring.text
+
+    def table(title: str, heads: list[str], rows: list[list[object]]) -> None:
+        shown = Table(title=title, title_justify="left")
+        for head in heads:
+            shown.add_column(head, justify="right" if head in NUMERIC else "left")
+        for row in rows:
+            shown.add_row(*(escape("" if v is None else str(v)) for v in row))
+        console.print(shown)
+
+    if report.matches:
+        table(f"Standings by micro-matches ({report.declared} games each; won 2, drawn 1)",
+              ["#", "Player", "MP", "GP", "M", "W", "D", "L"],
+              [[r.place, r.player, text(r.match_points), text(r.game_points), r.matches,
+                r.won, r.drawn, r.lost] for r in report.match_rows])
+        table("Micro-matches", ["Round", "First", "Second", "Results", "Score", "Ballots"],
+              [[m.round if m.part == 1 else f"{m.round} (cont. {m.part - 1})", m.first,
+                m.second, " ".join(game_scores(report, m)),
+                f"{text(m.score[0])}-{text(m.score[1])}",
+                " ".join(report.ballots.get(g.number) or "-" for g in m.games)]
+               for m in report.matches])
+        if report.never_met:
+            console.print(f"[red]{len(report.never_met)} micro-match(es) not in the file: "
+                          + escape("; ".join(f"{a} - {b}" for a, b in report.never_met))
+                          + "[/red]")
+        console.print(f"Arbiter's checks: {len(report.breaks)} break(s) of the micro-match "
+                      "rules")
+        for item in report.breaks:
+            console.print(f"  {escape(str(item))}")
+    if report.knockout:
+        table("Knockout", ["Round", "Player", "Opponent", "Score", "Through", "Why"],
+              [[r.name, t.first, t.second, f"{text(t.score[0])}-{text(t.score[1])}",
+                t.winner or "", t.why()] for r in report.knockout for t in r.ties])
+        for problem in (p for r in report.knockout for p in r.problems):
+            console.print(f"[red]{escape(problem)}[/red]")
+    if report.teams:
+        table("Teams", ["#", "Team", "MP", "BP", "M", "W", "D", "L"],
+              [[r.place, r.team, text(r.match_points), text(r.board_points), r.matches,
+                r.won, r.drawn, r.lost] for r in report.team_rows])
+        for first, second in sorted({m.teams for m in report.team_matches}):
+            rows, columns, cells = scheveningen(report.event, report.teams, first, second)
+            table(f"Scheveningen: {first} against {second}", ["Player", *columns, "Pts"],
+                  [[player, *(" ".join("*" if p is None else text(p) for p in cell)
+                              for cell in line),
+                    text(sum(p or 0 for cell in line for p in cell))]
+                   for player, line in zip(rows, cells, strict=True)])
+    if report.time_controls:
+        table("Time controls", ["TimeControl", "Read as", "Games"],
+              [[tag, str(control) if control else "not read", times]
+               for tag, (control, times) in report.time_controls.items()])
+    for error in report.time_errors:
+        console.print(f"[red]{escape(error)}[/red]")
+    for fall in report.flag_falls:
+        colour = "red" if fall.contradicted else "default"
+        console.print(f"[{colour}]{escape(flag_fall_text(report, fall))}[/{colour}]")

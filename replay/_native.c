@@ -1,0 +1,1006 @@
+/* The native rules core: one move generator driven by a variant's tables.
+ *
+ * The tables are the Python reference's own (replay.movegen.MoveGenerator: shifts and masks,
+ * neighbour tables, promotion rows, the variant's switches), handed over once by
+ * replay.native; the search below follows replay/movegen.py step by step, so that the two
+ * cores give the same moves in the same order. Bitboards are 64-bit words over the internal
+ * square indices of pdn/squares.py (8x8 in 36 bits, 10x10 in 55, Turkish's 64 squares in 64);
+ * a board of more indices (12x12) is left to Python.
+ *
+ * Nothing is allocated per node: moves go to fixed buffers, one per ply, allocated once per
+ * call; every index read from a table or a buffer is checked against its bound, and a buffer
+ * that would overflow ends the call with an exception instead of writing past it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint64_t bb;
+
+#define MAXSQ 64
+#define MAXDIR 8
+#define MAXCAP 32        /* captures in one move: more than any side has pieces */
+#define PLYMOVES 2048    /* moves (capture routes kept) in one position */
+#define MAXDEPTH 64
+
+enum { PROMO_CONTINUE = 0, PROMO_PASS = 1, PROMO_STOP = 2 };
+enum { PREC_FREE = 0, PREC_MAJORITY, PREC_MAJORITY_KINGS, PREC_KING_FIRST, PREC_ITALIAN,
+       PREC_VALUE };
+
+typedef struct { int shift; int left, right; bb mask; } Shift;  /* left/right: one is 0 */
+
+typedef struct {
+    int size;                      /* internal indices, ghosts included */
+    bb board;
+    bb promo[2];                   /* far row of White, of Black */
+    int n_man_moves;  Shift man_moves[2][MAXDIR];
+    int n_man_caps;   Shift man_cap_shifts[2][MAXDIR];
+    int8_t man_cap_steps[2][MAXDIR][MAXSQ];
+    int n_king_moves; int8_t king_move_steps[MAXDIR][MAXSQ];
+    int n_king_caps;  int8_t king_cap_steps[MAXDIR][MAXSQ];
+    int opposite[MAXDIR];
+    int forced, men_capture_kings, flying, remove_at_once, lands_behind, turns_back;
+    int promotion, precedence, max_king_moves;
+    int dash_captures;             /* the notation writes captures with '-' (no warning) */
+    int64_t man_weight, king_weight;
+    /* notation: numbers 1..n_numbers, names by (col, row) */
+    int n_numbers; int8_t number_sq[MAXSQ + 1];
+    int width, height; int8_t name_sq[16][16];
+    int8_t row[MAXSQ], col[MAXSQ];
+    int8_t cell[16][16];           /* (row, col) -> square or -1 */
+} Rules;
+
+typedef struct {
+    bb mask;
+    uint8_t from, to, ncap, promotes;
+    uint8_t path[MAXCAP];
+    uint8_t caps[MAXCAP];
+} Mv;
+
+typedef struct {
+    const Rules *r;
+    Mv *out; int n, cap; int overflow;
+    int color, origin, king_start;
+    bb promo;
+    uint8_t path[MAXCAP], caps[MAXCAP];
+} Search;
+
+#if defined(__POPCNT__) || !defined(__x86_64__)
+static inline int popcount(bb x) { return __builtin_popcountll(x); }
+#else  /* no popcnt instruction asked for: a few shifts beat libgcc's call */
+static inline int popcount(bb x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
+static inline int lowbit(bb x) { return __builtin_ctzll(x); }
+static inline bb forward(bb x, const Shift *sh) { return (x << sh->left) >> sh->right; }
+static inline bb backward(bb x, const Shift *sh) { return (x >> sh->left) << sh->right; }
+
+/* ---- capture search (replay/movegen.py _piece_captures) ---- */
+
+static void emit(Search *s, int depth, int promotes, bb mask) {
+    if (s->n >= s->cap) { s->overflow = 1; return; }
+    Mv *m = &s->out[s->n++];
+    m->mask = mask; m->from = (uint8_t)s->origin; m->to = s->path[depth - 1];
+    m->ncap = (uint8_t)depth; m->promotes = (uint8_t)promotes;
+    memcpy(m->path, s->path, (size_t)depth);
+    memcpy(m->caps, s->caps, (size_t)depth);
+}
+
+static int king_search(Search *s, int sq, bb jumpable, bb empty, int depth, bb mask, int came);
+
+static int step_search(Search *s, int sq, int is_king, bb jumpable, bb empty, int depth,
+                       bb mask) {
+    const Rules *r = s->r;
+    int found = 0;
+    int ndirs = is_king ? r->n_king_caps : r->n_man_caps;
+    if (depth >= MAXCAP) { s->overflow = 1; return 0; }
+    for (int d = 0; d < ndirs; d++) {
+        const int8_t *step = is_king ? r->king_cap_steps[d] : r->man_cap_steps[s->color][d];
+        int over = step[sq];
+        if (over < 0 || !((jumpable >> over) & 1)) continue;
+        int land = step[over];
+        if (land < 0 || !((empty >> land) & 1)) continue;
+        found = 1;
+        bb bit = (bb)1 << over;
+        bb nj = jumpable & ~bit;
+        bb ne = r->remove_at_once ? (empty | bit) : empty;
+        bb nm = mask | bit;
+        s->path[depth] = (uint8_t)land; s->caps[depth] = (uint8_t)over;
+        if (!is_king && ((s->promo >> land) & 1)) {
+            if (r->promotion == PROMO_CONTINUE) {
+                if (!king_search(s, land, nj, ne, depth + 1, nm, -1)) emit(s, depth + 1, 1, nm);
+                continue;
+            }
+            if (r->promotion == PROMO_STOP) { emit(s, depth + 1, 1, nm); continue; }
+        }
+        if (!step_search(s, land, is_king, nj, ne, depth + 1, nm)) {
+            int promotes = !is_king && r->promotion == PROMO_PASS && ((s->promo >> land) & 1);
+            emit(s, depth + 1, promotes, nm);
+        }
+    }
+    return found;
+}
+
+static int king_search(Search *s, int sq, bb jumpable, bb empty, int depth, bb mask, int came) {
+    const Rules *r = s->r;
+    int promotes = !s->king_start;
+    int found = 0;
+    if (depth >= MAXCAP) { s->overflow = 1; return 0; }
+    for (int d = 0; d < r->n_king_caps; d++) {
+        if (came >= 0 && !r->turns_back && r->opposite[came] == d) continue;
+        const int8_t *step = r->king_cap_steps[d];
+        int cur = step[sq];
+        while (cur >= 0 && ((empty >> cur) & 1)) cur = step[cur];
+        if (cur < 0) continue;
+        int prey = cur, after = step[prey];
+        if (after < 0) continue;
+        if (!((jumpable >> prey) & 1) || !((empty >> after) & 1)) continue;
+        found = 1;
+        bb bit = (bb)1 << prey;
+        bb nj = jumpable & ~bit;
+        bb ne = r->remove_at_once ? (empty | bit) : empty;
+        bb nm = mask | bit;
+        uint8_t landings[MAXSQ]; int nl = 0;
+        for (cur = after; cur >= 0 && ((ne >> cur) & 1); cur = step[cur]) {
+            landings[nl++] = (uint8_t)cur;
+            if (r->lands_behind) break;
+        }
+        int continued = 0;
+        s->caps[depth] = (uint8_t)prey;
+        for (int i = 0; i < nl; i++) {
+            s->path[depth] = landings[i];
+            s->caps[depth] = (uint8_t)prey;
+            if (king_search(s, landings[i], nj, ne, depth + 1, nm, d)) continued = 1;
+        }
+        if (!continued) {
+            for (int i = 0; i < nl; i++) {
+                s->path[depth] = landings[i];
+                s->caps[depth] = (uint8_t)prey;
+                emit(s, depth + 1, promotes, nm);
+            }
+        }
+    }
+    return found;
+}
+
+static bb capturing_men(const Rules *r, bb own, bb opp, bb kings, int color) {
+    bb empty = r->board & ~(own | opp);
+    bb men = own & ~kings;
+    bb prey = r->men_capture_kings ? opp : (opp & ~kings);
+    bb found = 0;
+    for (int i = 0; i < r->n_man_caps; i++) {
+        const Shift *sh = &r->man_cap_shifts[color][i];
+        found |= backward(backward(empty, sh) & prey, sh) & men & sh->mask;
+    }
+    return found;
+}
+
+static int has_capture(const Rules *r, bb own, bb opp, bb kings, int color) {
+    bb empty = r->board & ~(own | opp);
+    bb men = own & ~kings;
+    if (men) {
+        bb prey = r->men_capture_kings ? opp : (opp & ~kings);
+        for (int i = 0; i < r->n_man_caps; i++) {
+            const Shift *sh = &r->man_cap_shifts[color][i];
+            if (forward(forward(men & sh->mask, sh) & prey, sh) & empty) return 1;
+        }
+    }
+    bb ks = own & kings;
+    while (ks) {
+        int sq = lowbit(ks); ks &= ks - 1;
+        for (int d = 0; d < r->n_king_caps; d++) {
+            const int8_t *step = r->king_cap_steps[d];
+            int cur = step[sq];
+            if (r->flying) while (cur >= 0 && ((empty >> cur) & 1)) cur = step[cur];
+            if (cur >= 0 && ((opp >> cur) & 1)) {
+                int land = step[cur];
+                if (land >= 0 && ((empty >> land) & 1)) return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Every capture route the precedence rule allows (duplicates kept), in the reference's order. */
+static int captures(const Rules *r, bb own, bb opp, bb kings, int color, bb origins, Mv *out,
+                    int cap, int *overflow) {
+    Search s;
+    s.r = r; s.out = out; s.n = 0; s.cap = cap; s.overflow = 0; s.color = color;
+    s.promo = r->promo[color];
+    if (r->precedence != PREC_FREE) origins = ~(bb)0;
+    bb cands = (capturing_men(r, own, opp, kings, color) | (own & kings)) & origins;
+    while (cands) {
+        int sq = lowbit(cands); cands &= cands - 1;
+        bb empty = (r->board & ~(own | opp)) | ((bb)1 << sq);
+        s.origin = sq;
+        s.king_start = (int)((kings >> sq) & 1);
+        bb jumpable = (s.king_start || r->men_capture_kings) ? opp : (opp & ~kings);
+        if (s.king_start && r->flying) king_search(&s, sq, jumpable, empty, 0, 0, -1);
+        else step_search(&s, sq, s.king_start, jumpable, empty, 0, 0);
+    }
+    *overflow |= s.overflow;
+    int n = s.n;
+    if (n < 2 || r->precedence == PREC_FREE) return n;
+    /* precedence: keep the routes of the best weight (replay/movegen.py _PRECEDENCE) */
+    int64_t best[4] = {0, 0, 0, 0}, w[4];
+    int first = 1, kept = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < n; i++) {
+            Mv *m = &out[i];
+            int64_t tk = r->precedence == PREC_MAJORITY ? 0 : popcount(m->mask & kings);
+            int64_t ok = (int64_t)((kings >> m->from) & 1);
+            w[0] = w[1] = w[2] = w[3] = 0;
+            switch (r->precedence) {
+            case PREC_MAJORITY: w[0] = m->ncap; break;
+            case PREC_MAJORITY_KINGS: w[0] = m->ncap; w[1] = tk; break;
+            case PREC_KING_FIRST: w[0] = ok; break;
+            case PREC_ITALIAN: {
+                int64_t order = 0;
+                for (int c = 0; c < m->ncap; c++)
+                    order = (order << 1) | (int64_t)((kings >> m->caps[c]) & 1);
+                w[0] = m->ncap; w[1] = ok; w[2] = tk; w[3] = order; break; }
+            case PREC_VALUE:
+                w[0] = r->man_weight * (m->ncap - tk) + r->king_weight * tk; w[1] = ok; break;
+            }
+            int cmp = 0;
+            for (int k = 0; k < 4 && !cmp; k++) cmp = (w[k] > best[k]) - (w[k] < best[k]);
+            if (pass == 0) {
+                if (first || cmp > 0) { memcpy(best, w, sizeof best); first = 0; }
+            } else if (cmp == 0) {
+                if (kept != i) out[kept] = out[i];
+                kept++;
+            }
+        }
+    }
+    n = kept;
+    return n;
+}
+
+/* One move per (origin, destination, captured set), or per route with keep_duplicates. */
+static int unique(Mv *m, int n, int keep_duplicates) {
+    if (n < 2) return n;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        int seen = 0;
+        for (int j = 0; j < kept && !seen; j++) {
+            if (m[j].from != m[i].from || m[j].to != m[i].to) continue;
+            if (keep_duplicates)
+                seen = m[j].ncap == m[i].ncap && !memcmp(m[j].caps, m[i].caps, m[i].ncap);
+            else
+                seen = m[j].mask == m[i].mask;
+        }
+        if (!seen) { if (kept != i) m[kept] = m[i]; kept++; }
+    }
+    return kept;
+}
+
+static int quiet_moves(const Rules *r, bb own, bb opp, bb kings, int color, bb frozen, Mv *out,
+                       int n, int cap, int *overflow) {
+    bb empty = r->board & ~(own | opp);
+    bb promo = r->promo[color];
+    bb men = own & ~kings;
+    for (int i = 0; i < r->n_man_moves; i++) {
+        const Shift *sh = &r->man_moves[color][i];
+        bb t = forward(men & sh->mask, sh) & empty;
+        while (t) {
+            int to = lowbit(t); t &= t - 1;
+            if (n >= cap) { *overflow = 1; return n; }
+            Mv *m = &out[n++];
+            m->mask = 0; m->from = (uint8_t)(to - sh->shift); m->to = (uint8_t)to; m->ncap = 0;
+            m->promotes = (uint8_t)((promo >> to) & 1);
+        }
+    }
+    bb ks = own & kings & ~frozen;
+    while (ks) {
+        int sq = lowbit(ks); ks &= ks - 1;
+        for (int d = 0; d < r->n_king_moves; d++) {
+            const int8_t *step = r->king_move_steps[d];
+            for (int cur = step[sq]; cur >= 0 && ((empty >> cur) & 1); cur = step[cur]) {
+                if (n >= cap) { *overflow = 1; return n; }
+                Mv *m = &out[n++];
+                m->mask = 0; m->from = (uint8_t)sq; m->to = (uint8_t)cur; m->ncap = 0;
+                m->promotes = 0;
+                if (!r->flying) break;
+            }
+        }
+    }
+    return n;
+}
+
+static long count_quiet(const Rules *r, bb own, bb opp, bb kings, int color, bb frozen) {
+    bb empty = r->board & ~(own | opp);
+    bb men = own & ~kings;
+    long total = 0;
+    for (int i = 0; i < r->n_man_moves; i++) {
+        const Shift *sh = &r->man_moves[color][i];
+        total += popcount(forward(men & sh->mask, sh) & empty);
+    }
+    bb ks = own & kings & ~frozen;
+    while (ks) {
+        int sq = lowbit(ks); ks &= ks - 1;
+        for (int d = 0; d < r->n_king_moves; d++) {
+            const int8_t *step = r->king_move_steps[d];
+            for (int cur = step[sq]; cur >= 0 && ((empty >> cur) & 1); cur = step[cur]) {
+                total++;
+                if (!r->flying) break;
+            }
+        }
+    }
+    return total;
+}
+
+/* ---- positions ---- */
+
+typedef struct {
+    bb white, black, kings; int turn;
+    int streak_sq[2], streak_n[2];   /* Frisian: the king that made the last quiet moves */
+} Pos;
+
+static bb frozen_kings(const Rules *r, const Pos *p) {
+    if (!r->max_king_moves) return 0;
+    bb own = p->turn == 0 ? p->white : p->black;
+    int sq = p->streak_sq[p->turn];
+    if (p->streak_n[p->turn] < r->max_king_moves || !(own & ~p->kings) || sq < 0) return 0;
+    return ((bb)1 << sq) & own & p->kings;
+}
+
+static void play(const Rules *r, const Pos *p, const Mv *m, Pos *q) {
+    bb moved = ((bb)1 << m->from) ^ ((bb)1 << m->to);
+    bb kings = p->kings & ~m->mask;
+    int was_king = (int)((p->kings >> m->from) & 1);
+    if (was_king) kings ^= moved;
+    else if (m->promotes) kings |= (bb)1 << m->to;
+    *q = *p;
+    q->kings = kings;
+    if (p->turn == 0) { q->white = p->white ^ moved; q->black = p->black & ~m->mask; }
+    else { q->black = p->black ^ moved; q->white = p->white & ~m->mask; }
+    q->turn = 1 - p->turn;
+    if (r->max_king_moves) {
+        bb own = p->turn == 0 ? p->white : p->black;
+        int t = p->turn;
+        if (m->ncap == 0 && was_king && (own & ~p->kings)) {
+            q->streak_n[t] = p->streak_sq[t] == m->from ? p->streak_n[t] + 1 : 1;
+            q->streak_sq[t] = m->to;
+        } else { q->streak_sq[t] = -1; q->streak_n[t] = 0; }
+    }
+}
+
+/* The legal moves of a position (perft's: unique by key, or by route). */
+static int legal(const Rules *r, const Pos *p, Mv *out, int cap, int keep_duplicates,
+                 int *overflow) {
+    bb own = p->turn == 0 ? p->white : p->black, opp = p->turn == 0 ? p->black : p->white;
+    int n = 0;
+    if (!r->forced || has_capture(r, own, opp, p->kings, p->turn)) {
+        n = captures(r, own, opp, p->kings, p->turn, ~(bb)0, out, cap, overflow);
+        n = unique(out, n, keep_duplicates);
+        if (n && r->forced) return n;
+    }
+    return quiet_moves(r, own, opp, p->kings, p->turn, frozen_kings(r, p), out, n, cap, overflow);
+}
+
+typedef struct { const Rules *r; Mv *buf; int keep; int overflow; } Perft;
+
+static unsigned long long perft_rec(Perft *ctx, const Pos *p, int depth, int ply) {
+    const Rules *r = ctx->r;
+    Mv *out = ctx->buf + (size_t)ply * PLYMOVES;
+    if (depth <= 0) return 1;
+    if (depth == 1) {
+        bb own = p->turn == 0 ? p->white : p->black, opp = p->turn == 0 ? p->black : p->white;
+        bb frozen = frozen_kings(r, p);
+        if (r->forced && !has_capture(r, own, opp, p->kings, p->turn))
+            return (unsigned long long)count_quiet(r, own, opp, p->kings, p->turn, frozen);
+        int n = captures(r, own, opp, p->kings, p->turn, ~(bb)0, out, PLYMOVES, &ctx->overflow);
+        n = unique(out, n, ctx->keep);
+        if (n && r->forced) return (unsigned long long)n;
+        return (unsigned long long)n + (unsigned long long)count_quiet(r, own, opp, p->kings,
+                                                                       p->turn, frozen);
+    }
+    int n = legal(r, p, out, PLYMOVES, ctx->keep, &ctx->overflow);
+    if (ctx->overflow) return 0;
+    unsigned long long total = 0;
+    for (int i = 0; i < n; i++) {
+        Pos q;
+        play(r, p, &out[i], &q);
+        total += perft_rec(ctx, &q, depth - 1, ply + 1);
+        if (ctx->overflow) return 0;
+    }
+    return total;
+}
+
+/* ---- the Python type ---- */
+
+typedef struct { PyObject_HEAD Rules r; } RulesObject;
+
+static int read_u64(PyObject *o, bb *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (bb)v;
+    return 0;
+}
+
+static int read_int(PyObject *o, long lo, long hi, long *out) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < lo || v > hi) { PyErr_Format(PyExc_ValueError, "%ld is out of range", v); return -1; }
+    *out = v;
+    return 0;
+}
+
+static PyObject *seq(PyObject *o, Py_ssize_t max, const char *what) {
+    PyObject *f = PySequence_Fast(o, what);
+    if (f && PySequence_Fast_GET_SIZE(f) > max) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "%s: too many entries", what);
+        return NULL;
+    }
+    return f;
+}
+
+/* (shift, mask) pairs */
+static int read_shifts(PyObject *o, Shift *out, int *n) {
+    PyObject *f = seq(o, MAXDIR, "shifts");
+    if (!f) return -1;
+    *n = (int)PySequence_Fast_GET_SIZE(f);
+    for (int i = 0; i < *n; i++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(f, i);
+        long shift;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2
+            || read_int(PyTuple_GET_ITEM(pair, 0), -63, 63, &shift) < 0
+            || read_u64(PyTuple_GET_ITEM(pair, 1), &out[i].mask) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a shift is (int, mask)");
+            Py_DECREF(f); return -1;
+        }
+        out[i].shift = (int)shift;
+        out[i].left = shift > 0 ? (int)shift : 0;
+        out[i].right = shift < 0 ? (int)-shift : 0;
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+/* a table of ``size`` squares (-1: none) */
+static int read_table(PyObject *o, int size, int8_t *out) {
+    PyObject *f = seq(o, MAXSQ, "step table");
+    if (!f) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != size) {
+        Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "a step table has one entry a square");
+        return -1;
+    }
+    for (int i = 0; i < size; i++) {
+        long v;
+        if (read_int(PySequence_Fast_GET_ITEM(f, i), -1, size - 1, &v) < 0) {
+            Py_DECREF(f); return -1;
+        }
+        out[i] = (int8_t)v;
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+static int read_tables(PyObject *o, int size, int8_t (*out)[MAXSQ], int *n) {
+    PyObject *f = seq(o, MAXDIR, "step tables");
+    if (!f) return -1;
+    *n = (int)PySequence_Fast_GET_SIZE(f);
+    for (int i = 0; i < *n; i++)
+        if (read_table(PySequence_Fast_GET_ITEM(f, i), size, out[i]) < 0) {
+            Py_DECREF(f); return -1;
+        }
+    Py_DECREF(f);
+    return 0;
+}
+
+/* Rules(spec): spec is the dict replay.native builds from a MoveGenerator */
+static int Rules_init(RulesObject *self, PyObject *args, PyObject *Py_UNUSED(kw)) {
+    PyObject *spec;
+    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &spec)) return -1;
+    Rules *r = &self->r;
+    memset(r, 0, sizeof *r);
+    memset(r->name_sq, -1, sizeof r->name_sq);
+    memset(r->number_sq, -1, sizeof r->number_sq);
+    memset(r->cell, -1, sizeof r->cell);
+#define ITEM(name) PyObject *name = PyDict_GetItemString(spec, #name); \
+    if (!name) { PyErr_SetString(PyExc_KeyError, #name); return -1; }
+    ITEM(size) ITEM(board) ITEM(promo) ITEM(man_moves) ITEM(man_cap_shifts) ITEM(man_cap_steps)
+    ITEM(king_move_steps) ITEM(king_cap_steps) ITEM(opposite) ITEM(flags) ITEM(numbers)
+    ITEM(names) ITEM(cells) ITEM(shape)
+#undef ITEM
+    long v;
+    if (read_int(size, 1, MAXSQ, &v) < 0) return -1;
+    r->size = (int)v;
+    if (read_u64(board, &r->board) < 0) return -1;
+    if (!PyTuple_Check(promo) || PyTuple_GET_SIZE(promo) != 2 || !PyTuple_Check(man_moves)
+        || PyTuple_GET_SIZE(man_moves) != 2 || !PyTuple_Check(man_cap_shifts)
+        || PyTuple_GET_SIZE(man_cap_shifts) != 2 || !PyTuple_Check(man_cap_steps)
+        || PyTuple_GET_SIZE(man_cap_steps) != 2) {
+        PyErr_SetString(PyExc_ValueError, "per-colour tables are pairs"); return -1;
+    }
+    for (int c = 0; c < 2; c++) {
+        int n1, n2, n3;
+        if (read_u64(PyTuple_GET_ITEM(promo, c), &r->promo[c]) < 0) return -1;
+        if (read_shifts(PyTuple_GET_ITEM(man_moves, c), r->man_moves[c], &n1) < 0) return -1;
+        if (read_shifts(PyTuple_GET_ITEM(man_cap_shifts, c), r->man_cap_shifts[c], &n2) < 0)
+            return -1;
+        if (read_tables(PyTuple_GET_ITEM(man_cap_steps, c), r->size, r->man_cap_steps[c], &n3) < 0)
+            return -1;
+        if (n2 != n3) { PyErr_SetString(PyExc_ValueError, "man captures differ"); return -1; }
+        r->n_man_moves = n1; r->n_man_caps = n2;
+    }
+    if (read_tables(king_move_steps, r->size, r->king_move_steps, &r->n_king_moves) < 0) return -1;
+    if (read_tables(king_cap_steps, r->size, r->king_cap_steps, &r->n_king_caps) < 0) return -1;
+    PyObject *f = seq(opposite, MAXDIR, "opposite");
+    if (!f) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != r->n_king_caps) {
+        Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "opposite: one a direction"); return -1;
+    }
+    for (int i = 0; i < r->n_king_caps; i++) {
+        if (read_int(PySequence_Fast_GET_ITEM(f, i), -1, r->n_king_caps - 1, &v) < 0) {
+            Py_DECREF(f); return -1;
+        }
+        r->opposite[i] = (int)v;
+    }
+    Py_DECREF(f);
+    long fl[12];
+    f = seq(flags, 12, "flags");
+    if (!f) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != 12) {
+        Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "flags: 12 values"); return -1;
+    }
+    for (int i = 0; i < 12; i++)
+        if (read_int(PySequence_Fast_GET_ITEM(f, i), -1000000, 1000000, &fl[i]) < 0) {
+            Py_DECREF(f); return -1;
+        }
+    Py_DECREF(f);
+    r->forced = (int)fl[0]; r->men_capture_kings = (int)fl[1]; r->flying = (int)fl[2];
+    r->remove_at_once = (int)fl[3]; r->lands_behind = (int)fl[4]; r->turns_back = (int)fl[5];
+    r->promotion = (int)fl[6]; r->precedence = (int)fl[7]; r->max_king_moves = (int)fl[8];
+    r->man_weight = fl[9]; r->king_weight = fl[10]; r->dash_captures = (int)fl[11];
+    if (r->promotion < 0 || r->promotion > 2 || r->precedence < 0 || r->precedence > 5) {
+        PyErr_SetString(PyExc_ValueError, "unknown promotion or precedence"); return -1;
+    }
+    f = seq(numbers, MAXSQ, "numbers");
+    if (!f) return -1;
+    r->n_numbers = (int)PySequence_Fast_GET_SIZE(f);
+    for (int i = 0; i < r->n_numbers; i++) {
+        if (read_int(PySequence_Fast_GET_ITEM(f, i), 0, r->size - 1, &v) < 0) {
+            Py_DECREF(f); return -1;
+        }
+        r->number_sq[i + 1] = (int8_t)v;
+    }
+    Py_DECREF(f);
+    long w, h;
+    if (!PyTuple_Check(shape) || PyTuple_GET_SIZE(shape) != 2
+        || read_int(PyTuple_GET_ITEM(shape, 0), 1, 16, &w) < 0
+        || read_int(PyTuple_GET_ITEM(shape, 1), 1, 16, &h) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shape: (width, height)");
+        return -1;
+    }
+    r->width = (int)w; r->height = (int)h;
+    /* names: (col, row, square) triples; cells: (row, col) of every square */
+    f = seq(names, MAXSQ, "names");
+    if (!f) return -1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(f); i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(f, i);
+        long c, rw, sq;
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3
+            || read_int(PyTuple_GET_ITEM(t, 0), 0, w - 1, &c) < 0
+            || read_int(PyTuple_GET_ITEM(t, 1), 0, h - 1, &rw) < 0
+            || read_int(PyTuple_GET_ITEM(t, 2), 0, r->size - 1, &sq) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a name is (col, row, sq)");
+            Py_DECREF(f); return -1;
+        }
+        r->name_sq[c][rw] = (int8_t)sq;
+    }
+    Py_DECREF(f);
+    f = seq(cells, MAXSQ, "cells");
+    if (!f) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != r->size) {
+        Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "cells: one a square"); return -1;
+    }
+    for (int i = 0; i < r->size; i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(f, i);
+        long rw, c;
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2
+            || read_int(PyTuple_GET_ITEM(t, 0), -1, 15, &rw) < 0
+            || read_int(PyTuple_GET_ITEM(t, 1), -1, 15, &c) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a cell is (row, col)");
+            Py_DECREF(f); return -1;
+        }
+        r->row[i] = (int8_t)rw; r->col[i] = (int8_t)c;
+        if (rw >= 0 && c >= 0) r->cell[rw][c] = (int8_t)i;
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+/* white, black, kings, turn, streaks -> Pos, every bitboard inside the board */
+static int read_pos(const Rules *r, PyObject *args, Py_ssize_t first, Pos *p) {
+    if (PyTuple_GET_SIZE(args) < first + 4) {
+        PyErr_SetString(PyExc_TypeError, "a position is white, black, kings, turn"); return -1;
+    }
+    long t;
+    if (read_u64(PyTuple_GET_ITEM(args, first), &p->white) < 0
+        || read_u64(PyTuple_GET_ITEM(args, first + 1), &p->black) < 0
+        || read_u64(PyTuple_GET_ITEM(args, first + 2), &p->kings) < 0
+        || read_int(PyTuple_GET_ITEM(args, first + 3), 0, 1, &t) < 0) return -1;
+    p->turn = (int)t;
+    if ((p->white | p->black) & ~r->board || p->white & p->black
+        || p->kings & ~(p->white | p->black)) {
+        PyErr_SetString(PyExc_ValueError, "the bitboards are no position of this board");
+        return -1;
+    }
+    p->streak_sq[0] = p->streak_sq[1] = -1;
+    p->streak_n[0] = p->streak_n[1] = 0;
+    return 0;
+}
+
+/* streaks: ((square, count), (square, count)) */
+static int read_streaks(const Rules *r, PyObject *o, Pos *p) {
+    if (o == Py_None) return 0;
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2) goto bad;
+    for (int c = 0; c < 2; c++) {
+        PyObject *s = PyTuple_GET_ITEM(o, c);
+        long sq, n;
+        if (!PyTuple_Check(s) || PyTuple_GET_SIZE(s) != 2) goto bad;
+        if (read_int(PyTuple_GET_ITEM(s, 0), -1, r->size - 1, &sq) < 0
+            || read_int(PyTuple_GET_ITEM(s, 1), 0, 1000000, &n) < 0) return -1;
+        p->streak_sq[c] = (int)sq; p->streak_n[c] = (int)n;
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "streaks are ((square, count), (square, count))");
+    return -1;
+}
+
+static PyObject *move_tuple(const Mv *m) {
+    PyObject *path, *caps;
+    if (m->ncap) {
+        path = PyTuple_New(m->ncap); caps = PyTuple_New(m->ncap);
+        if (!path || !caps) { Py_XDECREF(path); Py_XDECREF(caps); return NULL; }
+        for (int i = 0; i < m->ncap; i++) {
+            PyTuple_SET_ITEM(path, i, PyLong_FromLong(m->path[i]));
+            PyTuple_SET_ITEM(caps, i, PyLong_FromLong(m->caps[i]));
+        }
+    } else {
+        path = Py_BuildValue("(i)", m->to); caps = PyTuple_New(0);
+        if (!path || !caps) { Py_XDECREF(path); Py_XDECREF(caps); return NULL; }
+    }
+    return Py_BuildValue("iNNOK", m->from, path, caps, m->promotes ? Py_True : Py_False,
+                         (unsigned long long)m->mask);
+}
+
+/* factory(origin, path, captures, promotes, captured mask, extra): the caller's own Move */
+static PyObject *make_move(const Mv *m, PyObject *factory, PyObject *extra) {
+    PyObject *t = move_tuple(m);
+    if (!t || factory == Py_None) return t;
+    PyObject *args[6] = {PyTuple_GET_ITEM(t, 0), PyTuple_GET_ITEM(t, 1), PyTuple_GET_ITEM(t, 2),
+                         PyTuple_GET_ITEM(t, 3), PyTuple_GET_ITEM(t, 4), extra};
+    PyObject *made = PyObject_Vectorcall(factory, args, 6, NULL);
+    Py_DECREF(t);
+    return made;
+}
+
+static PyObject *move_list(const Mv *m, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = move_tuple(&m[i]);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
+static Mv *new_buffer(size_t moves) {
+    Mv *buf = PyMem_Malloc(moves * sizeof(Mv));
+    if (!buf) PyErr_NoMemory();
+    return buf;
+}
+
+static PyObject *overflowed(void) {
+    PyErr_SetString(PyExc_OverflowError, "more moves than the native buffers hold");
+    return NULL;
+}
+
+/* routes(white, black, kings, turn, origins, frozen): (capture routes, quiet moves) */
+static PyObject *Rules_routes(RulesObject *self, PyObject *args) {
+    Pos p; bb origins, frozen;
+    if (PyTuple_GET_SIZE(args) != 6) {
+        PyErr_SetString(PyExc_TypeError, "routes(white, black, kings, turn, origins, frozen)");
+        return NULL;
+    }
+    if (read_pos(&self->r, args, 0, &p) < 0 || read_u64(PyTuple_GET_ITEM(args, 4), &origins) < 0
+        || read_u64(PyTuple_GET_ITEM(args, 5), &frozen) < 0) return NULL;
+    Mv *buf = new_buffer(PLYMOVES);
+    if (!buf) return NULL;
+    bb own = p.turn == 0 ? p.white : p.black, opp = p.turn == 0 ? p.black : p.white;
+    int overflow = 0;
+    int n = captures(&self->r, own, opp, p.kings, p.turn, origins, buf, PLYMOVES, &overflow);
+    PyObject *caps = overflow ? NULL : move_list(buf, n);
+    int q = overflow ? 0 : quiet_moves(&self->r, own, opp, p.kings, p.turn, frozen, buf, 0,
+                                       PLYMOVES, &overflow);
+    PyObject *quiet = overflow || !caps ? NULL : move_list(buf, q);
+    PyMem_Free(buf);
+    if (overflow) { Py_XDECREF(caps); return overflowed(); }
+    if (!caps || !quiet) { Py_XDECREF(caps); Py_XDECREF(quiet); return NULL; }
+    return Py_BuildValue("NN", caps, quiet);
+}
+
+static PyObject *Rules_has_capture(RulesObject *self, PyObject *args) {
+    Pos p;
+    if (read_pos(&self->r, args, 0, &p) < 0) return NULL;
+    bb own = p.turn == 0 ? p.white : p.black, opp = p.turn == 0 ? p.black : p.white;
+    return PyBool_FromLong(has_capture(&self->r, own, opp, p.kings, p.turn));
+}
+
+/* perft(white, black, kings, turn, streaks, depth, keep_duplicates) */
+static PyObject *Rules_perft(RulesObject *self, PyObject *args) {
+    Pos p; long depth; int keep;
+    if (PyTuple_GET_SIZE(args) != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "perft(white, black, kings, turn, streaks, depth, keep_duplicates)");
+        return NULL;
+    }
+    if (read_pos(&self->r, args, 0, &p) < 0 || read_streaks(&self->r, PyTuple_GET_ITEM(args, 4), &p) < 0
+        || read_int(PyTuple_GET_ITEM(args, 5), 0, MAXDEPTH - 1, &depth) < 0) return NULL;
+    keep = PyObject_IsTrue(PyTuple_GET_ITEM(args, 6));
+    if (keep < 0) return NULL;
+    Perft ctx = {&self->r, NULL, keep, 0};
+    ctx.buf = new_buffer((size_t)(depth + 1) * PLYMOVES);
+    if (!ctx.buf) return NULL;
+    unsigned long long total;
+    Py_BEGIN_ALLOW_THREADS
+    total = perft_rec(&ctx, &p, (int)depth, 0);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(ctx.buf);
+    if (ctx.overflow) return overflowed();
+    return PyLong_FromUnsignedLongLong(total);
+}
+
+/* ---- replaying a line of move texts ---- */
+
+enum { STOP_END = 0, STOP_NOTATION, STOP_SQUARE, STOP_NO_MOVE, STOP_AMBIGUOUS, STOP_WARNING,
+       STOP_LIMIT };
+
+/* The squares of a full move text: ``11-15``, ``22x15``, ``c3:e5``, ``26x17x10x1``, ``c3d4``;
+ * its separator ('-', 'x', ':', or 0 when run together). Returns the count, -1 when the text
+ * is not such a move (a short record, a suffix: left to Python), -2 for an unknown square. */
+static int parse_squares(const Rules *r, const char *t, Py_ssize_t len, int *sq, int max,
+                         char *sep) {
+    Py_ssize_t i = 0; int n = 0; *sep = 0;
+    while (i < len) {
+        if (n > 0) {
+            char c = t[i];
+            if (c == '-' || c == 'x' || c == 'X' || c == ':') {
+                char s = c == 'X' ? 'x' : c;
+                if (*sep == 0) *sep = s;
+                i++;
+                if (i >= len) return -1;
+            }
+        }
+        if (n >= max) return -1;
+        char c = t[i];
+        if (c >= '0' && c <= '9') {
+            long v = 0; int digits = 0;
+            while (i < len && t[i] >= '0' && t[i] <= '9') {
+                if (digits++ > 3) return -1;
+                v = v * 10 + (t[i++] - '0');
+            }
+            if (v < 1 || v > r->n_numbers) return -2;
+            sq[n++] = r->number_sq[v];
+        } else if ((c >= 'a' && c <= 'l') || (c >= 'A' && c <= 'L')) {
+            int colv = (c | 0x20) - 'a';
+            i++;
+            long v = 0; int digits = 0;
+            if (i >= len || t[i] < '1' || t[i] > '9') return -1;
+            while (i < len && t[i] >= '0' && t[i] <= '9') {
+                if (digits++ > 1) return -1;
+                v = v * 10 + (t[i++] - '0');
+            }
+            if (colv >= r->width || v < 1 || v > r->height) return -2;
+            int s = r->name_sq[colv][v - 1];
+            if (s < 0) return -2;
+            sq[n++] = s;
+        } else return -1;
+    }
+    return n;
+}
+
+/* Whether ``small`` is a subsequence of ``big`` with the same ends (resolve._is_subsequence). */
+static int subsequence(const int *small, int ns, const int *big, int nb) {
+    if (ns == 0 || nb == 0 || small[0] != big[0] || small[ns - 1] != big[nb - 1]) return 0;
+    int at = 0;
+    for (int i = 0; i < ns; i++) {
+        while (at < nb && big[at] != small[i]) at++;
+        if (at >= nb) return 0;
+        at++;
+    }
+    return 1;
+}
+
+static void unit(const Rules *r, int a, int b, int *dr, int *dc) {
+    int r0 = r->row[a], c0 = r->col[a], r1 = r->row[b], c1 = r->col[b];
+    *dr = (r1 > r0) - (r1 < r0); *dc = (c1 > c0) - (c1 < c0);
+}
+
+/* resolve._follows: the written squares lie on the route in order and name every turn. */
+static int follows(const Rules *r, const int *written, int nw, const Mv *m) {
+    int traj[MAXSQ * 2]; int nt = 0;
+    int points[MAXCAP + 1]; int np = 0;
+    points[np++] = m->from;
+    for (int i = 0; i < m->ncap; i++) points[np++] = m->path[i];
+    traj[nt++] = m->from;
+    for (int i = 1; i < np; i++) {
+        int dr, dc; unit(r, points[i - 1], points[i], &dr, &dc);
+        int rw = r->row[points[i - 1]], c = r->col[points[i - 1]];
+        int er = r->row[points[i]], ec = r->col[points[i]];
+        int guard = 0;
+        while ((rw != er || c != ec) && guard++ < 32) {
+            rw += dr; c += dc;
+            if (rw >= 0 && rw < r->height && c >= 0 && c < r->width && rw < 16 && c < 16) {
+                int s = r->cell[rw][c];
+                if (s >= 0) { if (nt >= MAXSQ * 2) return 0; traj[nt++] = s; }
+            }
+        }
+    }
+    if (!subsequence(written, nw, traj, nt)) return 0;
+    int turns[MAXCAP + 2]; int nturn = 0;
+    turns[nturn++] = m->from;
+    for (int i = 1; i + 1 < np; i++) {
+        int a1, b1, a2, b2;
+        unit(r, points[i - 1], points[i], &a1, &b1);
+        unit(r, points[i], points[i + 1], &a2, &b2);
+        if (a1 != a2 || b1 != b2) turns[nturn++] = points[i];
+    }
+    turns[nturn++] = m->to;
+    return subsequence(turns, nturn, written, nw);
+}
+
+/* The one legal move a full text means with nothing to warn about, as the reference's
+ * plain_mover / resolve would find it; else the reason to leave the text to Python. */
+static int resolve_text(const Rules *r, const Pos *p, const char *t, Py_ssize_t len, Mv *buf,
+                        Mv *found) {
+    int sq[MAXCAP + 2]; char sep;
+    int n = parse_squares(r, t, len, sq, MAXCAP + 2, &sep);
+    if (n == -2) return STOP_SQUARE;
+    if (n < 2) return STOP_NOTATION;
+    bb own = p->turn == 0 ? p->white : p->black, opp = p->turn == 0 ? p->black : p->white;
+    int any = has_capture(r, own, opp, p->kings, p->turn);
+    int overflow = 0, count = 0;
+    if (any) {
+        if (sep == '-' && !r->dash_captures) return STOP_WARNING;  /* a capture written with '-' */
+        int nc = captures(r, own, opp, p->kings, p->turn, (bb)1 << sq[0], buf, PLYMOVES,
+                          &overflow);
+        if (overflow) return STOP_LIMIT;
+        /* of one move's routes the reference keeps the last for origin-destination texts
+         * (replay.resolve.plain_mover), the first for the others (resolve's unique) */
+        int last = n == 2 && sep != '-';
+        for (int i = 0; i < nc; i++) {
+            const Mv *m = &buf[i];
+            if (m->from != sq[0] || m->to != sq[n - 1]) continue;
+            if (n > 2 && !follows(r, sq, n, m)) continue;
+            if (count && found->mask == m->mask) {   /* the same move by another route */
+                if (last) *found = *m;
+                continue;
+            }
+            if (count) return STOP_AMBIGUOUS;
+            *found = *m; count = 1;
+        }
+        return count ? STOP_END : STOP_NO_MOVE;
+    }
+    if (n > 2) return STOP_NO_MOVE;
+    if (sep == 'x' || sep == ':') return STOP_WARNING;       /* a quiet move written as a capture */
+    int nq = quiet_moves(r, own, opp, p->kings, p->turn, 0, buf, 0, PLYMOVES, &overflow);
+    if (overflow) return STOP_LIMIT;
+    for (int i = 0; i < nq; i++) {
+        if (buf[i].from != sq[0] || buf[i].to != sq[1]) continue;
+        if (count) return STOP_AMBIGUOUS;
+        *found = buf[i]; count = 1;
+    }
+    return count ? STOP_END : STOP_NO_MOVE;
+}
+
+/* replay(white, black, kings, turn, texts[, factory, extra])
+ *   -> (moves, (white, black, kings, turn), stop)
+ * Each move is (origin, path, captures, promotes, captured mask), or what
+ * factory(origin, path, captures, promotes, captured mask, extra) makes of it; it stops at
+ * the first text it cannot decide exactly (``stop`` says why; 0 when every text replayed). */
+static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
+    Pos p;
+    const Rules *r = &self->r;
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    if (nargs != 5 && nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "replay(white, black, kings, turn, texts[, factory, extra])");
+        return NULL;
+    }
+    PyObject *factory = nargs == 7 ? PyTuple_GET_ITEM(args, 5) : Py_None;
+    PyObject *extra = nargs == 7 ? PyTuple_GET_ITEM(args, 6) : Py_None;
+    if (factory != Py_None && !PyCallable_Check(factory)) {
+        PyErr_SetString(PyExc_TypeError, "factory: a callable or None");
+        return NULL;
+    }
+    if (read_pos(r, args, 0, &p) < 0) return NULL;
+    if (r->max_king_moves || !r->forced) {
+        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
+        return NULL;
+    }
+    PyObject *texts = PySequence_Fast(PyTuple_GET_ITEM(args, 4), "texts: a sequence");
+    if (!texts) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(texts);
+    PyObject *moves = PyList_New(0);
+    Mv *buf = new_buffer(PLYMOVES);
+    if (!moves || !buf) { Py_DECREF(texts); Py_XDECREF(moves); PyMem_Free(buf); return NULL; }
+    int stop = STOP_END;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(texts, i);
+        Py_ssize_t len;
+        const char *t = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : NULL;
+        if (!t) {
+            if (PyErr_Occurred()) PyErr_Clear();
+            stop = STOP_NOTATION; break;
+        }
+        Mv m;
+        stop = resolve_text(r, &p, t, len, buf, &m);
+        if (stop != STOP_END) break;
+        PyObject *mt = make_move(&m, factory, extra);
+        if (!mt || PyList_Append(moves, mt) < 0) {
+            Py_XDECREF(mt); Py_DECREF(moves); Py_DECREF(texts); PyMem_Free(buf); return NULL;
+        }
+        Py_DECREF(mt);
+        Pos q; play(r, &p, &m, &q); p = q;
+    }
+    PyMem_Free(buf);
+    Py_DECREF(texts);
+    return Py_BuildValue("N(KKKi)i", moves, (unsigned long long)p.white,
+                         (unsigned long long)p.black, (unsigned long long)p.kings, p.turn, stop);
+}
+
+#include "_search.c"
+
+static PyMethodDef Rules_methods[] = {
+    {"routes", (PyCFunction)Rules_routes, METH_VARARGS,
+     "routes(white, black, kings, turn, origins, frozen): (capture routes, quiet moves)"},
+    {"has_capture", (PyCFunction)Rules_has_capture, METH_VARARGS,
+     "has_capture(white, black, kings, turn): whether the side to move can capture"},
+    {"perft", (PyCFunction)Rules_perft, METH_VARARGS,
+     "perft(white, black, kings, turn, streaks, depth, keep_duplicates): leaf nodes"},
+    {"replay", (PyCFunction)Rules_replay, METH_VARARGS,
+     "replay(white, black, kings, turn, texts[, factory, extra]): (moves, final position, "
+     "stop)"},
+    {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "replay._native.Rules",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A variant's rules as the native move generator's tables.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Rules_init,
+    .tp_methods = Rules_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "replay._native",
+    "The native rules core (replay/_native.c); use it through replay.native.", -1, NULL,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    if (PyType_Ready(&RulesType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&RulesType);
+    if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0) {
+        Py_DECREF(&RulesType); Py_DECREF(m); return NULL;
+    }
+    PyModule_AddIntConstant(m, "MAX_SQUARES", MAXSQ);
+    return m;
+}

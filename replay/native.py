@@ -1,0 +1,224 @@
+"""The native rules core (``replay/_native.c``) behind a Python face, and which rules it takes.
+
+The C generator reads the very tables of the Python reference (``replay.movegen``: shifts
+and masks, neighbour tables, promotion rows and the variant's switches), so one variant's two
+generators differ only in speed; ``tests/rules/test_native.py`` compares them. Where the C
+extension was not built (no compiler, ``PDN_PURE_PYTHON=1``) ``available()`` is False and
+``rules_for`` says None: callers keep to the Python core, which gives the same results.
+
+``rules_for(variant)`` is also None for rules the native core leaves to Python: boards of more
+than 64 internal squares (Canadian's 12x12 takes 78).
+
+>>> from replay.variants import get_variant
+>>> rules = rules_for(get_variant("international"))
+>>> rules is None or rules.perft(rules.start, 3) == 658
+True
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+
+from pdn.compiled import NATIVE_SOURCE, native_is_stale, wants_pure
+from pdn.model import Game
+from replay.board import Position, RestrictedPosition, for_variant, start_position
+from replay.move import Move
+from replay.movegen import (
+    BLACK,
+    WHITE,
+    MoveGenerator,
+    generator_for,
+    unique,
+)
+from replay.variants import (
+    FIRST_KING_WINS,
+    FREE,
+    HIGHEST_VALUE,
+    ITALIAN_ORDER,
+    KING_MUST_CAPTURE,
+    MAJORITY,
+    MAJORITY_THEN_KINGS,
+    PASS_THROUGH,
+    PROMOTE_AND_CONTINUE,
+    PROMOTE_AND_STOP,
+    Variant,
+)
+
+NATIVE_VARIABLE = "PDN_NO_NATIVE"  # set (not 0): the native core is not used
+MAX_SQUARES = 64
+
+_PROMOTIONS = {PROMOTE_AND_CONTINUE: 0, PASS_THROUGH: 1, PROMOTE_AND_STOP: 2}
+_PRECEDENCES = {FREE: 0, MAJORITY: 1, MAJORITY_THEN_KINGS: 2, KING_MUST_CAPTURE: 3,
+                ITALIAN_ORDER: 4, HIGHEST_VALUE: 5}
+
+# Why replay_line stopped, by the code the C core gives.
+STOPS = ("end", "notation", "square", "no-move", "ambiguous", "warning", "limit")
+
+
+@cache
+def _module() -> ModuleType | None:
+    if wants_pure() or os.environ.get(NATIVE_VARIABLE, "") not in ("", "0"):
+        return None
+    try:
+        from replay import _native  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    if native_is_stale():
+        warnings.warn(f"the native rules core no longer matches {NATIVE_SOURCE}: using the "
+                      "Python core (rebuild with `make` or `pip install -e .`)", RuntimeWarning,
+                      stacklevel=2)
+        return None
+    return _native
+
+
+def available() -> bool:
+    """Whether the native core was built and may be used here."""
+    return _module() is not None
+
+
+@dataclass(frozen=True)
+class LineReplay:
+    """What ``NativeRules.replay_line`` found: the moves it replayed (``plies`` of them), the
+    position after them, and why it stopped (``end``: every text replayed; else the first
+    text it left to Python: ``notation``, ``square``, ``no-move``, ``ambiguous``, ``warning``
+    or ``limit``; ``position`` where the start is no position of the board)."""
+
+    moves: list[Move]
+    final: Position
+    stop: str
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+
+class NativeRules:
+    """One variant's rules in the native core: legal moves, perft and a whole line replayed."""
+
+    def __init__(self, variant: Variant, core: object) -> None:
+        self.variant = variant
+        self.generator: MoveGenerator = generator_for(variant)
+        self._core = core
+        self.start: Position = start_position(variant)
+        self.replays = bool(variant.forced_capture and not variant.max_king_moves
+                            and variant.win_rule != FIRST_KING_WINS)
+
+    def _move(self, fields: tuple) -> Move:
+        origin, path, captures, promotes, mask = fields
+        return Move(origin, path, captures, promotes, mask, self.variant)
+
+    @staticmethod
+    def _streaks(position: Position) -> tuple | None:
+        return position.streaks if isinstance(position, RestrictedPosition) else None
+
+    def routes(self, position: Position, origins: int = -1) -> tuple[list[Move], list[Move]]:
+        """The capture routes the precedence rule allows (duplicates kept; those of the
+        ``origins`` pieces when the choice is free) and the quiet moves, as the reference's
+        ``captures`` and ``quiet_moves`` give them, in the same order."""
+        frozen = position.frozen_kings(self.variant.max_king_moves)
+        captures, quiet = self._core.routes(  # type: ignore[attr-defined]
+            position.white, position.black, position.kings, position.turn,
+            origins & ((1 << MAX_SQUARES) - 1), frozen)
+        return [self._move(f) for f in captures], [self._move(f) for f in quiet]
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        """Every legal move, one per (origin, destination, captured set): ``Board.legal_moves``."""
+        captures, quiet = self.routes(position)
+        captures = unique(captures)
+        if captures and self.variant.forced_capture:
+            return captures
+        return captures + quiet
+
+    def has_capture(self, position: Position) -> bool:
+        return self._core.has_capture(  # type: ignore[attr-defined]
+            position.white, position.black, position.kings, position.turn)
+
+    def perft(self, position: Position, depth: int, keep_duplicates: bool = False) -> int:
+        """Leaf nodes ``depth`` plies deep, as ``replay.perft.perft`` counts them."""
+        position = for_variant(position, self.variant)
+        return self._core.perft(  # type: ignore[attr-defined]
+            position.white, position.black, position.kings, position.turn,
+            self._streaks(position), depth, keep_duplicates)
+
+    def replay_line(self, position: Position, texts: Sequence[str]) -> LineReplay:
+        """Replay move texts from a position while each means exactly one legal move and the
+        reference would note nothing about it (full texts: ``11-15``, ``22x15``,
+        ``26x17x10x1``, ``c3-d4``, ``h2:c7:a5:e1``); the rest is left to Python."""
+        if not self.replays:
+            return LineReplay([], position, "notation")
+        try:
+            moves, (white, black, kings, turn), stop = self._core.replay(  # type: ignore
+                position.white, position.black, position.kings, position.turn, texts, Move,
+                self.variant)
+        except ValueError:  # a set-up that is no position of this board
+            return LineReplay([], position, "position")
+        return LineReplay(moves, Position(white, black, kings, turn), STOPS[stop])
+
+
+def main_line_tokens(game: Game) -> list[str] | None:
+    """The texts of a game's main line, as written (``11-15``, ``c3:e5``; a lost move's
+    placeholder too: the native replay stops there), or None where a ply has variations: such
+    a game is replayed by Python, which replays its variations too."""
+    plies = game.moves.plies
+    if any(ply.variations for ply in plies):
+        return None
+    return [ply.record.text for ply in plies]
+
+
+def _spec(variant: Variant) -> dict | None:
+    """The tables the C core reads, or None where they do not fit it."""
+    gen = generator_for(variant)
+    geo = gen.geometry
+    if gen.size > MAX_SQUARES or geo.width > 16 or geo.height > 16:
+        return None
+    notation = variant.gametype.notation
+    known = notation.known_squares
+    numbers = [known[str(n)] for n in range(1, len(geo.playable) + 1) if str(n) in known]
+    names = []
+    for name, square in known.items():
+        if name[0].isalpha():
+            col, row = ord(name[0]) - ord("a"), int(name[1:]) - 1
+            names.append((col, row, square))
+    cells = tuple(geo.row_col(square) if geo.is_playable(square) else (-1, -1)
+                  for square in range(gen.size))
+    return {
+        "size": gen.size,
+        "board": gen.board_mask,
+        "promo": gen.promotion_mask,
+        "man_moves": gen.man_shifts,
+        "man_cap_shifts": gen.man_capture_shifts,
+        "man_cap_steps": gen.man_capture_steps,
+        "king_move_steps": gen.king_move_steps,
+        "king_cap_steps": gen.king_capture_steps,
+        "opposite": gen.opposite,
+        "flags": (int(gen.forced_capture), int(gen.men_capture_kings), int(gen.flying_kings),
+                  int(gen.remove_at_once), int(gen.king_lands_behind),
+                  int(gen.king_turns_back), _PROMOTIONS[variant.promotion_in_capture],
+                  _PRECEDENCES[variant.precedence], variant.max_king_moves,
+                  *variant.king_value, int(variant.gametype.capture_separator == "-")),
+        "numbers": numbers,
+        "names": names,
+        "cells": cells,
+        "shape": (geo.width, geo.height),
+    }
+
+
+@cache
+def rules_for(variant: Variant) -> NativeRules | None:
+    """The variant's native rules, or None: not built here, or rules left to Python."""
+    module = _module()
+    if module is None:
+        return None
+    spec = _spec(variant)
+    if spec is None:
+        return None
+    return NativeRules(variant, module.Rules(spec))
+
+
+__all__ = ["BLACK", "WHITE", "LineReplay", "NativeRules", "available", "main_line_tokens",
+           "rules_for"]

@@ -1,0 +1,115 @@
+"""The arbiter's checks of micro-matches: the number of games as declared, the colours
+swapped from one game to the next, and each pair of games (1-2, 3-4, ...) started from the
+same ballot, the ballot named from the FMJD Drawing Table 64 (``replay.ballots``) or said
+to be outside it. Every break is reported with its round and players.
+
+>>> from replay.tournament.micromatch import MicroMatch
+>>> from replay.tournament.event import Pairing
+>>> games = [Pairing(1, "Ann", "Bob", "draw", "1.1"), Pairing(2, "Bob", "Ann", "draw", "1.2")]
+>>> openings = {1: ["c3-d4", "f6-g5", "b2-c3"], 2: ["c3-d4", "f6-g5", "b2-c3"]}
+>>> check_micro_matches([MicroMatch("1", "Ann", "Bob", games)], openings, 2, 3)
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from pdn.model import Game
+from replay.ballots import BALLOT_PLIES, ballot_of, fmjd_ballots
+from replay.tournament.micromatch import MicroMatch
+
+# The first moves a ballot fixes when it is not one of the table's: "the first two or three
+# moves" (the Russian code of 2002, docs/tournaments.md), three plies: White, Black, White.
+DEFAULT_BALLOT_PLIES = 3
+
+
+@dataclass(frozen=True)
+class Break:
+    """One rule of the micro-match broken: where, who, which games, what."""
+
+    round: str | None
+    players: tuple[str, str]
+    games: tuple[int, ...]
+    what: str
+
+    def __str__(self) -> str:
+        where = f"round {self.round}, " if self.round else ""
+        games = ("games " if len(self.games) > 1 else "game ") + ", ".join(map(str, self.games))
+        return f"{where}{self.players[0]} - {self.players[1]} ({games}): {self.what}"
+
+
+def opening_plies(game: Game, plies: int = BALLOT_PLIES) -> list[str] | None:
+    """The game's first plies in full notation (``c3-d4``), None when it starts from a
+    set-up position or its first moves do not replay."""
+    from replay.board import Board
+    from replay.notation import full_text
+    from replay.replayer import replay_game
+
+    if game.tags.get("FEN"):
+        return None
+    replayed = replay_game(game)
+    board = Board(replayed.variant, replayed.start)
+    texts = []
+    for move in replayed.moves[:plies]:
+        texts.append(full_text(board, move))
+        board.push(move)
+    return texts if texts else None
+
+
+def ballot_name(opening: Sequence[str] | None) -> str | None:
+    """The FMJD-64 code of the ballot an opening starts with, if the table has one."""
+    return ballot_of(list(opening)) if opening else None
+
+
+def _ballot_length(opening: Sequence[str], fixed: int) -> int:
+    code = ballot_name(opening)
+    if code is None:
+        return fixed
+    return next(len(moves) for moves, name in fmjd_ballots().items() if name == code)
+
+
+def check_micro_matches(matches: Sequence[MicroMatch], openings: Mapping[int, list[str] | None],
+                        declared: int | None, ballot_plies: int = DEFAULT_BALLOT_PLIES
+                        ) -> list[Break]:
+    """The breaks of every micro-match (continuations are checked for colours and ballots,
+    not for their number of games). ``openings``: each game's first plies by game number."""
+    breaks: list[Break] = []
+    for match in matches:
+        players = (match.first, match.second)
+        numbers = tuple(g.number for g in match.games)
+        if declared and match.part == 1 and len(match.games) != declared:
+            breaks.append(Break(match.round, players, numbers,
+                                f"{len(match.games)} game(s), {declared} declared"))
+        for before, after in pairwise(match.games):
+            if (before.white, before.black) != (after.black, after.white):
+                breaks.append(Break(match.round, players, (before.number, after.number),
+                                    "the colours are not swapped"))
+        for k in range(0, len(match.games) - 1, 2):
+            one, two = match.games[k], match.games[k + 1]
+            first, second = openings.get(one.number), openings.get(two.number)
+            pair = (one.number, two.number)
+            if not first or not second:
+                breaks.append(Break(match.round, players, pair,
+                                    "the opening cannot be read (no moves, or a set-up position)"))
+                continue
+            length = _ballot_length(first, ballot_plies)
+            name = ballot_name(first)
+            if list(first[:length]) != list(second[:length]):
+                breaks.append(Break(match.round, players, pair, (
+                    f"not the same ballot: {' '.join(first[:length])} "
+                    f"({'ballot ' + name if name else 'not in the FMJD-64 table'}) against "
+                    f"{' '.join(second[:length])}")))
+    return breaks
+
+
+def ballots_used(matches: Sequence[MicroMatch], openings: Mapping[int, list[str] | None]
+                 ) -> dict[int, str | None]:
+    """Each game's FMJD-64 ballot code (None: not in the table)."""
+    return {g.number: ballot_name(openings.get(g.number)) for m in matches for g in m.games}
+
+
+__all__ = ["DEFAULT_BALLOT_PLIES", "Break", "ballot_name", "ballots_used",
+           "check_micro_matches", "opening_plies"]

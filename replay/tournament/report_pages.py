@@ -1,0 +1,220 @@
+"""The event report (``replay.tournament.report``) as JSON-ready rows and as HTML sections
+of the standings page (``replay.tournament.pages``: same style, each table in its own
+section so that the page's other tables are left as they are)."""
+
+from __future__ import annotations
+
+from functools import partial
+from html import escape
+
+from replay.tournament.micromatch import MicroMatch
+from replay.tournament.report import EventReport
+from replay.tournament.teams import scheveningen
+from replay.tournament.timecontrol import FlagFall
+
+
+def _text(report: EventReport, points: float | None) -> str:
+    return "*" if points is None else report.event.scoring.text(points)
+
+
+def game_scores(report: EventReport, match: MicroMatch) -> list[str]:
+    """Each game of a micro-match as ``first-second`` points (``2-0``, ``1-1``, ``*``)."""
+    scoring = report.event.scoring
+    found = []
+    for game in match.games:
+        white = game.white == match.first
+        mine, theirs = scoring.points(game.outcome, white), scoring.points(game.outcome, not white)
+        found.append("*" if mine is None else f"{scoring.text(mine)}-{scoring.text(theirs)}")
+    return found
+
+
+def flag_fall_text(report: EventReport, fall: FlagFall) -> str:
+    """A flag fall with its game's players and round."""
+    return f"{report.event.pairings[fall.game - 1].title()}: {fall.what()}"
+
+
+def match_rows(report: EventReport) -> list[dict[str, object]]:
+    """One dict per micro-match: round, part, first, second, games, results, score,
+    ballots."""
+    rows = []
+    for match in report.matches:
+        a, b = match.score
+        rows.append({"round": match.round, "part": match.part, "first": match.first,
+                     "second": match.second, "games": [g.number for g in match.games],
+                     "results": game_scores(report, match),
+                     "score": [a, b], "winner": match.winner, "finished": match.finished,
+                     "ballots": [report.ballots.get(g.number) for g in match.games]})
+    return rows
+
+
+def report_json(report: EventReport) -> dict[str, object]:
+    """The report as one JSON-ready dict (keys left out where the event has nothing)."""
+    found: dict[str, object] = {}
+    if report.matches:
+        found["micro_matches"] = {
+            "games_each": report.declared, "matches": match_rows(report),
+            "standings": [dict(vars(row)) for row in report.match_rows],
+            "not_played": [list(pair) for pair in report.never_met],
+            "breaks": [{"round": b.round, "players": list(b.players), "games": list(b.games),
+                        "what": b.what} for b in report.breaks]}
+    if report.knockout:
+        found["knockout"] = [{"round": r.name, "problems": r.problems, "ties": [
+            {"first": t.first, "second": t.second, "score": list(t.score), "winner": t.winner,
+             "why": t.why(), "games": [g.number for m in t.parts for g in m.games]}
+            for t in r.ties]} for r in report.knockout]
+    if report.teams:
+        found["teams"] = {
+            "players": report.teams,
+            "standings": [dict(vars(row)) for row in report.team_rows],
+            "matches": [{"round": m.round, "teams": list(m.teams),
+                         "board_points": list(m.board_points),
+                         "games": [g.number for g in m.games]} for m in report.team_matches]}
+    if report.time_controls or report.flag_falls:
+        found["time_controls"] = {
+            "tags": [{"tag": text, "games": times, "read": str(control) if control else None}
+                     for text, (control, times) in report.time_controls.items()],
+            "errors": report.time_errors,
+            "flag_falls": [{"game": f.game, "white": report.event.pairings[f.game - 1].white,
+                            "black": report.event.pairings[f.game - 1].black, "move": f.move,
+                            "side": "white" if f.white else "black", "result": f.result,
+                            "contradicted": f.contradicted} for f in report.flag_falls]}
+    return found
+
+
+def _table(table_id: str, heads: list[str], rows: list[list[object]], numeric: set[int]) -> str:
+    head = "".join(f'<th{" class=num" if k in numeric else ""}>{escape(h)}</th>'
+                   for k, h in enumerate(heads))
+    body = "".join("<tr>" + "".join(
+        f'<td{" class=num" if k in numeric else ""}>{escape("" if v is None else str(v))}</td>'
+        for k, v in enumerate(row)) + "</tr>" for row in rows)
+    return (f'<div class="scroll"><table id="{table_id}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
+
+
+def _list(items: list[str], css: str = "note") -> str:
+    return f'<ul class="{css}">' + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>"
+
+
+def _micro_match_html(report: EventReport) -> str:
+    text = partial(_text, report)
+    parts = [f'<section class="event" id="micro-matches"><h2>Micro-matches</h2><p>'
+             f"{len(report.matches)} "
+             f"micro-matches of {report.declared} games · a won micro-match 2 points, drawn "
+             "1, lost 0</p>",
+             "<h3>Standings by micro-matches</h3>",
+             _table("micro-match-standings", ["#", "Player", "Match pts", "Game pts",
+                                              "Matches", "W", "D", "L"],
+                    [[r.place, r.player, text(r.match_points), text(r.game_points), r.matches,
+                      r.won, r.drawn, r.lost] for r in report.match_rows],
+                    {2, 3, 4, 5, 6, 7})]
+    if report.never_met:
+        parts.append(f'<p class="incomplete" id="not-played">{len(report.never_met)} '
+                     "micro-match(es) not in the file: " + escape("; ".join(
+                         f"{a} - {b}" for a, b in report.never_met)) + "</p>")
+    parts.append("<h3>Table of micro-matches</h3>")
+    parts.append("<p class=note>First: the player with White in the micro-match's first "
+                 "game; each game's result from the first player's side.</p>")
+    parts.append(_table("micro-match-table", ["Round", "First", "Second",
+                                              "Games", "Results", "Score", "Ballots"],
+                        [[m.round if m.part == 1 else f"{m.round} (cont. {m.part - 1})",
+                          m.first, m.second, " ".join(str(g.number) for g in m.games),
+                          " ".join(game_scores(report, m)),
+                          f"{text(m.score[0])}-{text(m.score[1])}",
+                          " ".join(report.ballots.get(g.number) or "-" for g in m.games)]
+                         for m in report.matches], {5}))
+    parts.append(f'<h3>Arbiter\'s checks</h3><p id="breaks-count">{len(report.breaks)} '
+                 "break(s) of the micro-match rules (games as declared, colours swapped, "
+                 "each pair of games from the same ballot; ballots named from the FMJD "
+                 "Drawing Table 64, '-' when not in it)</p>")
+    if report.breaks:
+        parts.append('<div id="breaks">' + _list([str(b) for b in report.breaks]) + "</div>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _knockout_html(report: EventReport) -> str:
+    text = partial(_text, report)
+    parts = ['<section class="event" id="knockout"><h2>Knockout</h2>']
+    rows = []
+    for knockout_round in report.knockout:
+        for tie in knockout_round.ties:
+            a, b = tie.score
+            rows.append([knockout_round.name, tie.first, tie.second, f"{text(a)}-{text(b)}",
+                         tie.winner or "", tie.why()])
+    parts.append(_table("bracket", ["Round", "Player", "Opponent", "Score", "Through",
+                                    "Why"], rows, {3}))
+    problems = [p for r in report.knockout for p in r.problems]
+    if problems:
+        parts.append(f'<div class="incomplete">{_list(problems, "incomplete")}</div>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _teams_html(report: EventReport) -> str:
+    text = partial(_text, report)
+    parts = ['<section class="event" id="teams"><h2>Teams</h2>',
+             _table("team-standings", ["#", "Team", "Match pts", "Board pts", "Matches", "W",
+                                       "D", "L", "Players"],
+                    [[r.place, r.team, text(r.match_points), text(r.board_points), r.matches,
+                      r.won, r.drawn, r.lost, ", ".join(r.players)] for r in report.team_rows],
+                    {2, 3, 4, 5, 6, 7}),
+             "<h3>Team matches</h3>",
+             _table("team-matches", ["Round", "Team", "Team", "Board points", "Games"],
+                    [[m.round, m.teams[0], m.teams[1],
+                      f"{text(m.board_points[0])}-{text(m.board_points[1])}",
+                      " ".join(str(g.number) for g in m.games)] for m in report.team_matches],
+                    set())]
+    met = sorted({m.teams for m in report.team_matches})
+    for first, second in met:
+        rows, columns, cells = scheveningen(report.event, report.teams, first, second)
+        body = [[player, *(" ".join(text(p) for p in cell) for cell in line),
+                 text(sum(p or 0 for cell in line for p in cell))]
+                for player, line in zip(rows, cells, strict=True)]
+        parts.append(f"<h3>Scheveningen: {escape(first)} against {escape(second)}</h3>")
+        parts.append(_table(f"scheveningen-{len(parts)}", [first, *columns, "Points"], body,
+                            set(range(1, len(columns) + 2))))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _time_html(report: EventReport) -> str:
+    parts = ['<section class="event" id="time-controls"><h2>Time controls</h2>']
+    if report.time_controls:
+        parts.append(_table("time-control-table", ["TimeControl", "Read as", "Games"],
+                            [[text, str(control) if control else "not read", times]
+                             for text, (control, times) in report.time_controls.items()],
+                            {2}))
+    else:
+        parts.append("<p>No TimeControl tag in the games.</p>")
+    if report.time_errors:
+        parts.append(_list(report.time_errors, "incomplete"))
+    if report.flag_falls:
+        parts.append('<h3>Flag falls</h3><ul id="flag-falls">' + "".join(
+            f'<li{" class=incomplete" if f.contradicted else ""}>'
+            f"{escape(flag_fall_text(report, f))}</li>" for f in report.flag_falls) + "</ul>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+# The report's tables fit their columns (the page's style spreads a table over the width).
+SECTION_STYLE = ("<style>section.event table{width:auto;min-width:40%}"
+                 "section.event .num{text-align:right}"
+                 "section.event ul{padding-left:1.2em}"
+                 "section.event .incomplete{color:#b00;font-weight:600}</style>")
+
+
+def report_html(report: EventReport) -> str:
+    """The report's sections of the standings page ('' when the event has none)."""
+    parts = [SECTION_STYLE]
+    if report.matches:
+        parts.append(_micro_match_html(report))
+    if report.knockout:
+        parts.append(_knockout_html(report))
+    if report.teams:
+        parts.append(_teams_html(report))
+    if report.time_controls or report.flag_falls:
+        parts.append(_time_html(report))
+    return "".join(parts) if len(parts) > 1 else ""
+
+
+__all__ = ["flag_fall_text", "game_scores", "match_rows", "report_html", "report_json"]

@@ -1,0 +1,55 @@
+"""``pdn --help`` stays fast: importing the command line, and printing its help, import none
+of the heavy modules (checked by the modules loaded in a fresh interpreter, not by a time).
+A command imports what it needs when it runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+# pandas, Lark and the compiled grammar, the rules core, pydantic (typer's adapters coerce a
+# command's values with it), rich's help formatter (markdown-it, pygments) and its console.
+HEAVY = ("pandas", "numpy", "lark", "pdn.parser", "pdn.reader", "replay.board",
+         "replay.movegen", "replay.replayer", "pydantic", "typer._adapters", "typer.rich_utils",
+         "rich", "markdown_it", "pygments")
+
+PROBE = """
+import contextlib, io, json, sys
+from pdn.cli.app import main
+sys.argv = ["pdn", *{args!r}]
+if sys.argv[1:]:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+        main()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def loaded(*args: str) -> set[str]:
+    """The modules a fresh interpreter holds after importing the CLI and running ``args``."""
+    found = subprocess.run([sys.executable, "-c", PROBE.format(args=list(args))],
+                           capture_output=True, text=True, check=True)
+    return set(json.loads(found.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize("args", [(), ("--help",)])
+def test_the_command_line_and_its_help_import_no_heavy_module(args):
+    modules = loaded(*args)
+    assert "pdn.cli.validate" in modules  # the probe did import the command line
+    assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
+
+
+def test_a_command_s_help_imports_only_typer_s_value_checks():
+    # typer checks the values of a command's options with pydantic (typer._adapters), even
+    # for --help; the rest stays out.
+    modules = loaded("validate", "--help")
+    assert not modules & (set(HEAVY) - {"pydantic", "typer._adapters"})
+
+
+def test_a_command_that_runs_imports_what_it_needs(tmp_path):
+    game = tmp_path / "game.pdn"
+    game.write_text("1. 11-15 23-19 *\n", encoding="utf-8")
+    modules = loaded("validate", "--jobs", "1", str(game))
+    assert {"pdn.parser", "replay.replayer"} <= modules  # the probe above can see them

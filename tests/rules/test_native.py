@@ -1,0 +1,306 @@
+"""The native rules core (replay.native, replay/_native.c) against the Python core, the
+reference: the same capture routes and quiet moves in the same order, the same legal moves and
+positions after them, the same perft counts (the published tables of docs/rules.md too), and
+the same moves for every text it replays (on hypothesis-made positions of every variant it
+takes, and on every game of ../shared/data). No input may crash the interpreter.
+
+``PDN_FULL_DATA=1`` replays every game of ../shared/data (a few minutes); otherwise the first
+games of each file.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import SHARED_DATA, require
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pdn import compiled
+from pdn.reader import read_games
+from replay import native
+from replay.board import Board, Position, RestrictedPosition, for_variant, start_position
+from replay.move import Move
+from replay.movegen import WHITE, generator_for
+from replay.native import MAX_SQUARES, available, main_line_tokens, rules_for
+from replay.perft import python_perft
+from replay.replayer import _native_moves, replay_game
+from replay.resolve import Resolution, plain_mover, record_of_text, resolve
+from replay.validate.reports import report_games
+from replay.variants import VARIANTS, Variant, get_variant
+
+
+def test_the_native_core_is_there_where_it_was_built():
+    if compiled.wants_pure():
+        assert not available()
+        return
+    require(available(), "the native rules core (pip install -e . with a C compiler)")
+
+
+if not available():
+    pytest.skip("the native rules core is not built here", allow_module_level=True)
+
+NATIVE = [v for v in VARIANTS if rules_for(v) is not None]
+LEFT = [v.name for v in VARIANTS if rules_for(v) is None]
+
+
+def test_only_boards_past_64_squares_are_left_to_python():
+    assert LEFT == ["canadian"]
+    assert generator_for(get_variant("canadian")).size > MAX_SQUARES
+
+
+PLY_MOVES = 2048  # moves the native core holds for one position (PLYMOVES in _native.c)
+
+
+def fields(move: Move) -> tuple:
+    return move.origin, move.path, move.captures, move.promotes, move.captured_mask
+
+
+@st.composite
+def positions(draw: st.DrawFn, variant: Variant) -> Position:
+    """Any placement of men and kings on the variant's board, either side to move (Frisian:
+    with any king-move streaks)."""
+    squares = variant.geometry.playable
+    pieces = draw(st.lists(st.sampled_from("..wWbB"), min_size=len(squares),
+                           max_size=len(squares)))
+    white = black = kings = 0
+    for square, piece in zip(squares, pieces, strict=True):
+        bit = 1 << square
+        if piece in "wW":
+            white |= bit
+        elif piece in "bB":
+            black |= bit
+        if piece in "WB":
+            kings |= bit
+    turn = draw(st.sampled_from((0, 1)))
+    if not variant.max_king_moves:
+        return Position(white, black, kings, turn)
+    streak = st.just((-1, 0)) | st.tuples(st.sampled_from(squares), st.integers(1, 4))
+    return RestrictedPosition(white, black, kings, turn, (draw(streak), draw(streak)))
+
+
+def sides(position: Position) -> tuple[int, int, int, int]:
+    if position.turn == WHITE:
+        return position.white, position.black, position.kings, WHITE
+    return position.black, position.white, position.kings, position.turn
+
+
+CASES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("variant", NATIVE, ids=lambda v: v.name)
+@CASES
+@given(data=st.data())
+def test_routes_and_quiet_moves_are_the_references(variant: Variant, data: st.DataObject):
+    position = data.draw(positions(variant))
+    origins = data.draw(st.sampled_from((-1, 1 << variant.geometry.playable[3], 0)))
+    native = rules_for(variant)
+    generator = generator_for(variant)
+    frozen = position.frozen_kings(variant.max_king_moves)
+    reference = (generator.captures(*sides(position), origins),
+                 generator.quiet_moves(*sides(position), frozen))
+    try:
+        captures, quiet = native.routes(position, origins)
+    except OverflowError:  # only where a list is longer than the native buffers
+        assert max(len(moves) for moves in reference) > PLY_MOVES
+        return
+    assert [fields(m) for m in captures] == [fields(m) for m in reference[0]]
+    assert [fields(m) for m in quiet] == [fields(m) for m in reference[1]]
+    assert native.has_capture(position) == generator.has_capture(*sides(position))
+
+
+@pytest.mark.parametrize("variant", NATIVE, ids=lambda v: v.name)
+@CASES
+@given(data=st.data())
+def test_legal_moves_positions_and_perft_are_the_references(variant: Variant,
+                                                            data: st.DataObject):
+    position = data.draw(positions(variant))
+    native = rules_for(variant)
+    board = Board(variant, position)
+    try:
+        legal = native.legal_moves(position)
+    except OverflowError:  # only where a list is longer than the native buffers
+        assert len(board.capture_routes()) > PLY_MOVES or len(board.legal_moves()) > PLY_MOVES
+        return
+    assert [fields(m) for m in legal] == [fields(m) for m in board.legal_moves()]
+    generator = generator_for(variant)
+    for keep in (False, True):
+        assert native.perft(position, 2, keep) == python_perft(generator, position, 2, keep)
+    if variant.max_king_moves:
+        return
+    # each legal move written in full replays to the reference's position
+    for move in legal[:6]:
+        line = native.replay_line(position, [board.move_text(move, full_path=True)])
+        resolution = reference(board, board.move_text(move, full_path=True))
+        if line.plies:
+            assert fields(line.moves[0]) == fields(resolution.move)
+            assert line.final == position.play(resolution.move)
+        else:
+            assert resolution.move is None or resolution.warning or not native.replays
+
+
+def reference(board: Board, text: str) -> Resolution:
+    """What the replayer makes of a text: its fast path's move, else ``resolve``'s answer."""
+    record = record_of_text(text)
+    move = plain_mover(board)(record)
+    return resolve(board, record) if move is None else Resolution(move)
+
+
+def square_texts(variant: Variant) -> st.SearchStrategy[str]:
+    names = sorted(variant.gametype.notation.known_squares)
+    return st.sampled_from([*names, "0", "99", "z9", "a0", "c33", ""])
+
+
+@st.composite
+def move_texts(draw: st.DrawFn, variant: Variant) -> str:
+    squares = draw(st.lists(square_texts(variant), min_size=1, max_size=5))
+    separators = draw(st.lists(st.sampled_from(["-", "x", ":", "", "X", "×", " "]),
+                               min_size=len(squares), max_size=len(squares)))
+    return "".join(s + sep for s, sep in zip(squares, separators, strict=True))[:-1] or "x"
+
+
+@pytest.mark.parametrize("variant", NATIVE, ids=lambda v: v.name)
+@CASES
+@given(data=st.data())
+def test_a_text_replayed_means_what_the_reference_resolves(variant: Variant,
+                                                           data: st.DataObject):
+    """Any text: the native replay takes it only where the reference finds the same one move
+    and nothing to say about it; everything else it leaves to Python."""
+    native = rules_for(variant)
+    if not native.replays:
+        return
+    position = data.draw(positions(variant))
+    text = data.draw(move_texts(variant))
+    line = native.replay_line(position, [text])
+    if not line.plies:
+        return
+    try:
+        resolution = reference(Board(variant, position), text)
+    except ValueError:  # no move in any notation: the native replay must not take it either
+        resolution = Resolution(None)
+    assert resolution.move is not None and not resolution.warning
+    assert fields(line.moves[0]) == fields(resolution.move)
+    assert line.final == position.play(resolution.move)
+
+
+@settings(max_examples=300, deadline=None)
+@given(white=st.integers(0, (1 << 64) - 1), black=st.integers(0, (1 << 64) - 1),
+       kings=st.integers(0, (1 << 64) - 1), turn=st.integers(-1, 2),
+       texts=st.lists(st.text(max_size=12), max_size=4),
+       name=st.sampled_from([v.name for v in NATIVE]))
+def test_any_bitboards_and_texts_are_refused_or_answered(white, black, kings, turn, texts, name):
+    """Bitboards off the board, overlapping sides, a side that is no side, any text: a
+    ValueError or an answer, never a crash."""
+    core = rules_for(get_variant(name))._core
+    try:
+        core.routes(white, black, kings, turn, -1 & ((1 << 64) - 1), 0)
+        core.perft(white, black, kings, turn, None, 2, False)
+        if rules_for(get_variant(name)).replays:
+            core.replay(white, black, kings, turn, texts)
+    except ValueError:
+        pass
+
+
+def test_bad_arguments_raise_errors_not_crashes():
+    core = rules_for(get_variant("russian"))._core
+    board = generator_for(get_variant("russian")).board_mask
+    for call in (lambda: core.routes(1 << 70, 0, 0, 0, 0, 0),
+                 lambda: core.routes(-1, 0, 0, 0, 0, 0),
+                 lambda: core.perft(0, 0, 0, 0, None, 100, False),
+                 lambda: core.perft(0, 0, 0, 0, ((99, 1), (-1, 0)), 2, False),
+                 lambda: core.perft(0, 0, 0, 0, "streaks", 2, False),
+                 lambda: core.replay(0, 0, 0, 0, 12),
+                 lambda: core.perft(board, board, 0, 0, None, 1, False)):
+        with pytest.raises((ValueError, TypeError, OverflowError)):
+            call()
+    assert core.replay(1, 0, 0, 0, [None, b"11-15"])[2] == 1  # stops at what is no text
+    start = start_position(get_variant("russian"))
+    where = (start.white, start.black, start.kings, start.turn, ["c3-d4"])
+    with pytest.raises(TypeError):
+        core.replay(*where, "no factory", None)
+    with pytest.raises(ZeroDivisionError):  # a factory's error comes back, nothing leaks
+        core.replay(*where, lambda *fields: 1 / 0, None)
+    with pytest.raises((KeyError, ValueError)):
+        type(core)({"size": 99})
+    with pytest.raises((KeyError, ValueError, TypeError)):
+        type(core)({})
+
+
+# Published counts (docs/rules.md; tests/rules/test_perft.py holds the shallower ones).
+DEEP = [("international", 8, 6483961), ("russian", 9, 4570586), ("english", 9, 3963680),
+        ("thai", 7, 1820189), ("frisian", 7, 540126)]
+
+
+@pytest.mark.parametrize(("name", "depth", "count"), DEEP)
+def test_native_perft_matches_the_published_tables(name, depth, count):
+    variant = get_variant(name)
+    assert rules_for(variant).perft(start_position(variant), depth) == count
+
+
+@pytest.mark.parametrize("variant", NATIVE, ids=lambda v: v.name)
+def test_native_perft_is_the_python_perft_from_the_start(variant: Variant):
+    generator, position = generator_for(variant), start_position(variant)
+    for keep in (False, True):
+        assert [rules_for(variant).perft(position, d, keep) for d in range(1, 5)] == [
+            python_perft(generator, position, d, keep) for d in range(1, 5)]
+
+
+def data_files() -> list[Path]:
+    if not SHARED_DATA.is_dir():
+        return []
+    return sorted(SHARED_DATA.rglob("*.pdn"))
+
+
+FULL = os.environ.get("PDN_FULL_DATA", "") not in ("", "0")
+SAMPLE = 25  # games per file in the normal run
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(SHARED_DATA)))
+def test_every_game_replays_natively_as_the_reference_does(path: Path):
+    """Each game's main line: every move the native replay takes is the reference's, with its
+    route, and a line it replays to the end ends in the reference's final position."""
+    for count, game in enumerate(read_games(path)):
+        if not FULL and count >= SAMPLE:
+            break
+        replayed = replay_game(game)
+        native = rules_for(replayed.variant)
+        texts = main_line_tokens(replayed.game)
+        if native is None or texts is None or any(e.code == "bad-fen" for e in replayed.errors):
+            continue
+        line = native.replay_line(for_variant(replayed.start, replayed.variant), texts)
+        assert line.plies <= len(replayed.moves), (game.line, line.stop)
+        for mine, theirs in zip(line.moves, replayed.moves, strict=False):
+            assert fields(mine) == fields(theirs), game.line
+        if line.stop == "end" and not replayed.errors:
+            assert line.plies == len(replayed.moves)
+            assert line.final == replayed.final
+
+
+def validate_rows(games: list) -> list[str]:
+    return [json.dumps(report.as_dict(), ensure_ascii=False) for report in report_games(games)]
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(SHARED_DATA)))
+def test_validate_rows_are_the_same_with_and_without_the_native_core(
+        path: Path, monkeypatch: pytest.MonkeyPatch):
+    """``pdn validate --json``'s rows, byte for byte, whether the main lines are replayed
+    natively or by Python alone."""
+    games = list(itertools.islice(read_games(path), None if FULL else SAMPLE))
+    rows = validate_rows(games)
+    with monkeypatch.context() as patch:
+        patch.setattr(native, "rules_for", lambda variant: None)
+        assert validate_rows(games) == rows
+
+
+def test_the_fast_path_is_taken():
+    """The replayer takes the moves of a plain record from the native core."""
+    game = next(read_games(SHARED_DATA / "english" / "OCA_2.0.pdn")) if SHARED_DATA.is_dir() \
+        else None
+    if game is None:
+        pytest.skip("../shared/data is not present")
+    replayed = replay_game(game)
+    assert len(_native_moves(replayed)) == len(replayed.moves) > 0

@@ -1,0 +1,98 @@
+"""The desk behind ``pdn serve`` without the server: its edits on real games with slips
+made on purpose, its typed games, its refusals and writing back."""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+
+import pytest
+from support.slips import clean_games, make_slip
+
+from pdn.reader import PdnText, read_games
+from pdn.writer import write_game
+from replay.replayer import replay_game
+from replay.serve.desk import Desk, DeskError, typed_game
+from replay.validate.repair import repair_game, suggest, sure_repair
+from replay.variants import ENGLISH, RUSSIAN
+
+ARCHIVE = "games-checkers/russian/World_Championship_1998.pdn"
+
+
+def test_a_suggestion_applied_is_the_repair_pdn_convert_repair_makes(shared_data: Path,
+                                                                      tmp_path: Path):
+    rng = random.Random(39)
+    slipped = []
+    for game, replayed in clean_games(shared_data / ARCHIVE, RUSSIAN, first=12):
+        broken = make_slip(game, replayed, "missing", rng)
+        if broken is not None:
+            broken.tags["GameType"] = "25"
+            slipped.append(broken)
+    path = tmp_path / "slipped.pdn"
+    path.write_text("".join(write_game(game) + "\n\n" for game in slipped), encoding="utf-8")
+    desk = Desk()
+    desk.add_file(str(path))
+    mended = 0
+    for number, game in enumerate(read_games(path), 1):
+        found = suggest(game, RUSSIAN)
+        chosen = sure_repair(found)
+        if chosen is None:
+            continue
+        expected = copy.deepcopy(game)
+        assert repair_game(expected, RUSSIAN).mend == chosen.mend
+        edited = desk.apply_suggestion(number, found.index(chosen))
+        assert edited.text == write_game(expected) + "\n\n"
+        assert str(edited.row["status"]) == "valid" and edited.edited
+        mended += 1
+    assert mended >= 8
+    untouched = [game.text for game in desk.games if not game.edited]
+    assert all(text in path.read_text(encoding="utf-8") for text in untouched)
+
+
+def test_a_typed_english_game_is_numbered_and_its_legal_moves_listed_as_the_replayer_does():
+    typed = typed_game("english", ["11-15", "23-19", "8-11", "22-17", "15-24"])
+    assert typed.accepted == ["11-15", "23-19", "8-11", "22-17"]
+    assert typed.error is not None and typed.error.startswith("15-24:")
+    listed = typed.error.split("legal moves: ")[1].split()
+    assert typed.legal == listed
+    game = next(read_games(PdnText(typed.pdn)))
+    replayed = replay_game(game)
+    assert (replayed.variant, str(replayed.status), len(replayed.moves)) == (ENGLISH,
+                                                                            "valid", 4)
+
+
+@pytest.mark.parametrize("edit, reason", [
+    (lambda desk: desk.set_text(1, "1. c3-d4 *\n\n1. c3-d4 *\n"), "holds 2 games"),
+    (lambda desk: desk.set_tag(1, "Bad Name", "x"), "not a tag name"),
+    (lambda desk: desk.set_tag(1, "White", 'A "quoted" name'), "cannot hold quotes"),
+    (lambda desk: desk.set_move(1, 9, "c3-d4"), "has no ply 10"),
+    (lambda desk: desk.set_move(1, 0, "c3 d4"), "is not one move"),
+    (lambda desk: desk.apply_suggestion(1, 0), "has no suggestion 1"),
+    (lambda desk: desk.game(2), "there is no game 2"),
+    (lambda desk: typed_game("nonsense", []), "unknown variant"),
+])
+def test_refusals_say_why_and_change_nothing(edit, reason):
+    desk = Desk()
+    desk.add_text("t.pdn", '[GameType "25"]\n\n1. c3-d4 f6-g5 *\n')
+    before = desk.game(1).text
+    with pytest.raises(DeskError, match=reason):
+        edit(desk)
+    assert desk.game(1).text == before and not desk.game(1).edited
+
+
+def test_writing_back_keeps_the_first_original(tmp_path: Path):
+    path = tmp_path / "r.pdn"
+    original = '{a file}\n[GameType "25"]\n\n1. c3-d4 f6-g5 *\n'
+    path.write_text(original, encoding="utf-8")
+    desk = Desk()
+    document = desk.add_file(str(path))
+    desk.set_move(1, 1, "f6-e5")
+    assert desk.write_back(document).read_text(encoding="utf-8") == original
+    desk.set_move(1, 1, "b6-a5")
+    desk.write_back(document)
+    assert path.with_name("r.pdn.orig").read_text(encoding="utf-8") == original
+    assert path.read_text(encoding="utf-8") == original.replace("f6-g5", "b6-a5")
+    uploaded = desk.add_text("u.pdn", "1. c3-d4 *\n")
+    with pytest.raises(DeskError, match="download it instead"):
+        desk.write_back(uploaded)
