@@ -376,6 +376,6 @@ def test_a_game_that_cannot_be_read_says_why_and_exits_1(tmp_path, game):
     out = tmp_path / "v.html"
     result = CliRunner().invoke(app, ["view", str(source), "-o", str(out), *game])
     assert result.exit_code == 1, result.output
-    assert "1 game that cannot be read" in result.output
+    assert "games that do not replay: 1 unreadable" in result.output
     page = out.read_text(encoding="utf-8")
     assert "this game could not be read: unexpected '}' at 5:10" in page
