@@ -3,11 +3,12 @@ moves) and tabulate each game's and each player's accuracy."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 
@@ -22,7 +23,8 @@ from .options import (
     UntaggedVariantOption,
     variant_choice,
 )
-from .sources import SourceError, collect_sources, read_inputs
+from .signals import TERMINATED
+from .sources import SourceError, collect_sources, exit_if_no_sources, read_inputs
 
 DEFAULT_DEPTH = 12  # Scan 2.0 reports its evaluation from depth 12 on
 
@@ -70,7 +72,8 @@ def analyse(
         "--jobs", "-j", min=1, metavar="N", help="Engine processes, each on its own games.")]
     = 1,
     timeout: Annotated[float, typer.Option(
-        min=0.1, metavar="SECONDS", help="How long the engine may take to start.")] = 60.0,
+        min=0.1, metavar="SECONDS", help="How long the engine may take to start, and each "
+        "search: --movetime and this more, under --depth this in all.")] = 60.0,
     json_rows: JsonOption = False,
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
@@ -90,6 +93,9 @@ def analyse(
     blunders); --json prints a row per ply instead. Exit status: 0 all analysed, 1 some games
     not (wholly) analysed, 2 usage error or an engine that does not start.
     """
+    from rich.markup import escape
+
+    from pdn.errors import unreadable_reason
     from replay.board import Board
     from replay.engine.annotate import (
         Thresholds,
@@ -122,21 +128,26 @@ def analyse(
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
-    if not sources:
-        fail(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found")
-    if out is not None and any(Path(s).resolve() == out.resolve() for s in sources
-                               if s != "-"):
-        fail(f"{out}: the output is one of the inputs")
+    exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
+    stream = sys.stdout if out is None else _open_output(out, sources)
     try:
         games = list(read_inputs(sources, encoding))
-        done = analysed_games(out) if out is not None else {}
+        done = analysed_games(out) if out is not None and out.is_file() else {}
     except OSError as error:
         fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
-    todo = [game for game in games if game_key(game) not in done]
     console = stderr_console()
+    unreadable = set()
+    for number, game in enumerate(games, 1):  # never analysed into an empty game
+        reason = unreadable_reason(game)
+        if reason is not None:
+            unreadable.add(number)
+            console.print(f"[red]error:[/red] {game.source}: game {game.index}: cannot be "
+                          f"read, not analysed: {escape(reason)}")
+    todo = [game for number, game in enumerate(games, 1)
+            if game_key(game) not in done and number not in unreadable]
     if done:
-        console.print(f"{len(games) - len(todo)} of {len(games)} games are in {out} already: "
-                      "skipped")
+        skipped = sum(game_key(game) in done for game in games)
+        console.print(f"{skipped} of {len(games)} games are in {out} already: skipped")
 
     def start(variant_name: str):
         return popen_hub(command, cwd=engine_dir, timeout=timeout, options=options,
@@ -159,9 +170,9 @@ def analyse(
     for number, game in enumerate(games, 1):  # the games a stopped run did: rows read back
         if game_key(game) in done:
             rows_by_game[number] = rows_of_annotated(done[game_key(game)], number, thresholds)
-    numbers = [number for number, game in enumerate(games, 1) if game_key(game) not in done]
-    failed = 0
-    stream = open(out, "a", encoding="utf-8") if out is not None else sys.stdout  # noqa: SIM115
+    numbers = [number for number, game in enumerate(games, 1)
+               if game_key(game) not in done and number not in unreadable]
+    failed = len(unreadable)
     _stop_on_sigterm()
     try:
         from pdn.writer import write_game
@@ -187,25 +198,64 @@ def analyse(
                                             for row in outcome.analysis.rows]
                 if advance:
                     advance(1)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         console.print("stopped: run the same command again to go on where it stopped")
-        raise typer.Exit(130) from None
+        raise typer.Exit(TERMINATED if isinstance(stop, _Terminated) else 130) from None
+    except OSError as error:  # the output: a full or read-only disk, /dev/full
+        fail(f"{out}: cannot write: {error.strerror or error}")
     finally:
         if stream is not sys.stdout:
-            stream.close()
+            with contextlib.suppress(OSError):  # a write that failed is reported already
+                stream.close()
     rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
     _report(rows, json_rows, stdout_free=out is not None)
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
 
 
+class _Terminated(KeyboardInterrupt):
+    """A SIGTERM, stopping the run as Ctrl-C does but ending with its own status (143)."""
+
+
+def _open_output(out: Path, sources: list[str]) -> TextIO:
+    """The output, by the rule every command's outputs follow (``replay.run.output``), save
+    that games are appended to a regular file as they are done (a stopped run goes on where
+    it stopped): refused when it is an input (also through a hard link), a folder, or being
+    written by another run of analyse (a lock on it); a device or FIFO is written in
+    place. Any failure is a usage error (exit 2) naming the output."""
+    from replay.run.output import OutputError, check_outputs, output_target
+
+    try:
+        check_outputs({"-o": out}, sources)
+        target = output_target(out)
+        if not target.in_place:
+            target.path.parent.mkdir(parents=True, exist_ok=True)
+        stream = open(target.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by the run
+    except OutputError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{out}: cannot write: {error.strerror or error}")
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: no lock
+        return stream
+    if not target.in_place:
+        try:
+            fcntl.flock(stream, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            stream.close()
+            fail(f"{out}: another run of pdn analyse is writing it: wait for it to end")
+    return stream
+
+
 def _stop_on_sigterm() -> None:
     """A SIGTERM (``kill``, ``timeout``) stops the run as Ctrl-C does: the engines are closed
-    and the games done so far stay written."""
+    and the games done so far stay written; the exit status is 143, as for every command
+    (``cli.signals``)."""
     import signal
     import threading
 
     def interrupt(signum, frame):
-        raise KeyboardInterrupt
+        raise _Terminated
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, interrupt)

@@ -130,8 +130,13 @@ def _finish(console: Console, message: str, summary: Summary, rejects: Path | No
     on them, and they were passed through unchanged, to the output or to --rejects)."""
     if summary.unreadable:
         place = f"--rejects {rejects}" if rejects is not None else "the output"
-        message += (f"; {count(summary.unreadable, 'unreadable game')} passed through "
-                    f"unchanged to {place}")
+        passed = summary.unreadable - summary.left_out
+        if passed:
+            message += (f"; {count(passed, 'unreadable game')} passed through unchanged to "
+                        f"{place}")
+        if summary.left_out:
+            message += (f"; {count(summary.left_out, 'game')} too large to read left out "
+                        "(each named above)")
     console.note(message)
     raise typer.Exit(games_exit(bool(summary.unreadable)))
 

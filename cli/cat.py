@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import fail, games_exit
+from .common import fail, games_exit, write_out
 from .notes import NoteSummary
 from .options import EncodingOption, PathsArgument, VerboseOption
 from .sources import SourceError, collect_sources, nth_game, read_inputs
@@ -40,7 +40,7 @@ def cat(
                 notes.add(f"{record.source}:{diagnostic.line}:{diagnostic.column}: game "
                           f"{record.index}: {diagnostic.message}", file=record.source,
                           kind=diagnostic.code, game=record.index, label=diagnostic.severity)
-            typer.echo(write_game(record) + "\n")
+            write_out(write_game(record) + "\n\n")  # click's echo stripped CSI, kept OSC
     except NoSuchGameError as error:
         fail(str(error))
     except BrokenPipeError:

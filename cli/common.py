@@ -3,6 +3,7 @@ on stderr, and a progress bar on a terminal."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -102,6 +103,22 @@ def _say_dashboard(console: Console, link: str | None) -> None:
 
     hint = "" if importlib.util.find_spec("bokeh") else " (its pages need bokeh installed)"
     console.print(f"dask dashboard: {link}{hint}")
+
+
+# Control characters a terminal acts on (C0 but tab and line feed, DEL, C1: ESC starts both
+# CSI and OSC sequences, and U+009B is a CSI of its own).
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def write_out(text: str, stream=None) -> None:
+    """Write data to stdout (or ``stream``) as it is, save that on a terminal its control
+    characters are shown escaped (``\x1b``) rather than obeyed: escapes in a tag must not
+    drive the terminal, and the data piped or redirected is never changed."""
+    stream = stream or sys.stdout
+    if _is_terminal(stream):
+        text = _CONTROLS.sub(lambda match: match.group().encode("unicode_escape").decode(),
+                             text)
+    stream.write(text)
 
 
 def _is_terminal(stream) -> bool:

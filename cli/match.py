@@ -55,8 +55,8 @@ def match(
         "once for both players, or once per player in order.")] = None,
     timeout: Annotated[float, typer.Option(
         "--timeout", min=1.0, metavar="SECONDS",
-        help="Seconds to wait for a DXP engine to connect or "
-        "answer.")] = 60.0,
+        help="Seconds to wait for an engine to start, connect or answer; a Hub engine's "
+        "search may take --movetime and this more, under --depth this in all.")] = 60.0,
 ) -> None:
     """Play a match: every start position twice with colours swapped; the games are written
     as PDN (the engines' names, Event, Date, Round, TimeControl, FEN, the result by our rules),
@@ -87,7 +87,12 @@ def match(
                                     count=games)
     except MatchError as error:
         fail(str(error))
-    target = GameFile(output) if output and output != "-" else None
+    from replay.run.output import OutputError
+
+    try:
+        target = GameFile(output) if output and output != "-" else None
+    except (OutputError, OSError) as error:
+        fail(str(error))
     console = stderr_console()
     played: list[tuple[str, str, str]] = []
 
@@ -116,6 +121,8 @@ def match(
         if played:
             console.print(final_score(played, variant), markup=False)
         fail(str(error), ExitCode.SOME_GAMES)
+    except OSError as error:  # the output (a WriteError names it): a full disk, /dev/full
+        fail(str(error))
     console.print(final_score(played, variant), markup=False)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,17 +26,35 @@ def collect_sources(paths: list[str], suffixes: tuple[str, ...] = RECORD_SUFFIXE
             sources.append(text)
             continue
         path = Path(text)
-        if path.is_dir():
+        try:
+            kind = os.stat(path).st_mode
+        except FileNotFoundError:
+            raise SourceError(f"{text}: no such file or directory") from None
+        except OSError as error:  # a name too long, a loop of links, no permission
+            raise SourceError(f"{text}: {error.strerror or error}") from None
+        if stat.S_ISDIR(kind):
             found = sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes
                            and _readable_kind(p))
             sources.extend(str(p) for p in found)
-        elif path.exists():
+        else:
             if (why := no_games_in(path)) is not None:
                 raise SourceError(f"{text}: no games: {why}")
             sources.append(text)
-        else:
-            raise SourceError(f"{text}: no such file or directory")
     return sources
+
+
+def exit_if_no_sources(sources: list[str], paths: list[str]) -> None:
+    """The rule for inputs with no record file (an empty folder): nothing to do, which is no
+    error: a note, and exit 0, as every command that reads them does with no game."""
+    if sources:
+        return
+    import typer
+
+    from .common import stderr_console
+
+    stderr_console().print(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found: "
+                           "0 games", markup=False)
+    raise typer.Exit(0)
 
 
 SNIFFED_BYTES = 8192  # how much of a file named on the command line is looked at first

@@ -108,8 +108,6 @@ def view(
     raise typer.Exit(games_exit(bool(broken)))
 
 
-
-
 def _check_database(database: Path, sources: list[str]) -> None:
     """A usage error for a database that cannot be used, or games from standard input
     (read twice: once for the page, once for the explorer)."""

@@ -50,12 +50,15 @@ parsed: it becomes a ``too-large`` error and reading goes on after it, so memory
 bounded on any input."""
 
 
-_TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\.?)*"[^\[\]\n]*)?\])+(?:\s|\\r)*')
+# A run of tags on a line: each read as the grammar's TAG reads one (possessively: linear).
+_TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\[^"\n]|\\"(?![^\[\]"\n]*\])|\\(?="))*+'
+                      r'"[^\[\]\n]*)?\])+(?:\s|\\r)*')
 _TAG_START = re.compile(r'\s*\[[A-Za-z][A-Za-z0-9_]*\s+"')
 # A tag line that ends inside its quoted value, and the line that closes such a value: a
-# program broke the tag over two lines (the grammar's TAG reads the two as one).
-_OPEN_VALUE = re.compile(r'\s*\[[^\[\]"\n]*"(?:[^"\\\n\]]|\\.)*')
-_VALUE_CLOSE = re.compile(r'\s*(?:[^"\\\n\[\]]|\\.)*"[ \t]*\]')
+# program broke the tag over two lines (the grammar's TAG reads the two as one). Repetitions
+# are possessive, as in the grammar: memory stays flat on a line of any length.
+_OPEN_VALUE = re.compile(r'\s*\[[^\[\]"\n]*"(?:[^"\\\n\]]++|\\.)*+')
+_VALUE_CLOSE = re.compile(r'\s*(?:[^"\\\n\[\]]++|\\.)*+"[ \t]*\]')
 _EVENT_START = re.compile(r'\[Event\s+"')
 # A tag line opened with a doubled bracket (``[[Event "..."]``; group 1: the first bracket).
 _DOUBLED_BRACKET = re.compile(r'\s*(\[)\[[A-Za-z][A-Za-z0-9_]*\s+"')
@@ -64,7 +67,7 @@ _RESULT = (r"(?:1/2\s*[-:]\s*1/2|1\s*[-:]\s*0|0\s*[-:]\s*1|2\s*-\s*0|0\s*-\s*2|1
            r"|0\s*-\s*0|\*)")
 ENDS_WITH_RESULT = re.compile(rf"(?:^|\s){_RESULT}\s*$")
 # A line of results alone: after a game that ended, the same result written again.
-_RESULTS_ONLY = re.compile(rf"\s*(?:{_RESULT}\s*)+")
+_RESULTS_ONLY = re.compile(rf"\s*(?:{_RESULT}\s*)++")
 
 
 def _content_outside_comments(text: str, in_comment: bool) -> tuple[bool, bool, int]:

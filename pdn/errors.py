@@ -106,3 +106,14 @@ def internal_error(error: BaseException, chunk: Chunk) -> Diagnostic:
                f"{type(error).__name__}: {shown(str(error), 200)} (a bug of pdn-toolkit, not of "
                "the record: please report it with this game)")
     return Diagnostic("internal-error", message, chunk.line, 1)
+
+
+# The errors after which a game was not read at all (its text is not PDN the grammar reads,
+# the reader failed, or it is over the size limit): its tags at most are known.
+UNREADABLE = frozenset({"syntax", "internal-error", "too-large"})
+
+
+def unreadable_reason(game) -> str | None:
+    """Why a game (``pdn.model.Game``) could not be read, or None when it was."""
+    return next((d.message for d in game.diagnostics if d.code in UNREADABLE
+                 and d.severity == "error"), None)

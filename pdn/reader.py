@@ -174,9 +174,10 @@ def open_text(source: Source, encoding: str | None = None) -> Iterator[tuple[IO[
     try:
         with _opened_text(source, encoding) as opened:
             yield opened
-    except UnicodeDecodeError as error:
-        raise OSError(errno.EILSEQ, f"not {encoding or error.encoding} text ({error.reason}): "
-                      "give the right --encoding", source_name(source)) from error
+    except UnicodeError as error:  # also a codec's own: "undefined", UTF-16 without a BOM
+        reason = getattr(error, "reason", None) or str(error)
+        raise OSError(errno.EILSEQ, f"not {encoding or getattr(error, 'encoding', '')} text "
+                      f"({reason}): give the right --encoding", source_name(source)) from error
     except LookupError as error:
         raise OSError(errno.EINVAL, str(error), source_name(source)) from error
 

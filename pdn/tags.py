@@ -21,7 +21,10 @@ RESULTS = frozenset(
 # Result tag values that only say "unknown": accepted without a word.
 UNKNOWN_RESULTS = frozenset({"", "?", "-"})
 
-_TAG_PARTS = re.compile(r'\[\s*([^\s"\]]*)\s*(?:"((?:[^"\\]|\\.?)*)"|(.*?))\s*\]', re.S)
+# Name, then a quoted value (\" escapes a quote; a lone backslash before the closing quote
+# stands for itself) or anything up to the "]"; read possessively, so linear in the token.
+_TAG_PARTS = re.compile(r'\[\s*([^\s"\]]*)\s*(?:"((?:[^"\\]|\\[^"]|\\"(?!\s*\]\Z)|\\(?="))*+)"'
+                        r'\s*\]|(.*)\])', re.S)
 _UNESCAPE = re.compile(r'\\([\\"])')
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _UNCLOSED_QUOTE = re.compile(r'\[[^"\]]*"[^"]*\]')  # one quote only: [Round "11.1]
@@ -37,9 +40,10 @@ def split_tag(text: str) -> tuple[str, str]:
         if "\n" in quoted:
             quoted = _join_lines(match.group(1), quoted)
         return match.group(1), _UNESCAPE.sub(r"\1", quoted)
+    rest = match.group(3).rstrip()
     if _UNCLOSED_QUOTE.fullmatch(text):
-        return match.group(1), match.group(3).removeprefix('"')
-    return match.group(1), match.group(3)
+        return match.group(1), rest.removeprefix('"')
+    return match.group(1), rest
 
 
 _LINE_BREAK = re.compile(r"[ \t\r]*\n[ \t]*")
@@ -120,7 +124,7 @@ def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diag
 
 
 _BROKEN_TAG = re.compile(r"\[[^\n]*")
-_HEAD_SKIP = re.compile(r'(?:\s|\\r|\{[^}]*\}|;[^\n]*|(?m:^%[^\n]*))*')
+_HEAD_SKIP = re.compile(r'(?:\s++|\\r|\{[^}]*\}|;[^\n]*|(?m:^%[^\n]*))*+')
 
 
 @cache

@@ -191,6 +191,90 @@ print([(g.tags.get("Event"), [d.code for d in g.errors]) for g in games])
     assert done.stdout.strip() == "[('a', []), (None, ['too-large']), ('a', [])]"
 
 
+ARCHIVE_COMMANDS = [["merge", "-o", "{out}"], ["filter", "--player", "x", "--invert", "-o",
+                    "{out}"], ["dedupe", "-o", "{out}"], ["clean", "-o", "{out}"],
+                    ["split", "--by", "count:10", "-o", "{dir}"], ["merge", "-o", "{out}",
+                                                                    "--rejects", "{rej}"]]
+
+
+@pytest.mark.parametrize("command", ARCHIVE_COMMANDS)
+def test_archive_tools_never_write_a_game_over_the_limit_emptier(monkeypatch, tmp_path, command):
+    """A game over the limit was written as its bare tags, moves gone, with exit 0: now it
+    is left out (named, exit 1), and the games around it are written whole."""
+    monkeypatch.setattr(chunks, "GAME_LIMIT", 1 << 12)
+    big = '[Event "big"]\n[Site "' + "x" * 5000 + '"]\n1. 32-28 18-23 1-0\n\n'
+    source = tmp_path / "in.pdn"
+    other = '[Event "b"]\n1. 33-28 19-23 1-0\n\n'
+    source.write_text(GOOD + big + other, encoding="utf-8")
+    places = {"out": tmp_path / "o.pdn", "dir": tmp_path / "split", "rej": tmp_path / "r.pdn"}
+    args = [part.format(**places) for part in command]
+    result = runner.invoke(app, [*args, "--jobs", "1", str(source)])
+    assert result.exit_code == 1, result.output
+    assert "game 2: unreadable, left out of" in result.output
+    assert "1 game too large to read left out" in result.output
+    written = "".join(path.read_text(encoding="utf-8") for path in
+                      [places["out"], places["rej"], *places["dir"].glob("*.pdn")]
+                      if path.exists())
+    assert "big" not in written
+    assert sorted(g.tags["Event"] for g in read_games(PdnText(written))) == ["a", "b"]
+
+
+def test_index_leaves_out_a_game_over_the_limit(monkeypatch, tmp_path):
+    monkeypatch.setattr(chunks, "GAME_LIMIT", 1 << 12)
+    big = '[Event "big"]\n[Site "' + "x" * 5000 + '"]\n1. 32-28 18-23 1-0\n\n'
+    source = tmp_path / "in.pdn"
+    source.write_text(GOOD + big + GOOD, encoding="utf-8")
+    result = runner.invoke(app, ["index", "--jobs", "1", "-o", str(tmp_path / "g.db"),
+                                 str(source)])
+    assert result.exit_code == 1, result.output
+    assert "game 2: unreadable, left out of the index" in result.output
+    with sqlite3.connect(tmp_path / "g.db") as connection:
+        assert connection.execute("SELECT game_index, event FROM games ORDER BY game_index"
+                                  ).fetchall() == [(1, "a"), (3, "a")]
+
+
+@pytest.mark.parametrize("middle", [
+    '[Event "' + '\\"' * 2_000_000 + "\n",                          # a tag left open
+    '[Event "x"]\n1. 32-28 (' + "a note " * 600_000 + ") 19-23 *\n\n",  # a long comment
+    '[Event "x"]\n[Site "' + "x" * 4_000_000 + '\n y"]\n1. 32-28 *\n\n',  # a tag on two lines
+], ids=["open-tag", "paren-comment", "tag-over-lines"])
+def test_a_long_line_costs_a_small_multiple_of_its_text(tmp_path: Path, middle: str):
+    """Some 4 MB on one line, read under an address-space limit of 60 MB above what the
+    reader takes loaded: Python's re kept a backtracking entry per character where the
+    patterns repeat alternatives (600 MB for the tag left open)."""
+    if not LINUX:
+        pytest.skip("reads /proc")
+    path = tmp_path / "long.pdn"
+    path.write_text(GOOD + middle + GOOD, encoding="utf-8")
+    script = f"""
+import resource
+from pathlib import Path
+from pdn.reader import read_games
+read_games  # loaded before the limit, as the grammar is by the first game
+list(read_games(Path({str(path)!r})))
+size = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (size + (60 << 20), resource.RLIM_INFINITY))
+games = list(read_games(Path({str(path)!r})))
+print([g.tags.get("Event") for g in games])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("['a', ") and done.stdout.strip().endswith("'a']")
+
+
+@pytest.mark.parametrize("value", ["\\" * 64, '\\"' * 4000, '\\"\\' * 2000, '\\\\"' * 2000])
+def test_a_tag_left_open_on_a_hostile_line_spoils_only_its_game(value):
+    """A tag value left open on a line of backslashes (or of escaped quotes) is a syntax
+    error of its game. The tag's regular expressions once tried every way of reading each
+    backslash as an escape or as itself: 64 backslashes took longer than the age of the
+    universe, 32,000 escaped quotes 38 s (bench/hostile.py measures the time now)."""
+    text = GOOD + '[Event "' + value + "\n1. 32-28 *\n\n" + GOOD
+    games = list(read_games(text))
+    assert [(g.tags.get("Event"), [d.code for d in g.errors]) for g in games] == [
+        ("a", []), (None, ["syntax"]), ("a", [])]
+
+
 # ---- 4. workers end with their parent; SIGTERM cleans up -----------------------------------
 
 
@@ -306,3 +390,29 @@ def test_an_index_run_waits_for_the_one_writing_the_database(shared_data, tmp_pa
     assert run.returncode == 0, output
     assert f"{database}: busy: another pdn index is writing it; waiting" in output
     assert _games(database) == 34
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "punycode", "undefined"])
+@pytest.mark.parametrize("command", [["validate"], ["convert", "-o", "{out}"], ["info"]])
+def test_an_encoding_that_cannot_decode_the_file_is_a_read_error(tmp_path, encoding, command):
+    """UTF-16 without its BOM, punycode and "undefined" raise a codec's own UnicodeError,
+    which validate and convert let through as a traceback."""
+    source = tmp_path / "g.pdn"
+    source.write_text(GOOD, encoding="utf-8")
+    args = [part.format(out=tmp_path / "o.pdn") for part in command]
+    result = runner.invoke(app, [*args, str(source), "--encoding", encoding])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert f"not {encoding} text" in result.output or "could not be read" in result.output
+
+
+@pytest.mark.parametrize("command", [["info"], ["validate"], ["stats"], ["cat"],
+                                     ["convert", "-o", "{out}"], ["merge", "-o", "{out}"],
+                                     ["view", "-o", "{out}"], ["standings"], ["show"]])
+def test_an_input_name_too_long_is_a_usage_error(tmp_path, command):
+    """A 300-byte name component (ENAMETOOLONG) gave a traceback on every command."""
+    args = [part.format(out=tmp_path / "o.out") for part in command]
+    result = runner.invoke(app, [*args, str(tmp_path / ("a" * 300 + ".pdn"))])
+    assert result.exit_code == 2, result.output
+    assert "File name too long" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -162,6 +162,19 @@ def test_a_fifo_is_streamed_into_and_stays_a_fifo(folder):
 
 
 @pytest.mark.parametrize(("name", "template", "suffix"), OUTPUTS, ids=NAMES)
+def test_an_output_replaced_keeps_its_mode(folder, name, template, suffix):
+    """Atomic replacement turned an existing 0600 output into 0644."""
+    needs_extra(name)
+    out = folder / f"kept{suffix}"
+    out.write_text("old")
+    out.chmod(0o600)
+    result = run(*arguments(template, out))
+    assert result.exit_code == expected_exit(name), result.output
+    assert out.read_bytes() != b"old"
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize(("name", "template", "suffix"), OUTPUTS, ids=NAMES)
 def test_a_link_is_followed_and_kept(folder, name, template, suffix):
     needs_extra(name)
     (folder / "real").mkdir()
@@ -458,17 +471,21 @@ def test_tab_separated_outputs_quote_formulas_too(folder):
     assert "\t'@SUM(A1)\t'-2+3\t" in found.output
 
 
-def test_safe_cells_leave_numbers_and_plain_text_alone():
+@pytest.mark.parametrize("times", [1, 40])  # cell by cell (few rows), and vectorised
+def test_safe_cells_leave_numbers_and_plain_text_alone(times):
     assert safe_cell("=1+1") == "'=1+1" and safe_cell("\r=x") == "'\r=x"
     assert [safe_cell(v) for v in ("-1", "-0.5", "+3", "1e-3", -1, -2.5, None, "Ivanov")] == \
         ["-1", "-0.5", "+3", "1e-3", -1, -2.5, None, "Ivanov"]
-    frame = pd.DataFrame({"n": [-1, 2], "x": [-0.5, 1.0], "name": ["-cmd", "ok"],
-                          "kind": pd.Categorical(["@a", "b"]), "none": [None, "=z"]})
+    frame = pd.DataFrame({"n": [-1, 2] * times, "x": [-0.5, 1.0] * times,
+                          "name": ["-cmd", "ok"] * times,
+                          "kind": pd.Categorical(["@a", "b"] * times),
+                          "none": [None, "=z"] * times})
     safe = safe_frame(frame)
-    assert safe["n"].tolist() == [-1, 2] and safe["n"].dtype == frame["n"].dtype
-    assert safe["x"].tolist() == [-0.5, 1.0]
-    assert safe["name"].tolist() == ["'-cmd", "ok"] and safe["kind"].tolist() == ["'@a", "b"]
-    assert safe["none"].tolist()[1] == "'=z" and frame["name"].tolist() == ["-cmd", "ok"]
+    assert safe["n"].tolist() == [-1, 2] * times and safe["n"].dtype == frame["n"].dtype
+    assert safe["x"].tolist() == [-0.5, 1.0] * times
+    assert safe["name"].tolist() == ["'-cmd", "ok"] * times
+    assert safe["kind"].tolist() == ["'@a", "b"] * times
+    assert safe["none"].tolist()[1] == "'=z" and frame["name"].tolist() == ["-cmd", "ok"] * times
 
 
 # ---- 7. secondary outputs over inputs or over each other -------------------------------
@@ -589,3 +606,13 @@ def test_a_write_error_is_worded_as_writing(tmp_path):
     with pytest.raises(WriteError) as raised, atomic_writer("/dev/full") as stream:
         stream.write("x" * 100_000)
     assert str(raised.value) == "/dev/full: cannot write: No space left on device"
+
+
+def test_split_names_no_file_after_a_superscript_device_an_option_or_a_case_twin():
+    """split wrote COM¹.pdn (a Windows device too), -rf.pdn and --help.pdn (options to other
+    tools), and names differing only by case, one file on a case-insensitive disk."""
+    taken: dict[str, str] = {}
+    names = [file_name(key, taken) for key in ["COM\u00b9", "lpt\u00b3", "-rf", "--help",
+                                                "Smith", "smith", "SMITH"]]
+    assert names == ["_COM\u00b9.pdn", "_lpt\u00b3.pdn", "_-rf.pdn", "_--help.pdn",
+                     "Smith.pdn", "smith-2.pdn", "SMITH-3.pdn"]

@@ -63,6 +63,7 @@ class Summary:
     games: int = 0
     written: int = 0
     unreadable: int = 0
+    left_out: int = 0  # of the unreadable: too large to pass through (``Record.too_large``)
     matched: int = 0
     groups: int = 0
     removed: int = 0
@@ -80,11 +81,14 @@ class Out:
     line: int
     error: str = ""
     value: object = None  # what the command needs besides the text
+    left_out: bool = False  # a game too large to read: no text, and none may be written
 
 
 def game_text(record: Record) -> str:
     """The text of a game as it was read (an unreadable game's too), so that selecting
     games never rewrites them; a game sharing its chunk with others is written afresh."""
+    if record.too_large:  # only its head was read: writing that would empty the game
+        return ""
     if record.game is not None and record.part[1] > 1:
         return canonical_text(record)
     return record.text if record.text.endswith("\n\n") else record.text.rstrip("\n") + "\n\n"
@@ -107,6 +111,11 @@ def _unreadable(item: Located[Out], summary: Summary, rejects: IO[str] | None, n
     output)."""
     summary.unreadable += 1
     place = "--rejects" if rejects is not None else "the output"
+    if item.result.left_out:  # too large to hold: never written emptier, left out
+        summary.left_out += 1
+        note(f"{item.source}:{item.result.line}: game {item.index}: unreadable, left out of "
+             f"{place}: {item.result.error}")
+        return rejects
     note(f"{item.source}:{item.result.line}: game {item.index}: unreadable, passed to {place} "
          f"unchanged: {item.result.error}")
     return rejects
@@ -154,7 +163,8 @@ class FilterTask:
             if record.game is None:  # kept unless its tags alone rule it out
                 ruled_out = not self.screen(record.tags)
                 results.append(Out("" if ruled_out else game_text(record), record.line,
-                                   "" if ruled_out else record.error))
+                                   "" if ruled_out else record.error,
+                                   left_out=record.too_large and not ruled_out))
                 continue
             matched = self.criteria.matches(record.game, self.settings.choice.default,
                                             self.settings.choice.override, date,
@@ -214,7 +224,7 @@ class CopyTask:
     """Every game as PDN 3.0 text."""
 
     def __call__(self, records: list[Record]) -> list[Out]:
-        return [Out(game_text(r), r.line, r.error) for r in records]
+        return [Out(game_text(r), r.line, r.error, left_out=r.too_large) for r in records]
 
 
 def merge_games(sources: list[str], out: IO[str], settings: Settings, *,
@@ -240,7 +250,8 @@ class CleanTask:
         results = []
         for record, date in zip(records, _dates(records), strict=True):
             if record.game is None:
-                results.append(Out(canonical_text(record), record.line, record.error))
+                results.append(Out(canonical_text(record), record.line, record.error,
+                                   left_out=record.too_large))
                 continue
             choice = self.settings.choice
             changes = clean_game(record.game, choice.default, date, self.options,
@@ -320,7 +331,8 @@ class SplitTask:
                        if record.game is not None else choice.default)
             keys = None if self.kind == "count" else split_keys(record.tags, self.kind,
                                                                  variant, date)
-            results.append(Out(game_text(record), record.line, record.error, keys))
+            results.append(Out(game_text(record), record.line, record.error, keys,
+                               record.too_large))
         return results
 
 
@@ -377,9 +389,11 @@ def _agreed_variants(items: Iterator[Located[Out]], choice: RulesChoice
                                lambda item: keys(item).key or "", followed)
 
 
-# Names Windows keeps for devices, whatever their case or extension ("nul.pdn" too).
-WINDOWS_RESERVED = frozenset(["CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(10)),
-                              *(f"LPT{n}" for n in range(10))])
+# Names Windows keeps for devices, whatever their case or extension ("nul.pdn" too), the
+# superscript digits among them (Microsoft's "Naming Files, Paths, and Namespaces").
+WINDOWS_RESERVED = frozenset(["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
+                              *(f"{port}{n}" for port in ("COM", "LPT")
+                                for n in [*range(10), "\u00b9", "\u00b2", "\u00b3"])])
 
 
 def file_name(key: str, taken: dict[str, str]) -> str:
@@ -389,8 +403,11 @@ def file_name(key: str, taken: dict[str, str]) -> str:
     stem = re.sub(r"[^\w.-]+", "_", key, flags=re.UNICODE).strip("._")[:80] or "unknown"
     if stem.split(".", 1)[0].upper() in WINDOWS_RESERVED:  # CON.pdn cannot be made there
         stem = f"_{stem}"
+    if stem.startswith("-"):  # "-rf.pdn", "--help.pdn": read as options by other tools
+        stem = f"_{stem}"
+    used = {value.casefold() for value in taken.values()}  # case-insensitive file systems
     name, number = f"{stem}.pdn", 2
-    while name in taken.values():
+    while name.casefold() in used:
         name, number = f"{stem}-{number}.pdn", number + 1
     taken[key] = name
     return name
@@ -474,6 +491,8 @@ def split_games(sources: list[str], directory: str | os.PathLike, by: str,
             if item.result.error and _unreadable(item, summary, rejects, note) is not None:
                 rejects.write(item.result.text)
                 continue
+            if item.result.left_out:  # a game too large to pass through: left out
+                continue
             value = item.result.value
             keys = (value.keys if isinstance(value, VariantKeys) else value) or [
                 f"{(summary.games - 1) // size + 1:04d}"]
@@ -507,7 +526,8 @@ class DedupeTask:
         results = []
         for record, date in zip(records, _dates(records), strict=True):
             if record.game is None:
-                results.append(Out(game_text(record), record.line, record.error))
+                results.append(Out(game_text(record), record.line, record.error,
+                                   left_out=record.too_large))
                 continue
             choice = self.settings.choice
             found = fingerprint(record.game, choice.default, choice.override, date,
@@ -597,8 +617,9 @@ def _dedupe_on_cluster(runner: DaskRunner, sources: list[str], out: IO[str],
         if settings.progress is not None:
             settings.progress(facts.size)
         summary.games += facts.games
-        for index, line, error in facts.unreadable:
-            place = Located(facts.source, run.offsets[-1] + index + 1, Out("", line, error))
+        for index, line, error, left_out in facts.unreadable:
+            place = Located(facts.source, run.offsets[-1] + index + 1,
+                            Out("", line, error, left_out=left_out))
             _unreadable(place, summary, rejects, note)
     if not run.partitions:
         return summary

@@ -329,8 +329,12 @@ def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
     dates = []
     for name, text in (("--date-from", date_from), ("--date-to", date_to)):
         parts = date_parts_of(text) if text else None
-        if parts is not None and date_range(parts) is None:
-            raise CriterionError(f"{name} '{text}' is not a date")
+        if text and (not _CRITERION_DATE.fullmatch(text.strip()) or parts is None
+                     or date_range(parts) is None  # read strictly, unlike a Date tag:
+                     or sum(part is not None for part in parts)  # no month 13 dropped
+                     < len(re.split(r"[./-]", text.strip()))):
+            raise CriterionError(f"{name} '{text}' is not a date: give 1990, 1990.06 or "
+                                 "1990.06.01")
         dates.append(parts)
     _check_ranges(dates[0], dates[1], date_from, date_to, min_plies, max_plies)
     return Criteria(
@@ -361,6 +365,10 @@ def _check_texts(*, players: list[str], white: list[str], black: list[str],
             opening_records(moves)
         except MoveLineError as error:
             raise CriterionError(str(error)) from None
+
+
+# A date given as a criterion: a year, a month or a day, as PDN writes dates ("-" or "/" also).
+_CRITERION_DATE = re.compile(r"\d{4}(?:[./-]\d{1,2}(?:[./-]\d{1,2})?)?")
 
 
 def _check_ranges(low: DateParts | None, high: DateParts | None, date_from: str | None,

@@ -59,7 +59,7 @@ class PartFacts:
     source: str
     size: int
     games: int
-    unreadable: tuple[tuple[int, int, str], ...]
+    unreadable: tuple[tuple[int, int, str, bool], ...]  # index, line, error, left out
 
 
 def _records(partition: Partition) -> list[Record]:
@@ -110,7 +110,7 @@ def fingerprint_part(partition: Partition, number: int, settings: Settings
     results = DedupeTask(settings)(_records(partition))
     rows = [(ordinal(number, index), out.value) for index, out in enumerate(results)
             if isinstance(out.value, Fingerprint) and out.value.key is not None]
-    unreadable = tuple((index, out.line, out.error)
+    unreadable = tuple((index, out.line, out.error, out.left_out)
                        for index, out in enumerate(results) if out.error)
     return (PartFacts(partition.source, partition.size, len(results), unreadable),
             fingerprint_frame(rows))

@@ -4,7 +4,8 @@ Sources are cut into partitions of whole games by a runner (``replay.run.runner`
 processes, or a Dask cluster); each worker cuts its partition into game chunks, parses them
 and runs the task over their records; only the task's small results come back, in file
 order. A game whose text the parser gave up on is a
-record without a game, carrying its original text, so that no command ever drops it.
+record without a game, carrying its original text, so that no command ever drops it; a game
+over the size limit is one with no text, which no command writes (never emptier).
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ class Record:
     error: str = ""
     part: tuple[int, int] = (0, 1)  # which game of its chunk, of how many (almost always 1)
     screened: bool = False  # left unparsed: the task's screen turned its tags down
+    # over the most characters a game may hold (``pdn.chunks.GAME_LIMIT``): only its head was
+    # read, so ``text`` is empty and no command may write the game (it would write it emptier)
+    too_large: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,11 @@ def read_records(source: str, chunks: Iterable[Chunk],
                 records.append(Record(source, chunk.line, chunk.text, None, tags,
                                       screened=True))
                 continue
+        if chunk.too_large:  # only its head was kept: no text to pass through
+            game = next(iter(parse_chunks([chunk], source)))
+            records.append(Record(source, chunk.line, "", None, game.tags,
+                                  game.errors[-1].message, too_large=True))
+            continue
         games = list(parse_chunks([chunk], source))
         for part, game in enumerate(games):
             syntax = [d for d in game.errors if d.code in ("syntax", "internal-error")]

@@ -239,6 +239,10 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: Path, digest
         games += 1
         if entry.error:
             summary.unreadable += 1
+            if not entry.pdn:  # too large to read: an empty copy would be a game emptied
+                note(f"{item.source}:{entry.line}: game {item.index}: unreadable, left out "
+                     f"of the index: {entry.error}")
+                continue
             note(f"{item.source}:{entry.line}: game {item.index}: unreadable, indexed without "
                  f"moves: {entry.error}")
         game_id = _insert_game(connection, file_id, item.index, entry)

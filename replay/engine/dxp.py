@@ -21,6 +21,7 @@ checks it against the legal moves of our board: an illegal move is an ``EngineEr
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import re
 import socket
@@ -44,6 +45,7 @@ from replay.variants import INTERNATIONAL
 
 DXP_PORT = 27531  # the SOCKET layer's port (Mesander, esocket.htm)
 MAX_LENGTH = 127  # characters of a message, the NUL aside (edxplg1.htm)
+CHAT_LIMIT = 100  # CHAT messages kept (the last ones)
 NAME_WIDTH = 32
 SQUARES = 50
 
@@ -576,7 +578,9 @@ class DxpSide:
     As ``initiator`` it sends the GAMEREQ (colour, clock, move cap, start position) when the
     game begins and waits for the GAMEACC; as follower the request came already
     (``serve_games``). During the game it sends the opponent's moves and returns the
-    engine's, each checked legal on our board; CHAT messages are kept in ``chats``, a BACKREQ
+    engine's, each checked legal on our board; the last ``CHAT_LIMIT`` CHAT messages are kept
+    in ``chats`` (a flood of them costs no memory, nor time: the wait for a move is bounded
+    whatever comes meanwhile), a BACKREQ
     is answered "not supported". At the end it exchanges the two GAMEEND messages; ``last``
     sends stop code 1 (no more games)."""
 
@@ -590,7 +594,7 @@ class DxpSide:
         self.known = 0  # plies of the game the engine knows (sent to it or received from it)
         self.minutes = 5
         self.peer_end: GameEnd | None = None
-        self.chats: list[str] = []
+        self.chats: collections.deque[str] = collections.deque(maxlen=CHAT_LIMIT)
         self._since = time.monotonic()
 
     def begin(self, board: Board, colour: int, minutes: int, max_moves: int,
@@ -672,8 +676,13 @@ class DxpSide:
     def _next(self, wanted: tuple[type, ...], timeout: float) -> Message:
         """The next message of a wanted kind; chats are kept, a BACKREQ is refused, any other
         message is a protocol error."""
+        deadline = time.monotonic() + timeout
         while True:
-            message = self.connection.receive(timeout)
+            left = deadline - time.monotonic()
+            if left <= 0:  # messages kept coming (a flood of CHAT), not the one wanted
+                kinds = "/".join(kind.__name__ for kind in wanted)
+                raise EngineError(f"{self.name} sent no {kinds} within {timeout:g} s")
+            message = self.connection.receive(left)
             if isinstance(message, wanted):
                 return message
             if isinstance(message, Chat):

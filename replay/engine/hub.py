@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import os
 import queue
 import re
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time as clock
 import weakref
@@ -36,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
+from replay.run.workers import PR_SET_PDEATHSIG
 
 if TYPE_CHECKING:
     from replay.board import Board
@@ -43,6 +46,15 @@ if TYPE_CHECKING:
 
 DEFAULT_TIMEOUT = 30.0  # seconds for start-up (``hub``, ``init``) and for ``quit``
 _EOF = None  # what the reader thread queues when the engine's output closes
+# An engine's output is read within bounds, whatever it writes: lines of at most LINE_LIMIT
+# characters (a longer one is an error of the engine, read and dropped piece by piece), at
+# most QUEUE_LIMIT lines waiting to be taken (then the engine waits to write: a flood of
+# ``info`` costs no memory), and the last STDERR_LINES lines of stderr, STDERR_WIDTH
+# characters of each, for the message when it dies.
+LINE_LIMIT = 1 << 16
+QUEUE_LIMIT = 1024
+STDERR_LINES, STDERR_WIDTH = 10, 300
+_TOO_LONG = "\0too-long"  # queued for a line over LINE_LIMIT (no engine line holds a NUL)
 
 # Scan 3.x's names of the variants (its ``param name=variant``) and ours.
 HUB_VARIANTS = {"international": "normal", "frisian": "frisian", "antidraughts": "losing",
@@ -160,12 +172,31 @@ def _score(value: float, generation: int) -> Score:
 
 @dataclass
 class _Search:
-    """What one search said: its info lines so far, its move, its errors."""
+    """What one search said: its last info line and how many came, its move, its errors."""
 
-    infos: list[Info] = field(default_factory=list)
+    info: Info | None = None
+    count: int = 0  # info lines taken (only the last is kept: a flood costs no memory)
     move: str | None = None
     ponder: str | None = None
     errors: list[str] = field(default_factory=list)
+
+
+def _death_signal():
+    """On Linux, what the engine's process runs before the engine: a request to the kernel
+    for SIGKILL when the thread that started it ends (prctl(2), kept across exec), so that
+    no engine outlives a ``kill -9`` of this program (``close`` and ``atexit`` cover every
+    other end). The C function is looked up here, in the parent: the child only calls it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+    def ask() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    return ask
 
 
 _LIVE: weakref.WeakSet[HubEngine] = weakref.WeakSet()
@@ -198,13 +229,14 @@ class HubEngine:
         self.generation = 0
         self.variant = variant
         self._stderr: list[str] = []
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[str | None] = queue.Queue(QUEUE_LIMIT)
+        self._closed = threading.Event()
         self._searching = False
         try:
             self.process = subprocess.Popen(
                 command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, encoding="utf-8", errors="replace", bufsize=1,
-                start_new_session=True)
+                start_new_session=True, preexec_fn=_death_signal())
         except OSError as error:
             raise EngineError(f"cannot start {shlex.join(command)}: {error.strerror or error}"
                               ) from None
@@ -223,16 +255,39 @@ class HubEngine:
 
     def _read(self, stream, is_stdout: bool) -> None:
         try:
-            for line in stream:
+            while line := stream.readline(LINE_LIMIT):
+                if len(line) == LINE_LIMIT and not line.endswith("\n"):
+                    if is_stdout and not self._put(_TOO_LONG):  # said at once: it may not end
+                        return
+                    while (more := stream.readline(LINE_LIMIT)) and not more.endswith("\n"):
+                        pass  # the rest of a line too long: read and dropped
+                    if not is_stdout:
+                        said = line[:STDERR_WIDTH] + "..."
+                        self._stderr = [*self._stderr[1 - STDERR_LINES:], said]
+                    continue
                 if is_stdout:
-                    self._lines.put(line.rstrip("\r\n"))
+                    if not self._put(line.rstrip("\r\n")):
+                        return
                 else:
-                    self._stderr = [*self._stderr[-9:], line.rstrip()]
+                    said = line.rstrip()
+                    said = said if len(said) <= STDERR_WIDTH else said[:STDERR_WIDTH] + "..."
+                    self._stderr = [*self._stderr[1 - STDERR_LINES:], said]
         except (OSError, ValueError):  # the stream closed under us (close())
             pass
         finally:
             if is_stdout:
-                self._lines.put(_EOF)
+                self._put(_EOF)
+
+    def _put(self, line: str | None) -> bool:
+        """Queue a line of the engine's, waiting while the queue is full; False once the
+        engine was closed (nobody takes lines any more)."""
+        while not self._closed.is_set():
+            try:
+                self._lines.put(line, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
 
     def _send(self, line: str) -> None:
         try:
@@ -255,9 +310,12 @@ class HubEngine:
         return EngineError(f"engine {self.name} {how}{said}")
 
     def _next(self, timeout: float | None, whole: float | None = None) -> str:
-        """The engine's next line; EngineError when it dies or stays silent too long
-        (``whole``: the time allowed, as the message says it)."""
+        """The engine's next line; EngineError when it dies, writes a line too long, or
+        stays silent too long: ``timeout`` is the time left (``whole``: the time allowed,
+        as the message says it), and once none is left lines still coming do not count."""
         try:
+            if timeout is not None and timeout <= 0:
+                raise queue.Empty
             line = self._lines.get(timeout=timeout)
         except queue.Empty:
             self.close()
@@ -265,20 +323,30 @@ class HubEngine:
             raise EngineError(f"engine {self.name} did not answer within {allowed:g} s"
                               ) from None
         if line is _EOF:
-            self._lines.put(_EOF)
+            with contextlib.suppress(queue.Full):
+                self._lines.put_nowait(_EOF)
             raise self._died()
+        if line == _TOO_LONG:
+            self.close()
+            raise EngineError(f"engine {self.name} sent a line longer than {LINE_LIMIT:,} "
+                              "characters")
         return line
 
-    def _until(self, word: str, timeout: float | None) -> list[str]:
-        """Lines up to and including the first whose first word is ``word``."""
-        lines = []
+    def _until(self, word: str, timeout: float | None) -> Iterator[str]:
+        """Lines up to and including the first whose first word is ``word``, as they come
+        (none kept: an engine that floods before it costs no memory)."""
         deadline = None if timeout is None else clock.monotonic() + timeout
         while True:
-            left = None if deadline is None else max(0.0, deadline - clock.monotonic())
+            left = None if deadline is None else deadline - clock.monotonic()
             line = self._next(left, timeout)
-            lines.append(line)
+            yield line
             if line.split(" ", 1)[0] == word:
-                return lines
+                return
+
+    def _wait_for(self, word: str, timeout: float | None) -> None:
+        """Skip lines up to and including the first whose first word is ``word``."""
+        for _ in self._until(word, timeout):
+            pass
 
     def close(self) -> None:
         """Stop the process at once (its whole process group): terminate, then kill, and
@@ -286,6 +354,7 @@ class HubEngine:
         process = getattr(self, "process", None)
         if process is None:
             return
+        self._closed.set()
         _LIVE.discard(self)
         if process.poll() is None:
             for sig, wait in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 5.0)):
@@ -354,7 +423,7 @@ class HubEngine:
         self._check_variant()
         self.configure(options)
         self._send("init")
-        self._until("ready", self.timeout)
+        self._wait_for("ready", self.timeout)
 
     def _check_variant(self) -> None:
         """Choose the engine's variant, or refuse one it cannot play."""
@@ -393,7 +462,7 @@ class HubEngine:
         if self._searching:  # an analysis left running: its move is no answer to this
             self._send("stop")
             end = "done" if self.generation == 2 else "move"
-            self._until(end, self.timeout)
+            self._wait_for(end, self.timeout)
             self._searching = False
         limit = limit or Limit()
         if self.generation == 2:
@@ -445,8 +514,9 @@ class HubEngine:
         if word == "info":
             info = self._info(board, line)
             if info is not None:
-                search.infos.append(info)
-        elif word == "error":
+                search.info = info
+                search.count += 1
+        elif word == "error" and len(search.errors) < 10:  # the first ten tell enough
             search.errors.append(parse_pairs(rest).get("message", rest)
                                  if self.generation == 2 else rest)
         elif (word, self.generation) in (("done", 2), ("move", 1)):
@@ -461,23 +531,23 @@ class HubEngine:
             return True
         return False
 
-    def _search_timeout(self, limit: Limit | None) -> float | None:
-        if limit is None:
-            return None
-        if limit.movetime is not None:
+    def _search_timeout(self, limit: Limit | None) -> float:
+        """The time a search may take: its own time (``movetime``, or the clock's ``time``)
+        and ``timeout`` more; under a depth or a node limit, or none, ``timeout`` in all."""
+        if limit is not None and limit.movetime is not None:
             return limit.movetime + self.timeout
-        if limit.time is not None:
+        if limit is not None and limit.time is not None:
             return limit.time + self.timeout
-        return None
+        return self.timeout
 
     def _run(self, board: Board, limit: Limit | None, mode: str) -> _Search:
         self._begin(board, limit, mode)
         search = _Search()
         wait = self._search_timeout(limit)
-        deadline = None if wait is None else clock.monotonic() + wait
+        deadline = clock.monotonic() + wait
         try:
             while True:
-                left = None if deadline is None else max(0.0, deadline - clock.monotonic())
+                left = deadline - clock.monotonic()
                 if self._consume(board, self._next(left, wait), search):
                     break
         except BaseException:  # a garbled line, a timeout, Ctrl-C: the engine goes
@@ -504,7 +574,7 @@ class HubEngine:
                     else None
             except EngineError:
                 ponder = None  # a guess about the future: not worth failing for
-        info = search.infos[-1] if search.infos else Info(depth=None, pv=[move])
+        info = search.info or Info(depth=None, pv=[move])
         if not info.pv or info.pv[0] != move:  # the move is what counts (Scan's book)
             info = Info(score=info.score, depth=info.depth, nodes=info.nodes, time=info.time,
                         pv=[move])
@@ -611,7 +681,7 @@ class Analysis:
 
     def __iter__(self) -> Iterator[Info]:
         while self.best is None:
-            seen = len(self.search.infos)
+            seen = self.search.count
             try:
                 done = self.engine._consume(self.board, self.engine._next(None), self.search)
             except BaseException:
@@ -620,13 +690,13 @@ class Analysis:
             if done:
                 self.best = self.engine._result(self.board, self.search)
                 return
-            if len(self.search.infos) > seen:  # an info line, not another answer
-                yield self.search.infos[-1]
+            if self.search.count > seen and self.search.info is not None:  # an info line
+                yield self.search.info
 
     @property
     def info(self) -> Info | None:
         """The latest ``Info``."""
-        return self.search.infos[-1] if self.search.infos else None
+        return self.search.info
 
     def stop(self) -> PlayResult:
         """Stop the search and return the engine's move (waiting for it)."""
@@ -654,8 +724,13 @@ def popen_hub(command: str | list[str], cwd: str | os.PathLike | None = None,
     """Start a Hub engine (``"dame hub"``, ``["./scan", "hub"]``) and go through its
     start-up: ``hub`` … ``wait``, the ``options`` set, ``init`` … ``ready``. ``cwd`` is its
     working folder (Scan reads ``scan.ini`` and ``data/`` there); ``timeout`` bounds the
-    start-up and every silence of a search with a time limit. Raises ``EngineError``."""
-    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    start-up and every search: one under a time limit may take that limit and ``timeout``
+    more, any other ``timeout`` in all, whatever the engine writes meanwhile. Raises
+    ``EngineError``."""
+    try:
+        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    except ValueError as error:  # "dame 'hub": a quote left open
+        raise EngineError(f"the engine command {command!r} cannot be read: {error}") from None
     if not argv:
         raise EngineError("no engine command given")
     return HubEngine(argv, None if cwd is None else str(cwd), timeout, options, variant)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -141,7 +142,8 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
               variant: str = "international") -> Iterator[Side]:
     """The side a player spec names, opened for the whole match and closed (engine quit,
     connection shut) when the block ends, whatever happens. A Hub engine is started for
-    ``variant`` (the Hub client's ``popen_hub``)."""
+    ``variant`` (the Hub client's ``popen_hub``, ``timeout`` bounding its start-up and each
+    of its searches)."""
     kind, _, rest = spec.partition(":")
     if kind == "hub" and rest:
         try:
@@ -149,7 +151,7 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
         except ImportError:
             raise MatchError("this build has no Hub client (replay.engine.hub)") from None
         extra = {} if variant == "international" else {"variant": variant}
-        with popen_hub(rest, cwd=cwd, **extra) as engine:
+        with popen_hub(rest, cwd=cwd, timeout=timeout, **extra) as engine:
             yield PlayerSide(engine)
     elif kind == "dxp" and rest:
         host, _, port = rest.rpartition(":")
@@ -264,20 +266,36 @@ def _wrap(words: list[str]) -> Iterator[str]:
 class GameFile:
     """The match's output, rewritten atomically after every game (``replay.run.output``): a stopped
     match leaves every finished game and never a half-written one. Games already in the file
-    are kept; the new ones follow."""
+    are kept; the new ones follow. A device or FIFO (``/dev/full``, a named pipe) is never
+    read: the games are streamed into it; a folder is refused (``OutputError``). Writing
+    fails with a ``WriteError`` naming the output."""
 
     def __init__(self, path: str | os.PathLike) -> None:
+        from replay.run.output import as_write_error, output_target
+
         self.path = Path(path)
+        self.text = ""
+        self.target = output_target(path)
+        if self.target.in_place:
+            return
         try:
-            self.text = self.path.read_text(encoding="utf-8")
+            self.text = self.target.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             self.text = ""
+        except (OSError, UnicodeDecodeError) as error:
+            if isinstance(error, UnicodeDecodeError):
+                error = OSError(errno.EILSEQ, "not UTF-8 text: not a match's output")
+            raise as_write_error(error, path) from None
         if self.text and not self.text.endswith("\n\n"):
             self.text = self.text.rstrip("\n") + "\n\n"
 
     def add(self, game: str) -> None:
-        from replay.run.output import write_atomically
+        from replay.run.output import atomic_writer, write_atomically
 
+        if self.target.in_place:
+            with atomic_writer(self.path) as stream:
+                stream.write(game + "\n\n")
+            return
         text = self.text + game + "\n\n"
         write_atomically(self.path, text)
         self.text = text

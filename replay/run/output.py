@@ -5,7 +5,9 @@ which applies one rule to what the path names (``output_target``):
 
 - a regular file, or a name not yet taken: written in a temporary file beside it and
   renamed over it only when the block ends without an exception (Ctrl-C included), so an
-  interrupted or failed run leaves no half-written file and the old one as it was;
+  interrupted or failed run leaves no half-written file and the old one as it was; a file
+  replaced keeps its permissions (a 0600 output stays 0600), a new one gets 0666 less the
+  umask;
 - a symbolic link: followed to its target, which is written by this rule; the link is kept;
 - a device, a FIFO or an open descriptor (``/dev/null``, ``/dev/stdout``, ``/dev/fd/3``, a
   named pipe): written in place, streamed, without a temporary (what went out is out);
@@ -142,6 +144,10 @@ def atomic_writer(path: str | os.PathLike, *, encoding: str = "utf-8",
         return
     final = target.path
     try:
+        mode = stat.S_IMODE(os.stat(final).st_mode)  # a file replaced keeps its mode
+    except OSError:
+        mode = 0o666 & ~_umask()
+    try:
         final.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".part",
                                              dir=final.parent)
@@ -152,7 +158,7 @@ def atomic_writer(path: str | os.PathLike, *, encoding: str = "utf-8",
             yield stream  # what the caller's block raises goes on as it is
             stream.flush()
             _written(lambda: os.fsync(stream.fileno()), path)
-        _written(lambda: os.chmod(temporary, 0o666 & ~_umask()), path)  # mkstemp: 0600
+        _written(lambda: os.chmod(temporary, mode), path)  # mkstemp made it 0600
         _written(lambda: os.replace(temporary, final), path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

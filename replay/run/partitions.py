@@ -69,8 +69,9 @@ class Partition:
                                   errors="pdn-latin-1" if self.guessed else "strict")
         try:
             return Chunk(stream.read(), self.line)
-        except UnicodeDecodeError as error:  # reported as pdn.reader.open_text reports it
-            raise OSError(errno.EILSEQ, f"not {self.encoding} text ({error.reason}): give "
+        except UnicodeError as error:  # reported as pdn.reader.open_text reports it
+            reason = getattr(error, "reason", None) or str(error)
+            raise OSError(errno.EILSEQ, f"not {self.encoding} text ({reason}): give "
                           "the right --encoding", self.source) from error
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO
 
 from pdn.chunks import block_chunks
+from pdn.errors import unreadable_reason
 from pdn.model import Game
 from pdn.reader import parse_chunks
 from replay.board import Board
@@ -73,7 +74,7 @@ def game_data(replayed: ReplayedGame, *, flipped: bool = False,
         "kind": kind_key(variant, flipped),
         "opening": opening_label(variant, [*replayed.positions, *(
             [replayed.final] if replayed.final is not None else [])], replayed.moves),
-        "errors": [problem.message for problem in replayed.errors],
+        "errors": problems(replayed),
         "moves": view.moves, "texts": view.texts}
     start = Board(variant, replayed.start).setup()
     number = replayed.numbering.number(0)
@@ -189,6 +190,15 @@ def _block_entries(partition: Partition, default: Variant | None, override: Vari
             kinds.setdefault(key, board_kind(replayed.variant, flipped))
             entries.append((key, entry, str(replayed.status)))
     return partition.size, entries, kinds
+
+
+def problems(replayed: ReplayedGame) -> list[str]:
+    """What the page says is wrong with a game: why it could not be read (its tags at most
+    are shown), else the moves that do not replay."""
+    reason = unreadable_reason(replayed.game)
+    if reason is not None:
+        return [f"this game could not be read: {reason}"]
+    return [problem.message for problem in replayed.errors]
 
 
 def suggestions_of(replayed: ReplayedGame) -> list[Suggestion]:

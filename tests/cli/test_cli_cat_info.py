@@ -95,3 +95,28 @@ def test_info_on_an_archive(runner, app, shared_data: Path):
     summary = json.loads(runner.invoke(app, ["info", "--json", str(path)]).stdout)
     assert summary["games"] == 460 and summary["variants"] == {"25": 460}
     assert summary["errors"] == []  # [Round "11.1] lost its quote: read, with a warning
+
+
+ESCAPES = 'a\x1b]0;pwned\x07b\x1b[2Jc\x9b1m'
+
+
+def test_cat_keeps_the_data_and_escapes_control_characters_for_a_terminal_only(tmp_path, app,
+                                                                             runner):
+    """cat stripped CSI (changing the data) but kept OSC (still driving the terminal)."""
+    import io
+
+    from pdn.cli.common import write_out
+
+    source = tmp_path / "esc.pdn"
+    source.write_text(f'[Event "{ESCAPES}"]\n1. 32-28 *\n', encoding="utf-8")
+    result = runner.invoke(app, ["cat", str(source)])
+    assert result.exit_code == 0, result.output
+    assert f'[Event "{ESCAPES}"]' in result.stdout  # piped: the data as it is
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown = Terminal()
+    write_out(f"{ESCAPES}\t\n", shown)
+    assert shown.getvalue() == "a\\x1b]0;pwned\\x07b\\x1b[2Jc\\x9b1m\t\n"

@@ -151,6 +151,10 @@ def test_star_separates_games_without_tags():
     ('[Comment "C:\\nemesis\\games\\b.xml"]', "Comment", "C:\\nemesis\\games\\b.xml"),
     ('[Site "\\"64\\", 1974"]', "Site", '"64", 1974'),    # escaped quotes (Cat.A1)
     ('[Path "C:\\dir\\"]', "Path", "C:\\dir\\"),         # a backslash before the closing quote
+    ('[Said "he said \\"hi\\"]', "Said", 'he said "hi\\'),  # the last \\" closes
+    ('[Event "a\\" b]', "Event", '"a\\" b'),            # junk after the closing quote
+    ('[Event "a" "b"]', "Event", '"a" "b"'),             # two values: read as they are
+    ('[Path "C:\\\\"]', "Path", "C:\\"),                 # an escaped backslash, then the end
 ])
 def test_tag_forms(tag, name, value):
     assert one(f"{tag}\n1. 32-28 *").tags[name] == value

@@ -10,6 +10,7 @@ import pytest
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
+from replay.archive.select import criteria_from_text
 from replay.criteria import CriterionError, check_moves, check_position, game_variants
 from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN
 
@@ -186,3 +187,11 @@ def test_a_position_must_be_one_of_some_variant():
     check_position("W:W31,32:B1,2", [RUSSIAN])
     with pytest.raises(CriterionError, match="square 'z9' is not on"):
         check_position("W:Wa1:Bz9", [RUSSIAN, INTERNATIONAL])
+
+
+@pytest.mark.parametrize("text", ["2002' OR 1=1 --", "1990.13", "1990.06.32", "90", "1990x"])
+def test_a_date_criterion_is_read_strictly(text):
+    """--date-from "2002' OR 1=1 --" was taken as the year 2002 (read as a Date tag is)."""
+    with pytest.raises(CriterionError, match="is not a date"):
+        criteria_from_text(date_from=text)
+    assert criteria_from_text(date_to="1990.6.1").date_to == (1990, 6, 1)

@@ -74,6 +74,83 @@ def fake_engine(folder: Path, name: str, answers: dict[str, list[str]],
     return [sys.executable, str(script)]
 
 
+HOSTILE = ("flood", "silent", "huge-line", "huge-stderr")
+
+
+def hostile_engine(folder: Path, name: str, behaviour: str, good: int = 0) -> list[str]:
+    """A second-protocol Hub engine that answers its first ``good`` searches (32-28 for
+    White, 19-23 for Black: legal moves of the first two plies of a game) and then, at every
+    search, does what no engine should (``HOSTILE``): ``flood`` writes ``info`` lines without
+    end and never ``done``, ``silent`` says nothing, ``huge-line`` writes one endless line,
+    ``huge-stderr`` one endless line on stderr. It ignores SIGTERM and starts a child in its
+    process group; both process ids go, a line per start, to ``folder/name.pids``. Returns
+    its command line."""
+    script = folder / f"{name}.py"
+    script.write_text(f"""import os, signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+with open({str(folder / f"{name}.pids")!r}, "a") as pids:
+    pids.write(f"{{os.getpid()}} {{child.pid}}\\n")
+searches, white = 0, True
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "quit":
+        break
+    if word == "hub":
+        print("id name=hostile", "wait", sep="\\n", flush=True)
+    elif word == "init":
+        print("ready", flush=True)
+    elif word == "pos":
+        white = line.split("pos=")[1][0] == "W"
+    elif word == "go":
+        searches += 1
+        if searches <= {good}:
+            move = "32-28" if white else "19-23"
+            print(f"info depth=1 score=0.00 pv={{move}}", f"done move={{move}}", sep="\\n",
+                  flush=True)
+        elif {behaviour!r} == "flood":
+            while True:
+                sys.stdout.write("info depth=1 nodes=1\\n" * 1000)
+        elif {behaviour!r} == "huge-line":
+            while True:
+                sys.stdout.write("x" * 65536)
+        elif {behaviour!r} == "huge-stderr":
+            while True:
+                sys.stderr.write("y" * 65536)
+        else:
+            time.sleep(600)
+""", encoding="utf-8")
+    return [sys.executable, str(script)]
+
+
+def started_processes(folder: Path, name: str) -> list[int]:
+    """The process ids a ``hostile_engine`` wrote: each start's engine and its child."""
+    path = folder / f"{name}.pids"
+    return [int(pid) for pid in path.read_text().split()] if path.exists() else []
+
+
+def all_gone(pids: list[int], within: float = 5.0) -> bool:
+    """Whether every process of ``pids`` has ended, waiting up to ``within`` seconds (a
+    SIGKILL is delivered at once but acted on when the process is next scheduled)."""
+    import time
+
+    deadline = time.monotonic() + within
+    while any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie does not count: it has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
 @dataclass(frozen=True)
 class Spec:
     """How to start one real engine, and a depth at which it reports evaluations (Scan 2.0

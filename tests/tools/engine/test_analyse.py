@@ -5,6 +5,7 @@ tables."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -16,7 +17,17 @@ from pathlib import Path
 
 import pytest
 from pdn.cli.app import app
-from support.engines import ENGINE_NAMES, Spec, engine_spec, fake_engine, start
+from support.engines import (
+    ENGINE_NAMES,
+    HOSTILE,
+    Spec,
+    all_gone,
+    engine_spec,
+    fake_engine,
+    hostile_engine,
+    start,
+    started_processes,
+)
 from typer.testing import CliRunner
 
 from pdn.model import Line, Ply
@@ -209,6 +220,7 @@ def test_an_engine_failing_on_a_game_is_restarted_for_the_next(tmp_path, wk2007,
 
 @pytest.mark.parametrize(("arguments", "message"), [
     (["--engine-cmd", "no-such-engine hub"], "cannot start no-such-engine hub"),
+    (["--engine-cmd", "dame 'hub"], "cannot be read: No closing quotation"),  # a traceback
     (["--engine-cmd", "dame hub", "--depth", "3", "--movetime", "1"], "not both"),
     (["--engine", "hub"], "--engine-cmd"),
     (["--engine", "scan"], "--engine is builtin or hub"),
@@ -261,7 +273,7 @@ def test_pdn_analyse_interrupted_leaves_no_engine_and_resumes(tmp_path, wk2007, 
     assert _processes_in(engine_dir), "the engines did not start"
     process.send_signal(sig)
     _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 130, stderr
+    assert process.returncode == (130 if sig == signal.SIGINT else 143), stderr
     assert "run the same command again" in stderr and "Traceback" not in stderr
     time.sleep(0.5)
     assert _processes_in(engine_dir) == []
@@ -277,3 +289,133 @@ def test_pdn_analyse_of_an_unreadable_input_is_exit_2(tmp_path, dame_wrapper):
     result = runner.invoke(app, ["analyse", str(tmp_path / "none.pdn"), "--engine-cmd",
                                  dame_wrapper])
     assert result.exit_code == 2 and "none.pdn" in result.output
+
+
+@pytest.mark.parametrize("behaviour", HOSTILE)
+@pytest.mark.parametrize("limit", [["--depth", "3"], ["--movetime", "0.02"]])
+def test_pdn_analyse_times_out_a_hostile_engine_and_keeps_the_games_done(tmp_path, behaviour,
+                                                                        limit):
+    """The engine answers the two searches of the first game, then floods, goes silent or
+    writes an endless line: the search ends by --timeout whatever the limit, the engine's
+    process group is killed, the first game stays written, exit 1 (an engine failed)."""
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
+                      encoding="utf-8")
+    command = hostile_engine(tmp_path, "e", behaviour, good=2)
+    out = tmp_path / "out.pdn"
+    result = runner.invoke(app, ["analyse", str(source), "-o", str(out), "--engine-cmd",
+                                 " ".join(command), "--timeout", "3", *limit])
+    assert result.exit_code == 1, result.output
+    assert "game 2: engine hostile" in result.output
+    assert [g.tags["Event"] for g in read_games(out)] == ["a"]
+    assert "[%eval 0.00]" in out.read_text(encoding="utf-8")
+    pids = started_processes(tmp_path, "e")
+    assert len(pids) == 4 and all_gone(pids)  # the probe's, the run's
+
+
+def test_sigterm_stops_pdn_analyse_on_a_flooding_engine_with_143(tmp_path):
+    """SIGTERM during a flood of ``info`` ended nothing within 3 s (the lines piled up), and
+    analyse exited 130 where every command exits 143 on SIGTERM."""
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
+                      encoding="utf-8")
+    engine = hostile_engine(tmp_path, "e", "flood", good=2)
+    out = tmp_path / "out.pdn"
+    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
+               str(source), "-o", str(out), "--engine-cmd", " ".join(engine), "--depth", "3",
+               "--timeout", "600"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 60
+    while len(started_processes(tmp_path, "e")) < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)  # the run's engine started (after the probe's)
+    while not (out.exists() and out.read_text(encoding="utf-8").endswith("*\n\n")):
+        assert time.monotonic() < deadline, "game a was not written"
+        time.sleep(0.1)  # game a done: the engine floods on game b
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 143, stderr
+    assert "Traceback" not in stderr
+    assert [g.tags["Event"] for g in read_games(out)] == ["a"]
+    assert all_gone(started_processes(tmp_path, "e"))
+
+
+@pytest.mark.parametrize("target", ["folder", "/dev/full", "hard link", "locked"])
+def test_pdn_analyse_follows_the_output_rule(tmp_path, target):
+    """-o went its own way: a folder or /dev/full gave a traceback and exit 1, a hard link
+    to the input counted as "already analysed", two runs on one output wrote every game
+    twice. Now each is refused or fails with exit 2, naming the output."""
+    import fcntl
+
+    source = tmp_path / "one.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n', encoding="utf-8")
+    engine = hostile_engine(tmp_path, "e", "silent", good=10)
+    out = {"folder": tmp_path, "/dev/full": Path("/dev/full"),
+           "hard link": tmp_path / "link.pdn", "locked": tmp_path / "out.pdn"}[target]
+    if target == "hard link":
+        os.link(source, out)
+    with open(tmp_path / "out.pdn", "a") as other_run:
+        fcntl.flock(other_run, fcntl.LOCK_EX)
+        result = runner.invoke(app, ["analyse", str(source), "-o", str(out), "--engine-cmd",
+                                     " ".join(engine), "--depth", "3", "--timeout", "5"])
+    said = {"folder": "is a folder", "/dev/full": "/dev/full: cannot write",
+            "hard link": "it is also an input", "locked": "another run of pdn analyse"}
+    assert result.exit_code == 2, result.output
+    assert said[target] in result.output and "Traceback" not in result.output
+    assert (tmp_path / "out.pdn").read_text(encoding="utf-8") == ""
+
+
+
+def test_pdn_analyse_never_writes_an_unreadable_game_emptied(tmp_path):
+    """A game the reader gave up on was analysed into an empty [Event "?"] * game with exit
+    0; now it is named, not analysed, and the run exits 1."""
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[White "X"]\n1. 32-28 } 19-23 *\n\n',
+                      encoding="utf-8")
+    engine = hostile_engine(tmp_path, "e", "silent", good=10)
+    out = tmp_path / "out.pdn"
+    result = runner.invoke(app, ["analyse", str(source), "-o", str(out), "--engine-cmd",
+                                 " ".join(engine), "--depth", "3"])
+    assert result.exit_code == 1, result.output
+    assert "game 2: cannot be read, not analysed: unexpected '}'" in result.output
+    assert [g.tags["Event"] for g in read_games(out)] == ["a"]
+
+
+def test_pdn_analyse_of_an_empty_folder_is_0_games_and_exit_0(tmp_path):
+    """An empty folder exited 2 on analyse and 0 on the eleven other commands: one rule."""
+    (tmp_path / "empty").mkdir()
+    result = runner.invoke(app, ["analyse", str(tmp_path / "empty"), "--engine-cmd",
+                                 "no-such-engine hub"])
+    assert result.exit_code == 0, result.output
+    assert "no record files (*.pdn, *.txt) found: 0 games" in result.output
+
+
+def test_after_kill_9_of_pdn_analyse_no_engine_lives_on(tmp_path):
+    """A silent engine lived on after ``kill -9`` of pdn (its own session, nobody left to
+    close it); the kernel now kills it when pdn dies (prctl's PR_SET_PDEATHSIG)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
+                      encoding="utf-8")
+    engine = hostile_engine(tmp_path, "e", "silent", good=2)
+    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
+               str(source), "-o", str(tmp_path / "out.pdn"), "--engine-cmd", " ".join(engine),
+               "--depth", "3", "--timeout", "600"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(started_processes(tmp_path, "e")) < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)  # the run's engine started (after the probe's)
+    out = tmp_path / "out.pdn"
+    while not (out.exists() and out.read_text(encoding="utf-8").endswith("*\n\n")):
+        assert time.monotonic() < deadline, "game a was not written"
+        time.sleep(0.1)  # game a done: the engine is silent on game b
+    engines = started_processes(tmp_path, "e")[2::2]
+    process.kill()
+    process.wait()
+    try:
+        assert all_gone(engines)
+    finally:  # the engine's child is in its own group, which nobody closed: ended here
+        for pid in started_processes(tmp_path, "e")[3::2]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

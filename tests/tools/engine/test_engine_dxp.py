@@ -6,6 +6,7 @@ rules agree with, Scan listening (we connect) and Scan connecting (we listen).""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import threading
@@ -19,12 +20,14 @@ import replay
 from pdn.reader import read_games
 from replay.board import Board
 from replay.engine.dxp import (
+    CHAT_LIMIT,
     BackAccept,
     BackRequest,
     Chat,
     DxpConnection,
     DxpListener,
     DxpMessageError,
+    DxpSide,
     GameAccept,
     GameEnd,
     GameRequest,
@@ -270,6 +273,27 @@ def test_a_chat_and_a_back_request_during_the_game_are_handled():
     thread.join(5)
     assert answers == [BackAccept("1"), GameEnd("0", "1")]
     assert (record.black, record.result, record.reason) == ("Chatty", "2-0", "Chatty resigned")
+
+
+def test_a_flood_of_chat_times_out_and_keeps_the_last_chats_only():
+    """A peer that sends CHAT without end was waited for for ever (each CHAT restarted the
+    wait), every CHAT kept in memory (0.66-0.99 GB in 15 s)."""
+    def flood(peer):
+        peer.receive()
+        number = 0
+        with contextlib.suppress(OSError):
+            while True:
+                number += 1
+                peer.send(Chat(f"chat {number}"))
+
+    connection, thread, _ = fake_follower(flood)
+    connection.timeout = 0.5
+    side = DxpSide(connection)
+    with pytest.raises(EngineError, match=r"sent no GameAccept within 0\.5 s"):
+        side.begin(Board(variant="international"), 0, 5, 0)
+    assert len(side.chats) == CHAT_LIMIT and side.chats[-1] != "chat 100"
+    connection.close()
+    thread.join(5)
 
 
 # -- real games against Scan 2.0 ----------------------------------------------------------------

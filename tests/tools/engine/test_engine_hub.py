@@ -14,10 +14,20 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.engines import ENGINE_NAMES, Spec, engine_spec, fake_engine, start
+from support.engines import (
+    ENGINE_NAMES,
+    HOSTILE,
+    Spec,
+    all_gone,
+    engine_spec,
+    fake_engine,
+    hostile_engine,
+    start,
+    started_processes,
+)
 
 from replay.board import Board
-from replay.engine.hub import move_text, parse_move, popen_hub, position_text
+from replay.engine.hub import LINE_LIMIT, move_text, parse_move, popen_hub, position_text
 from replay.engine.limits import EngineError, Limit
 from replay.replayer import replay_game
 
@@ -241,6 +251,25 @@ def test_a_silent_engine_times_out_and_is_gone(tmp_path):
     with pytest.raises(EngineError, match="did not answer within 1 s"):
         popen_hub(command, timeout=1)
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("behaviour", HOSTILE)
+@pytest.mark.parametrize("limit", [Limit(movetime=0.02), Limit(depth=12)])
+def test_a_hostile_engine_times_out_whatever_the_limit_and_its_group_is_killed(
+        tmp_path, behaviour, limit):
+    """An engine flooding ``info`` and never sending ``done`` once ran on for ever, its
+    lines piling up in memory (30 MB/s); under a depth limit a silent one was waited for
+    for ever. Now every search ends by ``timeout`` (after its own time, under
+    ``movetime``), and the engine, which ignores SIGTERM, is killed with its child."""
+    command = hostile_engine(tmp_path, "e", behaviour, good=1)
+    engine = popen_hub(command, timeout=3)
+    assert engine.analyse(Board(variant=INTERNATIONAL), limit).score.centi == 0
+    said = (f"longer than {LINE_LIMIT:,} characters" if behaviour == "huge-line"
+            else "did not answer within 3")
+    with pytest.raises(EngineError, match=said):
+        engine.analyse(Board(variant=INTERNATIONAL), limit)
+    pids = started_processes(tmp_path, "e")
+    assert len(pids) == 2 and all_gone(pids)
 
 
 def test_a_command_that_does_not_exist_is_an_error():

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from pdn.cli.app import app
+from support.engines import HOSTILE, all_gone, hostile_engine, started_processes
 from support.scan_dxp import free_port, processes_in, scan_dxp, scan_folder
 from typer.testing import CliRunner
 
@@ -181,6 +183,7 @@ def test_pdn_match_writes_to_stdout_without_an_output():
     (["random", "dxp:127.0.0.1:5", "--variant", "russian"], 2,
      "DXP engines play International draughts only"),
     (["random", "dxp-listen:x"], 2, "the port is a number"),
+    (["random", "hub:dame 'hub"], 1, "cannot be read: No closing quotation"),  # a traceback
     (["random", "dxp:127.0.0.1:1", "--timeout", "1"], 1, "no DXP engine answers on "
      "127.0.0.1:1"),
 ])
@@ -196,7 +199,7 @@ class FakeHub:
 
     started: list = []  # noqa: RUF012 - shared on purpose, reset by the test
 
-    def __init__(self, command, cwd=None, variant="international") -> None:
+    def __init__(self, command, cwd=None, variant="international", timeout=None) -> None:
         self.command, self.cwd, self.quitted = command, cwd, False
         self.name = f"Fake {command}"
         self.random = RandomPlayer(len(FakeHub.started))
@@ -312,3 +315,34 @@ def test_pdn_match_scan_hub_against_scan_dxp(scan_dir, tmp_path):
     assert [(g.tags["White"], g.tags["Black"]) for g in games] == [("Scan 2.0", "Scan 2.0")] * 2
     assert_judged_by_our_rules(text)
     assert processes_in(folder) == [] and processes_in(scan_dir) == []
+
+
+@pytest.mark.parametrize("behaviour", HOSTILE)
+@pytest.mark.parametrize("limit", [["--depth", "3"], ["--movetime", "0.02"]])
+def test_pdn_match_times_out_a_hostile_engine_and_keeps_the_games_played(tmp_path, behaviour,
+                                                                         limit):
+    """The engine plays White's first move of game 1 (the move cap ends it), then floods,
+    goes silent or writes an endless line as Black in game 2: --timeout ends its search
+    whatever the limit, its process group is killed, game 1 stays written, exit 1."""
+    command = hostile_engine(tmp_path, "e", behaviour, good=1)
+    out = tmp_path / "match.pdn"
+    result = runner.invoke(app, ["match", "hub:" + " ".join(command), "random", "--timeout",
+                                 "3", "--max-moves", "1", "-o", str(out), *limit])
+    assert result.exit_code == 1, result.output
+    assert "engine hostile" in result.output
+    [game] = read_games(out.read_text(encoding="utf-8"))
+    assert game.tags["White"] == "hostile" and game.tags["Round"] == "1"
+    pids = started_processes(tmp_path, "e")
+    assert len(pids) == 2 and all_gone(pids)
+
+
+@pytest.mark.parametrize("target", ["folder", "/dev/full"])
+def test_pdn_match_never_reads_a_device_and_refuses_a_folder(tmp_path, target):
+    """-o /dev/full was read first (it grew to 21 GB), a folder gave a traceback."""
+    out = tmp_path if target == "folder" else Path(target)
+    result = runner.invoke(app, ["match", "random", "random:1", "--max-moves", "2", "-o",
+                                 str(out)])
+    assert result.exit_code == 2, result.output
+    said = "is a folder" if target == "folder" else "/dev/full: cannot write"
+    assert said in result.output and "Traceback" not in result.output
+

@@ -365,3 +365,17 @@ def test_view_suggest_places_each_repair_at_the_ply_it_edits(tmp_path: Path):
     plain = tmp_path / "plain.html"
     CliRunner().invoke(app, ["view", str(errors), "-o", str(plain)])
     assert all(game.get("suggestions") is None for game in embedded(plain.read_text())["games"])
+
+
+@pytest.mark.parametrize("game", [[], ["--game", "2"]])
+def test_a_game_that_cannot_be_read_says_why_and_exits_1(tmp_path, game):
+    """The page showed an unreadable game as "? – ?" with no reason, and view exited 0."""
+    source = tmp_path / "broken.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[White "X"]\n1. 32-28 } 19-23 *\n\n',
+                      encoding="utf-8")
+    out = tmp_path / "v.html"
+    result = CliRunner().invoke(app, ["view", str(source), "-o", str(out), *game])
+    assert result.exit_code == 1, result.output
+    assert "games that do not replay: 1 unreadable" in result.output
+    page = out.read_text(encoding="utf-8")
+    assert "this game could not be read: unexpected '}' at 5:10" in page

@@ -1,0 +1,80 @@
+"""Hostile input: time linear in the input and peak memory a small multiple of the largest
+game's text, measured, not tested (issue 44).
+
+    taskset -c 0 .venv/bin/python bench/hostile.py [--small 1000000] [--large 4000000]
+
+Each case writes a file at two sizes, runs a ``pdn`` command on it as a whole process and
+prints its CPU seconds (less those of the same command on two small games) and peak memory
+(``wait4``'s rusage). Time per character should stay flat from the small to the large size
+(quadratic work multiplies it by the size ratio), and peak memory should stay a small
+multiple of the file: the script exits 1 when a time ratio is over 2 or a peak over
+``MEMORY_FACTOR`` times the file plus what the command takes loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PDN = [sys.executable, "-c", "from pdn.cli.app import main; main()"]
+GOOD = '[Event "a"]\n1. 32-28 19-23 1-0\n\n'
+
+# name: (command arguments before the file, the file's text for a size in characters)
+CASES: dict[str, tuple[list[str], Callable[[int], str]]] = {
+    'tag of \\" left open': (["info"], lambda n: '[Event "' + '\\"' * (n // 2) + "\n"),
+    "tag of \\ left open": (["info"], lambda n: '[Event "' + "\\" * n + "\n"),
+    "tag of \\\\\" left open": (["info"], lambda n: '[Event "' + '\\\\"' * (n // 3) + "\n"),
+    "tag over two lines": (["validate"], lambda n: '[Event "x"]\n[Site "' + "x" * n
+                           + '\n y"]\n1. 32-28 *\n\n'),
+    "comment in parentheses": (["validate"], lambda n: '[Event "x"]\n1. 32-28 ('
+                               + "a note " * (n // 7) + ") 19-23 *\n\n"),
+}
+TIME_LIMIT = 2.0
+MEMORY_FACTOR = 8
+BASELINE = 150 << 20  # what a pdn command takes loaded, before any input
+
+
+def run(arguments: list[str], path: Path) -> tuple[float, int]:
+    """CPU seconds (user + system) and peak resident bytes of one pdn command."""
+    with open(os.devnull, "wb") as null:
+        child = subprocess.Popen([*PDN, *arguments, str(path)], stdout=null, stderr=null,
+                                 cwd=ROOT)
+        _, _, usage = os.wait4(child.pid, 0)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--small", type=int, default=1_000_000)
+    parser.add_argument("--large", type=int, default=4_000_000)
+    args = parser.parse_args()
+    failed = False
+    print(f"{'case':<28} {'chars':>10} {'CPU s':>7} {'µs/char':>8} {'peak MB':>8}")
+    with tempfile.TemporaryDirectory() as folder:
+        empty = Path(folder) / "empty.pdn"
+        empty.write_text(GOOD * 2)
+        for name, (arguments, make) in CASES.items():
+            start = run(arguments, empty)[0]  # the command's own start, taken off below
+            per_char = []
+            for size in (args.small, args.large):
+                path = Path(folder) / "case.pdn"
+                text = GOOD + make(size) + GOOD
+                path.write_text(text)
+                seconds, peak = run(arguments, path)
+                seconds = max(seconds - start, 1e-3)
+                per_char.append(seconds / len(text))
+                print(f"{name:<28} {len(text):>10,} {seconds:>7.2f} {per_char[-1] * 1e6:>8.2f}"
+                      f" {peak / 1e6:>8.1f}")
+                failed |= peak > BASELINE + MEMORY_FACTOR * len(text)
+            failed |= per_char[1] > TIME_LIMIT * per_char[0]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
