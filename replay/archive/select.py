@@ -320,7 +320,7 @@ def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
     (1990, 6, 1)
     >>> criteria_from_text(date_to="June")
     Traceback (most recent call last):
-    replay.criteria.CriterionError: --date-to 'June' is not a date
+    replay.criteria.CriterionError: --date-to 'June' is not a date: give 1990, 1990.06 or 1990.06.01
     """
     _check_texts(players=players, white=white, black=black, results=results, moves=moves)
     bad = [status for status in statuses if status not in STATUSES]

@@ -331,6 +331,7 @@ function evalValue(text) {
 
 function drawGraph(view) {
   const line = view.line || (view.line = mainline(view)), box = $("graph");
+  if (!box) return;  // a page without the graph (the desk of pdn serve)
   const points = line.map((id, k) => [k, view.nodes[id].eval]).filter(([, text]) => text);
   box.hidden = !points.length;
   if (points.length && points[0][0] > 0) points.unshift([0, "0"]);  // the start: even
@@ -486,10 +487,11 @@ document.addEventListener("click", (event) => {
 });
 const keys = {first: "Home", back: "ArrowLeft", next: "ArrowRight", last: "End"};
 for (const [id, key] of Object.entries(keys)) $(id).addEventListener("click", () => step(key));
-$("flip").addEventListener("click", () => step("f"));
-$("graph").addEventListener("click", graphClick);
-$("copy-fen").addEventListener("click", () => copy(board.dataset.fen, "FEN"));
-$("copy-pdn").addEventListener("click", () => copy(state.view.pdn, "PDN"));
+// The buttons and the graph where the page has them (the desk of pdn serve has its own).
+$("flip")?.addEventListener("click", () => step("f"));
+$("graph")?.addEventListener("click", graphClick);
+$("copy-fen")?.addEventListener("click", () => copy(board.dataset.fen, "FEN"));
+$("copy-pdn")?.addEventListener("click", () => copy(state.view.pdn, "PDN"));
 $("search").addEventListener("input", (event) => search(event.target.value));
 let drawing = false;
 $("list").addEventListener("scroll", () => {

@@ -1,6 +1,7 @@
 """The JSON rows of ``pdn validate --json``: ``GameReport.as_dict`` is a shallow dict, and
 gives the very bytes ``dataclasses.asdict`` gave (the row's fields in order, less
-``result_reading`` and the kept record)."""
+``result_reading`` and what is kept for the file: the record, ``silent``, ``open_variant``,
+``origin``)."""
 
 import json
 from dataclasses import asdict, replace
@@ -16,8 +17,9 @@ SAMPLES = Path(__file__).resolve().parents[3] / "samples"
 
 def deep_row(report: GameReport) -> dict:
     """The row as ``dataclasses.asdict`` makes it (the former implementation)."""
-    fields = asdict(replace(report, record=None))
-    del fields["result_reading"], fields["record"]
+    fields = asdict(replace(report, record=None, origin=None))
+    for kept in ("result_reading", "record", "silent", "open_variant", "origin"):
+        del fields[kept]
     return fields
 
 
