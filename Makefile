@@ -27,13 +27,13 @@ demo: $(BIN)/pdn  ## the main job on the bundled samples
 
 test: $(BIN)/pdn  ## the whole test suite, 15-25 min (a missing browser, peer or dask skips; fails under CI=true)
 	@echo "The whole suite: 15-25 minutes on a laptop (make test-quick: about 2 minutes)."
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # A newcomer's first check: the reader, the writer, the library and the command line's
 # surface, in about 2 minutes (291 tests); make test runs everything.
 QUICK_TESTS = tests/notation tests/test_api.py tests/cli/test_cli_surface.py tests/test_layers.py
 test-quick: $(BIN)/pdn  ## a quick subset (about 2 min): reader, writer, library, command line
-	$(BIN)/python -m pytest -q $(QUICK_TESTS)
+	$(BIN)/python -m pytest $(QUICK_TESTS)
 
 test-deps: $(BIN)/pdn  ## what the tests of real components need, but Chromium (.ci/run: apt-get)
 	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,dask,docs,serve]' dame-rs
@@ -53,7 +53,7 @@ $(PURE_VENV)/bin/pdn: pyproject.toml setup.py
 	touch $(PURE_VENV)/bin/pdn
 
 test-pure: $(PURE_VENV)/bin/pdn  ## the rules core's tests and the main jobs' on the pure-Python build
-	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest $(PURE_TESTS)
+	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest -n auto $(PURE_TESTS)
 
 # The native rules core's differential and fuzz tests under valgrind's memcheck: any invalid
 # read or write, or a use of uninitialised memory, in replay/_native.c fails (the interpreter's
