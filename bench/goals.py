@@ -1,4 +1,4 @@
-"""The four speed goals of issue 38 beside dame-rs and py-draughts, in one run, on one core.
+"""The speed goals beside dame-rs and py-draughts, in one run, on one core.
 
     .venv/bin/python bench/goals.py [--games 20000] [--repeat 3] [--core 0] [--no-peers]
 

@@ -1,5 +1,5 @@
 """Hostile input: time linear in the input and peak memory a small multiple of the largest
-game's text, measured, not tested (issue 44).
+game's text, measured, not tested.
 
     taskset -c 0 .venv/bin/python bench/hostile.py [--small 1000000] [--large 4000000]
 
