@@ -12,15 +12,17 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator
 
-from replay.board import Position
+from replay.board import Board, Position
 from replay.database.explore import explore
 from replay.database.keys import fen_of
+from replay.notation import full_text, short_text
 from replay.replayer import ReplayedGame
 from replay.tree import walk
 from replay.variants import Variant
 
 PLY_LIMIT = 40
-# The fields of a row in the page, in order.
+# The fields of a row in the page, in order, then the move in short notation (None where the
+# variant names squares by number), shown beside a game written short.
 ROW_FIELDS = ("move", "games", "wins", "draws", "losses", "score")
 
 
@@ -45,8 +47,23 @@ def explorer_rows(connection: sqlite3.Connection, games: Iterable[ReplayedGame],
             if fen in found:
                 continue
             rows = explore(connection, position, variant).rows
-            found[fen] = [[getattr(row, name) for name in ROW_FIELDS] for row in rows]
+            short = short_texts(position, variant) if rows else {}
+            found[fen] = [[*(getattr(row, name) for name in ROW_FIELDS), short.get(row.move)]
+                          for row in rows]
     return {fen: rows for fen, rows in found.items() if rows}
 
 
-__all__ = ["PLY_LIMIT", "ROW_FIELDS", "explorer_rows", "game_positions"]
+def short_texts(position: Position, variant: Variant) -> dict[str, str]:
+    """The legal moves' full text (as the explorer writes them) -> their Russian short
+    text as ``pdn convert --to short`` writes it (full squares where short is ambiguous);
+    empty where the variant names its squares by number."""
+    if variant.gametype.notation.numeric:
+        return {}
+    board = Board(variant, position)
+    found: dict[str, str] = {}
+    for move in board.legal_moves():
+        found.setdefault(full_text(board, move), short_text(board, move))
+    return found
+
+
+__all__ = ["PLY_LIMIT", "ROW_FIELDS", "explorer_rows", "game_positions", "short_texts"]

@@ -46,11 +46,11 @@ from replay.viewer.moves import game_view
 
 ASSETS = Path(__file__).parent
 # The fields of a game's array in the page, in order (``start`` only for a game that does not
-# begin at its variant's start position with move 1).
 # begin at its variant's start position with move 1; ``suggestions`` only with repairs to
-# show); a field left out before one given is null.
+# show; ``notation`` "short" only for a game written in Russian short notation, whose
+# explorer panel then writes its moves short too); a field left out before one given is null.
 GAME_FIELDS = ("white", "black", "event", "result", "status", "kind", "opening", "errors",
-               "moves", "texts", "start", "suggestions")
+               "moves", "texts", "start", "suggestions", "notation")
 EVENT_TAGS = ("Event", "Site", "Date", "Round")
 
 
@@ -85,7 +85,16 @@ def game_data(replayed: ReplayedGame, *, flipped: bool = False,
     shown = [[_suggested_ply(replayed, s), s.description] for s in suggestions]
     if shown:
         data["suggestions"] = shown
+    if written_short(replayed.game):
+        data["notation"] = "short"
     return data
+
+
+def written_short(game: Game) -> bool:
+    """Whether most moves of a game's main line are written in Russian short notation
+    (``gf4``; the moves short would make ambiguous are written in full even there)."""
+    records = [ply.record for ply in game.moves.plies if not ply.record.placeholder]
+    return 2 * sum(record.is_short for record in records) > len(records)
 
 
 def _suggested_ply(replayed: ReplayedGame, suggestion: Suggestion) -> int:

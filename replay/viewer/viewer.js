@@ -6,7 +6,7 @@ const data = JSON.parse(document.getElementById("data").textContent);
 const games = data.games, kinds = data.kinds;
 const CODE = Object.fromEntries([...data.alphabet].map((char, rank) => [char, rank]));
 const [WHITE, BLACK, EVENT, RESULT, STATUS, KIND, OPENING, ERRORS, MOVES, TEXTS, START,
-       SUGGESTIONS] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+       SUGGESTIONS, NOTATION] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 const ROW = 46;  // the height of a row of the game list, in pixels (see viewer.css)
 const $ = (id) => document.getElementById(id);
 const board = $("board");
@@ -130,7 +130,8 @@ function readGame(number) {
   const record = tags.map(([name, value]) =>
     `[${name} "${String(value).replace(/[\\"]/g, "\\$&")}"]`).join("\n") + "\n\n" +
     pdn.join(" ").replace(/\( /g, "(").replace(/ \)/g, ")");
-  return {number, kind, nodes, cells, html: html.join(""), pdn: record};
+  return {number, kind, nodes, cells, html: html.join(""), pdn: record,
+          short: g[NOTATION] === "short"};
 }
 
 // An evaluation beside its move: the number, on a small bar filled from White's side.
@@ -291,21 +292,23 @@ function show(nodeNumber) {
 
 // The explorer panel: the moves the database's games played from the position shown, with
 // their games, wins / draws / losses of the mover and score; a move the game's tree holds
-// is a link to it.
+// is a link to it. The moves are written as the move list writes them: short (`gf4`) beside
+// a game written short.
 function explored(position, node) {
-  const rows = data.explorer[position] || [], kind = state.view.kind;
+  const rows = data.explorer[position] || [], kind = state.view.kind, short = state.view.short;
   const children = Object.fromEntries(node.children.map((id) => {
     const child = state.view.nodes[id];
     return [child.move ? moveText(kind, child.move) : child.written, id];
   }));
   $("explorer").hidden = false;
-  $("explored").innerHTML = rows.length ? rows.map(([move, count, wins, draws, losses, score]) => {
+  $("explored").innerHTML = rows.length ? rows.map(([move, count, wins, draws, losses, score,
+                                                     shortMove]) => {
     const total = wins + draws + losses || 1, share = (n) => `${(100 * n / total).toFixed(1)}%`;
     const bar = `<span class="bar" title="+${wins} =${draws} −${losses}"><i style="width:` +
       `${share(wins)}"></i><b style="width:${share(draws)}"></b></span>`;
     const target = children[move];
     return `<tr${target === undefined ? "" : ` data-node="${target}" class="played"`}>` +
-      `<td>${esc(move)}</td><td>${count}</td><td>${bar}</td>` +
+      `<td>${esc(short && shortMove ? shortMove : move)}</td><td>${count}</td><td>${bar}</td>` +
       `<td>${score === null ? "" : `${score.toFixed(1)}%`}</td></tr>`;
   }).join("") : '<tr><td colspan="4">No game of the database reaches this position.</td></tr>';
 }
