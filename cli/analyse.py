@@ -102,6 +102,7 @@ def analyse(
         analysed_games,
         annotate_games,
         game_key,
+        positions_of,
         rows_of_annotated,
     )
     from replay.engine.hub import popen_hub
@@ -177,9 +178,11 @@ def analyse(
     try:
         from pdn.writer import write_game
 
-        with progress_bar("analysing", len(todo), console) as advance:
+        # advanced per position searched, not per game: a long game moves the bar too
+        positions = sum(positions_of(game) for game in todo)
+        with progress_bar("analysing", positions, console) as advance:
             for outcome in annotate_games(
-                    todo, start, limit, thresholds, jobs=jobs,
+                    todo, start, limit, thresholds, jobs=jobs, progress=advance,
                     variation_plies=variation_plies, default=choice.default,
                     override=choice.override, rules=choice.rules, annotator=annotator):
                 game = todo[outcome.index]
@@ -196,8 +199,6 @@ def analyse(
                     number = numbers[outcome.index]
                     rows_by_game[number] = [replace(row, game=number)
                                             for row in outcome.analysis.rows]
-                if advance:
-                    advance(1)
     except KeyboardInterrupt as stop:
         console.print("stopped: run the same command again to go on where it stopped")
         raise typer.Exit(TERMINATED if isinstance(stop, _Terminated) else 130) from None

@@ -137,10 +137,13 @@ def _variation(board: Board, pv: list, plies: int) -> Line:
 def analyse_game(engine: HubEngine, game: Game, limit: Limit,
                  thresholds: Thresholds = Thresholds(), *, variation_plies: int = 10,
                  default=None, override=None, rules=None,
-                 annotator: str | None = None, number: int | None = None) -> GameAnalysis:
+                 annotator: str | None = None, number: int | None = None,
+                 searched: Callable[[], None] | None = None) -> GameAnalysis:
     """Search every main-line position of ``game`` and return it annotated (a copy: the
-    game given is not changed) with its rows. An engine that fails raises ``EngineError``;
-    a record that stops replaying is analysed as far as it goes (``problem`` says why)."""
+    game given is not changed) with its rows; ``searched`` is called after each position
+    (progress within a game: ``positions_of`` counts them). An engine that fails raises
+    ``EngineError``; a record that stops replaying is analysed as far as it goes
+    (``problem`` says why)."""
     from replay.movegen import WHITE
     from replay.replayer import replay_game
 
@@ -156,6 +159,8 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
     infos: list[Info | None] = []
     for board in boards:
         infos.append(engine.analyse(board, limit) if board.legal_moves() else None)
+        if searched is not None:
+            searched()
         if infos[-1] is not None and infos[-1].score is None:
             raise EngineError(f"engine {engine.name} gave no evaluation at {limit_text(limit)}"
                               " (Scan 2.0 reports one from depth 12 on)")
@@ -293,13 +298,23 @@ class Outcome:
     error: str | None = None
 
 
+def positions_of(game: Game) -> int:
+    """The positions ``analyse_game`` searches in a game that replays to its end: the
+    start and the position after each main-line move."""
+    return len(game.moves.plies) + 1
+
+
 def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngine],
                    limit: Limit, thresholds: Thresholds = Thresholds(), *, jobs: int = 1,
+                   progress: Callable[[int], None] | None = None,
                    **options) -> Iterator[Outcome]:
     """Annotate games with ``jobs`` engine processes (``start_engine(variant)`` starts one),
     yielding an ``Outcome`` per game in input order. An engine that fails on a game is
     restarted for the next one; the game's outcome carries the error. Every engine is
-    closed when the iteration ends, is stopped, or fails."""
+    closed when the iteration ends, is stopped, or fails. ``progress`` (called from the
+    workers' threads) is given 1 per position searched, and when a game ends the rest of its
+    ``positions_of`` (a game that stops early, or fails): the amounts add up to the sum of
+    ``positions_of`` over the games."""
     from replay.replayer import told_variant
 
     tasks: queue.Queue = queue.Queue()
@@ -310,11 +325,20 @@ def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngin
 
     def work() -> None:
         engine: HubEngine | None = None
+        count = 0  # the positions searched in the game at hand
+
+        def searched() -> None:
+            nonlocal count
+            count += 1
+            if progress is not None:
+                progress(1)
+
         while not stopped.is_set():
             task = tasks.get()
             if task is None:
                 break
             index, game = task
+            count = 0
             try:
                 variant = told_variant(game, options.get("default"), options.get("override"),
                                        rules=options.get("rules"))
@@ -328,15 +352,21 @@ def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngin
                         engines.append(engine)
                     if stopped.is_set():  # the run ended while it started
                         break
-                results.put(Outcome(index, analyse_game(engine, game, limit, thresholds,
-                                                        number=index + 1, **options)))
+                outcome = Outcome(index, analyse_game(engine, game, limit, thresholds,
+                                                      number=index + 1, searched=searched,
+                                                      **options))
             except EngineError as error:
                 if engine is not None:
                     engine.close()
                 engine = None
-                results.put(Outcome(index, None, str(error)))
+                outcome = Outcome(index, None, str(error))
             except BaseException as error:  # handed to the main thread
-                results.put(Outcome(index, None, f"{type(error).__name__}: {error}"))
+                outcome = Outcome(index, None, f"{type(error).__name__}: {error}")
+            try:
+                if progress is not None and positions_of(game) > count:
+                    progress(positions_of(game) - count)
+            finally:  # the main thread waits for every outcome
+                results.put(outcome)
         if engine is not None:
             engine.quit()
 
