@@ -203,6 +203,9 @@ class Game:
     index: int = 0  # 1-based position in its source
     line: int = 0  # first line of the game in its source
     source: str | None = None
+    # comments written before the game's tags where a file opens with them: the file's own
+    # comment, not the game's (the writer puts them back before the tags)
+    preamble: list[str] = field(default_factory=list)
 
     def main_line_tokens(self) -> list[str] | None:
         """The main line's moves as written, one string per ply, without making the game

@@ -424,7 +424,9 @@ def _check_plycount(game: Game) -> None:
 
 
 def _merge_comment_only(games: list[Game]) -> list[Game]:
-    """Fold a game that is only comments (text after a result) into a neighbour game."""
+    """Fold a game that is only comments (text after a result) into a neighbour game; those
+    before a tagged game (a file's opening comment) are its ``preamble``, those before a
+    game without tags its leading comments."""
     kept: list[Game] = []
     leading: list[str] = []
     for game in games:
@@ -436,7 +438,7 @@ def _merge_comment_only(games: list[Game]) -> list[Game]:
                 leading.extend(game.moves.comments)
             continue
         if leading:
-            game.moves.comments[:0] = leading
+            (game.preamble if game.tags else game.moves.comments)[:0] = leading
             leading = []
         kept.append(game)
     if leading and not kept:

@@ -157,7 +157,10 @@ def write_game(game: Game) -> str:
     tags += [_tag(name, value) for name, value in game.tags.items() if name not in SEVEN_TAGS]
     words = list(_line_words(game.moves, 1, _second_player_starts(game)))
     words.append(movetext_result)
-    return "\n".join(tags) + "\n\n" + "\n".join(_wrap(words))
+    # a file's opening comment, read before the game's tags, goes back there, apart
+    preamble = [word for comment in game.preamble for word in (*_comment(comment), "\n")]
+    before = "\n".join(_wrap(preamble)) + "\n\n" if preamble else ""
+    return before + "\n".join(tags) + "\n\n" + "\n".join(_wrap(words))
 
 
 def write_games(games: Iterable[Game]) -> Iterator[str]:

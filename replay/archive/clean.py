@@ -55,7 +55,8 @@ class CleanOptions:
 
 def non_game_comments(text: str) -> tuple[int, int]:
     """How many comments of a game chunk stand before its first tag and after its closing
-    result: text between games, which the reader keeps as the game's comments."""
+    result: text between games, which the reader keeps as the game's ``preamble`` and as
+    the last move's comments."""
     kinds = [_kind(token) for token in _TOKENS.findall(text)]
     kinds = [kind for kind in kinds if kind != "escape"]
     lead = 0
@@ -80,10 +81,10 @@ def _kind(token: str) -> str:
 
 
 def drop_non_game_text(game: Game, lead: int, trail: int) -> list[str]:
-    """Remove ``lead`` comments from the start of the game and ``trail`` from its end."""
+    """Remove ``lead`` comments from before the game's tags and ``trail`` from its end."""
     changes = []
-    removed = game.moves.comments[:lead]
-    del game.moves.comments[:lead]
+    removed = game.preamble[:lead]
+    del game.preamble[:lead]
     tail = game.moves.plies[-1].comments if game.moves.plies else game.moves.comments
     if trail:
         removed += tail[-trail:]

@@ -320,7 +320,7 @@ def _converted_game(game: Game, tree: ConvertedLine, writer: _Writer, variant: V
         tags["FEN"] = fen(tags["FEN"]) or ""
     return Game(tags=tags, moves=_converted_line(tree, fen), result=game.result,
                 diagnostics=list(game.diagnostics), index=game.index, line=game.line,
-                source=game.source)
+                source=game.source, preamble=list(game.preamble))
 
 
 # ---- the API ----------------------------------------------------------------------------------

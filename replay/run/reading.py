@@ -54,15 +54,16 @@ def read_partition(partition: Partition) -> list[tuple]:
 
 
 def pack_game(game: Game) -> tuple:
-    """A game as nested tuples of its tags, moves, result, diagnostics and line."""
+    """A game as nested tuples of its tags, moves, result, diagnostics, line and preamble."""
     return (tuple(game.tags.items()), _pack_line(game.moves), game.result,
-            tuple(game.diagnostics), game.line)
+            tuple(game.diagnostics), game.line, tuple(game.preamble))
 
 
 def unpack_game(packed: tuple) -> Game:
     """The game ``pack_game`` packed."""
-    tags, moves, result, diagnostics, line = packed
-    return Game(dict(tags), _unpack_line(moves), result, list(diagnostics), line=line)
+    tags, moves, result, diagnostics, line, preamble = packed
+    return Game(dict(tags), _unpack_line(moves), result, list(diagnostics), line=line,
+                preamble=list(preamble))
 
 
 def _pack_line(line: Line) -> tuple:

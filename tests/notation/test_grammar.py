@@ -171,9 +171,10 @@ def test_literal_backslash_r_after_tags():
     assert one('[Event "x"]\\r\n[Site "y"]\\r\n1. 32-28 *').tags == {"Event": "x", "Site": "y"}
 
 
-def test_a_comment_before_the_first_tag_stays_with_the_game():
+def test_a_comment_before_the_first_tag_is_the_files_kept_apart_from_the_moves():
     game = one('{ 200 games of Abatsiev }\n[Event "x"]\n1. 32-28 *')
-    assert game.tags == {"Event": "x"} and game.moves.comments == ["200 games of Abatsiev"]
+    assert game.tags == {"Event": "x"} and game.preamble == ["200 games of Abatsiev"]
+    assert game.moves.comments == []
 
 
 def test_whole_game_on_one_line():
