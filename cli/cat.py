@@ -9,7 +9,7 @@ import typer
 from .common import fail, games_exit, write_out
 from .notes import NoteSummary
 from .options import EncodingOption, PathsArgument, VerboseOption
-from .sources import SourceError, collect_sources, nth_game, read_inputs
+from .sources import SourceError, collect_sources, exit_if_no_sources, nth_game, read_inputs
 
 
 def cat(
@@ -32,6 +32,8 @@ def cat(
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
+    if game is None:  # an empty folder: 0 games, exit 0 (one rule); game N is missing there
+        exit_if_no_sources(sources, paths)
     notes = NoteSummary(verbose=verbose)
     try:
         games = [nth_game(sources, game, encoding)] if game else read_inputs(sources, encoding)

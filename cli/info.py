@@ -14,7 +14,7 @@ from pdn.wording import count, number
 from .common import ExitCode, fail, games_exit, stderr_console
 from .notes import NoteSummary
 from .options import EncodingOption, JsonOption, PathsArgument, VerboseOption
-from .sources import SourceError, collect_sources
+from .sources import SourceError, collect_sources, exit_if_no_sources
 
 
 def variant_names(by_gametype: dict[str, int]) -> dict[str, int]:
@@ -79,6 +79,7 @@ def info(
         sources = collect_sources(paths)
     except SourceError as error:
         fail(str(error))
+    exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     unreadable = errors = False
     for path in sources:
         try:

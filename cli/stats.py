@@ -27,7 +27,7 @@ from .options import (
     check_runner,
     variant_choice,
 )
-from .sources import SourceError, collect_sources
+from .sources import SourceError, collect_sources, exit_if_no_sources
 
 TABLE_NAMES = ("games", "moves", "players", "openings", "summary")
 OUTPUT_SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
@@ -93,6 +93,8 @@ def stats(
         check_outputs({"-o": file_output, "--plot": plot}, sources)
     except (SourceError, OutputError) as error:
         fail(str(error))
+    if output is None and plot is None:
+        exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     statuses: Counter[str] = Counter()
     run = {"jobs": jobs, "engine": runner, "scheduler": scheduler,
            "opening_plies": opening_plies, "encoding": encoding}

@@ -31,7 +31,7 @@ from .options import (
     check_runner,
     variant_choice,
 )
-from .sources import SourceError, collect_sources
+from .sources import SourceError, collect_sources, exit_if_no_sources
 
 if TYPE_CHECKING:
     from replay.validate.reports import Tally
@@ -90,6 +90,8 @@ def validate(
         check_outputs({"--report": report}, sources)
     except (SourceError, OutputError) as error:
         fail(str(error))
+    if output is None and report is None:
+        exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     if output is not None:
         _write_dataset(sources, output, choice, jobs=jobs, encoding=encoding, suggest=suggest,
                        rules=choice.rules, strict=strict, engine=runner, scheduler=scheduler)
