@@ -51,7 +51,8 @@ bounded on any input."""
 
 
 # A run of tags on a line: each read as the grammar's TAG reads one (possessively: linear).
-_TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\[^"\n]|\\"(?![^\[\]"\n]*\])|\\(?="))*+'
+_TAG_RUN = re.compile(r'(?:\s*\[[^\[\]"\n]*(?:"(?:[^"\\\n]|\\[^"\n]'
+                      r'|\\"(?![^\[\]"\n]*\](?:[ \t\r]|\\r)*(?:\n|\Z))|\\(?="))*+'
                       r'"[^\[\]\n]*)?\])+(?:\s|\\r)*')
 _TAG_START = re.compile(r'\s*\[[A-Za-z][A-Za-z0-9_]*\s+"')
 # A tag line that ends inside its quoted value, and the line that closes such a value: a

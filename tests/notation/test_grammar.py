@@ -155,6 +155,8 @@ def test_star_separates_games_without_tags():
     ('[Event "a\\" b]', "Event", '"a\\" b'),            # junk after the closing quote
     ('[Event "a" "b"]', "Event", '"a" "b"'),             # two values: read as they are
     ('[Path "C:\\\\"]', "Path", "C:\\"),                 # an escaped backslash, then the end
+    ('[Event "a\\"b]c"]', "Event", 'a"b]c'),            # an escaped quote, then a bracket
+    ('[Event "x\\"]"]', "Event", 'x"]'),               # as the writer writes x"]
 ])
 def test_tag_forms(tag, name, value):
     assert one(f"{tag}\n1. 32-28 *").tags[name] == value
