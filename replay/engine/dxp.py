@@ -487,25 +487,27 @@ class DxpConnection:
         except OSError as error:
             raise EngineError(f"cannot send to {self.peer}: {error}") from None
 
-    def receive(self, timeout: float | None = None) -> Message:
+    def receive(self, timeout: float | None = None, allowed: float | None = None) -> Message:
         """The next message; raises EngineError when none comes in time, the peer closes the
-        connection, or the message breaks the specification."""
+        connection, or the message breaks the specification. ``allowed``: the time the
+        message says was allowed (the caller's whole wait, of which ``timeout`` is left)."""
         if self.socket is None:
             raise EngineError(f"the connection to {self.peer} is closed")
         wait = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + wait
+        said = wait if allowed is None else allowed
         while b"\0" not in self._buffer:
             if len(self._buffer) > MAX_LENGTH:
                 raise EngineError(f"{self.peer} sent {len(self._buffer)} characters without "
                                   f"the NUL that ends a DXP message: {self._buffer[:40]!r}")
             left = deadline - time.monotonic()
             if left <= 0:
-                raise EngineError(f"{self.peer} sent nothing for {wait:g} s")
+                raise EngineError(f"{self.peer} sent nothing for {said:g} s")
             self.socket.settimeout(left)
             try:
                 chunk = self.socket.recv(4096)
             except TimeoutError:
-                raise EngineError(f"{self.peer} sent nothing for {wait:g} s") from None
+                raise EngineError(f"{self.peer} sent nothing for {said:g} s") from None
             except ConnectionResetError:
                 raise DxpClosed(f"{self.peer} closed the connection") from None
             except OSError as error:
@@ -722,7 +724,7 @@ class DxpSide:
             if left <= 0:  # messages kept coming (a flood of CHAT), not the one wanted
                 kinds = "/".join(kind.__name__ for kind in wanted)
                 raise EngineError(f"{self.name} sent no {kinds} within {timeout:g} s")
-            message = self.connection.receive(left)
+            message = self.connection.receive(left, timeout)
             if isinstance(message, wanted):
                 return message
             if isinstance(message, Chat):
