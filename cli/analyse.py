@@ -146,8 +146,8 @@ def analyse(
                           f"read, not analysed: {escape(reason)}")
     todo = [game for number, game in enumerate(games, 1)
             if game_key(game) not in done and number not in unreadable]
-    if done:
-        skipped = sum(game_key(game) in done for game in games)
+    skipped = sum(game_key(game) in done for game in games)
+    if skipped:
         console.print(f"{skipped} of {len(games)} games are in {out} already: skipped")
 
     def start(variant_name: str):
@@ -174,7 +174,7 @@ def analyse(
     numbers = [number for number, game in enumerate(games, 1)
                if game_key(game) not in done and number not in unreadable]
     failed = len(unreadable)
-    _stop_on_sigterm()
+    before = _stop_on_sigterm()
     try:
         from pdn.writer import write_game
 
@@ -208,6 +208,7 @@ def analyse(
         if stream is not sys.stdout:
             with contextlib.suppress(OSError):  # a write that failed is reported already
                 stream.close()
+        _restore_sigterm(before)
     rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
     _report(rows, json_rows, stdout_free=out is not None)
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
@@ -248,18 +249,29 @@ def _open_output(out: Path, sources: list[str]) -> TextIO:
     return stream
 
 
-def _stop_on_sigterm() -> None:
+def _stop_on_sigterm() -> object:
     """A SIGTERM (``kill``, ``timeout``) stops the run as Ctrl-C does: the engines are closed
     and the games done so far stay written; the exit status is 143, as for every command
-    (``cli.signals``)."""
+    (``cli.signals``), and a second SIGTERM while the engines close kills at once. Returns
+    the handler it replaced (``_restore_sigterm``: the table at the end is written under
+    the command's own, which exits 143 too)."""
     import signal
     import threading
 
     def interrupt(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         raise _Terminated
 
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, interrupt)
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, interrupt)
+
+
+def _restore_sigterm(handler: object) -> None:
+    import signal
+
+    if handler is not None and signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, handler)  # type: ignore[arg-type]
 
 
 def _engine_options(pairs: list[str] | None) -> dict[str, str]:

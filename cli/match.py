@@ -60,19 +60,14 @@ def match(
 ) -> None:
     """Play a match: every start position twice with colours swapped; the games are written
     as PDN (the engines' names, Event, Date, Round, TimeControl, FEN, the result by our rules),
-    each as soon as it ends (docs/engines-dxp.md).
+    each as soon as it ends (docs/engines-dxp.md). Run again with the same -o, a stopped
+    match goes on after the games the file holds; one match at a time writes a file.
 
     Exit status: 0 all games played; 1 an engine failed or played an illegal move (the
-    finished games are kept); 2 a usage error."""
-    from replay.engine.limits import EngineError, Limit
-    from replay.engine.match import (
-        GameFile,
-        MatchError,
-        game_pdn,
-        open_side,
-        play_match,
-        start_positions,
-    )
+    finished games are kept); 2 a usage error (also an output that holds another match or
+    that another match writes)."""
+    from replay.engine.limits import Limit
+    from replay.engine.match import GameFile, MatchError, start_positions
 
     folders = list(engine_dir or [])
     if len(folders) > 2:
@@ -95,6 +90,28 @@ def match(
         fail(str(error))
     console = stderr_console()
     played: list[tuple[str, str, str]] = []
+    try:
+        _play(target, first, second, folders, positions, played, console, event=event,
+              minutes=minutes, max_moves=max_moves, limit=limit, timeout=timeout,
+              variant=variant)
+    finally:
+        if target is not None:
+            target.close()
+    console.print(final_score(played, variant), markup=False)
+
+
+def _play(target, first: str, second: str, folders: list, positions: list, played: list,
+          console, *, event: str, minutes: int, max_moves: int, limit, timeout: float,
+          variant) -> None:
+    """Open both players, go on after the games ``target`` holds already, play the rest."""
+    from replay.engine.limits import EngineError
+    from replay.engine.match import (
+        MatchError,
+        finished_games,
+        game_pdn,
+        open_side,
+        play_match,
+    )
 
     def on_game(number: int, record, start) -> None:
         text = game_pdn(record, event=event, round_=str(number), minutes=minutes,
@@ -110,11 +127,25 @@ def match(
 
     try:
         with contextlib.ExitStack() as stack:
-            sides = [stack.enter_context(open_side(spec, cwd=folder, timeout=timeout,
-                                                   variant=variant.name))
+            sides = [stack.enter_context(open_side(
+                spec, cwd=folder, timeout=timeout, variant=variant.name,
+                note=lambda text: console.print(f"note: {text}", markup=False)))
                      for spec, folder in zip((first, second), folders, strict=True)]
+            done = {}
+            if target is not None:
+                names = [None if spec.startswith("dxp") else side.name
+                         for spec, side in zip((first, second), sides, strict=True)]
+                try:
+                    done = finished_games(target.games(), event, positions, tuple(names))
+                except MatchError as error:
+                    raise MatchError(f"{target.path}: {error}") from None
+            if done:
+                console.print(f"{len(done)} of {2 * len(positions)} games are in "
+                              f"{target.path} already: going on after them", markup=False)
+                played += [(game.tags.get("White", "?"), game.tags.get("Black", "?"),
+                            game.tags.get("Result", "*")) for _, game in sorted(done.items())]
             play_match(*sides, positions, minutes=minutes, max_moves=max_moves, limit=limit,
-                       on_game=on_game)
+                       on_game=on_game, done=done)
     except MatchError as error:
         fail(str(error))
     except EngineError as error:
@@ -123,7 +154,6 @@ def match(
         fail(str(error), ExitCode.SOME_GAMES)
     except OSError as error:  # the output (a WriteError names it): a full disk, /dev/full
         fail(str(error))
-    console.print(final_score(played, variant), markup=False)
 
 
 def final_score(played: list[tuple[str, str, str]], variant) -> str:

@@ -156,6 +156,9 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
     if not nodes:
         return analysis
     boards = [node.board_before() for node in nodes] + [nodes[-1].board]
+    new_game = getattr(engine, "new_game", None)
+    if new_game is not None:  # each game from a clean slate: as if analysed alone
+        new_game()
     infos: list[Info | None] = []
     for board in boards:
         infos.append(engine.analyse(board, limit) if board.legal_moves() else None)
@@ -270,11 +273,16 @@ def limit_text(limit: Limit) -> str:
 
 
 def game_key(game: Game) -> tuple:
-    """What tells a game again in an output written before: its seven tags and moves."""
+    """What tells a game again in an output written before: its seven tags and moves (a tag
+    missing and its unknown value, ``?`` or ``????.??.??`` as the writer fills it in, are
+    one)."""
     from pdn.model import SEVEN_TAGS
     from pdn.writer import format_move
 
-    return (tuple(game.tags.get(name, "") for name in SEVEN_TAGS[:6]),
+    def known(value: str) -> str:
+        return "" if set(value) <= set("?. ") else value
+
+    return (tuple(known(game.tags.get(name, "")) for name in SEVEN_TAGS[:6]),
             tuple(format_move(ply.record) for ply in game.moves.plies))
 
 

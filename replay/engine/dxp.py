@@ -26,6 +26,7 @@ import contextlib
 import re
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -69,6 +70,10 @@ _MOVE = re.compile(r"M([0-9]{4})([0-9]{2})([0-9]{2})([0-9]{2})((?:[0-9]{2}){0,20
 class DxpMessageError(EngineError):
     """A DXP message that breaks the specification; the text says which field and shows the
     message."""
+
+
+class DxpClosed(EngineError):
+    """The other end closed the connection (or reset it)."""
 
 
 # -- the messages -------------------------------------------------------------------------------
@@ -448,6 +453,7 @@ class DxpConnection:
         self.socket: socket.socket | None = sock
         self.peer = peer
         self.timeout = timeout
+        self.heard = False  # the other end has sent something
         self._buffer = b""
         sock.settimeout(timeout)
 
@@ -476,32 +482,39 @@ class DxpConnection:
         data = encode(message).encode("ascii") + b"\0"
         try:
             self.socket.sendall(data)
+        except (BrokenPipeError, ConnectionResetError):
+            raise DxpClosed(f"{self.peer} closed the connection") from None
         except OSError as error:
             raise EngineError(f"cannot send to {self.peer}: {error}") from None
 
-    def receive(self, timeout: float | None = None) -> Message:
+    def receive(self, timeout: float | None = None, allowed: float | None = None) -> Message:
         """The next message; raises EngineError when none comes in time, the peer closes the
-        connection, or the message breaks the specification."""
+        connection, or the message breaks the specification. ``allowed``: the time the
+        message says was allowed (the caller's whole wait, of which ``timeout`` is left)."""
         if self.socket is None:
             raise EngineError(f"the connection to {self.peer} is closed")
         wait = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + wait
+        said = wait if allowed is None else allowed
         while b"\0" not in self._buffer:
             if len(self._buffer) > MAX_LENGTH:
                 raise EngineError(f"{self.peer} sent {len(self._buffer)} characters without "
                                   f"the NUL that ends a DXP message: {self._buffer[:40]!r}")
             left = deadline - time.monotonic()
             if left <= 0:
-                raise EngineError(f"{self.peer} sent nothing for {wait:g} s")
+                raise EngineError(f"{self.peer} sent nothing for {said:g} s")
             self.socket.settimeout(left)
             try:
                 chunk = self.socket.recv(4096)
             except TimeoutError:
-                raise EngineError(f"{self.peer} sent nothing for {wait:g} s") from None
+                raise EngineError(f"{self.peer} sent nothing for {said:g} s") from None
+            except ConnectionResetError:
+                raise DxpClosed(f"{self.peer} closed the connection") from None
             except OSError as error:
                 raise EngineError(f"cannot read from {self.peer}: {error}") from None
             if not chunk:
-                raise EngineError(f"{self.peer} closed the connection")
+                raise DxpClosed(f"{self.peer} closed the connection")
+            self.heard = True
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\0", 1)
         try:
@@ -582,11 +595,19 @@ class DxpSide:
     in ``chats`` (a flood of them costs no memory, nor time: the wait for a move is bounded
     whatever comes meanwhile), a BACKREQ
     is answered "not supported". At the end it exchanges the two GAMEEND messages; ``last``
-    sends stop code 1 (no more games)."""
+    sends stop code 1 (no more games).
+
+    With the ``listener`` the connection came from, a connection closed before it said a
+    word to the first GAMEREQ (a port probe: connect, then close) is no engine: ``note``
+    is told, and the next connection is taken (``accept_timeout``)."""
 
     def __init__(self, connection: DxpConnection, *, initiator: bool = True,
-                 our_name: str = OUR_NAME, name: str | None = None) -> None:
+                 our_name: str = OUR_NAME, name: str | None = None,
+                 listener: DxpListener | None = None, accept_timeout: float = 60.0,
+                 note: Callable[[str], None] | None = None) -> None:
         self.connection = connection
+        self.listener, self.accept_timeout, self.note = listener, accept_timeout, note
+        self.accepted = False  # a game was accepted on this connection
         self.initiator = initiator
         self.our_name = dxp_name(our_name)
         self.name = name or connection.peer
@@ -604,10 +625,9 @@ class DxpSide:
         if self.initiator:
             self.our_name = dxp_name(opponent)
             position = None if is_initial(board) else position_text(board)
-            self.connection.send(GameRequest(self.our_name, COLOUR_CODES[colour], minutes,
-                                             max_moves, position))
-            answer = self._next((GameAccept,), self.connection.timeout)
-            assert isinstance(answer, GameAccept)
+            request = GameRequest(self.our_name, COLOUR_CODES[colour], minutes, max_moves,
+                                  position)
+            answer = self._request(request)
             if answer.code != ACCEPT:
                 why = {WRONG_VERSION: "it does not speak DXP version 01",
                        DECLINE_THIS: "it declines this game",
@@ -616,6 +636,28 @@ class DxpSide:
             if answer.follower:
                 self.name = answer.follower
         self._since = time.monotonic()
+
+    def _request(self, request: GameRequest) -> GameAccept:
+        """Send the GAMEREQ and read the GAMEACC; before a first game, on a connection that
+        closed without a word, again on the listener's next connection."""
+        while True:
+            try:
+                self.connection.send(request)
+                answer = self._next((GameAccept,), self.connection.timeout)
+                break
+            except DxpClosed:
+                if self.listener is None or self.accepted or self.connection.heard:
+                    raise
+                if self.note is not None:
+                    self.note(f"{self.connection.peer} closed the connection without a word "
+                              f"(a probe?): still listening on port {self.listener.port}")
+                self.connection.close()
+                self.connection = self.listener.accept(self.accept_timeout,
+                                                       self.connection.timeout)
+                self.name = self.connection.peer
+        assert isinstance(answer, GameAccept)
+        self.accepted = True
+        return answer
 
     def move(self, board: Board, limit: Limit) -> Move | GameEnded:
         self._send_pending(board)
@@ -682,7 +724,7 @@ class DxpSide:
             if left <= 0:  # messages kept coming (a flood of CHAT), not the one wanted
                 kinds = "/".join(kind.__name__ for kind in wanted)
                 raise EngineError(f"{self.name} sent no {kinds} within {timeout:g} s")
-            message = self.connection.receive(left)
+            message = self.connection.receive(left, timeout)
             if isinstance(message, wanted):
                 return message
             if isinstance(message, Chat):

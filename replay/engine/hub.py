@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
 import os
 import queue
 import re
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 import time as clock
 import weakref
@@ -38,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
-from replay.run.workers import PR_SET_PDEATHSIG
+from replay.run.children import popen_bound, release
 
 if TYPE_CHECKING:
     from replay.board import Board
@@ -181,24 +179,6 @@ class _Search:
     errors: list[str] = field(default_factory=list)
 
 
-def _death_signal():
-    """On Linux, what the engine's process runs before the engine: a request to the kernel
-    for SIGKILL when the thread that started it ends (prctl(2), kept across exec), so that
-    no engine outlives a ``kill -9`` of this program (``close`` and ``atexit`` cover every
-    other end). The C function is looked up here, in the parent: the child only calls it."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-    def ask() -> None:
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-    return ask
-
-
 _LIVE: weakref.WeakSet[HubEngine] = weakref.WeakSet()
 
 
@@ -233,10 +213,9 @@ class HubEngine:
         self._closed = threading.Event()
         self._searching = False
         try:
-            self.process = subprocess.Popen(
+            self.process = popen_bound(
                 command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, encoding="utf-8", errors="replace", bufsize=1,
-                start_new_session=True, preexec_fn=_death_signal())
+                stderr=subprocess.PIPE, encoding="utf-8", errors="replace", bufsize=1)
         except OSError as error:
             raise EngineError(f"cannot start {shlex.join(command)}: {error.strerror or error}"
                               ) from None
@@ -370,9 +349,12 @@ class HubEngine:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        release(process)
         for stream in (process.stdin, process.stdout, process.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.close()
+        with contextlib.suppress(queue.Full):  # wakes a thread waiting for a line: it ended
+            self._lines.put_nowait(_EOF)
 
     def quit(self) -> None:
         """Ask the engine to quit, then make sure it has (``close``)."""
@@ -450,6 +432,17 @@ class HubEngine:
                 self.options[name] = text
             else:
                 self._send(f"set {name} {text}")
+
+    def new_game(self) -> None:
+        """Tell the engine that a new game begins, so that nothing it learnt in the last one
+        (its transposition table) colours the next: ``new-game`` in the second protocol
+        (protocol.txt), ``new`` in the first (Scan 2.0's ``main.cpp``: it clears its table).
+        Neither has an answer."""
+        if self._searching:  # an analysis left running: ended first
+            self._send("stop")
+            self._wait_for("done" if self.generation == 2 else "move", self.timeout)
+            self._searching = False
+        self._send("new-game" if self.generation == 2 else "new")
 
     # -- searching --------------------------------------------------------------------------
 

@@ -33,9 +33,10 @@ import contextlib
 import datetime
 import errno
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from replay.board import Board
 from replay.engine.dxp import DxpConnection, DxpListener, DxpSide, is_initial
@@ -50,6 +51,9 @@ from replay.engine.play import (
 )
 from replay.numbering import MoveNumbering
 from replay.variants import Variant
+
+if TYPE_CHECKING:
+    from pdn.model import Game
 
 LINE_WIDTH = 80
 
@@ -139,11 +143,13 @@ def _fmjd_ballots(variant: Variant) -> list[StartPosition]:
 
 @contextlib.contextmanager
 def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
-              variant: str = "international") -> Iterator[Side]:
+              variant: str = "international",
+              note: Callable[[str], None] | None = None) -> Iterator[Side]:
     """The side a player spec names, opened for the whole match and closed (engine quit,
     connection shut) when the block ends, whatever happens. A Hub engine is started for
     ``variant`` (the Hub client's ``popen_hub``, ``timeout`` bounding its start-up and each
-    of its searches)."""
+    of its searches). A listening side takes the next connection when one closes before a
+    word (a probe; ``note`` is told)."""
     kind, _, rest = spec.partition(":")
     if kind == "hub" and rest:
         try:
@@ -160,9 +166,13 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
             yield DxpSide(connection)
     elif kind == "dxp-listen" and rest:
         host, _, port = rest.rpartition(":")
-        with DxpListener(_port(port, spec), host or "127.0.0.1") as listener, \
-                listener.accept(timeout, timeout) as connection:
-            yield DxpSide(connection)
+        with DxpListener(_port(port, spec), host or "127.0.0.1") as listener:
+            side = DxpSide(listener.accept(timeout, timeout), listener=listener,
+                           accept_timeout=timeout, note=note)
+            try:
+                yield side
+            finally:
+                side.connection.close()
     elif kind == "builtin" and not rest:
         from replay.engine.builtin import BuiltinEngine
 
@@ -194,22 +204,57 @@ def _port(text: str, spec: str) -> int:
 def play_match(first: Side, second: Side, positions: list[StartPosition], *,
                minutes: int = 5, max_moves: int = DEFAULT_MAX_MOVES,
                limit: Limit | None = None,
-               on_game: Callable[[int, GameRecord, StartPosition], None] | None = None
-               ) -> list[GameRecord]:
+               on_game: Callable[[int, GameRecord, StartPosition], None] | None = None,
+               done: Collection[int] = ()) -> list[GameRecord]:
     """Play every start position twice, ``first`` White in the first game of each pair and
-    Black in the second; ``on_game(number, record, start)`` is called as each game ends."""
+    Black in the second, save the games numbered in ``done`` (played by an earlier run);
+    ``on_game(number, record, start)`` is called as each game ends."""
     records = []
-    total = 2 * len(positions)
-    for start in positions:
-        for swap in (False, True):
-            white, black = (second, first) if swap else (first, second)
-            record = play_game(white, black, start.board, minutes=minutes,
-                               max_moves=max_moves, limit=limit,
-                               last=len(records) == total - 1)
-            records.append(record)
-            if on_game is not None:
-                on_game(len(records), record, start)
+    numbers = [number for number in range(1, 2 * len(positions) + 1) if number not in done]
+    for number in numbers:
+        start = positions[(number - 1) // 2]
+        white, black = (first, second) if number % 2 else (second, first)
+        record = play_game(white, black, start.board, minutes=minutes, max_moves=max_moves,
+                           limit=limit, last=number == numbers[-1])
+        records.append(record)
+        if on_game is not None:
+            on_game(number, record, start)
     return records
+
+
+def finished_games(games: Iterable[Game], event: str, positions: list[StartPosition],
+                   names: tuple[str | None, str | None]) -> dict[int, Game]:
+    """The games of this match an earlier run wrote, by number: those of ``event`` (its
+    other games are left alone), told by their Round (the game's number), each of which must
+    start where this match's game of that number starts (its FEN, its ballot) between its
+    players (``names``: the first player's and the second's, None where not known before
+    the game, a DXP engine's). Raises MatchError for one that does not fit: the output holds
+    another match."""
+    total = 2 * len(positions)
+    found: dict[int, Game] = {}
+    for game in games:
+        if game.tags.get("Event") != event:
+            continue
+        number = game.tags.get("Round", "")
+        if not number.isdigit() or not 1 <= int(number) <= total:
+            raise MatchError(f"it holds a game of event {event!r}, round {number!r}, which "
+                             f"is not one of this match's {total}: give another --event or -o")
+        start = positions[(int(number) - 1) // 2]
+        fen = None if is_initial(start.board) else start.board.fen()
+        ballot = next((text[len("ballot "):] for text in game.moves.comments
+                       if text.startswith("ballot ")), "")
+        first, second = names
+        white, black = (first, second) if int(number) % 2 else (second, first)
+        wrong = [what for what, differs in (
+            ("start position", game.tags.get("FEN") != fen or ballot != start.label),
+            ("White", white is not None and game.tags.get("White") != white),
+            ("Black", black is not None and game.tags.get("Black") != black)) if differs]
+        if wrong:
+            raise MatchError(f"its game {number} of event {event!r} has another "
+                             f"{' and '.join(wrong)} than this match's: it holds another "
+                             "match; give another --event or -o")
+        found.setdefault(int(number), game)
+    return found
 
 
 def game_pdn(record: GameRecord, *, event: str, round_: str, date: str | None = None,
@@ -266,9 +311,14 @@ def _wrap(words: list[str]) -> Iterator[str]:
 class GameFile:
     """The match's output, rewritten atomically after every game (``replay.run.output``): a stopped
     match leaves every finished game and never a half-written one. Games already in the file
-    are kept; the new ones follow. A device or FIFO (``/dev/full``, a named pipe) is never
-    read: the games are streamed into it; a folder is refused (``OutputError``). Writing
-    fails with a ``WriteError`` naming the output."""
+    are kept (``games``: a rerun goes on after them); the new ones follow. A device or FIFO
+    (``/dev/full``, a named pipe) is never read: the games are streamed into it; a folder is
+    refused (``OutputError``). Writing fails with a ``WriteError`` naming the output.
+
+    One match at a time writes a file: the file is locked (``flock(2)``, where ``fcntl``
+    is) through a lock file beside it, ``.NAME.lock``, removed by ``close``; a second match
+    on the same file is refused with an ``OutputError``. A lock file left by a killed match
+    holds no lock: the next run takes it."""
 
     def __init__(self, path: str | os.PathLike) -> None:
         from replay.run.output import as_write_error, output_target
@@ -276,8 +326,10 @@ class GameFile:
         self.path = Path(path)
         self.text = ""
         self.target = output_target(path)
+        self._lock: tuple[int, Path] | None = None
         if self.target.in_place:
             return
+        self._take_lock()
         try:
             self.text = self.target.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -300,6 +352,58 @@ class GameFile:
         write_atomically(self.path, text)
         self.text = text
 
+    def games(self) -> list[Game]:
+        """The games the file held when opened (none for a device or FIFO)."""
+        import io
 
-__all__ = ["EngineError", "GameFile", "MatchError", "StartPosition", "game_pdn", "open_side",
-           "play_match", "start_positions"]
+        from pdn.reader import read_games
+
+        return list(read_games(io.StringIO(self.text))) if self.text.strip() else []
+
+    def _take_lock(self) -> None:
+        from replay.run.output import OutputError, as_write_error
+
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: runs are not kept apart
+            return
+        target = self.target.path
+        lock = target.with_name(f".{target.name}.lock")
+        while True:
+            try:
+                descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError as error:
+                raise as_write_error(error, self.path) from None
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(descriptor)
+                raise OutputError(f"{self.path}: another pdn match is writing it: wait for "
+                                  "it to end, or give another -o") from None
+            try:  # the lock file a run that just ended removed is no lock: take it again
+                same = os.stat(lock).st_ino == os.fstat(descriptor).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self._lock = (descriptor, lock)
+                return
+            os.close(descriptor)
+
+    def close(self) -> None:
+        """Let another run write the file (the lock file removed)."""
+        if self._lock is not None:
+            descriptor, lock = self._lock
+            self._lock = None
+            with contextlib.suppress(OSError):
+                lock.unlink()
+            os.close(descriptor)
+
+    def __enter__(self) -> GameFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+__all__ = ["EngineError", "GameFile", "MatchError", "StartPosition", "finished_games",
+           "game_pdn", "open_side", "play_match", "start_positions"]

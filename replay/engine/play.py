@@ -96,7 +96,9 @@ class PlayerSide:
 
     def begin(self, board: Board, colour: int, minutes: int, max_moves: int,
               opponent: str) -> None:
-        pass
+        new_game = getattr(self.player, "new_game", None)
+        if new_game is not None:  # a Hub engine forgets the last game (its tables)
+            new_game()
 
     def move(self, board: Board, limit: Limit) -> Move | GameEnded:
         result = self.player.play(board.copy(), limit)

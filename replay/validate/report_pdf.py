@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -42,13 +44,33 @@ def write_pdf(html: str, path: str | os.PathLike) -> None:
                    "--disable-dev-shm-usage", "--no-first-run", "--no-pdf-header-footer",
                    f"--user-data-dir={Path(folder) / 'profile'}",
                    f"--print-to-pdf={printed}", page.as_uri()]
-        try:
-            done = subprocess.run(command, capture_output=True, text=True,
-                                  timeout=PRINT_SECONDS, check=False)
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise PdfError(f"{Path(browser).name} did not print the report: {error}") from None
+        stderr, returncode = _run(command)
         if not printed.is_file() or not printed.stat().st_size:
-            detail = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])
+            detail = (stderr.strip().splitlines() or [f"exit status {returncode}"])
             raise PdfError(f"{Path(browser).name} did not print the report: {detail[-1]}")
         with atomic_writer(path, binary=True) as stream, printed.open("rb") as source:
             shutil.copyfileobj(source, stream)
+
+
+def _run(command: list[str]) -> tuple[str, int]:
+    """Run the browser to its end (at most ``PRINT_SECONDS``): its stderr and exit status.
+    It never outlives us (``replay.run.children``: after ``kill -9`` of pdn it lived on for
+    30-60 s), and its whole process group goes when it ends, fails or is stopped."""
+    from replay.run.children import popen_bound, release
+
+    try:
+        process = popen_bound(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, errors="replace")
+    except OSError as error:
+        raise PdfError(f"{Path(command[0]).name} did not print the report: {error}") from None
+    try:
+        _, stderr = process.communicate(timeout=PRINT_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise PdfError(f"{Path(command[0]).name} did not print the report within "
+                       f"{PRINT_SECONDS} s") from None
+    finally:  # its helpers too (a renderer, a GPU process), whatever happened
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        release(process)
+    return stderr, process.returncode

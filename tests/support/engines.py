@@ -185,3 +185,38 @@ def start(spec: Spec, **kwargs):
     from replay.engine.hub import popen_hub
 
     return popen_hub(spec.command, cwd=spec.cwd, options=spec.options, **kwargs)
+
+
+def stateful_engine(folder: Path, name: str) -> list[str]:
+    """A second-protocol Hub engine whose every search plays the first legal move and
+    scores the position by how many searches it made since it started or was last told
+    ``new-game``: an engine that carries state from game to game, as a transposition table
+    does. Returns its command line."""
+    script = folder / f"{name}.py"
+    script.write_text("""import sys
+from replay.board import Board
+from replay.engine.hub import move_text, parse_pairs
+from replay.engine.server import read_position
+
+board, searches = Board(variant="international"), 0
+for line in sys.stdin:
+    word, _, rest = line.strip().partition(" ")
+    if word == "quit":
+        break
+    if word == "hub":
+        print("id name=stateful", "wait", sep="\\n", flush=True)
+    elif word == "init":
+        print("ready", flush=True)
+    elif word == "new-game":
+        searches = 0
+    elif word == "pos":
+        pairs = parse_pairs(rest)
+        board = Board(variant="international")
+        board = Board(board.variant, read_position(board, pairs["pos"]))
+    elif word == "go":
+        searches += 1
+        move = move_text(board, board.legal_moves()[0])
+        print(f"info depth=1 score={searches / 100:.2f} pv={move}", f"done move={move}",
+              sep="\\n", flush=True)
+""", encoding="utf-8")
+    return [sys.executable, str(script)]

@@ -27,6 +27,7 @@ from support.engines import (
     hostile_engine,
     start,
     started_processes,
+    stateful_engine,
 )
 from typer.testing import CliRunner
 
@@ -106,26 +107,29 @@ def _blundered_copy(engine, spec: Spec, game, ply: int):
     copy = replace(game, moves=Line(list(game.moves.plies[:ply])), result="*")
     copy.moves.plies = [*(Ply(p.record) for p in copy.moves.plies),
                         Ply(move_record(board, worst))]
-    return copy, worst, best.pv[0]
+    return copy, worst
 
 
 def test_a_deliberate_blunder_is_marked_double_question(spec: Spec, wk2007):
     with start(spec) as engine:
-        game, blunder, best = _blundered_copy(engine, spec, wk2007[0], 30)
+        game, blunder = _blundered_copy(engine, spec, wk2007[0], 30)
         analysis = analyse_game(engine, game, Limit(depth=spec.depth))
     row = analysis.rows[-1]
     assert (row.judgement, row.move, row.drop >= 1.0) == ("blunder", str(blunder), True)
     ply = analysis.game.moves.plies[-1]
     assert NAG_BLUNDER in ply.nags
     variation = replay_game(next(read_games(write_game(analysis.game)))).mainline()[-1]
-    assert variation.variations[0][0].move == best  # the engine's move, as the variation
+    # the engine's move, as the variation: the one its search in the game chose (the game
+    # begins with new-game, so its table is not the one that chose a best move before)
+    engine_move = variation.variations[0][0]
+    assert engine_move.move != blunder and engine_move.text("pdn") == row.best
     assert all(r.judgement == "" for r in analysis.rows[:-1] if r.drop is not None
                and r.drop < Thresholds().mistake)
 
 
 def test_the_tables_count_what_the_rows_say(spec: Spec, wk2007):
     with start(spec) as engine:
-        game, _, _ = _blundered_copy(engine, spec, wk2007[1], 40)
+        game, _ = _blundered_copy(engine, spec, wk2007[1], 40)
         rows = analyse_game(engine, game, Limit(depth=spec.depth), number=1).rows
     frame = rows_frame(rows)
     games = games_table(frame)
@@ -392,7 +396,8 @@ def test_pdn_analyse_of_an_empty_folder_is_0_games_and_exit_0(tmp_path):
 
 def test_after_kill_9_of_pdn_analyse_no_engine_lives_on(tmp_path):
     """A silent engine lived on after ``kill -9`` of pdn (its own session, nobody left to
-    close it); the kernel now kills it when pdn dies (prctl's PR_SET_PDEATHSIG)."""
+    close it); the kernel now kills it when pdn dies (prctl's PR_SET_PDEATHSIG), and the
+    guard its whole process group (its own child too: replay.run.children)."""
     if not sys.platform.startswith("linux"):
         pytest.skip("PR_SET_PDEATHSIG is Linux's")
     source = tmp_path / "two.pdn"
@@ -410,12 +415,86 @@ def test_after_kill_9_of_pdn_analyse_no_engine_lives_on(tmp_path):
     while not (out.exists() and out.read_text(encoding="utf-8").endswith("*\n\n")):
         assert time.monotonic() < deadline, "game a was not written"
         time.sleep(0.1)  # game a done: the engine is silent on game b
-    engines = started_processes(tmp_path, "e")[2::2]
+    engines = started_processes(tmp_path, "e")[2:]  # the run's engine and its child
     process.kill()
     process.wait()
-    try:
+    try:  # the engine by the kernel's death signal, its process group by the guard
         assert all_gone(engines)
-    finally:  # the engine's child is in its own group, which nobody closed: ended here
+    finally:  # were they not, ended here
         for pid in started_processes(tmp_path, "e")[3::2]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+TWO_GAMES = ('[Event "a"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
+             '[Event "b"]\n1. 33-29 18-22 2. 31-27 22x31 3. 36x27 *\n\n')
+
+
+def _analysed(tmp_path: Path, name: str, text: str, *engine: str) -> dict[str, str]:
+    source, out = tmp_path / f"{name}.pdn", tmp_path / f"{name}-out.pdn"
+    source.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["analyse", str(source), "-o", str(out), *engine])
+    assert result.exit_code == 0, result.output
+    return {game.tags["Event"]: write_game(game) for game in read_games(out)}
+
+
+def test_each_game_is_analysed_as_if_alone_the_engine_told_of_a_new_game(tmp_path):
+    """A resumed run differed from an undisturbed one in 293 eval lines: the engine carried
+    its state from game to game. It is told ``new-game`` before each: game b analysed after
+    game a reads as game b analysed alone (an engine that counts its searches since then)."""
+    engine = ["--engine-cmd", " ".join(stateful_engine(tmp_path, "counting"))]
+    both = _analysed(tmp_path, "both", TWO_GAMES, *engine)
+    alone = _analysed(tmp_path, "alone", TWO_GAMES.split("\n\n", 1)[1], *engine)
+    assert "[%eval 0.01]" in both["b"]
+    assert both["b"] == alone["b"]
+
+
+def test_the_builtin_engine_analyses_a_game_after_another_as_alone(tmp_path):
+    """The built-in engine at a fixed depth: game b after game a, game b alone, and a run
+    that resumes after game a give the same annotated game b."""
+    pytest.importorskip("replay._native")
+    engine = ["--engine", "builtin", "--depth", "4"]
+    both = _analysed(tmp_path, "both", TWO_GAMES, *engine)
+    alone = _analysed(tmp_path, "alone", TWO_GAMES.split("\n\n", 1)[1], *engine)
+    assert both["b"] == alone["b"]
+    source, out = tmp_path / "both.pdn", tmp_path / "resumed.pdn"
+    out.write_text(both["a"] + "\n\n", encoding="utf-8")  # a run stopped after game a
+    result = runner.invoke(app, ["analyse", str(source), "-o", str(out), *engine])
+    assert result.exit_code == 0 and "1 of 2 games are in" in result.output, result.output
+    assert out.read_text(encoding="utf-8") == (tmp_path / "both-out.pdn").read_text(
+        encoding="utf-8")
+
+
+def test_sigterm_stops_pdn_analyse_on_a_silent_engine_at_once_with_143(tmp_path):
+    """SIGTERM on a silent engine took 20 s (the engine's thread waited out --timeout after
+    the engine was closed), and a second SIGTERM meanwhile escaped as exit 130."""
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
+                      encoding="utf-8")
+    engine = hostile_engine(tmp_path, "e", "silent", good=2)
+    out = tmp_path / "out.pdn"
+    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
+               str(source), "-o", str(out), "--engine-cmd", " ".join(engine), "--depth", "3",
+               "--timeout", "600"]
+    for signals in (1, 2):
+        out.unlink(missing_ok=True)
+        (tmp_path / "e.pids").unlink(missing_ok=True)
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        deadline = time.monotonic() + 60
+        while not (out.exists() and out.read_text(encoding="utf-8").endswith("*\n\n")):
+            assert time.monotonic() < deadline, "game a was not written"
+            time.sleep(0.1)  # game a done: the engine is silent on game b
+        process.send_signal(signal.SIGTERM)
+        sent = time.monotonic()
+        if signals == 2:
+            time.sleep(0.3)  # the engine is being closed (it ignores SIGTERM: 1 s)
+            process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+        assert process.returncode in ((143,) if signals == 1 else (143, -signal.SIGTERM)), \
+            stderr
+        assert time.monotonic() - sent < 8, "SIGTERM took too long"
+        assert [g.tags["Event"] for g in read_games(out)] == ["a"]
+        for pid in started_processes(tmp_path, "e")[1::2]:  # the engine's child
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

@@ -5,7 +5,12 @@ through the Hub client's ``popen_hub`` (a stand-in here), DXP players over TCP (
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 
@@ -136,6 +141,7 @@ def test_a_stopped_match_keeps_its_finished_games(tmp_path):
     out = tmp_path / "games.pdn"
     out.write_text('[Event "earlier"]\n\n1. 32-28 *', encoding="utf-8")
     output = GameFile(out)
+    output.close()  # the lock: this test plays the match itself
     failing = Failing(after=1000, error=EngineError("Failing died"))
 
     def write(number, record, start):
@@ -289,11 +295,12 @@ def test_pdn_match_listens_for_scan_connecting_as_follower(scan_dir, tmp_path):
 
 def test_gamefile_keeps_earlier_text_and_never_leaves_a_part_file(tmp_path):
     path = tmp_path / "g.pdn"
-    output = GameFile(path)
-    output.add('[Event "a"]\n\n*')
-    output.add('[Event "b"]\n\n*')
+    with GameFile(path) as output:
+        output.add('[Event "a"]\n\n*')
+        output.add('[Event "b"]\n\n*')
     assert [g.tags["Event"] for g in read_games(path.read_text())] == ["a", "b"]
-    assert GameFile(path).text == path.read_text()
+    with GameFile(path) as again:
+        assert again.text == path.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.pdn"]
 
 
@@ -346,3 +353,118 @@ def test_pdn_match_never_reads_a_device_and_refuses_a_folder(tmp_path, target):
     said = "is a folder" if target == "folder" else "/dev/full: cannot write"
     assert said in result.output and "Traceback" not in result.output
 
+
+
+def test_pdn_match_goes_on_after_the_games_a_stopped_run_wrote(tmp_path):
+    """A rerun after a kill appended the whole match again: it now plays only the games the
+    output lacks, told by Event and Round, start and players."""
+    out = tmp_path / "match.pdn"
+    arguments = ["match", "random:1", "random:2", "-o", str(out), "--pairs", "2",
+                 "--max-moves", "5"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    games = out.read_text(encoding="utf-8").split("\n\n[Event")
+    out.write_text(games[0] + "\n\n[Event" + games[1] + "\n\n", encoding="utf-8")  # killed
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    assert "2 of 4 games are in" in result.output and "game 1/4" not in result.output
+    assert "final score after 4 games" in result.output
+    rounds = [game.tags["Round"] for game in read_games(out.read_text(encoding="utf-8"))]
+    assert rounds == ["1", "2", "3", "4"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0 and "4 of 4 games are in" in result.output, result.output
+    assert len(list(read_games(out.read_text(encoding="utf-8")))) == 4
+    assert [p.name for p in tmp_path.iterdir()] == ["match.pdn"]  # no lock file left
+
+
+def test_pdn_match_refuses_an_output_holding_another_match(tmp_path):
+    out = tmp_path / "match.pdn"
+    result = runner.invoke(app, ["match", "random:1", "random:2", "-o", str(out),
+                                 "--max-moves", "3"])
+    assert result.exit_code == 0, result.output
+    before = out.read_text(encoding="utf-8")
+    result = runner.invoke(app, ["match", "random:3", "random:2", "-o", str(out),
+                                 "--max-moves", "3"])
+    assert result.exit_code == 2, result.output
+    assert "has another White than this match's" in result.output
+    assert "give another --event or -o" in result.output
+    assert out.read_text(encoding="utf-8") == before
+
+
+def test_two_matches_on_one_output_the_second_is_refused(tmp_path):
+    """Two runs at once on one -o kept one run's games only: the output is locked."""
+    out = tmp_path / "match.pdn"
+    with GameFile(out):
+        result = runner.invoke(app, ["match", "random:1", "random:2", "-o", str(out),
+                                     "--max-moves", "3"])
+    assert result.exit_code == 2, result.output
+    assert "another pdn match is writing it" in result.output
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    result = runner.invoke(app, ["match", "random:1", "random:2", "-o", str(out),
+                                 "--max-moves", "3"])
+    assert result.exit_code == 0, result.output
+
+
+def test_after_kill_9_of_pdn_match_no_engine_lives_on(tmp_path):
+    """A silent engine, and the child it started, lived on after ``kill -9`` of pdn match."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the processes are read from /proc")
+    engine = hostile_engine(tmp_path, "e", "silent")
+    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "match",
+               "hub:" + " ".join(engine), "random", "--depth", "3", "--timeout", "600",
+               "-o", str(tmp_path / "out.pdn")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(started_processes(tmp_path, "e")) < 2:
+        assert time.monotonic() < deadline, "the engine did not start"
+        time.sleep(0.1)
+    time.sleep(0.5)  # the engine is asked its first move, and is silent
+    process.kill()
+    process.wait()
+    pids = started_processes(tmp_path, "e")
+    try:
+        assert all_gone(pids)
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _connect(port: int, timeout: float = 30.0):
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=5)
+        except OSError:
+            assert time.monotonic() < deadline, "nobody listens"
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize("probes", [1, 3])
+def test_pdn_match_dxp_listen_outlives_a_probe_that_connects_and_closes(tmp_path, probes):
+    """One connect-and-close probe ended ``dxp-listen`` (the match failed on it): it is now
+    noted, and the next connection, a DXP engine's (our own follower here), plays."""
+    import threading
+
+    from replay.engine.dxp import DxpConnection, serve_games
+
+    port = free_port()
+    played: list = []
+
+    def prober_then_engine() -> None:
+        for _ in range(probes):
+            _connect(port).close()  # not a word
+        with DxpConnection(_connect(port), "the initiator", timeout=30) as connection:
+            played.extend(serve_games(connection, RandomPlayer(5), games=2))
+
+    thread = threading.Thread(target=prober_then_engine, daemon=True)
+    thread.start()
+    out = tmp_path / "match.pdn"
+    result = runner.invoke(app, ["match", f"dxp-listen:{port}", "random", "--max-moves", "4",
+                                 "--timeout", "30", "-o", str(out)])
+    thread.join(timeout=30)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("closed the connection without a word") == probes
+    assert len(played) == 2 and len(list(read_games(out.read_text(encoding="utf-8")))) == 2

@@ -3,7 +3,11 @@ a section per problem game with the written move (red) and the move meant (green
 diagram, the valid games only in a closing table, a print stylesheet for A4, and PDF through
 headless Chromium."""
 
+import os
 import re
+import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -118,3 +122,81 @@ def test_report_pdf_is_printed_by_chromium_or_refused_with_exit_2(tmp_path, monk
     # the summary, then a page for each of the two problem games
     assert len(re.findall(rb"/Type\s*/Page[^s]", data)) == 3
     assert not list(tmp_path.glob(".report.pdf.*"))  # written atomically, nothing left
+
+
+def _browser_processes(pids_file: Path) -> list[int]:
+    return [int(pid) for pid in pids_file.read_text().split()] if pids_file.exists() else []
+
+
+@pytest.mark.parametrize("browser", ["fake", "chromium"])
+def test_after_kill_9_of_pdn_validate_the_browser_is_gone_within_seconds(tmp_path, browser):
+    """After ``kill -9`` of ``pdn validate --report x.pdf`` Chromium lived on 30-60 s: it
+    and its whole process group now go with pdn (replay.run.children). The fake browser
+    hangs with a child of its own; the real one is caught while it prints."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the processes are read from /proc")
+    pids_file = tmp_path / "browser.pids"
+    env = dict(os.environ)
+    if browser == "fake":
+        fake = tmp_path / "fake-chromium"
+        fake.write_text(f"""#!{sys.executable}
+import os, subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+with open({str(pids_file)!r}, "a") as pids:
+    pids.write(f"{{os.getpid()}} {{child.pid}}\\n")
+time.sleep(600)
+""", encoding="utf-8")
+        fake.chmod(0o755)
+        env["PDN_CHROMIUM"] = str(fake)
+    elif find_browser() is None:
+        pytest.skip("no Chromium")
+    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "validate",
+               str(ERRORS), "--report", str(tmp_path / "report.pdf")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=env)
+    deadline = time.monotonic() + 60
+    try:
+        while not (pids := _browser_pids(process.pid, pids_file, browser)):
+            assert time.monotonic() < deadline and process.poll() is None, "no browser ran"
+            time.sleep(0.02)
+    finally:
+        process.kill()
+        process.wait()
+    deadline = time.monotonic() + 5
+    while [pid for pid in pids if _alive(pid)]:
+        assert time.monotonic() < deadline, "the browser outlived pdn by 5 s"
+        time.sleep(0.05)
+
+
+def _browser_pids(parent: int, pids_file: Path, browser: str) -> list[int]:
+    """The fake browser's processes (it writes them), or the real one's (pdn's children and
+    their group)."""
+    if browser == "fake":
+        return _browser_processes(pids_file)
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent and "chrom" in Path(stat.parent / "comm").read_text():
+            found.append(int(stat.parent.name))
+    if not found:
+        return []
+    group = found[0]
+    for stat in Path("/proc").glob("[0-9]*/stat"):  # its helpers: its process group
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and int(stat.parent.name) != group:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
