@@ -23,7 +23,6 @@ from functools import cache, lru_cache
 
 from pdn.gametype import GameType
 from pdn.model import Game, MoveRecord
-from pdn.moves import record_of
 from replay.variants import (
     ENGLISH,
     UnknownVariantError,
@@ -177,6 +176,8 @@ def _record_names(record: MoveRecord) -> tuple[str, ...]:
 def _token_squares(token: str) -> _Squares:
     """What a move token's record says of the board, its text as the first move (tokens
     repeat: kept)."""
+    from pdn.moves import record_of  # the reader's (it loads the grammar: not at import)
+
     record = record_of(token)
     return _Squares.of(list(_record_names(record)), record.text)
 
