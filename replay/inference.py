@@ -95,9 +95,15 @@ def candidates(game: Game, *, tokens: list[str] | None = None) -> Guess:
     named = _named_variant(game, tokens)
     if named is not None:
         return named
-    squares = _written_squares(game, tokens)
-    fen_squares = _fen_squares(game)
-    site = (game.tags.get("Site") or "").lower()
+    players = "P1" in game.tags or "P2" in game.tags
+    return _guess(_written_squares(game, tokens), _fen_squares(game),
+                  game.tags.get("Site") or "", players)
+
+
+@lru_cache(maxsize=4096)
+def _guess(squares: _Squares, fen_squares: _Squares, site_tag: str, players: bool) -> Guess:
+    """The guess from what the record shows (kept: an archive's games show the same few)."""
+    site = site_tag.lower()
     lidraughts = "lidraughts" in site or "playstrategy" in site
     if fen_squares.alphanumeric or fen_squares.numeric:
         board, evidence = _board(fen_squares, "FEN set-up")
@@ -105,14 +111,14 @@ def candidates(game: Game, *, tokens: list[str] | None = None) -> Guess:
         board, evidence = _board(squares, "")
     setup = fen_squares.alphanumeric or fen_squares.numeric
     names = _order(board, squares, lidraughts, setup)
-    if board == "8x8-alpha" and ("P1" in game.tags or "P2" in game.tags):
+    if board == "8x8-alpha" and players:
         names.remove(_SITE_ENGLISH)  # players as P1 and P2: the sites' English convention
         names.insert(0, _SITE_ENGLISH)
         evidence += ", players as P1 and P2"
     if squares.first_move is not None:
         evidence += f", first move {squares.first_move}"
     if lidraughts:
-        evidence += f", Site {game.tags.get('Site')}"
+        evidence += f", Site {site_tag}"
     silent = not (squares.alphanumeric or squares.numeric or fen_squares.alphanumeric
                   or fen_squares.numeric)
     return Guess(_variants(tuple(names)), evidence.lstrip(", "), silent=silent)
