@@ -83,7 +83,7 @@ class OptionalBuildExt(build_ext):
         except Exception as error:  # no compiler, or one that fails: the build goes on pure
             say(f"the C compiler failed ({error}): building pure Python")
             return
-        recorded: dict = {"native": BUILD["digest"](ROOT / BUILD["NATIVE_SOURCE"])}
+        recorded: dict = {"native": BUILD["native_digest"](ROOT)}
         library = next((ext.name for ext in self.extensions if ext.name.endswith("__mypyc")),
                        None)
         if library is not None:

@@ -72,6 +72,9 @@ def one(data: bytes) -> None:
         core.perft(white, black, kings, turn, None, depth, fuzz.ConsumeBool())
     if rules.replays:
         core.replay(white, black, kings, turn, texts)
+        core.check(white, black, kings, turn, texts, fuzz.ConsumeIntInRange(0, 1 << 40),
+                   fuzz.ConsumeIntInRange(0, 1), fuzz.ConsumeIntInRange(0, 1),
+                   fuzz.ConsumeIntInRange(0, 6), fuzz.ConsumeIntInRange(0, MASK))
 
 
 def main() -> None:

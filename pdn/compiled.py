@@ -43,6 +43,7 @@ PURE_VARIABLE = "PDN_PURE_PYTHON"
 # The native rules core (replay.native): its C source, whose digest the build records too,
 # and the variable that builds it alone (no mypyc: a quick build while working on it).
 NATIVE_SOURCE = "replay/_native.c"
+NATIVE_SOURCES = (NATIVE_SOURCE, "replay/_search.c")  # the engine, #included by _native.c
 NATIVE_ONLY_VARIABLE = "PDN_NATIVE_ONLY"
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds pdn/ and replay/
 
@@ -58,10 +59,20 @@ def wants_native_only(environ: Mapping[str, str] = os.environ) -> bool:
 
 
 def native_is_stale(root: Path = ROOT) -> bool:
-    """Whether the native core's C source differs from the one it was built from (an
+    """Whether the native core's C sources differ from those it was built from (an
     install without the source has nothing to hide)."""
     source = root / NATIVE_SOURCE
-    return source.is_file() and manifest(root).get("native") != digest(source)
+    return source.is_file() and manifest(root).get("native") != native_digest(root)
+
+
+def native_digest(root: Path = ROOT) -> str:
+    """The digest a build records for the native core: of its C sources that exist, in order
+    (one source alone: ``digest`` of it)."""
+    hashed = hashlib.sha256()
+    for name in NATIVE_SOURCES:
+        if (root / name).is_file():
+            hashed.update((root / name).read_bytes())
+    return hashed.hexdigest()[:20]
 
 
 def source_path(module: str, root: Path = ROOT) -> Path:

@@ -162,3 +162,13 @@ def read_moves(token: Token, line_offset: int) -> list[Ply]:
         plies.append(Ply(record(MoveRecord, head + where), number, black,
                          [NAG_FORCED_MOVE] if star else []))
     return plies
+
+
+def record_of(value: str) -> MoveRecord:
+    """The move record one move token says (an item of ``Line.move_tokens``), without its
+    place in the file (line and column 0).
+
+    >>> record_of("12. 32x23x14!").squares
+    ('32', '23', '14')
+    """
+    return MoveRecord(*_read_record(value)[5])

@@ -764,7 +764,7 @@ static PyObject *Rules_perft(RulesObject *self, PyObject *args) {
 /* ---- replaying a line of move texts ---- */
 
 enum { STOP_END = 0, STOP_NOTATION, STOP_SQUARE, STOP_NO_MOVE, STOP_AMBIGUOUS, STOP_WARNING,
-       STOP_LIMIT };
+       STOP_LIMIT, STOP_NUMBER };
 
 /* The squares of a full move text: ``11-15``, ``22x15``, ``c3:e5``, ``26x17x10x1``, ``c3d4``;
  * its separator ('-', 'x', ':', or 0 when run together). Returns the count, -1 when the text
@@ -904,6 +904,265 @@ static int resolve_text(const Rules *r, const Pos *p, const char *t, Py_ssize_t 
     return count ? STOP_END : STOP_NO_MOVE;
 }
 
+/* A move token as the reader keeps it (pdn.model.Line.move_tokens: the grammar's MOVE): an
+ * optional move number (``12.`` or ``12...``, then perhaps blanks), the move, an optional glued
+ * strength mark or ``*``. The move's bounds in ``t``; ``*number`` the number written (0: none,
+ * -1: more digits than a number a record means) and ``*black`` whether it was ``n...``. A
+ * record's text (no number, no mark) is its own move. */
+static void token_move(const char *t, Py_ssize_t len, Py_ssize_t *start, Py_ssize_t *end,
+                       long long *number, int *black) {
+    Py_ssize_t i = 0;
+    *number = 0; *black = 0;
+    while (i < len && t[i] >= '0' && t[i] <= '9') i++;
+    if (i > 0 && i < len && t[i] == '.') {
+        long long v = 0;
+        for (Py_ssize_t k = 0; k < i; k++) v = k < 9 ? v * 10 + (t[k] - '0') : -1;
+        *number = i > 9 ? -1 : v;
+        i++;
+        if (i + 1 < len && t[i] == '.' && t[i + 1] == '.') { i += 2; *black = 1; }
+        while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'
+                           || t[i] == '\f' || t[i] == '\v')) i++;
+    } else i = 0;
+    Py_ssize_t e = len;
+    while (e > i && (t[e - 1] == '!' || t[e - 1] == '?' || t[e - 1] == '(' || t[e - 1] == ')'
+                     || t[e - 1] == '*')) e--;
+    *start = i; *end = e;
+}
+
+/* ---- the draw rules along a line (replay/draws.py, DrawTracker) ---- */
+
+enum { DRAWS_NONE = 0, DRAWS_RUSSIAN, DRAWS_INTERNATIONAL, DRAWS_ENGLISH, DRAWS_FRISIAN,
+       DRAWS_LIDRAUGHTS_FRISIAN, DRAWS_HOUSE };
+/* The claims, by code: replay.native.DRAW_CLAIMS gives each its rule and words; ``group``
+ * is the rule (two codes share 7.2.6), reported once. */
+enum { CLAIM_REPETITION = 0, CLAIM_R725, CLAIM_R724, CLAIM_R728, CLAIM_R727, CLAIM_R726_SMALL,
+       CLAIM_R726_LARGE, CLAIM_KINGS_25, CLAIM_LONE_16, CLAIM_LONE_5, CLAIM_KINGS_40,
+       CLAIM_KINGS_3_7, CLAIM_KINGS_2_2, CLAIM_HOUSE_40, N_CLAIMS };
+static const int claim_group[N_CLAIMS] = {0, 1, 2, 3, 4, 5, 5, 6, 7, 8, 9, 10, 11, 12};
+
+typedef struct { bb white, black, kings; int turn; long count; } Seen;
+
+typedef struct {
+    int rules; bb diagonal;
+    long ply, kings_only, quiet, balance_plies, diagonal_plies;
+    int balance_known, wm, wk, bm, bk;
+    unsigned met;
+    Seen *seen; size_t cap, used;     /* positions since the last irreversible move */
+    long claim_code[N_CLAIMS], claim_ply[N_CLAIMS]; int n_claims;
+} Draws;
+
+static void material(const Pos *p, Draws *d) {
+    d->wm = popcount(p->white & ~p->kings); d->wk = popcount(p->white & p->kings);
+    d->bm = popcount(p->black & ~p->kings); d->bk = popcount(p->black & p->kings);
+    d->balance_known = 1;
+}
+
+static void seen_clear(Draws *d) {
+    if (d->used) { memset(d->seen, 0, d->cap * sizeof(Seen)); d->used = 0; }
+}
+
+static size_t seen_slot(const Seen *table, size_t cap, const Pos *p) {
+    uint64_t h = p->white * 0x9E3779B97F4A7C15ULL ^ p->black * 0xC2B2AE3D27D4EB4FULL
+                 ^ p->kings * 0x165667B19E3779F9ULL ^ (uint64_t)p->turn;
+    size_t i = (size_t)(h ^ (h >> 29)) & (cap - 1);
+    while (table[i].count && (table[i].white != p->white || table[i].black != p->black
+                              || table[i].kings != p->kings || table[i].turn != p->turn))
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* How often the position has stood since the last irreversible move, this time included;
+ * -1 when out of memory. */
+static long seen_add(Draws *d, const Pos *p) {
+    if (2 * (d->used + 1) > d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 64;
+        Seen *table = PyMem_Calloc(cap, sizeof(Seen));
+        if (!table) { PyErr_NoMemory(); return -1; }
+        for (size_t i = 0; i < d->cap; i++)
+            if (d->seen[i].count) {
+                Pos q = {d->seen[i].white, d->seen[i].black, d->seen[i].kings, d->seen[i].turn,
+                         {0, 0}, {0, 0}};
+                table[seen_slot(table, cap, &q)] = d->seen[i];
+            }
+        PyMem_Free(d->seen); d->seen = table; d->cap = cap;
+    }
+    size_t i = seen_slot(d->seen, d->cap, p);
+    if (!d->seen[i].count) {
+        d->seen[i].white = p->white; d->seen[i].black = p->black;
+        d->seen[i].kings = p->kings; d->seen[i].turn = p->turn; d->used++;
+    }
+    return ++d->seen[i].count;
+}
+
+static void meet(Draws *d, int code) {
+    unsigned bit = 1u << claim_group[code];
+    if (d->met & bit) return;
+    d->met |= bit;
+    d->claim_code[d->n_claims] = code; d->claim_ply[d->n_claims] = d->ply; d->n_claims++;
+}
+
+static int draws_start(Draws *d, int rules, bb diagonal, const Pos *start) {
+    memset(d, 0, sizeof *d);
+    d->rules = rules; d->diagonal = diagonal;
+    material(start, d);
+    return seen_add(d, start) < 0 ? -1 : 0;
+}
+
+/* DrawTracker.push: one move (``m`` from ``before`` to ``after``); -1 when out of memory. */
+static int draws_push(Draws *d, const Pos *before, const Mv *m, const Pos *after) {
+    d->ply++;
+    int captures = m->ncap > 0;
+    if (!after->kings && d->rules != DRAWS_HOUSE) {      /* _men_only */
+        seen_clear(d);
+        d->kings_only = d->diagonal_plies = 0;
+        if (captures) { d->quiet = d->balance_plies = 0; d->balance_known = 0; }
+        else { d->quiet++; d->balance_plies++; }
+        return 0;
+    }
+    int king_move = (int)((before->kings >> m->from) & 1);
+    if (captures || !king_move) seen_clear(d);
+    if (!(d->met & (1u << claim_group[CLAIM_REPETITION]))) {  /* met: no longer counted */
+        long count = seen_add(d, after);
+        if (count < 0) return -1;
+        if (count >= 3 && d->rules != DRAWS_LIDRAUGHTS_FRISIAN) meet(d, CLAIM_REPETITION);
+    }
+    d->kings_only = king_move && !captures ? d->kings_only + 1 : 0;
+    int changed = captures || m->promotes;
+    d->quiet = changed ? 0 : d->quiet + 1;
+    if (changed || !d->balance_known) material(after, d);
+    d->balance_plies = changed ? 0 : d->balance_plies + 1;
+    if (!after->kings) {
+        d->diagonal_plies = 0;
+        if (d->rules != DRAWS_HOUSE) return 0;
+    }
+    int total = d->wm + d->wk + d->bm + d->bk;
+    int lone = (d->wm == 0 && d->wk == 1) ? 0 : (d->bm == 0 && d->bk == 1) ? 1 : -1;
+    int men = lone == 0 ? d->bm : d->wm, kings = lone == 0 ? d->bk : d->wk;
+    switch (d->rules) {
+    case DRAWS_RUSSIAN:
+        if (d->kings_only >= 30) meet(d, CLAIM_R725);
+        if (lone >= 0) {
+            if (kings >= 3 && d->balance_plies >= 30) meet(d, CLAIM_R724);
+            if (((men == 0 && kings == 2) || (men == 1 && kings == 1) || (men == 0 && kings == 1))
+                && d->balance_plies >= 10) meet(d, CLAIM_R728);
+            bb lone_bits = lone == 0 ? after->white : after->black;
+            int on = (lone_bits & d->diagonal) != 0;
+            d->diagonal_plies = on && ((men == 0 && kings == 3) || (men == 1 && kings == 2)
+                                       || (men == 2 && kings == 1)) ? d->diagonal_plies + 1 : 0;
+            if (d->diagonal_plies >= 10) meet(d, CLAIM_R727);
+        } else d->diagonal_plies = 0;
+        if (d->wk && d->bk) {
+            if ((total == 4 || total == 5) && d->balance_plies >= 60) meet(d, CLAIM_R726_SMALL);
+            if ((total == 6 || total == 7) && d->balance_plies >= 120) meet(d, CLAIM_R726_LARGE);
+        }
+        break;
+    case DRAWS_INTERNATIONAL:
+        if (d->kings_only >= 50) meet(d, CLAIM_KINGS_25);
+        if (lone >= 0 && kings && men + kings == 3 && d->balance_plies >= 32)
+            meet(d, CLAIM_LONE_16);
+        if (lone >= 0 && kings && men + kings <= 2 && d->balance_plies >= 10)
+            meet(d, CLAIM_LONE_5);
+        break;
+    case DRAWS_ENGLISH:
+        if (d->kings_only >= 80) meet(d, CLAIM_KINGS_40);
+        break;
+    case DRAWS_FRISIAN:
+        if (d->kings_only >= 50) meet(d, CLAIM_KINGS_25);
+        break;
+    case DRAWS_LIDRAUGHTS_FRISIAN:
+        if (d->wm || d->bm) break;
+        if (total == 3 && d->balance_plies >= 14) meet(d, CLAIM_KINGS_3_7);
+        if (total == 2 && d->balance_plies >= 4) meet(d, CLAIM_KINGS_2_2);
+        break;
+    case DRAWS_HOUSE:
+        if (d->quiet >= 80) meet(d, CLAIM_HOUSE_40);
+        break;
+    }
+    return 0;
+}
+
+/* check(white, black, kings, turn, tokens, first, offset, first_mover, draws, diagonal)
+ *   -> (plies, (white, black, kings, turn), stop, claims, moves left)
+ * A main line's move tokens replayed as ``replay`` does, nothing made per ply: the numbers
+ * written are checked against the numbering (``first``: the first ply's number, ``offset``
+ * 1 when the second player starts, ``first_mover`` 0 when White starts the variant's games,
+ * 1 when Black does; a number the reference would warn about stops it with
+ * STOP_NUMBER) and the draw rules ``draws`` (DRAWS_*; ``diagonal`` the long diagonal) are
+ * counted: ``claims`` is ((claim code, ply), ...), each rule the first time it is met;
+ * ``moves left``: whether the side to move in the final position has a legal move. */
+static PyObject *Rules_check(RulesObject *self, PyObject *args) {
+    Pos p;
+    const Rules *r = &self->r;
+    long long first; long offset, first_mover, rules; unsigned long long diagonal;
+    if (PyTuple_GET_SIZE(args) != 10) {
+        PyErr_SetString(PyExc_TypeError, "check(white, black, kings, turn, tokens, first, "
+                        "offset, first_mover, draws, diagonal)");
+        return NULL;
+    }
+    if (read_pos(r, args, 0, &p) < 0) return NULL;
+    first = PyLong_AsLongLong(PyTuple_GET_ITEM(args, 5));
+    if (first == -1 && PyErr_Occurred()) return NULL;
+    if (read_int(PyTuple_GET_ITEM(args, 6), 0, 1, &offset) < 0
+        || read_int(PyTuple_GET_ITEM(args, 7), 0, 1, &first_mover) < 0
+        || read_int(PyTuple_GET_ITEM(args, 8), DRAWS_NONE, DRAWS_HOUSE, &rules) < 0
+        || read_u64(PyTuple_GET_ITEM(args, 9), (bb *)&diagonal) < 0) return NULL;
+    if (r->max_king_moves || !r->forced) {
+        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
+        return NULL;
+    }
+    PyObject *texts = PySequence_Fast(PyTuple_GET_ITEM(args, 4), "tokens: a sequence");
+    if (!texts) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(texts);
+    Mv *buf = new_buffer(PLYMOVES);
+    Draws d;
+    d.seen = NULL;
+    if (!buf || draws_start(&d, (int)rules, (bb)diagonal, &p) < 0) {
+        Py_DECREF(texts); PyMem_Free(buf); PyMem_Free(d.seen); return NULL;
+    }
+    int stop = STOP_END;
+    Py_ssize_t i;
+    for (i = 0; i < count; i++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(texts, i);
+        Py_ssize_t len, start, end; long long number; int black;
+        const char *t = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : NULL;
+        if (!t) {
+            if (PyErr_Occurred()) PyErr_Clear();
+            stop = STOP_NOTATION; break;
+        }
+        token_move(t, len, &start, &end, &number, &black);
+        if (number) {   /* replayer._check_number: a number or side it would warn about */
+            long long expected = first + (i + offset) / 2;
+            if (number != expected || (black && p.turn == first_mover)) {
+                stop = STOP_NUMBER; break;
+            }
+        }
+        Mv m;
+        stop = resolve_text(r, &p, t + start, end - start, buf, &m);
+        if (stop != STOP_END) break;
+        Pos q; play(r, &p, &m, &q);
+        if (draws_push(&d, &p, &m, &q) < 0) {
+            Py_DECREF(texts); PyMem_Free(buf); PyMem_Free(d.seen); return NULL;
+        }
+        p = q;
+    }
+    PyMem_Free(buf);
+    PyMem_Free(d.seen);
+    Py_DECREF(texts);
+    bb own = p.turn == 0 ? p.white : p.black, opp = p.turn == 0 ? p.black : p.white;
+    int moves_left = has_capture(r, own, opp, p.kings, p.turn)
+                     || count_quiet(r, own, opp, p.kings, p.turn, 0) > 0;
+    PyObject *claims = PyTuple_New(d.n_claims);
+    if (!claims) return NULL;
+    for (int c = 0; c < d.n_claims; c++) {
+        PyObject *pair = Py_BuildValue("(ll)", d.claim_code[c], d.claim_ply[c]);
+        if (!pair) { Py_DECREF(claims); return NULL; }
+        PyTuple_SET_ITEM(claims, c, pair);
+    }
+    return Py_BuildValue("n(KKKi)iNO", i, (unsigned long long)p.white,
+                         (unsigned long long)p.black, (unsigned long long)p.kings, p.turn, stop,
+                         claims, moves_left ? Py_True : Py_False);
+}
+
 /* replay(white, black, kings, turn, texts[, factory, extra])
  *   -> (moves, (white, black, kings, turn), stop)
  * Each move is (origin, path, captures, promotes, captured mask), or what
@@ -945,7 +1204,9 @@ static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
             stop = STOP_NOTATION; break;
         }
         Mv m;
-        stop = resolve_text(r, &p, t, len, buf, &m);
+        Py_ssize_t start, end; long long number; int black;
+        token_move(t, len, &start, &end, &number, &black);
+        stop = resolve_text(r, &p, t + start, end - start, buf, &m);
         if (stop != STOP_END) break;
         PyObject *mt = make_move(&m, factory, extra);
         if (!mt || PyList_Append(moves, mt) < 0) {
@@ -972,6 +1233,10 @@ static PyMethodDef Rules_methods[] = {
     {"replay", (PyCFunction)Rules_replay, METH_VARARGS,
      "replay(white, black, kings, turn, texts[, factory, extra]): (moves, final position, "
      "stop)"},
+    {"check", (PyCFunction)Rules_check, METH_VARARGS,
+     "check(white, black, kings, turn, tokens, first, offset, first_mover, draws, diagonal): "
+     "(plies, final "
+     "position, stop, draw claims)"},
     {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
     {NULL, NULL, 0, NULL},
 };

@@ -104,6 +104,14 @@ class Material(NamedTuple):
             self.white_men, self.white_kings)
 
 
+def long_diagonal(variant: Variant) -> int:
+    """The squares of the board's long diagonal a1-h8 as a mask (0 on an oblong board)."""
+    geo = variant.geometry
+    if geo.width != geo.height:
+        return 0
+    return sum(1 << square for i in range(geo.width) if (square := geo.at(i, i)) is not None)
+
+
 _NO_CLAIMS: list[DrawClaim] = []  # returned, never changed
 
 
@@ -112,11 +120,7 @@ class DrawTracker:
 
     def __init__(self, variant: Variant, start: Position) -> None:
         self.rules = variant.draw_rules
-        self.long_diagonal = 0
-        geo = variant.geometry
-        if geo.width == geo.height:
-            self.long_diagonal = sum(1 << square for i in range(geo.width)
-                                     if (square := geo.at(i, i)) is not None)
+        self.long_diagonal = long_diagonal(variant)
         self.seen: dict[tuple[int, int, int, int], int] = {_placement(start): 1}
         self.ply = 0
         self.kings_only = 0  # plies with only king moves and no capture

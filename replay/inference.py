@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from pdn.gametype import GameType
-from pdn.model import Game
+from pdn.model import Game, MoveRecord
 from replay.variants import (
     ENGLISH,
     UnknownVariantError,
@@ -88,14 +88,22 @@ class _Squares:
         return self.widest_file >= 0
 
 
-def candidates(game: Game) -> Guess:
-    """The variants ``game`` may be in, most likely first, with the evidence in words."""
-    named = _named_variant(game)
+def candidates(game: Game, *, tokens: list[str] | None = None) -> Guess:
+    """The variants ``game`` may be in, most likely first, with the evidence in words;
+    ``tokens``: its main line's move tokens where the caller read them already
+    (``Game.main_line_tokens``)."""
+    named = _named_variant(game, tokens)
     if named is not None:
         return named
-    squares = _written_squares(game)
-    fen_squares = _fen_squares(game)
-    site = (game.tags.get("Site") or "").lower()
+    players = "P1" in game.tags or "P2" in game.tags
+    return _guess(_written_squares(game, tokens), _fen_squares(game),
+                  game.tags.get("Site") or "", players)
+
+
+@lru_cache(maxsize=4096)
+def _guess(squares: _Squares, fen_squares: _Squares, site_tag: str, players: bool) -> Guess:
+    """The guess from what the record shows (kept: an archive's games show the same few)."""
+    site = site_tag.lower()
     lidraughts = "lidraughts" in site or "playstrategy" in site
     if fen_squares.alphanumeric or fen_squares.numeric:
         board, evidence = _board(fen_squares, "FEN set-up")
@@ -103,20 +111,20 @@ def candidates(game: Game) -> Guess:
         board, evidence = _board(squares, "")
     setup = fen_squares.alphanumeric or fen_squares.numeric
     names = _order(board, squares, lidraughts, setup)
-    if board == "8x8-alpha" and ("P1" in game.tags or "P2" in game.tags):
+    if board == "8x8-alpha" and players:
         names.remove(_SITE_ENGLISH)  # players as P1 and P2: the sites' English convention
         names.insert(0, _SITE_ENGLISH)
         evidence += ", players as P1 and P2"
     if squares.first_move is not None:
         evidence += f", first move {squares.first_move}"
     if lidraughts:
-        evidence += f", Site {game.tags.get('Site')}"
+        evidence += f", Site {site_tag}"
     silent = not (squares.alphanumeric or squares.numeric or fen_squares.alphanumeric
                   or fen_squares.numeric)
     return Guess(_variants(tuple(names)), evidence.lstrip(", "), silent=silent)
 
 
-def _named_variant(game: Game) -> Guess | None:
+def _named_variant(game: Game, tokens: list[str] | None = None) -> Guess | None:
     """A ``Variant`` tag naming a game we play (``American/English``, ``Russian``, ...)."""
     text = (game.tags.get("Variant") or "").strip()
     if not text:
@@ -129,7 +137,7 @@ def _named_variant(game: Game) -> Guess | None:
         except UnknownVariantError:
             continue
         evidence = f"Variant tag '{text}'"
-        if variant.name == "english" and _written_squares(game).alphanumeric:
+        if variant.name == "english" and _written_squares(game, tokens).alphanumeric:
             evidence += ", squares named from the first mover's side"
             return Guess((ENGLISH_FIRST_MOVER_BOTTOM,), evidence, decided=True)
         return Guess((variant,), evidence, decided=True)
@@ -144,12 +152,40 @@ _VARIANT_TAG_NAMES = {
 }
 
 
-def _written_squares(game: Game) -> _Squares:
+def _written_squares(game: Game, tokens: list[str] | None = None) -> _Squares:
+    """What the first plies' squares say: read from the main line's move tokens where the
+    reader kept them (no ply made), else from its plies; the same either way."""
+    if tokens is None:
+        tokens = game.main_line_tokens()
+    if tokens is not None:
+        read = [_token_squares(token) for token in tokens[:_SCANNED_PLIES]]
+        if not read:
+            return _Squares()
+        return _Squares(max(squares.highest_number for squares in read),
+                        max(squares.widest_file for squares in read),
+                        max(squares.highest_rank for squares in read), read[0].first_move)
     records = [ply.record for ply in game.moves.plies[:_SCANNED_PLIES]
                if not ply.record.placeholder and ply.record.squares]
-    names = [name for record in records for name in record.squares]
-    names += [record.origin_file.lower() + "1" for record in records if record.origin_file]
+    names = [name for record in records for name in _record_names(record)]
     return _Squares.of(names, records[0].text if records else None)
+
+
+def _record_names(record: MoveRecord) -> tuple[str, ...]:
+    """The squares a record names, a short record's file as its first rank (``b:d6``: d6
+    and b1): how far the board reaches."""
+    if record.origin_file:
+        return (*record.squares, record.origin_file.lower() + "1")
+    return record.squares
+
+
+@lru_cache(maxsize=1 << 14)
+def _token_squares(token: str) -> _Squares:
+    """What a move token's record says of the board, its text as the first move (tokens
+    repeat: kept)."""
+    from pdn.moves import record_of  # the reader's (it loads the grammar: not at import)
+
+    record = record_of(token)
+    return _Squares.of(list(_record_names(record)), record.text)
 
 
 def _fen_squares(game: Game) -> _Squares:

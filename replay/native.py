@@ -27,6 +27,7 @@ from types import ModuleType
 from pdn.compiled import NATIVE_SOURCE, native_is_stale, wants_pure
 from pdn.model import Game
 from replay.board import Position, RestrictedPosition, for_variant, start_position
+from replay.draws import long_diagonal
 from replay.move import Move
 from replay.movegen import (
     BLACK,
@@ -35,6 +36,7 @@ from replay.movegen import (
     generator_for,
     unique,
 )
+from replay.numbering import MoveNumbering
 from replay.variants import (
     FIRST_KING_WINS,
     FREE,
@@ -57,7 +59,27 @@ _PRECEDENCES = {FREE: 0, MAJORITY: 1, MAJORITY_THEN_KINGS: 2, KING_MUST_CAPTURE:
                 ITALIAN_ORDER: 4, HIGHEST_VALUE: 5}
 
 # Why replay_line stopped, by the code the C core gives.
-STOPS = ("end", "notation", "square", "no-move", "ambiguous", "warning", "limit")
+STOPS = ("end", "notation", "square", "no-move", "ambiguous", "warning", "limit", "number")
+# The draw rules the C core counts (DRAWS_* of _native.c), by Variant.draw_rules.
+_DRAW_RULES = {"none": 0, "russian": 1, "international": 2, "english": 3, "frisian": 4,
+               "lidraughts-frisian": 5, "house": 6}
+# The rules met, by the claim code the C core gives: (rule, words), replay.draws's own.
+DRAW_CLAIMS = (
+    ("repetition", "the same position for the third time"),
+    ("7.2.5", "15 moves of kings only without a capture"),
+    ("7.2.4", "three or more kings against a lone king for 15 moves"),
+    ("7.2.8", "two pieces or fewer against a lone king for 5 moves"),
+    ("7.2.7", "three pieces against a lone king on the long diagonal for 5 moves"),
+    ("7.2.6", "kings on both sides, 4-5 pieces, 30 moves without change of balance"),
+    ("7.2.6", "kings on both sides, 6-7 pieces, 60 moves without change of balance"),
+    ("kings-25", "25 moves of kings only without a capture"),
+    ("lone-king-16", "three pieces against a lone king for 16 moves"),
+    ("lone-king-5", "two pieces or fewer against a lone king for 5 moves"),
+    ("kings-40", "40 moves of kings only without a capture"),
+    ("kings-3-7", "two kings against one king for 7 moves"),
+    ("kings-2-2", "one king against one king for 2 moves"),
+    ("house-40", "40 moves without a capture or a promotion (house rule)"),
+)
 
 
 @cache
@@ -107,6 +129,7 @@ class NativeRules:
         self.start: Position = start_position(variant)
         self.replays = bool(variant.forced_capture and not variant.max_king_moves
                             and variant.win_rule != FIRST_KING_WINS)
+        self._diagonal = long_diagonal(variant)
 
     def _move(self, fields: tuple) -> Move:
         origin, path, captures, promotes, mask = fields
@@ -158,6 +181,42 @@ class NativeRules:
         except ValueError:  # a set-up that is no position of this board
             return LineReplay([], position, "position")
         return LineReplay(moves, Position(white, black, kings, turn), STOPS[stop])
+
+    def check_line(self, position: Position, tokens: Sequence[str], numbering: MoveNumbering
+                   ) -> LineCheck | None:
+        """Replay a main line's move tokens as written (``Game.main_line_tokens``: numbers
+        and glued marks kept) as ``replay_line`` does, counting the draw rules and checking
+        the numbers against ``numbering``, with no object per ply; None where these rules
+        are replayed by Python."""
+        draws = _draw_code(self.variant)
+        if not self.replays or draws is None or type(position) is not Position:
+            return None
+        try:
+            plies, (white, black, kings, turn), stop, claims, left = self._core.check(  # type: ignore
+                position.white, position.black, position.kings, position.turn, tokens,
+                numbering.first, numbering.offset, 0 if self.variant.white_starts else 1,
+                draws, self._diagonal)
+        except ValueError:  # a set-up that is no position of this board
+            return None
+        return LineCheck(plies, Position(white, black, kings, turn), STOPS[stop], claims, left)
+
+
+@dataclass(frozen=True)
+class LineCheck:
+    """What ``NativeRules.check_line`` found, nothing made per ply: how many plies replayed,
+    the position after them, why it stopped (``STOPS``; ``number``: a move number the
+    reference warns about), the draw rules met on the way, ``(claim code, ply)`` each
+    (``DRAW_CLAIMS``), and whether the side to move in ``final`` has a legal move."""
+
+    plies: int
+    final: Position
+    stop: str
+    claims: tuple[tuple[int, int], ...]
+    moves_left: bool
+
+
+def _draw_code(variant: Variant) -> int | None:
+    return _DRAW_RULES.get(variant.draw_rules)
 
 
 def main_line_tokens(game: Game) -> list[str] | None:
@@ -220,5 +279,5 @@ def rules_for(variant: Variant) -> NativeRules | None:
     return NativeRules(variant, module.Rules(spec))
 
 
-__all__ = ["BLACK", "WHITE", "LineReplay", "NativeRules", "available", "main_line_tokens",
-           "rules_for"]
+__all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineReplay", "NativeRules", "available",
+           "main_line_tokens", "rules_for"]

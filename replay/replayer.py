@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Protocol
 
 from pdn.fen import FenError, parse_fen
@@ -87,8 +88,6 @@ class ReplayedGame:
     game: Game
     variant: Variant
     start: Position
-    moves: list[Move] = field(default_factory=list)  # main line, as far as it replays
-    positions: list[Position] = field(default_factory=list)  # the position before each move
     errors: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     known_plies: int = 0
@@ -115,6 +114,40 @@ class ReplayedGame:
     # Built by mainline(); set in __init__ itself, which a compiled class needs (it has no
     # class attribute to fall back on).
     _tree: Variation | None = field(default_factory=lambda: None, init=False, repr=False)
+    # ``moves`` and ``positions``. A main line the native core replayed whole keeps its move
+    # tokens instead (``_replay_native``), made into moves and positions when first asked.
+    _moves: list[Move] = field(default_factory=list, init=False, repr=False)
+    _positions: list[Position] = field(default_factory=list, init=False, repr=False)
+    _tokens: list[str] | None = field(default_factory=lambda: None, init=False, repr=False)
+    # Whether the side to move in ``final`` has a legal move, where the native core told.
+    _moves_left: bool = field(default_factory=lambda: False, init=False, repr=False)
+
+    @property
+    def moves(self) -> list[Move]:
+        """The main line's moves, as far as it replays."""
+        if self._tokens is not None:
+            self._make_moves()
+        return self._moves
+
+    @property
+    def positions(self) -> list[Position]:
+        """The position before each move of ``moves``."""
+        if self._tokens is not None:
+            self._make_moves()
+        return self._positions
+
+    def _make_moves(self) -> None:
+        """The moves and positions of a main line the native core replayed whole."""
+        tokens, self._tokens = self._tokens, None
+        rules = native.rules_for(self.variant)
+        assert rules is not None and tokens is not None
+        moves = rules.replay_line(self.start, tokens).moves
+        position = self.start
+        positions = self._positions
+        for move in moves:
+            positions.append(position)
+            position = position.play(move)
+        self._moves.extend(moves)
 
     @property
     def status(self) -> Status:
@@ -122,7 +155,7 @@ class ReplayedGame:
         ambiguous), incomplete (lost moves, or a record cut off after its tags), else valid.
         PDN slips in a readable record (a missing '*', a bad tag) do not change it: they are
         reported as warnings."""
-        if self.game.errors and not self.game.moves.plies:
+        if self.game.errors and not self.game.moves.has_plies():
             return UNREADABLE
         if self.errors:
             return INVALID
@@ -132,7 +165,8 @@ class ReplayedGame:
 
     @property
     def plies(self) -> int:
-        return len(self.moves)
+        """How many plies of the main line replay."""
+        return len(self._moves) if self._tokens is None else len(self._tokens)
 
     def final_board(self) -> Board:
         """A new board in the position the main line replays to."""
@@ -145,7 +179,7 @@ class ReplayedGame:
     @property
     def numbering(self) -> MoveNumbering:
         """How the game's plies are numbered (from its set-up's side and ``F`` field)."""
-        return MoveNumbering.of(self.game.start_fen, self.variant)
+        return _numbering(self.game.start_fen, self.variant)
 
     @property
     def comments(self) -> list[str]:
@@ -166,6 +200,12 @@ class ReplayedGame:
         return self._tree
 
 
+@lru_cache(maxsize=1024)
+def _numbering(fen: str | None, variant: Variant) -> MoveNumbering:
+    """``MoveNumbering.of``, kept: games start mostly from the same few set-ups."""
+    return MoveNumbering.of(fen, variant)
+
+
 def game_variant(game: Game, default: Variant | None = None,
                  override: Variant | None = None, *, rules: Rules | None = None) -> Variant:
     """The variant to replay a game with: the user's override, else its GameType, else the
@@ -175,7 +215,9 @@ def game_variant(game: Game, default: Variant | None = None,
     told = told_variant(game, default, override, rules=rules)
     if told is not None:
         return told
-    return _replay_inferred(game, inference.candidates(game), rules).variant
+    tokens = game.main_line_tokens()
+    return _replay_inferred(game, inference.candidates(game, tokens=tokens), rules,
+                            tokens).variant
 
 
 def told_variant(game: Game, default: Variant | None = None, override: Variant | None = None,
@@ -246,14 +288,15 @@ def replay_game(game: Game, default: Variant | str | None = None,
     if isinstance(override, str):
         override = get_variant(override)
     variant, source = _chosen_variant(game, default, override)
+    tokens = game.main_line_tokens()  # read once: inference and the replays share them
     if variant is None:
-        guess = inference.candidates(game)
+        guess = inference.candidates(game, tokens=tokens)
         if guess.silent and follow is not None:
-            return _replay_followed(game, follow, rules)
+            return _replay_followed(game, follow, rules, tokens)
         if shown is not None and not guess.silent and not guess.decided:
-            return _replay_shown(game, guess, with_rules(shown, rules), rules)
-        return _replay_inferred(game, guess, rules)
-    replayed = _replay(game, with_rules(variant, rules))
+            return _replay_shown(game, guess, with_rules(shown, rules), rules, tokens)
+        return _replay_inferred(game, guess, rules, tokens)
+    replayed = _replay(game, with_rules(variant, rules), tokens)
     replayed.variant_source = source
     if replayed.errors and source == TAG:
         tagged = _stated_numbering(game, replayed.variant)
@@ -264,17 +307,17 @@ def replay_game(game: Game, default: Variant | str | None = None,
     return replayed
 
 
-def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = None
-                     ) -> ReplayedGame:
+def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = None,
+                     tokens: list[str] | None = None) -> ReplayedGame:
     """Replay under the most usual candidate; only where it fails, under the others: the
     first that replays to the end wins, else the one that goes furthest."""
     best: ReplayedGame | None = None
     for variant in guess.variants:
-        replayed = _replay(game, with_rules(variant, rules))
+        replayed = _replay(game, with_rules(variant, rules), tokens)
         if not replayed.errors:
             best = replayed
             break
-        if best is None or len(replayed.moves) > len(best.moves):
+        if best is None or replayed.plies > best.plies:
             best = replayed
     assert best is not None, "inference always offers a variant"
     best.variant_source = INFERRED
@@ -293,23 +336,23 @@ def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = N
     return best
 
 
-def _replay_shown(game: Game, guess: inference.Guess, shown: Variant, rules: Rules | None
-                  ) -> ReplayedGame:
+def _replay_shown(game: Game, guess: inference.Guess, shown: Variant, rules: Rules | None,
+                  tokens: list[str] | None = None) -> ReplayedGame:
     """Replay under the variant its file's games show; the game leaves it only where the
     evidence excludes it: the squares written are not on its board, or it does not replay
     to the end there while another variant does. The note says which."""
     name = inference.variant_key(shown)
     keys = [inference.variant_key(variant) for variant in guess.variants]
     if name not in keys:
-        replayed = _replay_inferred(game, guess, rules)
+        replayed = _replay_inferred(game, guess, rules, tokens)
         replayed.notes[0] = replace(replayed.notes[0], message=(
             f"{replayed.notes[0].message}; not its file's {shown.name}: the squares written "
             "are not on its board"))
         return replayed
-    own = _replay(game, shown)
+    own = _replay(game, shown, tokens)
     if not own.errors:
         return _inferred(own, guess, f"{shown.name}, as its file's games show")
-    other = _replay_inferred(game, guess, rules)
+    other = _replay_inferred(game, guess, rules, tokens)
     if other.errors:
         return _inferred(own, guess, f"no variant replays it to the end; read as its file's "
                          f"{shown.name}")
@@ -338,9 +381,10 @@ def _first_mover_bottom_note(game: Game) -> Problem:
                    "first mover is Black", game.line or None)
 
 
-def _replay_followed(game: Game, follow: Variant, rules: Rules | None) -> ReplayedGame:
+def _replay_followed(game: Game, follow: Variant, rules: Rules | None,
+                     tokens: list[str] | None = None) -> ReplayedGame:
     """A record that tells nothing, replayed under the variant of its file's other games."""
-    replayed = _replay(game, with_rules(follow, rules))
+    replayed = _replay(game, with_rules(follow, rules), tokens)
     replayed.variant_source = INFERRED
     name = follow.name
     replayed.notes.append(Problem(
@@ -352,17 +396,47 @@ def _replay_followed(game: Game, follow: Variant, rules: Rules | None) -> Replay
     return replayed
 
 
-def _replay(game: Game, variant: Variant) -> ReplayedGame:
+def _replay(game: Game, variant: Variant, tokens: list[str] | None = None) -> ReplayedGame:
+    """Replay under ``variant``; ``tokens``: the main line's move tokens, if the caller read
+    them (``Game.main_line_tokens``)."""
     start, problem = _start_position(game, variant)
     replayed = ReplayedGame(game, variant, start)
     if problem:
         replayed.errors.append(problem)
         replayed.final = start
         return replayed
-    branches = _replay_main_line(replayed)
-    _replay_variations(replayed, branches)
+    if not _replay_native(replayed, tokens):
+        branches = _replay_main_line(replayed)
+        _replay_variations(replayed, branches)
     _check_result(replayed)
     return replayed
+
+
+def _replay_native(replayed: ReplayedGame, tokens: list[str] | None = None) -> bool:
+    """Replay the main line on the native core from its move tokens, nothing made per ply,
+    where the reference would find exactly what the core finds: every move one legal move
+    with nothing to note, the numbers written as the numbering counts, no draw met before
+    the last move (its warning names where it is written). False, nothing done, otherwise:
+    the game is Python's (``_replay_main_line``)."""
+    rules = native.rules_for(replayed.variant)
+    if rules is None or not rules.replays:
+        return False
+    if tokens is None:
+        tokens = replayed.game.main_line_tokens()
+    if not tokens:
+        return False
+    checked = rules.check_line(replayed.start, tokens, replayed.numbering)
+    if checked is None or checked.stop != "end":
+        return False
+    total = len(tokens)
+    if any(ply < total for _, ply in checked.claims):
+        return False
+    replayed._tokens = tokens
+    replayed.known_plies = total
+    replayed.draws = [DrawClaim(*native.DRAW_CLAIMS[code], ply) for code, ply in checked.claims]
+    replayed.final = checked.final
+    replayed._moves_left = checked.moves_left
+    return True
 
 
 def _start_position(game: Game, variant: Variant) -> tuple[Position, Problem | None]:
@@ -396,7 +470,7 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
     numbering = replayed.numbering
     draws = DrawTracker(replayed.variant, replayed.start)
     plain = plain_mover(board)
-    moves, positions, push = replayed.moves, replayed.positions, draws.push
+    moves, positions, push = replayed._moves, replayed._positions, draws.push
     # The moves the native core takes from the main line's texts, each the one the lines
     # below would resolve (tests/rules/test_native.py); the rest of the line is theirs.
     ahead = _native_moves(replayed)
@@ -722,7 +796,8 @@ def _check_result(replayed: ReplayedGame) -> None:
         replayed.result_check = "undetermined"
         replayed.result_note = "the record does not replay to its end"
         return
-    decision = decide(replayed.final_board())
+    # Breakthrough's crowned king is no variant the native core replays (replay.native).
+    decision = None if replayed._moves_left else decide(replayed.final_board())
     if decision is not None:
         winner = WHITE_WINS if decision.winner == WHITE else BLACK_WINS
         replayed.ending = decision.ending

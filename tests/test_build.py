@@ -159,6 +159,19 @@ def test_an_edited_native_source_is_stale(tmp_path: Path):
     assert compiled.native_is_stale(tmp_path)
 
 
+def test_an_edited_engine_source_is_stale_too(tmp_path: Path):
+    """``_native.c`` includes the engine, ``_search.c``: its edit is seen as well."""
+    (tmp_path / "replay").mkdir()
+    (tmp_path / "pdn").mkdir()
+    for name in compiled.NATIVE_SOURCES:
+        (tmp_path / name).write_text(f"/* {name} */\n")
+    (tmp_path / "pdn" / compiled.MANIFEST).write_text(
+        json.dumps({"native": compiled.native_digest(tmp_path)}))
+    assert not compiled.native_is_stale(tmp_path)
+    (tmp_path / compiled.NATIVE_SOURCES[1]).write_text("int engine;\n")
+    assert compiled.native_is_stale(tmp_path)
+
+
 def test_the_pure_build_leaves_the_native_core_alone():
     probe = "import replay.native as n, replay.perft; print(n.available())"
     pure = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

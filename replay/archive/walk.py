@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pdn.model import Game
-from replay.board import Board, Position
+from replay import native
+from replay.board import Board, Position, start_position
 from replay.move import Move
 from replay.replayer import INCOMPLETE, INVALID, VALID, game_variant, replay_game, told_variant
 from replay.resolve import resolve
@@ -49,10 +50,9 @@ def walk_main_line(game: Game, default: Variant, override: Variant | None = None
         if line is not None:
             return line
     replayed = replay_game(game, default, override, rules=rules)
-    positions = [replayed.start]
-    for move in replayed.moves:
-        positions.append(positions[-1].play(move))
-    return MainLine(replayed.variant, replayed.moves, positions, replayed.status)
+    final = replayed.final if replayed.final is not None else replayed.start
+    return MainLine(replayed.variant, replayed.moves, [*replayed.positions, final],
+                    replayed.status)
 
 
 def is_plain(game: Game) -> bool:
@@ -63,7 +63,17 @@ def is_plain(game: Game) -> bool:
 def _plain_line(game: Game, variant: Variant, keep_going: Callable[[Position], bool] | None
                 = None) -> MainLine | None:
     """The main line up to the end or a lost move (or until ``keep_going`` says no), or None
-    when a record does not resolve to exactly one legal move."""
+    when a record does not resolve to exactly one legal move. A line the native core
+    replays whole from its move tokens makes no ply (its moves are the replayer's)."""
+    line = _native_line(game, variant)
+    if line is not None:
+        if keep_going is not None:
+            moves, positions = line.moves, line.positions
+            stop = next((i for i, position in enumerate(positions[:-1])
+                         if not keep_going(position)), None)
+            if stop is not None:
+                return MainLine(variant, moves[:stop], positions[:stop + 1], INCOMPLETE)
+        return line
     board = Board(variant)
     moves: list[Move] = []
     positions = [board.position]
@@ -78,6 +88,24 @@ def _plain_line(game: Game, variant: Variant, keep_going: Callable[[Position], b
         positions.append(board.position)
     placeholder = len(moves) < len(game.moves.plies)
     return MainLine(variant, moves, positions, INCOMPLETE if placeholder else VALID)
+
+
+def _native_line(game: Game, variant: Variant) -> MainLine | None:
+    """The whole main line replayed by the native core from its move tokens, or None: the
+    core does not take the variant or some text, or the line needs its plies."""
+    rules = native.rules_for(variant)
+    tokens = game.main_line_tokens() if rules is not None and rules.replays else None
+    if not tokens:
+        return None
+    assert rules is not None
+    start = start_position(variant)
+    line = rules.replay_line(start, tokens)
+    if line.stop != "end":
+        return None
+    positions = [start]
+    for move in line.moves:
+        positions.append(positions[-1].play(move))
+    return MainLine(variant, line.moves, positions, VALID)
 
 
 def reaches(game: Game, default: Variant, override: Variant | None,

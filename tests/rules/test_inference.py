@@ -209,3 +209,64 @@ def test_a_stats_dataset_follows_across_partitions_as_the_table(tmp_path, monkey
     written = pd.read_parquet(tmp_path / "parts")
     assert list(written["variant"]) == expected
     assert list(written["white_men"]) == [20 if v == "international" else 12 for v in expected]
+
+
+# ---- the move tokens tell what the plies tell ------------------------------------------------
+
+
+def _guess_fields(guess) -> tuple:
+    return ([v.name for v in guess.variants], [v.gametype for v in guess.variants],
+            guess.evidence, guess.decided, guess.silent)
+
+
+def _every_game_guessed_alike(path: Path, limit: int | None) -> int:
+    """Each game's guess from its move tokens (no ply made) and from its plies; how many
+    games read from tokens."""
+    from replay.inference import candidates
+
+    told = 0
+    for count, game in enumerate(read_games(path)):
+        if limit is not None and count >= limit:
+            break
+        tokens = game.main_line_tokens()
+        from_tokens = candidates(game)
+        assert game.main_line_tokens() == tokens  # no ply was made for the guess
+        told += tokens is not None
+        game.moves.plies  # noqa: B018 - made now: the guess reads them from here on
+        assert game.main_line_tokens() is None
+        assert _guess_fields(candidates(game)) == _guess_fields(from_tokens), (path, game.line)
+    return told
+
+
+def _data_files() -> list[Path]:
+    from conftest import SHARED_DATA
+
+    return sorted(SHARED_DATA.rglob("*.pdn")) if SHARED_DATA.is_dir() else []
+
+
+@pytest.mark.parametrize("path", _data_files(), ids=lambda p: p.name)
+def test_every_game_gets_the_same_guess_from_its_tokens_and_its_plies(path: Path):
+    """Inference reads the first squares from the move tokens where the reader kept them;
+    every game of ../shared/data (its first 25 without PDN_FULL_DATA) is guessed as from
+    its plies: the same variants in order, evidence and flags."""
+    import os
+
+    full = os.environ.get("PDN_FULL_DATA", "") not in ("", "0")
+    _every_game_guessed_alike(path, None if full else 25)
+
+
+def test_tokens_tell_short_and_numbered_records_as_plies_do():
+    """Numbers, glued marks and short records (the file letter reaches rank 1)."""
+    text = "1. ed4! 1... fg5 2. gxh6?! *"
+    assert _every_game_guessed_alike_text(text) == ["russian", "brazilian", "czech"]
+
+
+def _every_game_guessed_alike_text(text: str) -> list[str]:
+    from replay.inference import candidates
+
+    game = next(read_games(text))
+    assert game.main_line_tokens() is not None
+    first = candidates(game)
+    game.moves.plies  # noqa: B018
+    assert _guess_fields(candidates(game)) == _guess_fields(first)
+    return [v.name for v in first.variants][:3]

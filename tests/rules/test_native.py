@@ -201,6 +201,7 @@ def test_any_bitboards_and_texts_are_refused_or_answered(white, black, kings, tu
         core.perft(white, black, kings, turn, None, 2, False)
         if rules_for(get_variant(name)).replays:
             core.replay(white, black, kings, turn, texts)
+            core.check(white, black, kings, turn, texts, 1, turn & 1, turn & 1, 6, white)
     except ValueError:
         pass
 
@@ -214,6 +215,10 @@ def test_bad_arguments_raise_errors_not_crashes():
                  lambda: core.perft(0, 0, 0, 0, ((99, 1), (-1, 0)), 2, False),
                  lambda: core.perft(0, 0, 0, 0, "streaks", 2, False),
                  lambda: core.replay(0, 0, 0, 0, 12),
+                 lambda: core.check(0, 0, 0, 0, [], 1, 0, 0, 99, 0),
+                 lambda: core.check(0, 0, 0, 0, [], 1, 2, 0, 0, 0),
+                 lambda: core.check(0, 0, 0, 0, 12, 1, 0, 0, 0, 0),
+                 lambda: core.check(0, 0, 0, 0, []),
                  lambda: core.perft(board, board, 0, 0, None, 1, False)):
         with pytest.raises((ValueError, TypeError, OverflowError)):
             call()
@@ -266,7 +271,7 @@ def test_every_game_replays_natively_as_the_reference_does(path: Path):
     for count, game in enumerate(read_games(path)):
         if not FULL and count >= SAMPLE:
             break
-        replayed = replay_game(game)
+        replayed = python_replay(game)
         native = rules_for(replayed.variant)
         texts = main_line_tokens(replayed.game)
         if native is None or texts is None or any(e.code == "bad-fen" for e in replayed.errors):
@@ -278,6 +283,129 @@ def test_every_game_replays_natively_as_the_reference_does(path: Path):
         if line.stop == "end" and not replayed.errors:
             assert line.plies == len(replayed.moves)
             assert line.final == replayed.final
+
+
+def python_replay(game, *args, **options):
+    """The reference: ``replay_game`` with the native core left out."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(native, "rules_for", lambda variant: None)
+        return replay_game(game, *args, **options)
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(SHARED_DATA)))
+def test_a_line_checked_natively_keeps_the_references_moves_and_positions(path: Path):
+    """A main line the native core replays whole from its move tokens (no ply made): the
+    moves and positions made from it when asked are the reference's, as are the final
+    position, the draws and the counts."""
+    copies = read_games(path)  # each game read twice: its plies stay unmade in one
+    for count, game in enumerate(read_games(path)):
+        if not FULL and count >= SAMPLE:
+            break
+        fast = replay_game(game)
+        plies = fast.plies
+        reference = python_replay(next(copies))
+        assert plies == reference.plies == len(fast.moves), game.line
+        assert [fields(m) for m in fast.moves] == [fields(m) for m in reference.moves]
+        assert fast.positions == reference.positions
+        assert fast.final == reference.final and fast.draws == reference.draws
+        assert (fast.status, fast.ending, fast.result_check) == (
+            reference.status, reference.ending, reference.result_check)
+
+
+DRAWN = ["russian", "international", "english", "brazilian", "pool", "thai", "italian"]
+
+
+@pytest.mark.parametrize("name", DRAWN)
+@pytest.mark.parametrize("draws", ["own", "house"])
+def test_the_native_draw_count_is_the_trackers_on_random_games(name: str, draws: str):
+    """Random games from the start and from random endings of a few kings and men, long
+    enough to meet the draw rules (repetition, kings only, lone king, balance, the house
+    rule): the claims the native check counts are those of ``replay.draws.DrawTracker``,
+    ply for ply, and so are the final position and whether moves are left."""
+    import random
+
+    from replay.draws import DrawTracker
+    from replay.numbering import MoveNumbering
+    from replay.variants import with_rules
+
+    variant = get_variant(name)
+    if draws == "house":
+        variant = with_rules(variant, {"draws": "house"})
+    rules = rules_for(variant)
+    chooser = random.Random(f"{name}-{draws}")
+    met = set()
+    for game in range(60):
+        start = start_position(variant) if game % 4 == 0 else ending(variant, chooser)
+        board = Board(variant, start)
+        tracker = DrawTracker(variant, start)
+        texts: list[str] = []
+        last: dict[int, Move] = {}
+        for _ in range(chooser.randrange(60, 400)):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            # now and then a king goes back where it came from: repetitions come
+            back = [m for m in moves if (turn := board.position.turn) in last
+                    and not m.captures and m.origin == last[turn].destination
+                    and m.destination == last[turn].origin]
+            move = back[0] if back and chooser.random() < 0.6 else chooser.choice(moves)
+            last[board.position.turn] = move
+            texts.append(board.move_text(move, full_path=True))
+            before = board.position
+            board.play(move)
+            tracker.push(before, move, board.position)
+        checked = rules.check_line(start, texts, MoveNumbering.of(None, variant))
+        assert checked.stop == "end" and checked.plies == len(texts)
+        assert checked.final == board.position
+        assert checked.moves_left == bool(board.legal_moves())
+        claims = [(*native.DRAW_CLAIMS[code], ply) for code, ply in checked.claims]
+        assert claims == [(c.rule, c.description, c.ply) for c in tracker.claims], texts
+        met.update(c.rule for c in tracker.claims)
+    assert met, "no draw rule met: the games prove nothing"
+
+
+def ending(variant: Variant, chooser) -> Position:
+    """A random ending: one to three kings a side and up to two men, off the crowning rows."""
+    geo = variant.geometry
+    squares = list(geo.playable)
+    chooser.shuffle(squares)
+    inner = [s for s in squares if 0 < geo.row_col(s)[0] < geo.height - 1]
+    white = black = kings = 0
+    for side, count in ((0, chooser.randint(1, 3)), (1, chooser.randint(1, 3))):
+        for _ in range(count):
+            square = squares.pop()
+            kings |= 1 << square
+            if side == 0:
+                white |= 1 << square
+            else:
+                black |= 1 << square
+        for _ in range(chooser.randint(0, 2) if chooser.random() < 0.5 else 0):
+            square = next(s for s in inner if not (white | black) >> s & 1)
+            if side == 0:
+                white |= 1 << square
+            else:
+                black |= 1 << square
+    return Position(white, black, kings, chooser.randint(0, 1))
+
+
+def test_a_move_number_the_reference_notes_is_left_to_python():
+    """``check`` stops where a number differs from the numbering or names the wrong side:
+    the reference warns there (``move-number``, ``move-side``)."""
+    from replay.numbering import MoveNumbering
+
+    variant = get_variant("english")
+    rules, start = rules_for(variant), start_position(variant)
+    numbering = MoveNumbering.of(None, variant)
+    assert rules.check_line(start, ["1. 11-15", "23-19", "2. 8-11!"], numbering).stop == "end"
+    assert rules.check_line(start, ["1. 11-15", "1... 23-19"], numbering).stop == "end"
+    too_long = ["12345678901. 11-15"]  # no number a record means: the reader reports it
+    assert rules.check_line(start, too_long, numbering).stop == "number"
+    for tokens in (["1. 11-15", "3. 23-19"], ["1... 11-15"], ["1. 11-15", "2. 23-19"]):
+        checked = rules.check_line(start, tokens, numbering)
+        assert checked.stop == "number", tokens
+        reference = python_replay(next(read_games(" ".join(tokens) + " *")), variant)
+        assert {w.code for w in reference.warnings} & {"move-number", "move-side"} or \
+            reference.errors, tokens
 
 
 def validate_rows(games: list) -> list[str]:
@@ -297,10 +425,14 @@ def test_validate_rows_are_the_same_with_and_without_the_native_core(
 
 
 def test_the_fast_path_is_taken():
-    """The replayer takes the moves of a plain record from the native core."""
+    """The replayer checks a plain record's main line on the native core without making its
+    plies, and makes its moves from the native core when asked."""
     game = next(read_games(SHARED_DATA / "english" / "OCA_2.0.pdn")) if SHARED_DATA.is_dir() \
         else None
     if game is None:
         pytest.skip("../shared/data is not present")
     replayed = replay_game(game)
-    assert len(_native_moves(replayed)) == len(replayed.moves) > 0
+    assert replayed._tokens is not None and replayed.plies > 0
+    assert game.main_line_tokens() is not None  # no ply made
+    assert len(replayed.moves) == replayed.plies
+    assert len(_native_moves(replayed)) == replayed.plies
