@@ -34,7 +34,6 @@ from lark import Token
 
 from pdn.chunks import Chunk
 from pdn.model import Game, Line
-from pdn.moves import NumberError, check_numbers
 from pdn.movetext import _check_plycount, _LineText, _result_key
 from pdn.parser import load_parser
 from pdn.tags import UNKNOWN_RESULTS, read_tag
@@ -46,25 +45,53 @@ FAST_PATH = os.environ.get("PDN_NO_FASTPATH", "") in ("", "0")
 _HEAD = re.compile(r'(?:[ \t]*\n)*(?:\[[A-Za-z][A-Za-z0-9_]*[ ]+"[^"\\\n\r\[\]]*"\][ \t]*\n'
                    r"(?:[ \t]*\n)*)+[ \t\n]*")
 _TAG = re.compile(r'\[[^\n]*\]')
-# A move record written with a space inside (after a move mark): a ``spaced-move`` note.
-_SPACED = re.compile("[-xX:×] ")
 _GAP = re.compile(r"[ \t\n]*")
 _END = re.compile(r"[ \t\n]*\Z")
 
 
+# One move record of the common shapes, as the grammar's MOVE reads it where whitespace
+# follows it: a move number (no leading zero), then a numeric move of squares 1 to 99 or an
+# alphanumeric one of an 8x8 board, with "-", "x" (or ":" between named squares) and no
+# strength mark. Much faster than MOVE, which knows every notation; a run of anything else
+# is left to the grammar.
+_RECORD = (r"(?:[1-9][0-9]{0,2}\.(?:\.\.)?[ \t\n]*)?"
+           r"(?:[1-9][0-9]?(?:[-x][1-9][0-9]?)+|[a-h][1-8](?:[-x:][a-h][1-8])+)(?![^ \t\n])")
+# The records of a run that ``_RECORD`` matched, told apart by the whitespace between them
+# (a move number stays with its move).
+_RECORDS = re.compile(r"(?:[0-9]+\.+[ \t\n]*)?[^ \t\n]+")
+
+
 class _Patterns(NamedTuple):
-    moves: re.Pattern[str]  # a run of moves that the lexer makes ONE MOVE token
+    moves: re.Pattern[str]  # a run of records that the lexer makes ONE MOVE token
     result: re.Pattern[str]  # the RESULT token
 
 
 @cache
 def _patterns() -> _Patterns | None:
-    """The lexer's own patterns, or None if the grammar's tokens are not as this module
-    reads them (then the fast path stays off)."""
+    """The run and the result as the lexer reads them, or None if the grammar's tokens are
+    not as this module reads them (then the fast path stays off). The lexer ends a run of
+    moves where RESULT, the one terminal that outranks MOVE, matches; of the records of
+    ``_RECORD`` it can only match one that starts with "1-1" (its other forms start with
+    "0", "2-0", "1-0", "1/2" or "*"), so it is tried there only."""
     scanner = load_parser()[0]._scanner
     if scanner.outranking_names != ("RESULT",):
         return None
-    return _Patterns(scanner.move_run, scanner.outranking)
+    result = scanner.outranking.pattern
+    record = f"(?!(?=1-1)(?:{result})){_RECORD}"
+    return _Patterns(re.compile(f"{record}(?:[ \t\n]+{record})*+"), scanner.outranking)
+
+
+class _PlainRun(_LineText):
+    """A main line that is one run of ``_RECORD`` moves: its records are told apart by the
+    whitespace between them (the grammar's MOVE finds the same ones there, slower)."""
+
+    __slots__ = ()
+
+    def tokens(self) -> list[str]:
+        return _RECORDS.findall(self.items[0].value)
+
+    def ply_count(self) -> int:
+        return len(self.tokens())
 
 
 def plain_game(chunk: Chunk, source: str | None) -> Game | None:
@@ -80,18 +107,12 @@ def plain_game(chunk: Chunk, source: str | None) -> Game | None:
     if run is None:
         return None
     moves = run.group()
-    if not moves.isascii() or _SPACED.search(moves):
-        return None
     at = _GAP.match(text, run.end()).end()
     result = patterns.result.match(text, at)
     if result is None or not _END.match(text, result.end()):
         return None
     written = result.group()
     if written != "".join(written.split()):  # spaces inside: a result-spelling note
-        return None
-    try:
-        check_numbers(moves)
-    except NumberError:
         return None
     offset = chunk.line - 1
     tags: dict[str, str] = {}
@@ -109,7 +130,7 @@ def plain_game(chunk: Chunk, source: str | None) -> Game | None:
     line = text.count("\n", 0, start)
     column = start - text.rfind("\n", 0, start)
     token = Token("MOVE", moves, start, line + 1, column)
-    game = Game(tags=tags, moves=Line.lazy(_LineText([token], offset, True, True), [], None),
+    game = Game(tags=tags, moves=Line.lazy(_PlainRun([token], offset, True, True), [], None),
                 result=written, line=first + offset, source=source)
     _check_plycount(game)
     game.diagnostics.extend(chunk.notes)

@@ -88,18 +88,26 @@ def test_read_games_is_the_same_with_and_without_the_fast_path(monkeypatch) -> N
     assert [d.code for d in fast[2].diagnostics] == ["result"]
 
 
-_SQUARE = st.sampled_from(["32", "28", "19", "23", "1", "06", "50", "c3", "d4", "E3", "h8"])
+_SQUARE = st.sampled_from(["32", "28", "19", "23", "1", "06", "50", "c3", "d4", "E3", "h8",
+                           "100", "10", "0", "c10", "i9"])
 _RECORD = st.one_of(
     st.builds(lambda a, mark, b: f"{a}{mark}{b}", _SQUARE,
               st.sampled_from(["-", "x", ":", "X", "- ", "×"]), _SQUARE),
     st.sampled_from(["ed4", "b:d6", "26x17x10x1", "32-28!", "32-28*", "19-23?!", "...", "-",
-                     "$1", "+", "{c}", "(1. 32-28)", "1-1", "с3-d4", "1234567890.", "0-1"]))
-_NUMBER = st.sampled_from(["", "1. ", "2.", "12... ", "3.\n", "1.  "])
+                     "$1", "+", "{c}", "(1. 32-28)", "1-1", "1-11-20", "1-10-15", "h8-a1",
+                     "c3:e5:g7", "с3-d4", "1234567890.", "0-1"]))
+_NUMBER = st.sampled_from(["", "1. ", "2.", "12... ", "3.\n", "1.  ", "01. ", "12.. ", "1."])
 _RESULT = st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "2-0", "1 - 0", "0:1", "1-01.", ""])
 _GAP = st.sampled_from([" ", "  ", "\n", " \t", "\n\n"])
 _TAG = st.sampled_from(['[Event "e"]', '[Result "1-0"]', '[Result "0-1"]', '[Result "*"]',
                         '[PlyCount "2"]', '[Site "é"]', '[Round "1"]', '[Event "e"] ',
                         '[White "a\\"b"]', '[Black ""]', '[Date "?"]', "[Empty]"])
+
+
+@pytest.mark.parametrize("moves", ["1. 1-11-20 5-9", "1. 5-9 1-1", "1. 5-9 1-11-20", "1. 5-9 1-10",
+                                   "1. c3-d4 f6:d4", "1.\n32-28\n\n19-23", "1. 32-28 19-23!"])
+def test_records_near_a_result_read_alike(moves: str) -> None:
+    _agree(Chunk(f'[Event "x"]\n{moves} *\n', 3), None)
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
