@@ -196,6 +196,17 @@ class _Chunker:
             self.buffer.append(line)
         self.blank = self.blank and blank
 
+    def starts_game(self, line: str) -> bool:
+        """Whether ``line``, fed now, would start a new chunk before it, or the chunk being
+        gathered is still empty (the fast path of ``split_chunks`` may take a game there):
+        only said of lines that start with a tag pair or a blank."""
+        if not self.buffer and not self.size:
+            return not (self.in_comment or self.open_value or self.notes)
+        if line[:1] != "[":
+            return False
+        return (self.has_body or self.in_comment
+                or ((self.broken_tag or self.open_value) and _EVENT_START.match(line) is not None))
+
     def restarts(self, stripped: str) -> bool:
         """Whether a movetext line starts a new game: untagged play that has not ended and
         has no comment or variation open goes on with a line starting again at move 1."""
@@ -310,9 +321,105 @@ def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     """
     chunker = _Chunker()
     number = first_line - 1
-    for number, line in enumerate(_bounded_lines(lines, GAME_LIMIT), first_line):
-        yield from chunker.feed(line, number)
+    if getattr(lines, "readline", None) is None:
+        for number, line in enumerate(lines, first_line):
+            yield from chunker.feed(line, number)
+        yield from chunker.flush(number + 1)
+        return
+    for batch in _batches(_bounded_lines(lines, GAME_LIMIT)):
+        yield from _split_batch(chunker, batch, number + 1)
+        number += len(batch)
     yield from chunker.flush(number + 1)
+
+
+# ---- the fast path: a plain game taken whole --------------------------------------------
+
+# A plain game, as ``_Chunker.feed`` would gather it line by line and flush it at the tag
+# line that follows: blank lines, tag pairs each alone on its line, then lines of movetext,
+# then blank lines, up to a line that starts with "[". A line of movetext holds words of
+# printable ASCII but "%()[]{};\", none with a "-" or ":" at its edge (so no comment, tag,
+# escape, variation nor a result written with spaces); the last word of its last line,
+# and of no other, is a result token (``_ends_once``): any other split the line scan would
+# make is then ruled out.
+_BLANK_LINE = r"[ \t]*\n"
+_TAG_PAIR_LINE = r'\[[A-Za-z][A-Za-z0-9_]*[ ]+"[^"\\\n\r\[\]]*"\]\n'
+_WORD = r"[!-$&'*-,.-9<-Z^-z|~]++(?:[-:][!-$&'*-,.-9<-Z^-z|~]++)*+"
+_MOVE_LINE = rf"[ \t]*{_WORD}(?:[ \t]+{_WORD})*+[ \t]*\n"
+_PLAIN_GAME = re.compile(
+    rf"(?:{_BLANK_LINE})*{_TAG_PAIR_LINE}(?:{_TAG_PAIR_LINE}|{_BLANK_LINE})*"
+    rf"(?P<moves>{_MOVE_LINE}(?:(?:{_BLANK_LINE})*{_MOVE_LINE})*+)"
+    rf"(?:{_BLANK_LINE})*(?=\[)")
+# The grammar's RESULT with no space inside, as a whole word.
+_WORD_RESULT = re.compile(_RESULT.replace(r"\s*", ""))
+
+
+def _ends_once(moves: str) -> bool:
+    """Whether the last line of ``moves`` (lines of ``_MOVE_LINE`` and blank lines, the
+    last one not blank) ends with a result token and no other line does, as
+    ``ENDS_WITH_RESULT`` reads them."""
+    lines = moves.rstrip().split("\n")
+    last = lines.pop()
+    if _WORD_RESULT.fullmatch(last.rsplit(None, 1)[-1]) is None:
+        return False
+    ending = _WORD_RESULT.fullmatch
+    return not any(line and line[-1] in "012*" and ending(line.rsplit(None, 1)[-1])
+                   for line in map(str.rstrip, lines))
+
+
+# How many characters of whole lines the fast path looks at in one piece.
+_BATCH_CHARACTERS = 1 << 18
+
+
+def _batches(lines: Iterable[str]) -> Iterator[list[str]]:
+    """The lines in lists of about ``_BATCH_CHARACTERS`` characters; a line cut short
+    (``_LongLine``) comes in a list of its own."""
+    batch: list[str] = []
+    size = 0
+    for line in lines:
+        if type(line) is not str:
+            if batch:
+                yield batch
+            yield [line]
+            batch, size = [], 0
+            continue
+        batch.append(line)
+        size += len(line)
+        if size >= _BATCH_CHARACTERS:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def _split_batch(chunker: _Chunker, batch: list[str], first: int) -> Iterator[Chunk]:
+    """Feed a batch of lines (the first is line ``first`` of the file) to ``chunker``,
+    taking each plain game (``_PLAIN_GAME``) whole where the line scan would start a new
+    chunk at its first line, and finish it at the line after it: the same chunks, without
+    the scan of each line."""
+    if len(batch) == 1 and type(batch[0]) is not str:
+        yield from chunker.feed(batch[0], first)
+        return
+    text = "".join(batch)
+    match = _PLAIN_GAME.match
+    index = 0
+    offset = 0
+    count = len(batch)
+    while index < count:
+        line = batch[index]
+        if line[:1] in "[ \t\n" and chunker.starts_game(line):
+            found = match(text, offset)
+            if found is not None and _ends_once(found.group("moves")):
+                yield from chunker.flush(first + index)
+                chunker.in_comment = chunker.open_value = False
+                end = found.end()
+                yield Chunk(text[offset:end], first + index)
+                index += text.count("\n", offset, end)
+                offset = end
+                chunker.start = first + index
+                continue
+        yield from chunker.feed(line, first + index)
+        index += 1
+        offset += len(line)
 
 
 class _LongLine(str):

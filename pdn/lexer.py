@@ -57,6 +57,13 @@ class Scanner:
         stronger = "|".join(t.pattern.to_regexp() for t in ordered
                             if t.priority > move.priority and t.name not in ignore)
         self._run = re.compile(f"(?:{GAP}(?!{stronger}){move.pattern.to_regexp()})*+")
+        # A whole run of moves as one MOVE token where the scan starts a token with no
+        # whitespace before it, and a token of the terminals that outrank MOVE (for the
+        # reader's fast path, ``pdn.plain``).
+        self.move_run = re.compile(f"(?!{stronger}){move.pattern.to_regexp()}{self._run.pattern}")
+        self.outranking = re.compile(stronger)
+        self.outranking_names = tuple(t.name for t in ordered
+                                      if t.priority > move.priority and t.name not in ignore)
 
     def tokens(self, text: str) -> Iterator[Token]:
         """The tokens of ``text``, with 1-based lines and columns; raises UnexpectedCharacters,

@@ -110,9 +110,8 @@ def spaced_moves(line: Line) -> Iterator[Diagnostic]:
     >>> [note.message for note in spaced_moves(next(read_games("1. 11- 16 23-19 *")).moves)]
     ["'11- 16' at 1:4 is written with a space inside: read as '11-16'"]
     """
-    tokens = line.move_tokens()
-    if tokens is not None and not any(map(_spaced, tokens)):
-        return  # the usual case, told from the tokens without making the plies
+    if not _may_be_spaced(line):
+        return  # the usual case, told from the move tokens without making the plies
     for ply in line.plies:
         record = ply.record
         text = record.text
@@ -125,23 +124,30 @@ def spaced_moves(line: Line) -> Iterator[Diagnostic]:
             yield from spaced_moves(variation)
 
 
-_MOVE_NUMBER = re.compile(r"\d+\.+\s*")
+# The one place the grammar's MOVE admits a space inside a move: after the mark between two
+# squares (NUMERIC_STEP); whitespace elsewhere in a MOVE token follows a move number or
+# parts two records, and a record never ends with a mark.
+_SPACED = re.compile("[-xX:×] ")
 
 
-def _spaced(token: str) -> bool:
-    """Whether a move token as read (``12. 32-28``, ``19-23``) has a space or
-    a control character inside its move, after its number.
-
-    >>> [_spaced(token) for token in ("12. 32-28", "19-23", "2.\\n37-32!", "11- 16", "1. 11 -16")]
-    [False, False, False, True, True]
-    """
-    space = token.find(" ")
-    if token.isprintable() and (space < 0 or (token[space - 1] == "."
-                                              and token.find(" ", space + 1) < 0)):
-        return False
-    number = _MOVE_NUMBER.match(token)
-    move = token[number.end():] if number else token
-    return " " in move or not move.isprintable()
+def _may_be_spaced(line: Line) -> bool:
+    """Whether a record of ``line`` or of its variations may have a space inside: one
+    search of each run of moves as the reader left it (True for a line whose plies are
+    made: they are looked at)."""
+    source = line._pending()
+    items = getattr(source, "items", None)
+    if items is None:
+        return True
+    for item in items:
+        if isinstance(item, Line):
+            if _may_be_spaced(item):
+                return True
+        elif hasattr(item, "variations"):  # variations with no move of their own
+            if any(_may_be_spaced(variation) for variation in item.variations):
+                return True
+        elif item.type == "MOVE" and _SPACED.search(item.value):
+            return True
+    return False
 
 
 __all__ = ["LOOKALIKES", "mend_lookalikes", "spaced_moves"]

@@ -35,6 +35,7 @@ from pdn.model import Diagnostic, Game, Line, Ply
 from pdn.moves import NumberError
 from pdn.movetext import GameTransformer
 from pdn.parser import load_parser
+from pdn.plain import FAST_PATH, plain_game
 from pdn.records import RECORD_SUFFIXES
 from pdn.tags import head_tags
 
@@ -207,9 +208,15 @@ def _opened_text(source: Source, encoding: str | None) -> Iterator[tuple[IO[str]
 
 
 def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
-                 source: str | None) -> list[Game]:
+                 source: str | None, fast: bool | None = None) -> list[Game]:
     """The games of one chunk; on a syntax error one game holding the error and its tags, and
-    on an exception the reader does not expect, one game holding an ``internal-error``."""
+    on an exception the reader does not expect, one game holding an ``internal-error``.
+    ``fast``: a plain game is read without the parser (``pdn.plain``), to the same game
+    (by default unless ``PDN_NO_FASTPATH=1``)."""
+    if FAST_PATH if fast is None else fast:
+        game = plain_game(chunk, source)
+        if game is not None:
+            return [game]
     if chunk.too_large:  # not parsed: its error is in its notes
         game = Game(tags=head_tags(chunk.text)[0], line=chunk.line, source=source)
         game.diagnostics.extend(chunk.notes)

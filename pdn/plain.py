@@ -1,0 +1,137 @@
+"""The reader's fast path: a game of the most common shape read without the parser.
+
+A chunk that is blank lines, tag pairs each alone on its line (``[Name "value"]``), then one
+run of move records with only whitespace between them and a result token after it, is
+what the grammar reads as TAG tokens, ONE MOVE token (``pdn.lexer``) and a RESULT. For such
+a chunk ``plain_game`` builds the very ``Game`` the parser's transformer (``pdn.movetext``)
+builds, with the same lazy main line over the same MOVE token, without running Lark. It
+declines (returns None) any chunk it is not sure of, and everything that would bring a
+note: a tag the reader would warn about or that repeats a name, a move with a space inside
+or a number too long, a character that is not ASCII in the movetext, a result written with
+spaces, glued to what follows or disagreeing with the Result tag. Those, and every other
+shape (comments, variations, NAGs, numbers apart from their moves, lost moves), go through
+the grammar, which stays the reference: tests/notation/test_plain_games.py checks that the
+two agree on every game of the real archives.
+
+``PDN_NO_FASTPATH=1`` in the environment turns the fast path off (``FAST_PATH``).
+
+>>> from pdn.chunks import Chunk
+>>> game = plain_game(Chunk('[Event "x"]\\n[Result "1-0"]\\n1. 32-28 19-23 1-0\\n', 5), None)
+>>> game.tags, game.result, game.line, game.main_line_tokens()
+({'Event': 'x', 'Result': '1-0'}, '1-0', 5, ['1. 32-28', '19-23'])
+>>> plain_game(Chunk('[Event "x"]\\n1. 32-28 {good} 19-23 1-0\\n', 1), None) is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import cache
+from typing import NamedTuple
+
+from lark import Token
+
+from pdn.chunks import Chunk
+from pdn.model import Game, Line
+from pdn.movetext import _check_plycount, _LineText, _result_key
+from pdn.parser import load_parser
+from pdn.tags import UNKNOWN_RESULTS, read_tag
+
+FAST_PATH = os.environ.get("PDN_NO_FASTPATH", "") in ("", "0")
+"""Whether the reader takes plain games without the parser (``PDN_NO_FASTPATH=1``: no)."""
+
+# Blank lines and tag pairs each alone on its line, then the whitespace before the moves.
+_HEAD = re.compile(r'(?:[ \t]*\n)*(?:\[[A-Za-z][A-Za-z0-9_]*[ ]+"[^"\\\n\r\[\]]*"\][ \t]*\n'
+                   r"(?:[ \t]*\n)*)+[ \t\n]*")
+_TAG = re.compile(r'\[[^\n]*\]')
+_GAP = re.compile(r"[ \t\n]*")
+_END = re.compile(r"[ \t\n]*\Z")
+
+
+# One move record of the common shapes, as the grammar's MOVE reads it where whitespace
+# follows it: a move number (no leading zero), then a numeric move of squares 1 to 99 or an
+# alphanumeric one of an 8x8 board, with "-", "x" (or ":" between named squares) and no
+# strength mark. Much faster than MOVE, which knows every notation; a run of anything else
+# is left to the grammar.
+_RECORD = (r"(?:[1-9][0-9]{0,2}\.(?:\.\.)?[ \t\n]*)?"
+           r"(?:[1-9][0-9]?(?:[-x][1-9][0-9]?)+|[a-h][1-8](?:[-x:][a-h][1-8])+)(?![^ \t\n])")
+# The records of a run that ``_RECORD`` matched, told apart by the whitespace between them
+# (a move number stays with its move).
+_RECORDS = re.compile(r"(?:[0-9]+\.+[ \t\n]*)?[^ \t\n]+")
+
+
+class _Patterns(NamedTuple):
+    moves: re.Pattern[str]  # a run of records that the lexer makes ONE MOVE token
+    result: re.Pattern[str]  # the RESULT token
+
+
+@cache
+def _patterns() -> _Patterns | None:
+    """The run and the result as the lexer reads them, or None if the grammar's tokens are
+    not as this module reads them (then the fast path stays off). The lexer ends a run of
+    moves where RESULT, the one terminal that outranks MOVE, matches; of the records of
+    ``_RECORD`` it can only match one that starts with "1-1" (its other forms start with
+    "0", "2-0", "1-0", "1/2" or "*"), so it is tried there only."""
+    scanner = load_parser()[0]._scanner
+    if scanner.outranking_names != ("RESULT",):
+        return None
+    result = scanner.outranking.pattern
+    record = f"(?!(?=1-1)(?:{result})){_RECORD}"
+    return _Patterns(re.compile(f"{record}(?:[ \t\n]+{record})*+"), scanner.outranking)
+
+
+class _PlainRun(_LineText):
+    """A main line that is one run of ``_RECORD`` moves: its records are told apart by the
+    whitespace between them (the grammar's MOVE finds the same ones there, slower)."""
+
+    __slots__ = ()
+
+    def tokens(self) -> list[str]:
+        return _RECORDS.findall(self.items[0].value)
+
+    def ply_count(self) -> int:
+        return len(self.tokens())
+
+
+def plain_game(chunk: Chunk, source: str | None) -> Game | None:
+    """The game of ``chunk`` as the parser would read it, or None where the chunk is not
+    a plain game (see the module's docstring)."""
+    patterns = _patterns()
+    text = chunk.text
+    head = _HEAD.match(text)
+    if patterns is None or chunk.too_large or head is None:
+        return None
+    start = head.end()
+    run = patterns.moves.match(text, start)
+    if run is None:
+        return None
+    moves = run.group()
+    at = _GAP.match(text, run.end()).end()
+    result = patterns.result.match(text, at)
+    if result is None or not _END.match(text, result.end()):
+        return None
+    written = result.group()
+    if written != "".join(written.split()):  # spaces inside: a result-spelling note
+        return None
+    offset = chunk.line - 1
+    tags: dict[str, str] = {}
+    first = 0
+    for tag in _TAG.finditer(text, 0, start):
+        name, value, sound = read_tag(tag.group())
+        if not sound or name in tags:
+            return None
+        tags[name] = value
+        first = first or text.count("\n", 0, tag.start()) + 1
+    tag_result = tags.get("Result", "")
+    if (written != "*" and tag_result.strip() not in UNKNOWN_RESULTS | {"*"}
+            and _result_key(written) != _result_key(tag_result)):
+        return None  # the result disagrees with the Result tag: a note
+    line = text.count("\n", 0, start)
+    column = start - text.rfind("\n", 0, start)
+    token = Token("MOVE", moves, start, line + 1, column)
+    game = Game(tags=tags, moves=Line.lazy(_PlainRun([token], offset, True, True), [], None),
+                result=written, line=first + offset, source=source)
+    _check_plycount(game)
+    game.diagnostics.extend(chunk.notes)
+    return game
