@@ -54,6 +54,13 @@ def test_a_result_glued_to_the_next_move_number_ends_its_game_and_loses_none():
     assert all(_replays_whole(g) for g in games[1:])  # told International by their squares
 
 
+def test_a_move_that_starts_like_two_glued_results_is_a_move():
+    # 1-1 then 0-1 would leave a lone 1: a glued result ends as a result does
+    game, = _read("1. 1-10-11 *\n")
+    assert game.main_line_tokens() == ["1. 1-10-11"] and game.result == "*"
+    assert "glued-result" not in _codes(game)
+
+
 def test_a_result_with_spaces_glued_to_the_next_tag_is_read_as_the_result():
     text = ('[Event "a"]\n[GameType "20"]\n1.32-28 19-23 2.28x19 14x23 1 - 1[White "dam2.2"]\n'
             '[Black "x"]\n[GameType "20"]\n1.33-29 18-22 2.29-24 *\n')
