@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from pdn.fen import FenError, parse_fen
+from pdn.gametype import gametype_problem
 from pdn.model import Game, Line, MoveRecord, Ply
 from replay import inference, native
 from replay.board import Board, Position, position_from_setup, start_position
@@ -355,6 +356,8 @@ def _replay_followed(game: Game, follow: Variant, rules: Rules | None) -> Replay
 def _replay(game: Game, variant: Variant) -> ReplayedGame:
     start, problem = _start_position(game, variant)
     replayed = ReplayedGame(game, variant, start)
+    if (ignored := _ignored_gametype(game)) is not None:  # told, not silently passed over
+        replayed.warnings.append(Problem("gametype-ignored", ignored, game.line or None))
     if problem:
         replayed.errors.append(problem)
         replayed.final = start
@@ -363,6 +366,19 @@ def _replay(game: Game, variant: Variant) -> ReplayedGame:
     _replay_variations(replayed, branches)
     _check_result(replayed)
     return replayed
+
+
+def _ignored_gametype(game: Game) -> str | None:
+    """Why the game's GameType tag is ignored (unreadable, or a type of no variant known
+    here), or None."""
+    text = game.tags.get("GameType")
+    reason = gametype_problem(text)
+    if reason is None and game.gametype is not None:
+        try:
+            get_variant(game.gametype.number)
+        except UnknownVariantError:
+            reason = f"GameType '{text}': type {game.gametype.number} is no variant known here"
+    return None if reason is None else f"{reason}; the tag is ignored"
 
 
 def _start_position(game: Game, variant: Variant) -> tuple[Position, Problem | None]:

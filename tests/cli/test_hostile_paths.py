@@ -139,3 +139,67 @@ def test_a_damaged_database_is_an_error_naming_it(paths, tmp_path, command, argu
     assert result.exit_code == ExitCode.USAGE, result.output
     assert f"{database}: cannot read the database:" in " ".join(result.output.split())
     assert not Path(paths["out"] + ".html").exists()
+
+
+# ---- silent acceptance -----------------------------------------------------------------------
+
+GAMETYPES = [("99", "GameType '99': unknown game type 99; the tag is ignored"),
+             ("20,W,1000000,10,N2,0", "GameType '20,W,1000000,10,N2,0': board 1000000x10 is "
+              "not supported; the tag is ignored"),
+             ("99,W,10,10,N2,0", "GameType '99,W,10,10,N2,0': type 99 is no variant known "
+              "here; the tag is ignored")]
+
+
+@pytest.mark.parametrize(("value", "said"), GAMETYPES)
+def test_a_gametype_that_cannot_be_used_is_a_warning_naming_it(tmp_path, value, said):
+    """The tag is ignored, as before, but said so (line of the game, the tag, the reason);
+    the game is still replayed, its variant told from the record."""
+    from pdn.reader import read_games
+    from replay.replayer import replay_game
+
+    source = tmp_path / "typed.pdn"
+    source.write_text(f'[Event "x"]\n[GameType "{value}"]\n1. 32-28 19-23 *\n\n',
+                      encoding="utf-8")
+    replayed = replay_game(next(iter(read_games(source))))
+    assert [(w.code, w.message, w.line) for w in replayed.warnings] == \
+        [("gametype-ignored", said, 1)]
+    assert replayed.variant.name == "international" and not replayed.errors
+    result = runner.invoke(app, ["validate", str(source), "-W"])
+    assert result.exit_code == ExitCode.OK, result.output
+    assert f"{source}:1: warning: game 1: gametype-ignored — {said}" in result.output
+    assert "gametype-ignored" not in runner.invoke(app, ["validate", str(source)]).output
+
+
+def test_a_readable_gametype_is_no_warning(tmp_path):
+    from pdn.reader import read_games
+    from replay.replayer import replay_game
+
+    source = tmp_path / "typed.pdn"
+    source.write_text('[GameType "20"]\n1. 32-28 19-23 *\n\n[GameType "25,W,8,8,N2,0"]\n'
+                      '1. 22-18 *\n\n', encoding="utf-8")
+    assert [w.code for game in read_games(source) for w in replay_game(game).warnings] == []
+
+
+@pytest.mark.parametrize("command", ["search", "filter"])
+def test_a_date_bound_that_is_no_date_is_refused(paths, command):
+    where = {"search": "{good_db}", "filter": "{good} -o {out}.pdn"}[command]
+    result = runner.invoke(app, [command, *where.format_map(paths).split(), "--date-from",
+                                 "2002' OR 1=1 --"])
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "--date-from '2002' OR 1=1 --' is not a date" in result.output
+
+
+# An empty folder: the commands that go through archives have nothing to do (exit 0, as for
+# a folder of good files); the three that must show one game or one event say there is none
+# (exit 2, as for a file without games).
+NEED_A_GAME = {"view", "show", "standings"}
+
+
+@pytest.mark.parametrize("command", sorted({*READERS, "analyse"}))
+def test_an_empty_folder_follows_one_rule(paths, tmp_path, command):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    arguments = CASES[command][0].replace("{good_intl}", "{good}")
+    result = invoke(command, arguments, paths, good=str(empty))
+    expected = ExitCode.USAGE if command in NEED_A_GAME else ExitCode.OK
+    assert result.exit_code == expected, result.output
