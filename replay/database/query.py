@@ -100,14 +100,17 @@ def summaries(connection: sqlite3.Connection, wanted: Search, output_format: str
               ) -> Iterator[str]:
     """The games a search finds as lines of a list, each ending in a newline and made by
     SQLite itself (a list of a hundred thousand games takes a fraction of a second):
-    ``table``, tab-separated TABLE_COLUMNS (an empty field for a missing value; no header),
+    ``table``, tab-separated TABLE_COLUMNS (an empty field for a missing value, tabs and
+    line breaks in a field as spaces: a tag's tab must not make a column; no header),
     or ``json``, one object per game with every summary column (``Match.summary``)."""
     if output_format == "json":
         line = "json_object(" + ", ".join(f"'{name}', {expression}"
                                           for name, expression in SUMMARY_COLUMNS) + ")"
     elif output_format == "table":
         shown = dict(SUMMARY_COLUMNS)
-        line = " || char(9) || ".join(f"IFNULL({shown[name]}, '')" for name in TABLE_COLUMNS)
+        line = " || char(9) || ".join(
+            f"REPLACE(REPLACE(REPLACE(IFNULL({shown[name]}, ''), char(9), ' '), char(10), ' '), "
+            "char(13), ' ')" for name in TABLE_COLUMNS)
     else:
         raise ValueError(f"no list format {output_format!r}: table or json")
     for (text,) in _selected(connection, wanted, f"{line} || char(10)"):
