@@ -110,15 +110,36 @@ def _say_dashboard(console: Console, link: str | None) -> None:
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+def escape_controls(text: str) -> str:
+    r"""``text`` with the control characters a terminal acts on shown escaped (``\x1b``);
+    tabs and line breaks kept. For what only a terminal shows (a rich table): data written
+    to a file or a pipe goes through ``write_out`` or ``echo``, changed on a terminal only.
+
+    >>> escape_controls("a\x1b]0;title\x07b\x1b[2Jc\x9b1m\td")
+    'a\\x1b]0;title\\x07b\\x1b[2Jc\\x9b1m\td'
+    """
+    return _CONTROLS.sub(lambda match: match.group().encode("unicode_escape").decode(), text)
+
+
 def write_out(text: str, stream=None) -> None:
     """Write data to stdout (or ``stream``) as it is, save that on a terminal its control
     characters are shown escaped (``\x1b``) rather than obeyed: escapes in a tag must not
     drive the terminal, and the data piped or redirected is never changed."""
     stream = stream or sys.stdout
-    if _is_terminal(stream):
-        text = _CONTROLS.sub(lambda match: match.group().encode("unicode_escape").decode(),
-                             text)
-    stream.write(text)
+    stream.write(escape_controls(text) if _is_terminal(stream) else text)
+
+
+def echo(text: str, err: bool = False, **style: object) -> None:
+    """``typer.echo`` (``typer.secho`` with ``style``), a line break after ``text``, by the
+    rule of ``write_out``: its control characters escaped on a terminal only."""
+    import typer
+
+    if _is_terminal(sys.stderr if err else sys.stdout):
+        text = escape_controls(text)
+    if style:
+        typer.secho(text, err=err, **style)  # type: ignore[arg-type]
+    else:
+        typer.echo(text, err=err)
 
 
 def _is_terminal(stream) -> bool:

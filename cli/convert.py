@@ -12,7 +12,7 @@ import typer
 
 from pdn.wording import count, number
 
-from .common import ExitCode, fail, games_exit, input_size, progress_bar
+from .common import ExitCode, echo, fail, games_exit, input_size, progress_bar, write_out
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -135,14 +135,14 @@ def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | 
             for item in convert_sources(sources, job, encoding=encoding, progress=progress,
                                         **run):
                 if isinstance(item, Unreadable):
-                    typer.secho(item.message, err=True, fg="red")
+                    echo(item.message, err=True, fg="red")
                     unreadable_files += 1
                     continue
                 for line in messages(item):
-                    typer.echo(line, err=True)
+                    echo(line, err=True)
                 counts[verdict(item)] += 1
-                if item.text is not None:
-                    stream.write(item.text + SEPARATORS[job.output_format])
+                if item.text is not None:  # escaped on a terminal only, as pdn cat does
+                    write_out(item.text + SEPARATORS[job.output_format], stream)
         except (TargetError, EngineUnavailableError) as error:
             fail(str(error))  # --numbering does not fit a game's board, or no Dask
     return counts, unreadable_files

@@ -18,7 +18,7 @@ import typer
 
 from pdn.wording import count as plural_count
 
-from .common import ExitCode, fail, games_exit
+from .common import ExitCode, fail, games_exit, write_out
 from .options import (
     BlackOption,
     DateFromOption,
@@ -204,18 +204,18 @@ def _write(connection: sqlite3.Connection, wanted: Search, stream: IO[str],
     count = 0
     if output_format == "pdn":
         for match in search(connection, wanted):
-            stream.write(match.pdn)
+            write_out(match.pdn, stream)  # control characters escaped on a terminal only
             count += 1
         return count
     if output_format == "table":
-        stream.write("\t".join(TABLE_COLUMNS) + "\n")
+        write_out("\t".join(TABLE_COLUMNS) + "\n", stream)
     place = TABLE_COLUMNS.index("file") if output_format == "table" else None
     for line in summaries(connection, wanted, output_format):
         if place is not None:
             fields = line.rstrip("\n").split("\t")
             fields[place] = _as_given(fields[place])
             line = "\t".join(safe_row(fields)) + line[len(line.rstrip("\n")):]
-        stream.write(line)
+        write_out(line, stream)
         count += 1
     return count
 

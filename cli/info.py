@@ -73,6 +73,7 @@ def info(
     1 some with reading errors, 2 usage error or a file that cannot be read."""
     from rich.markup import escape
 
+    from replay.run.partitions import shown_name
     from replay.validate.summary import summarise
 
     try:
@@ -88,9 +89,9 @@ def info(
             unreadable = True
             reason = getattr(error, "strerror", None) or str(error)
             stderr_console().print(
-                f"[red]error:[/red] {escape(str(path))}: cannot read: {escape(reason)}")
+                f"[red]error:[/red] {escape(shown_name(str(path)))}: cannot read: {escape(reason)}")
             continue
-        summary["file"] = "<stdin>" if path == "-" else path
+        summary["file"] = "<stdin>" if path == "-" else shown_name(path)
         errors = errors or bool(summary["errors"])
         if as_json:
             typer.echo(json.dumps(summary, ensure_ascii=False))

@@ -10,7 +10,7 @@ import typer
 
 from replay.choice import RulesChoice
 
-from .common import ExitCode, fail, fail_io, games_exit
+from .common import ExitCode, echo, fail, fail_io, games_exit
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -117,8 +117,8 @@ def _game_position(path: str, number: int, ply: int | None, move: str | None,
     except ValueError as error:
         fail(f"{game.source}, game {game.index}: {error}")
     for problem in replayed.errors:
-        typer.secho(f"{game.source}:{problem.line or replayed.game.line}: the game stops "
-                    f"replaying here: {problem.message}", err=True, fg="yellow")
+        echo(f"{game.source}:{problem.line or replayed.game.line}: the game stops "
+             f"replaying here: {problem.message}", err=True, fg="yellow")
     return board, _caption(replayed, board, number), bool(replayed.errors)
 
 
@@ -142,7 +142,7 @@ def _print_diagram(board: Board, caption: str, flip: bool) -> None:
     from replay.diagram import text_diagram
 
     if caption:
-        typer.echo(caption)
+        echo(caption)
     typer.echo(text_diagram(board, unicode=_terminal_has_unicode(), flipped=flip))
     typer.echo(f"FEN {board.fen()}")
 

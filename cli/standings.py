@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .common import ExitCode, fail
+from .common import ExitCode, escape_controls, fail
 from .options import EncodingOption, PathsArgument, UntaggedVariantOption
 from .sources import SourceError, collect_sources, read_inputs
 
@@ -33,7 +33,7 @@ def _print_table(result) -> None:
     cycles = event.round_robin_cycles()
     kind = "not a round robin" if cycles is None else (
         "round robin" if cycles == 1 else f"round robin ×{cycles}")
-    table = Table(title=f"{event.name} ({kind}, {event.variant.name}, "
+    table = Table(title=f"{escape(escape_controls(event.name))} ({kind}, {event.variant.name}, "
                   f"{event.scoring.name})", title_justify="left")
     rows = standings_rows(result)
     rated = any(line["performance"] is not None for line in rows)
@@ -55,7 +55,7 @@ def _print_table(result) -> None:
                          max_width=max(6, room - 3) if sequence else None,
                          min_width=None if sequence else widths[k])
     for row in cells:
-        table.add_row(*row)
+        table.add_row(*(escape(escape_controls(cell)) for cell in row))
     console.print(table)
     explained = classification_note(result)
     if explained:

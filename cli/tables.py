@@ -9,6 +9,8 @@ from typing import IO
 
 from pdn.wording import count
 
+from .common import escape_controls
+
 WIDEST_CELL = 32  # characters a column takes at most on a terminal; longer cells are cut
 NARROWEST_TEXT = 16  # a text column is narrowed to fit the terminal down to this width
 BORDERS = 3  # a column's padding and border in rich's default box
@@ -49,7 +51,9 @@ def print_terminal_table(console, title: str, headers: Sequence[str],
                          rows: Sequence[Sequence[str]], right: Sequence[bool], rest: str,
                          spare: Sequence[str] = ()) -> None:
     """A rich table of the columns that fit ``console``'s width (``spare`` ones left out
-    first); the title says which were left out and ``rest`` how to see them."""
+    first); the title says which were left out and ``rest`` how to see them. Cells are
+    shown as text: no rich markup, control characters escaped (``\x1b``)."""
+    from rich.markup import escape
     from rich.table import Table
 
     chosen = fitting_columns(headers, rows, right, console.width, spare)
@@ -62,7 +66,7 @@ def print_terminal_table(console, title: str, headers: Sequence[str],
         table.add_column(headers[index], justify="right" if right[index] else "left",
                          no_wrap=True, overflow="ellipsis", width=width)
     for row in rows:
-        table.add_row(*(row[index] for index in chosen))
+        table.add_row(*(escape(escape_controls(str(row[index]))) for index in chosen))
     console.print(table)
 
 

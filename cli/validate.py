@@ -14,7 +14,7 @@ import typer
 from pdn.wording import count, number
 from replay.choice import RulesChoice
 
-from .common import ExitCode, fail, fail_io, games_exit, input_size, progress_bar
+from .common import ExitCode, echo, fail, fail_io, games_exit, input_size, progress_bar
 from .notes import NoteSummary
 from .options import (
     EncodingOption,
@@ -99,7 +99,7 @@ def validate(
     tally = Tally()
     kept = []
     unreadable_files = 0
-    notes = NoteSummary(verbose=verbose, echo=typer.echo,
+    notes = NoteSummary(verbose=verbose, echo=echo,
                         hint="--verbose shows each, --json lists them all")
     with progress_bar("validating", input_size(sources)) as progress:
         for item in _runner_checked(validate_sources(
@@ -107,7 +107,7 @@ def validate(
                 suggest=suggest, rules=choice.rules, strict=strict, progress=progress,
                 engine=runner, scheduler=scheduler)):
             if isinstance(item, str):
-                typer.secho(item, err=True, fg="red")
+                echo(item, err=True, fg="red")
                 unreadable_files += 1
                 continue
             tally.count(item)
@@ -117,13 +117,13 @@ def validate(
                 typer.echo(json.dumps(item.as_dict(), ensure_ascii=False))
                 continue
             if item.result_check == "inconsistent":
-                typer.echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
+                echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
                            f"result-contradicted — {item.result_note}")
             for problem in item.errors:
                 _note(notes, item, problem, "error")
             if suggest and item.status == "invalid":
                 for line in suggestion_lines(item):
-                    typer.echo(line)
+                    echo(line)
             if warnings or strict:
                 for problem in item.warnings:
                     _note(notes, item, problem, "warning")
@@ -199,7 +199,7 @@ def _write_dataset(sources: list[str], output: str, choice: RulesChoice, **run: 
     except OSError as error:
         fail_io(error, output, "cannot write")
     for message in written.unreadable:
-        typer.secho(message, err=True, fg="red")
+        echo(message, err=True, fg="red")
     tally = written.tally
     typer.echo(_summary(tally, time.perf_counter() - started)
                + f"; {count(tally.rows, 'report')} written to the dataset {output}", err=True)

@@ -125,6 +125,8 @@ def _explorer(database: Path, sources: list[str], replayed, choice, encoding: st
               ) -> dict[str, list[list]]:
     """The explorer panel's rows for the positions of the page's games (the one game, or
     every game of the sources read again and replayed here)."""
+    import sqlite3
+
     from pdn.reader import read_games
     from replay.database.schema import DatabaseError, open_readonly
     from replay.replayer import replay_game
@@ -139,14 +141,18 @@ def _explorer(database: Path, sources: list[str], replayed, choice, encoding: st
         for source in sources for game in read_games(source, encoding=encoding))
     try:
         return explorer_rows(connection, games)
+    except sqlite3.Error as error:  # a damaged database: a table gone, a page unreadable
+        fail(f"{database}: cannot read the database: {error}")
     finally:
         connection.close()
 
 
 def _title(sources: list[str]) -> str:
     """The page's title: the file's name, or how many files it shows."""
+    from replay.run.partitions import shown_name
+
     if len(sources) == 1:
-        return "standard input" if sources[0] == "-" else Path(sources[0]).name
+        return "standard input" if sources[0] == "-" else shown_name(Path(sources[0]).name)
     return f"games of {count(len(sources), 'file')}"
 
 

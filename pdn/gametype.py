@@ -227,6 +227,24 @@ def parse_gametype(text: str) -> GameType:
     )
 
 
+def gametype_problem(text: str | None) -> str | None:
+    """Why a GameType tag's value cannot be read, or None (no tag, or a readable one): an
+    unknown type number, a board out of 4-26 squares a side, a value of another form.
+
+    >>> gametype_problem("99"), gametype_problem("20,W,1000000,10,N2,0"), gametype_problem("20")
+    ("GameType '99': unknown game type 99", "GameType '20,W,1000000,10,N2,0': board 1000000x10 \
+is not supported", None)
+    """
+    if not text:
+        return None
+    try:
+        parse_gametype(text)
+    except GameTypeError as error:
+        reason = str(error)
+        return reason if reason.startswith("GameType") else f"GameType '{text}': {reason}"
+    return None
+
+
 def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
@@ -237,5 +255,6 @@ __all__ = [
     "SquareError",
     "SquareNotation",
     "default_gametype",
+    "gametype_problem",
     "parse_gametype",
 ]

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from pdn.fen import FenError, parse_fen
+from pdn.gametype import gametype_problem
 from pdn.model import Game, Line, MoveRecord, Ply
 from replay import inference, native
 from replay.board import Board, Position, position_from_setup, start_position
@@ -401,6 +402,8 @@ def _replay(game: Game, variant: Variant, tokens: list[str] | None = None) -> Re
     them (``Game.main_line_tokens``)."""
     start, problem = _start_position(game, variant)
     replayed = ReplayedGame(game, variant, start)
+    if (ignored := _ignored_gametype(game)) is not None:  # told, not silently passed over
+        replayed.warnings.append(Problem("gametype-ignored", ignored, game.line or None))
     if problem:
         replayed.errors.append(problem)
         replayed.final = start
@@ -437,6 +440,19 @@ def _replay_native(replayed: ReplayedGame, tokens: list[str] | None = None) -> b
     replayed.final = checked.final
     replayed._moves_left = checked.moves_left
     return True
+
+
+def _ignored_gametype(game: Game) -> str | None:
+    """Why the game's GameType tag is ignored (unreadable, or a type of no variant known
+    here), or None."""
+    text = game.tags.get("GameType")
+    reason = gametype_problem(text)
+    if reason is None and game.gametype is not None:
+        try:
+            get_variant(game.gametype.number)
+        except UnknownVariantError:
+            reason = f"GameType '{text}': type {game.gametype.number} is no variant known here"
+    return None if reason is None else f"{reason}; the tag is ignored"
 
 
 def _start_position(game: Game, variant: Variant) -> tuple[Position, Problem | None]:

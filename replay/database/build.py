@@ -31,6 +31,7 @@ from replay.draws import Material
 from replay.move import Move
 from replay.openings import fmjd_ballot, opening_of
 from replay.replayer import UNKNOWN, normalise_result
+from replay.run.partitions import shown_name
 from replay.variants import Variant
 
 Note = Callable[[str], None]
@@ -178,30 +179,31 @@ def _portable(settings: Settings) -> Settings:
 def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
                 summary: IndexSummary, note: Note, settings: Settings) -> None:
     path = Path(os.path.realpath(source))  # resolve() raises on a loop of links
+    stored, name = shown_name(str(path)), shown_name(source)  # text: no bytes but UTF-8
     try:
         digest, size = file_digest(path)
     except OSError as error:
         summary.failed.append(source)
-        note(f"{source}: cannot read: {error.strerror or error}")
+        note(f"{name}: cannot read: {error.strerror or error}")
         return
     known = connection.execute("SELECT file_id FROM files WHERE path = ?",
-                               (str(path),)).fetchall()
+                               (stored,)).fetchall()
     same = connection.execute("SELECT path FROM files WHERE sha256 = ?", (digest,)).fetchone()
     if same is not None:
         summary.skipped += 1
-        where = "" if same[0] == str(path) else f" (the same bytes as {same[0]})"
-        note(f"{source}: already indexed{where}, skipped")
+        where = "" if same[0] == stored else f" (the same bytes as {same[0]})"
+        note(f"{name}: already indexed{where}, skipped")
         return
     try:
         with connection:
             for (file_id,) in known:  # the same path with other bytes: replace its games
                 _remove_file(connection, file_id)
                 summary.replaced += 1
-            _insert_file(connection, source, path, digest, size, task, settings, summary, note)
+            _insert_file(connection, source, stored, digest, size, task, settings, summary, note)
     except OSError as error:
         _SEEN.clear()  # the positions described for the file were rolled back with it
         summary.failed.append(source)
-        note(f"{source}: cannot read: {error.strerror or error}; nothing of it indexed")
+        note(f"{name}: cannot read: {error.strerror or error}; nothing of it indexed")
         return
     summary.files += 1
 
@@ -225,13 +227,13 @@ def _remove_file(connection: sqlite3.Connection, file_id: int) -> None:
     refresh_latest(connection)
 
 
-def _insert_file(connection: sqlite3.Connection, source: str, path: Path, digest: str,
+def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest: str,
                  size: int, task: IndexTask, settings: Settings, summary: IndexSummary,
                  note: Note) -> None:
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     file_id = connection.execute(
         "INSERT INTO files (path, sha256, size, games, indexed_at) VALUES (?, ?, ?, 0, ?)",
-        (str(path), digest, size, stamp)).lastrowid
+        (path, digest, size, stamp)).lastrowid
     games, played = 0, MovesPlayed(connection)
     for item in run_task([source], task, jobs=settings.jobs, encoding=settings.encoding,
                          progress=settings.progress):

@@ -23,7 +23,7 @@ from replay.board import Position, position_from_setup
 from replay.database.keys import fen_of, position_hash
 from replay.database.pattern import Pattern, PatternError
 from replay.database.planes import matching_positions
-from replay.variants import Variant, get_variant
+from replay.variants import UnknownVariantError, Variant, get_variant
 
 if TYPE_CHECKING:
     from replay.archive.select import Criteria
@@ -100,14 +100,17 @@ def summaries(connection: sqlite3.Connection, wanted: Search, output_format: str
               ) -> Iterator[str]:
     """The games a search finds as lines of a list, each ending in a newline and made by
     SQLite itself (a list of a hundred thousand games takes a fraction of a second):
-    ``table``, tab-separated TABLE_COLUMNS (an empty field for a missing value; no header),
+    ``table``, tab-separated TABLE_COLUMNS (an empty field for a missing value, tabs and
+    line breaks in a field as spaces: a tag's tab must not make a column; no header),
     or ``json``, one object per game with every summary column (``Match.summary``)."""
     if output_format == "json":
         line = "json_object(" + ", ".join(f"'{name}', {expression}"
                                           for name, expression in SUMMARY_COLUMNS) + ")"
     elif output_format == "table":
         shown = dict(SUMMARY_COLUMNS)
-        line = " || char(9) || ".join(f"IFNULL({shown[name]}, '')" for name in TABLE_COLUMNS)
+        line = " || char(9) || ".join(
+            f"REPLACE(REPLACE(REPLACE(IFNULL({shown[name]}, ''), char(9), ' '), char(10), ' '), "
+            "char(13), ' ')" for name in TABLE_COLUMNS)
     else:
         raise ValueError(f"no list format {output_format!r}: table or json")
     for (text,) in _selected(connection, wanted, f"{line} || char(10)"):
@@ -138,7 +141,7 @@ def _selected(connection: sqlite3.Connection, wanted: Search, columns: str
         if by_tags and not criteria.matches_tags(json.loads(row[-3]), None):
             continue
         if criteria is not None and criteria.results and not (
-                row[-1] and criteria.result_matches(row[-2], get_variant(row[-1]))):
+                row[-1] and criteria.result_matches(row[-2], stored_variant(row[-1]))):
             continue
         yield row[:-3]
 
@@ -178,7 +181,17 @@ def stored_variants(connection: sqlite3.Connection, chosen: Variant | None = Non
         "WITH RECURSIVE found(name) AS (SELECT MIN(variant) FROM games UNION ALL "
         "SELECT (SELECT MIN(variant) FROM games WHERE variant > name) FROM found "
         "WHERE name IS NOT NULL) SELECT name FROM found WHERE name IS NOT NULL")]
-    return [get_variant(name) for name in names if chosen is None or name == chosen.name]
+    return [stored_variant(name) for name in names if chosen is None or name == chosen.name]
+
+
+def stored_variant(name: str) -> Variant:
+    """The variant a game's row names; ``sqlite3.DatabaseError`` for a name this toolkit
+    does not know (``pdn index`` writes known names only: the database is damaged)."""
+    try:
+        return get_variant(name)
+    except UnknownVariantError:
+        raise sqlite3.DatabaseError(f"a game's variant '{name}' is none this toolkit knows: "
+                                    "the database is damaged") from None
 
 
 def _board_matches(connection: sqlite3.Connection, wanted: Search, variants: list[Variant]

@@ -140,7 +140,11 @@ def create_or_open(path: str | Path) -> sqlite3.Connection:
 def open_readonly(path: str | Path) -> sqlite3.Connection:
     """An existing database, opened read-only and checked; raises DatabaseError."""
     target = Path(path)
-    if not target.is_file():
+    try:
+        exists = target.is_file()
+    except OSError as error:  # a name too long, a loop of links: said as an error of its own
+        raise DatabaseError(f"{path}: cannot open: {error.strerror or error}") from None
+    if not exists:
         raise DatabaseError(f"{path}: no such database")
     try:
         connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)

@@ -37,8 +37,19 @@ LOOK_BACK = 1 << 16  # bytes read before a range to see the line that ends the g
 
 
 def source_name(source: str) -> str:
-    """The name locations give for a source: the path as given, ``<stdin>`` for ``-``."""
-    return "<stdin>" if source == STDIN else source
+    """The name locations give for a source: the path as given, ``<stdin>`` for ``-``; bytes
+    of the name that are not UTF-8 shown escaped (``\\xff``), as text can carry them."""
+    return "<stdin>" if source == STDIN else shown_name(source)
+
+
+def shown_name(path: str) -> str:
+    """A file name as text to show or store: bytes that are not UTF-8 (which Python holds as
+    lone surrogates, unfit for any UTF-8 output) written as ``\\xff``.
+
+    >>> shown_name(os.fsdecode(b"caf\\xe9.pdn")), shown_name("café.pdn")
+    ('caf\\\\xe9.pdn', 'café.pdn')
+    """
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,6 @@ from replay.stats.execution import TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
     REPLAY_COLUMNS,
-    STRING,
     file_categories,
     typed_games,
     typed_moves,
@@ -128,7 +127,7 @@ class _Spool:
 
     def add(self, source: str, games: pd.DataFrame) -> None:
         self.tags.update(dict.fromkeys(c for c in games.columns if c not in REPLAY_COLUMNS))
-        votes = reading_votes(games.assign(file=source))
+        votes = reading_votes(games[["result_reading"]].assign(file=source))
         self.votes = votes if self.votes is None else self.votes.add(votes, fill_value=0)
         path = self.folder / f"{len(self.parts)}.pickle"
         try:
@@ -148,8 +147,5 @@ class _Spool:
         for path, source in self.parts:
             games = pd.read_pickle(path)
             path.unlink()
-            missing = {tag: pd.Series(pd.NA, index=games.index, dtype=STRING)
-                       for tag in tags if tag not in games}
-            games = pd.concat([games, pd.DataFrame(missing)], axis=1) if missing else games
-            games = games[[*tags, *REPLAY_COLUMNS]]
+            games = games.reindex(columns=[*tags, *REPLAY_COLUMNS])  # missing tags: NaN
             yield finish_games(with_file([games], [source], games, self.files), readings)

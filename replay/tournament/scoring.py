@@ -109,7 +109,12 @@ def parse_correction(text: str) -> Correction:
 def read_corrections(path: str | Path) -> list[Correction]:
     """A corrections file: one ``White - Black=RESULT`` a line; ``#`` starts a comment."""
     found = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as error:  # the file is read whole: where it went wrong
+        raise CorrectionError(f"{path}, byte {error.start + 1}: not UTF-8 text "
+                              f"({error.reason})") from None
+    for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
         if not text:
             continue

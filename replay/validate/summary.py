@@ -18,6 +18,7 @@ from pdn.reader import Source, read_games, source_name
 from replay.agreement import agree_file
 from replay.inference import keyed_variant, variant_key
 from replay.replayer import replay_game, told_variant
+from replay.run.partitions import shown_name
 from replay.silent import follow_file
 
 NO_GAMETYPE = "none"
@@ -58,7 +59,8 @@ def summarise(source: Source, encoding: str | None = None) -> dict[str, Any]:
         games += 1
         if item.untagged:
             inferred[keyed_variant(item.key).name] += 1
-    return {"file": source_name(source),
+    name = source_name(source)
+    return {"file": shown_name(name) if name is not None else None,
             "games": games, "errors": errors, "variants": dict(variants.most_common()),
             "inferred": dict(inferred.most_common()), "results": dict(results.most_common())}
 

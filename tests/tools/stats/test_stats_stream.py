@@ -97,3 +97,41 @@ def test_cli_streams_the_moves_table_and_plots(shared_data, tmp_path):
                                       "--plot", str(plot), "-j", "1"])
     assert result.exit_code == 0, result.output
     assert pd.read_csv(out)["game"].max() > 1 and plot.read_text().startswith("<?xml")
+
+
+def test_many_distinct_tags_are_each_a_column_in_order(tmp_path):
+    """A game with thousands of distinct tag names (a hostile input: pandas spends ~0.1 ms
+    on each column of its own in every operation, so the tags travel as one block of texts
+    until the table is finished): each is a column, in the order read, and a game without
+    one has it empty; the columns before and after them keep their dtypes."""
+    names = [f"T{n}" for n in range(3000)]
+    source = tmp_path / "wide.pdn"
+    source.write_text('[Event "wide"]\n' + "".join(f'[{n} "v{n[1:]}"]\n' for n in names)
+                      + '1. 32-28 19-23 *\n\n[Event "=narrow"]\n[T5 "five"]\n1. 32-28 *\n\n')
+    rows, games = write_table([str(source)], ENGLISH, tmp_path / "g.csv", "games",
+                              keep_games=True)
+    written = pd.read_csv(tmp_path / "g.csv", dtype=str, keep_default_na=False)
+    assert rows == 2 and list(written.columns[3:3 + 7]) == ["Event", "Site", "Date", "Round",
+                                                            "White", "Black", "Result"]
+    assert [c for c in written.columns if c.startswith("T")] == names
+    assert written[names].iloc[0].tolist() == [f"v{n}" for n in range(3000)]
+    assert written["T5"].tolist() == ["v5", "five"] and written["T6"].tolist() == ["v6", ""]
+    assert written["Event"].tolist() == ["wide", "'=narrow"]  # still safe in a spreadsheet
+    assert all(str(games[n].dtype) == "string" for n in names[::100])
+    assert games["T7"].isna().tolist() == [False, True]
+    assert str(games["plies"].dtype) == "Int64" and str(games["variant"].dtype) == "category"
+
+
+def test_a_batch_keeps_its_tags_in_one_block():
+    """The tags of a batch travel as one block of texts (two frames of the same batch: the
+    seven tags first, then the others as read, None where a game lacks one)."""
+    from replay.stats.schema import REPLAY_COLUMNS, typed_games
+
+    row = {name: None for name in REPLAY_COLUMNS}
+    rows = [{**row, "tags": {f"T{n}": str(n) for n in range(500)}},
+            {**row, "tags": {"Event": "e", "T3": "x"}}]
+    games = typed_games(rows)
+    tags = games.iloc[:, :507]
+    assert list(tags.columns[:8]) == ["Event", "Site", "Date", "Round", "White", "Black",
+                                      "Result", "T0"]
+    assert tags._mgr.nblocks == 1 and tags.loc[1, "T3"] == "x" and tags.loc[1, "T4"] is None
