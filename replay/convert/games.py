@@ -318,9 +318,13 @@ def _converted_game(game: Game, tree: ConvertedLine, writer: _Writer, variant: V
     tags["GameType"] = writer.gametype.tag()
     if tags.get("FEN"):
         tags["FEN"] = fen(tags["FEN"]) or ""
-    return Game(tags=tags, moves=_converted_line(tree, fen), result=game.result,
+    moves = _converted_line(tree, fen)
+    # PDN 3.0's writing form has no place for a file's opening comment before the tags (and
+    # readers such as pydraughts stop there): it opens game 1's moves, as the text before them
+    moves.comments[:0] = game.preamble
+    return Game(tags=tags, moves=moves, result=game.result,
                 diagnostics=list(game.diagnostics), index=game.index, line=game.line,
-                source=game.source, preamble=list(game.preamble))
+                source=game.source)
 
 
 # ---- the API ----------------------------------------------------------------------------------

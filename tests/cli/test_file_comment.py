@@ -1,7 +1,7 @@
 """A file's opening comment (before its first game's tags) belongs to the file, not to game 1:
-the reader keeps it as the game's ``preamble``, and ``pdn cat``, ``pdn convert`` and
-``pdn merge`` write it back before the first game's tags, apart, on real files of
-../shared/data that open with one and on constructed ones."""
+the reader keeps it as the game's ``preamble``, and ``pdn cat`` and ``pdn merge`` write it back
+before the first game's tags, apart (``pdn convert``, which writes PDN 3.0, opens game 1's moves
+with it), on real files of ../shared/data that open with one and on constructed ones."""
 
 from __future__ import annotations
 
@@ -81,15 +81,16 @@ def test_cat_of_two_files_writes_each_files_comment_before_its_own_first_game(tm
     assert blocks[opening + 1].startswith('[Event "XXV pervenstvo SSSR"]')
 
 
-def test_convert_and_merge_keep_the_opening_comment_before_game_1(shared_data, tmp_path):
+def test_convert_writes_the_opening_comment_as_pdn_3_allows_and_merge_keeps_it(shared_data,
+                                                                              tmp_path):
     source = shared_data / "games-checkers" / "russian" / "test.pdn"
     comment = "{" + OPENING[Path("games-checkers") / "russian" / "test.pdn"] + "}"
     converted = tmp_path / "short.pdn"
     done = runner.invoke(app, ["convert", str(source), "--to", "short", "-o", str(converted)])
     assert done.exit_code in (0, 1), done.output
-    head, rest = converted.read_text(encoding="utf-8").split("\n\n", 1)
-    assert head == comment and rest.startswith("[Event ")
-    assert next(read_games(converted)).moves.comments == []
+    assert converted.read_text(encoding="utf-8").startswith("[Event ")  # the writing form
+    first = next(read_games(converted))  # no text before the tags: game 1's opening comment
+    assert first.preamble == [] and first.moves.comments[0] == comment[1:-1]
     merged = tmp_path / "merged.pdn"
     done = runner.invoke(app, ["merge", str(source), "-o", str(merged)])
     assert done.exit_code in (0, 1), done.output
