@@ -393,9 +393,9 @@ def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int,
             report_game(game, work.choice.default, work.choice.override, suggest=work.suggest,
                         rules=work.choice.rules, strict=work.strict)
             for game in parse_chunks(block_chunks(block), partition.source)]
-    for report in reports:
-        if report.open_variant and not report.silent:  # read again from the text if need be
-            report.record, report.origin = None, block
+        for report in reports:  # games let go before the collector runs again: it walks less
+            if report.open_variant and not report.silent:  # read again from the text if need be
+                report.record, report.origin = None, block
     return partition.size, reports
 
 
