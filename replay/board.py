@@ -373,7 +373,11 @@ def position_fen(position: Position, notation: SquareNotation) -> str:
     by_number = notation.numbering.by_square.__getitem__ if notation.numbering else None
 
     def section(pieces: int) -> str:
-        squares = list(iter_bits(pieces))  # lowest first: square order without a numbering
+        squares: list[int] = []  # lowest first (iter_bits inlined): square order
+        while pieces:
+            low = pieces & -pieces
+            squares.append(low.bit_length() - 1)
+            pieces ^= low
         if by_number is not None:
             squares.sort(key=by_number)
         return ",".join(["K" + names[sq] if kings >> sq & 1 else names[sq] for sq in squares])
