@@ -16,13 +16,16 @@ Board('W:Wa1:Bc3,f4', variant='russian')
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Setup, format_fen, parse_fen
 from replay.move import Move
 from replay.movegen import BLACK, WHITE, MoveGenerator, generator_for, iter_bits
 from replay.numbering import SIDE_NAMES
 from replay.variants import RUSSIAN, Variant, get_variant
+
+if TYPE_CHECKING:
+    from pdn.gametype import SquareNotation
 
 
 class Outcome(NamedTuple):
@@ -360,6 +363,27 @@ def position_from_setup(setup: Setup) -> Position:
         if piece in (WHITE_KING, BLACK_KING):
             kings |= bit
     return Position(white, black, kings, WHITE if setup.white_to_move else BLACK)
+
+
+def position_fen(position: Position, notation: SquareNotation) -> str:
+    """``format_fen(setup_from_position(position), notation)``, the same text made straight
+    from the bitboards (no set-up, no dict): a report writes one per game."""
+    names = notation.names
+    kings = position.kings
+    by_number = notation.numbering.by_square.__getitem__ if notation.numbering else None
+
+    def section(pieces: int) -> str:
+        squares: list[int] = []  # lowest first (iter_bits inlined): square order
+        while pieces:
+            low = pieces & -pieces
+            squares.append(low.bit_length() - 1)
+            pieces ^= low
+        if by_number is not None:
+            squares.sort(key=by_number)
+        return ",".join(["K" + names[sq] if kings >> sq & 1 else names[sq] for sq in squares])
+
+    turn = "W" if position.turn == WHITE else "B"
+    return f"{turn}:W{section(position.white)}:B{section(position.black)}"
 
 
 def setup_from_position(position: Position) -> Setup:

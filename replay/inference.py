@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from pdn.gametype import GameType
 from pdn.model import Game, MoveRecord
@@ -60,9 +61,9 @@ class Guess:
     silent: bool = False  # no square and no FEN: the record does not tell its board
 
 
-@dataclass(frozen=True)
-class _Squares:
-    """What the written squares say: numbers or names, and how far they reach."""
+class _Squares(NamedTuple):
+    """What the written squares say: numbers or names, and how far they reach (a named
+    tuple: ``_written_squares`` takes the fields of many at once)."""
 
     highest_number: int = 0
     widest_file: int = -1  # 0 = a
@@ -161,9 +162,8 @@ def _written_squares(game: Game, tokens: list[str] | None = None) -> _Squares:
         read = [_token_squares(token) for token in tokens[:_SCANNED_PLIES]]
         if not read:
             return _Squares()
-        return _Squares(max(squares.highest_number for squares in read),
-                        max(squares.widest_file for squares in read),
-                        max(squares.highest_rank for squares in read), read[0].first_move)
+        numbers, files, ranks, _ = zip(*read, strict=True)  # the fields, in C
+        return _Squares(max(numbers), max(files), max(ranks), read[0].first_move)
     records = [ply.record for ply in game.moves.plies[:_SCANNED_PLIES]
                if not ply.record.placeholder and ply.record.squares]
     names = [name for record in records for name in _record_names(record)]
@@ -188,8 +188,13 @@ def _token_squares(token: str) -> _Squares:
     return _Squares.of(list(_record_names(record)), record.text)
 
 
+_NO_SQUARES = _Squares()
+
+
 def _fen_squares(game: Game) -> _Squares:
     fen = game.tags.get("FEN") or game.moves.setup or ""
+    if not fen:
+        return _NO_SQUARES
     names = []
     for section in fen.split(":")[1:]:
         body = section.strip()

@@ -11,11 +11,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 
 from pdn.chunks import Chunk, block_chunks
-from pdn.fen import format_fen
 from pdn.model import Game
 from pdn.reader import parse_chunks
 from replay.agreement import agree_file, agree_with
-from replay.board import setup_from_position
+from replay.board import position_fen
 from replay.choice import RulesChoice
 from replay.inference import (
     ENGLISH_FIRST_MOVER_BOTTOM,
@@ -195,7 +194,7 @@ def report_game(game: Game, default: Variant | None = None, override: Variant | 
         result=game.headers_result,
         result_check=replayed.result_check,
         result_note=replayed.result_note,
-        final_fen=format_fen(setup_from_position(replayed.final or replayed.start), notation),
+        final_fen=position_fen(replayed.final or replayed.start, notation),
         event=game.tags.get("Event"),
         date=game.tags.get("Date"),
         draws=[{"rule": c.rule, "description": c.description, "ply": c.ply}
@@ -244,7 +243,7 @@ def _error_fens(replayed: ReplayedGame) -> list[str]:
     if not replayed.errors or replayed.final is None:
         return []
     notation = standard_form(replayed.variant).gametype.notation
-    return [format_fen(setup_from_position(replayed.final), notation)]
+    return [position_fen(replayed.final, notation)]
 
 
 def report_games(games: Iterable[Game], default: Variant | None = None,
@@ -394,9 +393,9 @@ def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int,
             report_game(game, work.choice.default, work.choice.override, suggest=work.suggest,
                         rules=work.choice.rules, strict=work.strict)
             for game in parse_chunks(block_chunks(block), partition.source)]
-    for report in reports:
-        if report.open_variant and not report.silent:  # read again from the text if need be
-            report.record, report.origin = None, block
+        for report in reports:  # games let go before the collector runs again: it walks less
+            if report.open_variant and not report.silent:  # read again from the text if need be
+                report.record, report.origin = None, block
     return partition.size, reports
 
 
