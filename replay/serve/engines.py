@@ -31,6 +31,8 @@ class Engines:
             name = board.variant.name
             engine = self.running.get(name)
             if engine is None or engine.process.poll() is not None:
+                if engine is not None:  # ended: waited for, its guard let go (replay.run.children)
+                    engine.close()
                 engine = self.running[name] = popen_hub(self.command, variant=name)
             info = engine.analyse(board, Limit(time=self.seconds))
         assert isinstance(info, Info)
