@@ -114,6 +114,10 @@ class PlySource(Protocol):
     def ply_count(self) -> int:
         """How many plies the line has, counted without making them."""
 
+    def record_at(self, index: int) -> MoveRecord:
+        """The ``index``-th ply's move record, placed in the file, the others not made (a
+        line whose ``tokens`` are not None)."""
+
     def has_plies(self) -> bool:
         """Whether the line has a ply."""
 
@@ -180,6 +184,13 @@ class Line:
         """
         source = self._pending()
         return None if source is None else source.tokens()
+
+    def move_record(self, index: int) -> MoveRecord | None:
+        """``self.plies[index].record`` of a line whose ``move_tokens`` are not None, made
+        without the plies (its line and column in the file too); None where the plies were
+        made or the line is not plain. Raises IndexError past the last ply."""
+        source = self._pending()
+        return None if source is None or source.tokens() is None else source.record_at(index)
 
     def ply_count(self) -> int:
         """``len(self.plies)``, counted without making the plies."""

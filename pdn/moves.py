@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from functools import cache, lru_cache
+from itertools import islice
 from typing import NamedTuple, cast
 
 from lark import Token
@@ -162,6 +163,22 @@ def read_moves(token: Token, line_offset: int) -> list[Ply]:
         plies.append(Ply(record(MoveRecord, head + where), number, black,
                          [NAG_FORCED_MOVE] if star else []))
     return plies
+
+
+def record_at(token: Token, line_offset: int, index: int) -> MoveRecord:
+    """The ``index``-th move record of a MOVE token with its place in the file, as
+    ``read_moves`` gives it, the others not made (raises IndexError past the last)."""
+    value = token.value
+    found = next(islice(move_pattern().finditer(value), index, None), None)
+    if found is None:
+        raise IndexError(index)
+    start = found.start(1)
+    newline = value.rfind("\n", 0, start)
+    line = cast(int, token.line) + line_offset + value.count("\n", 0, start)
+    base = cast(int, token.column) if newline < 0 else -newline
+    _number, _black, line_delta, column, absolute, head, _star = _read_record(found.group(1))
+    where = (line + line_delta, column if absolute else base + start + column, False)
+    return tuple.__new__(MoveRecord, head + where)
 
 
 def record_of(value: str) -> MoveRecord:

@@ -18,7 +18,14 @@ from typing import NamedTuple
 from lark import Transformer
 
 from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
-from pdn.moves import check_numbers, move_pattern, read_moves, starts_numbered, written_number
+from pdn.moves import (
+    check_numbers,
+    move_pattern,
+    read_moves,
+    record_at,
+    starts_numbered,
+    written_number,
+)
 from pdn.quoting import shown
 from pdn.tags import UNKNOWN_RESULTS, check_tag, read_tag
 
@@ -110,6 +117,17 @@ class _LineText(NamedTuple):
         records = move_pattern().findall
         return [record for item in self.items if item.type == "MOVE"
                 for record in records(item.value)]
+
+    def record_at(self, index: int) -> MoveRecord:
+        """The ``index``-th ply's move record of a plain line, placed in the file."""
+        records = move_pattern().findall
+        for item in self.items:
+            if getattr(item, "type", None) == "MOVE":
+                count = len(records(item.value))
+                if index < count:
+                    return record_at(item, self.offset, index)
+                index -= count
+        raise IndexError(index)
 
     def ply_count(self) -> int:
         """The number of plies, counted without making them."""

@@ -418,9 +418,9 @@ def _replay(game: Game, variant: Variant, tokens: list[str] | None = None) -> Re
 def _replay_native(replayed: ReplayedGame, tokens: list[str] | None = None) -> bool:
     """Replay the main line on the native core from its move tokens, nothing made per ply,
     where the reference would find exactly what the core finds: every move one legal move
-    with nothing to note, the numbers written as the numbering counts, no draw met before
-    the last move (its warning names where it is written). False, nothing done, otherwise:
-    the game is Python's (``_replay_main_line``)."""
+    with nothing to note but the draws met before the last move, the numbers written as the
+    numbering counts. False, nothing done, otherwise: the game is Python's
+    (``_replay_main_line``)."""
     rules = native.rules_for(replayed.variant)
     if rules is None or not rules.replays:
         return False
@@ -431,15 +431,25 @@ def _replay_native(replayed: ReplayedGame, tokens: list[str] | None = None) -> b
     checked = rules.check_line(replayed.start, tokens, replayed.numbering)
     if checked is None or checked.stop != "end":
         return False
-    total = len(tokens)
-    if any(ply < total for _, ply in checked.claims):
-        return False
     replayed._tokens = tokens
-    replayed.known_plies = total
+    replayed.known_plies = len(tokens)
     replayed.draws = [DrawClaim(*native.DRAW_CLAIMS[code], ply) for code, ply in checked.claims]
+    for claim in replayed.draws:  # met before the last move: told where, as the reference does
+        if claim.ply < len(tokens):
+            index = claim.ply - 1
+            turn = replayed.start.turn if index % 2 == 0 else 1 - replayed.start.turn
+            _note_draws(replayed, [claim], _main_line_record(replayed.game, index),
+                        replayed.numbering.number(index), turn)
     replayed.final = checked.final
     replayed._moves_left = checked.moves_left
     return True
+
+
+def _main_line_record(game: Game, index: int) -> MoveRecord:
+    """The main line's ``index``-th move record, placed in the file, its plies not made
+    where they were not yet."""
+    record = game.moves.move_record(index)
+    return game.moves.plies[index].record if record is None else record
 
 
 def _ignored_gametype(game: Game) -> str | None:

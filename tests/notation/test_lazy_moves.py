@@ -99,3 +99,28 @@ def test_games_read_in_worker_processes_travel_as_text_and_read_the_same():
     games = list(parallel_read_games(text, workers=2))
     assert games[1].main_line_tokens() == ["1. 32-28", "19-23", "2. 37-32!"]
     assert games == list(read_games(text)) and len(games) == 800
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast path", "Lark"])
+@pytest.mark.parametrize("name", ["english/OCA_2.0.pdn", "international/fmjd_wk2007_all_games.pdn",
+                                  "games-checkers/russian/abatsiev.pdn"])
+def test_a_move_record_without_the_plies_is_the_plys_with_its_place(shared_data, name, fast,
+                                                                    monkeypatch):
+    """``Line.move_record(k)``, made without the plies, is ``plies[k].record``: the same
+    text, squares, line and column, on moves over several lines too."""
+    import pdn.reader
+
+    monkeypatch.setattr(pdn.reader, "FAST_PATH", fast)
+    path = shared_data / name
+    compared, plain = 0, None
+    for lazy, built in zip(read_games(path), read_games(path), strict=True):
+        tokens = lazy.main_line_tokens()
+        if not tokens or compared > 400:
+            continue
+        records = [lazy.moves.move_record(k) for k in range(len(tokens))]
+        assert lazy.main_line_tokens() is not None  # still no ply made
+        assert records == [ply.record for ply in built.moves.plies], (path, lazy.line)
+        compared, plain = compared + 1, lazy
+    assert compared > 50 and plain is not None
+    with pytest.raises(IndexError):
+        plain.moves.move_record(10_000)

@@ -436,3 +436,20 @@ def test_the_fast_path_is_taken():
     assert game.main_line_tokens() is not None  # no ply made
     assert len(replayed.moves) == replayed.plies
     assert len(_native_moves(replayed)) == replayed.plies
+
+
+def test_draws_met_before_the_last_move_are_told_without_the_plies(
+        monkeypatch: pytest.MonkeyPatch):
+    """Kings shuffling past the draw rules over several lines: the native replay tells each
+    draw where the reference does (line, column, number, side), and makes no ply."""
+    shuffle = ["4-8", "29-25", "8-4", "25-29"] * 30
+    moves = " ".join(f"{k // 2 + 1}. {shuffle[k]} {shuffle[k + 1]}" + ("\n" if k % 8 == 6 else "")
+                     for k in range(0, len(shuffle), 2))
+    text = f'[GameType "21"]\n[FEN "B:WK29:BK4"]\n{moves} *\n'
+    game = next(read_games(text))
+    rows = validate_rows([game])
+    assert game.main_line_tokens() is not None  # replayed natively: no ply made
+    assert '"draw-repetition"' in rows[0] and '"draw-kings-40"' in rows[0]
+    with monkeypatch.context() as patch:
+        patch.setattr(native, "rules_for", lambda variant: None)
+        assert validate_rows([next(read_games(text))]) == rows
