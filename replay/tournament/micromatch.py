@@ -20,9 +20,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from replay.tournament.event import Event, Pairing
 from replay.tournament.scoring import FMJD, Scoring
+from replay.tournament.tables import shared_places
+
+if TYPE_CHECKING:
+    from replay.tournament.teams import TeamRow
 
 _ROUND_GAME = re.compile(r"^\s*(\d+)\s*[.:/]\s*(\d+)\s*$")
 # micro-match points: a won micro-match 2, a drawn 1, a lost 0 (unchecked, docs/tournaments.md)
@@ -134,23 +139,26 @@ def match_standings(event: Event, matches: list[MicroMatch]) -> list[MatchRow]:
             row.game_points += mine
             if not match.finished:
                 continue
-            row.matches += 1
-            if mine > theirs:
-                row.won, row.match_points = row.won + 1, row.match_points + MATCH_WIN
-            elif mine == theirs:
-                row.drawn, row.match_points = row.drawn + 1, row.match_points + MATCH_DRAW
-            else:
-                row.lost += 1
+            count_match(row, mine, theirs)
     key = {p: (r.match_points, r.game_points, r.won) for p, r in rows.items()}
     ordered = sorted(rows.values(), key=lambda r: (tuple(-v for v in key[r.player]), r.player))
-    for i, row in enumerate(ordered):
-        if i and key[row.player] == key[ordered[i - 1].player]:
-            row.place = ordered[i - 1].place
-        else:
-            same = sum(1 for r in ordered if key[r.player] == key[row.player])
-            row.place = str(i + 1) if same == 1 else f"{i + 1}-{i + same}"
+    for row, place in zip(ordered, shared_places([key[r.player] for r in ordered]),
+                          strict=True):
+        row.place = place
     return ordered
 
 
-__all__ = ["MATCH_DRAW", "MATCH_WIN", "MatchRow", "MicroMatch", "match_standings",
+def count_match(row: MatchRow | TeamRow, mine: float, theirs: float) -> None:
+    """A finished match in ``row`` (a player's or a team's): played, and won, drawn or lost
+    with its match points."""
+    row.matches += 1
+    if mine > theirs:
+        row.won, row.match_points = row.won + 1, row.match_points + MATCH_WIN
+    elif mine == theirs:
+        row.drawn, row.match_points = row.drawn + 1, row.match_points + MATCH_DRAW
+    else:
+        row.lost += 1
+
+
+__all__ = ["MATCH_DRAW", "MATCH_WIN", "MatchRow", "MicroMatch", "count_match", "match_standings",
            "micro_matches", "round_and_game", "usual_size"]

@@ -281,14 +281,30 @@ def standings(event: Event, tiebreaks: Sequence[str] | None = None) -> Standings
         values = {} if name in GROUP_TIEBREAKS else TIEBREAKS[name](table, list(table.rows))
         for player, row in table.rows.items():
             row.tiebreaks.setdefault(name, values.get(player, ""))
-    rows, place = [], 1
-    for run in runs:
-        shown = str(place) if len(run) == 1 else f"{place}-{place + len(run) - 1}"
-        for player in run:
-            table.rows[player].place = shown
-            rows.append(table.rows[player])
-        place += len(run)
+    rows = [table.rows[player] for run in runs for player in run]
+    places = shared_places([k for k, run in enumerate(runs) for _ in run])
+    for row, place in zip(rows, places, strict=True):
+        row.place = place
     return Standings(event, rows, chosen)
+
+
+def shared_places(keys: Sequence[object]) -> list[str]:
+    """The places of rows in order, told by their ``keys``: rows level on their key share a
+    place, written ``first-last``.
+
+    >>> shared_places([(3, 1), (2, 5), (2, 5), (1, 0)])
+    ['1', '2-3', '2-3', '4']
+    """
+    places: list[str] = []
+    first = 0
+    while first < len(keys):
+        last = first
+        while last + 1 < len(keys) and keys[last + 1] == keys[first]:
+            last += 1
+        places += [str(first + 1) if last == first else f"{first + 1}-{last + 1}"] * (
+            last - first + 1)
+        first = last + 1
+    return places
 
 
 # ---- crosstable ----------------------------------------------------------------------------
@@ -319,4 +335,4 @@ def crosstable(result: Standings) -> list[list[list[Cell]]]:
 
 
 __all__ = ["TIEBREAKS", "Cell", "Row", "Standings", "Table", "TiebreakError", "crosstable",
-           "default_tiebreaks", "standings", "tiebreak_names"]
+           "default_tiebreaks", "shared_places", "standings", "tiebreak_names"]

@@ -22,7 +22,8 @@ from pathlib import Path
 from pdn.model import Game
 from replay.archive.tags import name_matches
 from replay.tournament.event import Event, Pairing
-from replay.tournament.micromatch import MATCH_DRAW, MATCH_WIN, round_and_game
+from replay.tournament.micromatch import count_match, round_and_game
+from replay.tournament.tables import shared_places
 
 
 class TeamError(ValueError):
@@ -127,19 +128,11 @@ def team_standings(matches: Sequence[TeamMatch], teams: dict[str, str]) -> list[
             row.board_points = _whole(row.board_points + mine)
             if not match.finished:
                 continue
-            row.matches += 1
-            if mine > theirs:
-                row.won, row.match_points = row.won + 1, row.match_points + MATCH_WIN
-            elif mine == theirs:
-                row.drawn, row.match_points = row.drawn + 1, row.match_points + MATCH_DRAW
-            else:
-                row.lost += 1
+            count_match(row, mine, theirs)
     ordered = sorted(rows.values(), key=lambda r: (-r.match_points, -r.board_points, r.team))
-    for row in ordered:
-        level = [r for r in ordered if (r.match_points, r.board_points)
-                 == (row.match_points, row.board_points)]
-        first = ordered.index(level[0]) + 1
-        row.place = str(first) if len(level) == 1 else f"{first}-{first + len(level) - 1}"
+    places = shared_places([(r.match_points, r.board_points) for r in ordered])
+    for row, place in zip(ordered, places, strict=True):
+        row.place = place
     return ordered
 
 
