@@ -7,7 +7,9 @@ Two things end it now:
 
 - on Linux the kernel: ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` (prctl(2)), asked in the child
   before the program starts and kept across ``exec``, kills the child when the thread that
-  started it ends;
+  started it ends. That is asked only from the main thread, which lives as long as we do: a
+  child started from a worker thread (``pdn serve`` starts its engines from the threads
+  that answer requests, and those end when idle) would die with that thread;
 - everywhere on POSIX a guard: a tiny Python process, in a session of its own, that reads
   a pipe from us and kills the child's whole process group (the engine's own children, the
   browser's helpers) when the pipe closes without a word, which only our death does.
@@ -23,6 +25,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 
 from replay.run.workers import PR_SET_PDEATHSIG
@@ -41,9 +44,12 @@ if "done" not in said:
 
 def death_signal() -> Callable[[], None] | None:
     """What a child runs before its program on Linux: a request for SIGKILL when the
-    thread that started it ends (None elsewhere). The C function is looked up here, in the
-    parent: the child only calls it."""
+    thread that started it ends (None elsewhere, and in any thread but the main one, whose
+    end is not ours). The C function is looked up here, in the parent: the child only
+    calls it."""
     if not sys.platform.startswith("linux"):
+        return None
+    if threading.current_thread() is not threading.main_thread():
         return None
     try:
         prctl = ctypes.CDLL(None, use_errno=True).prctl

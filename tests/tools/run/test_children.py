@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 from support.engines import all_gone
@@ -52,3 +53,20 @@ def test_released_the_guard_goes_and_kills_nothing():
         assert not all_gone(pids[1:], within=0.5)  # told "done": the group was left alone
     finally:
         os.kill(pids[1], 9)
+
+
+def test_a_child_started_from_a_thread_outlives_that_thread():
+    # pdn serve starts engines from the threads that answer requests; they end when idle
+    started: list[tuple[subprocess.Popen, list[int]]] = []
+    thread = threading.Thread(target=lambda: started.append(_started()))
+    thread.start()
+    thread.join()
+    process, pids = started[0]
+    try:
+        assert not all_gone(pids[:1], within=1.0)  # the engine itself, not only its child
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        process.stdout.close()
+        os.kill(pids[1], 9)
+        release(process)
