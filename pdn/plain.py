@@ -113,6 +113,9 @@ _NATIVE_RESULT = (r"(?:1\/2[ \t]*[-:][ \t]*1\/2|1[ \t]*[-:][ \t]*0|0[ \t]*[-:][ 
                   r"|\*))").replace(r"\t", "\t")  # Lark writes the tab itself
 
 
+_UNKNOWN = UNKNOWN_RESULTS | {"*"}  # a Result tag that no result disagrees with
+
+
 def plain_game(chunk: Chunk, source: str | None) -> Game | None:
     """The game of ``chunk`` as the parser would read it, or None where the chunk is not
     a plain game (see the module's docstring)."""
@@ -155,7 +158,7 @@ def _game(chunk: Chunk, source: str | None, tag_texts: list[str] | tuple[str, ..
             return None
         tags[name] = value
     tag_result = tags.get("Result", "")
-    if (written != "*" and tag_result.strip() not in UNKNOWN_RESULTS | {"*"}
+    if (tag_result != written and written != "*" and tag_result.strip() not in _UNKNOWN
             and _result_key(written) != _result_key(tag_result)):
         return None  # the result disagrees with the Result tag: a note
     offset = chunk.line - 1
