@@ -26,7 +26,8 @@ typedef struct {
 } Text;
 
 static inline Py_UCS4 at(const Text *t, Py_ssize_t i) {
-    return i < t->n ? PyUnicode_READ(t->kind, t->data, i) : 0xFFFFFFFFu;
+    /* outside the text (either side): a character no pattern takes */
+    return (size_t)i < (size_t)t->n ? PyUnicode_READ(t->kind, t->data, i) : 0xFFFFFFFFu;
 }
 
 /* The character class of a movetext word in _WORD: [!-$&'*-,.-9<-Z^-z|~]. */

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import os
 import re
 from pathlib import Path
 
@@ -175,7 +176,8 @@ def _plain_games(draw) -> str:
             + "".join(n + r + g for n, r, g in moves) + result + "\n\n")
 
 
-_SETTINGS = settings(max_examples=300, deadline=None,
+# Fewer under valgrind (the Makefile's valgrind-native sets PDN_SCAN_EXAMPLES): ~50x slower.
+_SETTINGS = settings(max_examples=int(os.environ.get("PDN_SCAN_EXAMPLES", "300")), deadline=None,
                      suppress_health_check=[HealthCheck.too_slow,
                                             HealthCheck.function_scoped_fixture])
 
