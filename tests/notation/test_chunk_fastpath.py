@@ -7,10 +7,12 @@ lines, blank lines, CRLF, a BOM, results glued or repeated)."""
 from __future__ import annotations
 
 import io
+import os
 import re
 from pathlib import Path
 
 import pytest
+from conftest import require
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -86,3 +88,16 @@ def test_generated_texts_are_cut_as_the_line_scan_cuts_them(lines: list[str], ne
     text = ("\ufeff" if bom else "") + newline.join(lines) + newline
     _same_cut(text)
     _same_cut(text.replace("\r\n", "\n"))
+
+
+def test_the_native_scanner_is_there_where_it_was_built() -> None:
+    """tests/notation/test_scan.py skips without the scanner: a build that should have it
+    must have it (under CI, its absence fails)."""
+    import pdn.chunks as chunks
+    from pdn import compiled
+
+    if compiled.wants_pure() or os.environ.get("PDN_NO_FASTPATH", "") not in ("", "0"):
+        assert chunks.native_scanner() is None
+        return
+    require(chunks.native_scanner() is not None,
+            "the reader's native scanner (pip install -e . with a C compiler)")
