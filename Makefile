@@ -11,7 +11,7 @@ PURE_VENV := .venv-pure
 
 # An editable install: compiled with mypyc where mypy and a C compiler are at hand (the
 # extensions land beside their sources), else pure Python; PDN_PURE_PYTHON=1 asks for pure.
-$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/_native.c replay/_search.c
+$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/_native.c replay/_search.c pdn/_scan.c
 	@echo "Installing the toolkit into $(VENV): about a minute, pip quiet meanwhile (the rules"
 	@echo "core is compiled with mypyc and C where a C compiler is found)."
 	$(PYTHON) -m venv $(VENV)
@@ -55,13 +55,16 @@ $(PURE_VENV)/bin/pdn: pyproject.toml setup.py
 test-pure: $(PURE_VENV)/bin/pdn  ## the rules core's tests and the main jobs' on the pure-Python build
 	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest -n auto $(PURE_TESTS)
 
-# The native rules core's differential and fuzz tests under valgrind's memcheck: any invalid
-# read or write, or a use of uninitialised memory, in replay/_native.c fails (the interpreter's
-# own known reports are suppressed: tests/support/valgrind.supp). About ten minutes.
-valgrind-native: $(BIN)/pdn  ## the native core's tests under valgrind
-	PYTHONMALLOC=malloc valgrind --error-exitcode=1 --quiet \
-		--suppressions=tests/support/valgrind.supp $(BIN)/python -m pytest -x -q \
-		-p no:cacheprovider tests/rules/test_native.py -k "not every_game and not rows"
+# The native rules core's and the reader's native scanner's differential and fuzz tests
+# under valgrind's memcheck: any invalid read or write, or a use of uninitialised memory, in
+# replay/_native.c or pdn/_scan.c fails (the interpreter's own known reports are suppressed:
+# tests/support/valgrind.supp). About a quarter of an hour.
+VALGRIND = PYTHONMALLOC=malloc valgrind --error-exitcode=1 --quiet \
+	--suppressions=tests/support/valgrind.supp $(BIN)/python -m pytest -x -q -p no:cacheprovider
+valgrind-native: $(BIN)/pdn  ## the native core's and scanner's tests under valgrind
+	$(VALGRIND) tests/rules/test_native.py -k "not every_game and not rows"
+	PDN_SCAN_EXAMPLES=40 $(VALGRIND) tests/notation/test_scan.py \
+		-k "not every_real_file and not archive and not runs"
 
 # The docs are read from the source tree (mkdocstrings reads the sources, not the build), so
 # an installed venv is used as it is: an edited rules core is not recompiled for them.

@@ -1,6 +1,7 @@
 """Build of pdn-toolkit: the rules core (``pdn.compiled.COMPILED``) compiled with mypyc from
 its own Python source where mypy and a C compiler are at hand, and the native rules core
-(``replay/_native.c``, used through ``replay.native``) where a C compiler is; else pure Python,
+(``replay/_native.c``, used through ``replay.native``) and the reader's scanner
+(``pdn/_scan.c``) where a C compiler is; else pure Python,
 which gives identical results. ``PDN_PURE_PYTHON=1`` builds pure Python; ``PDN_NATIVE_ONLY=1``
 builds the native core alone (a quick build while working on it: no mypyc). The metadata is
 in pyproject.toml.
@@ -40,6 +41,8 @@ def native_flags() -> list[str]:
 
 NATIVE = Extension("replay._native", ["replay/_native.c"], depends=["replay/_search.c"],
                    extra_compile_args=native_flags())
+# The reader's native scanner (pdn._scan, used by pdn.chunks and pdn.plain).
+SCAN = Extension("pdn._scan", [BUILD["SCAN_SOURCE"]], extra_compile_args=["-O3"])
 
 
 def compiled_extensions() -> list:
@@ -50,8 +53,8 @@ def compiled_extensions() -> list:
         return []
     if BUILD["wants_native_only"]():
         say("PDN_NATIVE_ONLY is set: building the native core alone")
-        return [NATIVE]
-    return [NATIVE, *mypyc_extensions()]
+        return [NATIVE, SCAN]
+    return [NATIVE, SCAN, *mypyc_extensions()]
 
 
 def mypyc_extensions() -> list:
@@ -83,7 +86,8 @@ class OptionalBuildExt(build_ext):
         except Exception as error:  # no compiler, or one that fails: the build goes on pure
             say(f"the C compiler failed ({error}): building pure Python")
             return
-        recorded: dict = {"native": BUILD["native_digest"](ROOT)}
+        recorded: dict = {"native": BUILD["native_digest"](ROOT),
+                          "scan": BUILD["digest"](ROOT / BUILD["SCAN_SOURCE"])}
         library = next((ext.name for ext in self.extensions if ext.name.endswith("__mypyc")),
                        None)
         if library is not None:
@@ -93,7 +97,7 @@ class OptionalBuildExt(build_ext):
             say(f"compiled with mypyc: {', '.join(BUILD['COMPILED'])}")
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(recorded, indent=1) + "\n", encoding="utf-8")
-        say("built the native rules core (replay._native)")
+        say("built the native rules core (replay._native) and scanner (pdn._scan)")
 
 
 setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -12,13 +12,18 @@ bound the damage of errors, so that a broken game never takes the next one with 
 from __future__ import annotations
 
 import io
+import os
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
 from typing import IO
 
 from lark.exceptions import UnexpectedInput
 
+from pdn.compiled import SCAN_SOURCE, scan_is_stale, wants_pure
 from pdn.lexer import NestingError
 from pdn.model import Diagnostic
 from pdn.moves import move_pattern
@@ -40,6 +45,9 @@ class Chunk:
     # the characters of a game that ran over ``GAME_LIMIT`` (0: none): ``text`` then holds
     # only its head (for its tags), and the game is not parsed
     too_large: int = 0
+    # what the native scanner read of a plain game (``pdn._scan``; ``pdn.plain`` builds the
+    # game from it), or None: not compared, as the chunk is the same without it
+    plain: tuple | None = field(default=None, compare=False, repr=False)
 
 
 GAME_LIMIT = 1 << 24
@@ -326,9 +334,15 @@ def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
             yield from chunker.feed(line, number)
         yield from chunker.flush(number + 1)
         return
-    for batch in _batches(_bounded_lines(lines, GAME_LIMIT)):
-        yield from _split_batch(chunker, batch, number + 1)
-        number += len(batch)
+    pieces = (_pieces(lines, GAME_LIMIT) if getattr(lines, NEWLINE_MARK, False)
+              else _joined(_batches(_bounded_lines(lines, GAME_LIMIT))))
+    for piece in pieces:
+        if type(piece) is not str:  # a line cut short (``_LongLine``)
+            yield from chunker.feed(piece, number + 1)
+            number += 1
+            continue
+        yield from _split_text(chunker, piece, number + 1)
+        number += piece.count("\n") + (piece[-1] != "\n")
     yield from chunker.flush(number + 1)
 
 
@@ -340,7 +354,7 @@ def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
 # printable ASCII but "%()[]{};\", none with a "-" or ":" at its edge (so no comment, tag,
 # escape, variation nor a result written with spaces); the last word of its last line,
 # and of no other, is a result token (``_ends_once``): any other split the line scan would
-# make is then ruled out.
+# make is then ruled out. The native scanner (``pdn/_scan.c``) finds the same games.
 _BLANK_LINE = r"[ \t]*\n"
 _TAG_PAIR_LINE = r'\[[A-Za-z][A-Za-z0-9_]*[ ]+"[^"\\\n\r\[\]]*"\]\n'
 _WORD = r"[!-$&'*-,.-9<-Z^-z|~]++(?:[-:][!-$&'*-,.-9<-Z^-z|~]++)*+"
@@ -366,8 +380,112 @@ def _ends_once(moves: str) -> bool:
                    for line in map(str.rstrip, lines))
 
 
+def _plain_games(text: str, start: int, limit: int) -> tuple[list[tuple], int]:
+    """The plain games from offset ``start`` of ``text`` (where a chunk may start), each of
+    at most ``limit`` characters, as ``(end, newlines, None)``, and the offset reached: the
+    Python twin of ``pdn._scan.scan``, which also reads each game for ``pdn.plain``."""
+    games: list[tuple] = []
+    match = _PLAIN_GAME.match
+    while (found := match(text, start)) is not None and found.end() - start <= limit \
+            and _ends_once(found.group("moves")):
+        end = found.end()
+        games.append((end, text.count("\n", start, end), None))
+        start = end
+    return games, start
+
+
+NO_FAST_PATH_VARIABLE = "PDN_NO_FASTPATH"
+
+
+@cache
+def native_scanner() -> ModuleType | None:
+    """The native scanner (``pdn._scan``), or None: not built, a pure-Python build asked for,
+    the fast path turned off (``PDN_NO_FASTPATH=1``), or, with a warning, a build older than
+    its source."""
+    if wants_pure() or os.environ.get(NO_FAST_PATH_VARIABLE, "") not in ("", "0"):
+        return None
+    try:
+        from pdn import _scan  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    if scan_is_stale():
+        warnings.warn(f"the reader's native scanner no longer matches {SCAN_SOURCE}: reading "
+                      "with Python (rebuild with `make` or `pip install -e .`)", RuntimeWarning,
+                      stacklevel=2)
+        return None
+    return _scan
+
+
+def _scanner() -> Callable[[str, int, int], tuple[list[tuple], int]]:
+    native = native_scanner()
+    return native.scan if native is not None else _plain_games
+
+
 # How many characters of whole lines the fast path looks at in one piece.
 _BATCH_CHARACTERS = 1 << 18
+
+# The attribute that marks a stream whose lines end at "\n" alone (``newline_lines``).
+NEWLINE_MARK = "pdn_lines_end_at_newline"
+
+
+def newline_lines(stream: IO[str]) -> IO[str]:
+    """Mark a text stream whose lines end at "\n" alone (decoded with universal newlines,
+    or a ``StringIO`` with ``newline="\n"``): ``split_chunks`` then reads it in large
+    pieces rather than line by line."""
+    setattr(stream, NEWLINE_MARK, True)
+    return stream
+
+
+def _split_text(chunker: _Chunker, text: str, first: int) -> Iterator[Chunk]:
+    """Feed whole lines of text (the first is line ``first`` of the file) to ``chunker``,
+    taking each plain game (``_PLAIN_GAME``) whole where the line scan would start a new
+    chunk at its first line, and finish it at the line after it: the same chunks, without
+    the scan of each line."""
+    scan = _scanner()
+    find = text.find
+    offset, number, size = 0, first, len(text)
+    while offset < size:
+        end = find("\n", offset) + 1 or size
+        line = text[offset:end]
+        if line[0] in "[ \t\n" and chunker.starts_game(line):
+            games, _ = scan(text, offset, GAME_LIMIT)
+            if games:
+                yield from chunker.flush(number)
+                chunker.in_comment = chunker.open_value = False
+                for stop, lines, plain in games:
+                    yield Chunk(text[offset:stop], number, plain=plain)
+                    number += lines
+                    offset = stop
+                chunker.start = number
+                continue
+        yield from chunker.feed(line, number)
+        number += 1
+        offset = end
+
+
+def _pieces(stream: IO[str], limit: int) -> Iterator[str]:
+    """The text of a stream whose lines end at "\n" (``newline_lines``) in pieces of whole
+    lines of about ``_BATCH_CHARACTERS`` characters, none longer than ``limit``: a longer
+    line comes alone as its head, a ``_LongLine`` that knows its length (as
+    ``_bounded_lines`` gives it)."""
+    read, readline = stream.read, stream.readline
+    while piece := read(_BATCH_CHARACTERS):
+        if piece[-1] == "\n":
+            yield piece
+            continue
+        cut = piece.rfind("\n") + 1
+        line = piece[cut:] + readline(limit + 1 - (len(piece) - cut))
+        if len(line) <= limit or line[-1] in "\r\n":
+            yield piece[:cut] + line
+            continue
+        if cut:
+            yield piece[:cut]
+        length = len(line)
+        while (more := readline(limit)) and more[-1] not in "\r\n":
+            length += len(more)
+        long = _LongLine(line[:limit] + "\n")
+        long.length = length + len(more)
+        yield long
 
 
 def _batches(lines: Iterable[str]) -> Iterator[list[str]]:
@@ -391,35 +509,10 @@ def _batches(lines: Iterable[str]) -> Iterator[list[str]]:
         yield batch
 
 
-def _split_batch(chunker: _Chunker, batch: list[str], first: int) -> Iterator[Chunk]:
-    """Feed a batch of lines (the first is line ``first`` of the file) to ``chunker``,
-    taking each plain game (``_PLAIN_GAME``) whole where the line scan would start a new
-    chunk at its first line, and finish it at the line after it: the same chunks, without
-    the scan of each line."""
-    if len(batch) == 1 and type(batch[0]) is not str:
-        yield from chunker.feed(batch[0], first)
-        return
-    text = "".join(batch)
-    match = _PLAIN_GAME.match
-    index = 0
-    offset = 0
-    count = len(batch)
-    while index < count:
-        line = batch[index]
-        if line[:1] in "[ \t\n" and chunker.starts_game(line):
-            found = match(text, offset)
-            if found is not None and _ends_once(found.group("moves")):
-                yield from chunker.flush(first + index)
-                chunker.in_comment = chunker.open_value = False
-                end = found.end()
-                yield Chunk(text[offset:end], first + index)
-                index += text.count("\n", offset, end)
-                offset = end
-                chunker.start = first + index
-                continue
-        yield from chunker.feed(line, first + index)
-        index += 1
-        offset += len(line)
+def _joined(batches: Iterable[list[str]]) -> Iterator[str]:
+    """Each batch of lines as one text; a line cut short (``_LongLine``) as it is."""
+    for batch in batches:
+        yield batch[0] if type(batch[0]) is not str else "".join(batch)
 
 
 class _LongLine(str):
@@ -552,4 +645,4 @@ def _sure_end(text: str, start: int, *, after_result: bool) -> int:
 
 def block_chunks(block: Chunk) -> Iterator[Chunk]:
     """The game chunks of a piece from ``split_blocks`` (numbered as in the whole input)."""
-    return split_chunks(io.StringIO(block.text, newline="\n"), block.line)
+    return split_chunks(newline_lines(io.StringIO(block.text, newline="\n")), block.line)

@@ -45,6 +45,7 @@ PURE_VARIABLE = "PDN_PURE_PYTHON"
 NATIVE_SOURCE = "replay/_native.c"
 NATIVE_SOURCES = (NATIVE_SOURCE, "replay/_search.c")  # the engine, #included by _native.c
 NATIVE_ONLY_VARIABLE = "PDN_NATIVE_ONLY"
+SCAN_SOURCE = "pdn/_scan.c"  # the reader's native scanner (pdn._scan), recorded as "scan"
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds pdn/ and replay/
 
 
@@ -63,6 +64,13 @@ def native_is_stale(root: Path = ROOT) -> bool:
     install without the source has nothing to hide)."""
     source = root / NATIVE_SOURCE
     return source.is_file() and manifest(root).get("native") != native_digest(root)
+
+
+def scan_is_stale(root: Path = ROOT) -> bool:
+    """Whether the reader's native scanner's C source differs from the one it was built from
+    (an install without the source has nothing to hide)."""
+    source = root / SCAN_SOURCE
+    return source.is_file() and manifest(root).get("scan") != digest(source)
 
 
 def native_digest(root: Path = ROOT) -> str:

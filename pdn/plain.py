@@ -13,9 +13,16 @@ shape (comments, variations, NAGs, numbers apart from their moves, lost moves), 
 the grammar, which stays the reference: tests/notation/test_plain_games.py checks that the
 two agree on every game of the real archives.
 
-``PDN_NO_FASTPATH=1`` in the environment turns the fast path off (``FAST_PATH``).
+Where the chunker's native scanner (``pdn/_scan.c``) found the chunk, it has read it too
+(``Chunk.plain``: the tag lines, the run of moves and the result, found as the patterns
+below find them), and ``plain_game`` only builds the game; it also splits a run into its
+records (``_PlainRun.tokens``). tests/notation/test_scan.py checks that the two readings
+agree.
 
->>> from pdn.chunks import Chunk
+``PDN_NO_FASTPATH=1`` in the environment turns the fast path off (``FAST_PATH``), the native
+scanner with it.
+
+>>> from pdn.chunks import Chunk, native_scanner
 >>> game = plain_game(Chunk('[Event "x"]\\n[Result "1-0"]\\n1. 32-28 19-23 1-0\\n', 5), None)
 >>> game.tags, game.result, game.line, game.main_line_tokens()
 ({'Event': 'x', 'Result': '1-0'}, '1-0', 5, ['1. 32-28', '19-23'])
@@ -32,7 +39,7 @@ from typing import NamedTuple
 
 from lark import Token
 
-from pdn.chunks import Chunk
+from pdn.chunks import Chunk, native_scanner
 from pdn.model import Game, Line
 from pdn.movetext import _check_plycount, _LineText, _result_key
 from pdn.parser import load_parser
@@ -88,25 +95,43 @@ class _PlainRun(_LineText):
     __slots__ = ()
 
     def tokens(self) -> list[str]:
+        native = native_scanner()
+        if native is not None:
+            return native.tokens(self.items[0].value)
         return _RECORDS.findall(self.items[0].value)
 
     def ply_count(self) -> int:
         return len(self.tokens())
 
 
+# The grammar's RESULT as the native scanner reads it (``result_after_1_1`` and
+# ``result_word`` of pdn/_scan.c): where the grammar's differs, the scanner's readings are
+# not used.
+_NATIVE_RESULT = (r"(?:1\/2[ \t]*[-:][ \t]*1\/2|1[ \t]*[-:][ \t]*0|0[ \t]*[-:][ \t]*1"
+                  r"|2[ \t]*-[ \t]*0|0[ \t]*-[ \t]*2|1[ \t]*-[ \t]*1|0[ \t]*-[ \t]*0|\*)"
+                  r"(?:(?![0-9A-Za-z\/])|(?=0*[1-9][0-9]*\.|(?:1\/2|[012])[-:][012](?![0-9])"
+                  r"|\*))").replace(r"\t", "\t")  # Lark writes the tab itself
+
+
+_UNKNOWN = UNKNOWN_RESULTS | {"*"}  # a Result tag that no result disagrees with
+
+
 def plain_game(chunk: Chunk, source: str | None) -> Game | None:
     """The game of ``chunk`` as the parser would read it, or None where the chunk is not
     a plain game (see the module's docstring)."""
     patterns = _patterns()
+    if patterns is None or chunk.too_large:
+        return None
+    if chunk.plain is not None and patterns.result.pattern == _NATIVE_RESULT:
+        return _game(chunk, source, *chunk.plain)
     text = chunk.text
     head = _HEAD.match(text)
-    if patterns is None or chunk.too_large or head is None:
+    if head is None:
         return None
     start = head.end()
     run = patterns.moves.match(text, start)
     if run is None:
         return None
-    moves = run.group()
     at = _GAP.match(text, run.end()).end()
     result = patterns.result.match(text, at)
     if result is None or not _END.match(text, result.end()):
@@ -114,22 +139,30 @@ def plain_game(chunk: Chunk, source: str | None) -> Game | None:
     written = result.group()
     if written != "".join(written.split()):  # spaces inside: a result-spelling note
         return None
-    offset = chunk.line - 1
+    tags = [tag.group() for tag in _TAG.finditer(text, 0, start)]
+    first = text.count("\n", 0, text.index("[")) + 1 if tags else 0
+    line = text.count("\n", 0, start)
+    column = start - text.rfind("\n", 0, start)
+    return _game(chunk, source, tags, first, start, run.end(), line + 1, column, written)
+
+
+def _game(chunk: Chunk, source: str | None, tag_texts: list[str] | tuple[str, ...], first: int,
+          start: int, end: int, line: int, column: int, written: str) -> Game | None:
+    """The game of a plain chunk read: its tag tokens, the line of the first (in the chunk),
+    the run of moves ``text[start:end]`` at ``line`` and ``column``, and the result; or None
+    where a tag or the result would bring a note."""
     tags: dict[str, str] = {}
-    first = 0
-    for tag in _TAG.finditer(text, 0, start):
-        name, value, sound = read_tag(tag.group())
+    for tag in tag_texts:
+        name, value, sound = read_tag(tag)
         if not sound or name in tags:
             return None
         tags[name] = value
-        first = first or text.count("\n", 0, tag.start()) + 1
     tag_result = tags.get("Result", "")
-    if (written != "*" and tag_result.strip() not in UNKNOWN_RESULTS | {"*"}
+    if (tag_result != written and written != "*" and tag_result.strip() not in _UNKNOWN
             and _result_key(written) != _result_key(tag_result)):
         return None  # the result disagrees with the Result tag: a note
-    line = text.count("\n", 0, start)
-    column = start - text.rfind("\n", 0, start)
-    token = Token("MOVE", moves, start, line + 1, column)
+    offset = chunk.line - 1
+    token = Token("MOVE", chunk.text[start:end], start, line, column)
     game = Game(tags=tags, moves=Line.lazy(_PlainRun([token], offset, True, True), [], None),
                 result=written, line=first + offset, source=source)
     _check_plycount(game)

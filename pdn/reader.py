@@ -27,7 +27,7 @@ from typing import IO, Generic, TypeVar, overload
 
 from lark.exceptions import UnexpectedInput
 
-from pdn.chunks import Chunk, block_chunks, split_blocks, split_chunks
+from pdn.chunks import Chunk, block_chunks, newline_lines, split_blocks, split_chunks
 from pdn.errors import explain_error, internal_error
 from pdn.lexer import NestingError
 from pdn.lookalikes import mend_lookalikes, spaced_moves
@@ -137,7 +137,8 @@ def _text_stream(binary: IO[bytes], encoding: str | None) -> IO[str]:
         errors = "pdn-latin-1"
     raw = _PrefixedRaw(sample, binary)
     buffered = io.BufferedReader(raw, 1 << 16)
-    return io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline=None)
+    return newline_lines(io.TextIOWrapper(buffered, encoding=encoding, errors=errors,
+                                          newline=None))
 
 
 
@@ -194,7 +195,7 @@ def source_name(source: Source) -> str | None:
 @contextmanager
 def _opened_text(source: Source, encoding: str | None) -> Iterator[tuple[IO[str], str | None]]:
     if isinstance(source, str) and not _names_a_file(source):
-        yield io.StringIO(source.removeprefix("\ufeff"), newline=None), None
+        yield newline_lines(io.StringIO(source.removeprefix("\ufeff"), newline=None)), None
     elif isinstance(source, str | os.PathLike):
         with open(source, "rb") as binary:
             yield _text_stream(binary, encoding), os.fspath(source)

@@ -7,10 +7,12 @@ lines, blank lines, CRLF, a BOM, results glued or repeated)."""
 from __future__ import annotations
 
 import io
+import os
 import re
 from pathlib import Path
 
 import pytest
+from conftest import require
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -45,8 +47,10 @@ def test_every_real_file_is_cut_as_the_line_scan_cuts_it(path: Path) -> None:
     _same_cut(text)
 
 
-def test_the_fast_path_takes_most_games_of_a_plain_archive(shared_data: Path) -> None:
-    """Not a vacuous difference: on OCA 2.0 the fast path does take the games whole."""
+def test_the_fast_path_takes_most_games_of_a_plain_archive(shared_data: Path,
+                                                           monkeypatch) -> None:
+    """Not a vacuous difference: on OCA 2.0 the fast path does take the games whole (the
+    Python twin of the native scanner here, which takes the same ones: test_scan.py)."""
     import pdn.chunks as chunks
 
     taken = 0
@@ -58,12 +62,10 @@ def test_the_fast_path_takes_most_games_of_a_plain_archive(shared_data: Path) ->
         taken += plain
         return plain
 
-    chunks._ends_once = counting
-    try:
-        with open_text(shared_data / "english" / "OCA_2.0.pdn") as (stream, _):
-            count = sum(1 for _ in split_chunks(stream))
-    finally:
-        chunks._ends_once = original
+    monkeypatch.setattr(chunks, "_ends_once", counting)
+    monkeypatch.setattr(chunks, "_scanner", lambda: chunks._plain_games)
+    with open_text(shared_data / "english" / "OCA_2.0.pdn") as (stream, _):
+        count = sum(1 for _ in split_chunks(stream))
     assert count == 22_621
     assert taken > 0.9 * count
 
@@ -86,3 +88,16 @@ def test_generated_texts_are_cut_as_the_line_scan_cuts_them(lines: list[str], ne
     text = ("\ufeff" if bom else "") + newline.join(lines) + newline
     _same_cut(text)
     _same_cut(text.replace("\r\n", "\n"))
+
+
+def test_the_native_scanner_is_there_where_it_was_built() -> None:
+    """tests/notation/test_scan.py skips without the scanner: a build that should have it
+    must have it (under CI, its absence fails)."""
+    import pdn.chunks as chunks
+    from pdn import compiled
+
+    if compiled.wants_pure() or os.environ.get("PDN_NO_FASTPATH", "") not in ("", "0"):
+        assert chunks.native_scanner() is None
+        return
+    require(chunks.native_scanner() is not None,
+            "the reader's native scanner (pip install -e . with a C compiler)")
