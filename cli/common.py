@@ -3,6 +3,7 @@ on stderr, and a progress bar on a terminal."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -54,14 +55,22 @@ def input_size(sources: list[str]) -> int | None:
 
 
 @contextmanager
-def progress_bar(label: str, total: int | None, console: Console | None = None
-                 ) -> Iterator[Callable[[int], None] | None]:
+def progress_bar(label: str, total: int | Callable[[], int | None] | None,
+                 console: Console | None = None) -> Iterator[Callable[[int], None] | None]:
     """A callback advancing a progress bar by an amount of ``total`` (characters read, or
-    games), shown on stderr when it is a terminal; None off a terminal or without a total.
-    Anything printed meanwhile on the terminal appears above the bar."""
+    games; or a function giving it, asked on a terminal only), shown on stderr when it is a
+    terminal; None off a terminal or without a total. Anything printed meanwhile on the
+    terminal appears above the bar."""
     from replay.run.runner import ClusterWatch, watch_clusters
 
+    if console is None and _never_terminal():  # no console to make (rich costs a start-up)
+        with watch_clusters(ClusterWatch(lambda link: _say_dashboard(stderr_console(), link),
+                                         lambda submitted, done: None)):
+            yield None
+        return
     console = console or stderr_console()
+    if console.is_terminal and callable(total):
+        total = total()
     if not (console.is_terminal and total):
         with watch_clusters(ClusterWatch(lambda link: _say_dashboard(console, link),
                                          lambda submitted, done: None)):
@@ -140,6 +149,13 @@ def echo(text: str, err: bool = False, **style: object) -> None:
         typer.secho(text, err=err, **style)  # type: ignore[arg-type]
     else:
         typer.echo(text, err=err)
+
+
+def _never_terminal() -> bool:
+    """Whether rich's console on stderr would not be a terminal, told without making one:
+    stderr is not a terminal and no variable (FORCE_COLOR, TTY_COMPATIBLE) says otherwise."""
+    return not (_is_terminal(sys.stderr) or "FORCE_COLOR" in os.environ
+                or "TTY_COMPATIBLE" in os.environ)
 
 
 def _is_terminal(stream) -> bool:

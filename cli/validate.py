@@ -101,7 +101,7 @@ def validate(
     unreadable_files = 0
     notes = NoteSummary(verbose=verbose, echo=echo,
                         hint="--verbose shows each, --json lists them all")
-    with progress_bar("validating", input_size(sources)) as progress:
+    with progress_bar("validating", lambda: input_size(sources)) as progress:
         for item in _runner_checked(validate_sources(
                 sources, choice.default, choice.override, jobs=jobs, encoding=encoding,
                 suggest=suggest, rules=choice.rules, strict=strict, progress=progress,
@@ -189,7 +189,7 @@ def _write_dataset(sources: list[str], output: str, choice: RulesChoice, **run: 
 
     started = time.perf_counter()
     try:
-        with progress_bar("validating", input_size(sources)) as progress:
+        with progress_bar("validating", lambda: input_size(sources)) as progress:
             written = validate_to_dataset(sources, output, choice.default, choice.override,
                                           progress=progress, **run)
     except (EngineUnavailableError, DatasetError) as error:

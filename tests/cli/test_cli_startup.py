@@ -41,15 +41,32 @@ def test_the_command_line_and_its_help_import_no_heavy_module(args):
     assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
 
 
-def test_a_command_s_help_imports_only_typer_s_value_checks():
-    # typer checks the values of a command's options with pydantic (typer._adapters), even
-    # for --help; the rest stays out.
+def test_a_command_s_help_imports_no_heavy_module():
+    # typer checks a command's values with pydantic; our plain values skip it (cli.values).
     modules = loaded("validate", "--help")
-    assert not modules & (set(HEAVY) - {"pydantic", "typer._adapters"})
+    assert "pdn.cli.values" in modules
+    assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
 
 
-def test_a_command_that_runs_imports_what_it_needs(tmp_path):
+# What a short validate needs: the grammar and the rules core; not pydantic, rich, pandas.
+NOT_FOR_VALIDATE = ("pandas", "numpy", "pyarrow", "pydantic", "typer._adapters", "rich",
+                    "markdown_it", "pygments", "replay.archive")
+
+
+@pytest.mark.parametrize("options", [("--jobs", "1"), (), ("--json",),
+                                     ("--jobs", "1", "-v", "english", "-r", "forced-capture=no")])
+def test_a_command_that_runs_imports_what_it_needs(tmp_path, options):
     game = tmp_path / "game.pdn"
     game.write_text("1. 11-15 23-19 *\n", encoding="utf-8")
-    modules = loaded("validate", "--jobs", "1", str(game))
+    modules = loaded("validate", *options, str(game))
     assert {"pdn.parser", "replay.replayer"} <= modules  # the probe above can see them
+    assert not modules & set(NOT_FOR_VALIDATE), sorted(modules & set(NOT_FOR_VALIDATE))
+
+
+def test_a_value_the_plain_check_does_not_take_gets_typer_s_message():
+    # --jobs -1 and --jobs x go to typer's own check (pydantic): its words, exit 2.
+    for value, words in (("-1", "greater than or equal to 0"), ("x", "valid integer")):
+        done = subprocess.run([sys.executable, "-c", "from pdn.cli.app import main; main()",
+                               "validate", "--jobs", value, "-"],
+                              capture_output=True, text=True, input="")
+        assert done.returncode == 2 and words in done.stderr, done.stderr
