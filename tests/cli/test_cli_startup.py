@@ -70,3 +70,30 @@ def test_a_value_the_plain_check_does_not_take_gets_typer_s_message():
                                "validate", "--jobs", value, "-"],
                               capture_output=True, text=True, input="")
         assert done.returncode == 2 and words in done.stderr, done.stderr
+
+
+def test_a_command_alone_answers_as_in_the_whole_app(tmp_path):
+    # pdn NAME ... builds only that command (cli.app.command_app): its help, its usage
+    # errors and its run are those of the whole app.
+    from typer.main import get_command
+    from typer.testing import CliRunner
+
+    from cli.app import app, command_app
+
+    runner = CliRunner()
+    game = tmp_path / "game.pdn"
+    game.write_text("1. 11-15 23-19 *\n", encoding="utf-8")
+    names = sorted(get_command(app).commands)
+    assert "validate" in names and "filter" in names
+    for name in names:
+        alone = command_app([name])
+        assert (alone is app) == (name == "engine"), name  # a group: the whole app
+        for args in ([name, "--help"], [name, "--no-such-option"]):
+            whole, one = runner.invoke(app, args), runner.invoke(alone, args)
+            assert (one.exit_code, one.output) == (whole.exit_code, whole.output), args
+    args = ["validate", "--jobs", "1", "--json", str(game)]
+    whole, one = runner.invoke(app, args), runner.invoke(command_app(args), args)
+    assert (one.exit_code, one.output) == (whole.exit_code, whole.output)
+    assert one.exit_code == 0 and json.loads(one.output)["status"] == "valid"
+    assert command_app(["--help"]) is app and command_app([]) is app
+    assert command_app(["validat"]) is app  # no such command: typer's own answer
