@@ -22,13 +22,18 @@ import os
 import sys
 from functools import cache
 from hashlib import sha256
-from importlib import resources
 from pathlib import Path
 
 
 @cache
 def grammar_text() -> str:
-    """The text of ``grammar.lark``."""
+    """The text of ``grammar.lark`` (beside this module, else from the package's resources:
+    a zipped install)."""
+    beside = Path(__file__).with_name("grammar.lark")
+    if beside.is_file():
+        return beside.read_text(encoding="utf-8")
+    from importlib import resources
+
     return resources.files("pdn").joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
