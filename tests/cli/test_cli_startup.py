@@ -97,3 +97,25 @@ def test_a_command_alone_answers_as_in_the_whole_app(tmp_path):
     assert one.exit_code == 0 and json.loads(one.output)["status"] == "valid"
     assert command_app(["--help"]) is app and command_app([]) is app
     assert command_app(["validat"]) is app  # no such command: typer's own answer
+
+
+def test_a_second_run_reads_the_compiled_grammar_from_the_cache(tmp_path):
+    # the first run keeps the parser and the terminals (pdn.grammar); the second loads them
+    # (Lark marks a parser it loaded) and answers the same
+    import os
+
+    game = tmp_path / "game.pdn"
+    game.write_text("1. 11-15 23-19 2. 8-11 22-17 *\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    probe = ("import sys; from pdn.cli.app import main; from pdn.parser import load_parser\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print(load_parser()[0].lark.source_path, file=sys.stderr)")
+    runs = [subprocess.run([sys.executable, "-c", probe, "validate", "--json", str(game)],
+                           capture_output=True, text=True, check=True,
+                           env={**os.environ, "PDN_CACHE_DIR": str(cache)})
+            for _ in range(2)]
+    assert sorted(path.name.split("-")[0] for path in cache.iterdir()) == ["parser",
+                                                                          "terminals"]
+    assert runs[0].stderr.split()[-1] != "<deserialized>"
+    assert runs[1].stderr.split()[-1] == "<deserialized>"
+    assert runs[0].stdout == runs[1].stdout and '"status": "valid"' in runs[0].stdout
