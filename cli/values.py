@@ -83,6 +83,9 @@ def plain_runtime(param: Any) -> None:
     if (RuntimeParam is None or descriptor is None or descriptor.file_annotation is not None
             or getattr(param, "_runtime_param", False) is not None):
         return
-    param._runtime_param = PlainRuntimeParam(
-        parameter_info=descriptor.parameter_info, annotation=descriptor.annotation,
-        descriptor=descriptor)
+    try:
+        param._runtime_param = PlainRuntimeParam(
+            parameter_info=descriptor.parameter_info, annotation=descriptor.annotation,
+            descriptor=descriptor)
+    except TypeError:  # a typer whose check takes other fields: its own check stays
+        return
