@@ -119,3 +119,37 @@ def test_a_second_run_reads_the_compiled_grammar_from_the_cache(tmp_path):
     assert runs[0].stderr.split()[-1] != "<deserialized>"
     assert runs[1].stderr.split()[-1] == "<deserialized>"
     assert runs[0].stdout == runs[1].stdout and '"status": "valid"' in runs[0].stdout
+
+
+def test_the_plain_check_gives_what_typer_s_own_gives():
+    # every parameter of every command, on values of each kind: where cli.values takes a
+    # value, typer's pydantic check takes it too and gives the same
+    from typer._click import Context
+    from typer._coercion import build_runtime_param
+    from typer.main import get_command
+
+    from cli.app import app
+    from cli.values import _NOT_PLAIN, plain_value
+
+    values = ["12", "0", "-1", "007", "x", "", "russian", "20", ("a", "b"), ()]
+    taken = 0
+    group = get_command(app)
+    commands = [*group.commands.values(), *group.commands["engine"].commands.values()]
+    for command in commands:
+        context = Context(command)
+        for param in command.params:
+            descriptor = getattr(param, "type_descriptor", None)
+            if descriptor is None or descriptor.file_annotation is not None:
+                continue
+            own = build_runtime_param(descriptor)
+            for value in values:
+                try:
+                    plain = plain_value(descriptor.annotation, descriptor.parameter_info, value)
+                except Exception:  # the plain check hands such a value to typer's
+                    continue
+                if plain is _NOT_PLAIN:
+                    continue
+                taken += 1
+                assert own._coerce_value(value, param=param, ctx=context) == plain, (
+                    command.name, param.name, value)
+    assert taken > 100
