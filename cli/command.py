@@ -14,6 +14,8 @@ from typing import Any
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from .values import plain_runtime
+
 
 class _NamedArgument(TyperArgument):
     """An argument shown by its name alone (``PATHS``), without a type after it."""
@@ -23,8 +25,10 @@ class _NamedArgument(TyperArgument):
 
 def plain_metavars(params: list) -> list:
     """The parameters with a metavar each: their own, else none for a flag, else their name
-    in capitals (``--encoding ENCODING``)."""
+    in capitals (``--encoding ENCODING``); their plain values checked without pydantic
+    (``cli.values``)."""
     for param in params:
+        plain_runtime(param)
         if isinstance(param, TyperArgument):
             if param.metavar is None:
                 param.metavar = (param.name or "").upper()

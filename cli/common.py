@@ -3,6 +3,7 @@ on stderr, and a progress bar on a terminal."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -54,14 +55,22 @@ def input_size(sources: list[str]) -> int | None:
 
 
 @contextmanager
-def progress_bar(label: str, total: int | None, console: Console | None = None
-                 ) -> Iterator[Callable[[int], None] | None]:
+def progress_bar(label: str, total: int | Callable[[], int | None] | None,
+                 console: Console | None = None) -> Iterator[Callable[[int], None] | None]:
     """A callback advancing a progress bar by an amount of ``total`` (characters read, or
-    games), shown on stderr when it is a terminal; None off a terminal or without a total.
-    Anything printed meanwhile on the terminal appears above the bar."""
+    games; or a function giving it, asked on a terminal only), shown on stderr when it is a
+    terminal; None off a terminal or without a total. Anything printed meanwhile on the
+    terminal appears above the bar."""
     from replay.run.runner import ClusterWatch, watch_clusters
 
+    if console is None and _never_terminal():  # no console to make (rich costs a start-up)
+        with watch_clusters(ClusterWatch(lambda link: _say_dashboard(stderr_console(), link),
+                                         lambda submitted, done: None)):
+            yield None
+        return
     console = console or stderr_console()
+    if console.is_terminal and callable(total):
+        total = total()
     if not (console.is_terminal and total):
         with watch_clusters(ClusterWatch(lambda link: _say_dashboard(console, link),
                                          lambda submitted, done: None)):
@@ -140,6 +149,58 @@ def echo(text: str, err: bool = False, **style: object) -> None:
         typer.secho(text, err=err, **style)  # type: ignore[arg-type]
     else:
         typer.echo(text, err=err)
+
+
+class StdoutLines:
+    """Lines for stdout in blocks of about ``block`` characters, each block one
+    ``typer.echo`` (one write and flush), where ``echo`` flushes every line: the same bytes in
+    the same order. On a terminal each line goes at once (its controls escaped as ``echo``
+    does, unless ``escape`` is off: JSON escapes its own); a line for stderr, or styled,
+    first sends the lines before it. ``flush`` sends the rest."""
+
+    def __init__(self, block: int = 1 << 16, escape: bool = True) -> None:
+        self.block, self.escape, self.at_once = block, escape, _is_terminal(sys.stdout)
+        self._lines: list[str] = []
+        self._size = 0
+
+    def echo(self, text: str, err: bool = False, **style: object) -> None:
+        """``cli.common.echo``, buffered for stdout."""
+        if err or style or self.at_once:
+            self.flush()
+            if self.escape or err or style:
+                echo(text, err=err, **style)
+            else:
+                import typer
+
+                typer.echo(text)
+            return
+        self._lines.append(text)
+        self._size += len(text) + 1
+        if self._size >= self.block:
+            self.flush()
+
+    def __enter__(self) -> StdoutLines:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.flush()  # also when the run stops early: no line kept back is lost
+
+    def flush(self) -> None:
+        """Send the lines kept."""
+        if self._lines:
+            import typer
+
+            self._lines.append("")
+            typer.echo("\n".join(self._lines), nl=False)
+            self._lines.clear()
+            self._size = 0
+
+
+def _never_terminal() -> bool:
+    """Whether rich's console on stderr would not be a terminal, told without making one:
+    stderr is not a terminal and no variable (FORCE_COLOR, TTY_COMPATIBLE) says otherwise."""
+    return not (_is_terminal(sys.stderr) or "FORCE_COLOR" in os.environ
+                or "TTY_COMPATIBLE" in os.environ)
 
 
 def _is_terminal(stream) -> bool:

@@ -14,7 +14,16 @@ import typer
 from pdn.wording import count, number
 from replay.choice import RulesChoice
 
-from .common import ExitCode, echo, fail, fail_io, games_exit, input_size, progress_bar
+from .common import (
+    ExitCode,
+    StdoutLines,
+    echo,
+    fail,
+    fail_io,
+    games_exit,
+    input_size,
+    progress_bar,
+)
 from .notes import NoteSummary
 from .options import (
     EncodingOption,
@@ -99,37 +108,40 @@ def validate(
     tally = Tally()
     kept = []
     unreadable_files = 0
-    notes = NoteSummary(verbose=verbose, echo=echo,
+    out = StdoutLines(escape=not as_json)
+    line = out.echo
+    notes = NoteSummary(verbose=verbose, echo=line,
                         hint="--verbose shows each, --json lists them all")
-    with progress_bar("validating", input_size(sources)) as progress:
+    encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps's, made once
+    with progress_bar("validating", lambda: input_size(sources)) as progress, out:
         for item in _runner_checked(validate_sources(
                 sources, choice.default, choice.override, jobs=jobs, encoding=encoding,
                 suggest=suggest, rules=choice.rules, strict=strict, progress=progress,
                 engine=runner, scheduler=scheduler)):
             if isinstance(item, str):
-                echo(item, err=True, fg="red")
+                line(item, err=True, fg="red")
                 unreadable_files += 1
                 continue
             tally.count(item)
             if report is not None:
                 kept.append(item)
             if as_json:
-                typer.echo(json.dumps(item.as_dict(), ensure_ascii=False))
+                line(encode(item.as_dict()))
                 continue
             if item.result_check == "inconsistent":
-                echo(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
-                           f"result-contradicted — {item.result_note}")
+                line(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
+                     f"result-contradicted — {item.result_note}")
             for problem in item.errors:
                 _note(notes, item, problem, "error")
             if suggest and item.status == "invalid":
-                for line in suggestion_lines(item):
-                    echo(line)
+                for text in suggestion_lines(item):
+                    line(text)
             if warnings or strict:
                 for problem in item.warnings:
                     _note(notes, item, problem, "warning")
                 for problem in item.notes:
                     _note(notes, item, problem, "note")
-    notes.close()
+        notes.close()
     seconds = time.perf_counter() - started
     if report is not None:
         _write_report(report, kept)
@@ -189,7 +201,7 @@ def _write_dataset(sources: list[str], output: str, choice: RulesChoice, **run: 
 
     started = time.perf_counter()
     try:
-        with progress_bar("validating", input_size(sources)) as progress:
+        with progress_bar("validating", lambda: input_size(sources)) as progress:
             written = validate_to_dataset(sources, output, choice.default, choice.override,
                                           progress=progress, **run)
     except (EngineUnavailableError, DatasetError) as error:

@@ -22,11 +22,10 @@ import os
 from abc import abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from replay.run import RUNNERS, workers
 from replay.run.parallel import in_order
@@ -39,6 +38,9 @@ from replay.run.partitions import (
     plan_ranges,
     scan_range,
 )
+
+if TYPE_CHECKING:  # a process pool is imported when one starts (a short run needs none)
+    from concurrent.futures import ProcessPoolExecutor
 
 R = TypeVar("R")
 PARALLEL_MIN_BYTES = 1 << 18  # worker processes repay their start from about here (measured)

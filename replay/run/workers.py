@@ -18,13 +18,15 @@ terminal sends to the whole process group.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when a pool starts: a short run needs none
+    from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 WATCH_SECONDS = 0.5
@@ -32,6 +34,8 @@ WATCH_SECONDS = 0.5
 
 def pool(workers: int) -> ProcessPoolExecutor:
     """A process pool whose workers end when this process does, however it ends."""
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(workers, initializer=watch_parent, initargs=(os.getpid(),))
 
 
@@ -54,6 +58,8 @@ def _death_signal() -> bool:
     """Ask the kernel for SIGKILL when the parent dies (Linux); whether it was granted."""
     if not sys.platform.startswith("linux"):
         return False
+    import ctypes
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         return libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
