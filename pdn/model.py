@@ -185,6 +185,14 @@ class Line:
         source = self._pending()
         return None if source is None else source.tokens()
 
+    def move_run(self) -> str | None:
+        """The line's moves as one run of text, where the reader kept them so (a plain game,
+        ``pdn.plain``): ``move_tokens`` are its records, split at blanks, tabs and newlines,
+        a move number joined to its move (``(?:[0-9]+\\.+[ \\t\\n]*)?[^ \\t\\n]+``); None
+        otherwise. The native replay reads it without a string per ply."""
+        run = getattr(self._pending(), "run_text", None)
+        return None if run is None else run()
+
     def move_record(self, index: int) -> MoveRecord | None:
         """``self.plies[index].record`` of a line whose ``move_tokens`` are not None, made
         without the plies (its line and column in the file too); None where the plies were
