@@ -198,7 +198,12 @@ class Line:
         without the plies (its line and column in the file too); None where the plies were
         made or the line is not plain. Raises IndexError past the last ply."""
         source = self._pending()
-        return None if source is None or source.tokens() is None else source.record_at(index)
+        if source is None:
+            return None
+        plain = getattr(source, "plain", None)  # the reader's line tells: no tokens listed
+        if plain is None:
+            plain = source.tokens() is not None
+        return source.record_at(index) if plain else None
 
     def ply_count(self) -> int:
         """``len(self.plies)``, counted without making the plies."""
