@@ -4,7 +4,9 @@
 
 Each input picks a variant the native core takes, any three 64-bit bitboards, a side, an
 origin mask, a depth up to 3 and a few move texts, and calls ``routes``, ``has_capture``,
-``perft`` and ``replay`` of ``replay._native.Rules``: each must answer or refuse with a
+``perft``, ``replay`` and ``check`` of ``replay._native.Rules`` (``check`` also on one run of
+text, which must answer as the tokens the reader splits it into), ``written_squares`` and
+``fen``: each must answer or refuse with a
 ``ValueError`` (a position that is none of this board) or an ``OverflowError`` (more moves
 than its buffers hold, which random boards full of kings reach), never crash the interpreter.
 Where the bitboards are a position, the capture routes and quiet moves must be the Python
@@ -17,6 +19,7 @@ coverage of the Python side; the C side is checked by its answers (and by
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 from pathlib import Path
 
@@ -26,10 +29,13 @@ sys.path.insert(0, str(ROOT))
 import atheris  # noqa: E402
 
 with atheris.instrument_imports():
+    from replay import native
     from replay.board import Position
     from replay.movegen import generator_for
     from replay.native import rules_for
     from replay.variants import VARIANTS
+
+RUN_SPLIT = re.compile(r"(?:[0-9]+\.+[ \t\n]*)?[^ \t\n]+")  # pdn.plain's split of a run
 
 NATIVE = [v for v in VARIANTS if rules_for(v) is not None]
 MASK = (1 << 64) - 1
@@ -70,11 +76,21 @@ def one(data: bytes) -> None:
             fields(m) for m in generator.quiet_moves(own, opp, kings, turn)]
     with contextlib.suppress(OverflowError):  # more moves than a buffer: Python counts
         core.perft(white, black, kings, turn, None, depth, fuzz.ConsumeBool())
+    run = fuzz.ConsumeUnicode(64)  # one run of moves as text, surrogates and NUL included
     if rules.replays:
         core.replay(white, black, kings, turn, texts)
-        core.check(white, black, kings, turn, texts, fuzz.ConsumeIntInRange(0, 1 << 40),
-                   fuzz.ConsumeIntInRange(0, 1), fuzz.ConsumeIntInRange(0, 1),
-                   fuzz.ConsumeIntInRange(0, 6), fuzz.ConsumeIntInRange(0, MASK))
+        numbers = (fuzz.ConsumeIntInRange(0, 1 << 40), fuzz.ConsumeIntInRange(0, 1),
+                   fuzz.ConsumeIntInRange(0, 1), fuzz.ConsumeIntInRange(0, 6),
+                   fuzz.ConsumeIntInRange(0, MASK))
+        core.check(white, black, kings, turn, texts, *numbers)
+        with contextlib.suppress(ValueError):  # a run is split as the reader splits it
+            assert core.check(white, black, kings, turn, run, *numbers) == core.check(
+                white, black, kings, turn, RUN_SPLIT.findall(run), *numbers)
+    squares = native._module().written_squares(run, fuzz.ConsumeIntInRange(-1, 20))
+    assert squares is None or len(squares) == 4
+    names = tuple(fuzz.ConsumeUnicode(3) for _ in range(fuzz.ConsumeIntInRange(0, 8)))
+    with contextlib.suppress(ValueError):
+        native._module().fen(white, black, kings, turn & 1, fuzz.ConsumeBytes(len(names)), names)
 
 
 def main() -> None:

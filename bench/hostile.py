@@ -1,7 +1,7 @@
 """Hostile input: time linear in the input and peak memory a small multiple of the largest
 game's text, measured, not tested.
 
-    taskset -c 0 .venv/bin/python bench/hostile.py [--small 1000000] [--large 4000000]
+    taskset -c 0 .venv/bin/python bench/hostile.py [--small 1000000] [--large 4000000] [--case TEXT]
 
 Each case writes a file at two sizes, runs a ``pdn`` command on it as a whole process and
 prints its CPU seconds (less those of the same command on two small games) and peak memory
@@ -25,6 +25,20 @@ ROOT = Path(__file__).resolve().parent.parent
 PDN = [sys.executable, "-c", "from pdn.cli.app import main; main()"]
 GOOD = '[Event "a"]\n1. 32-28 19-23 1-0\n\n'
 
+
+
+def shuffling_kings(chars: int) -> str:
+    """One English game on one line, about ``chars`` long: two kings shuffling from
+    ``B:WK29:BK4`` (a draw met long before its last move), 400,000 plies in 3.5 MB."""
+    pairs = ("4-8 29-25", "8-4 25-29")
+    moves, size, number = [], 0, 1
+    while size < chars:
+        moves.append(f"{number}. {pairs[number % 2 == 0]}")
+        size += len(moves[-1]) + 1
+        number += 1
+    return '[GameType "21"]\n[FEN "B:WK29:BK4"]\n' + " ".join(moves) + " *\n\n"
+
+
 # name: (command arguments before the file, the file's text for a size in characters)
 CASES: dict[str, tuple[list[str], Callable[[int], str]]] = {
     'tag of \\" left open': (["info"], lambda n: '[Event "' + '\\"' * (n // 2) + "\n"),
@@ -34,6 +48,8 @@ CASES: dict[str, tuple[list[str], Callable[[int], str]]] = {
                            + '\n y"]\n1. 32-28 *\n\n'),
     "comment in parentheses": (["validate"], lambda n: '[Event "x"]\n1. 32-28 ('
                                + "a note " * (n // 7) + ") 19-23 *\n\n"),
+    "one-line game, 100k-400k plies": (["validate", "--jobs", "1", "--json"],
+                                       shuffling_kings),
 }
 TIME_LIMIT = 2.0
 MEMORY_FACTOR = 8
@@ -53,6 +69,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", type=int, default=1_000_000)
     parser.add_argument("--large", type=int, default=4_000_000)
+    parser.add_argument("--case", help="only the cases whose name holds this text")
     args = parser.parse_args()
     failed = False
     print(f"{'case':<28} {'chars':>10} {'CPU s':>7} {'µs/char':>8} {'peak MB':>8}")
@@ -60,6 +77,8 @@ def main() -> int:
         empty = Path(folder) / "empty.pdn"
         empty.write_text(GOOD * 2)
         for name, (arguments, make) in CASES.items():
+            if args.case and args.case not in name:
+                continue
             start = run(arguments, empty)[0]  # the command's own start, taken off below
             per_char = []
             for size in (args.small, args.large):

@@ -185,12 +185,25 @@ class Line:
         source = self._pending()
         return None if source is None else source.tokens()
 
+    def move_run(self) -> str | None:
+        """The line's moves as one run of text, where the reader kept them so (a plain game,
+        ``pdn.plain``): ``move_tokens`` are its records, split at blanks, tabs and newlines,
+        a move number joined to its move (``(?:[0-9]+\\.+[ \\t\\n]*)?[^ \\t\\n]+``); None
+        otherwise. The native replay reads it without a string per ply."""
+        run = getattr(self._pending(), "run_text", None)
+        return None if run is None else run()
+
     def move_record(self, index: int) -> MoveRecord | None:
         """``self.plies[index].record`` of a line whose ``move_tokens`` are not None, made
         without the plies (its line and column in the file too); None where the plies were
         made or the line is not plain. Raises IndexError past the last ply."""
         source = self._pending()
-        return None if source is None or source.tokens() is None else source.record_at(index)
+        if source is None:
+            return None
+        plain = getattr(source, "plain", None)  # the reader's line tells: no tokens listed
+        if plain is None:
+            plain = source.tokens() is not None
+        return source.record_at(index) if plain else None
 
     def ply_count(self) -> int:
         """``len(self.plies)``, counted without making the plies."""

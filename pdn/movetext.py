@@ -120,10 +120,10 @@ class _LineText(NamedTuple):
 
     def record_at(self, index: int) -> MoveRecord:
         """The ``index``-th ply's move record of a plain line, placed in the file."""
-        records = move_pattern().findall
+        records = move_pattern().finditer  # counted, not listed: a run may be huge
         for item in self.items:
             if getattr(item, "type", None) == "MOVE":
-                count = len(records(item.value))
+                count = sum(1 for _ in records(item.value))
                 if index < count:
                     return record_at(item, self.offset, index)
                 index -= count

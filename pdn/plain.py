@@ -100,6 +100,11 @@ class _PlainRun(_LineText):
             return native.tokens(self.items[0].value)
         return _RECORDS.findall(self.items[0].value)
 
+    def run_text(self) -> str:
+        """The run as written: ``tokens`` are its records split at whitespace as
+        ``_RECORDS`` splits it (``Line.move_run``)."""
+        return self.items[0].value
+
     def ply_count(self) -> int:
         return len(self.tokens())
 

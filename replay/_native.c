@@ -929,6 +929,83 @@ static void token_move(const char *t, Py_ssize_t len, Py_ssize_t *start, Py_ssiz
     *start = i; *end = e;
 }
 
+/* ---- a main line's move tokens: a sequence of texts, or one run's text split here ---- */
+
+/* The move tokens of a line: a sequence of str (one per ply), or one str, a run of moves as
+ * the reader keeps it (pdn.model.Line.move_run), split here as pdn.plain's _RECORDS regex
+ * ``(?:[0-9]+\.+[ \t\n]*)?[^ \t\n]+`` splits it: a token is a run of characters other than
+ * blank, tab and newline, a move number ``12.`` (dots, then blanks) joined to what follows
+ * it. The run is read as UTF-8 (whose bytes below 128 are the ASCII characters alone, so
+ * the split is the regex's on the code points); a string UTF-8 cannot encode (a lone
+ * surrogate) is encoded with "surrogatepass", whose bytes are none of those the split reads,
+ * and a token holding one is no text, as such a str in a sequence. No list, no str is made
+ * per token. */
+typedef struct {
+    PyObject *seq;             /* the sequence, or NULL for a run */
+    PyObject *bytes;           /* the run's encoding where UTF-8 alone could not */
+    const char *text; Py_ssize_t len, at;
+    Py_ssize_t count, i;       /* tokens given or read so far */
+} Tokens;
+
+static int tokens_open(Tokens *k, PyObject *o) {
+    memset(k, 0, sizeof *k);
+    if (PyUnicode_Check(o)) {
+        k->text = PyUnicode_AsUTF8AndSize(o, &k->len);
+        if (!k->text) {
+            PyErr_Clear();
+            k->bytes = PyUnicode_AsEncodedString(o, "utf-8", "surrogatepass");
+            if (!k->bytes) return -1;
+            k->text = PyBytes_AS_STRING(k->bytes);
+            k->len = PyBytes_GET_SIZE(k->bytes);
+        }
+        return 0;
+    }
+    k->seq = PySequence_Fast(o, "tokens: a sequence of str, or one run of moves as str");
+    if (!k->seq) return -1;
+    k->count = PySequence_Fast_GET_SIZE(k->seq);
+    return 0;
+}
+
+static void tokens_close(Tokens *k) {
+    Py_XDECREF(k->seq);
+    Py_XDECREF(k->bytes);
+    k->seq = k->bytes = NULL;
+}
+
+static inline int run_blank(char c) { return c == ' ' || c == '\t' || c == '\n'; }
+
+/* The next token: 1 (its text and length), 0 at the end, -1 where a sequence's item is no
+ * text (the caller stops there, as at a notation it does not read). */
+static int tokens_next(Tokens *k, const char **t, Py_ssize_t *len) {
+    if (k->seq) {
+        if (k->i >= k->count) return 0;
+        PyObject *o = PySequence_Fast_GET_ITEM(k->seq, k->i);
+        const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, len) : NULL;
+        if (!s) { if (PyErr_Occurred()) PyErr_Clear(); return -1; }
+        *t = s; k->i++;
+        return 1;
+    }
+    const char *s = k->text; Py_ssize_t n = k->len, i = k->at;
+    while (i < n && run_blank(s[i])) i++;
+    if (i >= n) { k->at = n; return 0; }
+    Py_ssize_t start = i, j = i;
+    while (j < n && s[j] >= '0' && s[j] <= '9') j++;
+    if (j > i && j < n && s[j] == '.') {            /* a move number: dots, blanks, a move */
+        while (j < n && s[j] == '.') j++;
+        Py_ssize_t b = j;
+        while (b < n && run_blank(s[b])) b++;
+        if (b < n) j = b;                          /* else the number stands alone */
+    } else j = i;
+    while (j < n && !run_blank(s[j])) j++;
+    *t = s + start; *len = j - start;
+    k->at = j; k->i++;
+    if (k->bytes)   /* a token holding a surrogate (ED A0-BF: never UTF-8) is no text */
+        for (Py_ssize_t b = start; b + 1 < j; b++)
+            if ((unsigned char)s[b] == 0xED && ((unsigned char)s[b + 1] & 0xE0) == 0xA0)
+                return -1;
+    return 1;
+}
+
 /* ---- the draw rules along a line (replay/draws.py, DrawTracker) ---- */
 
 enum { DRAWS_NONE = 0, DRAWS_RUSSIAN, DRAWS_INTERNATIONAL, DRAWS_ENGLISH, DRAWS_FRISIAN,
@@ -1110,25 +1187,22 @@ static PyObject *Rules_check(RulesObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
         return NULL;
     }
-    PyObject *texts = PySequence_Fast(PyTuple_GET_ITEM(args, 4), "tokens: a sequence");
-    if (!texts) return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(texts);
+    Tokens texts;
+    if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
     Mv *buf = new_buffer(PLYMOVES);
     Draws d;
     d.seen = NULL;
     if (!buf || draws_start(&d, (int)rules, (bb)diagonal, &p) < 0) {
-        Py_DECREF(texts); PyMem_Free(buf); PyMem_Free(d.seen); return NULL;
+        tokens_close(&texts); PyMem_Free(buf); PyMem_Free(d.seen); return NULL;
     }
     int stop = STOP_END;
     Py_ssize_t i;
-    for (i = 0; i < count; i++) {
-        PyObject *o = PySequence_Fast_GET_ITEM(texts, i);
+    for (i = 0;; i++) {
         Py_ssize_t len, start, end; long long number; int black;
-        const char *t = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : NULL;
-        if (!t) {
-            if (PyErr_Occurred()) PyErr_Clear();
-            stop = STOP_NOTATION; break;
-        }
+        const char *t;
+        int got = tokens_next(&texts, &t, &len);
+        if (got == 0) break;
+        if (got < 0) { stop = STOP_NOTATION; break; }
         token_move(t, len, &start, &end, &number, &black);
         if (number) {   /* replayer._check_number: a number or side it would warn about */
             long long expected = first + (i + offset) / 2;
@@ -1141,13 +1215,13 @@ static PyObject *Rules_check(RulesObject *self, PyObject *args) {
         if (stop != STOP_END) break;
         Pos q; play(r, &p, &m, &q);
         if (draws_push(&d, &p, &m, &q) < 0) {
-            Py_DECREF(texts); PyMem_Free(buf); PyMem_Free(d.seen); return NULL;
+            tokens_close(&texts); PyMem_Free(buf); PyMem_Free(d.seen); return NULL;
         }
         p = q;
     }
     PyMem_Free(buf);
     PyMem_Free(d.seen);
-    Py_DECREF(texts);
+    tokens_close(&texts);
     bb own = p.turn == 0 ? p.white : p.black, opp = p.turn == 0 ? p.black : p.white;
     int moves_left = has_capture(r, own, opp, p.kings, p.turn)
                      || count_quiet(r, own, opp, p.kings, p.turn, 0) > 0;
@@ -1188,21 +1262,18 @@ static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
         return NULL;
     }
-    PyObject *texts = PySequence_Fast(PyTuple_GET_ITEM(args, 4), "texts: a sequence");
-    if (!texts) return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(texts);
+    Tokens texts;
+    if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
     PyObject *moves = PyList_New(0);
     Mv *buf = new_buffer(PLYMOVES);
-    if (!moves || !buf) { Py_DECREF(texts); Py_XDECREF(moves); PyMem_Free(buf); return NULL; }
+    if (!moves || !buf) { tokens_close(&texts); Py_XDECREF(moves); PyMem_Free(buf); return NULL; }
     int stop = STOP_END;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *o = PySequence_Fast_GET_ITEM(texts, i);
+    for (;;) {
         Py_ssize_t len;
-        const char *t = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : NULL;
-        if (!t) {
-            if (PyErr_Occurred()) PyErr_Clear();
-            stop = STOP_NOTATION; break;
-        }
+        const char *t;
+        int got = tokens_next(&texts, &t, &len);
+        if (got == 0) break;
+        if (got < 0) { stop = STOP_NOTATION; break; }
         Mv m;
         Py_ssize_t start, end; long long number; int black;
         token_move(t, len, &start, &end, &number, &black);
@@ -1210,16 +1281,153 @@ static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
         if (stop != STOP_END) break;
         PyObject *mt = make_move(&m, factory, extra);
         if (!mt || PyList_Append(moves, mt) < 0) {
-            Py_XDECREF(mt); Py_DECREF(moves); Py_DECREF(texts); PyMem_Free(buf); return NULL;
+            Py_XDECREF(mt); Py_DECREF(moves); tokens_close(&texts); PyMem_Free(buf);
+            return NULL;
         }
         Py_DECREF(mt);
         Pos q; play(r, &p, &m, &q); p = q;
     }
     PyMem_Free(buf);
-    Py_DECREF(texts);
+    tokens_close(&texts);
     return Py_BuildValue("N(KKKi)i", moves, (unsigned long long)p.white,
                          (unsigned long long)p.black, (unsigned long long)p.kings, p.turn, stop);
 }
+
+/* ---- what a plain run's first moves say of the board (replay.inference) ---- */
+
+/* One record of the reader's plain shape (pdn.plain's _RECORD): a move number
+ * ``[1-9][0-9]{0,2}`` with one or three dots and blanks, then ``[1-9][0-9]?`` squares joined
+ * by '-' or 'x', or ``[a-h][1-8]`` squares joined by '-', 'x' or ':'; the move's bounds in
+ * ``t``, the highest number, widest file (0 = a) and highest rank. 0 where it is not. */
+static int plain_record(const char *t, Py_ssize_t len, Py_ssize_t *move, long *number,
+                        long *file, long *rank) {
+    Py_ssize_t i = 0;
+    if (len > 0 && t[0] >= '1' && t[0] <= '9') {
+        Py_ssize_t j = 1;
+        while (j < len && j < 3 && t[j] >= '0' && t[j] <= '9') j++;
+        if (j < len && t[j] == '.') {
+            j++;
+            if (j + 1 < len && t[j] == '.' && t[j + 1] == '.') j += 2;
+            while (j < len && run_blank(t[j])) j++;
+            i = j;
+        }
+    }
+    *move = i;
+    if (i >= len) return 0;
+    int numeric = t[i] >= '1' && t[i] <= '9';
+    int squares = 0;
+    while (i < len) {
+        if (squares) {
+            char c = t[i];
+            if (!(c == '-' || c == 'x' || (c == ':' && !numeric))) return 0;
+            if (++i >= len) return 0;
+        }
+        if (numeric) {
+            if (t[i] < '1' || t[i] > '9') return 0;
+            long v = t[i++] - '0';
+            if (i < len && t[i] >= '0' && t[i] <= '9') v = v * 10 + (t[i++] - '0');
+            if (v > *number) *number = v;
+        } else {
+            if (t[i] < 'a' || t[i] > 'h' || i + 1 >= len || t[i + 1] < '1' || t[i + 1] > '8')
+                return 0;
+            if (t[i] - 'a' > *file) *file = t[i] - 'a';
+            if (t[i + 1] - '0' > *rank) *rank = t[i + 1] - '0';
+            i += 2;
+        }
+        squares++;
+    }
+    return squares >= 2;
+}
+
+/* written_squares(run, plies) -> (highest number, widest file, highest rank, first move) or
+ * None: what the first ``plies`` records of a run of moves (Tokens) say of the board, as
+ * replay.inference._written_squares reads them (0, -1, 0 where none says; the first move's
+ * text without its number, None without a record); None where one of them is not of the
+ * reader's plain shape (``plain_record``): then Python reads them. */
+static PyObject *written_squares(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *run; Py_ssize_t plies;
+    if (!PyArg_ParseTuple(args, "Un", &run, &plies)) return NULL;
+    Tokens k;
+    if (tokens_open(&k, run) < 0) return NULL;
+    long number = 0, file = -1, rank = 0;
+    const char *first = NULL; Py_ssize_t first_len = 0;
+    for (Py_ssize_t n = 0; n < plies; n++) {
+        const char *t; Py_ssize_t len, move;
+        int got = tokens_next(&k, &t, &len);
+        if (got == 0) break;
+        if (got < 0 || !plain_record(t, len, &move, &number, &file, &rank)) {
+            tokens_close(&k); Py_RETURN_NONE;
+        }
+        if (!first) { first = t + move; first_len = len - move; }
+    }
+    PyObject *text = first ? PyUnicode_DecodeUTF8(first, first_len, "strict") : Py_NewRef(Py_None);
+    tokens_close(&k);
+    if (!text) return NULL;
+    return Py_BuildValue("lllN", number, file, rank, text);
+}
+
+/* ---- a position's FEN (replay.board.position_fen) ---- */
+
+/* fen(white, black, kings, turn, order, names) -> str or None: ``W:W..:B..`` with each side's
+ * squares in ``order`` (bytes: the square indices as the FEN lists them), named by ``names``
+ * (a tuple of ASCII str, one per entry of ``order``), a king's with a ``K``; None where a
+ * piece stands on a square ``order`` does not hold (the reference says why). */
+static PyObject *fen(PyObject *Py_UNUSED(module), PyObject *args) {
+    unsigned long long side[2], kings; int turn; PyObject *order, *names;
+    if (!PyArg_ParseTuple(args, "KKKiSO!", &side[0], &side[1], &kings, &turn, &order,
+                          &PyTuple_Type, &names)) return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(order);
+    const unsigned char *sq = (const unsigned char *)PyBytes_AS_STRING(order);
+    if (PyTuple_GET_SIZE(names) != n) {
+        PyErr_SetString(PyExc_ValueError, "fen: one name per square of the order");
+        return NULL;
+    }
+    bb placed = 0;
+    Py_ssize_t size = 5, listed[2] = {0, 0};   /* "W:W" ":B", then each side's squares */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name) || sq[i] >= 64) {
+            PyErr_SetString(PyExc_ValueError, "fen: names are ASCII str, squares below 64");
+            return NULL;
+        }
+        bb bit = (bb)1 << sq[i];
+        for (int c = 0; c < 2; c++)
+            if (side[c] & bit) {
+                size += PyUnicode_GET_LENGTH(name) + ((kings & bit) != 0) + (listed[c] > 0);
+                listed[c]++;
+            }
+        placed |= bit;
+    }
+    if ((side[0] | side[1]) & ~placed) Py_RETURN_NONE;
+    PyObject *out = PyUnicode_New(size, 127);
+    if (!out) return NULL;
+    char *w = (char *)PyUnicode_DATA(out);
+    *w++ = turn == 0 ? 'W' : 'B';
+    for (int c = 0; c < 2; c++) {
+        *w++ = ':'; *w++ = c == 0 ? 'W' : 'B';
+        int any = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            bb bit = (bb)1 << sq[i];
+            if (!(side[c] & bit)) continue;
+            if (any++) *w++ = ',';
+            if (kings & bit) *w++ = 'K';
+            PyObject *name = PyTuple_GET_ITEM(names, i);
+            Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+            memcpy(w, PyUnicode_DATA(name), (size_t)len);
+            w += len;
+        }
+    }
+    return out;
+}
+
+static PyMethodDef module_functions[] = {
+    {"written_squares", written_squares, METH_VARARGS,
+     "written_squares(run, plies): (highest number, widest file, highest rank, first move) "
+     "or None"},
+    {"fen", fen, METH_VARARGS,
+     "fen(white, black, kings, turn, order, names): the position's FEN, or None"},
+    {NULL, NULL, 0, NULL},
+};
 
 #include "_search.c"
 
@@ -1254,8 +1462,8 @@ static PyTypeObject RulesType = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "replay._native",
-    "The native rules core (replay/_native.c); use it through replay.native.", -1, NULL,
-    NULL, NULL, NULL, NULL,
+    "The native rules core (replay/_native.c); use it through replay.native.", -1,
+    module_functions, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__native(void) {

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Setup, format_fen, parse_fen
+from replay.identity import ByIdentity
 from replay.move import Move
 from replay.movegen import BLACK, WHITE, MoveGenerator, generator_for, iter_bits
 from replay.numbering import SIDE_NAMES
@@ -142,19 +143,9 @@ def for_variant(position: Position, variant: Variant) -> Position:
     return position
 
 
-# The start position of each variant met, built once (a Position is an immutable value; a
-# profile of validate found it rebuilt per game).
-_STARTS: dict[Variant, Position] = {}
-
-
 def start_position(variant: Variant) -> Position:
     """The initial position of a variant."""
-    found = _STARTS.get(variant)
-    if found is None:
-        if len(_STARTS) >= 256:  # variants made with rule options: bounded all the same
-            _STARTS.clear()
-        found = _STARTS[variant] = _initial_position(variant)
-    return found
+    return _STARTS(variant)
 
 
 def _initial_position(variant: Variant) -> Position:
@@ -169,6 +160,12 @@ def _initial_position(variant: Variant) -> Position:
             black |= 1 << square
     return for_variant(Position(white, black, 0, WHITE if variant.white_starts else BLACK),
                        variant)
+
+
+# The start position of each variant met, built once (a Position is an immutable value; a
+# profile of validate found it rebuilt per game), found by the variant's identity (its hash
+# is slow: replay.identity); variants made with rule options are bounded all the same.
+_STARTS: ByIdentity[Variant, Position] = ByIdentity(_initial_position)
 
 
 class Board:

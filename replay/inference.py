@@ -24,6 +24,8 @@ from typing import NamedTuple
 
 from pdn.gametype import GameType
 from pdn.model import Game, MoveRecord
+from replay import native
+from replay.identity import ByIdentity
 from replay.variants import (
     ENGLISH,
     UnknownVariantError,
@@ -89,10 +91,10 @@ class _Squares(NamedTuple):
         return self.widest_file >= 0
 
 
-def candidates(game: Game, *, tokens: list[str] | None = None) -> Guess:
+def candidates(game: Game, *, tokens: list[str] | str | None = None) -> Guess:
     """The variants ``game`` may be in, most likely first, with the evidence in words;
     ``tokens``: its main line's move tokens where the caller read them already
-    (``Game.main_line_tokens``)."""
+    (``Game.main_line_tokens``), or its run of moves (``Line.move_run``)."""
     named = _named_variant(game, tokens)
     if named is not None:
         return named
@@ -125,7 +127,7 @@ def _guess(squares: _Squares, fen_squares: _Squares, site_tag: str, players: boo
     return Guess(_variants(tuple(names)), evidence.lstrip(", "), silent=silent)
 
 
-def _named_variant(game: Game, tokens: list[str] | None = None) -> Guess | None:
+def _named_variant(game: Game, tokens: list[str] | str | None = None) -> Guess | None:
     """A ``Variant`` tag naming a game we play (``American/English``, ``Russian``, ...)."""
     text = (game.tags.get("Variant") or "").strip()
     if not text:
@@ -153,9 +155,15 @@ _VARIANT_TAG_NAMES = {
 }
 
 
-def _written_squares(game: Game, tokens: list[str] | None = None) -> _Squares:
-    """What the first plies' squares say: read from the main line's move tokens where the
-    reader kept them (no ply made), else from its plies; the same either way."""
+def _written_squares(game: Game, tokens: list[str] | str | None = None) -> _Squares:
+    """What the first plies' squares say: read from the main line's run of moves or its
+    move tokens where the reader kept them (no ply made), else from its plies; the same
+    whichever way."""
+    if isinstance(tokens, str):  # a plain run (Line.move_run): read in C where it can
+        read = native.written_squares(tokens, _SCANNED_PLIES)
+        if read is not None:
+            return _Squares(*read)
+        tokens = None
     if tokens is None:
         tokens = game.main_line_tokens()
     if tokens is not None:
@@ -279,7 +287,15 @@ def keyed_variant(key: str) -> Variant:
 def is_first_mover_bottom(variant: Variant) -> bool:
     """Whether the variant is English checkers as online sites write it (whatever rule
     options are set on top)."""
+    return _first_mover_bottom(variant)
+
+
+def _is_first_mover_bottom(variant: Variant) -> bool:
     return variant.gametype == ENGLISH_FIRST_MOVER_BOTTOM.gametype and variant.name == "english"
+
+
+# Kept per variant object (a report asks three times; comparing game types is slow).
+_first_mover_bottom = ByIdentity(_is_first_mover_bottom)
 
 
 def standard_form(variant: Variant) -> Variant:

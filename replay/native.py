@@ -23,11 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
+from typing import NamedTuple
 
 from pdn.compiled import NATIVE_SOURCE, native_is_stale, wants_pure
+from pdn.gametype import SquareNotation
 from pdn.model import Game
-from replay.board import Position, RestrictedPosition, for_variant, start_position
+from replay.board import Position, RestrictedPosition, for_variant, position_fen, start_position
 from replay.draws import long_diagonal
+from replay.identity import ByIdentity
 from replay.move import Move
 from replay.movegen import (
     BLACK,
@@ -168,10 +171,11 @@ class NativeRules:
             position.white, position.black, position.kings, position.turn,
             self._streaks(position), depth, keep_duplicates)
 
-    def replay_line(self, position: Position, texts: Sequence[str]) -> LineReplay:
+    def replay_line(self, position: Position, texts: Sequence[str] | str) -> LineReplay:
         """Replay move texts from a position while each means exactly one legal move and the
         reference would note nothing about it (full texts: ``11-15``, ``22x15``,
-        ``26x17x10x1``, ``c3-d4``, ``h2:c7:a5:e1``); the rest is left to Python."""
+        ``26x17x10x1``, ``c3-d4``, ``h2:c7:a5:e1``); the rest is left to Python. ``texts``
+        may be one run of moves as the reader keeps it (``Line.move_run``), split in C."""
         if not self.replays:
             return LineReplay([], position, "notation")
         try:
@@ -182,12 +186,13 @@ class NativeRules:
             return LineReplay([], position, "position")
         return LineReplay(moves, Position(white, black, kings, turn), STOPS[stop])
 
-    def check_line(self, position: Position, tokens: Sequence[str], numbering: MoveNumbering
-                   ) -> LineCheck | None:
+    def check_line(self, position: Position, tokens: Sequence[str] | str,
+                   numbering: MoveNumbering) -> LineCheck | None:
         """Replay a main line's move tokens as written (``Game.main_line_tokens``: numbers
-        and glued marks kept) as ``replay_line`` does, counting the draw rules and checking
-        the numbers against ``numbering``, with no object per ply; None where these rules
-        are replayed by Python."""
+        and glued marks kept; or the run of text they are split from, ``Line.move_run``) as
+        ``replay_line`` does, counting the draw rules and checking the numbers against
+        ``numbering``, with no object per ply; None where these rules are replayed by
+        Python."""
         draws = _draw_code(self.variant)
         if not self.replays or draws is None or type(position) is not Position:
             return None
@@ -201,8 +206,7 @@ class NativeRules:
         return LineCheck(plies, Position(white, black, kings, turn), STOPS[stop], claims, left)
 
 
-@dataclass(frozen=True)
-class LineCheck:
+class LineCheck(NamedTuple):
     """What ``NativeRules.check_line`` found, nothing made per ply: how many plies replayed,
     the position after them, why it stopped (``STOPS``; ``number``: a move number the
     reference warns about), the draw rules met on the way, ``(claim code, ply)`` each
@@ -267,9 +271,13 @@ def _spec(variant: Variant) -> dict | None:
     }
 
 
-@cache
 def rules_for(variant: Variant) -> NativeRules | None:
     """The variant's native rules, or None: not built here, or rules left to Python."""
+    return _rules_kept(variant)
+
+
+@cache
+def _rules(variant: Variant) -> NativeRules | None:
     module = _module()
     if module is None:
         return None
@@ -279,5 +287,46 @@ def rules_for(variant: Variant) -> NativeRules | None:
     return NativeRules(variant, module.Rules(spec))
 
 
+_rules_kept = ByIdentity(_rules)  # found by identity: a variant's hash is slow (replay.identity)
+
+
+def written_squares(run: str, plies: int) -> tuple[int, int, int, str | None] | None:
+    """What the first ``plies`` records of a run of moves (``Line.move_run``) say of the
+    board: the highest number, widest file (0 = a), highest rank and the first move's text
+    (``replay.inference``'s reading); None where the native core is not here or a record is
+    not of the reader's plain shape (``pdn.plain``)."""
+    module = _module()
+    return None if module is None else module.written_squares(run, plies)
+
+
+def fast_position_fen(position: Position, notation: SquareNotation) -> str:
+    """``replay.board.position_fen``, written in C where the native core is here."""
+    module = _module()
+    if module is not None:
+        order, names = _fen_order(notation)
+        if order is not None:
+            text = module.fen(position.white, position.black, position.kings, position.turn,
+                              order, names)
+            if text is not None:
+                return text
+    return position_fen(position, notation)
+
+
+def _order(notation: SquareNotation) -> tuple[bytes | None, tuple[str, ...]]:
+    """The squares as a FEN lists them (by number in a numeric notation, else by index)
+    with their names; (None, ()) where a name is not ASCII or a square is past 63."""
+    every = notation.names
+    squares = sorted(every) if isinstance(every, dict) else list(range(len(every)))
+    if notation.numbering:
+        squares.sort(key=notation.numbering.by_square.__getitem__)
+    names = tuple(every[square] for square in squares)
+    if any(square >= MAX_SQUARES for square in squares) or not all(map(str.isascii, names)):
+        return None, ()
+    return bytes(squares), names
+
+
+_fen_order = ByIdentity(_order)
+
+
 __all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineReplay", "NativeRules", "available",
-           "main_line_tokens", "rules_for"]
+           "fast_position_fen", "main_line_tokens", "rules_for", "written_squares"]

@@ -20,6 +20,7 @@ from replay import inference, native
 from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
 from replay.endings import crowned_side, decide
+from replay.identity import ByIdentity
 from replay.move import Move
 from replay.movegen import WHITE
 from replay.numbering import MoveNumbering
@@ -116,10 +117,13 @@ class ReplayedGame:
     # class attribute to fall back on).
     _tree: Variation | None = field(default_factory=lambda: None, init=False, repr=False)
     # ``moves`` and ``positions``. A main line the native core replayed whole keeps its move
-    # tokens instead (``_replay_native``), made into moves and positions when first asked.
+    # tokens or its run of moves instead (``_replay_native``), made into moves and positions
+    # when first asked.
     _moves: list[Move] = field(default_factory=list, init=False, repr=False)
     _positions: list[Position] = field(default_factory=list, init=False, repr=False)
-    _tokens: list[str] | None = field(default_factory=lambda: None, init=False, repr=False)
+    _tokens: list[str] | str | None = field(default_factory=lambda: None, init=False,
+                                            repr=False)
+    _native_plies: int = field(default_factory=lambda: 0, init=False, repr=False)
     # Whether the side to move in ``final`` has a legal move, where the native core told.
     _moves_left: bool = field(default_factory=lambda: False, init=False, repr=False)
 
@@ -167,7 +171,7 @@ class ReplayedGame:
     @property
     def plies(self) -> int:
         """How many plies of the main line replay."""
-        return len(self._moves) if self._tokens is None else len(self._tokens)
+        return len(self._moves) if self._tokens is None else self._native_plies
 
     def final_board(self) -> Board:
         """A new board in the position the main line replays to."""
@@ -201,10 +205,33 @@ class ReplayedGame:
         return self._tree
 
 
-@lru_cache(maxsize=1024)
 def _numbering(fen: str | None, variant: Variant) -> MoveNumbering:
-    """``MoveNumbering.of``, kept: games start mostly from the same few set-ups."""
+    """``MoveNumbering.of``, kept: games start mostly from the same few set-ups, most from
+    the variant's own (found by the variant's identity: its hash is slow)."""
+    return _numbering_from_start(variant) if fen is None else _numbering_from(fen, variant)
+
+
+@lru_cache(maxsize=1024)
+def _numbering_from(fen: str | None, variant: Variant) -> MoveNumbering:
     return MoveNumbering.of(fen, variant)
+
+
+def _start_numbering(variant: Variant) -> MoveNumbering:
+    return MoveNumbering.of(None, variant)
+
+
+_numbering_from_start = ByIdentity(_start_numbering)
+
+# The main line as the reader kept it: one run of moves (``Line.move_run``), its move tokens
+# (``Game.main_line_tokens``), or None (the plies are needed).
+MainLine = list[str] | str | None
+
+
+def main_line(game: Game) -> MainLine:
+    """A game's main line as the native replay and the inference read it, without the plies:
+    its run of moves where the reader kept one, else its move tokens, else None."""
+    run = game.moves.move_run()
+    return run if run is not None else game.main_line_tokens()
 
 
 def game_variant(game: Game, default: Variant | None = None,
@@ -216,7 +243,7 @@ def game_variant(game: Game, default: Variant | None = None,
     told = told_variant(game, default, override, rules=rules)
     if told is not None:
         return told
-    tokens = game.main_line_tokens()
+    tokens = main_line(game)
     return _replay_inferred(game, inference.candidates(game, tokens=tokens), rules,
                             tokens).variant
 
@@ -239,7 +266,7 @@ def _chosen_variant(game: Game, default: Variant | None, override: Variant | Non
     """The variant the user or the GameType tag decides, and which of them decided."""
     if override is not None:
         return override, OPTION
-    gametype = game.gametype
+    gametype = game.gametype if game.tags.get("GameType") else None  # no lookup untagged
     if gametype is not None:
         try:
             return get_variant(gametype.number), TAG
@@ -289,7 +316,7 @@ def replay_game(game: Game, default: Variant | str | None = None,
     if isinstance(override, str):
         override = get_variant(override)
     variant, source = _chosen_variant(game, default, override)
-    tokens = game.main_line_tokens()  # read once: inference and the replays share them
+    tokens = main_line(game)  # read once: inference and the replays share them
     if variant is None:
         guess = inference.candidates(game, tokens=tokens)
         if guess.silent and follow is not None:
@@ -309,7 +336,7 @@ def replay_game(game: Game, default: Variant | str | None = None,
 
 
 def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = None,
-                     tokens: list[str] | None = None) -> ReplayedGame:
+                     tokens: MainLine = None) -> ReplayedGame:
     """Replay under the most usual candidate; only where it fails, under the others: the
     first that replays to the end wins, else the one that goes furthest."""
     best: ReplayedGame | None = None
@@ -338,7 +365,7 @@ def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = N
 
 
 def _replay_shown(game: Game, guess: inference.Guess, shown: Variant, rules: Rules | None,
-                  tokens: list[str] | None = None) -> ReplayedGame:
+                  tokens: MainLine = None) -> ReplayedGame:
     """Replay under the variant its file's games show; the game leaves it only where the
     evidence excludes it: the squares written are not on its board, or it does not replay
     to the end there while another variant does. The note says which."""
@@ -383,7 +410,7 @@ def _first_mover_bottom_note(game: Game) -> Problem:
 
 
 def _replay_followed(game: Game, follow: Variant, rules: Rules | None,
-                     tokens: list[str] | None = None) -> ReplayedGame:
+                     tokens: MainLine = None) -> ReplayedGame:
     """A record that tells nothing, replayed under the variant of its file's other games."""
     replayed = _replay(game, with_rules(follow, rules), tokens)
     replayed.variant_source = INFERRED
@@ -397,9 +424,9 @@ def _replay_followed(game: Game, follow: Variant, rules: Rules | None,
     return replayed
 
 
-def _replay(game: Game, variant: Variant, tokens: list[str] | None = None) -> ReplayedGame:
-    """Replay under ``variant``; ``tokens``: the main line's move tokens, if the caller read
-    them (``Game.main_line_tokens``)."""
+def _replay(game: Game, variant: Variant, tokens: MainLine = None) -> ReplayedGame:
+    """Replay under ``variant``; ``tokens``: the main line's run or move tokens, if the caller
+    read them (``main_line``)."""
     start, problem = _start_position(game, variant)
     replayed = ReplayedGame(game, variant, start)
     if (ignored := _ignored_gametype(game)) is not None:  # told, not silently passed over
@@ -415,8 +442,9 @@ def _replay(game: Game, variant: Variant, tokens: list[str] | None = None) -> Re
     return replayed
 
 
-def _replay_native(replayed: ReplayedGame, tokens: list[str] | None = None) -> bool:
-    """Replay the main line on the native core from its move tokens, nothing made per ply,
+def _replay_native(replayed: ReplayedGame, tokens: MainLine = None) -> bool:
+    """Replay the main line on the native core from its run or move tokens, nothing made per
+    ply,
     where the reference would find exactly what the core finds: every move one legal move
     with nothing to note but the draws met before the last move, the numbers written as the
     numbering counts. False, nothing done, otherwise: the game is Python's
@@ -425,17 +453,18 @@ def _replay_native(replayed: ReplayedGame, tokens: list[str] | None = None) -> b
     if rules is None or not rules.replays:
         return False
     if tokens is None:
-        tokens = replayed.game.main_line_tokens()
+        tokens = main_line(replayed.game)
     if not tokens:
         return False
     checked = rules.check_line(replayed.start, tokens, replayed.numbering)
-    if checked is None or checked.stop != "end":
+    if checked is None or checked.stop != "end" or not checked.plies:
         return False
+    plies = checked.plies
     replayed._tokens = tokens
-    replayed.known_plies = len(tokens)
+    replayed._native_plies = replayed.known_plies = plies
     replayed.draws = [DrawClaim(*native.DRAW_CLAIMS[code], ply) for code, ply in checked.claims]
     for claim in replayed.draws:  # met before the last move: told where, as the reference does
-        if claim.ply < len(tokens):
+        if claim.ply < plies:
             index = claim.ply - 1
             turn = replayed.start.turn if index % 2 == 0 else 1 - replayed.start.turn
             _note_draws(replayed, [claim], _main_line_record(replayed.game, index),
@@ -456,6 +485,8 @@ def _ignored_gametype(game: Game) -> str | None:
     """Why the game's GameType tag is ignored (unreadable, or a type of no variant known
     here), or None."""
     text = game.tags.get("GameType")
+    if not text:
+        return None
     reason = gametype_problem(text)
     if reason is None and game.gametype is not None:
         try:

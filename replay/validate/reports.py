@@ -14,8 +14,9 @@ from pdn.chunks import Chunk, block_chunks
 from pdn.model import Game
 from pdn.reader import parse_chunks
 from replay.agreement import agree_file, agree_with
-from replay.board import position_fen
+from replay.board import Position
 from replay.choice import RulesChoice
+from replay.identity import ByIdentity
 from replay.inference import (
     ENGLISH_FIRST_MOVER_BOTTOM,
     keyed_variant,
@@ -23,6 +24,7 @@ from replay.inference import (
     standard_players,
     variant_key,
 )
+from replay.native import fast_position_fen
 from replay.replayer import (
     UNREADABLE,
     Problem,
@@ -170,33 +172,39 @@ def report_game(game: Game, default: Variant | None = None, override: Variant | 
     ``follow`` is the variant of a record that tells nothing, ``shown`` the variant its
     file's games show (``replay_game``)."""
     replayed = replay_game(game, default, override, rules=rules, follow=follow, shown=shown)
-    notation = standard_form(replayed.variant).gametype.notation
-    white, black = standard_players(game.tags, replayed.variant)
+    variant = replayed.variant
+    tags = game.tags
+    white, black = standard_players(tags, variant)
     # What the reader found is an error only when it left nothing to replay; in a readable
     # record it is a PDN slip, reported as a warning (a '-' lost move is reported once, by
     # the replayer, as lost moves).
-    reading = [Problem(d.code, d.message, d.line, d.column) for d in game.diagnostics
-               if d.code != "lost-move"]
-    unreadable = replayed.status == UNREADABLE
-    errors = (reading if unreadable else []) + replayed.errors
-    warnings = ([] if unreadable else reading) + replayed.warnings
+    status = replayed.status
+    errors = [p.as_dict() for p in replayed.errors]
+    warnings = [p.as_dict() for p in replayed.warnings]
+    if game.diagnostics:
+        reading = [Problem(d.code, d.message, d.line, d.column).as_dict()
+                   for d in game.diagnostics if d.code != "lost-move"]
+        if status == UNREADABLE:
+            errors = reading + errors
+        else:
+            warnings = reading + warnings
     report = GameReport(
         file=game.source,
         game=game.index,
         line=game.line,
         white=white,
         black=black,
-        variant=replayed.variant.name,
+        variant=variant.name,
         plies=replayed.plies,
-        status=replayed.status,
-        errors=[p.as_dict() for p in errors],
-        warnings=[p.as_dict() for p in warnings],
+        status=status,
+        errors=errors,
+        warnings=warnings,
         result=game.headers_result,
         result_check=replayed.result_check,
         result_note=replayed.result_note,
-        final_fen=position_fen(replayed.final or replayed.start, notation),
-        event=game.tags.get("Event"),
-        date=game.tags.get("Date"),
+        final_fen=_fen(replayed.final or replayed.start, variant),
+        event=tags.get("Event"),
+        date=tags.get("Date"),
         draws=[{"rule": c.rule, "description": c.description, "ply": c.ply}
                for c in replayed.draws],
         error_fens=_error_fens(replayed),
@@ -242,8 +250,17 @@ def _suggestions(game: Game, default: Variant | None, override: Variant | None,
 def _error_fens(replayed: ReplayedGame) -> list[str]:
     if not replayed.errors or replayed.final is None:
         return []
-    notation = standard_form(replayed.variant).gametype.notation
-    return [position_fen(replayed.final, notation)]
+    return [_fen(replayed.final, replayed.variant)]
+
+
+def _fen(position: Position, variant: Variant) -> str:
+    """The position's FEN in the variant's standard notation (``position_fen``, in C where
+    the native core is here)."""
+    return fast_position_fen(position, _standard_notation(variant))
+
+
+# The notation a report writes a variant's FENs in, kept per variant object (replay.identity).
+_standard_notation = ByIdentity(lambda variant: standard_form(variant).gametype.notation)
 
 
 def report_games(games: Iterable[Game], default: Variant | None = None,

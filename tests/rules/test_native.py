@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -21,9 +22,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdn import compiled
+from pdn.fen import parse_fen
 from pdn.reader import read_games
 from replay import native
-from replay.board import Board, Position, RestrictedPosition, for_variant, start_position
+from replay.board import (
+    Board,
+    Position,
+    RestrictedPosition,
+    for_variant,
+    position_from_setup,
+    start_position,
+)
 from replay.move import Move
 from replay.movegen import WHITE, generator_for
 from replay.native import MAX_SQUARES, available, main_line_tokens, rules_for
@@ -453,3 +462,146 @@ def test_draws_met_before_the_last_move_are_told_without_the_plies(
     with monkeypatch.context() as patch:
         patch.setattr(native, "rules_for", lambda variant: None)
         assert validate_rows([next(read_games(text))]) == rows
+
+
+# The reader's split of a plain run into move tokens (pdn.plain's _RECORDS), the reference
+# the native core's own split follows (Line.move_run).
+RUN_SPLIT = re.compile(r"(?:[0-9]+\.+[ \t\n]*)?[^ \t\n]+")
+
+# Pieces of move runs: records of every shape the core reads or refuses, numbers, blanks,
+# and what hostile text holds (NUL, other blanks, non-ASCII, a lone surrogate).
+RUN_PIECES = st.sampled_from([
+    "11-15", "23x14", "26x17x10x1", "c3-d4", "b6:d4", "c3d4", "h2:c7:a5:e1", "32-28", "19-23",
+    "1.", "2...", "12.", "1. ", "3... ", "0.", "007.", "1..", ".", "..", " ", "\t", "\n", "\r",
+    "\x00", "\x0b", "\f", "\u00a0", "\u3000", "ё", "×", "\ud800", "\U0001f600", "x", "-", ":",
+    "!", "?", "*", "(", ")", "99999999999.", "1-0", "11-15!", "15x24*",
+])
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> str:
+    """A run of moves as a record may hold one, and any text besides."""
+    if draw(st.booleans()):
+        return draw(st.text(max_size=60))
+    return "".join(draw(st.lists(RUN_PIECES, max_size=30)))
+
+
+@pytest.mark.parametrize("name", ["english", "russian", "international", "turkish"])
+@settings(max_examples=150, deadline=None)
+@given(run=runs())
+def test_a_run_of_text_is_checked_as_its_split_tokens(name: str, run: str):
+    """``check`` and ``replay`` given one run of text (``Line.move_run``) answer exactly as
+    given the tokens the reader splits it into; any text, none crashes."""
+    from replay.numbering import MoveNumbering
+
+    variant = get_variant(name)
+    rules, start = rules_for(variant), start_position(variant)
+    numbering = MoveNumbering.of(None, variant)
+    tokens = RUN_SPLIT.findall(run)
+    assert rules.check_line(start, run, numbering) == rules.check_line(start, tokens, numbering)
+    line, split = rules.replay_line(start, run), rules.replay_line(start, tokens)
+    assert (line.stop, line.final, [fields(m) for m in line.moves]) == (
+        split.stop, split.final, [fields(m) for m in split.moves])
+
+
+def test_a_huge_hostile_run_is_checked_within_its_bounds():
+    """Long texts of every kind: blanks only, one endless token, endless numbers, NUL and
+    surrogates, kings shuffling 200,000 plies (a line far past any game): answered as their
+    split tokens are, never a crash."""
+    from replay.numbering import MoveNumbering
+
+    variant = get_variant("english")
+    rules, start = rules_for(variant), start_position(variant)
+    numbering = MoveNumbering.of(None, variant)
+    for run in (" " * 1_000_000, "1" * 1_000_000, "1." * 500_000, "\x00\ud800" * 100_000,
+                "11-15" + "x15" * 200_000, "ё" * 300_000):
+        checked = rules.check_line(start, run, numbering)
+        assert checked == rules.check_line(start, RUN_SPLIT.findall(run), numbering)
+    fen = "B:WK29:BK4"
+    kings = position_from_setup(parse_fen(fen, variant.gametype.notation))
+    shuffle = "4-8 29-25 8-4 25-29\n" * 50_000
+    checked = rules.check_line(kings, shuffle, MoveNumbering.of(fen, variant))
+    assert (checked.stop, checked.plies, checked.final) == ("end", 200_000, kings)
+
+
+@settings(max_examples=300, deadline=None)
+@given(run=runs(), plies=st.integers(0, 20))
+def test_the_written_squares_of_a_run_are_the_inferences(run: str, plies: int):
+    """What the native core reads of a run's first records (``written_squares``) is what
+    ``replay.inference`` reads from their tokens, or None where a record is not of the
+    reader's plain shape; any text, none crashes."""
+    from replay.inference import _token_squares
+
+    read = native.written_squares(run, plies)
+    tokens = RUN_SPLIT.findall(run)[:plies]
+    if read is None:
+        assert not all(PLAIN_RECORD.fullmatch(token) for token in tokens)
+        return
+    assert all(PLAIN_RECORD.fullmatch(token) for token in tokens)
+    squares = [_token_squares(token) for token in tokens]
+    assert read == (max((s.highest_number for s in squares), default=0),
+                    max((s.widest_file for s in squares), default=-1),
+                    max((s.highest_rank for s in squares), default=0),
+                    squares[0].first_move if squares else None)
+
+
+# One record of the reader's plain shape (pdn.plain's _RECORD, whole).
+PLAIN_RECORD = re.compile(r"(?:[1-9][0-9]{0,2}\.(?:\.\.)?[ \t\n]*)?"
+                          r"(?:[1-9][0-9]?(?:[-x][1-9][0-9]?)+|[a-h][1-8](?:[-x:][a-h][1-8])+)")
+
+
+def test_plain_runs_of_real_archives_are_split_as_the_reader_splits_them():
+    """``Line.move_run`` of a plain game is the text its ``move_tokens`` are split from."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not present")
+    seen = 0
+    for path in data_files():
+        for game in itertools.islice(read_games(path), SAMPLE):
+            run = game.moves.move_run()
+            if run is not None:
+                assert RUN_SPLIT.findall(run) == game.main_line_tokens(), game.line
+                seen += 1
+    assert seen > 100
+
+
+FEN_NOTATIONS = [*NATIVE, *(v for v in VARIANTS if rules_for(v) is None)]
+
+
+@pytest.mark.parametrize("variant", FEN_NOTATIONS, ids=lambda v: v.name)
+@CASES
+@given(data=st.data())
+def test_the_native_fen_is_the_references(variant: Variant, data: st.DataObject):
+    """``fast_position_fen`` writes what ``position_fen`` writes, in the variant's notation
+    and in English's as online sites write it, on any placement of pieces."""
+    from replay.board import position_fen
+    from replay.inference import ENGLISH_FIRST_MOVER_BOTTOM
+
+    squares = variant.geometry.playable
+    pieces = data.draw(st.lists(st.sampled_from("..wWbB"), min_size=len(squares),
+                                max_size=len(squares)))
+    white = black = kings = 0
+    for square, piece in zip(squares, pieces, strict=True):
+        white |= (piece in "wW") << square
+        black |= (piece in "bB") << square
+        kings |= (piece in "WB") << square
+    position = Position(white, black, kings, data.draw(st.sampled_from((0, 1))))
+    notations = [variant.gametype.notation]
+    if variant.name == "english":
+        notations.append(ENGLISH_FIRST_MOVER_BOTTOM.gametype.notation)
+    for notation in notations:
+        assert native.fast_position_fen(position, notation) == position_fen(position, notation)
+
+
+def test_the_native_fen_refuses_what_is_no_table():
+    """A piece off the squares given, a bad table: None or an error, never a crash."""
+    fen = native._module().fen
+    assert fen(1 << 40, 0, 0, 0, bytes([0, 1]), ("1", "2")) is None
+    assert fen(1, 2, 1, 1, bytes([0, 1]), ("1", "2")) == "B:WK1:B2"
+    assert fen(-1, 0, 0, 0, b"", ()) is None  # every bit set: none on the squares given
+    for args in ((0, 0, 0, 0, bytes([0]), ("1", "2")), (0, 0, 0, 0, bytes([70]), ("1",)),
+                 (0, 0, 0, 0, bytes([0]), ("ё",)), (0, 0, 0, 0, bytes([0]), (1,)),
+                 (0, 0, 0, 0, "01", ("1", "2"))):
+        with pytest.raises((ValueError, TypeError, OverflowError)):
+            fen(*args)
+    with pytest.raises(TypeError):
+        native._module().written_squares(b"11-15", 3)
