@@ -36,7 +36,7 @@ def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
     """Print an error in red to stderr and exit with ``code``."""
     from rich.markup import escape
 
-    stderr_console().print(f"[red]error:[/red] {escape(message)}")
+    stderr_console().print(f"[red]error:[/red] {escape(for_people(message))}")
     sys.exit(code)
 
 
@@ -130,6 +130,20 @@ def escape_controls(text: str) -> str:
     return _CONTROLS.sub(lambda match: match.group().encode("unicode_escape").decode(), text)
 
 
+def for_people(text: str) -> str:
+    r"""A message as stderr shows it: the bytes of a file name that are not UTF-8 (which
+    Python holds as lone surrogates, shown ``\udcff`` by stderr) written as ``\xff``, as
+    ``replay.run.partitions.shown_name`` writes them in reports.
+
+    >>> for_people("cannot start '/tmp/\udcffeng'")
+    "cannot start '/tmp/\\xffeng'"
+    """
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate no file name makes: left to stderr's own escape
+        return text
+
+
 def write_out(text: str, stream=None) -> None:
     """Write data to stdout (or ``stream``) as it is, save that on a terminal its control
     characters are shown escaped (``\x1b``) rather than obeyed: escapes in a tag must not
@@ -143,6 +157,8 @@ def echo(text: str, err: bool = False, **style: object) -> None:
     rule of ``write_out``: its control characters escaped on a terminal only."""
     import typer
 
+    if err:
+        text = for_people(text)
     if _is_terminal(sys.stderr if err else sys.stdout):
         text = escape_controls(text)
     if style:

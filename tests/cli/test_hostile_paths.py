@@ -59,6 +59,27 @@ def test_a_file_name_not_in_utf8_is_read_and_shown_escaped(paths, tmp_path, comm
     assert "\udcff" not in result.output
 
 
+@pytest.mark.parametrize("command", READERS)
+def test_a_missing_file_named_not_in_utf8_is_an_error_with_the_bytes_escaped(paths, tmp_path,
+                                                                             command):
+    name = os.fsdecode(bytes(tmp_path) + b"/\xff\xfe.pdn")
+    result = invoke(command, CASES[command][0], paths, good=name)
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "\\xff\\xfe.pdn" in result.output and "\udcff" not in result.output
+
+
+@pytest.mark.parametrize("command", ["analyse", "match"])
+def test_an_engine_named_not_in_utf8_is_an_error_with_the_bytes_escaped(paths, tmp_path,
+                                                                        command):
+    engine = os.fsdecode(bytes(tmp_path) + b"/\xffengine")
+    arguments = {"analyse": ["{good_intl}", "--engine-cmd", engine, "-o", "{out}.pdn"],
+                 "match": [f"hub:{engine}", "random:1", "-o", "{out}.pdn"]}[command]
+    result = runner.invoke(app, [command, *(part.format_map(paths) for part in arguments)])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code != ExitCode.OK
+    assert "\\xffengine" in result.output and "\udcff" not in result.output, result.output
+
+
 @pytest.mark.parametrize("command", sorted({*READERS, "analyse", "search", "explore"}))
 def test_a_name_component_too_long_is_an_error_naming_it(paths, tmp_path, command):
     arguments = CASES[command][0]
