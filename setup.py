@@ -38,7 +38,8 @@ def native_flags() -> list[str]:
     return flags
 
 
-NATIVE = Extension("replay._native", ["replay/_native.c"], depends=["replay/_search.c"],
+NATIVE = Extension("replay._native", ["replay/_native.c"],
+                   depends=["replay/_search.c", "replay/_positions.c"],
                    extra_compile_args=native_flags())
 
 

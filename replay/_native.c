@@ -1222,6 +1222,7 @@ static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
 }
 
 #include "_search.c"
+#include "_positions.c"
 
 static PyMethodDef Rules_methods[] = {
     {"routes", (PyCFunction)Rules_routes, METH_VARARGS,
@@ -1238,6 +1239,7 @@ static PyMethodDef Rules_methods[] = {
      "(plies, final "
      "position, stop, draw claims)"},
     {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
+    {"index", (PyCFunction)Rules_index, METH_VARARGS, "a line's database rows (replay/_positions.c)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,18 +21,14 @@ from pathlib import Path
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
-from replay.archive.walk import walk_main_line
-from replay.database.keys import PositionRow, coder, position_hash
 from replay.database.lock import index_lock
 from replay.database.planes import update_planes
 from replay.database.played import MovesPlayed, facts_of, refresh_latest, remove_games
+from replay.database.rows import line_rows, moves_text
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.draws import Material
-from replay.move import Move
-from replay.openings import fmjd_ballot, opening_of
 from replay.replayer import UNKNOWN, normalise_result
 from replay.run.partitions import shown_name
-from replay.variants import Variant
 
 Note = Callable[[str], None]
 UNREADABLE = "unreadable"
@@ -59,7 +55,7 @@ class GameEntry:
     material: tuple[int, int, int, int] | None = None
     outcome: str = UNKNOWN  # the Result tag read in the game's variant (white, black...)
     keys: list[int] = field(default_factory=list)  # the key at each ply, from the start
-    new_positions: list[tuple[int, PositionRow]] = field(default_factory=list)
+    new_positions: list[tuple] = field(default_factory=list)  # rows.LineRows.rows
 
 
 _SEEN: dict[str, set[int]] = {}  # per run: the keys this process already described
@@ -90,23 +86,14 @@ class IndexTask:
         entry = GameEntry(record.line, game_text(record), dict(record.tags), day, record.error)
         if record.game is None:
             return entry
-        choice = self.settings.choice
-        line = walk_main_line(record.game, choice.default, choice.override, rules=choice.rules)
+        line = line_rows(record.game, self.settings.choice, seen)
         variant = line.variant
         entry.variant, entry.status = variant.name, line.status
         entry.outcome = normalise_result(record.tags.get("Result"), variant)
-        entry.moves = moves_text(line.moves, variant)
+        entry.moves = line.moves
         entry.material = tuple(Material.of(line.final))
-        named = opening_of(line.positions, variant)
-        entry.opening = named.name if named is not None else None
-        entry.ballot = fmjd_ballot(variant, line.positions, line.moves)
-        rows = coder(variant)
-        for position in line.positions:
-            key = position_hash(position, variant)
-            entry.keys.append(key)
-            if key not in seen:
-                seen.add(key)
-                entry.new_positions.append((key, rows.row(position)))
+        entry.opening, entry.ballot = line.opening, line.ballot
+        entry.keys, entry.new_positions = line.keys, line.rows
         return entry
 
 
@@ -128,13 +115,6 @@ def day_span(parts: DateParts) -> tuple[int | None, int | None]:
     if span is None:
         return None, None
     return tuple(year * 10000 + month * 100 + day for year, month, day in span)
-
-
-def moves_text(moves: list[Move], variant: Variant) -> str:
-    """The moves in numeric notation, every landing square of a capture: ``9x18x27``."""
-    names = variant.gametype.notation.numbers
-    return " ".join(("x" if move.captures else "-").join(
-        names[square] for square in (move.origin, *move.path)) for move in moves)
 
 
 @dataclass
@@ -252,8 +232,7 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
             "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
             "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
             "black_men_count, black_kings_count, fen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((key, row.variant, row.turn, row.white_men, row.white_kings, row.black_men,
-              row.black_kings, *row.counts, row.fen) for key, row in entry.new_positions))
+            entry.new_positions)
         connection.executemany("INSERT OR IGNORE INTO game_positions VALUES (?, ?, ?)",
                                ((key, game_id, ply) for ply, key in enumerate(entry.keys)))
         played.add(facts_of(game_id, entry.outcome, entry.tags, entry.date[1]), entry.keys,
