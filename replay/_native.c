@@ -1240,6 +1240,7 @@ static PyMethodDef Rules_methods[] = {
      "position, stop, draw claims)"},
     {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
     {"index", (PyCFunction)Rules_index, METH_VARARGS, "a line's database rows (replay/_positions.c)"},
+    {"tally", (PyCFunction)Rules_tally, METH_NOARGS | METH_STATIC, "a new Tally (replay/_positions.c)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -340,3 +340,185 @@ done:
     Py_XDECREF(rows);
     return result;
 }
+
+/* ---- the explorer's table (replay/database/played.py): each (position, next position)
+ * step of every game, added up in memory and given back sorted for one upsert ---- */
+
+typedef struct {
+    int64_t key, next;
+    PyObject *move;                     /* the first game's move text; NULL: a free slot */
+    int32_t games, white_wins, draws, black_wins, rated, latest_day;
+    int64_t rating_sum, latest_game, last_game;
+} Step;
+
+typedef struct {
+    PyObject_HEAD
+    Step *slots;
+    size_t cap, count;                  /* cap: a power of two */
+    PyObject *texts;                    /* move text -> one str shared by its steps */
+} TallyObject;
+
+static size_t step_slot(const Step *slots, size_t cap, int64_t key, int64_t next) {
+    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL ^ (uint64_t)next * 0xC2B2AE3D27D4EB4FULL;
+    size_t i = (size_t)(h ^ h >> 29) & (cap - 1);
+    while (slots[i].move && (slots[i].key != key || slots[i].next != next)) i = (i + 1) & (cap - 1);
+    return i;
+}
+
+static int tally_grow(TallyObject *t) {
+    size_t cap = t->cap ? t->cap * 2 : 1024;
+    Step *slots = PyMem_Calloc(cap, sizeof(Step));
+    if (!slots) { PyErr_NoMemory(); return -1; }
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slots[i].move) {
+            const Step *s = &t->slots[i];
+            slots[step_slot(slots, cap, s->key, s->next)] = *s;
+        }
+    PyMem_Free(t->slots);
+    t->slots = slots; t->cap = cap;
+    return 0;
+}
+
+static void tally_clear(TallyObject *t) {
+    for (size_t i = 0; i < t->cap; i++) Py_CLEAR(t->slots[i].move);
+    PyMem_Free(t->slots);
+    t->slots = NULL; t->cap = t->count = 0;
+    if (t->texts) PyDict_Clear(t->texts);
+}
+
+static PyObject *Tally_new(PyTypeObject *type, PyObject *Py_UNUSED(args),
+                           PyObject *Py_UNUSED(kw)) {
+    TallyObject *t = (TallyObject *)type->tp_alloc(type, 0);
+    if (!t) return NULL;
+    t->texts = PyDict_New();
+    if (!t->texts) { Py_DECREF(t); return NULL; }
+    return (PyObject *)t;
+}
+
+static void Tally_dealloc(TallyObject *t) {
+    tally_clear(t);
+    Py_XDECREF(t->texts);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static int is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+           || (c >= 0x1c && c <= 0x1f);
+}
+
+/* The shared str of a move text. */
+static PyObject *move_word(TallyObject *t, const char *s, Py_ssize_t n) {
+    PyObject *word = PyUnicode_DecodeUTF8(s, n, "strict");
+    if (!word) return NULL;
+    PyObject *shared = PyDict_SetDefault(t->texts, word, word);
+    Py_XINCREF(shared);
+    Py_DECREF(word);
+    return shared;
+}
+
+/* add(keys, moves, outcome, rated, rating_sum, day, game_id): one game's steps, each once
+ * (the first move that makes it); outcome 1 White won, 2 a draw, 3 Black won, else 0;
+ * ``moves``: the moves text, words split as str.split() splits ASCII text. */
+static PyObject *Tally_add(TallyObject *t, PyObject *args) {
+    PyObject *keys, *moves;
+    int outcome, rated;
+    long long rating_sum, day, game_id;
+    if (!PyArg_ParseTuple(args, "O!UiiLLL", &PyList_Type, &keys, &moves, &outcome, &rated,
+                          &rating_sum, &day, &game_id)) return NULL;
+    Py_ssize_t len, nkeys = PyList_GET_SIZE(keys);
+    const char *text = PyUnicode_AsUTF8AndSize(moves, &len);
+    if (!text) return NULL;
+    Py_ssize_t at = 0;
+    int64_t key = 0;
+    if (nkeys) {
+        key = PyLong_AsLongLong(PyList_GET_ITEM(keys, 0));
+        if (key == -1 && PyErr_Occurred()) return NULL;
+    }
+    for (Py_ssize_t ply = 0; ply + 1 < nkeys; ply++) {
+        while (at < len && is_blank(text[at])) at++;
+        if (at >= len) break;
+        Py_ssize_t start = at;
+        while (at < len && !is_blank(text[at])) at++;
+        int64_t next = PyLong_AsLongLong(PyList_GET_ITEM(keys, ply + 1));
+        if (next == -1 && PyErr_Occurred()) return NULL;
+        if ((t->count + 1) * 10 > t->cap * 7 && tally_grow(t) < 0) return NULL;
+        Step *s = &t->slots[step_slot(t->slots, t->cap, key, next)];
+        if (!s->move) {
+            PyObject *word = move_word(t, text + start, at - start);
+            if (!word) return NULL;
+            memset(s, 0, sizeof *s);
+            s->key = key; s->next = next; s->move = word;
+            s->latest_day = (int32_t)day; s->latest_game = game_id; s->last_game = game_id - 1;
+            t->count++;
+        }
+        key = next;
+        if (s->last_game == game_id && s->games) continue;   /* a step the game repeats */
+        s->last_game = game_id;
+        s->games++;
+        s->white_wins += outcome == 1; s->draws += outcome == 2; s->black_wins += outcome == 3;
+        s->rated += rated; s->rating_sum += rating_sum;
+        if (day > s->latest_day || (day == s->latest_day && game_id > s->latest_game)) {
+            s->latest_day = (int32_t)day; s->latest_game = game_id;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
+static int step_order(const void *a, const void *b) {
+    const Step *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->next != y->next) return x->next < y->next ? -1 : 1;
+    return 0;
+}
+
+/* rows(): the steps as position_moves rows, sorted by (position, next position); emptied */
+static PyObject *Tally_rows(TallyObject *t, PyObject *Py_UNUSED(ignored)) {
+    size_t n = 0;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slots[i].move) t->slots[n++] = t->slots[i];
+    for (size_t i = n; i < t->cap; i++) t->slots[i].move = NULL;
+    qsort(t->slots, n, sizeof(Step), step_order);
+    PyObject *rows = PyList_New((Py_ssize_t)n);
+    if (!rows) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const Step *s = &t->slots[i];
+        PyObject *row = Py_BuildValue("LLOiiiiiLiL", (long long)s->key, (long long)s->next,
+                                      s->move, s->games, s->white_wins, s->draws,
+                                      s->black_wins, s->rated, (long long)s->rating_sum,
+                                      s->latest_day, (long long)s->latest_game);
+        if (!row) { Py_DECREF(rows); tally_clear(t); return NULL; }
+        PyList_SET_ITEM(rows, (Py_ssize_t)i, row);
+    }
+    tally_clear(t);
+    return rows;
+}
+
+static Py_ssize_t Tally_len(TallyObject *t) { return (Py_ssize_t)t->count; }
+
+static PyMethodDef Tally_methods[] = {
+    {"add", (PyCFunction)Tally_add, METH_VARARGS,
+     "add(keys, moves, outcome, rated, rating_sum, day, game_id): one game's steps"},
+    {"rows", (PyCFunction)Tally_rows, METH_NOARGS,
+     "rows(): the position_moves rows, sorted, and the tally emptied"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods Tally_sequence = {.sq_length = (lenfunc)Tally_len};
+
+static PyTypeObject TallyType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "replay._native.Tally",
+    .tp_basicsize = sizeof(TallyObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The moves played from each position, added up (replay/database/played.py).",
+    .tp_new = Tally_new,
+    .tp_dealloc = (destructor)Tally_dealloc,
+    .tp_methods = Tally_methods,
+    .tp_as_sequence = &Tally_sequence,
+};
+
+/* tally(): a new, empty Tally (its type made ready the first time) */
+static PyObject *Rules_tally(PyObject *Py_UNUSED(cls), PyObject *Py_UNUSED(ignored)) {
+    if (!(TallyType.tp_flags & Py_TPFLAGS_READY) && PyType_Ready(&TallyType) < 0) return NULL;
+    return PyObject_CallNoArgs((PyObject *)&TallyType);
+}

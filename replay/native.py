@@ -296,5 +296,12 @@ def index_line(rules: NativeRules, position: Position, texts: Sequence[str], lay
     return plies, Position(white, black, kings, turn), keys, rows, moves
 
 
+def tally() -> object | None:
+    """An empty tally of the moves played from each position (``replay/_positions.c``,
+    ``replay.database.played``), or None where the native core is not used."""
+    module = _module()
+    return module.Rules.tally() if module is not None else None
+
+
 __all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineReplay", "NativeRules", "available",
-           "index_line", "main_line_tokens", "rules_for"]
+           "index_line", "main_line_tokens", "rules_for", "tally"]

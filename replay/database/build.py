@@ -23,7 +23,7 @@ from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
 from replay.database.lock import index_lock
 from replay.database.planes import update_planes
-from replay.database.played import MovesPlayed, facts_of, refresh_latest, remove_games
+from replay.database.played import facts_of, moves_played, refresh_latest, remove_games
 from replay.database.rows import line_rows, moves_text
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.draws import Material
@@ -214,7 +214,7 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
     file_id = connection.execute(
         "INSERT INTO files (path, sha256, size, games, indexed_at) VALUES (?, ?, ?, 0, ?)",
         (path, digest, size, stamp)).lastrowid
-    games, played = 0, MovesPlayed(connection)
+    games, played = 0, moves_played(connection)
     for item in run_task([source], task, jobs=settings.jobs, encoding=settings.encoding,
                          progress=settings.progress):
         entry: GameEntry = item.result
@@ -235,8 +235,8 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
             entry.new_positions)
         connection.executemany("INSERT OR IGNORE INTO game_positions VALUES (?, ?, ?)",
                                ((key, game_id, ply) for ply, key in enumerate(entry.keys)))
-        played.add(facts_of(game_id, entry.outcome, entry.tags, entry.date[1]), entry.keys,
-                   entry.moves.split())
+        played.add_text(facts_of(game_id, entry.outcome, entry.tags, entry.date[1]),
+                        entry.keys, entry.moves)
         summary.positions += len(entry.keys)
     played.flush()
     connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
