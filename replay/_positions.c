@@ -356,6 +356,8 @@ typedef struct {
     Step *slots;
     size_t cap, count;                  /* cap: a power of two */
     PyObject *texts;                    /* move text -> one str shared by its steps */
+    int reading;                        /* slots sorted, ``given`` of them read by rows() */
+    size_t given;
 } TallyObject;
 
 static size_t step_slot(const Step *slots, size_t cap, int64_t key, int64_t next) {
@@ -382,7 +384,8 @@ static int tally_grow(TallyObject *t) {
 static void tally_clear(TallyObject *t) {
     for (size_t i = 0; i < t->cap; i++) Py_CLEAR(t->slots[i].move);
     PyMem_Free(t->slots);
-    t->slots = NULL; t->cap = t->count = 0;
+    t->slots = NULL; t->cap = t->count = t->given = 0;
+    t->reading = 0;
     if (t->texts) PyDict_Clear(t->texts);
 }
 
@@ -425,6 +428,10 @@ static PyObject *Tally_add(TallyObject *t, PyObject *args) {
     long long rating_sum, day, game_id;
     if (!PyArg_ParseTuple(args, "O!UiiLLL", &PyList_Type, &keys, &moves, &outcome, &rated,
                           &rating_sum, &day, &game_id)) return NULL;
+    if (t->reading) {
+        PyErr_SetString(PyExc_RuntimeError, "the tally is being read: read all its rows first");
+        return NULL;
+    }
     Py_ssize_t len, nkeys = PyList_GET_SIZE(keys);
     const char *text = PyUnicode_AsUTF8AndSize(moves, &len);
     if (!text) return NULL;
@@ -471,17 +478,26 @@ static int step_order(const void *a, const void *b) {
     return 0;
 }
 
-/* rows(): the steps as position_moves rows, sorted by (position, next position); emptied */
-static PyObject *Tally_rows(TallyObject *t, PyObject *Py_UNUSED(ignored)) {
-    size_t n = 0;
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->slots[i].move) t->slots[n++] = t->slots[i];
-    for (size_t i = n; i < t->cap; i++) t->slots[i].move = NULL;
-    qsort(t->slots, n, sizeof(Step), step_order);
+/* rows([limit]): the next ``limit`` (default: all) steps as position_moves rows, sorted by
+ * (position, next position); the tally is emptied once every row was read */
+static PyObject *Tally_rows(TallyObject *t, PyObject *args) {
+    Py_ssize_t limit = PY_SSIZE_T_MAX;
+    if (!PyArg_ParseTuple(args, "|n", &limit)) return NULL;
+    if (limit < 1) { PyErr_SetString(PyExc_ValueError, "limit: at least 1"); return NULL; }
+    if (!t->reading) {
+        size_t n = 0;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].move) t->slots[n++] = t->slots[i];
+        for (size_t i = n; i < t->cap; i++) t->slots[i].move = NULL;
+        if (n) qsort(t->slots, n, sizeof(Step), step_order);
+        t->reading = 1; t->given = 0;
+    }
+    size_t left = t->count - t->given;
+    size_t n = (size_t)limit < left ? (size_t)limit : left;
     PyObject *rows = PyList_New((Py_ssize_t)n);
     if (!rows) return NULL;
     for (size_t i = 0; i < n; i++) {
-        const Step *s = &t->slots[i];
+        const Step *s = &t->slots[t->given + i];
         PyObject *row = Py_BuildValue("LLOiiiiiLiL", (long long)s->key, (long long)s->next,
                                       s->move, s->games, s->white_wins, s->draws,
                                       s->black_wins, s->rated, (long long)s->rating_sum,
@@ -489,7 +505,8 @@ static PyObject *Tally_rows(TallyObject *t, PyObject *Py_UNUSED(ignored)) {
         if (!row) { Py_DECREF(rows); tally_clear(t); return NULL; }
         PyList_SET_ITEM(rows, (Py_ssize_t)i, row);
     }
-    tally_clear(t);
+    t->given += n;
+    if (t->given == t->count) tally_clear(t);
     return rows;
 }
 
@@ -498,8 +515,8 @@ static Py_ssize_t Tally_len(TallyObject *t) { return (Py_ssize_t)t->count; }
 static PyMethodDef Tally_methods[] = {
     {"add", (PyCFunction)Tally_add, METH_VARARGS,
      "add(keys, moves, outcome, rated, rating_sum, day, game_id): one game's steps"},
-    {"rows", (PyCFunction)Tally_rows, METH_NOARGS,
-     "rows(): the position_moves rows, sorted, and the tally emptied"},
+    {"rows", (PyCFunction)Tally_rows, METH_VARARGS,
+     "rows([limit]): the next position_moves rows, sorted; emptied once all are read"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -129,8 +129,9 @@ class NativeMovesPlayed:
             self.flush()
 
     def flush(self) -> None:
-        """Write the rows held, sorted, and forget them."""
-        self.connection.executemany(UPSERT, self.tally.rows())  # type: ignore[attr-defined]
+        """Write the rows held, sorted, a slice at a time, and forget them."""
+        while rows := self.tally.rows(FLUSH_ROWS):  # type: ignore[attr-defined]
+            self.connection.executemany(UPSERT, rows)
 
 
 def moves_played(connection: sqlite3.Connection) -> MovesPlayed | NativeMovesPlayed:

@@ -197,8 +197,17 @@ def test_the_native_tally_adds_up_as_moves_played(games):
         words = " ".join(f"{a}-{b}" for a, b in pairwise(keys))  # one per step
         slow.add_text(facts, keys, words + " 99-1" * (game_id % 2))  # a word more: unused
         fast.add_text(facts, keys, words + " 99-1" * (game_id % 2))
-    assert fast.tally.rows() == [(*step, *slow.rows[step]) for step in sorted(slow.rows)]
+    expected = [(*step, *slow.rows[step]) for step in sorted(slow.rows)]
+    read = []
+    while rows := fast.tally.rows(3):  # a slice at a time, as flush reads them
+        if len(read) + len(rows) < len(expected):
+            with pytest.raises(RuntimeError):  # no step added while it is being read
+                fast.tally.add([1, 2], "1-2", 0, 0, 0, 0, 99)
+        read += rows
+    assert read == expected
     assert len(fast.tally) == 0 and fast.tally.rows() == []
+    with pytest.raises(ValueError):
+        fast.tally.rows(0)
 
 
 def table_digests(path: Path) -> dict[str, str]:
