@@ -11,7 +11,8 @@ PURE_VENV := .venv-pure
 
 # An editable install: compiled with mypyc where mypy and a C compiler are at hand (the
 # extensions land beside their sources), else pure Python; PDN_PURE_PYTHON=1 asks for pure.
-$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/_native.c replay/_search.c pdn/_scan.c
+$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/_native.c replay/_search.c \
+		replay/_positions.c pdn/_scan.c
 	@echo "Installing the toolkit into $(VENV): about a minute, pip quiet meanwhile (the rules"
 	@echo "core is compiled with mypyc and C where a C compiler is found)."
 	$(PYTHON) -m venv $(VENV)

@@ -39,7 +39,8 @@ def native_flags() -> list[str]:
     return flags
 
 
-NATIVE = Extension("replay._native", ["replay/_native.c"], depends=["replay/_search.c"],
+NATIVE = Extension("replay._native", ["replay/_native.c"],
+                   depends=["replay/_search.c", "replay/_positions.c"],
                    extra_compile_args=native_flags())
 # The reader's native scanner (pdn._scan, used by pdn.chunks and pdn.plain).
 SCAN = Extension("pdn._scan", [BUILD["SCAN_SOURCE"]], extra_compile_args=["-O3"])

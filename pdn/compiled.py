@@ -43,7 +43,7 @@ PURE_VARIABLE = "PDN_PURE_PYTHON"
 # The native rules core (replay.native): its C source, whose digest the build records too,
 # and the variable that builds it alone (no mypyc: a quick build while working on it).
 NATIVE_SOURCE = "replay/_native.c"
-NATIVE_SOURCES = (NATIVE_SOURCE, "replay/_search.c")  # the engine, #included by _native.c
+NATIVE_SOURCES = (NATIVE_SOURCE, "replay/_search.c", "replay/_positions.c")  # #included by it
 NATIVE_ONLY_VARIABLE = "PDN_NATIVE_ONLY"
 SCAN_SOURCE = "pdn/_scan.c"  # the reader's native scanner (pdn._scan), recorded as "scan"
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds pdn/ and replay/

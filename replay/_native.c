@@ -1430,6 +1430,7 @@ static PyMethodDef module_functions[] = {
 };
 
 #include "_search.c"
+#include "_positions.c"
 
 static PyMethodDef Rules_methods[] = {
     {"routes", (PyCFunction)Rules_routes, METH_VARARGS,
@@ -1446,6 +1447,8 @@ static PyMethodDef Rules_methods[] = {
      "(plies, final "
      "position, stop, draw claims)"},
     {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
+    {"index", (PyCFunction)Rules_index, METH_VARARGS, "a line's database rows (replay/_positions.c)"},
+    {"tally", (PyCFunction)Rules_tally, METH_NOARGS | METH_STATIC, "a new Tally (replay/_positions.c)"},
     {NULL, NULL, 0, NULL},
 };
 

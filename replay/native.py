@@ -328,5 +328,30 @@ def _order(notation: SquareNotation) -> tuple[bytes | None, tuple[str, ...]]:
 _fen_order = ByIdentity(_order)
 
 
+def index_line(rules: NativeRules, position: Position, texts: Sequence[str], layout: tuple,
+               seen: set[int] | None) -> tuple[int, Position, list[int], list[tuple], str] | None:
+    """``replay_line`` for the game database (``replay/_positions.c``): how many moves it
+    replayed, the position after them, the key of each position from ``position`` on, the
+    ``positions`` row of each key not in ``seen`` (added to it), and the moves as the
+    database writes them; ``layout``: ``replay.database.keys.Coder.layout``. None where
+    these rules are replayed by Python or ``position`` is no position of the board."""
+    if not rules.replays:
+        return None
+    try:
+        plies, _, (white, black, kings, turn), keys, rows, moves = rules._core.index(  # type: ignore
+            position.white, position.black, position.kings, position.turn, texts, layout, seen)
+    except ValueError:
+        return None
+    return plies, Position(white, black, kings, turn), keys, rows, moves
+
+
+def tally() -> object | None:
+    """An empty tally of the moves played from each position (``replay/_positions.c``,
+    ``replay.database.played``), or None where the native core is not used."""
+    module = _module()
+    return module.Rules.tally() if module is not None else None
+
+
 __all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineReplay", "NativeRules", "available",
-           "fast_position_fen", "main_line_tokens", "rules_for", "written_squares"]
+           "fast_position_fen", "index_line", "main_line_tokens", "rules_for", "tally",
+           "written_squares"]

@@ -16,29 +16,34 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import count, repeat
 from pathlib import Path
 
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
-from replay.archive.walk import walk_main_line
-from replay.database.keys import PositionRow, coder, position_hash
 from replay.database.lock import index_lock
 from replay.database.planes import update_planes
-from replay.database.played import MovesPlayed, facts_of, refresh_latest, remove_games
+from replay.database.played import (
+    MovesPlayed,
+    NativeMovesPlayed,
+    facts_of,
+    moves_played,
+    refresh_latest,
+    remove_games,
+)
+from replay.database.rows import line_rows, moves_text
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.draws import Material
-from replay.move import Move
-from replay.openings import fmjd_ballot, opening_of
 from replay.replayer import UNKNOWN, normalise_result
 from replay.run.partitions import shown_name
-from replay.variants import Variant
 
 Note = Callable[[str], None]
 UNREADABLE = "unreadable"
 # game_positions is ordered by position key, so each game's rows land all over its B-tree:
 # a large page cache keeps those pages in memory instead of rereading them.
 CACHE_KIB = 256 * 1024
+BATCH_GAMES = 4096  # games written together: one date parse, one statement per table
 
 
 @dataclass
@@ -49,7 +54,6 @@ class GameEntry:
     line: int
     pdn: str
     tags: dict[str, str]
-    date: tuple[int | None, int | None]
     error: str = ""
     variant: str | None = None
     status: str = UNREADABLE
@@ -59,7 +63,9 @@ class GameEntry:
     material: tuple[int, int, int, int] | None = None
     outcome: str = UNKNOWN  # the Result tag read in the game's variant (white, black...)
     keys: list[int] = field(default_factory=list)  # the key at each ply, from the start
-    new_positions: list[tuple[int, PositionRow]] = field(default_factory=list)
+    new_positions: list[tuple] = field(default_factory=list)  # rows.LineRows.rows
+    # the Date tag's day span, read by the main process for many games at once
+    date: tuple[int | None, int | None] = (None, None)
 
 
 _SEEN: dict[str, set[int]] = {}  # per run: the keys this process already described
@@ -81,32 +87,20 @@ class IndexTask:
         if seen is None or len(seen) > SEEN_LIMIT:
             _SEEN.clear()
             seen = _SEEN[self.run] = set()
-        days = day_spans([record.tags.get("Date") or "" for record in records])
-        return [self._entry(record, day, seen) for record, day in zip(records, days,
-                                                                       strict=True)]
+        return [self._entry(record, seen) for record in records]
 
-    def _entry(self, record: Record, day: tuple[int | None, int | None], seen: set[int]
-               ) -> GameEntry:
-        entry = GameEntry(record.line, game_text(record), dict(record.tags), day, record.error)
+    def _entry(self, record: Record, seen: set[int]) -> GameEntry:
+        entry = GameEntry(record.line, game_text(record), dict(record.tags), record.error)
         if record.game is None:
             return entry
-        choice = self.settings.choice
-        line = walk_main_line(record.game, choice.default, choice.override, rules=choice.rules)
+        line = line_rows(record.game, self.settings.choice, seen)
         variant = line.variant
         entry.variant, entry.status = variant.name, line.status
         entry.outcome = normalise_result(record.tags.get("Result"), variant)
-        entry.moves = moves_text(line.moves, variant)
+        entry.moves = line.moves
         entry.material = tuple(Material.of(line.final))
-        named = opening_of(line.positions, variant)
-        entry.opening = named.name if named is not None else None
-        entry.ballot = fmjd_ballot(variant, line.positions, line.moves)
-        rows = coder(variant)
-        for position in line.positions:
-            key = position_hash(position, variant)
-            entry.keys.append(key)
-            if key not in seen:
-                seen.add(key)
-                entry.new_positions.append((key, rows.row(position)))
+        entry.opening, entry.ballot = line.opening, line.ballot
+        entry.keys, entry.new_positions = line.keys, line.rows
         return entry
 
 
@@ -128,13 +122,6 @@ def day_span(parts: DateParts) -> tuple[int | None, int | None]:
     if span is None:
         return None, None
     return tuple(year * 10000 + month * 100 + day for year, month, day in span)
-
-
-def moves_text(moves: list[Move], variant: Variant) -> str:
-    """The moves in numeric notation, every landing square of a capture: ``9x18x27``."""
-    names = variant.gametype.notation.numbers
-    return " ".join(("x" if move.captures else "-").join(
-        names[square] for square in (move.origin, *move.path)) for move in moves)
 
 
 @dataclass
@@ -234,11 +221,32 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
     file_id = connection.execute(
         "INSERT INTO files (path, sha256, size, games, indexed_at) VALUES (?, ?, ?, 0, ?)",
         (path, digest, size, stamp)).lastrowid
-    games, played = 0, MovesPlayed(connection)
+    games, played, pending = 0, moves_played(connection), []
     for item in run_task([source], task, jobs=settings.jobs, encoding=settings.encoding,
                          progress=settings.progress):
-        entry: GameEntry = item.result
         games += 1
+        pending.append(item)
+        if len(pending) >= BATCH_GAMES:
+            _insert_games(connection, file_id, pending, played, summary, note)
+            pending.clear()
+    _insert_games(connection, file_id, pending, played, summary, note)
+    played.flush()
+    connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
+    update_planes(connection)
+    summary.games += games
+
+
+def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
+                  played: MovesPlayed | NativeMovesPlayed, summary: IndexSummary,
+                  note: Note) -> None:
+    """Write a batch of games (``run_task``'s items) in their order: their dates read in
+    one call, their positions and game positions in one statement each."""
+    days = day_spans([item.result.tags.get("Date") or "" for item in items])
+    positions: list[tuple] = []
+    game_positions: list[tuple[int, int, int]] = []
+    for item, day in zip(items, days, strict=True):
+        entry: GameEntry = item.result
+        entry.date = day
         if entry.error:
             summary.unreadable += 1
             if not entry.pdn:  # too large to read: an empty copy would be a game emptied
@@ -248,21 +256,19 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
             note(f"{item.source}:{entry.line}: game {item.index}: unreadable, indexed without "
                  f"moves: {entry.error}")
         game_id = _insert_game(connection, file_id, item.index, entry)
-        connection.executemany(
-            "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
-            "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
-            "black_men_count, black_kings_count, fen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((key, row.variant, row.turn, row.white_men, row.white_kings, row.black_men,
-              row.black_kings, *row.counts, row.fen) for key, row in entry.new_positions))
-        connection.executemany("INSERT OR IGNORE INTO game_positions VALUES (?, ?, ?)",
-                               ((key, game_id, ply) for ply, key in enumerate(entry.keys)))
-        played.add(facts_of(game_id, entry.outcome, entry.tags, entry.date[1]), entry.keys,
-                   entry.moves.split())
+        positions.extend(entry.new_positions)
+        game_positions.extend(zip(entry.keys, repeat(game_id), count()))
+        played.add_text(facts_of(game_id, entry.outcome, entry.tags, day[1]), entry.keys,
+                        entry.moves)
         summary.positions += len(entry.keys)
-    played.flush()
-    connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
-    update_planes(connection)
-    summary.games += games
+    connection.executemany(
+        "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
+        "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
+        "black_men_count, black_kings_count, fen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        positions)
+    game_positions.sort()  # in the table's order: SQLite walks its B-tree once
+    connection.executemany("INSERT OR IGNORE INTO game_positions VALUES (?, ?, ?)",
+                           game_positions)
 
 
 def _insert_game(connection: sqlite3.Connection, file_id: int, index: int, entry: GameEntry

@@ -83,6 +83,15 @@ class Coder:
             for start in range(0, variant.geometry.size, 8))
         self._dense: dict[int, int | None] = {}
         self._sections: dict[tuple[int, int], str] = {}
+        self.layout = _native_layout(variant, self.rank_names, rank)
+
+    def position_row(self, key: int, position: Position) -> tuple:
+        """The ``positions`` table's row of a position with its key, as the INSERT takes it:
+        key, variant, turn, four dense bitboards, their counts, FEN (``_positions.c`` writes
+        the same tuple)."""
+        row = self.row(position)
+        return (key, row.variant, row.turn, row.white_men, row.white_kings, row.black_men,
+                row.black_kings, *row.counts, row.fen)
 
     def dense(self, bits: int) -> int | None:
         """A bitboard on internal squares as a dense signed 64-bit bitboard (None: the
@@ -148,6 +157,26 @@ class Coder:
 
 
 _MISSING = object()
+
+
+def _native_layout(variant: Variant, rank_names: tuple[str, ...], rank: dict[int, int]
+                   ) -> tuple | None:
+    """What the native core's ``Rules.index`` reads of the variant (``_positions.c``): the
+    name, the key's prefix, each internal square's dense bit then its FEN rank (255: none),
+    the FEN names by rank and the move names (``build.moves_text``) by square; None where
+    the board has more than 64 playing squares."""
+    squares = dense_squares(variant)
+    if squares is None:
+        return None
+    size = variant.geometry.size
+    table = bytearray([255] * (2 * size))
+    for bit, square in enumerate(squares):
+        table[square] = bit
+    for square, place in rank.items():
+        table[size + square] = place
+    numbers = variant.gametype.notation.numbers
+    return (variant.name, f"{variant.name}:".encode("ascii"), bytes(table), rank_names,
+            tuple(numbers.get(square, "") for square in range(size)))
 
 
 @cache

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from replay.replayer import BLACK_WINS, DRAW, WHITE_WINS
 
 FLUSH_ROWS = 200_000
+NATIVE_FLUSH_ROWS = 1_000_000  # the native tally's steps take about 100 bytes each
 RATING = re.compile(r"^\s*(\d{1,5})")
 RATING_TAGS = {"white": ("WhiteRating", "WhiteElo"), "black": ("BlackRating", "BlackElo")}
 
@@ -49,6 +50,9 @@ def ratings(tags: dict[str, str]) -> list[int]:
                 found.append(int(match.group(1)))
                 break
     return [value for value in found if value > 0]
+
+
+_OUTCOMES = {WHITE_WINS: 1, DRAW: 2, BLACK_WINS: 3}  # the native tally's codes
 
 
 @dataclass(frozen=True)
@@ -97,10 +101,45 @@ class MovesPlayed:
         if len(self.rows) >= FLUSH_ROWS:
             self.flush()
 
+    def add_text(self, game: GameFacts, keys: list[int], moves: str) -> None:
+        """``add`` with the moves as ``games.moves`` writes them."""
+        self.add(game, keys, moves.split())
+
     def flush(self) -> None:
-        """Write the rows held (added to those already in the table) and forget them."""
-        self.connection.executemany(UPSERT, ((*step, *row) for step, row in self.rows.items()))
+        """Write the rows held (added to those already in the table) and forget them, in
+        the table's order: SQLite then walks its B-tree once."""
+        self.connection.executemany(UPSERT, ((*step, *self.rows[step])
+                                             for step in sorted(self.rows)))
         self.rows.clear()
+
+
+class NativeMovesPlayed:
+    """``MovesPlayed`` added up by the native core (``replay/_positions.c``'s Tally): the
+    same rows, a step costing no Python object, held until ``NATIVE_FLUSH_ROWS``."""
+
+    def __init__(self, connection: sqlite3.Connection, tally: object) -> None:
+        self.connection = connection
+        self.tally = tally
+
+    def add_text(self, game: GameFacts, keys: list[int], moves: str) -> None:
+        """Count one game's steps (``moves``: as ``games.moves`` writes them)."""
+        self.tally.add(keys, moves, _OUTCOMES.get(game.outcome, 0),  # type: ignore[attr-defined]
+                       len(game.ratings), sum(game.ratings), game.day, game.game_id)
+        if len(self.tally) >= NATIVE_FLUSH_ROWS:  # type: ignore[arg-type]
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the rows held, sorted, a slice at a time, and forget them."""
+        while rows := self.tally.rows(FLUSH_ROWS):  # type: ignore[attr-defined]
+            self.connection.executemany(UPSERT, rows)
+
+
+def moves_played(connection: sqlite3.Connection) -> MovesPlayed | NativeMovesPlayed:
+    """The native tally where the native core is used, else ``MovesPlayed``."""
+    from replay import native
+
+    tally = native.tally()
+    return MovesPlayed(connection) if tally is None else NativeMovesPlayed(connection, tally)
 
 
 def remove_games(connection: sqlite3.Connection, file_id: int) -> None:
@@ -181,6 +220,6 @@ def facts_of(game_id: int, outcome: str, tags: dict[str, str], day: int | None) 
     return GameFacts(game_id, outcome, tuple(ratings(tags)), day or 0)
 
 
-__all__ = ["FLUSH_ROWS", "GameFacts", "MovesPlayed", "facts_of", "outcome_of", "ratings",
-           "refresh_latest", "remove_games", "steps"]
+__all__ = ["FLUSH_ROWS", "GameFacts", "MovesPlayed", "NativeMovesPlayed", "facts_of",
+           "moves_played", "outcome_of", "ratings", "refresh_latest", "remove_games", "steps"]
 

@@ -1,0 +1,241 @@
+"""The database's rows from the native core (``Rules.index`` and ``Tally``,
+replay/_positions.c) against the Python walk and coder they replace: every game of real
+archives, generated positions and games of every variant the core takes, and any input
+refused without a crash. The same database is built with and without the native core."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sqlite3
+from itertools import islice, pairwise
+from pathlib import Path
+
+import pytest
+from conftest import SHARED_DATA
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pdn.reader import read_games
+from replay import native
+from replay.archive import Settings
+from replay.archive.walk import walk_main_line
+from replay.board import Board, Position, start_position
+from replay.choice import RulesChoice
+from replay.database import build, played, rows
+from replay.database.build import index_sources
+from replay.database.keys import coder, position_hash
+from replay.database.played import GameFacts, MovesPlayed, NativeMovesPlayed
+from replay.notation import full_text
+from replay.replayer import BLACK_WINS, DRAW, UNKNOWN, WHITE_WINS
+from replay.resolve import plain_mover, record_of_text, resolve
+from replay.variants import VARIANTS, Variant, get_variant
+
+if not native.available():
+    pytest.skip("the native rules core is not built here", allow_module_level=True)
+
+NATIVE = [v for v in VARIANTS if native.rules_for(v) is not None and native.rules_for(v).replays
+          and coder(v).layout is not None]
+CASES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ARCHIVES = ["english/tinsley.pdn", "international/fmjd_wk2007_all_games.pdn",
+            "lidraughts_sample/lidraughts_export_sample.pdn",
+            "lidraughts_sample/lidraughts_ambiguous_capture_sample.pdn",
+            "games-checkers/russian/World_Championship_1998.pdn",
+            "games-checkers/russian/abatsiev.pdn",
+            "games-checkers/italian/40champ-1996.pdn"]
+# those whose games the native core replays (the others: variations, notes on moves)
+NATIVE_ARCHIVES = {"english/tinsley.pdn", "games-checkers/russian/abatsiev.pdn",
+                   "international/fmjd_wk2007_all_games.pdn"}
+
+
+def test_the_core_takes_the_variants_it_replays():
+    assert {v.name for v in NATIVE} >= {"english", "international", "russian", "italian"}
+
+
+def python_line(game, choice: RulesChoice, seen: set[int]) -> rows.LineRows:
+    return rows.python_rows(walk_main_line(game, choice.default, choice.override,
+                                           rules=choice.rules), seen)
+
+
+@pytest.mark.parametrize("name", ARCHIVES)
+def test_rows_of_every_game_are_the_python_walks(name: str):
+    path = SHARED_DATA / name
+    if not path.is_file():
+        pytest.skip(f"{path} is not present")
+    choice = RulesChoice()
+    fast_seen: set[int] = set()
+    slow_seen: set[int] = set()
+    native_games = 0
+    for game in islice(read_games(path), 1500):
+        fast = rows.line_rows(game, choice, fast_seen)
+        native_games += rows._native_rows(game, choice, set()) is not None
+        assert fast == python_line(game, choice, slow_seen)
+        assert fast_seen == slow_seen
+    if name in NATIVE_ARCHIVES:
+        assert native_games  # the native path was taken, not only the Python one
+
+
+@st.composite
+def positions(draw: st.DrawFn, variant: Variant) -> Position:
+    """Any placement of men and kings on the board, either side to move."""
+    squares = variant.geometry.playable
+    pieces = draw(st.lists(st.sampled_from("..wWbB"), min_size=len(squares),
+                           max_size=len(squares)))
+    white = black = kings = 0
+    for square, piece in zip(squares, pieces, strict=True):
+        bit = 1 << square
+        white |= bit if piece in "wW" else 0
+        black |= bit if piece in "bB" else 0
+        kings |= bit if piece in "WB" else 0
+    return Position(white, black, kings, draw(st.sampled_from((0, 1))))
+
+
+def index(variant: Variant, position: Position, texts: list[str], seen: set[int] | None):
+    rules = native.rules_for(variant)
+    assert rules is not None
+    return native.index_line(rules, position, texts, coder(variant).layout, seen)
+
+
+@pytest.mark.parametrize("variant", NATIVE, ids=lambda v: v.name)
+@CASES
+@given(data=st.data())
+def test_a_positions_key_and_row_are_the_python_coders(variant: Variant, data: st.DataObject):
+    position = data.draw(positions(variant))
+    plies, final, keys, found, moves = index(variant, position, [], None)
+    key = position_hash(position, variant)
+    assert (plies, final, keys, moves) == (0, position, [key], "")
+    assert found == [coder(variant).position_row(key, position)]
+    assert index(variant, position, [], {key})[3] == []  # a key seen has no row
+
+
+@pytest.mark.parametrize("variant", NATIVE, ids=lambda v: v.name)
+@CASES
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 80))
+def test_a_random_games_rows_are_the_python_ones(variant: Variant, seed: int, plies: int):
+    rng = random.Random(seed)
+    board = Board(variant)
+    texts, line = [], [board.position]
+    moves = []
+    for _ in range(plies):
+        legal = board.legal_moves()
+        if not legal:
+            break
+        move = rng.choice(legal)
+        texts.append(full_text(board, move))
+        board.push(move)
+        moves.append(move)
+        line.append(board.position)
+    done = index(variant, line[0], texts, set())
+    assert done is not None
+    count, final, keys, found, text = done
+    # a text the reference would resolve with a note is left to it: the core stops there
+    line, moves = line[:count + 1], moves[:count]
+    assert final == line[-1]
+    assert keys == [position_hash(p, variant) for p in line]
+    distinct = list(dict.fromkeys(keys))
+    by_key = dict(zip(keys, line, strict=True))
+    assert found == [coder(variant).position_row(k, by_key[k]) for k in distinct]
+    # where routes of one move differ the text says which the reference takes
+    board = Board(variant, line[0])
+    resolved = []
+    for written in texts[:count]:
+        record = record_of_text(written)  # the replayer's: its fast path, else resolve
+        resolved.append(plain_mover(board)(record) or resolve(board, record).move)
+        board.push(resolved[-1])
+    assert [m.captured_mask for m in resolved] == [m.captured_mask for m in moves]
+    assert text == rows.moves_text(resolved, variant)
+
+
+@pytest.mark.parametrize("variant", NATIVE, ids=lambda v: v.name)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), texts=st.lists(st.text(max_size=10), max_size=6))
+def test_any_texts_stop_the_replay_cleanly(variant: Variant, data: st.DataObject,
+                                           texts: list[str]):
+    position = data.draw(positions(variant))
+    done = index(variant, position, texts, set())
+    assert done is not None
+    assert 0 <= done[0] <= len(texts) and len(done[2]) == done[0] + 1
+
+
+def test_bad_layouts_and_arguments_raise_errors_not_crashes():
+    variant = get_variant("english")
+    rules = native.rules_for(variant)
+    core, start = rules._core, start_position(variant)
+    args = (start.white, start.black, start.kings, start.turn, ["11-15"])
+    layout = coder(variant).layout
+    broken = [None, (), layout[:4], (1, *layout[1:]), (*layout[:2], b"", *layout[3:]),
+              (*layout[:2], bytes([255]) * len(layout[2]), *layout[3:]),
+              (*layout[:2], bytes([0]) * len(layout[2]), *layout[3:]),
+              (*layout[:3], layout[3][:-1], layout[4]), (*layout[:3], layout[3], ("x",) * 3),
+              (*layout[:3], ("123456789",) * len(layout[3]), layout[4]),
+              (layout[0], b"x" * 300, *layout[2:])]
+    for bad in broken:
+        with pytest.raises((ValueError, TypeError)):
+            core.index(*args, bad, None)
+    with pytest.raises(TypeError):
+        core.index(*args, layout, [])
+    with pytest.raises(TypeError):
+        core.index(*args, layout)
+    with pytest.raises(ValueError):
+        core.index(start.white, start.white, 0, 0, [], layout, None)
+    with pytest.raises(TypeError):
+        native.tally().add([1, 2], b"11-15", 0, 0, 0, 0, 1)
+    with pytest.raises(OverflowError):
+        native.tally().add([1, 1 << 70], "11-15", 0, 0, 0, 0, 1)
+    assert native.index_line(rules, start, [3, None, "11-15"], layout, set())[0] == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(games=st.lists(st.tuples(
+    st.lists(st.integers(-3, 3), min_size=0, max_size=12),
+    st.sampled_from([WHITE_WINS, DRAW, BLACK_WINS, UNKNOWN]),
+    st.lists(st.integers(1, 2900), max_size=2), st.integers(0, 3)), max_size=12))
+def test_the_native_tally_adds_up_as_moves_played(games):
+    slow, fast = MovesPlayed(None), NativeMovesPlayed(None, native.tally())
+    for game_id, (keys, outcome, ratings, day) in enumerate(games, 1):
+        facts = GameFacts(game_id, outcome, tuple(ratings), day)
+        words = " ".join(f"{a}-{b}" for a, b in pairwise(keys))  # one per step
+        slow.add_text(facts, keys, words + " 99-1" * (game_id % 2))  # a word more: unused
+        fast.add_text(facts, keys, words + " 99-1" * (game_id % 2))
+    expected = [(*step, *slow.rows[step]) for step in sorted(slow.rows)]
+    read = []
+    while rows := fast.tally.rows(3):  # a slice at a time, as flush reads them
+        if len(read) + len(rows) < len(expected):
+            with pytest.raises(RuntimeError):  # no step added while it is being read
+                fast.tally.add([1, 2], "1-2", 0, 0, 0, 0, 99)
+        read += rows
+    assert read == expected
+    assert len(fast.tally) == 0 and fast.tally.rows() == []
+    with pytest.raises(ValueError):
+        fast.tally.rows(0)
+
+
+def table_digests(path: Path) -> dict[str, str]:
+    connection = sqlite3.connect(path)
+    found = {}
+    for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+        columns = [row[1] for row in connection.execute(f"PRAGMA table_info({name})")
+                   if row[1] != "indexed_at"]
+        listed = ", ".join(columns)
+        digest = hashlib.sha256()
+        for row in connection.execute(f"SELECT {listed} FROM {name} ORDER BY {listed}"):
+            digest.update(repr(row).encode())
+        found[name] = digest.hexdigest()
+    connection.close()
+    return found
+
+
+def test_the_database_is_the_same_without_the_native_core(tmp_path: Path, monkeypatch):
+    sources = [str(SHARED_DATA / name) for name in ARCHIVES[:3]]
+    if not all(Path(source).is_file() for source in sources):
+        pytest.skip("../shared/data is not present")
+    settings_ = Settings(RulesChoice(), jobs=1)
+    fast_db = tmp_path / "fast.db"
+    index_sources(fast_db, sources, settings_, note=lambda _: None)
+    monkeypatch.setattr(rows, "_native_rows", lambda *_: None)
+    monkeypatch.setattr(played, "moves_played", lambda c: MovesPlayed(c))
+    monkeypatch.setattr(build, "moves_played", lambda c: MovesPlayed(c))
+    build._SEEN.clear()
+    slow_db = tmp_path / "slow.db"
+    index_sources(slow_db, sources, settings_, note=lambda _: None)
+    assert table_digests(fast_db) == table_digests(slow_db)
