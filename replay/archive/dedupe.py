@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pdn.gametype import SquareNotation
 from pdn.model import Game, Line, MoveRecord
@@ -36,6 +36,7 @@ from replay.replayer import game_variant
 from replay.variants import Rules, Variant
 
 BY_CHOICES = ("moves", "moves+players", "moves+players+date")
+UNSCORED = (-1, -1, -1)  # a fingerprint's score left to ``refine``
 
 
 @dataclass(frozen=True)
@@ -155,17 +156,19 @@ def _known_name(name: str | None) -> str | None:
 
 
 def fingerprint(game: Game, default: Variant, override: Variant | None = None,
-                date: DateParts | None = None, *, rules: Rules | None = None) -> Fingerprint:
+                date: DateParts | None = None, *, rules: Rules | None = None,
+                scored: bool = True) -> Fingerprint:
     """A game's fingerprint (``date``: its Date's parts when computed for a batch). The
     variant is found once, and the key made before anything reads the plies
-    (``completeness`` does), so that a plain game is replayed from its move texts."""
+    (``completeness`` does), so that a plain game is replayed from its move texts.
+    ``scored`` False leaves the completeness out (``UNSCORED``): ``refine`` takes it then."""
     variant = game_variant(game, default, override, rules=rules)
     key = _written_key(game, variant, default, override, rules) if game.moves.has_plies() \
         else None
     return Fingerprint(key, _known_name(game.tags.get("White")),
                        _known_name(game.tags.get("Black")),
                        date if date is not None else date_parts_of(game.tags.get("Date") or ""),
-                       completeness(game, variant))
+                       completeness(game, variant) if scored else UNSCORED)
 
 
 # ---- compatible tags -----------------------------------------------------------------------
@@ -252,14 +255,19 @@ class Grouper:
 
 
 
-def refine(groups: list[Group], exact_key: Callable[[int], bytes | None]) -> list[Group]:
-    """Split groups found by ``written_key`` by the exact ``move_key`` of their members
-    (asked for by ordinal); the groups of two or more copies, in order."""
+def refine(groups: list[Group],
+           exact_key: Callable[[int], tuple[bytes | None, tuple[int, int, int]]]
+           ) -> list[Group]:
+    """Split groups found by ``written_key`` by the exact ``move_key`` of their members and
+    choose the copy kept by their ``completeness`` (both asked for by ordinal: fingerprints
+    made without it, ``UNSCORED``, are scored here); the groups of two or more copies, in
+    order."""
     refined = []
     for group in groups:
         parts: dict[bytes | None, Group] = {}
         for ordinal, found in zip(group.members, group.prints, strict=True):
-            parts.setdefault(exact_key(ordinal), Group()).add(ordinal, found)
+            key, score = exact_key(ordinal)
+            parts.setdefault(key, Group()).add(ordinal, replace(found, score=score))
         refined += [part for part in parts.values() if len(part.members) > 1]
     return sorted(refined, key=lambda group: group.members[0])
 
@@ -269,6 +277,6 @@ def dropped(groups: list[Group]) -> set[int]:
     return {m for group in groups for m in group.members if m != group.best}
 
 
-__all__ = ["BY_CHOICES", "Fingerprint", "Group", "Grouper", "compatible", "completeness",
-           "dates_compatible", "dropped", "fingerprint", "move_key", "names_compatible",
-           "refine", "written_key"]
+__all__ = ["BY_CHOICES", "UNSCORED", "Fingerprint", "Group", "Grouper", "compatible",
+           "completeness", "dates_compatible", "dropped", "fingerprint", "move_key",
+           "names_compatible", "refine", "written_key"]
