@@ -4,18 +4,19 @@
         [--repeat 1] [--only dedupe,convert-full]
 
 Each command runs in a fresh interpreter (``--jobs 1`` where it has the option), its output
-thrown away; CPU seconds are the child's user + system time (its workers included), peak
-memory its ``ru_maxrss``. ``PDN_PURE_PYTHON=1`` or ``PDN_NO_NATIVE=1`` in the environment
-measure without the native core.
+thrown away, from a neutral folder (so ``PYTHONPATH`` decides which tree runs); CPU seconds
+are the child's user + system time (its workers included), peak memory its ``ru_maxrss``.
+``PDN_PURE_PYTHON=1`` or ``PDN_NO_NATIVE=1`` in the environment measure without the native
+core.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,14 +37,14 @@ COMMANDS = {
 
 
 def run(arguments: list[str], path: str) -> tuple[float, float]:
-    """CPU seconds and peak MB of one ``pdn`` process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-c", "from pdn.cli.app import main; main()", *arguments,
-                    path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                   env=os.environ.copy())
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, after.ru_maxrss / 1024
+    """CPU seconds and peak MB of one ``pdn`` process (its own ``wait4`` usage)."""
+    child = subprocess.Popen([sys.executable, "-c", "from pdn.cli.app import main; main()",
+                              *arguments, str(Path(path).resolve())],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             cwd=tempfile.gettempdir())
+    _, _, usage = os.wait4(child.pid, 0)
+    child.returncode = 0  # reaped here
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main() -> None:
