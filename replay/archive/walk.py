@@ -79,8 +79,11 @@ def line_end(game: Game, default: Variant, override: Variant | None = None, *,
             line = native_rules.replay_line(start_position(variant), tokens)
             if line.stop == "end":
                 return LineEnd(variant, VALID, line.final)
-    walked = walk_main_line(game, default, override, rules=rules)
-    return LineEnd(walked.variant, walked.status, walked.final)
+        walked = walk_main_line(game, default, override, rules=rules)
+        return LineEnd(walked.variant, walked.status, walked.final)
+    replayed = replay_game(game, default, override, rules=rules)  # its positions not asked
+    return LineEnd(replayed.variant, replayed.status,
+                   replayed.final if replayed.final is not None else replayed.start)
 
 
 def is_plain(game: Game) -> bool:
