@@ -23,9 +23,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from pdn.model import Game, Line
+from pdn.gametype import SquareNotation
+from pdn.model import Game, Line, MoveRecord
+from pdn.moves import record_of
 from pdn.squares import SquareError
 from pdn.writer import format_move
 from replay.archive.tags import NO_NAME, DateParts, clean_name, date_parts_of, is_real_result
@@ -34,6 +36,7 @@ from replay.replayer import game_variant
 from replay.variants import Rules, Variant
 
 BY_CHOICES = ("moves", "moves+players", "moves+players+date")
+UNSCORED = (-1, -1, -1)  # a fingerprint's score left to ``refine``
 
 
 @dataclass(frozen=True)
@@ -75,27 +78,63 @@ def written_key(game: Game, default: Variant, override: Variant | None = None, *
     capture paths do not count). It needs no replay unless a move is written short
     (``ed4``); then the moves are resolved. Two different games share it only when they
     differ by an ambiguous capture alone, which ``move_key`` then tells apart."""
-    plies = game.moves.plies
-    if not plies:
+    if not game.moves.has_plies():
         return None
-    variant = game_variant(game, default, override, rules=rules)
+    return _written_key(game, game_variant(game, default, override, rules=rules), default,
+                        override, rules)
+
+
+def _written_key(game: Game, variant: Variant, default: Variant, override: Variant | None,
+                 rules: Rules | None) -> bytes:
+    """``written_key`` of a game with moves, replayed under ``variant``. Where the reader
+    kept the main line's move texts, each text's part of the key is made once per run
+    (``_text_key``) and no ply is made, so a replay stays on the native core's path."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(b"%d;%s;" % (variant.gametype.number,
                                (game.tags.get("FEN") or game.moves.setup or "").encode()))
+    notation = variant.gametype.notation
+    tokens = game.main_line_tokens()
+    if tokens is not None:
+        known = _TEXT_KEYS.setdefault(notation, {})
+        if len(known) > _TEXT_KEYS_KEPT:
+            known.clear()
+        parts = [known[token] if token in known else known.setdefault(
+            token, _text_key(token, notation)) for token in tokens]
+        if None not in parts:
+            digest.update(b"".join(parts))  # type: ignore[arg-type]
+            return digest.digest()
+    records = [record_of(token) for token in tokens] if tokens is not None else [
+        ply.record for ply in game.moves.plies]
     start = 0
-    if any(ply.record.is_short for ply in plies):
+    if any(record.is_short for record in records):
         line = walk_main_line(game, default, override, rules=rules)
         digest.update(b"".join(b"%d-%d;" % (m.origin, m.destination) for m in line.moves))
         start = len(line.moves)
-    notation = variant.gametype.notation
-    for ply in plies[start:]:
-        record = ply.record
-        try:
-            squares = (notation.square(record.squares[0]), notation.square(record.squares[-1]))
-            digest.update(b"%d-%d;" % squares)
-        except (SquareError, IndexError):
-            digest.update(b"|" + format_move(record).encode() + b";")
+    for record in records[start:]:
+        digest.update(_record_key(record, notation))
     return digest.digest()
+
+
+# Each move text's part of ``written_key``, by notation: a file repeats a few thousand texts.
+_TEXT_KEYS: dict[SquareNotation, dict[str, bytes | None]] = {}
+_TEXT_KEYS_KEPT = 1 << 16
+
+
+def _text_key(token: str, notation: SquareNotation) -> bytes | None:
+    """One move text's part of ``written_key`` (None for a move written short: then the
+    moves are resolved)."""
+    record = record_of(token)
+    return None if record.is_short else _record_key(record, notation)
+
+
+def _record_key(record: MoveRecord, notation: SquareNotation) -> bytes:
+    """A move record's origin and destination square, or its text where they are no
+    squares of the board."""
+    try:
+        return b"%d-%d;" % (notation.square(record.squares[0]),
+                            notation.square(record.squares[-1]))
+    except (SquareError, IndexError):
+        return b"|" + format_move(record).encode() + b";"
 
 
 def completeness(game: Game, variant: Variant) -> tuple[int, int, int]:
@@ -117,13 +156,19 @@ def _known_name(name: str | None) -> str | None:
 
 
 def fingerprint(game: Game, default: Variant, override: Variant | None = None,
-                date: DateParts | None = None, *, rules: Rules | None = None) -> Fingerprint:
-    """A game's fingerprint (``date``: its Date's parts when computed for a batch)."""
+                date: DateParts | None = None, *, rules: Rules | None = None,
+                scored: bool = True) -> Fingerprint:
+    """A game's fingerprint (``date``: its Date's parts when computed for a batch). The
+    variant is found once, and the key made before anything reads the plies
+    (``completeness`` does), so that a plain game is replayed from its move texts.
+    ``scored`` False leaves the completeness out (``UNSCORED``): ``refine`` takes it then."""
     variant = game_variant(game, default, override, rules=rules)
-    return Fingerprint(written_key(game, default, override, rules=rules),
-                       _known_name(game.tags.get("White")), _known_name(game.tags.get("Black")),
+    key = _written_key(game, variant, default, override, rules) if game.moves.has_plies() \
+        else None
+    return Fingerprint(key, _known_name(game.tags.get("White")),
+                       _known_name(game.tags.get("Black")),
                        date if date is not None else date_parts_of(game.tags.get("Date") or ""),
-                       completeness(game, variant))
+                       completeness(game, variant) if scored else UNSCORED)
 
 
 # ---- compatible tags -----------------------------------------------------------------------
@@ -210,14 +255,19 @@ class Grouper:
 
 
 
-def refine(groups: list[Group], exact_key: Callable[[int], bytes | None]) -> list[Group]:
-    """Split groups found by ``written_key`` by the exact ``move_key`` of their members
-    (asked for by ordinal); the groups of two or more copies, in order."""
+def refine(groups: list[Group],
+           exact_key: Callable[[int], tuple[bytes | None, tuple[int, int, int]]]
+           ) -> list[Group]:
+    """Split groups found by ``written_key`` by the exact ``move_key`` of their members and
+    choose the copy kept by their ``completeness`` (both asked for by ordinal: fingerprints
+    made without it, ``UNSCORED``, are scored here); the groups of two or more copies, in
+    order."""
     refined = []
     for group in groups:
         parts: dict[bytes | None, Group] = {}
         for ordinal, found in zip(group.members, group.prints, strict=True):
-            parts.setdefault(exact_key(ordinal), Group()).add(ordinal, found)
+            key, score = exact_key(ordinal)
+            parts.setdefault(key, Group()).add(ordinal, replace(found, score=score))
         refined += [part for part in parts.values() if len(part.members) > 1]
     return sorted(refined, key=lambda group: group.members[0])
 
@@ -227,6 +277,6 @@ def dropped(groups: list[Group]) -> set[int]:
     return {m for group in groups for m in group.members if m != group.best}
 
 
-__all__ = ["BY_CHOICES", "Fingerprint", "Group", "Grouper", "compatible", "completeness",
-           "dates_compatible", "dropped", "fingerprint", "move_key", "names_compatible",
-           "refine", "written_key"]
+__all__ = ["BY_CHOICES", "UNSCORED", "Fingerprint", "Group", "Grouper", "compatible",
+           "completeness", "dates_compatible", "dropped", "fingerprint", "move_key",
+           "names_compatible", "refine", "written_key"]

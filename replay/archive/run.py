@@ -25,7 +25,15 @@ from pdn.tags import head_tags
 from pdn.writer import write_game
 from replay.agreement import agree_file
 from replay.archive.clean import CleanOptions, clean_game
-from replay.archive.dedupe import Fingerprint, Grouper, dropped, fingerprint, move_key, refine
+from replay.archive.dedupe import (
+    Fingerprint,
+    Grouper,
+    completeness,
+    dropped,
+    fingerprint,
+    move_key,
+    refine,
+)
 from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
@@ -518,9 +526,11 @@ REPORT_TAGS = ("White", "Black", "Event", "Date", "Result")  # the last five col
 
 @dataclass
 class DedupeTask:
-    """Every game's text and fingerprint."""
+    """Every game's text and fingerprint (``scored`` False: without its completeness, which
+    reads the plies; the caller scores the few copies it finds, ``dedupe.refine``)."""
 
     settings: Settings
+    scored: bool = True
 
     def __call__(self, records: list[Record]) -> list[Out]:
         results = []
@@ -531,7 +541,7 @@ class DedupeTask:
                 continue
             choice = self.settings.choice
             found = fingerprint(record.game, choice.default, choice.override, date,
-                                rules=choice.rules)
+                                rules=choice.rules, scored=self.scored)
             results.append(Out(game_text(record), record.line, value=found))
         return results
 
@@ -566,7 +576,7 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
     unreadable: set[int] = set()
     grouper = Grouper(by)
     with tempfile.TemporaryFile(buffering=0) as spool:  # unbuffered: a full disk shows at once
-        items = _run(sources, DedupeTask(_portable(settings)), settings, runner)
+        items = _run(sources, DedupeTask(_portable(settings), scored=False), settings, runner)
         for ordinal, item in enumerate(items):
             summary.games += 1
             places.append((item.source, item.index, item.result.line))
@@ -581,10 +591,12 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
             spool.seek(offsets[ordinal])
             return spool.read(offsets[ordinal + 1] - offsets[ordinal]).decode("utf-8")
 
-        def exact_key(ordinal: int) -> bytes | None:
-            return move_key(next(read_games(PdnText(spooled(ordinal)))),
-                            settings.choice.default,
-                            settings.choice.override, rules=settings.choice.rules)
+        def exact_key(ordinal: int) -> tuple[bytes | None, tuple[int, int, int]]:
+            choice = settings.choice
+            game = next(read_games(PdnText(spooled(ordinal))))
+            variant = game_variant(game, choice.default, choice.override, rules=choice.rules)
+            return (move_key(game, choice.default, choice.override, rules=choice.rules),
+                    completeness(game, variant))
 
         groups = refine(grouper.duplicates(), exact_key)
         removed = dropped(groups)

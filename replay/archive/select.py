@@ -28,7 +28,7 @@ from replay.archive.tags import (
     name_matches,
     name_words,
 )
-from replay.archive.walk import MainLine, reaches, walk_main_line
+from replay.archive.walk import LineEnd, MainLine, line_end, reaches, walk_main_line
 from replay.board import Position, position_from_setup
 from replay.criteria import CriterionError
 from replay.draws import Material
@@ -158,6 +158,8 @@ class Criteria:
             return True
         if self.position is not None and not (self.statuses or self.moves or self.material):
             return self._reaches(game, variant, default, override, rules)
+        if self.position is None and self.moves is None and not self.material_any_ply:
+            return self.matches_end(line_end(game, default, override, rules=rules))
         return self.matches_line(walk_main_line(game, default, override, rules=rules))
 
     def _reaches(self, game: Game, variant: Variant, default: Variant,
@@ -183,7 +185,7 @@ class Criteria:
     def matches_headers(self, game: Game, variant: Variant, date: DateParts | None = None
                         ) -> bool:
         """The cheap criteria: tags, players, dates, variant, result and written length."""
-        plies = len(game.moves.plies)
+        plies = game.moves.ply_count()  # counted without making the plies
         return (self._names_match(game.tags, variant)
                 and self.result_matches(game.headers_result, variant)
                 and (self.min_plies is None or plies >= self.min_plies)
@@ -233,6 +235,13 @@ class Criteria:
         return self.date_to is None or low <= date_range(self.date_to)[1]
 
     # -- the board ----------------------------------------------------------------------------
+
+    def matches_end(self, end: LineEnd) -> bool:
+        """``matches_line`` where no criterion looks before the final position (no
+        --position, --moves or --material-any-ply)."""
+        if self.statuses and end.status not in self.statuses:
+            return False
+        return self.material is None or self.material.matches(Material.of(end.final))
 
     def matches_line(self, line: MainLine) -> bool:
         """The criteria that need the replayed main line."""

@@ -55,6 +55,37 @@ def walk_main_line(game: Game, default: Variant, override: Variant | None = None
                     replayed.status)
 
 
+@dataclass(frozen=True)
+class LineEnd:
+    """Where a main line ends: its variant, status and final position (``MainLine``'s,
+    without the positions on the way)."""
+
+    variant: Variant
+    status: str
+    final: Position
+
+
+def line_end(game: Game, default: Variant, override: Variant | None = None, *,
+             rules: Rules | None = None) -> LineEnd:
+    """``walk_main_line``'s variant, status and final position; a plain game the native
+    core replays whole from its move tokens makes no position on the way."""
+    variant = told_variant(game, default, override, rules=rules) if is_plain(game) else None
+    if variant is not None:
+        native_rules = native.rules_for(variant)
+        tokens = game.main_line_tokens() if native_rules is not None and \
+            native_rules.replays else None
+        if tokens:
+            assert native_rules is not None
+            line = native_rules.replay_line(start_position(variant), tokens)
+            if line.stop == "end":
+                return LineEnd(variant, VALID, line.final)
+        walked = walk_main_line(game, default, override, rules=rules)
+        return LineEnd(walked.variant, walked.status, walked.final)
+    replayed = replay_game(game, default, override, rules=rules)  # its positions not asked
+    return LineEnd(replayed.variant, replayed.status,
+                   replayed.final if replayed.final is not None else replayed.start)
+
+
 def is_plain(game: Game) -> bool:
     """A game from the start position without reading errors: the plain loop may do."""
     return not (game.tags.get("FEN") or game.moves.setup or game.errors)
@@ -129,4 +160,5 @@ def reaches(game: Game, default: Variant, override: Variant | None,
     return any(wanted(p) for p in walk_main_line(game, default, override, rules=rules).positions)
 
 
-__all__ = ["INCOMPLETE", "INVALID", "VALID", "MainLine", "reaches", "walk_main_line"]
+__all__ = ["INCOMPLETE", "INVALID", "VALID", "LineEnd", "MainLine", "line_end", "reaches",
+           "walk_main_line"]

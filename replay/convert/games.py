@@ -28,7 +28,7 @@ from pdn.fen import FenError, format_fen, parse_fen, second_player_starts
 from pdn.gametype import GameType, GameTypeError, SquareNotation, parse_gametype
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.writer import format_move, write_game
-from replay.board import Board, setup_from_position
+from replay.board import Board, Position, for_variant, position_fen
 from replay.inference import standard_form, standard_tags
 from replay.move import Move
 from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
@@ -155,9 +155,16 @@ class ConvertedPly:
     record: MoveRecord
     number: int
     side: str
-    fen: str  # the position after the move, in the target notation
+    after: Position  # the position after the move
+    notation: SquareNotation  # the target's square names
     details: dict | None = None
     variations: list[ConvertedLine] = field(default_factory=list)
+
+    @property
+    def fen(self) -> str:
+        """The position after the move in the target notation, made when asked for (only
+        the JSON and FEN outputs ask)."""
+        return position_fen(self.after, self.notation)
 
 
 @dataclass
@@ -216,28 +223,29 @@ class _Writer:
         return MoveRecord(mark.join(names), names, mark, None, source.strength, source.line,
                           source.column)
 
-    def fen_after(self, board: Board, move: Move) -> str:
-        return format_fen(setup_from_position(board.position.play(move)), self.notation)
-
     def all_notations(self, board: Board, move: Move) -> dict[str, str]:
         """The move in every notation (and its whole route), for the JSON output."""
         return {name: format_move(writer.record(board, move, MoveRecord("")))
                 for name, writer in self.others.items()}
 
 
-def _branch(variation: Variation, writer: _Writer) -> ConvertedLine:
-    """A line of the game tree written in the target notation."""
-    return ConvertedLine(variation.line, [_step(node, writer) for node in variation],
+def _branch(variation: Variation, writer: _Writer, board: Board | None = None
+            ) -> ConvertedLine:
+    """A line of the game tree written in the target notation (``board``: one board of the
+    game's variant, set before each move in turn, rather than one made per move)."""
+    if board is None and variation:
+        board = Board(variation[0].variant)
+    return ConvertedLine(variation.line, [_step(node, writer, board) for node in variation],
                          variation.stop)
 
 
-def _step(node: GameNode, writer: _Writer) -> ConvertedPly:
-    board = node.board_before()
+def _step(node: GameNode, writer: _Writer, board: Board) -> ConvertedPly:
+    board.position = for_variant(node.before, board.variant)
     step = ConvertedPly(node.ply, node.move, writer.record(board, node.move, node.ply.record),
-                node.move_number, node.side, writer.fen_after(board, node.move))
+                        node.move_number, node.side, node.position, writer.notation)
     if writer.others:
         step.details = writer.all_notations(board, node.move)
-    step.variations = [_branch(variation, writer) for variation in node.variations]
+    step.variations = [_branch(variation, writer, board) for variation in node.variations]
     return step
 
 

@@ -118,7 +118,7 @@ def _agreed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
         if settled:
             yield from agree_parts([part], shown, options)
             continue
-        votes.update(str(part.games.at[row, "variant"]) for row in range(len(part.games))
+        votes.update(str(variant) for row, variant in enumerate(part.games["variant"].tolist())
                      if row not in part.silent)
         held.append(part)
         if sum(len(waiting.games) for waiting in held) >= HELD_GAMES:

@@ -83,9 +83,8 @@ def typed_games(rows: list[dict]) -> pd.DataFrame:
         for name, value in row["tags"].items():
             texts[number, position[tag_column(name)]] = value
     tags = pd.DataFrame(texts, columns=names, index=range(len(rows)), dtype=object)
-    ours = pd.DataFrame.from_records(
-        [{name: row[name] for name in REPLAY_COLUMNS} for row in rows],
-        columns=list(REPLAY_COLUMNS), index=range(len(rows)))
+    ours = pd.DataFrame({name: [row[name] for row in rows] for name in REPLAY_COLUMNS},
+                        columns=list(REPLAY_COLUMNS), index=range(len(rows)))
     return pd.concat([tags, ours.astype(REPLAY_COLUMNS)], axis=1)
 
 

@@ -1,0 +1,43 @@
+"""The games table's fast path against its reference, on every game of real archives.
+
+Without the moves table a main line the native core replays whole is counted from its moves
+alone (``replay.stats.rows._counted``); with it, the line is walked with the replay's
+positions. The two rows of every game must be the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pdn.reader import read_games
+from replay import native
+from replay.replayer import replay_game
+from replay.stats.rows import MoveColumns, _plain_moves, game_row
+
+FILES = ("english/tinsley.pdn", "games-checkers/russian/World_Championship_1998.pdn",
+         "games-checkers/russian/abatsiev.pdn", "international/fmjd_wk2007_all_games.pdn",
+         "lidraughts_sample/lidraughts_export_sample.pdn", "games-checkers/italian/partite.pdn")
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_rows_without_the_moves_table_are_the_walked_rows(shared_data: Path, name: str
+                                                          ) -> None:
+    path = shared_data / name
+    named = 0
+    for ordinal, (fast, walked) in enumerate(zip(read_games(path), read_games(path),
+                                                 strict=True), 1):
+        row = game_row(fast, ordinal, None, None, 6, None)
+        assert row == game_row(walked, ordinal, None, None, 6, MoveColumns()), fast.line
+        named += row["opening_name"] is not None or row["ballot"] is not None
+    if "russian" in name or "english" in name:
+        assert named, "no opening named: the comparison did not reach the openings"
+
+
+def test_the_fast_path_is_taken_with_the_native_core(shared_data: Path) -> None:
+    if not native.available():
+        pytest.skip("the native core is not built here")
+    game = next(iter(read_games(shared_data / "english" / "OCA_2.0.pdn")))
+    moves = _plain_moves(replay_game(game))
+    assert moves is not None and len(moves) == game.moves.ply_count()
