@@ -16,7 +16,7 @@ from replay import native
 from replay.board import Board, Position, start_position
 from replay.move import Move
 from replay.replayer import INCOMPLETE, INVALID, VALID, game_variant, replay_game, told_variant
-from replay.resolve import resolve
+from replay.resolve import plain_mover, resolve
 from replay.variants import Rules, Variant
 
 
@@ -106,16 +106,17 @@ def _plain_line(game: Game, variant: Variant, keep_going: Callable[[Position], b
                 return MainLine(variant, moves[:stop], positions[:stop + 1], INCOMPLETE)
         return line
     board = Board(variant)
+    plain = plain_mover(board)  # as the replayer resolves: one move's route is the same
     moves: list[Move] = []
     positions = [board.position]
     for ply in game.moves.plies:
         if ply.record.placeholder or (keep_going is not None and not keep_going(positions[-1])):
             break
-        resolution = resolve(board, ply.record)
-        if resolution.move is None:
+        move = plain(ply.record) or resolve(board, ply.record).move
+        if move is None:
             return None
-        board.push(resolution.move)
-        moves.append(resolution.move)
+        board.push(move)
+        moves.append(move)
         positions.append(board.position)
     placeholder = len(moves) < len(game.moves.plies)
     return MainLine(variant, moves, positions, INCOMPLETE if placeholder else VALID)

@@ -63,3 +63,19 @@ def test_fast_paths_are_taken_with_the_native_core(shared_data: Path) -> None:
     written_key(game, ENGLISH)
     assert line_end(game, ENGLISH).status == "valid"
     assert game.main_line_tokens() is not None  # still plain: no ply was made
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_walk_takes_the_replayers_route_of_every_move(shared_data: Path, name: str,
+                                                          monkeypatch) -> None:
+    """A king's capture that several routes make (``5x46``: landing on 28, 32 or 37 between
+    its two captures) is one move; the Python walk (what ``pdn index`` writes without the
+    native core) takes the route the replayer and the native core take (it took another)."""
+    from replay.replayer import replay_game
+
+    replayed = [[(move.origin, move.path) for move in replay_game(game, ENGLISH).moves]
+                for game in read_games(shared_data / name)]
+    monkeypatch.setattr(native, "rules_for", lambda variant: None)  # the Python walk
+    for game, moves in zip(read_games(shared_data / name), replayed, strict=True):
+        walked = walk_main_line(game, ENGLISH)
+        assert [(move.origin, move.path) for move in walked.moves] == moves, game.line
