@@ -21,6 +21,12 @@ machine may be shared: every figure is given in CPU seconds (what the process it
    seconds of its whole child process): at least 100 M nodes/s (5x dame-rs).
 4. ``pdn validate --jobs 1`` on OCA 2.0 (22,621 English games, every move resolved): < 1.5 s
    CPU, the whole process.
+5. ``pdn index --jobs 1`` on OCA 2.0, the whole process: <= 5 s CPU.
+6. ``pdn --help``: < 0.2 s CPU.
+
+The Russian row also gives ``pdn validate`` with its default jobs (goal: 15x py-draughts):
+that one alone runs on every core this process may use (its wall seconds beside
+py-draughts's, which uses one core).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -86,6 +93,8 @@ moves = 0
 for game in text.split("[Event ")[1:]:
     board = dame.Board()
     for move in token.findall(game[game.index("\n\n"):]):
+        if not board.legal_moves:  # dame-rs ends a game its draw rules end (two lone kings)
+            break
         push(board, move)
         moves += 1
 print(moves)
@@ -136,13 +145,29 @@ def games_file(variant: str, count: int) -> Path:
     return path
 
 
-def validate_cpu(path: Path, variant: str | None) -> tuple[int, float, float]:
-    """``pdn validate --jobs 1`` as a whole process: moves replayed, CPU and wall seconds."""
-    command = [str(PDN), "validate", "--jobs", "1", "--json", str(path)]
+def validate_cpu(path: Path, variant: str | None, jobs: str = "1") -> tuple[int, float, float]:
+    """``pdn validate --jobs 1`` (or ``jobs``) as a whole process: moves replayed, CPU and
+    wall seconds."""
+    command = [str(PDN), "validate", "--jobs", jobs, "--json", str(path)]
     if variant:
         command[2:2] = ["--variant", variant]
     out, cpu, wall = run(command)
     return _moves(out), cpu, wall
+
+
+def all_cores() -> set[int]:
+    """The cores this machine offers (this process is pinned to one)."""
+    return set(range(os.cpu_count() or 1))
+
+
+def default_jobs_wall(path: Path, core: int) -> float:
+    """The wall seconds of ``pdn validate --jobs 0`` (all cores), best of one round: the
+    process's affinity is widened for the child, then pinned again."""
+    os.sched_setaffinity(0, all_cores())
+    try:
+        return validate_cpu(path, "russian", "0")[2]
+    finally:
+        os.sched_setaffinity(0, {core})
 
 
 def _moves(out: str) -> int:
@@ -218,6 +243,11 @@ def main() -> int:
             line("py-draughts from_pdn", f"{their_cpu:6.2f} s CPU (its timer "
                  f"{fast['seconds']:6.2f} s wall)  {rate:>11,.0f} moves/s")
             line("ours / py-draughts", f"{(moves / cpu) / rate:.2f}x")
+            if hasattr(os, "sched_setaffinity"):
+                wall = min(default_jobs_wall(path, args.core) for _ in range(args.repeat))
+                line(f"pdn validate, default jobs ({len(all_cores())} cores)",
+                     f"{wall:6.2f} s wall  {moves / wall:>11,.0f} moves/s, "
+                     f"{(moves / wall) / rate:.2f}x py-draughts (goal: >= 15x)")
         else:
             line("py-draughts", f"n/a ({fast.get('error')})")
 
@@ -255,8 +285,21 @@ def main() -> int:
         moves, cpu, wall = best(rounds)
         print("4. validate --jobs 1, OCA 2.0 (every move resolved; goal: < 1.5 s CPU)")
         line("pdn validate", f"{cpu:6.2f} s CPU ({wall:6.2f} s wall), {moves:,} moves")
+        with tempfile.TemporaryDirectory() as folder:
+            rounds = []
+            for _ in range(args.repeat):
+                database = Path(folder) / "oca.db"
+                database.unlink(missing_ok=True)
+                rounds.append(run([str(PDN), "index", "--jobs", "1", str(OCA), "-o",
+                                   str(database)]))
+        _, cpu, wall = best(rounds)
+        print("5. index --jobs 1, OCA 2.0 (goal: <= 5 s CPU)")
+        line("pdn index", f"{cpu:6.2f} s CPU ({wall:6.2f} s wall)")
     else:
-        print(f"4. OCA 2.0: not found at {OCA}")
+        print(f"4-5. OCA 2.0: not found at {OCA}")
+    _, cpu, wall = best([run([str(PDN), "--help"]) for _ in range(max(args.repeat, 3))])
+    print("6. pdn --help (goal: < 0.2 s CPU)")
+    line("pdn --help", f"{cpu:6.2f} s CPU ({wall:6.2f} s wall)")
     return 0
 
 
