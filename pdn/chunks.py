@@ -480,12 +480,7 @@ def _pieces(stream: IO[str], limit: int) -> Iterator[str]:
             continue
         if cut:
             yield piece[:cut]
-        length = len(line)
-        while (more := readline(limit)) and more[-1] not in "\r\n":
-            length += len(more)
-        long = _LongLine(line[:limit] + "\n")
-        long.length = length + len(more)
-        yield long
+        yield _long_line(line, readline, limit)
 
 
 def _batches(lines: Iterable[str]) -> Iterator[list[str]]:
@@ -533,12 +528,18 @@ def _bounded_lines(lines: Iterable[str], limit: int) -> Iterator[str]:
         if len(line) <= limit or line[-1] in "\r\n":
             yield line
             continue
-        length = len(line)
-        while (more := readline(limit)) and more[-1] not in "\r\n":
-            length += len(more)
-        long = _LongLine(line[:limit] + "\n")
-        long.length = length + len(more)
-        yield long
+        yield _long_line(line, readline, limit)
+
+
+def _long_line(head: str, readline: Callable[[int], str], limit: int) -> _LongLine:
+    """A line longer than ``limit`` whose ``head`` was read: the rest read and dropped, its
+    head kept with the length of the whole line."""
+    length = len(head)
+    while (more := readline(limit)) and more[-1] not in "\r\n":
+        length += len(more)
+    long = _LongLine(head[:limit] + "\n")
+    long.length = length + len(more)
+    return long
 
 
 # ---- blocks: pieces of whole games for worker processes -----------------------------------
