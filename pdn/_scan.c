@@ -246,6 +246,8 @@ static Py_ssize_t record_move(const Text *t, Py_ssize_t i) {
     return i >= t->n || is_space(at(t, i)) ? i : -1;
 }
 
+#define MAX_NUMBER 6  /* the digits of a move number (plain.py's _RECORD) */
+
 /* One record of _moves (the lexer's RESULT does not start at it, then _RECORD) at i: the
    offset after it, or -1. */
 static Py_ssize_t record(const Text *t, Py_ssize_t i) {
@@ -253,12 +255,12 @@ static Py_ssize_t record(const Text *t, Py_ssize_t i) {
     if (at(t, i) == '1' && at(t, i + 1) == '-' && at(t, i + 2) == '1' && result_after_1_1(t, i))
         return -1;
     if (at(t, j) >= '1' && at(t, j) <= '9') {
-        while (is_digit(at(t, j)) && digits < 4) {
+        while (is_digit(at(t, j)) && digits < MAX_NUMBER + 1) {
             j++;
             digits++;
         }
         if (at(t, j) == '.') {
-            if (digits > 3)
+            if (digits > MAX_NUMBER)
                 return -1;
             j++;
             if (at(t, j) == '.' && at(t, j + 1) == '.')

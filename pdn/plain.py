@@ -57,11 +57,12 @@ _END = re.compile(r"[ \t\n]*\Z")
 
 
 # One move record of the common shapes, as the grammar's MOVE reads it where whitespace
-# follows it: a move number (no leading zero), then a numeric move of squares 1 to 99 or an
+# follows it: a move number (no leading zero, at most six digits: a game of a million moves
+# is no record), then a numeric move of squares 1 to 99 or an
 # alphanumeric one of an 8x8 board, with "-", "x" (or ":" between named squares) and no
 # strength mark. Much faster than MOVE, which knows every notation; a run of anything else
 # is left to the grammar.
-_RECORD = (r"(?:[1-9][0-9]{0,2}\.(?:\.\.)?[ \t\n]*)?"
+_RECORD = (r"(?:[1-9][0-9]{0,5}\.(?:\.\.)?[ \t\n]*)?"
            r"(?:[1-9][0-9]?(?:[-x][1-9][0-9]?)+|[a-h][1-8](?:[-x:][a-h][1-8])+)(?![^ \t\n])")
 # The records of a run that ``_RECORD`` matched, told apart by the whitespace between them
 # (a move number stays with its move).
