@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -53,6 +53,18 @@ def require(available: bool, what: str) -> None:
     if UNDER_CI:
         pytest.fail(f"{what} is missing under CI, where this test must run", pytrace=False)
     pytest.skip(f"{what} is not available")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
+    """Headless Chromium driven over WebDriver (``support.webdriver``), one per test module,
+    left at its default size; ``require``'s rule where it cannot start."""
+    from support.webdriver import Browser, chromium_session
+
+    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
+        require(isinstance(session, Browser), str(session))
+        yield session
+        session.resize(1200, 800)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -309,16 +309,6 @@ return {fen: document.getElementById("board").dataset.fen,
 """
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    from conftest import require
-    from support.webdriver import Browser, chromium_session
-
-    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
-        require(isinstance(session, Browser), str(session))
-        yield session
-
-
 def test_the_viewer_panel_shows_the_explorer_rows_of_each_position_stepped_through(
         browser, db, subset, tmp_path):
     """``pdn view --database``: at every ply of a real game the panel lists the moves the

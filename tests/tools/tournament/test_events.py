@@ -338,16 +338,6 @@ def test_an_event_without_micro_matches_teams_or_clocks_keeps_its_page(archive, 
     assert report_html(report) == "" and report_json(report) == {}
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    from conftest import require
-    from support.webdriver import Browser, chromium_session
-
-    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
-        require(isinstance(session, Browser), str(session))
-        yield session
-
-
 SHOWN = """
 const table = (id) => document.getElementById(id);
 const visible = (id) => { const box = table(id).getBoundingClientRect();

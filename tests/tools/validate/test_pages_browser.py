@@ -8,13 +8,11 @@ it is missing, failed under ``CI=true``)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require
 from pdn.cli.app import app
-from support.webdriver import Browser, chromium_session
+from support.webdriver import Browser
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
@@ -45,14 +43,6 @@ return [...document.querySelectorAll('#moves .move')].map((move) => {
     middle(number.getBoundingClientRect()) - middle(move.getBoundingClientRect())) < 4 : true];
 });
 """
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
-        require(isinstance(session, Browser), str(session))
-        yield session
-        session.resize(1200, 800)
 
 
 def long_game(seed: int = 7, plies: int = 160) -> str:

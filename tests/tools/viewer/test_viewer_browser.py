@@ -13,13 +13,12 @@ kept in ``bench/out/viewer_browser.png`` (git-ignored) as a test artifact.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import SHARED_DATA, require
 from pdn.cli.app import app
-from support.webdriver import Browser, chromium_session
+from support.webdriver import Browser
 from typer.testing import CliRunner
 
 from pdn.model import Game, Line
@@ -99,13 +98,6 @@ def board_state(browser: Browser) -> dict:
                 title: document.getElementById("title").textContent,
                 error: document.getElementById("error").textContent,
                 notes: document.getElementById("notes").textContent};""")
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
-        require(isinstance(session, Browser), str(session))
-        yield session
 
 
 def pieces(board: Board) -> list[list[str]]:

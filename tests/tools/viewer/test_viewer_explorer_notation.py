@@ -7,13 +7,11 @@ In Chromium at a desktop's width (1280 px) and a phone's (400 px), with a databa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require
 from pdn.cli.app import app
-from support.webdriver import Browser, chromium_session
+from support.webdriver import Browser
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
@@ -64,14 +62,6 @@ def pages(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
                                    "--database", str(database)])
         assert done.exit_code == 0, done.output
     return made
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
-        require(isinstance(session, Browser), str(session))
-        yield session
-        session.resize(1200, 800)
 
 
 def writer_short(board: Board, move: Move) -> str:

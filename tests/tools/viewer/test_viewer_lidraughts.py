@@ -5,12 +5,10 @@ kept as ``#game=N&ply=M`` while one steps, so that a position can be shared by l
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import require
-from support.webdriver import Browser, chromium_session
+from support.webdriver import Browser
 
 import pdn
 from pdn.reader import read_games
@@ -43,14 +41,6 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> str:
     assert [str(game.status) for game in games] == ["valid", "valid"]
     path.write_text(viewer_html(games), encoding="utf-8")
     return path.as_uri()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    with chromium_session(tmp_path_factory.mktemp("chromium-profile")) as session:
-        require(isinstance(session, Browser), str(session))
-        yield session
-        session.resize(1200, 800)
 
 
 def fen_after(plies: int) -> str:
