@@ -295,6 +295,24 @@ def test_pdn_analyse_of_an_unreadable_input_is_exit_2(tmp_path, dame_wrapper):
     assert result.exit_code == 2 and "none.pdn" in result.output
 
 
+def _two_games(tmp_path: Path) -> Path:
+    """Two games of one move each, for an engine that answers the first and not the second."""
+    source = tmp_path / "two.pdn"
+    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
+                      encoding="utf-8")
+    return source
+
+
+def _analyse_process(tmp_path: Path, behaviour: str) -> tuple[list[str], Path]:
+    """``pdn analyse`` of ``_two_games`` as a process of its own, by a hostile engine that
+    answers the first game and then does ``behaviour``: the command and its output file."""
+    engine = hostile_engine(tmp_path, "e", behaviour, good=2)
+    out = tmp_path / "out.pdn"
+    return [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
+            str(_two_games(tmp_path)), "-o", str(out), "--engine-cmd", " ".join(engine),
+            "--depth", "3", "--timeout", "600"], out
+
+
 @pytest.mark.parametrize("behaviour", HOSTILE)
 @pytest.mark.parametrize("limit", [["--depth", "3"], ["--movetime", "0.02"]])
 def test_pdn_analyse_times_out_a_hostile_engine_and_keeps_the_games_done(tmp_path, behaviour,
@@ -302,9 +320,7 @@ def test_pdn_analyse_times_out_a_hostile_engine_and_keeps_the_games_done(tmp_pat
     """The engine answers the two searches of the first game, then floods, goes silent or
     writes an endless line: the search ends by --timeout whatever the limit, the engine's
     process group is killed, the first game stays written, exit 1 (an engine failed)."""
-    source = tmp_path / "two.pdn"
-    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
-                      encoding="utf-8")
+    source = _two_games(tmp_path)
     command = hostile_engine(tmp_path, "e", behaviour, good=2)
     out = tmp_path / "out.pdn"
     result = runner.invoke(app, ["analyse", str(source), "-o", str(out), "--engine-cmd",
@@ -320,14 +336,7 @@ def test_pdn_analyse_times_out_a_hostile_engine_and_keeps_the_games_done(tmp_pat
 def test_sigterm_stops_pdn_analyse_on_a_flooding_engine_with_143(tmp_path):
     """SIGTERM during a flood of ``info`` ended nothing within 3 s (the lines piled up), and
     analyse exited 130 where every command exits 143 on SIGTERM."""
-    source = tmp_path / "two.pdn"
-    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
-                      encoding="utf-8")
-    engine = hostile_engine(tmp_path, "e", "flood", good=2)
-    out = tmp_path / "out.pdn"
-    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
-               str(source), "-o", str(out), "--engine-cmd", " ".join(engine), "--depth", "3",
-               "--timeout", "600"]
+    command, out = _analyse_process(tmp_path, "flood")
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     deadline = time.monotonic() + 60
@@ -400,9 +409,7 @@ def test_after_kill_9_of_pdn_analyse_no_engine_lives_on(tmp_path):
     guard its whole process group (its own child too: replay.run.children)."""
     if not sys.platform.startswith("linux"):
         pytest.skip("PR_SET_PDEATHSIG is Linux's")
-    source = tmp_path / "two.pdn"
-    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
-                      encoding="utf-8")
+    source = _two_games(tmp_path)
     engine = hostile_engine(tmp_path, "e", "silent", good=2)
     command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
                str(source), "-o", str(tmp_path / "out.pdn"), "--engine-cmd", " ".join(engine),
@@ -468,14 +475,7 @@ def test_the_builtin_engine_analyses_a_game_after_another_as_alone(tmp_path):
 def test_sigterm_stops_pdn_analyse_on_a_silent_engine_at_once_with_143(tmp_path):
     """SIGTERM on a silent engine took 20 s (the engine's thread waited out --timeout after
     the engine was closed), and a second SIGTERM meanwhile escaped as exit 130."""
-    source = tmp_path / "two.pdn"
-    source.write_text('[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 32-28 *\n\n',
-                      encoding="utf-8")
-    engine = hostile_engine(tmp_path, "e", "silent", good=2)
-    out = tmp_path / "out.pdn"
-    command = [sys.executable, "-c", "from pdn.cli.app import main; main()", "analyse",
-               str(source), "-o", str(out), "--engine-cmd", " ".join(engine), "--depth", "3",
-               "--timeout", "600"]
+    command, out = _analyse_process(tmp_path, "silent")
     for signals in (1, 2):
         out.unlink(missing_ok=True)
         (tmp_path / "e.pids").unlink(missing_ok=True)
