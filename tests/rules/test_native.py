@@ -20,6 +20,7 @@ import pytest
 from conftest import SHARED_DATA, require
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.positions import positions
 
 from pdn import compiled
 from pdn.fen import parse_fen
@@ -28,7 +29,6 @@ from replay import native
 from replay.board import (
     Board,
     Position,
-    RestrictedPosition,
     for_variant,
     position_from_setup,
     start_position,
@@ -67,29 +67,6 @@ PLY_MOVES = 2048  # moves the native core holds for one position (PLYMOVES in _n
 
 def fields(move: Move) -> tuple:
     return move.origin, move.path, move.captures, move.promotes, move.captured_mask
-
-
-@st.composite
-def positions(draw: st.DrawFn, variant: Variant) -> Position:
-    """Any placement of men and kings on the variant's board, either side to move (Frisian:
-    with any king-move streaks)."""
-    squares = variant.geometry.playable
-    pieces = draw(st.lists(st.sampled_from("..wWbB"), min_size=len(squares),
-                           max_size=len(squares)))
-    white = black = kings = 0
-    for square, piece in zip(squares, pieces, strict=True):
-        bit = 1 << square
-        if piece in "wW":
-            white |= bit
-        elif piece in "bB":
-            black |= bit
-        if piece in "WB":
-            kings |= bit
-    turn = draw(st.sampled_from((0, 1)))
-    if not variant.max_king_moves:
-        return Position(white, black, kings, turn)
-    streak = st.just((-1, 0)) | st.tuples(st.sampled_from(squares), st.integers(1, 4))
-    return RestrictedPosition(white, black, kings, turn, (draw(streak), draw(streak)))
 
 
 def sides(position: Position) -> tuple[int, int, int, int]:

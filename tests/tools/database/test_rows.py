@@ -15,6 +15,7 @@ import pytest
 from conftest import SHARED_DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.positions import positions
 
 from pdn.reader import read_games
 from replay import native
@@ -73,21 +74,6 @@ def test_rows_of_every_game_are_the_python_walks(name: str):
         assert fast_seen == slow_seen
     if name in NATIVE_ARCHIVES:
         assert native_games  # the native path was taken, not only the Python one
-
-
-@st.composite
-def positions(draw: st.DrawFn, variant: Variant) -> Position:
-    """Any placement of men and kings on the board, either side to move."""
-    squares = variant.geometry.playable
-    pieces = draw(st.lists(st.sampled_from("..wWbB"), min_size=len(squares),
-                           max_size=len(squares)))
-    white = black = kings = 0
-    for square, piece in zip(squares, pieces, strict=True):
-        bit = 1 << square
-        white |= bit if piece in "wW" else 0
-        black |= bit if piece in "bB" else 0
-        kings |= bit if piece in "WB" else 0
-    return Position(white, black, kings, draw(st.sampled_from((0, 1))))
 
 
 def index(variant: Variant, position: Position, texts: list[str], seen: set[int] | None):
