@@ -36,47 +36,41 @@ def update_planes(connection: sqlite3.Connection) -> int:
 
     done = connection.execute("SELECT value FROM meta WHERE name = ?", (_MARK,)).fetchone()
     start = int(done[0]) if done else 0
+    rows = connection.execute(
+        "SELECT position_id, variant, turn, white_men, white_kings, black_men, black_kings "
+        "FROM positions WHERE position_id > ? ORDER BY position_id", (start,))
     added, last = 0, start
-    variants = [name for (name,) in connection.execute(
-        "SELECT DISTINCT variant FROM positions WHERE position_id > ? ORDER BY variant",
-        (start,))]
-    for variant in variants:
-        rows = connection.execute(  # a board of more than 64 squares has no bitboards
-            "SELECT position_id, turn = 'B', white_men, white_kings, black_men, black_kings "
-            "FROM positions WHERE position_id > ? AND variant = ? AND white_men IS NOT NULL "
-            "ORDER BY position_id", (start, variant)).fetchall()
-        if not rows:
-            continue
-        table = np.array(rows, dtype=np.int64)
-        for chunk, block in _chunks(table, np):
-            _merge(connection, variant, chunk, _planes(block, chunk, np), np)
-        added += len(rows)
-        last = max(last, int(table[-1, 0]))
+    for (variant, chunk), block in _chunks(rows):
+        ids = np.array([row[0] for row in block], dtype=np.int64) - (chunk << CHUNK_BITS)
+        boards = np.array([row[3:7] for row in block], dtype=np.int64).T
+        planes = {ALL: ids, BLACK_TO_MOVE: ids[np.array([row[2] == "B" for row in block])]}
+        for kind, board in enumerate(boards):
+            for bit in range(64):
+                holding = ids[((board >> bit) & 1).astype(bool)]
+                if holding.size:
+                    planes[kind * 64 + bit] = holding
+        _merge(connection, variant, chunk, planes, np)
+        added += len(block)
+        last = max(last, block[-1][0])
     connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_MARK, str(last)))
     return added
 
 
-def _chunks(table, np) -> Iterator[tuple[int, object]]:
-    """A variant's rows (position_id, Black to move, four bitboards), sorted by
-    position_id, cut by chunk."""
-    chunks = table[:, 0] >> CHUNK_BITS
-    cuts = np.flatnonzero(np.diff(chunks)) + 1
-    for block in np.split(table, cuts):
-        yield int(block[0, 0]) >> CHUNK_BITS, block
-
-
-def _planes(block, chunk: int, np) -> dict[int, object]:
-    """Each plane's offsets in the chunk: ALL, BLACK_TO_MOVE, then kind * 64 + bit for
-    the bits set in each kind's bitboard."""
-    offsets = block[:, 0] - (chunk << CHUNK_BITS)
-    planes = {ALL: offsets, BLACK_TO_MOVE: offsets[block[:, 1] == 1]}
-    # bit b of each bitboard, little-endian: column kind * 64 + b
-    boards = np.ascontiguousarray(block[:, 2:6]).astype("<i8")
-    bits = np.unpackbits(boards.view(np.uint8).reshape(len(block), 32), axis=1,
-                         bitorder="little").astype(bool)
-    for plane in np.flatnonzero(bits.any(axis=0)):
-        planes[int(plane)] = offsets[bits[:, plane]]
-    return planes
+def _chunks(rows: Iterator[tuple]) -> Iterator[tuple[tuple[str, int], list[tuple]]]:
+    """Rows with bitboards grouped by (variant, chunk), in position order."""
+    group: list[tuple] = []
+    current = None
+    for row in rows:
+        if row[3] is None:  # a board of more than 64 squares: no bitboards
+            continue
+        key = (row[1], row[0] >> CHUNK_BITS)
+        if key != current and group:
+            yield current, group
+            group = []
+        current = key
+        group.append(row)
+    if group:
+        yield current, group
 
 
 def _merge(connection: sqlite3.Connection, variant: str, chunk: int, planes: dict, np
