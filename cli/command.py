@@ -23,6 +23,7 @@ class _NamedArgument(TyperArgument):
     def display_type_rich(self, ctx: Any) -> str | None:
         return None
 
+
 def plain_metavars(params: list) -> list:
     """The parameters with a metavar each: their own, else none for a flag, else their name
     in capitals (``--encoding ENCODING``); their plain values checked without pydantic
