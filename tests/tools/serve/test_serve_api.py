@@ -228,7 +228,7 @@ def test_a_signal_stops_the_server_and_the_engines_it_started(stop: signal.Signa
         assert engines
         server.process.send_signal(stop)
         assert server.process.wait(timeout=20) == 0
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # a guard against a hang, not a measure of speed
     while any(Path(f"/proc/{pid}").exists() and _state(pid) != "Z" for pid in engines):
         assert time.monotonic() < deadline, f"engines left running: {engines}"
         time.sleep(0.1)

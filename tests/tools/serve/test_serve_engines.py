@@ -26,10 +26,10 @@ def test_an_engine_that_ended_is_let_go_before_another_starts():
         guard = first.process.guard
         assert guard is not None and guard.poll() is None
         os.killpg(first.process.pid, signal.SIGKILL)
-        first.process.wait(timeout=5)
+        first.process.wait(timeout=30)
         assert engines.evaluate(board)["pv"]  # a new engine answers
         assert engines.running["international"] is not first
         assert first.process.guard is None  # released: told "done", not left to kill
-        assert guard.wait(timeout=5) == 0
+        assert guard.wait(timeout=30) == 0
     finally:
         engines.close()

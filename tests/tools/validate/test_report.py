@@ -162,9 +162,9 @@ time.sleep(600)
     finally:
         process.kill()
         process.wait()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # a guard against a hang, not a measure of speed
     while [pid for pid in pids if _alive(pid)]:
-        assert time.monotonic() < deadline, "the browser outlived pdn by 5 s"
+        assert time.monotonic() < deadline, "the browser outlived pdn"
         time.sleep(0.05)
 
 
