@@ -123,6 +123,8 @@ def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(shared_data
                                                                      tmp_path):
     """The scheduler gives a dead worker's task to another; partitions are pure work, so
     the results are those of a run where nothing failed."""
+    require(importlib.util.find_spec("cloudpickle") is not None,
+            "cloudpickle (with dask.distributed, the dask extra)")
     import cloudpickle
 
     from replay.validate.reports import ValidationWork, validate_partition
