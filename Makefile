@@ -13,8 +13,9 @@ PURE_VENV := .venv-pure
 # extensions land beside their sources), else pure Python; PDN_PURE_PYTHON=1 asks for pure.
 $(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/_native.c replay/_search.c \
 		replay/_positions.c pdn/_scan.c
-	@echo "Installing the toolkit into $(VENV): about a minute, pip quiet meanwhile (the rules"
-	@echo "core is compiled with mypyc and C where a C compiler is found)."
+	@echo "Installing the toolkit into $(VENV): one to three minutes, pip quiet meanwhile (it"
+	@echo "downloads the dependencies, then compiles the rules core with mypyc and C where a"
+	@echo "C compiler is found)."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,parquet,plots,png,serve]'
@@ -31,7 +32,7 @@ test: $(BIN)/pdn  ## the whole test suite, 15-25 min (a missing browser, peer or
 	$(BIN)/python -m pytest -n auto
 
 # A newcomer's first check: the reader, the writer, the library and the command line's
-# surface, in about 2 minutes (291 tests); make test runs everything.
+# surface, in a few minutes (835 tests); make test runs everything.
 QUICK_TESTS = tests/notation tests/test_api.py tests/cli/test_cli_surface.py tests/test_layers.py
 test-quick: $(BIN)/pdn  ## a quick subset (about 2 min): reader, writer, library, command line
 	$(BIN)/python -m pytest $(QUICK_TESTS)
