@@ -38,6 +38,9 @@ from replay.variants import Variant, get_variant
 
 MAX_GAMES_PER_TEXT = 20_000  # an upload or a paste of more games is refused, before reading
 MAX_BOARD_GAME = 1 << 18  # a game's text longer than this is not put on the board
+MAX_GLUED = 100  # a line on which more games begin is refused before reading
+# a tag pair that begins after something else than a tag on its line: a game glued there
+_GLUED = re.compile(r'[^\s\]][ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"')
 
 
 class DeskError(ValueError):
@@ -145,6 +148,16 @@ def count_games(text: str, name: str) -> None:
                         f"on the command line", 413)
 
 
+def refuse_glued(text: str, name: str) -> None:
+    """Refuse a text with a line on which more than ``MAX_GLUED`` games begin (each glued
+    to the end of the one before), found by a scan of its lines before any is read."""
+    for number, line in enumerate(split_lines(text), 1):
+        if line.count("[") > MAX_GLUED and len(_GLUED.findall(line)) > MAX_GLUED:
+            raise DeskError(f"{name}: more than {MAX_GLUED} games begin on line {number}, "
+                            f"each glued to the one before: the desk edits a game by its "
+                            f"lines; write each game on lines of its own first", 422)
+
+
 class Desk:
     """Every document and game loaded; all changes go through one lock."""
 
@@ -177,6 +190,7 @@ class Desk:
         except OSError as error:
             raise DeskError(f"{source}: cannot read: {error.strerror or error}") from None
         read = decoded(raw)
+        refuse_glued("".join(read.lines), source)
         choice = self.choice
         reports: list[GameReport] = []
         for item in validate_sources([source], choice.default, choice.override, jobs=1,
@@ -208,6 +222,7 @@ class Desk:
         """The reports of a text's games, as ``pdn validate`` gives them for standard input
         (``file``: ``name``); a text of too many games is refused before it is read."""
         valid_unicode(text, "the text")
+        refuse_glued(text, name or "the text")
         count_games(text, name or "the text")
         choice = self.choice
         reports = []
