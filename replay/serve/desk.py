@@ -155,7 +155,8 @@ def refuse_glued(text: str, name: str) -> None:
         if line.count("[") > MAX_GLUED and len(_GLUED.findall(line)) > MAX_GLUED:
             raise DeskError(f"{name}: more than {MAX_GLUED} games begin on line {number}, "
                             f"each glued to the one before: the desk edits a game by its "
-                            f"lines; write each game on lines of its own first", 422)
+                            f"lines; write each game on lines of its own first ('pdn convert' "
+                            f"does)", 422)
 
 
 class Desk:
