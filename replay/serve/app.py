@@ -24,7 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from replay.board import Board
-from replay.serve.desk import Desk, DeskError, typed_game, valid_unicode
+from replay.serve.desk import Desk, DeskError, shown_name, typed_game, valid_unicode
 from replay.serve.engines import EngineError, Engines
 from replay.serve.pages import desk_page, game_page, new_game_page, static_file
 from replay.serve.security import BodyTooLarge
@@ -153,7 +153,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
             return JSONResponse({"error": "pdn serve was started without --write: download "
                                           "the file instead"}, 403)
         original = await _in_thread(desk.write_back, desk.document(request.path_params["number"]))
-        return JSONResponse({"written": True, "original": original.name})
+        return JSONResponse({"written": True, "original": shown_name(original.name)})
 
     async def api_encoding(request: Request) -> Response:
         body = await _json_body(request)
@@ -349,6 +349,7 @@ async def _failed(request: Request, error: Exception) -> Response:
 
 
 def _answer(request: Request, status: int, reason: str) -> Response:
+    reason = reason.encode("utf-8", errors="backslashreplace").decode("utf-8")
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": reason}, status)
     from html import escape

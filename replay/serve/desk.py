@@ -18,6 +18,7 @@ pasted is validated from its own text.
 from __future__ import annotations
 
 import io
+import os
 import re
 import threading
 from collections.abc import Iterator
@@ -148,6 +149,12 @@ def count_games(text: str, name: str) -> None:
                         f"on the command line", 413)
 
 
+def shown_name(source: str) -> str:
+    """A file's name as the pages show it: bytes of the name that are not UTF-8 (which
+    Python keeps as lone surrogates) become U+FFFD."""
+    return os.fsencode(source).decode("utf-8", errors="replace")
+
+
 def refuse_glued(text: str, name: str) -> None:
     """Refuse a text with a line on which more than ``MAX_GLUED`` games begin (each glued
     to the end of the one before), found by a scan of its lines before any is read."""
@@ -173,9 +180,8 @@ class Desk:
     def add_file(self, source: str) -> Document:
         """A file given on the command line, validated as ``pdn validate SOURCE`` does;
         raises DeskError when it cannot be read."""
-        path = Path(source)
         read, stamp, reports = self._read_file(source)
-        document = Document(0, source, path, stamp=stamp)
+        document = Document(0, shown_name(source), Path(source), stamp=stamp)
         self._fill(document, read, reports)
         with self.lock:
             document.number = len(self.documents) + 1
@@ -184,23 +190,24 @@ class Desk:
         return document
 
     def _read_file(self, source: str) -> tuple[Decoded, Stamp, list[GameReport]]:
-        path = Path(source)
+        path, name = Path(source), shown_name(source)
         try:
             raw = path.read_bytes()
             stamp = Stamp.of(path, raw)
         except OSError as error:
-            raise DeskError(f"{source}: cannot read: {error.strerror or error}") from None
+            raise DeskError(f"{name}: cannot read: {error.strerror or error}") from None
         read = decoded(raw)
-        refuse_glued("".join(read.lines), source)
+        refuse_glued("".join(read.lines), name)
         choice = self.choice
         reports: list[GameReport] = []
         for item in validate_sources([source], choice.default, choice.override, jobs=1,
                                      rules=choice.rules):
             if isinstance(item, str):
-                raise DeskError(item)
+                raise DeskError(shown_name(item))
+            item.file = name
             reports.append(item)
         if _stamp(path) != stamp:
-            raise DeskError(f"{source}: changed on disk while it was read: reload it", 409)
+            raise DeskError(f"{name}: changed on disk while it was read: reload it", 409)
         return read, stamp, reports
 
     def add_text(self, name: str, text: str) -> Document:
@@ -413,7 +420,7 @@ class Desk:
                     self._unchanged(document)  # the last moment before it is replaced
                 document.stamp = Stamp.of(path, data)
             except OSError as error:
-                raise DeskError(f"{path}: cannot write: {error.strerror or error}; the "
+                raise DeskError(f"{document.name}: cannot write: {error.strerror or error}; the "
                                 f"file is as it was", write_failure(error)) from None
             for game in document.games:
                 game.raw, game.read = game.encoded(), game.text
@@ -434,7 +441,7 @@ class Desk:
         """Refuse (409) when ``document``'s file is no longer as the desk read it."""
         assert document.path is not None
         if _stamp(document.path) != document.stamp:
-            raise DeskError(f"{document.path} changed on disk since the desk read it (another "
+            raise DeskError(f"{document.name} changed on disk since the desk read it (another "
                             f"program or another pdn serve wrote it): nothing was written; "
                             f"download your edits, or reload the file from disk", 409)
 
@@ -564,4 +571,6 @@ def _stamp(path: Path) -> Stamp | None:
         return None
 
 
-__all__ = ["Desk", "DeskError", "DeskGame", "Document", "Typed", "legal_after", "typed_game"]
+__all__ = ["MAX_BOARD_GAME", "MAX_GAMES_PER_TEXT", "MAX_GLUED", "Desk", "DeskError",
+           "DeskGame", "Document", "Typed", "legal_after", "shown_name", "typed_game",
+           "valid_unicode"]

@@ -73,6 +73,18 @@ def test_a_lone_surrogate_is_refused_at_the_door_and_every_page_still_answers(
         assert b'[Round "7"]' in downloaded  # the edit not yet written is still there
 
 
+def test_a_file_named_in_bytes_that_are_not_utf8_is_served_under_a_readable_name(
+        tmp_path: Path):
+    path = os.fsdecode(os.fsencode(tmp_path) + b"/Li\xe8ge.pdn")  # a Latin-1 file name
+    Path(path).write_text(GAME.format(n=1), encoding="utf-8")
+    with served(path, "--write") as server:
+        every_page_answers(server)
+        assert server.json("/api/games")[1]["games"][0]["file"].endswith("Li\ufffdge.pdn")
+        assert server.json("/api/games/1/tag", {"name": "Round", "value": "1"})[0] == 200
+        assert server.json("/api/documents/1/write", {})[0] == 200
+    assert '[Round "1"]' in Path(path).read_text(encoding="utf-8")
+
+
 def test_a_text_of_too_many_games_is_refused_before_it_is_read(tmp_path: Path):
     one_move_games = "1. 32-28 *\n\n" * ((1 << 20) // 12 - 10)  # just under the 1 MiB cap
     with served(games_file(tmp_path)) as server:
