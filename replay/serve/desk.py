@@ -41,6 +41,8 @@ MAX_GAMES_PER_TEXT = 20_000  # an upload or a paste of more games is refused, be
 MAX_BOARD_GAME = 1 << 18  # a game's text longer than this is not put on the board
 MAX_GLUED = 100  # a line on which more games begin is refused before reading
 # a tag pair that begins after something else than a tag on its line: a game glued there
+_TAG_PAIR = re.compile(r'\[[A-Za-z][A-Za-z0-9_]*\s+"')
+_TAG_PAIRS = re.compile(r'\s*(?:\[[^\[\]"]*"(?:[^"\\]|\\.)*"\s*\]\s*)*')
 _GLUED = re.compile(r'[^\s\]][ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"')
 
 
@@ -85,8 +87,11 @@ class DeskGame:
         return self.report.as_dict()
 
     def record(self) -> Game:
-        """The game as read from its text."""
+        """The game as read from its text (where the text read alone also gives fragments
+        the reader joined to the game in its file, a lone ``[`` after it, the game)."""
         games = list(read_games(PdnText(self.text)))
+        if len(games) > 1:
+            games = [game for game in games if game.tags or game.moves.plies]
         if len(games) != 1:
             raise DeskError(f"game {self.number}: its text holds {len(games)} games")
         game = games[0]
@@ -128,16 +133,30 @@ class Document:
         return any(game.edited for game in self.games)
 
 
-def _spans(name: str, lines: list[str], games: list[Game]) -> list[tuple[int, int]]:
-    """Each game's lines (from a game's first line to the next game's), as index ranges;
-    refused when two games begin on one line (the desk edits a game by its lines)."""
+def _starts(name: str, lines: list[str], games: list[Game]) -> list[tuple[int, int]]:
+    """Where each game begins: its line and column (from 0; a game glued to the end of the
+    one before begins in the middle of a line); refused when two games begin on one line
+    (the desk edits a game by its lines)."""
     starts = [max(1, game.line) - 1 for game in games]
     for index, (start, following) in enumerate(pairwise(starts), 1):
         if following <= start:
             raise DeskError(f"{name}: games {index} and {index + 1} begin on the same line "
                             f"{start + 1}: the desk edits a game by its lines; write each "
                             f"game on lines of its own first ('pdn convert' does)", 422)
-    return list(zip(starts, [*starts[1:], len(lines)], strict=True))
+    return [(line, _glued_at(lines[line]) if line < len(lines) else 0) for line in starts]
+
+
+def _glued_at(line: str) -> int:
+    """Where on ``line`` a game begins that is glued to other text before it ("0-1[Event"),
+    as the reader cuts it (``pdn.chunks``): at a tag pair after text that is not tags, on
+    a line without comments; 0 when the game begins the line."""
+    if any(c in line for c in "{};"):
+        return 0
+    for match in _TAG_PAIR.finditer(line):
+        before = line[:match.start()]
+        if before.strip() and _TAG_PAIRS.fullmatch(before) is None:
+            return match.start()
+    return 0
 
 
 def count_games(text: str, name: str) -> None:
@@ -247,17 +266,15 @@ class Desk:
         if len(games) != len(reports):
             raise DeskError(f"{document.name}: read as {len(games)} games but validated as "
                             f"{len(reports)}")
-        spans = _spans(document.name, read.lines, games)
-        first = spans[0][0] if spans else len(read.lines)
-        document.prefix = "".join(read.lines[:first])
-        document.prefix_raw = b"".join(read.raw_lines[:first])
+        starts = _starts(document.name, read.lines, games)
+        bounds = [(0, 0), *starts, (len(read.lines), 0)]
+        document.prefix, document.prefix_raw = read.piece(bounds[0], bounds[1])
         document.encoding, document.codec, document.exact = read.encoding, read.codec, \
             read.exact
         document.games = []
-        for (start, end), report in zip(spans, reports, strict=True):
-            text = "".join(read.lines[start:end])
-            document.games.append(DeskGame(0, document, text, report, read=text,
-                                           raw=b"".join(read.raw_lines[start:end])))
+        for start, end, report in zip(bounds[1:-1], bounds[2:], reports, strict=True):
+            text, raw = read.piece(start, end)
+            document.games.append(DeskGame(0, document, text, report, read=text, raw=raw))
 
     def _number(self) -> None:
         """Number the games over the whole desk, file after file."""

@@ -63,6 +63,37 @@ class Decoded:
     encoding: str
     codec: str
     exact: bool = True
+    bom: bytes = b""
+
+    def piece(self, start: tuple[int, int], end: tuple[int, int]) -> tuple[str, bytes]:
+        """The text and the bytes from ``start`` to ``end``, each a line (from 0) and a
+        column (from 0) where the text is cut: the start of a line, or a ``[``."""
+        (first, at), (last, until) = start, end
+        if first == len(self.lines):
+            return "", b""
+        cut, stop = self._byte_column(first, at), self._byte_column(last, until)
+        if first == last:
+            return self.lines[first][at:until], self.raw_lines[first][cut:stop]
+        text = [self.lines[first][at:], *self.lines[first + 1:last]]
+        raw = [self.raw_lines[first][cut:], *self.raw_lines[first + 1:last]]
+        if until:
+            text.append(self.lines[last][:until])
+            raw.append(self.raw_lines[last][:stop])
+        return "".join(text), b"".join(raw)
+
+    def _byte_column(self, line: int, column: int) -> int:
+        """The byte in its line of the character ``column`` of line ``line``."""
+        if column == 0:
+            return 0
+        text = self.lines[line]
+        if self.encoding in WIDE_ENCODINGS:  # each line was encoded on its own
+            return (len(self.bom) if line == 0 else 0) + len(text[:column].encode(self.codec))
+        # ASCII-compatible: the byte "[" is the character "[" and nothing else
+        assert text[column] == "[", "a line is cut at a '[' only"
+        raw, found = self.raw_lines[line], -1
+        for _ in range(text.count("[", 0, column) + 1):
+            found = raw.index(b"[", found + 1)
+        return found
 
 
 def decoded(raw: bytes) -> Decoded:
@@ -76,14 +107,14 @@ def decoded(raw: bytes) -> Decoded:
         raw_lines = [line.encode(codec) for line in lines]
         if raw_lines:
             raw_lines[0] = bom + raw_lines[0]
-        return Decoded(lines, raw_lines, encoding, codec, b"".join(raw_lines) == raw)
+        return Decoded(lines, raw_lines, encoding, codec, b"".join(raw_lines) == raw, bom)
     # ASCII-compatible: the bytes \r and \n are always those characters, the lines of the
     # bytes are those of the text
     raw_lines = raw.splitlines(keepends=True)
     lines = [line.decode(codec, errors="pdn-latin-1") for line in raw_lines]
     if lines and bom:
         lines[0] = lines[0].removeprefix("\ufeff")
-    return Decoded(lines, raw_lines, encoding, codec)
+    return Decoded(lines, raw_lines, encoding, codec, bom=bom)
 
 
 def write_failure(error: OSError) -> int:

@@ -170,3 +170,31 @@ def test_a_damaged_utf16_file_is_not_written_back(tmp_path: Path):
         desk.write_back(document)
     assert refused.value.status == 409
     assert not path.with_name("t.pdn.orig").exists()
+
+
+@pytest.mark.parametrize("archive, glued", [
+    ("tests/wiegerw_pdn/succeed/Tricks traps and shots.pdn", 67),  # "0-1[Event ..."
+    ("international/brunogui/48th Polish Team Championship.pdn", None),  # a lone "[" line
+    ("games-checkers/internt/Cannes_Open_Tournament_2002.pdn", None),
+])
+def test_every_game_of_a_real_archive_reads_alone_as_its_report_and_the_file_comes_back_whole(
+        shared_data: Path, tmp_path: Path, archive: str, glued: int | None):
+    raw = (shared_data / archive).read_bytes()
+    path = tmp_path / "archive.pdn"
+    path.write_bytes(raw)
+    desk = Desk()
+    document = desk.add_file(str(path))
+    assert document.encoded() == raw
+    for game in desk.games:
+        record = game.record()
+        assert (record.tags.get("White") or None, record.tags.get("Black") or None) == (
+            game.report.white, game.report.black)
+    if glued is not None:  # the game before the glued one edited: the next one untouched
+        assert desk.game(glued).text.startswith("[Event")
+        assert not desk.game(glued - 1).text.endswith("\n")
+        desk.set_tag(glued - 1, "Round", "1")
+        desk.write_back(document)
+        games = list(read_games(path))
+        assert games[glued - 2].tags["Round"] == "1"
+        assert [game.tags.get("White") or None for game in games] == [
+            game.report.white for game in desk.games]
