@@ -27,7 +27,7 @@ from replay.board import Board
 from replay.serve.desk import Desk, DeskError, shown_name, typed_game, valid_unicode
 from replay.serve.engines import EngineError, Engines
 from replay.serve.pages import desk_page, game_page, new_game_page, static_file
-from replay.serve.security import BodyTooLarge
+from replay.serve.security import App, BodyTooLarge, Receive, Scope, Send
 from replay.variants import get_variant
 
 MAX_FEN = 1000
@@ -159,7 +159,8 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         body = await _json_body(request)
         if body.get("encoding") != "utf-8":
             raise DeskError("a file can be converted to 'utf-8' only")
-        document = desk.to_utf8(desk.document(request.path_params["number"]))
+        document = await _in_thread(desk.to_utf8,
+                                    desk.document(request.path_params["number"]))
         return JSONResponse({"document": document.number, "encoding": document.encoding})
 
     async def api_reload(request: Request) -> Response:
@@ -236,10 +237,10 @@ class Logged:
     its reason (``_failed``); Starlette raises it again for the server to log, and here it
     is logged in one line, not as a traceback."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await self.app(scope, receive, send)
         except Exception as error:  # answered already

@@ -1,9 +1,12 @@
 """The arbiter's desk: the games loaded in ``pdn serve``, their reports, and the edits made
 to them (no web framework here; ``replay.serve.app`` serves it).
 
-Each file is kept as its text cut into games (the lines from a game's first line to the
-next game's), so that an edited game is written back in its place and every other game
-stays as it was, byte for byte. A game's row is its ``pdn validate --json`` report: the
+Each file is kept as its text and its bytes cut into games (the lines from a game's first
+line to the next game's; a game glued to the end of the one before is cut where the reader
+cuts it), so that an edited game is written back in its place, in the file's encoding, and
+every other game stays as it was, byte for byte (``replay.serve.files``). Every text that
+comes in is checked first: valid Unicode, not too many games, not thousands glued on a
+line. A game's row is its ``pdn validate --json`` report: the
 files given are validated as ``pdn validate`` validates them; a game edited, uploaded or
 pasted is validated from its own text.
 
@@ -119,10 +122,6 @@ class Document:
     prefix_raw: bytes = b""
     stamp: Stamp | None = None
     exact: bool = True  # its lines encoded give back its bytes
-
-    def text(self) -> str:
-        """The whole text, edited games in their places."""
-        return self.prefix + "".join(game.text for game in self.games)
 
     def encoded(self) -> bytes:
         """The whole file in its encoding: every unedited game byte for byte as read."""
