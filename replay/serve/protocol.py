@@ -1,7 +1,8 @@
 """uvicorn's HTTP/1.1 protocol (h11) with the time a request's headers take bounded: a
-client that opens a connection, or starts a request, and does not finish its headers in
-time is answered 408 and the connection closed, so that half-sent requests cannot hold
-the server's connections open (uvicorn bounds the idle time between requests, not this).
+client that starts a request and does not finish its headers in time is answered 408 and
+its connection closed; one that opens a connection and sends nothing is closed, as a
+browser's idle connection may be (it opens another). Half-sent requests cannot hold the
+server's connections open (uvicorn bounds the idle time between requests, not this).
 """
 
 from __future__ import annotations
@@ -24,15 +25,18 @@ class BoundedHeaders(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self.header_timer: asyncio.TimerHandle | None = None
+        self.request_begun = False  # some bytes of the request whose headers are awaited
         super().connection_made(transport)
         self._start_header_timer()
 
     def data_received(self, data: bytes) -> None:
         if self._awaiting_headers():
             self._start_header_timer()
+            self.request_begun = True
         super().data_received(data)
         if not self._awaiting_headers():
             self._stop_header_timer()
+            self.request_begun = False
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_header_timer()
@@ -53,7 +57,8 @@ class BoundedHeaders(H11Protocol):
     def _headers_late(self) -> None:
         self.header_timer = None
         if self._awaiting_headers() and not self.transport.is_closing():
-            self.transport.write(TIMEOUT_ANSWER)
+            if self.request_begun:
+                self.transport.write(TIMEOUT_ANSWER)
             self.transport.close()
 
 
