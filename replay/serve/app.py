@@ -164,7 +164,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         return JSONResponse({"document": document.number, "encoding": document.encoding})
 
     async def api_reload(request: Request) -> Response:
-        body = await _json_body(request)
+        body = await _json_body(request) if await request.body() else {}
         document = desk.document(request.path_params["number"])
         fresh = await _in_thread(lambda: desk.reload(document, discard=body.get("discard") is True))
         return JSONResponse({"document": fresh.number,
