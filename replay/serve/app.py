@@ -27,7 +27,7 @@ from replay.board import Board
 from replay.serve.desk import Desk, DeskError, shown_name, typed_game, valid_unicode
 from replay.serve.engines import EngineError, Engines
 from replay.serve.pages import desk_page, game_page, new_game_page, static_file
-from replay.serve.security import App, BodyTooLarge, Receive, Scope, Send
+from replay.serve.security import App, BodyTooLarge, BodyTooSlow, Receive, Scope, Send
 from replay.variants import get_variant
 
 MAX_FEN = 1000
@@ -228,7 +228,8 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         Route("/api/diagram.{kind:str}", diagram),
     ]
     handlers: dict[Any, Any] = {DeskError: _refused, BodyTooLarge: _too_large,
-                                ClientDisconnect: _gone, Exception: _failed}
+                                BodyTooSlow: _too_slow, ClientDisconnect: _gone,
+                                Exception: _failed}
     return Starlette(routes=routes, exception_handlers=handlers)
 
 
@@ -332,6 +333,10 @@ def _explorer(database: Path | None, replayed) -> dict | None:
 
 async def _refused(request: Request, error: Exception) -> Response:
     return _answer(request, getattr(error, "status", 400), str(error))
+
+
+async def _too_slow(request: Request, error: Exception) -> Response:
+    return _answer(request, 408, str(error))
 
 
 async def _gone(request: Request, error: Exception) -> Response:

@@ -285,6 +285,24 @@ def test_half_sent_request_headers_are_answered_408_and_closed_by_the_server(tmp
         assert server.json("/api/games")[0] == 200  # a whole request is served as before
 
 
+def test_a_body_that_stops_coming_is_answered_408(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch):
+    from replay.serve import security
+
+    monkeypatch.setattr(security, "BODY_IDLE_SECONDS", 0.5)
+    desk = Desk()
+    desk.add_file(str(games_file(tmp_path)))
+    with in_process(desk) as url:
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as client:
+            client.sendall(f"POST /api/check HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                           f"Content-Type: text/plain\r\nContent-Length: 1000\r\n\r\n"
+                           f"1. 32-28".encode())
+            answer = b"".join(iter(lambda: client.recv(4096), b""))  # until closed
+        assert answer.startswith(b"HTTP/1.1 408 ") and b"stopped coming" in answer
+        assert Served(url, None).json("/api/games")[0] == 200  # type: ignore[arg-type]
+
+
 def test_a_write_back_onto_a_full_disk_or_a_read_only_folder_answers_with_the_reason(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     path = games_file(tmp_path)
