@@ -4,28 +4,30 @@ only when the server starts (the ``[serve]`` extra).
 
 Every handler is a plain function, run by Starlette in its thread pool; the desk's own lock
 orders the edits. A request the desk refuses (``DeskError``), a damaged upload or a text
-that is no PDN is answered with a 4xx and a reason in words, never a traceback, and the
-server goes on serving.
+that is no PDN is answered with a 4xx (507 for a full disk) and a reason in words, never a
+traceback, and the server goes on serving. Every text that comes in is valid Unicode or
+refused at the door, so that no document can stop a page from being written.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from replay.board import Board
-from replay.serve.desk import Desk, DeskError, typed_game
+from replay.serve.desk import Desk, DeskError, shown_name, typed_game, valid_unicode
 from replay.serve.engines import EngineError, Engines
 from replay.serve.pages import desk_page, game_page, new_game_page, static_file
-from replay.serve.security import BodyTooLarge
+from replay.serve.security import App, BodyTooLarge, BodyTooSlow, Receive, Scope, Send
 from replay.variants import get_variant
 
 MAX_FEN = 1000
@@ -76,7 +78,8 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         from replay.validate.report import html_report
         from replay.validate.report_pdf import PdfError, write_pdf
 
-        reports = [desk.suggested(game) for game in list(desk.games)]
+        reports = [desk.suggested(game) if desk.fits_board(game) else game.report
+                   for game in list(desk.games)]
         with tempfile.TemporaryDirectory(prefix="pdn-serve-") as folder:
             path = Path(folder) / "report.pdf"
             try:
@@ -98,7 +101,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         document = desk.document(request.path_params["number"])
         name = "".join(c if c.isalnum() or c in "._-" else "_"
                        for c in Path(document.name).name) or "games.pdn"
-        return Response(document.text().encode("utf-8"), media_type="application/x-pdn",
+        return Response(document.encoded(), media_type="application/x-pdn",
                         headers={"content-disposition": f'attachment; filename="{name}"'})
 
     # -- the API --------------------------------------------------------------------------
@@ -150,7 +153,22 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
             return JSONResponse({"error": "pdn serve was started without --write: download "
                                           "the file instead"}, 403)
         original = await _in_thread(desk.write_back, desk.document(request.path_params["number"]))
-        return JSONResponse({"written": True, "original": original.name})
+        return JSONResponse({"written": True, "original": shown_name(original.name)})
+
+    async def api_encoding(request: Request) -> Response:
+        body = await _json_body(request)
+        if body.get("encoding") != "utf-8":
+            raise DeskError("a file can be converted to 'utf-8' only")
+        document = await _in_thread(desk.to_utf8,
+                                    desk.document(request.path_params["number"]))
+        return JSONResponse({"document": document.number, "encoding": document.encoding})
+
+    async def api_reload(request: Request) -> Response:
+        body = await _json_body(request) if await request.body() else {}
+        document = desk.document(request.path_params["number"])
+        fresh = await _in_thread(lambda: desk.reload(document, discard=body.get("discard") is True))
+        return JSONResponse({"document": fresh.number,
+                             "games": [game.number for game in fresh.games]})
 
     async def api_play(request: Request) -> Response:
         body = await _json_body(request)
@@ -203,13 +221,32 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         Route("/api/upload", api_upload, methods=["POST"]),
         Route("/api/games/{number:int}/{what}", api_edit, methods=["POST"]),
         Route("/api/documents/{number:int}/write", api_write, methods=["POST"]),
+        Route("/api/documents/{number:int}/reload", api_reload, methods=["POST"]),
+        Route("/api/documents/{number:int}/encoding", api_encoding, methods=["POST"]),
         Route("/api/play", api_play, methods=["POST"]),
         Route("/api/engine", api_engine, methods=["POST"]),
         Route("/api/diagram.{kind:str}", diagram),
     ]
     handlers: dict[Any, Any] = {DeskError: _refused, BodyTooLarge: _too_large,
+                                BodyTooSlow: _too_slow, ClientDisconnect: _gone,
                                 Exception: _failed}
     return Starlette(routes=routes, exception_handlers=handlers)
+
+
+class Logged:
+    """Around the application: a request that failed by surprise was answered 500 with
+    its reason (``_failed``); Starlette raises it again for the server to log, and here it
+    is logged in one line, not as a traceback."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except Exception as error:  # answered already
+            print(f"pdn serve: {scope.get('method')} {scope.get('path')} failed: "
+                  f"{type(error).__name__}: {error}", file=sys.stderr)
 
 
 async def _in_thread(function, *args):
@@ -237,12 +274,28 @@ async def _json_body(request: Request) -> dict:
 
 
 def _decoded_json(raw: bytes) -> dict:
+    """The JSON object posted, every text in it valid Unicode (JSON's ``\\udcfc`` can
+    carry a lone surrogate, which no page or file can hold: refused here)."""
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError):
         raise DeskError("the request is not JSON") from None
     if not isinstance(body, dict):
         raise DeskError("the request must be a JSON object")
+    pending: list[Any] = [body]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                valid_unicode(key, "a name in the request")
+                if isinstance(item, str):
+                    valid_unicode(item, f"'{key}'")
+                else:
+                    pending.append(item)
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str):
+            valid_unicode(value, "a text in the request")
     return body
 
 
@@ -279,7 +332,16 @@ def _explorer(database: Path | None, replayed) -> dict | None:
 
 
 async def _refused(request: Request, error: Exception) -> Response:
-    return _answer(request, 400, str(error))
+    return _answer(request, getattr(error, "status", 400), str(error))
+
+
+async def _too_slow(request: Request, error: Exception) -> Response:
+    return _answer(request, 408, str(error))
+
+
+async def _gone(request: Request, error: Exception) -> Response:
+    """The client went away before its body was read: nobody to answer."""
+    return Response(status_code=400)
 
 
 async def _too_large(request: Request, error: Exception) -> Response:
@@ -293,6 +355,7 @@ async def _failed(request: Request, error: Exception) -> Response:
 
 
 def _answer(request: Request, status: int, reason: str) -> Response:
+    reason = reason.encode("utf-8", errors="backslashreplace").decode("utf-8")
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": reason}, status)
     from html import escape
@@ -302,4 +365,4 @@ def _answer(request: Request, status: int, reason: str) -> Response:
                         f"<p>{escape(reason)}</p></body></html>", status)
 
 
-__all__ = ["Settings", "create_app"]
+__all__ = ["Logged", "Settings", "create_app"]

@@ -16,7 +16,11 @@
                                        headers: {"Content-Type": "application/json"}});
     let answer = {};
     try { answer = await response.json(); } catch (e) { answer = {error: response.statusText}; }
-    if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+    if (!response.ok) {
+      const failure = new Error(answer.error || `the server answered ${response.status}`);
+      failure.status = response.status;
+      throw failure;
+    }
     return answer;
   }
 
@@ -76,7 +80,25 @@
     try {
       const answer = await call(`/api/documents/${number}/write`, {});
       say(`Written; the original is kept as ${answer.original}.`);
-    } catch (error) { say(error.message, true); }
+    } catch (error) {
+      say(error.message, true);
+      if (error.status === 409) offerReload(number);
+    }
+  }
+
+  // The file changed on disk: read it again, the edits not yet written carried over.
+  function offerReload(number) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Reload the file from disk";
+    button.addEventListener("click", async () => {
+      say("Reloading…");
+      try {
+        await call(`/api/documents/${number}/reload`, {});
+        location.reload();
+      } catch (error) { say(error.message, true); }
+    });
+    $("message").append(" ", button);
   }
 
   function deskPage() {

@@ -1,9 +1,12 @@
 """The arbiter's desk: the games loaded in ``pdn serve``, their reports, and the edits made
 to them (no web framework here; ``replay.serve.app`` serves it).
 
-Each file is kept as its text cut into games (the lines from a game's first line to the
-next game's), so that an edited game is written back in its place and every other game
-stays as it was, byte for byte. A game's row is its ``pdn validate --json`` report: the
+Each file is kept as its text and its bytes cut into games (the lines from a game's first
+line to the next game's; a game glued to the end of the one before is cut where the reader
+cuts it), so that an edited game is written back in its place, in the file's encoding, and
+every other game stays as it was, byte for byte (``replay.serve.files``). Every text that
+comes in is checked first: valid Unicode, not too many games, not thousands glued on a
+line. A game's row is its ``pdn validate --json`` report: the
 files given are validated as ``pdn validate`` validates them; a game edited, uploaded or
 pasted is validated from its own text.
 
@@ -17,38 +20,69 @@ pasted is validated from its own text.
 
 from __future__ import annotations
 
+import io
+import os
 import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice, pairwise
 from pathlib import Path
 
+from pdn.chunks import newline_lines, split_chunks
 from pdn.model import Game
-from pdn.reader import PdnText, detect_encoding, read_games
+from pdn.reader import PdnText, read_games
 from pdn.writer import write_game
 from replay.board import Board
 from replay.choice import RulesChoice
 from replay.replayer import ReplayedGame, replay_game
+from replay.serve.files import Decoded, Stamp, decoded, split_lines, write_failure
 from replay.validate.reports import GameReport, report_game, report_games, validate_sources
 from replay.variants import Variant, get_variant
 
-MAX_GAMES_PER_TEXT = 20_000  # an upload or a paste of more games is refused
+MAX_GAMES_PER_TEXT = 20_000  # an upload or a paste of more games is refused, before reading
+MAX_BOARD_GAME = 1 << 18  # a game's text longer than this is not put on the board
+MAX_GLUED = 100  # a line on which more games begin is refused before reading
+# a tag pair that begins after something else than a tag on its line: a game glued there
+_TAG_PAIR = re.compile(r'\[[A-Za-z][A-Za-z0-9_]*\s+"')
+_TAG_PAIRS = re.compile(r'\s*(?:\[[^\[\]"]*"(?:[^"\\]|\\.)*"\s*\]\s*)*')
+_GLUED = re.compile(r'[^\s\]][ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"')
 
 
 class DeskError(ValueError):
-    """A request the desk refuses, with the reason in words (shown on the page)."""
+    """A request the desk refuses, with the reason in words (shown on the page) and the
+    HTTP status that answers it."""
+
+    def __init__(self, reason: str, status: int = 400) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+def valid_unicode(text: str, what: str) -> str:
+    """``text``, refused when it is not valid Unicode (a lone surrogate, which JSON's
+    ``\\udcfc`` can carry but no file, page or answer can hold)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise DeskError(f"{what} is not valid Unicode: a lone surrogate "
+                        f"U+{ord(text[error.start]):04X} at character {error.start + 1}"
+                        ) from None
+    return text
 
 
 @dataclass
 class DeskGame:
     """One game on the desk: ``number`` counts from 1 over the whole desk, ``report`` is
-    its ``pdn validate`` report, ``text`` its PDN as it stands."""
+    its ``pdn validate`` report, ``text`` its PDN as it stands, ``read`` and ``raw`` its
+    text and bytes as read (written back as they were while ``text`` is ``read``)."""
 
     number: int
     document: Document
     text: str
     report: GameReport
     edited: bool = False
+    read: str = ""
+    raw: bytes = b""
 
     @property
     def row(self) -> dict:
@@ -56,19 +90,27 @@ class DeskGame:
         return self.report.as_dict()
 
     def record(self) -> Game:
-        """The game as read from its text."""
+        """The game as read from its text (where the text read alone also gives fragments
+        the reader joined to the game in its file, a lone ``[`` after it, the game)."""
         games = list(read_games(PdnText(self.text)))
+        if len(games) > 1:
+            games = [game for game in games if game.tags or game.moves.plies]
         if len(games) != 1:
             raise DeskError(f"game {self.number}: its text holds {len(games)} games")
         game = games[0]
         game.source, game.index = self.document.name, self.report.game
         return game
 
+    def encoded(self) -> bytes:
+        """Its bytes in its file: those read while it is unedited."""
+        return self.raw if self.text == self.read else self.text.encode(self.document.codec)
+
 
 @dataclass
 class Document:
     """A file given, or a text uploaded or pasted: what comes before its first game, then
-    its games."""
+    its games; for a file, its ``encoding``, the ``codec`` an edit is written in and the
+    ``stamp`` it had when read (``replay.serve.files``)."""
 
     number: int
     name: str
@@ -76,25 +118,72 @@ class Document:
     prefix: str = ""
     games: list[DeskGame] = field(default_factory=list)
     encoding: str = "utf-8"
+    codec: str = "utf-8"
+    prefix_raw: bytes = b""
+    stamp: Stamp | None = None
+    exact: bool = True  # its lines encoded give back its bytes
 
-    def text(self) -> str:
-        """The whole text, edited games in their places."""
-        return self.prefix + "".join(game.text for game in self.games)
+    def encoded(self) -> bytes:
+        """The whole file in its encoding: every unedited game byte for byte as read."""
+        return self.prefix_raw + b"".join(game.encoded() for game in self.games)
 
     @property
     def edited(self) -> bool:
         return any(game.edited for game in self.games)
 
 
-def _segments(text: str, games: list[Game]) -> tuple[str, list[str]]:
-    """The text before the first game, and each game's text (its lines up to the next)."""
-    lines = text.splitlines(keepends=True)
+def _starts(name: str, lines: list[str], games: list[Game]) -> list[tuple[int, int]]:
+    """Where each game begins: its line and column (from 0; a game glued to the end of the
+    one before begins in the middle of a line); refused when two games begin on one line
+    (the desk edits a game by its lines)."""
     starts = [max(1, game.line) - 1 for game in games]
-    if not starts:
-        return text, []
-    ends = [*starts[1:], len(lines)]
-    return ("".join(lines[:starts[0]]),
-            ["".join(lines[start:end]) for start, end in zip(starts, ends, strict=True)])
+    for index, (start, following) in enumerate(pairwise(starts), 1):
+        if following <= start:
+            raise DeskError(f"{name}: games {index} and {index + 1} begin on the same line "
+                            f"{start + 1}: the desk edits a game by its lines; write each "
+                            f"game on lines of its own first ('pdn convert' does)", 422)
+    return [(line, _glued_at(lines[line]) if line < len(lines) else 0) for line in starts]
+
+
+def _glued_at(line: str) -> int:
+    """Where on ``line`` a game begins that is glued to other text before it ("0-1[Event"),
+    as the reader cuts it (``pdn.chunks``): at a tag pair after text that is not tags, on
+    a line without comments; 0 when the game begins the line."""
+    if any(c in line for c in "{};"):
+        return 0
+    for match in _TAG_PAIR.finditer(line):
+        before = line[:match.start()]
+        if before.strip() and _TAG_PAIRS.fullmatch(before) is None:
+            return match.start()
+    return 0
+
+
+def count_games(text: str, name: str) -> None:
+    """Refuse a text of more than ``MAX_GAMES_PER_TEXT`` games, counted by the reader's
+    line scan before any game is read."""
+    chunks = split_chunks(newline_lines(io.StringIO(text, newline=None)))
+    if sum(1 for _ in islice(chunks, MAX_GAMES_PER_TEXT + 1)) > MAX_GAMES_PER_TEXT:
+        raise DeskError(f"{name}: more than {MAX_GAMES_PER_TEXT:,} games; give such a file "
+                        f"on the command line", 413)
+
+
+def shown_name(source: str) -> str:
+    """A file's name as the pages show it: bytes of the name that are not UTF-8 (which
+    Python keeps as lone surrogates) become U+FFFD."""
+    return os.fsencode(source).decode("utf-8", errors="replace")
+
+
+def refuse_glued(text: str, name: str) -> None:
+    """Refuse a text with a line on which more than ``MAX_GLUED`` games begin (each glued
+    to the end of the one before), found by a scan of its lines before any is read."""
+    if text.count("[") <= MAX_GLUED:
+        return
+    for number, line in enumerate(split_lines(text), 1):
+        if line.count("[") > MAX_GLUED and len(_GLUED.findall(line)) > MAX_GLUED:
+            raise DeskError(f"{name}: more than {MAX_GLUED} games begin on line {number}, "
+                            f"each glued to the one before: the desk edits a game by its "
+                            f"lines; write each game on lines of its own first ('pdn convert' "
+                            f"does)", 422)
 
 
 class Desk:
@@ -111,58 +200,88 @@ class Desk:
     def add_file(self, source: str) -> Document:
         """A file given on the command line, validated as ``pdn validate SOURCE`` does;
         raises DeskError when it cannot be read."""
-        path = Path(source)
+        read, stamp, reports = self._read_file(source)
+        document = Document(0, shown_name(source), Path(source), stamp=stamp)
+        self._fill(document, read, reports)
+        with self.lock:
+            document.number = len(self.documents) + 1
+            self.documents.append(document)
+            self._number()
+        return document
+
+    def _read_file(self, source: str) -> tuple[Decoded, Stamp, list[GameReport]]:
+        path, name = Path(source), shown_name(source)
         try:
             raw = path.read_bytes()
+            stamp = Stamp.of(path, raw)
         except OSError as error:
-            raise DeskError(f"{source}: cannot read: {error.strerror or error}") from None
-        encoding = detect_encoding(raw[:65536])
-        text = raw.decode(encoding, errors="replace")
+            raise DeskError(f"{name}: cannot read: {error.strerror or error}") from None
+        read = decoded(raw)
+        refuse_glued("".join(read.lines), name)
         choice = self.choice
         reports: list[GameReport] = []
         for item in validate_sources([source], choice.default, choice.override, jobs=1,
                                      rules=choice.rules):
             if isinstance(item, str):
-                raise DeskError(item)
+                raise DeskError(shown_name(item))
+            item.file = name
             reports.append(item)
-        return self._add(source, path, text, reports, encoding)
+        if _stamp(path) != stamp:
+            raise DeskError(f"{name}: changed on disk while it was read: reload it", 409)
+        return read, stamp, reports
 
     def add_text(self, name: str, text: str) -> Document:
         """An upload or a paste, validated as ``pdn validate`` validates standard input."""
+        valid_unicode(name, "the file's name")
         if "\x00" in text:
             raise DeskError(f"{name}: this is not a text file (it holds NUL bytes)")
         reports = self.check_text(text, name)
-        return self._add(name, None, text, reports, "utf-8")
+        lines = split_lines(text)
+        read = Decoded(lines, [line.encode("utf-8") for line in lines], "utf-8", "utf-8")
+        document = Document(0, name, None)
+        self._fill(document, read, reports)
+        with self.lock:
+            document.number = len(self.documents) + 1
+            self.documents.append(document)
+            self._number()
+        return document
 
     def check_text(self, text: str, name: str | None) -> list[GameReport]:
         """The reports of a text's games, as ``pdn validate`` gives them for standard input
-        (``file``: ``name``)."""
+        (``file``: ``name``); a text of too many games is refused before it is read."""
+        valid_unicode(text, "the text")
+        refuse_glued(text, name or "the text")
+        count_games(text, name or "the text")
         choice = self.choice
         reports = []
         for report in report_games(read_games(PdnText(text)), choice.default, choice.override,
                                    rules=choice.rules):
             report.file = name
             reports.append(report)
-            if len(reports) > MAX_GAMES_PER_TEXT:
-                raise DeskError(f"{name}: more than {MAX_GAMES_PER_TEXT} games; give such "
-                                f"a file on the command line")
         return reports
 
-    def _add(self, name: str, path: Path | None, text: str, reports: list[GameReport],
-             encoding: str) -> Document:
+    def _fill(self, document: Document, read: Decoded, reports: list[GameReport]) -> None:
+        """Put ``read``'s text in ``document``, cut into its games with their reports."""
+        text = "".join(read.lines)
         games = list(read_games(PdnText(text)))
         if len(games) != len(reports):
-            raise DeskError(f"{name}: read as {len(games)} games but validated as "
+            raise DeskError(f"{document.name}: read as {len(games)} games but validated as "
                             f"{len(reports)}")
-        prefix, texts = _segments(text, games)
-        with self.lock:
-            document = Document(len(self.documents) + 1, name, path, prefix, [], encoding)
-            for game_text, report in zip(texts, reports, strict=True):
-                game = DeskGame(len(self.games) + 1, document, game_text, report)
-                document.games.append(game)
-                self.games.append(game)
-            self.documents.append(document)
-        return document
+        starts = _starts(document.name, read.lines, games)
+        bounds = [(0, 0), *starts, (len(read.lines), 0)]
+        document.prefix, document.prefix_raw = read.piece(bounds[0], bounds[1])
+        document.encoding, document.codec, document.exact = read.encoding, read.codec, \
+            read.exact
+        document.games = []
+        for start, end, report in zip(bounds[1:-1], bounds[2:], reports, strict=True):
+            text, raw = read.piece(start, end)
+            document.games.append(DeskGame(0, document, text, report, read=text, raw=raw))
+
+    def _number(self) -> None:
+        """Number the games over the whole desk, file after file."""
+        self.games = [game for document in self.documents for game in document.games]
+        for number, game in enumerate(self.games, 1):
+            game.number = number
 
     # -- reading --------------------------------------------------------------------------
 
@@ -181,12 +300,29 @@ class Desk:
         for game in list(self.games):
             yield {"number": game.number, **game.row}
 
+    @staticmethod
+    def fits_board(game: DeskGame) -> bool:
+        """Whether the game is short enough for the board, its suggestions and its edits
+        (``MAX_BOARD_GAME`` characters)."""
+        return len(game.text) <= MAX_BOARD_GAME
+
+    def _on_board(self, game: DeskGame) -> DeskGame:
+        if not self.fits_board(game):
+            raise DeskError(f"game {game.number} is {len(game.text):,} characters long, more "
+                            f"than the board takes ({MAX_BOARD_GAME:,}): its row gives its "
+                            f"report; edit it in the downloaded file", 413)
+        return game
+
     def replayed(self, game: DeskGame) -> ReplayedGame:
+        """The game replayed, for the board (refused for a game too long for it)."""
         choice = self.choice
-        return replay_game(game.record(), choice.default, choice.override, rules=choice.rules)
+        return replay_game(self._on_board(game).record(), choice.default, choice.override,
+                           rules=choice.rules)
 
     def suggested(self, game: DeskGame) -> GameReport:
-        """The game's report with its repair suggestions (``pdn validate --suggest``)."""
+        """The game's report with its repair suggestions (``pdn validate --suggest``;
+        refused for a game too long for the board)."""
+        self._on_board(game)
         choice = self.choice
         report = report_game(game.record(), choice.default, choice.override, suggest=True,
                              rules=choice.rules)
@@ -199,7 +335,15 @@ class Desk:
     def set_text(self, number: int, text: str) -> DeskGame:
         """Replace a game's text with an edited one (exactly one game) and check it again."""
         game = self.game(number)
-        reports = self.check_text(text, game.document.name)
+        document = game.document
+        try:
+            text.encode(document.codec)
+        except UnicodeEncodeError as error:
+            raise DeskError(f"{text[error.start:error.end]!r} cannot be written in "
+                            f"{document.encoding}, the encoding of {document.name}: the edit "
+                            f"is refused; to make it, convert the file to UTF-8 first", 422
+                            ) from None
+        reports = self.check_text(text, document.name)
         if len(reports) != 1:
             raise DeskError(f"the text holds {len(reports)} games: give exactly one")
         report = reports[0]
@@ -217,9 +361,9 @@ class Desk:
             raise DeskError(f"'{name}' is not a tag name (letters, digits and _)")
         if any(c in value for c in '"\\\n\r'):
             raise DeskError("a tag's value cannot hold quotes, backslashes or line breaks")
-        game = self.game(number)
+        game = self._on_board(self.game(number))
         game.record()  # one game, readable
-        lines = game.text.splitlines(keepends=True)
+        lines = split_lines(game.text)
         pattern = re.compile(rf'\s*\[\s*{name}\s+"')
         found = next((i for i, line in enumerate(lines) if pattern.match(line)), None)
         written = [f'[{name} "{value.strip()}"]\n'] if value.strip() else []
@@ -236,12 +380,12 @@ class Desk:
         text = text.strip()
         if not text or any(c.isspace() for c in text) or len(text) > 40:
             raise DeskError(f"'{text}' is not one move")
-        game = self.game(number)
+        game = self._on_board(self.game(number))
         plies = game.record().moves.plies
         if not 0 <= ply < len(plies):
             raise DeskError(f"game {number} has no ply {ply + 1}")
         record = plies[ply].record
-        lines = game.text.splitlines(keepends=True)
+        lines = split_lines(game.text)
         line = lines[record.line - 1]
         start = record.column - 1
         if line[start:start + len(record.text)] != record.text:
@@ -253,7 +397,7 @@ class Desk:
         """Make the game's repair suggestion ``index`` (from 0, as ``suggested`` ranks them)."""
         from replay.validate.repair import apply_suggestion, suggest
 
-        game = self.game(number)
+        game = self._on_board(self.game(number))
         record = game.record()
         choice = self.choice
         found = suggest(record, choice.default, choice.override, rules=choice.rules)
@@ -265,22 +409,100 @@ class Desk:
                             f"(or it edits a move that has variations): edit it by hand")
         return self.set_text(number, write_game(record) + "\n\n")
 
+    # -- the files on disk ----------------------------------------------------------------
+
     def write_back(self, document: Document) -> Path:
         """Write an edited file in place, atomically, the original kept beside it as
-        ``NAME.orig`` (once: the first original is never overwritten)."""
+        ``NAME.orig`` (once: the first original is never overwritten). Refused, with
+        nothing written, when the file changed on disk since the desk read it (409: reload
+        it), or when it cannot be written (507 when the disk is full, 403 read-only)."""
         from replay.run.output import atomic_writer
 
         if document.path is None:
             raise DeskError(f"{document.name} was uploaded: download it instead")
-        original = document.path.with_name(document.path.name + ".orig")
+        if not document.exact:
+            raise DeskError(f"{document.name} holds bytes its encoding ({document.encoding}) "
+                            f"cannot hold: writing it back would change them; download it",
+                            409)
+        path = document.path
+        original = path.with_name(path.name + ".orig")
         with self.lock:
-            text = document.text()
-            if not original.exists():
-                with atomic_writer(original, binary=True) as stream:
-                    stream.write(document.path.read_bytes())
-            with atomic_writer(document.path, binary=True) as stream:
-                stream.write(text.encode(document.encoding, errors="replace"))
+            self._unchanged(document)
+            data = document.encoded()
+            try:
+                if not original.exists():
+                    with atomic_writer(original, binary=True) as stream:
+                        stream.write(path.read_bytes())
+                with atomic_writer(path, binary=True) as stream:
+                    stream.write(data)
+                    self._unchanged(document)  # the last moment before it is replaced
+                document.stamp = Stamp.of(path, data)
+            except OSError as error:
+                raise DeskError(f"{document.name}: cannot write: {error.strerror or error}; the "
+                                f"file is as it was", write_failure(error)) from None
+            for game in document.games:
+                game.raw, game.read = game.encoded(), game.text
         return original
+
+    def to_utf8(self, document: Document) -> Document:
+        """From now on write ``document`` (download, write back) in UTF-8, every game
+        re-encoded: what an edit its own encoding cannot hold needs, asked for by the user."""
+        with self.lock:
+            document.prefix_raw = document.prefix.encode("utf-8")
+            for game in document.games:
+                game.raw = game.read.encode("utf-8")
+            document.encoding = document.codec = "utf-8"
+            document.exact = True
+        return document
+
+    def _unchanged(self, document: Document) -> None:
+        """Refuse (409) when ``document``'s file is no longer as the desk read it."""
+        assert document.path is not None
+        if _stamp(document.path) != document.stamp:
+            raise DeskError(f"{document.name} changed on disk since the desk read it (another "
+                            f"program or another pdn serve wrote it): nothing was written; "
+                            f"download your edits, or reload the file from disk", 409)
+
+    def reload(self, document: Document, *, discard: bool = False) -> Document:
+        """Read ``document``'s file again from disk. An edit not yet written is carried
+        over to its game when that game's text as read is still in the file (blank lines
+        after it aside); when it is not (the game changed or went on disk too) the reload is
+        refused (409), unless ``discard``."""
+        if document.path is None:
+            raise DeskError(f"{document.name} was uploaded: there is no file to reload")
+        read, stamp, reports = self._read_file(str(document.path))
+        fresh = Document(document.number, document.name, document.path, stamp=stamp)
+        self._fill(fresh, read, reports)
+        with self.lock:
+            unmatched = {id(game): game for game in fresh.games}
+            carried, lost = [], []
+            for game in document.games:
+                if game.text == game.read:
+                    continue
+                body = game.read.rstrip()
+                match = next((new for new in unmatched.values() if new.read.rstrip() == body),
+                             None)
+                if match is None:
+                    lost.append(game)
+                    continue
+                text = game.text.rstrip() + match.read[len(body):]
+                if not _encodes(text, fresh.codec):
+                    lost.append(game)
+                    continue
+                del unmatched[id(match)]
+                carried.append((match, text))
+            if lost and not discard:
+                numbers = ", ".join(str(game.number) for game in lost)
+                raise DeskError(f"{document.name}: game(s) {numbers} were edited here and "
+                                f"changed on disk too: download your edits first, then reload "
+                                f"with 'discard'", 409)
+            for match, text in carried:
+                report = self.check_text(text, document.name)[0]
+                report.game, report.line = match.report.game, match.report.line
+                match.text, match.report, match.edited = text, report, True
+            self.documents[document.number - 1] = fresh
+            self._number()
+        return fresh
 
 
 # -- a new game, typed move by move -----------------------------------------------------------
@@ -351,4 +573,22 @@ def legal_texts(board: Board) -> list[str]:
     return [full_text(board, move) for move in in_square_order(board, board.legal_moves())]
 
 
-__all__ = ["Desk", "DeskError", "DeskGame", "Document", "Typed", "legal_after", "typed_game"]
+def _encodes(text: str, codec: str) -> bool:
+    try:
+        text.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _stamp(path: Path) -> Stamp | None:
+    """The stamp of the file at ``path`` now (None: it cannot be read)."""
+    try:
+        return Stamp.of(path, path.read_bytes())
+    except OSError:
+        return None
+
+
+__all__ = ["MAX_BOARD_GAME", "MAX_GAMES_PER_TEXT", "MAX_GLUED", "Desk", "DeskError",
+           "DeskGame", "Document", "Typed", "legal_after", "shown_name", "typed_game",
+           "valid_unicode"]

@@ -6,7 +6,8 @@ middleware (no framework needed) that
 - asks for the token when the server listens on another address than the loopback one
   (in the address as ``?token=...``, then kept in a cookie, as Jupyter does);
 - refuses a state-changing request (POST) whose ``Origin`` is not the server itself;
-- caps the size of every body (an upload, a posted text);
+- caps the size of every body (an upload, a posted text) and the time between two of its
+  pieces (a client that stops sending in the middle gets 408);
 - adds a Content-Security-Policy (scripts and styles from the server only, nothing framed)
   and the headers that keep browsers from guessing types or sending referrers.
 
@@ -19,6 +20,7 @@ middleware (no framework needed) that
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -36,6 +38,7 @@ TOKEN_COOKIE = "pdn_serve_token"
 MAX_BODY = 1 << 20  # a posted text or JSON request: 1 MiB
 MAX_UPLOAD = 8 << 20  # an uploaded file: 8 MiB
 UPLOAD_PATHS = ("/api/upload",)
+BODY_IDLE_SECONDS = 30.0  # a body that stops coming for this long is refused
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; "
        "frame-ancestors 'none'; base-uri 'none'")
@@ -104,12 +107,19 @@ class BodyTooLarge(ValueError):
     """A body sent without its length that grew past the cap (the app answers 413)."""
 
 
+class BodyTooSlow(ValueError):
+    """A body that stopped coming in the middle (the app answers 408)."""
+
+
 def _capped(receive: Receive, limit: int) -> Receive:
     seen = 0
 
     async def capped() -> Message:
         nonlocal seen
-        message = await receive()
+        try:
+            message = await asyncio.wait_for(receive(), BODY_IDLE_SECONDS)
+        except TimeoutError:
+            raise BodyTooSlow(f"the body stopped coming for {BODY_IDLE_SECONDS:g} s") from None
         seen += len(message.get("body", b""))
         if seen > limit:
             raise BodyTooLarge(f"the body is larger than {limit >> 20} MiB")
@@ -136,4 +146,5 @@ async def _refuse(send: Send, status: int, reason: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["CSP", "MAX_BODY", "MAX_UPLOAD", "TOKEN_COOKIE", "Guard"]
+__all__ = ["BODY_IDLE_SECONDS", "CSP", "MAX_BODY", "MAX_UPLOAD", "TOKEN_COOKIE", "BodyTooLarge",
+           "BodyTooSlow", "Guard"]

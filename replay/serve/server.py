@@ -10,11 +10,12 @@ import signal
 import socket
 from collections.abc import Callable
 
-from replay.serve.app import Settings, create_app
+from replay.serve.app import Logged, Settings, create_app
 from replay.serve.desk import Desk
 from replay.serve.security import Guard
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+HEADER_SECONDS = 10.0  # a request whose headers have not all come by then is closed
 
 
 def is_loopback(host: str) -> bool:
@@ -54,10 +55,8 @@ def serve(desk: Desk, settings: Settings, host: str, port: int,
     shown = f"[{host}]" if ":" in host else host
     names = ({f"{shown}:{port}", f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"}
              if token is None else None)
-    app = Guard(create_app(desk, settings), hosts=names, token=token)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                            timeout_graceful_shutdown=5)
-    server = uvicorn.Server(config)
+    app = Logged(Guard(create_app(desk, settings), hosts=names, token=token))
+    server = uvicorn.Server(uvicorn_config(app))
     announce(f"http://{shown}:{port}/" + (f"?token={token}" if token else ""))
     # uvicorn stops on SIGINT and SIGTERM, then raises the signal again for the handler it
     # found: SIGTERM's then ends this process as Ctrl-C does, through the ``finally``.
@@ -73,8 +72,20 @@ def serve(desk: Desk, settings: Settings, host: str, port: int,
             settings.engines.close()
 
 
+def uvicorn_config(app, header_seconds: float = HEADER_SECONDS):
+    """uvicorn's settings for ``app``: quiet, and a request's headers bounded in time
+    (``header_seconds``) as its body is in size (``replay.serve.security``)."""
+    import uvicorn
+
+    from replay.serve.protocol import bounded_headers
+
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                          timeout_graceful_shutdown=5, timeout_keep_alive=5,
+                          http=bounded_headers(header_seconds))
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-__all__ = ["bind", "is_loopback", "serve"]
+__all__ = ["HEADER_SECONDS", "bind", "is_loopback", "serve", "uvicorn_config"]

@@ -15,16 +15,25 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 PDN = [sys.executable, "-c", "from pdn.cli.app import main; main()"]
 
 
 @dataclass
 class Served:
-    """A running server: its address (``http://127.0.0.1:PORT/``) and process."""
+    """A running server: its address (``http://127.0.0.1:PORT/``), process and the file
+    its messages go to."""
 
     url: str
     process: subprocess.Popen
+    log: IO[str] | None = None
+
+    def messages(self) -> str:
+        """What the server has printed on its standard error so far."""
+        assert self.log is not None
+        self.log.seek(0)
+        return self.log.read()
 
     def request(self, path: str, body: bytes | dict | None = None, *,
                 headers: dict[str, str] | None = None, method: str | None = None
@@ -61,7 +70,7 @@ def served(*arguments: str | Path, cwd: Path | None = None) -> Iterator[Served]:
                 process.wait()
                 log.seek(0)
                 raise RuntimeError(f"pdn serve did not start: {line} {log.read()}")
-            yield Served(line, process)
+            yield Served(line, process, log)
         finally:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)

@@ -3,6 +3,7 @@ made on purpose, its typed games, its refusals and writing back."""
 
 from __future__ import annotations
 
+import codecs
 import copy
 import random
 from pathlib import Path
@@ -96,3 +97,104 @@ def test_writing_back_keeps_the_first_original(tmp_path: Path):
     uploaded = desk.add_text("u.pdn", "1. c3-d4 *\n")
     with pytest.raises(DeskError, match="download it instead"):
         desk.write_back(uploaded)
+
+
+# -- files in their encodings -----------------------------------------------------------------
+
+TWO_GAMES = ('[Event "Tournoi"]\n[White "{name}"]\n\n1. 32-28 {{page\x0cbreak}} 19-23 *\n\n'
+             '[Event "Tournoi"]\n[White "B"]\n\n1. 33-28 *\n')
+
+
+@pytest.mark.parametrize("codec, bom, newline, name", [
+    ("utf-8", b"", "\n", "Müller"),
+    ("utf-8", codecs.BOM_UTF8, "\r\n", "Müller"),
+    ("latin-1", b"", "\r\n", "Bertè"),
+    ("latin-1", b"", "\r", "Bertè"),
+    ("cp1251", b"", "\n", "Ренжин Алексей"),
+    ("utf-16-le", codecs.BOM_UTF16_LE, "\r\n", "王"),
+    ("utf-16-be", codecs.BOM_UTF16_BE, "\n", "王"),
+    ("utf-32-le", codecs.BOM_UTF32_LE, "\n", "王"),
+], ids=["utf-8", "utf-8 BOM CRLF", "latin-1 CRLF", "latin-1 CR", "cp1251", "utf-16-le",
+        "utf-16-be", "utf-32-le"])
+def test_a_file_is_given_back_byte_for_byte_and_an_edit_in_its_own_encoding(
+        tmp_path: Path, codec: str, bom: bytes, newline: str, name: str):
+    text = TWO_GAMES.format(name=name).replace("\n", newline)
+    raw = bom + text.encode(codec)
+    path = tmp_path / "t.pdn"
+    path.write_bytes(raw)
+    desk = Desk()
+    document = desk.add_file(str(path))
+    assert document.encoded() == raw
+    assert desk.game(2).text.startswith('[Event "Tournoi"]')  # a form feed is no line end
+    desk.set_tag(2, "Round", "2")
+    first = raw[:raw.index('[Event "Tournoi"]'.encode(codec), len(bom) + 4)]
+    edited = document.encoded()
+    assert edited.startswith(first)  # game 1 byte for byte
+    assert edited[len(first):].decode(codec).startswith('[Event "Tournoi"]')
+    desk.write_back(document)
+    assert path.read_bytes() == edited
+    assert [game.tags.get("Round") for game in read_games(path)] == [None, "2"]
+    assert [game.tags["White"] for game in read_games(path)] == [name, "B"]
+
+
+@pytest.mark.parametrize("archive", ["games-checkers/italian/ci98-perani.pdn",
+                                     "games-checkers/internt/nk2003-amsterdam.pdn"])
+def test_a_latin1_archive_is_written_back_in_latin1_and_refuses_what_latin1_cannot_hold(
+        shared_data: Path, tmp_path: Path, archive: str):
+    raw = (shared_data / archive).read_bytes()
+    path = tmp_path / "archive.pdn"
+    path.write_bytes(raw)
+    desk = Desk()
+    document = desk.add_file(str(path))
+    assert document.encoding == "latin-1" and document.encoded() == raw
+    with pytest.raises(DeskError, match="cannot be written in latin-1") as refused:
+        desk.set_tag(1, "Site", "Москва 王")
+    assert refused.value.status == 422 and not desk.game(1).edited
+    desk.set_tag(2, "Site", "Liège")
+    desk.write_back(document)
+    written = path.read_bytes()
+    assert written.startswith(document.prefix_raw + document.games[0].raw)
+    assert written.endswith(b"".join(game.raw for game in document.games[2:]))
+    games = list(read_games(path))
+    assert games[1].tags["Site"] == "Liège" and len(games) == len(document.games)
+
+
+def test_a_damaged_utf16_file_is_not_written_back(tmp_path: Path):
+    path = tmp_path / "t.pdn"
+    path.write_bytes(codecs.BOM_UTF16_LE + TWO_GAMES.format(name="A").encode("utf-16-le")
+                     + b"\x00")  # a byte short of a character
+    desk = Desk()
+    document = desk.add_file(str(path))
+    desk.set_tag(1, "Round", "1")
+    with pytest.raises(DeskError, match="writing it back would change them") as refused:
+        desk.write_back(document)
+    assert refused.value.status == 409
+    assert not path.with_name("t.pdn.orig").exists()
+
+
+@pytest.mark.parametrize("archive, glued", [
+    ("tests/wiegerw_pdn/succeed/Tricks traps and shots.pdn", 67),  # "0-1[Event ..."
+    ("international/brunogui/48th Polish Team Championship.pdn", None),  # a lone "[" line
+    ("games-checkers/internt/Cannes_Open_Tournament_2002.pdn", None),
+])
+def test_every_game_of_a_real_archive_reads_alone_as_its_report_and_the_file_comes_back_whole(
+        shared_data: Path, tmp_path: Path, archive: str, glued: int | None):
+    raw = (shared_data / archive).read_bytes()
+    path = tmp_path / "archive.pdn"
+    path.write_bytes(raw)
+    desk = Desk()
+    document = desk.add_file(str(path))
+    assert document.encoded() == raw
+    for game in desk.games:
+        record = game.record()
+        assert (record.tags.get("White") or None, record.tags.get("Black") or None) == (
+            game.report.white, game.report.black)
+    if glued is not None:  # the game before the glued one edited: the next one untouched
+        assert desk.game(glued).text.startswith("[Event")
+        assert not desk.game(glued - 1).text.endswith("\n")
+        desk.set_tag(glued - 1, "Round", "1")
+        desk.write_back(document)
+        games = list(read_games(path))
+        assert games[glued - 2].tags["Round"] == "1"
+        assert [game.tags.get("White") or None for game in games] == [
+            game.report.white for game in desk.games]
