@@ -25,6 +25,7 @@ def _print_table(result) -> None:
         classification_note,
         incomplete_note,
         missing_note,
+        name_pairs_note,
         standings_rows,
     )
 
@@ -60,6 +61,8 @@ def _print_table(result) -> None:
     explained = classification_note(result)
     if explained:
         console.print(escape(explained))
+    for line in name_pairs_note(result.event):
+        console.print(f"[red]{escape(line)}[/red]", soft_wrap=True)
     for note in (incomplete_note(result), missing_note(result)):
         if note:
             console.print(f"[red]{escape(note)}[/red]")
@@ -84,12 +87,22 @@ def standings_command(
     same: Annotated[list[str] | None, typer.Option(
         "--same", metavar='"NAME=PLAYER"', help="NAME, as written in the games, is another "
         "spelling of PLAYER (repeatable): a transliteration that matching names cannot "
-        "know (Goryunov=Gorunov).")] = None,
+        "know (Goryunov=Gorunov). Names probably of one player are reported with these "
+        "options to paste, never merged unasked.")] = None,
     micro_match: Annotated[int | None, typer.Option(
         "--micro-match", metavar="N", min=1, help="Each meeting is a micro-match of N games "
         "(colours swapped): the micro-match table and standings, the arbiter's checks of "
         "each (N games, colours, the same ballot); default: told from Round tags '3.1', "
         "'3.2', ... when they number micro-matches.")] = None,
+    ballots: Annotated[bool | None, typer.Option(
+        "--ballots/--no-ballots", help="The event was (or was not) played on drawn ballots: "
+        "check (or not) that games 1-2, 3-4, ... of each micro-match start from one ballot; "
+        "default: checked where most games start from a ballot of the FMJD table or most "
+        "pairs of games alike.", show_default=False)] = None,
+    all_breaks: Annotated[bool, typer.Option(
+        "--all-breaks", help="List every break of the micro-match rules on the terminal "
+        "(default: counted by kind, the first five; -o FILE.html or .json has them all)."
+    )] = False,
     knockout: Annotated[bool, typer.Option(
         "--knockout", help="A knockout event: the bracket by rounds, who went through and "
         "why (with --micro-match, the games after the first N are the tie-break).")] = False,
@@ -178,12 +191,12 @@ def standings_command(
     except OSError as error:
         fail(f"{team}: cannot read: {error.strerror or error}")
     report = event_report(built, games, micro_match=micro_match, knockout=knockout,
-                          teams=teams)
+                          teams=teams, ballots=ballots)
     if output is None:
         _print_table(table)
         from .standings_report import print_report
 
-        print_report(report)
+        print_report(report, all_breaks)
     elif suffix == ".pdf":
         from replay.validate.report_pdf import PdfError, write_pdf
 

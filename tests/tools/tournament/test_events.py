@@ -139,8 +139,12 @@ def test_the_1998_report_names_the_five_micro_matches_not_in_the_file(wc1998):
         ("Abdullaev", "Gorunov"), ("Abdullaev", "Smaidris"), ("Alshanetsky", "Guba"),
         ("Amrilloev", "Mocrovich"), ("Guba", "Maksimchuck")]
     document = report_json(report)["micro_matches"]
-    assert len(document["breaks"]) == 209 and len(document["not_played"]) == 5
-    page = report_html(report)
+    assert document["breaks"] == [] and len(document["not_played"]) == 5
+    assert document["ballots"]["checked"] is False  # not played on ballots: not checked
+    declared = event_report(event, games, ballots=True)  # the arbiter says it was
+    document = report_json(declared)["micro_matches"]
+    assert len(document["breaks"]) == 209 and document["break_counts"] == {"ballot": 209}
+    page = report_html(declared)
     assert page.count("<li>") == 209 and "Amrilloev - Mocrovich" in page
 
 
@@ -305,7 +309,7 @@ def test_the_standings_command_writes_the_new_tables(shared_data, tmp_path):
                  *(x for k, v in SAME.items() for x in ("--same", f"{k}={v}"))]
     assert runner.invoke(app, [*arguments, "-o", str(page)]).exit_code == 0
     html = page.read_text(encoding="utf-8")
-    for section in ("micro-match-standings", "micro-match-table", "not-played", "breaks"):
+    for section in ("micro-match-standings", "micro-match-table", "not-played", "ballot-check"):
         assert f'id="{section}"' in html
     assert runner.invoke(app, [*arguments, "-o", str(document)]).exit_code == 0
     data = json.loads(document.read_text(encoding="utf-8"))
@@ -352,12 +356,14 @@ return {page: [document.documentElement.scrollWidth, window.innerWidth],
 @pytest.mark.parametrize("width", [1280, 400])
 def test_the_pages_show_the_new_tables_in_chromium(browser, wc1998, tmp_path, width):
     """At a desktop's width and a phone's, the 1998 page shows the micro-match tables (115
-    micro-matches, 16 players, 209 breaks) and the generated events their bracket and team
-    tables, the page never wider than the window (wide tables scroll in their own box)."""
+    micro-matches, 16 players, 209 breaks of the ballot check it is declared played on) and
+    the generated events their bracket and team tables, the page never wider than the
+    window (wide tables scroll in their own box)."""
     games, event = wc1998
     cup, olympiad = list(read_games(KNOCKOUT)), list(read_games(TEAMS))
     pages = {
-        "wc1998": (standings_html(standings(event), report_html(event_report(event, games))),
+        "wc1998": (standings_html(standings(event), report_html(event_report(
+            event, games, ballots=True))),
                    {"micro-match-standings": 16, "micro-match-table": 115, "breaks": 209}),
         "cup": (standings_html(standings(read_event(cup)), report_html(event_report(
             read_event(cup), cup, micro_match=2, knockout=True))), {"bracket": 3}),
