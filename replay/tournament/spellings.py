@@ -324,12 +324,19 @@ def probable_pairs(games: Iterable[Seat]) -> list[NamePair]:
         known = [e for e in shared if rounds[(e, a)] and rounds[(e, b)]]
         seen = None
         if known:
-            seen = (tuple(sorted(set().union(*(rounds[(e, minor)] for e in known)))),
-                    tuple(sorted(set().union(*(rounds[(e, major)] for e in known)))))
+            seen = (tuple(sorted(set().union(*(rounds[(e, minor)] for e in known)),
+                                 key=_round_order)),
+                    tuple(sorted(set().union(*(rounds[(e, major)] for e in known)),
+                                 key=_round_order)))
         kind, difference = similar if minor == a else _similar(names[b], names[a])
         found.append(NamePair(minor, major, (played[minor], played[major]), difference, kind,
                               seen))
     return sorted(found, key=lambda pair: (pair.name, pair.player))
+
+
+def _round_order(round_name: str) -> tuple[int, int, str]:
+    """Rounds in order: numbers by value, then the others as written."""
+    return (0, int(round_name), "") if round_name.isdigit() else (1, 0, round_name)
 
 
 def _one_seat(a: str, b: str, shared: set[str], rounds: dict[tuple[str, str], set[str]],
