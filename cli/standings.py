@@ -122,9 +122,12 @@ def standings_command(
     Points in the variant's scoring (2-1-0 in FMJD draughts, 1-½-0 in English), games,
     wins, draws, losses, the performance rating where rating tags are known, and the
     tie-breaks of the variant's federation unless --tiebreak says others. Player names
-    written differently (initials, word order) are matched as pdn dedupe matches them.
+    written differently (initials, word order) are matched as pdn dedupe matches them;
+    names probably of one player otherwise (transliterations, one letter apart, never in
+    one round) are reported with the --same options to paste.
     Games without a result (*) make the table incomplete and are named; --result or
-    --corrections give them their results. Micro-matches, knockout rounds, teams and the
+    --corrections give them their results. Micro-matches (with the arbiter's checks,
+    counted by kind), knockout rounds, teams and the
     TimeControl tags with the flag falls read from the clocks are shown where the event
     has them (docs/tournaments.md). Exit status: 0 a complete table, 1 games without a
     result, 2 a usage error."""
