@@ -222,8 +222,24 @@ def standings_command(
             stderr_console().print(f"[red]incomplete:[/red] {len(table.unfinished)} game(s) "
                                    "without a result: " + "; ".join(
                                        p.title() for p in table.unfinished))
+    if output is not None:
+        _warn_name_pairs(built)
     if not table.complete:
         raise typer.Exit(ExitCode.SOME_GAMES)
+
+
+def _warn_name_pairs(event) -> None:
+    """The names probably of one player on stderr, when the table went to a file: the
+    table is never split without a word (the file says it too, but for CSV)."""
+    from rich.markup import escape
+
+    from replay.tournament.pages import name_pairs_note
+
+    from .common import stderr_console
+
+    console = stderr_console()
+    for line in name_pairs_note(event):
+        console.print(f"[yellow]{escape(line)}[/yellow]", soft_wrap=True, highlight=False)
 
 
 def _warn_contradicted(games: list, variant) -> None:

@@ -93,6 +93,10 @@ def test_the_1998_standings_show_the_pairs_and_their_options_by_default(shared_d
             "in one round (rounds 1 / 2-15)") in lines
     assert f"To count each as one player, add: {OPTIONS_1998}" in lines
     assert re.search(r"│\s+6 │ Scrabov\s+│\s+60 │", shown.output)  # the split table
+    table = tmp_path / "wc.csv"
+    written = runner.invoke(app, ["standings", path, "-o", str(table)])
+    assert written.exit_code == 0  # the CSV has rows only: stderr names the pairs
+    assert f"To count each as one player, add: {OPTIONS_1998}" in written.stderr.splitlines()
     document = tmp_path / "wc.json"
     assert runner.invoke(app, ["standings", path, "-o", str(document)]).exit_code == 0
     data = json.loads(document.read_text(encoding="utf-8"))
