@@ -1,17 +1,19 @@
-"""Names probably written two ways: two names of one event that spell the same name in two
-transliterations, or one letter apart, whose games show one seat (docs/tournaments.md).
+"""Names probably written two ways: two names of one event that spell one name in two
+transliterations, a letter doubled, one letter apart or with more or fewer initials, whose
+games show one seat (docs/tournaments.md).
 
 Matching names as ``replay.tournament.players`` does joins only the same letters (word
-order, initials, accents). What it cannot know is found here and reported, never merged:
-a pair is reported when
+order, initials fitting one player, accents). What it cannot know is found here and
+reported, never merged: a pair is reported when
 
 - **the names** agree: the surnames are the same once each Russian letter is written as
   ISO 9 writes it without its accent (``Goryunov``, BGN/PCGN ``yu``, ~ ``Gorunov``, ISO 9
-  ``û``; ``Tsjizjow`` ~ ``Chizhov``), or they are one letter apart (``Skrabov`` ~
-  ``Scrabov``), five letters or more, a feminine form aside (``Ivanov`` / ``Ivanova``);
-  the given names, where both have them, agree as far as both go;
+  ``û``; ``Tsjizjow`` ~ ``Chizhov``) and doubled letters once, or they are one letter apart
+  (``Skrabov`` ~ ``Scrabov``), five letters or more, with the same given names; a feminine
+  form (``Ivanov`` / ``Ivanova``) is never one; the given names agree as far as both go;
 - **the games** agree: the two never met (no one plays himself), and no round has both
-  (one seat plays once a round; where the rounds are unknown, no opponent met both).
+  (one seat plays once a round); where no round is known, no opponent met both and
+  together they met half the others or more.
 
 >>> games = [Seat("Goryunov", "Cipes", "wc", "1"), Seat("Guba", "Gorunov", "wc", "2"),
 ...          Seat("Gorunov", "Cipes", "wc", "3"), Seat("Guba", "Cipes", "wc", "4")]
@@ -41,7 +43,8 @@ from replay.archive.tags import clean_name
 
 # Each Russian letter's Latin spellings, longest first, written as ISO 9 writes the letter
 # without its accent: BGN/PCGN (1947), GOST 7.79-2000 system B, ICAO Doc 9303, and the
-# German, French and Dutch spellings of Russian names (docs/tournaments.md).
+# German, French and Dutch spellings of Russian names (docs/tournaments.md); x is кс, as
+# names write it (Alexander), not GOST 7.79 B's х.
 _LETTERS = (
     (r"shch|schtsch|sjtsj|chtch|shh", "s"),  # щ (ISO 9 ŝ)
     (r"tsch", "c"),  # ч (German tsch, before its sch)
@@ -158,7 +161,7 @@ def _undoubled(text: str) -> str:
 def _difference(a: str, b: str) -> str:
     """What differs between two spellings, a letter of context where one side has none
     (``Goryunov``/``Gorunov`` → ``yu/u``)."""
-    x, y = _ascii(a) or a, _ascii(b) or b
+    x, y = (" ".join(_ascii(word) for word in text.split()) or text for text in (a, b))
     parts = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, x, y, autojunk=False).get_opcodes():
         if tag == "equal":
