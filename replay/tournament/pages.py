@@ -132,13 +132,34 @@ def name_pairs_note(event: Event) -> list[str]:
     lines = [NAME_PAIRS_HEAD, *(f"  {pair}" for pair in event.name_pairs)]
     options = paste_line(event.name_pairs)
     if options:
-        lines.append(f"To count each as one player, add: {options}")
+        lines.append(f"{PASTE} {options}")
+    lines += [f"{name} fits {len(found)} players: add one of {' / '.join(found)}"
+              for name, found in _choices(event).items()]
+    return lines
+
+
+PASTE = "To count each as one player, add:"
+
+
+def _choices(event: Event) -> dict[str, list[str]]:
+    """The names that fit several players, with the option for each."""
     fits: dict[str, list[str]] = {}
     for pair in event.name_pairs:
         fits.setdefault(pair.name, []).extend(pair.options())
-    lines += [f"{name} fits {len(found)} players: add one of {' / '.join(found)}"
-              for name, found in fits.items() if len(found) > 1]
-    return lines
+    return {name: found for name, found in fits.items() if len(found) > 1}
+
+
+def _name_pairs_html(event: Event) -> str:
+    """The names probably of one player as a red box at the top of the page."""
+    options = paste_line(event.name_pairs)
+    return ('<div class="incomplete" id="name-pairs"><p>' + escape(NAME_PAIRS_HEAD)
+            + "</p><ul>" + "".join(f"<li>{escape(str(pair))}</li>" for pair in event.name_pairs)
+            + "</ul>" + (f"<p>{escape(PASTE)} <code>{escape(options)}</code></p>"
+                         if options else "")
+            + "".join(f"<p>{escape(name)} fits {len(found)} players: add one of "
+                      + " / ".join(f"<code>{escape(option)}</code>" for option in found)
+                      + "</p>" for name, found in _choices(event).items())
+            + "</div>")
 
 
 def name_pairs_rows(event: Event) -> list[dict[str, object]]:
@@ -211,14 +232,8 @@ def standings_html(result: Standings, sections: str = "") -> str:
     note = incomplete_note(result)
     if note:
         body.append(f'<p class="incomplete" id="incomplete">{escape(note)}</p>')
-    pairs = name_pairs_note(event)
-    if pairs:
-        body.append('<div class="incomplete" id="name-pairs"><p>' + escape(pairs[0])
-                    + "</p><ul>" + "".join(f"<li>{escape(line.strip())}</li>"
-                                           for line in pairs[1:1 + len(event.name_pairs)])
-                    + "</ul>" + "".join(f"<p><code>{escape(line)}</code></p>"
-                                        for line in pairs[1 + len(event.name_pairs):])
-                    + "</div>")
+    if event.name_pairs:
+        body.append(_name_pairs_html(event))
     missing = missing_note(result)
     if missing:
         body.append(f'<p class="incomplete" id="never-met">{escape(missing)}</p>')

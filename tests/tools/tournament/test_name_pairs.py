@@ -25,7 +25,8 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.tournament import read_event
+from replay.tournament import read_event, standings
+from replay.tournament.pages import name_pairs_note, standings_html
 from replay.tournament.spellings import (
     DOUBLED,
     INITIALS,
@@ -110,7 +111,7 @@ def test_the_1998_standings_show_the_pairs_and_their_options_by_default(shared_d
     section = html[html.index('id="name-pairs"'):html.index("</div>", html.index(
         'id="name-pairs"'))]
     assert section.count("<li>") == 3 and "Mokrovich (4 games) ~ Mocrovich" in section
-    assert f"<code>To count each as one player, add: {OPTIONS_1998}</code>" in section
+    assert f"<p>To count each as one player, add: <code>{OPTIONS_1998}</code></p>" in section
     merged = runner.invoke(app, ["standings", path, *shlex.split(OPTIONS_1998)],
                            env={"COLUMNS": "200"})
     assert "Probably one player" not in merged.output
@@ -217,3 +218,28 @@ def test_read_games_keeps_the_pairs_of_games_read_from_text():
             '[White "Bob"][Black "Gorunov"][Round "2.1"][Result "1-1"] 1. 32-28 *')
     event = read_event(read_games(text), same={"Goryunov": "Gorunov"})
     assert event.name_pairs == [] and "Goryunov" not in event.players
+
+
+def test_the_standings_note_writes_the_options_with_the_names_as_the_games_write_them():
+    """The table shows ``Gerard Janssen`` for ``Janssen, Gerard``; ``--same`` reads the
+    names as written, so the options name them so; a name that fits two players gets one
+    option for each, for the arbiter to choose (``Mocrovich`` and ``Mokrovic`` played in
+    one round: two people)."""
+    text = "".join(f'[White "{w}"][Black "{b}"][Round "{r}"][Result "1-1"] 1. 32-28 *\n'
+                   for w, b, r in [
+                       ("Janssen, Gerard", "Ann", "1"), ("Bob", "Jansen, Gerard", "2"),
+                       ("Jansen, Gerard", "Cas", "3"), ("Mokrovich", "Ann", "1"),
+                       ("Mocrovich", "Bob", "2"), ("Mocrovich", "Cas", "3"),
+                       ("Mokrovic", "Dan", "2"), ("Mokrovic", "Eve", "4")])
+    event = read_event(read_games(text))
+    assert [(p.name, p.player, p.options()) for p in event.name_pairs] == [
+        ("Gerard Janssen", "Gerard Jansen", ["--same 'Janssen, Gerard=Jansen, Gerard'"]),
+        ("Mokrovich", "Mocrovich", ["--same Mokrovich=Mocrovich"]),
+        ("Mokrovich", "Mokrovic", ["--same Mokrovich=Mokrovic"])]
+    note = name_pairs_note(event)
+    assert note[-2:] == [
+        "To count each as one player, add: --same 'Janssen, Gerard=Jansen, Gerard'",
+        "Mokrovich fits 2 players: add one of --same Mokrovich=Mocrovich / "
+        "--same Mokrovich=Mokrovic"]
+    page = standings_html(standings(event))
+    assert "<code>--same Mokrovich=Mokrovic</code></p></div>" in page
