@@ -62,7 +62,7 @@ def _print_table(result) -> None:
     if explained:
         console.print(escape(explained))
     for line in name_pairs_note(result.event):
-        console.print(f"[red]{escape(line)}[/red]", soft_wrap=True)
+        console.print(f"[red]{escape(escape_controls(line))}[/red]", soft_wrap=True)
     for note in (incomplete_note(result), missing_note(result)):
         if note:
             console.print(f"[red]{escape(note)}[/red]")
@@ -239,7 +239,8 @@ def _warn_name_pairs(event) -> None:
 
     console = stderr_console()
     for line in name_pairs_note(event):
-        console.print(f"[yellow]{escape(line)}[/yellow]", soft_wrap=True, highlight=False)
+        console.print(f"[yellow]{escape(escape_controls(line))}[/yellow]", soft_wrap=True,
+                      highlight=False)
 
 
 def _warn_contradicted(games: list, variant) -> None:

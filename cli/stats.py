@@ -12,7 +12,15 @@ import typer
 from pdn.wording import count, number
 from replay.choice import RulesChoice
 
-from .common import fail, fail_io, games_exit, input_size, progress_bar, stderr_console
+from .common import (
+    escape_controls,
+    fail,
+    fail_io,
+    games_exit,
+    input_size,
+    progress_bar,
+    stderr_console,
+)
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -149,12 +157,13 @@ def _print_name_pairs(games) -> None:
         pairs = name_pairs(zip(*tags, strict=True))
         if not pairs:
             continue
-        where = f"{file}" + (f" ({event})" if isinstance(event, str) else "")
+        where = escape_controls(f"{file}" + (f" ({event})" if isinstance(event, str) else ""))
         typer.secho(f"{where}: names probably of one player, counted apart above:",
                     err=True, fg="yellow")
         for pair in pairs:
-            typer.echo(f"  {pair}", err=True)
-        typer.echo(f"  pdn standings counts each as one with: {paste_line(pairs)}", err=True)
+            typer.echo(escape_controls(f"  {pair}"), err=True)
+        typer.echo(escape_controls(f"  pdn standings counts each as one with: "
+                                   f"{paste_line(pairs)}"), err=True)
 
 
 def _exit(statuses: Counter[str]) -> None:
