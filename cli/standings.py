@@ -25,6 +25,7 @@ def _print_table(result) -> None:
         classification_note,
         incomplete_note,
         missing_note,
+        name_pairs_note,
         standings_rows,
     )
 
@@ -60,6 +61,8 @@ def _print_table(result) -> None:
     explained = classification_note(result)
     if explained:
         console.print(escape(explained))
+    for line in name_pairs_note(result.event):
+        console.print(f"[red]{escape(escape_controls(line))}[/red]", soft_wrap=True)
     for note in (incomplete_note(result), missing_note(result)):
         if note:
             console.print(f"[red]{escape(note)}[/red]")
@@ -84,12 +87,22 @@ def standings_command(
     same: Annotated[list[str] | None, typer.Option(
         "--same", metavar='"NAME=PLAYER"', help="NAME, as written in the games, is another "
         "spelling of PLAYER (repeatable): a transliteration that matching names cannot "
-        "know (Goryunov=Gorunov).")] = None,
+        "know (Goryunov=Gorunov). Names probably of one player are reported with these "
+        "options to paste, never merged unasked.")] = None,
     micro_match: Annotated[int | None, typer.Option(
         "--micro-match", metavar="N", min=1, help="Each meeting is a micro-match of N games "
         "(colours swapped): the micro-match table and standings, the arbiter's checks of "
         "each (N games, colours, the same ballot); default: told from Round tags '3.1', "
         "'3.2', ... when they number micro-matches.")] = None,
+    ballots: Annotated[bool | None, typer.Option(
+        "--ballots/--no-ballots", help="The event was (or was not) played on drawn ballots: "
+        "check (or not) that games 1-2, 3-4, ... of each micro-match start from one ballot; "
+        "default: checked where most games start from a ballot of the FMJD table or most "
+        "pairs of games alike.", show_default=False)] = None,
+    all_breaks: Annotated[bool, typer.Option(
+        "--all-breaks", help="List every break of the micro-match rules on the terminal "
+        "(default: counted by kind, the first five; -o FILE.html or .json has them all)."
+    )] = False,
     knockout: Annotated[bool, typer.Option(
         "--knockout", help="A knockout event: the bracket by rounds, who went through and "
         "why (with --micro-match, the games after the first N are the tie-break).")] = False,
@@ -109,9 +122,12 @@ def standings_command(
     Points in the variant's scoring (2-1-0 in FMJD draughts, 1-½-0 in English), games,
     wins, draws, losses, the performance rating where rating tags are known, and the
     tie-breaks of the variant's federation unless --tiebreak says others. Player names
-    written differently (initials, word order) are matched as pdn dedupe matches them.
+    written differently (initials, word order) are matched as pdn dedupe matches them;
+    names probably of one player otherwise (transliterations, one letter apart, never in
+    one round) are reported with the --same options to paste.
     Games without a result (*) make the table incomplete and are named; --result or
-    --corrections give them their results. Micro-matches, knockout rounds, teams and the
+    --corrections give them their results. Micro-matches (with the arbiter's checks,
+    counted by kind), knockout rounds, teams and the
     TimeControl tags with the flag falls read from the clocks are shown where the event
     has them (docs/tournaments.md). Exit status: 0 a complete table, 1 games without a
     result, 2 a usage error."""
@@ -178,12 +194,12 @@ def standings_command(
     except OSError as error:
         fail(f"{team}: cannot read: {error.strerror or error}")
     report = event_report(built, games, micro_match=micro_match, knockout=knockout,
-                          teams=teams)
+                          teams=teams, ballots=ballots)
     if output is None:
         _print_table(table)
         from .standings_report import print_report
 
-        print_report(report)
+        print_report(report, all_breaks)
     elif suffix == ".pdf":
         from replay.validate.report_pdf import PdfError, write_pdf
 
@@ -206,8 +222,25 @@ def standings_command(
             stderr_console().print(f"[red]incomplete:[/red] {len(table.unfinished)} game(s) "
                                    "without a result: " + "; ".join(
                                        p.title() for p in table.unfinished))
+    if output is not None:
+        _warn_name_pairs(built)
     if not table.complete:
         raise typer.Exit(ExitCode.SOME_GAMES)
+
+
+def _warn_name_pairs(event) -> None:
+    """The names probably of one player on stderr, when the table went to a file: the
+    table is never split without a word (the file says it too, but for CSV)."""
+    from rich.markup import escape
+
+    from replay.tournament.pages import name_pairs_note
+
+    from .common import stderr_console
+
+    console = stderr_console()
+    for line in name_pairs_note(event):
+        console.print(f"[yellow]{escape(escape_controls(line))}[/yellow]", soft_wrap=True,
+                      highlight=False)
 
 
 def _warn_contradicted(games: list, variant) -> None:

@@ -9,10 +9,12 @@ if TYPE_CHECKING:
     from replay.tournament.report import EventReport
 
 NUMERIC = frozenset({"MP", "GP", "M", "W", "D", "L", "BP", "Pts", "Score", "Games"})
+FIRST_BREAKS = 5  # the breaks listed on the terminal without --all-breaks
 
 
-def print_report(report: EventReport) -> None:
-    """Print each part of the report the event has."""
+def print_report(report: EventReport, all_breaks: bool = False) -> None:
+    """Print each part of the report the event has (the first breaks of the micro-match
+    rules, or every one with ``all_breaks``)."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -46,10 +48,7 @@ def print_report(report: EventReport) -> None:
             console.print(f"[red]{len(report.never_met)} micro-match(es) not in the file: "
                           + escape("; ".join(f"{a} - {b}" for a, b in report.never_met))
                           + "[/red]")
-        console.print(f"Arbiter's checks: {len(report.breaks)} break(s) of the micro-match "
-                      "rules")
-        for item in report.breaks:
-            console.print(f"  {escape(str(item))}")
+        _print_checks(console, report, all_breaks)
     if report.knockout:
         table("Knockout", ["Round", "Player", "Opponent", "Score", "Through", "Why"],
               [[r.name, t.first, t.second, f"{text(t.score[0])}-{text(t.score[1])}",
@@ -76,3 +75,21 @@ def print_report(report: EventReport) -> None:
     for fall in report.flag_falls:
         colour = "red" if fall.contradicted else "default"
         console.print(f"[{colour}]{escape(flag_fall_text(report, fall))}[/{colour}]")
+
+
+def _print_checks(console, report: EventReport, all_breaks: bool) -> None:
+    """The arbiter's checks: the breaks counted by kind, the first few (or all), and the
+    line on the ballot check."""
+    from rich.markup import escape
+
+    from replay.tournament.report import ballot_line
+    from replay.tournament.report_pages import breaks_summary
+
+    console.print(f"Arbiter's checks: {escape(breaks_summary(report))}")
+    shown = report.breaks if all_breaks else report.breaks[:FIRST_BREAKS]
+    for item in shown:
+        console.print(f"  {escape(str(item))}")
+    if len(shown) < len(report.breaks):
+        console.print(f"  ... {len(report.breaks) - len(shown)} more: --all-breaks lists them "
+                      "here, -o FILE.html or -o FILE.json in full")
+    console.print(escape(ballot_line(report)))

@@ -12,7 +12,15 @@ import typer
 from pdn.wording import count, number
 from replay.choice import RulesChoice
 
-from .common import fail, fail_io, games_exit, input_size, progress_bar, stderr_console
+from .common import (
+    escape_controls,
+    fail,
+    fail_io,
+    games_exit,
+    input_size,
+    progress_bar,
+    stderr_console,
+)
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -123,6 +131,8 @@ def stats(
                       force_ascii=False)
     else:
         show_table(tables.games, frame, table)
+    if table == "players":
+        _print_name_pairs(tables.games)
     _exit(statuses)
 
 
@@ -131,6 +141,29 @@ def _warn(line: str) -> None:
     all the same, as recorded: ``pdn clean --fix-results`` writes the result the rules
     decide)."""
     typer.secho(line, err=True, fg="yellow")
+
+
+def _print_name_pairs(games) -> None:
+    """The players table's hint on stderr: in each event (file and Event tag), the names
+    probably of one player as ``pdn standings`` reports them (docs/tournaments.md), with
+    the options that count them as one there."""
+    from replay.tournament.event import name_pairs
+    from replay.tournament.spellings import paste_line
+
+    for (file, event), group in games.groupby(["file", "Event"], dropna=False, observed=True,
+                                             sort=False):
+        tags = [[v if isinstance(v, str) else None for v in group[tag].tolist()]
+                for tag in ("White", "Black", "Round", "Date")]
+        pairs = name_pairs(zip(*tags, strict=True))
+        if not pairs:
+            continue
+        where = escape_controls(f"{file}" + (f" ({event})" if isinstance(event, str) else ""))
+        typer.secho(f"{where}: names probably of one player, counted apart above:",
+                    err=True, fg="yellow")
+        for pair in pairs:
+            typer.echo(escape_controls(f"  {pair}"), err=True)
+        typer.echo(escape_controls(f"  pdn standings counts each as one with: "
+                                   f"{paste_line(pairs)}"), err=True)
 
 
 def _exit(statuses: Counter[str]) -> None:

@@ -1,7 +1,8 @@
 """The arbiter's checks of micro-matches: the number of games as declared, the colours
-swapped from one game to the next, and each pair of games (1-2, 3-4, ...) started from the
-same ballot, the ballot named from the FMJD Drawing Table 64 (``replay.ballots``) or said
-to be outside it. Every break is reported with its round and players.
+swapped from one game to the next, and, where the event was played on drawn ballots, each
+pair of games (1-2, 3-4, ...) started from the same ballot, the ballot named from the FMJD
+Drawing Table 64 (``replay.ballots``) or said to be outside it. Every break is reported
+with its kind, round and players; ``break_counts`` sums them up by kind.
 
 >>> from replay.tournament.micromatch import MicroMatch
 >>> from replay.tournament.event import Pairing
@@ -13,6 +14,7 @@ to be outside it. Every break is reported with its round and players.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -26,14 +28,21 @@ from replay.tournament.micromatch import MicroMatch
 DEFAULT_BALLOT_PLIES = 3
 
 
+# The kinds of break, as the summary names them
+GAMES, COLOURS, UNREAD, BALLOT = "games", "colours", "opening", "ballot"
+KIND_TITLES = {GAMES: "not the declared number of games", COLOURS: "colours not swapped",
+               UNREAD: "opening not read", BALLOT: "not the same ballot"}
+
+
 @dataclass(frozen=True)
 class Break:
-    """One rule of the micro-match broken: where, who, which games, what."""
+    """One rule of the micro-match broken: where, who, which games, what (of which kind)."""
 
     round: str | None
     players: tuple[str, str]
     games: tuple[int, ...]
     what: str
+    kind: str  # GAMES, COLOURS, UNREAD or BALLOT
 
     def __str__(self) -> str:
         where = f"round {self.round}, " if self.round else ""
@@ -72,37 +81,90 @@ def _ballot_length(opening: Sequence[str], fixed: int) -> int:
 
 
 def check_micro_matches(matches: Sequence[MicroMatch], openings: Mapping[int, list[str] | None],
-                        declared: int | None, ballot_plies: int = DEFAULT_BALLOT_PLIES
-                        ) -> list[Break]:
+                        declared: int | None, ballot_plies: int = DEFAULT_BALLOT_PLIES,
+                        ballots: bool = True) -> list[Break]:
     """The breaks of every micro-match (continuations are checked for colours and ballots,
-    not for their number of games). ``openings``: each game's first plies by game number."""
+    not for their number of games). ``openings``: each game's first plies by game number;
+    ``ballots``: check that each pair of games starts from one ballot."""
     breaks: list[Break] = []
     for match in matches:
         players = (match.first, match.second)
         numbers = tuple(g.number for g in match.games)
         if declared and match.part == 1 and len(match.games) != declared:
             breaks.append(Break(match.round, players, numbers,
-                                f"{len(match.games)} game(s), {declared} declared"))
+                                f"{len(match.games)} game(s), {declared} declared", GAMES))
         for before, after in pairwise(match.games):
             if (before.white, before.black) != (after.black, after.white):
                 breaks.append(Break(match.round, players, (before.number, after.number),
-                                    "the colours are not swapped"))
-        for k in range(0, len(match.games) - 1, 2):
-            one, two = match.games[k], match.games[k + 1]
-            first, second = openings.get(one.number), openings.get(two.number)
-            pair = (one.number, two.number)
-            if not first or not second:
-                breaks.append(Break(match.round, players, pair,
-                                    "the opening cannot be read (no moves, or a set-up position)"))
-                continue
-            length = _ballot_length(first, ballot_plies)
-            name = ballot_name(first)
-            if list(first[:length]) != list(second[:length]):
-                breaks.append(Break(match.round, players, pair, (
-                    f"not the same ballot: {' '.join(first[:length])} "
-                    f"({'ballot ' + name if name else 'not in the FMJD-64 table'}) against "
-                    f"{' '.join(second[:length])}")))
+                                    "the colours are not swapped", COLOURS))
+        if ballots:
+            breaks += _ballot_breaks(match, openings, ballot_plies)
     return breaks
+
+
+def _ballot_breaks(match: MicroMatch, openings: Mapping[int, list[str] | None],
+                   ballot_plies: int) -> list[Break]:
+    """Games 1-2, 3-4, ... of a micro-match that do not start from one ballot."""
+    breaks = []
+    players = (match.first, match.second)
+    for one, two in zip(match.games[::2], match.games[1::2], strict=False):
+        first, second = openings.get(one.number), openings.get(two.number)
+        pair = (one.number, two.number)
+        if not first or not second:
+            breaks.append(Break(match.round, players, pair,
+                                "the opening cannot be read (no moves, or a set-up position)",
+                                UNREAD))
+            continue
+        length = _ballot_length(first, ballot_plies)
+        name = ballot_name(first)
+        if list(first[:length]) != list(second[:length]):
+            breaks.append(Break(match.round, players, pair, (
+                f"not the same ballot: {' '.join(first[:length])} "
+                f"({'ballot ' + name if name else 'not in the FMJD-64 table'}) against "
+                f"{' '.join(second[:length])}"), BALLOT))
+    return breaks
+
+
+def break_counts(breaks: Sequence[Break]) -> dict[str, int]:
+    """How many breaks of each kind, in the order of ``KIND_TITLES``."""
+    counted = Counter(b.kind for b in breaks)
+    return {kind: counted[kind] for kind in KIND_TITLES if counted[kind]}
+
+
+@dataclass(frozen=True)
+class BallotEvidence:
+    """What the games show of ballots: how many start from a ballot of the FMJD table, how
+    many pairs of games (1-2, 3-4, ... of a micro-match) start with the same moves."""
+
+    games: int
+    in_table: int
+    pairs: int
+    same_start: int
+    plies: int
+
+    @property
+    def played_on_ballots(self) -> bool:
+        """Most games start from a table ballot, or most pairs of games alike."""
+        return self.in_table * 2 > self.games or self.same_start * 2 > self.pairs
+
+    def __str__(self) -> str:
+        return (f"{self.in_table} of {self.games} games start from a ballot of the FMJD "
+                f"Drawing Table 64; {self.same_start} of {self.pairs} pairs of games start "
+                f"with the same {self.plies} moves")
+
+
+def ballot_evidence(matches: Sequence[MicroMatch], openings: Mapping[int, list[str] | None],
+                    ballot_plies: int = DEFAULT_BALLOT_PLIES) -> BallotEvidence:
+    """Whether the games look played on drawn ballots (``BallotEvidence``)."""
+    numbers = [g.number for m in matches for g in m.games]
+    in_table = sum(ballot_name(openings.get(n)) is not None for n in numbers)
+    pairs = same = 0
+    for match in matches:
+        for one, two in zip(match.games[::2], match.games[1::2], strict=False):
+            first, second = openings.get(one.number), openings.get(two.number)
+            pairs += 1
+            same += bool(first and second and first[:ballot_plies] == second[:ballot_plies])
+    return BallotEvidence(len(numbers), in_table, pairs, same, ballot_plies)
 
 
 def ballots_used(matches: Sequence[MicroMatch], openings: Mapping[int, list[str] | None]
@@ -111,5 +173,6 @@ def ballots_used(matches: Sequence[MicroMatch], openings: Mapping[int, list[str]
     return {g.number: ballot_name(openings.get(g.number)) for m in matches for g in m.games}
 
 
-__all__ = ["DEFAULT_BALLOT_PLIES", "Break", "ballot_name", "ballots_used",
-           "check_micro_matches", "opening_plies"]
+__all__ = ["BALLOT", "COLOURS", "DEFAULT_BALLOT_PLIES", "GAMES", "KIND_TITLES", "UNREAD",
+           "BallotEvidence", "Break", "ballot_evidence", "ballot_name", "ballots_used",
+           "break_counts", "check_micro_matches", "opening_plies"]

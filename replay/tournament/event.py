@@ -9,6 +9,7 @@ without a result apart, so that a table can say it is incomplete and name them.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -17,6 +18,7 @@ from replay.archive.tags import name_matches
 from replay.replayer import UNKNOWN, game_variant, normalise_result
 from replay.tournament.players import UNKNOWN_PLAYER, Players
 from replay.tournament.scoring import Correction, CorrectionError, Scoring, scoring_for
+from replay.tournament.spellings import NamePair, Seat, game_rounds, probable_pairs
 from replay.variants import INTERNATIONAL, Variant
 
 
@@ -54,6 +56,7 @@ class Event:
     scoring: Scoring
     pairings: list[Pairing] = field(default_factory=list)
     spellings: dict[str, list[str]] = field(default_factory=dict)
+    name_pairs: list[NamePair] = field(default_factory=list)  # probably one player
 
     @property
     def players(self) -> list[str]:
@@ -187,10 +190,42 @@ def read_event(games: Iterable[Game], *, name: str | None = None,
         counted = event_names(games)
         known = {k: v for k, v in counted.items() if k != "?"}
         name = max(known, key=known.get) if known else "?"
-    event = Event(name, variant, scoring or scoring_for(variant), pairings, players.spellings())
+    event = Event(name, variant, scoring or scoring_for(variant), pairings, players.spellings(),
+                  _name_pairs(pairings))
     for correction in corrections:
         apply_correction(event, correction)
     return event
+
+
+def _name_pairs(pairings: list[Pairing]) -> list[NamePair]:
+    """The players probably written two ways (``replay.tournament.spellings``), with the
+    names as written for ``--same``; the rounds as ``game_rounds`` reads them."""
+    written: dict[str, Counter[str]] = {}
+    for pairing in pairings:
+        for player, name in zip((pairing.white, pairing.black), pairing.written, strict=True):
+            written.setdefault(player, Counter())[name] += 1
+    rounds = game_rounds([p.round for p in pairings], [p.date for p in pairings])
+    seats = [Seat(p.white, p.black, "", number) for p, number in zip(pairings, rounds,
+                                                                      strict=True)
+             if UNKNOWN_PLAYER not in (p.white, p.black)]
+    found = []
+    for pair in probable_pairs(seats):
+        player = written[pair.player].most_common(1)[0][0]
+        found.append(replace(pair, same=tuple((name, player) for name in written[pair.name])))
+    return found
+
+
+def name_pairs(games: Iterable[tuple[str | None, str | None, str | None, str | None]]
+               ) -> list[NamePair]:
+    """The names probably of one player among the games of one event, given as their
+    (White, Black, Round, Date) tags: what ``read_event`` reports in ``Event.name_pairs``,
+    for callers without the games (``pdn stats``)."""
+    tags = list(games)
+    players = Players(name for white, black, _, _ in tags for name in (white, black))
+    return _name_pairs([
+        Pairing(number, players.key(white), players.key(black), UNKNOWN, _known(round_tag),
+                _known(date), written=((white or "?").strip(), (black or "?").strip()))
+        for number, (white, black, round_tag, date) in enumerate(tags, 1)])
 
 
 def _fits(written: str, player: str, pairing_name: str) -> bool:
@@ -219,4 +254,4 @@ def apply_correction(event: Event, correction: Correction) -> Pairing:
 
 
 __all__ = ["UNKNOWN_PLAYER", "CorrectionError", "Event", "Pairing", "apply_correction",
-           "event_names", "read_event", "select_event"]
+           "event_names", "name_pairs", "read_event", "select_event"]

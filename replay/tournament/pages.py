@@ -9,6 +9,8 @@ import io
 import json
 from html import escape
 
+from replay.tournament.event import Event
+from replay.tournament.spellings import paste_line
 from replay.tournament.tables import Cell, Standings, crosstable
 from replay.validate.report import STYLE as REPORT_STYLE
 
@@ -77,6 +79,8 @@ def standings_json(result: Standings, extra: dict[str, object] | None = None) ->
         "corrected": [{"game": p.number, "correction": p.corrected}
                       for p in event.pairings if p.corrected],
         "spellings": event.spellings,
+        "name_pairs": name_pairs_rows(event),
+        "same_options": paste_line(event.name_pairs),
         "standings": standings_rows(result),
         "crosstable": crosstable_rows(result),
         **(extra or {}),
@@ -116,6 +120,56 @@ def incomplete_note(result: Standings) -> str | None:
             "Give their results with --result \"White - Black=RESULT\" or --corrections FILE.")
 
 
+NAME_PAIRS_HEAD = ("Probably one player written two ways (the table counts each name apart "
+                   "until --same says they are one):")
+
+
+def name_pairs_note(event: Event) -> list[str]:
+    """The lines a table shows on names probably of one player: a heading, a line a pair,
+    then the ``--same`` options to paste (and the choice left where a name fits two)."""
+    if not event.name_pairs:
+        return []
+    lines = [NAME_PAIRS_HEAD, *(f"  {pair}" for pair in event.name_pairs)]
+    options = paste_line(event.name_pairs)
+    if options:
+        lines.append(f"{PASTE} {options}")
+    lines += [f"{name} fits {len(found)} players: add one of {' / '.join(found)}"
+              for name, found in _choices(event).items()]
+    return lines
+
+
+PASTE = "To count each as one player, add:"
+
+
+def _choices(event: Event) -> dict[str, list[str]]:
+    """The names that fit several players, with the option for each."""
+    fits: dict[str, list[str]] = {}
+    for pair in event.name_pairs:
+        fits.setdefault(pair.name, []).extend(pair.options())
+    return {name: found for name, found in fits.items() if len(found) > 1}
+
+
+def _name_pairs_html(event: Event) -> str:
+    """The names probably of one player as a red box at the top of the page."""
+    options = paste_line(event.name_pairs)
+    return ('<div class="incomplete" id="name-pairs"><p>' + escape(NAME_PAIRS_HEAD)
+            + "</p><ul>" + "".join(f"<li>{escape(str(pair))}</li>" for pair in event.name_pairs)
+            + "</ul>" + (f"<p>{escape(PASTE)} <code>{escape(options)}</code></p>"
+                         if options else "")
+            + "".join(f"<p>{escape(name)} fits {len(found)} players: add one of "
+                      + " / ".join(f"<code>{escape(option)}</code>" for option in found)
+                      + "</p>" for name, found in _choices(event).items())
+            + "</div>")
+
+
+def name_pairs_rows(event: Event) -> list[dict[str, object]]:
+    """The names probably of one player as JSON-ready rows."""
+    return [{"name": pair.name, "player": pair.player, "games": list(pair.games),
+             "kind": pair.kind, "difference": pair.difference,
+             "rounds": [list(r) for r in pair.rounds] if pair.rounds else None,
+             "options": pair.options(), "text": str(pair)} for pair in event.name_pairs]
+
+
 def missing_note(result: Standings) -> str | None:
     """What a table says when players who should have met did not (None otherwise)."""
     missing = result.event.missing_meetings()
@@ -133,7 +187,7 @@ table.cross td.name,table.cross th.name{text-align:left}table.cross td.self{back
 .w{font-weight:600}.b{color:#444}.open{color:#b00;font-weight:700}
 td.num{text-align:right}#standings td{vertical-align:baseline}
 #standings td.sequence{text-align:left;font-variant-numeric:tabular-nums;white-space:nowrap}
-p.incomplete{color:#b00;font-weight:600}p.note{font-size:.85em}
+p.incomplete,div.incomplete{color:#b00;font-weight:600}p.note{font-size:.85em}
 .scroll{overflow-x:auto}.scroll td{overflow-wrap:normal;white-space:nowrap}
 @media (max-width:600px){
  .scroll table thead{display:table-header-group}.scroll table tr{display:table-row;padding:0}
@@ -178,6 +232,8 @@ def standings_html(result: Standings, sections: str = "") -> str:
     note = incomplete_note(result)
     if note:
         body.append(f'<p class="incomplete" id="incomplete">{escape(note)}</p>')
+    if event.name_pairs:
+        body.append(_name_pairs_html(event))
     missing = missing_note(result)
     if missing:
         body.append(f'<p class="incomplete" id="never-met">{escape(missing)}</p>')

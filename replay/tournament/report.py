@@ -13,7 +13,9 @@ from itertools import pairwise
 from pdn.model import Game
 from replay.tournament.checks import (
     DEFAULT_BALLOT_PLIES,
+    BallotEvidence,
     Break,
+    ballot_evidence,
     ballots_used,
     check_micro_matches,
     opening_plies,
@@ -54,6 +56,9 @@ class EventReport:
     matches: list[MicroMatch] = field(default_factory=list)
     match_rows: list[MatchRow] = field(default_factory=list)
     breaks: list[Break] = field(default_factory=list)
+    ballots_checked: bool = False
+    ballots_declared: bool | None = None  # True/False as the arbiter said, None: not said
+    ballot_evidence: BallotEvidence | None = None
     ballots: dict[int, str | None] = field(default_factory=dict)
     never_met: list[tuple[str, str]] = field(default_factory=list)
     knockout: list[KnockoutRound] = field(default_factory=list)
@@ -103,10 +108,13 @@ def _time_controls(games: Sequence[Game]) -> tuple[dict[str, tuple[TimeControl |
 
 def event_report(event: Event, games: Sequence[Game], *, micro_match: int | None = None,
                  knockout: bool = False, teams: dict[str, str] | None = None,
-                 ballot_plies: int = DEFAULT_BALLOT_PLIES) -> EventReport:
+                 ballot_plies: int = DEFAULT_BALLOT_PLIES, ballots: bool | None = None
+                 ) -> EventReport:
     """The report of an event read from ``games`` (in the order of ``event.pairings``).
     ``micro_match``: the games a micro-match has (else told from the Round tags);
-    ``knockout``: build the bracket; ``teams``: player → team (else the Team tags)."""
+    ``knockout``: build the bracket; ``teams``: player → team (else the Team tags);
+    ``ballots``: whether the event was played on drawn ballots (None: told from the games,
+    ``BallotEvidence``), the ballot check running only where it was."""
     report = EventReport(event)
     if micro_match or knockout or has_micro_matches(event):
         report.matches = micro_matches(event, micro_match)
@@ -114,8 +122,12 @@ def event_report(event: Event, games: Sequence[Game], *, micro_match: int | None
         report.match_rows = match_standings(event, report.matches)
         openings = {number: opening_plies(game)
                     for number, game in enumerate(games, 1)}
+        report.ballot_evidence = ballot_evidence(report.matches, openings, ballot_plies)
+        report.ballots_declared = ballots
+        report.ballots_checked = (report.ballot_evidence.played_on_ballots if ballots is None
+                                  else ballots)
         report.breaks = check_micro_matches(report.matches, openings, report.declared,
-                                            ballot_plies)
+                                            ballot_plies, report.ballots_checked)
         report.ballots = ballots_used(report.matches, openings)
         report.never_met = event.missing_meetings()
     if knockout:
@@ -129,4 +141,18 @@ def event_report(event: Event, games: Sequence[Game], *, micro_match: int | None
     return report
 
 
-__all__ = ["EventReport", "event_report", "has_micro_matches"]
+def ballot_line(report: EventReport) -> str:
+    """One line on the ballot check: run or not, and why."""
+    evidence = report.ballot_evidence
+    if report.ballots_declared is not None:
+        said = "declared played on drawn ballots" if report.ballots_declared else (
+            "declared not played on drawn ballots")
+        return (f"Ballots {'checked' if report.ballots_checked else 'not checked'}: the event "
+                f"was {said} ({evidence}).")
+    if report.ballots_checked:
+        return f"Ballots checked: the games show drawn ballots ({evidence})."
+    return (f"Ballots not checked: the event was most likely not played on drawn ballots "
+            f"({evidence}); --ballots checks them all the same.")
+
+
+__all__ = ["EventReport", "ballot_line", "event_report", "has_micro_matches"]

@@ -7,8 +7,9 @@ from __future__ import annotations
 from functools import partial
 from html import escape
 
+from replay.tournament.checks import KIND_TITLES, break_counts
 from replay.tournament.micromatch import MicroMatch
-from replay.tournament.report import EventReport
+from replay.tournament.report import EventReport, ballot_line
 from replay.tournament.teams import scheveningen
 from replay.tournament.timecontrol import FlagFall
 
@@ -33,6 +34,18 @@ def flag_fall_text(report: EventReport, fall: FlagFall) -> str:
     return f"{report.event.pairings[fall.game - 1].title()}: {fall.what()}"
 
 
+def breaks_summary(report: EventReport) -> str:
+    """The breaks of the micro-match rules counted by kind (``3 break(s) of the micro-match
+    rules: 2 colours not swapped, 1 not the declared number of games``)."""
+    counts = break_counts(report.breaks)
+    checked = "games as declared, colours swapped" + (
+        ", each pair of games from one ballot" if report.ballots_checked else "")
+    if not counts:
+        return f"no break of the micro-match rules ({checked})"
+    return (f"{len(report.breaks)} break(s) of the micro-match rules ({checked}): "
+            + ", ".join(f"{n} {KIND_TITLES[kind]}" for kind, n in counts.items()))
+
+
 def match_rows(report: EventReport) -> list[dict[str, object]]:
     """One dict per micro-match: round, part, first, second, games, results, score,
     ballots."""
@@ -55,8 +68,10 @@ def report_json(report: EventReport) -> dict[str, object]:
             "games_each": report.declared, "matches": match_rows(report),
             "standings": [dict(vars(row)) for row in report.match_rows],
             "not_played": [list(pair) for pair in report.never_met],
-            "breaks": [{"round": b.round, "players": list(b.players), "games": list(b.games),
-                        "what": b.what} for b in report.breaks]}
+            "break_counts": break_counts(report.breaks),
+            "ballots": _ballots_json(report),
+            "breaks": [{"kind": b.kind, "round": b.round, "players": list(b.players),
+                        "games": list(b.games), "what": b.what} for b in report.breaks]}
     if report.knockout:
         found["knockout"] = [{"round": r.name, "problems": r.problems, "ties": [
             {"first": t.first, "second": t.second, "score": list(t.score), "winner": t.winner,
@@ -79,6 +94,15 @@ def report_json(report: EventReport) -> dict[str, object]:
                             "side": "white" if f.white else "black", "result": f.result,
                             "contradicted": f.contradicted} for f in report.flag_falls]}
     return found
+
+
+def _ballots_json(report: EventReport) -> dict[str, object]:
+    evidence = report.ballot_evidence
+    return {"checked": report.ballots_checked, "declared": report.ballots_declared,
+            "why": ballot_line(report),
+            **({"games": evidence.games, "from_table": evidence.in_table,
+                "pairs": evidence.pairs, "pairs_same_start": evidence.same_start,
+                "plies": evidence.plies} if evidence else {})}
 
 
 def _table(table_id: str, heads: list[str], rows: list[list[object]], numeric: set[int]) -> str:
@@ -122,10 +146,10 @@ def _micro_match_html(report: EventReport) -> str:
                           f"{text(m.score[0])}-{text(m.score[1])}",
                           " ".join(report.ballots.get(g.number) or "-" for g in m.games)]
                          for m in report.matches], {5}))
-    parts.append(f'<h3>Arbiter\'s checks</h3><p id="breaks-count">{len(report.breaks)} '
-                 "break(s) of the micro-match rules (games as declared, colours swapped, "
-                 "each pair of games from the same ballot; ballots named from the FMJD "
-                 "Drawing Table 64, '-' when not in it)</p>")
+    parts.append(f'<h3>Arbiter\'s checks</h3><p id="breaks-count">'
+                 f"{escape(breaks_summary(report))}</p>"
+                 f'<p id="ballot-check">{escape(ballot_line(report))} Ballots are named from '
+                 "the FMJD Drawing Table 64, '-' when not in it.</p>")
     if report.breaks:
         parts.append('<div id="breaks">' + _list([str(b) for b in report.breaks]) + "</div>")
     parts.append("</section>")
@@ -217,4 +241,5 @@ def report_html(report: EventReport) -> str:
     return "".join(parts) if len(parts) > 1 else ""
 
 
-__all__ = ["flag_fall_text", "game_scores", "match_rows", "report_html", "report_json"]
+__all__ = ["breaks_summary", "flag_fall_text", "game_scores", "match_rows", "report_html",
+           "report_json"]

@@ -26,14 +26,23 @@ GAMES = (f'[Event "{ESCAPES}"]\n[White "W{ESCAPES}"]\n[Black "B\tx{ESCAPES}"]\n'
          f'[Event "{ESCAPES}"]\n[White "B\tx{ESCAPES}"]\n[Black "W{ESCAPES}"]\n'
          '[Result "0-2"]\n[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 0-2\n\n')
 
+# one player written two ways (replay.tournament.spellings), reported below the tables
+PAIRS = "".join(f'[White "{w}"]\n[Black "{b}"]\n[Round "{r}"]\n[Result "1-1"]\n'
+                '[GameType "20"]\n1. 32-28 1-1\n\n'
+                for w, b, r in [(f"Goryunov{ESCAPES}", "Ann", "1"), ("Bob", "Cas", "1"),
+                                (f"Gorunov{ESCAPES}", "Bob", "2"), ("Ann", "Cas", "2"),
+                                ("Cas", f"Gorunov{ESCAPES}", "3"), ("Ann", "Bob", "3")])
+
 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("escapes")
     (folder / "esc.pdn").write_text(GAMES, encoding="utf-8")
+    (folder / "pairs.pdn").write_text(PAIRS, encoding="utf-8")
     result = runner.invoke(app, ["index", str(folder / "esc.pdn"), "-o", str(folder / "esc.db")])
     assert result.exit_code == 0, result.output
-    return {"pdn": str(folder / "esc.pdn"), "db": str(folder / "esc.db")}
+    return {"pdn": str(folder / "esc.pdn"), "db": str(folder / "esc.db"),
+            "pairs": str(folder / "pairs.pdn")}
 
 
 def on_terminal(arguments: list[str]) -> bytes:
@@ -69,6 +78,9 @@ COMMANDS = {
     "search-table": ["search", "{db}", "-f", "table"],
     "explore": ["explore", "{db}"],
     "stats": ["stats", "{pdn}", "-t", "games"],
+    "standings-name-pairs": ["standings", "{pairs}"],
+    "standings-name-pairs-to-file": ["standings", "{pairs}", "-o", "{pairs}.csv"],
+    "stats-name-pairs": ["stats", "{pairs}", "-t", "players"],
     "cat": ["cat", "{pdn}"],
 }
 
@@ -81,6 +93,8 @@ def test_a_terminal_sees_control_characters_escaped(inputs, name):
         assert b"Wa\\x1b" in shown, shown[-400:]
     elif name != "explore":  # explore shows moves and players of a position, no tag
         assert SHOWN.encode() in shown, shown[-400:]
+    if "name-pairs" in name:
+        assert f"Goryunov{SHOWN} (1 game) ~ Gorunov{SHOWN}".encode() in shown, shown[-400:]
 
 
 @pytest.mark.parametrize("name", ["convert", "search", "cat"])

@@ -139,8 +139,12 @@ def test_the_1998_report_names_the_five_micro_matches_not_in_the_file(wc1998):
         ("Abdullaev", "Gorunov"), ("Abdullaev", "Smaidris"), ("Alshanetsky", "Guba"),
         ("Amrilloev", "Mocrovich"), ("Guba", "Maksimchuck")]
     document = report_json(report)["micro_matches"]
-    assert len(document["breaks"]) == 209 and len(document["not_played"]) == 5
-    page = report_html(report)
+    assert document["breaks"] == [] and len(document["not_played"]) == 5
+    assert document["ballots"]["checked"] is False  # not played on ballots: not checked
+    declared = event_report(event, games, ballots=True)  # the arbiter says it was
+    document = report_json(declared)["micro_matches"]
+    assert len(document["breaks"]) == 209 and document["break_counts"] == {"ballot": 209}
+    page = report_html(declared)
     assert page.count("<li>") == 209 and "Amrilloev - Mocrovich" in page
 
 
@@ -289,6 +293,59 @@ def test_the_2024_title_match_shows_a_flag_fall_under_a_drawn_result(shared_data
     assert report_html(report).count("<li class=incomplete>game ") == 2  # red on the page
 
 
+def test_the_1998_standings_say_in_one_line_why_the_ballots_were_not_checked(shared_data):
+    """The event was most likely not played on drawn ballots (docs/tournaments.md): 21 of
+    its 230 pairs of games start with the same three moves in the file's own notation, read
+    as plain text here; the ballot check does not run, and one line says why."""
+    records = plain_records(shared_data / RUSSIAN1998)
+    pairs = [(records[k], records[k + 1]) for k in range(0, len(records), 2)]
+    alike = sum(one["moves"] == two["moves"] for one, two in pairs)
+    assert (len(pairs), alike) == (230, 21)
+    path = str(shared_data / RUSSIAN1998)
+    same = [x for k, v in SAME.items() for x in ("--same", f"{k}={v}")]
+    shown = runner.invoke(app, ["standings", path, *same], env={"COLUMNS": "400"})
+    assert shown.exit_code == 0 and "not the same ballot" not in shown.output
+    lines = shown.output.splitlines()
+    assert ("Arbiter's checks: no break of the micro-match rules (games as declared, colours "
+            "swapped)") in lines
+    assert ("Ballots not checked: the event was most likely not played on drawn ballots (2 of "
+            "460 games start from a ballot of the FMJD Drawing Table 64; 21 of 230 pairs of "
+            "games start with the same 3 moves); --ballots checks them all the same.") in lines
+    declared = runner.invoke(app, ["standings", path, *same, "--ballots"], env={"COLUMNS": "400"})
+    lines = declared.output.splitlines()
+    assert ("Arbiter's checks: 209 break(s) of the micro-match rules (games as declared, "
+            "colours swapped, each pair of games from one ballot): 209 not the same ballot"
+            ) in lines
+    assert sum("not the same ballot:" in line for line in lines) == 5
+    assert any(line.startswith("  ... 204 more: --all-breaks") for line in lines)
+    every = runner.invoke(app, ["standings", path, *same, "--ballots", "--all-breaks"],
+                          env={"COLUMNS": "400"})
+    assert sum("not the same ballot:" in line for line in every.output.splitlines()) == 209
+
+
+ON_BALLOTS = "".join(
+    f'[GameType "25"][White "{w}"][Black "{b}"][Round "{r}"][Result "1/2-1/2"] {moves} *\n'
+    for w, b, r, moves in [
+        ("Ann", "Bob", "1.1", "1. ab4 ba5 2. ba3 ab6"), ("Bob", "Ann", "1.2", "1. ab4 ba5 2. ba3"),
+        ("Cas", "Dan", "1.1", "1. ab4 ba5 2. ba3 ab6"), ("Dan", "Cas", "1.2", "1. ab4 ba5 2. ba3"),
+        ("Ann", "Cas", "2.1", "1. ab4 ba5 2. ba3 ab6"), ("Cas", "Ann", "2.2", "1. cd4 ba5")])
+
+
+def test_an_event_whose_games_show_ballots_is_checked_for_them():
+    """Two of its three pairs of games start alike: the games show drawn ballots, so the
+    check runs and names the third pair; the arbiter's --no-ballots turns it off."""
+    games = list(read_games(ON_BALLOTS))
+    report = event_report(read_event(games), games)
+    assert report.ballots_checked and str(report.ballot_evidence).endswith(
+        "2 of 3 pairs of games start with the same 3 moves")
+    assert [(b.kind, b.games) for b in report.breaks] == [("ballot", (5, 6))]
+    assert report_json(report)["micro_matches"]["break_counts"] == {"ballot": 1}
+    off = event_report(read_event(games), games, ballots=False)
+    assert off.breaks == [] and not off.ballots_checked
+    assert report_json(off)["micro_matches"]["ballots"]["why"].startswith(
+        "Ballots not checked: the event was declared not played on drawn ballots")
+
+
 @pytest.mark.parametrize(("result", "outcome", "contradicted"), [
     ("0-2", "black", False), ("2-0", "white", True), ("1-1", "draw", True)])
 def test_a_flag_fall_of_white_against_each_result(result, outcome, contradicted):
@@ -305,7 +362,7 @@ def test_the_standings_command_writes_the_new_tables(shared_data, tmp_path):
                  *(x for k, v in SAME.items() for x in ("--same", f"{k}={v}"))]
     assert runner.invoke(app, [*arguments, "-o", str(page)]).exit_code == 0
     html = page.read_text(encoding="utf-8")
-    for section in ("micro-match-standings", "micro-match-table", "not-played", "breaks"):
+    for section in ("micro-match-standings", "micro-match-table", "not-played", "ballot-check"):
         assert f'id="{section}"' in html
     assert runner.invoke(app, [*arguments, "-o", str(document)]).exit_code == 0
     data = json.loads(document.read_text(encoding="utf-8"))
@@ -352,12 +409,14 @@ return {page: [document.documentElement.scrollWidth, window.innerWidth],
 @pytest.mark.parametrize("width", [1280, 400])
 def test_the_pages_show_the_new_tables_in_chromium(browser, wc1998, tmp_path, width):
     """At a desktop's width and a phone's, the 1998 page shows the micro-match tables (115
-    micro-matches, 16 players, 209 breaks) and the generated events their bracket and team
-    tables, the page never wider than the window (wide tables scroll in their own box)."""
+    micro-matches, 16 players, 209 breaks of the ballot check it is declared played on) and
+    the generated events their bracket and team tables, the page never wider than the
+    window (wide tables scroll in their own box)."""
     games, event = wc1998
     cup, olympiad = list(read_games(KNOCKOUT)), list(read_games(TEAMS))
     pages = {
-        "wc1998": (standings_html(standings(event), report_html(event_report(event, games))),
+        "wc1998": (standings_html(standings(event), report_html(event_report(
+            event, games, ballots=True))),
                    {"micro-match-standings": 16, "micro-match-table": 115, "breaks": 209}),
         "cup": (standings_html(standings(read_event(cup)), report_html(event_report(
             read_event(cup), cup, micro_match=2, knockout=True))), {"bracket": 3}),
