@@ -40,10 +40,10 @@ def analyse(
         help="builtin: the toolkit's own engine (every variant but Canadian; "
         "docs/engines.md); hub: the one of --engine-cmd (given --engine-cmd, the default)."
         )] = "builtin",
-    engine_cmd: Annotated[str, typer.Option(
+    engine_cmd: Annotated[str | None, typer.Option(
         "--engine-cmd", metavar="COMMAND",
         help='An external Hub engine to run instead, e.g. "dame hub" or "./scan hub" (first '
-        "or second Hub protocol, told at start-up).", show_default=False)] = "",
+        "or second Hub protocol, told at start-up).", show_default=False)] = None,
     engine_dir: Annotated[Path | None, typer.Option(
         "--engine-dir", metavar="DIR",
         help="The engine's working folder (Scan reads scan.ini and data/ there).")] = None,
@@ -83,7 +83,8 @@ def analyse(
 ) -> None:
     """Annotate games with an engine: [%eval] after every move, ? and ?? with the better move.
 
-    The engine is the built-in one unless --engine-cmd names an external Hub engine.
+    The engine is the built-in one unless --engine-cmd names an external Hub engine; it is
+    started for each game's own variant, the one pdn validate reads it as.
 
     Every main-line position is searched to --depth (or for --movetime); the evaluation is
     written after each move as lidraughts writes it ([%eval 0.35], men from White's side;
@@ -96,7 +97,6 @@ def analyse(
     from rich.markup import escape
 
     from pdn.errors import unreadable_reason
-    from replay.board import Board
     from replay.engine.annotate import (
         Thresholds,
         analysed_games,
@@ -106,15 +106,19 @@ def analyse(
         rows_of_annotated,
     )
     from replay.engine.hub import popen_hub
-    from replay.engine.limits import EngineError, Limit
+    from replay.engine.limits import Limit
+    from replay.engine.readings import game_readings
     from replay.engine.server import builtin_command
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     if engine not in ("builtin", "hub"):
         fail(f"--engine is builtin or hub, not {engine!r}")
-    if engine == "hub" and not engine_cmd.strip():
+    if engine_cmd is not None and not engine_cmd.strip():
+        fail('--engine-cmd is empty: give the Hub engine\'s command, e.g. --engine-cmd '
+             '"dame hub", or leave it out for the built-in engine')
+    if engine == "hub" and engine_cmd is None:
         fail('give the Hub engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
-    command: str | list[str] = engine_cmd if engine_cmd.strip() else builtin_command()
+    command: str | list[str] = engine_cmd if engine_cmd is not None else builtin_command()
     if depth is not None and movetime is not None:
         fail("give --depth or --movetime, not both")
     if json_rows and output in (None, "-"):
@@ -144,8 +148,9 @@ def analyse(
             unreadable.add(number)
             console.print(f"[red]error:[/red] {game.source}: game {game.index}: cannot be "
                           f"read, not analysed: {escape(reason)}")
-    todo = [game for number, game in enumerate(games, 1)
-            if game_key(game) not in done and number not in unreadable]
+    numbers = [number for number, game in enumerate(games, 1)
+               if game_key(game) not in done and number not in unreadable]
+    todo = [games[number - 1] for number in numbers]
     skipped = sum(game_key(game) in done for game in games)
     if skipped:
         console.print(f"{skipped} of {len(games)} games are in {out} already: skipped")
@@ -154,15 +159,10 @@ def analyse(
         return popen_hub(command, cwd=engine_dir, timeout=timeout, options=options,
                          variant=variant_name)
 
-    try:  # the engine starts once here, so that a wrong command is a usage error
-        with start("international") as first:
-            name = first.name
-            if limit.depth is not None and first.analyse(Board(variant="international"),
-                                                         limit).score is None:
-                fail(f"engine {name} gives no evaluation at depth {limit.depth} (Scan 2.0 "
-                     "reports one from depth 12 on): use a greater --depth")
-    except EngineError as error:
-        fail(str(error))
+    # each game is analysed on its own variant, the one pdn validate reads it as
+    readings = game_readings(games, choice.default, choice.override, rules=choice.rules)
+    wanted = [readings[number - 1].variant.name for number in numbers] or ["international"]
+    name = _tried_engine(start, list(dict.fromkeys(wanted)), limit, command)
     from replay.engine.annotate import limit_text
 
     annotator = f"{name}, {limit_text(limit)}"
@@ -171,8 +171,6 @@ def analyse(
     for number, game in enumerate(games, 1):  # the games a stopped run did: rows read back
         if game_key(game) in done:
             rows_by_game[number] = rows_of_annotated(done[game_key(game)], number, thresholds)
-    numbers = [number for number, game in enumerate(games, 1)
-               if game_key(game) not in done and number not in unreadable]
     failed = len(unreadable)
     before = _stop_on_sigterm()
     try:
@@ -183,6 +181,7 @@ def analyse(
         with progress_bar("analysing", positions, console) as advance:
             for outcome in annotate_games(
                     todo, start, limit, thresholds, jobs=jobs, progress=advance,
+                    readings=[readings[number - 1] for number in numbers],
                     variation_plies=variation_plies, default=choice.default,
                     override=choice.override, rules=choice.rules, annotator=annotator):
                 game = todo[outcome.index]
@@ -212,6 +211,32 @@ def analyse(
     rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
     _report(rows, json_rows, stdout_free=out is not None)
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
+
+
+def _tried_engine(start, variants: list[str], limit, command) -> str:
+    """The engine's name, once it has started for the first of ``variants`` (the run's, in
+    the order of their first game) it plays and searched that variant's start position, so
+    that a wrong command or a depth too low is a usage error. A variant it does not play is
+    no error (its games are each refused in the run); one that plays none is named by its
+    command."""
+    import shlex
+
+    from replay.board import Board
+    from replay.engine.limits import EngineError, VariantRefused
+
+    for variant in variants:
+        try:
+            with start(variant) as engine:
+                if limit.depth is not None and engine.analyse(Board(variant=variant),
+                                                              limit).score is None:
+                    fail(f"engine {engine.name} gives no evaluation at depth {limit.depth} "
+                         "(Scan 2.0 reports one from depth 12 on): use a greater --depth")
+                return engine.name
+        except VariantRefused:
+            continue
+        except EngineError as error:
+            fail(str(error))
+    return command if isinstance(command, str) else shlex.join(command)
 
 
 class _Terminated(KeyboardInterrupt):
