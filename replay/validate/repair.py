@@ -56,7 +56,7 @@ SECOND_TRIES = 6  # first edits (those that get furthest) a second edit is tried
 CONFIRMING = 3  # written plies past the failure that must replay after a ply is taken out:
 # the one that takes the failing ply's place, and a move of each side after it
 BUDGET = 5_000  # plies resolved at most in one game's search (~0.3 s; the slips of
-# bench/repair.py need at most about 550)
+# bench/repair.py need at most about 600)
 
 
 class Inserted(NamedTuple):
