@@ -12,7 +12,7 @@ from typing import Annotated, TextIO
 
 import typer
 
-from .common import ExitCode, fail, progress_bar, stderr_console
+from .common import ExitCode, fail, for_people, progress_bar, stderr_console
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -146,14 +146,15 @@ def analyse(
         reason = unreadable_reason(game)
         if reason is not None:
             unreadable.add(number)
-            console.print(f"[red]error:[/red] {game.source}: game {game.index}: cannot be "
-                          f"read, not analysed: {escape(reason)}")
+            console.print(f"[red]error:[/red] {escape(_place(game))}: cannot be read, not "
+                          f"analysed: {escape(reason)}")
     numbers = [number for number, game in enumerate(games, 1)
                if game_key(game) not in done and number not in unreadable]
     todo = [games[number - 1] for number in numbers]
     skipped = sum(game_key(game) in done for game in games)
     if skipped:
-        console.print(f"{skipped} of {len(games)} games are in {out} already: skipped")
+        console.print(f"{skipped} of {len(games)} games are in {escape(for_people(str(out)))} "
+                      "already: skipped")
 
     def start(variant_name: str):
         return popen_hub(command, cwd=engine_dir, timeout=timeout, options=options,
@@ -185,14 +186,16 @@ def analyse(
                     variation_plies=variation_plies, default=choice.default,
                     override=choice.override, rules=choice.rules, annotator=annotator):
                 game = todo[outcome.index]
-                where = f"{game.source}: game {game.index}"
+                where = escape(_place(game))
                 if outcome.analysis is None:
                     failed += 1
-                    console.print(f"[red]error:[/red] {where}: {outcome.error}")
+                    console.print(f"[red]error:[/red] {where}: "
+                                  f"{escape(for_people(outcome.error or ''))}")
                 else:
                     if outcome.analysis.problem:
                         failed += 1
-                        console.print(f"note: {where}: {outcome.analysis.problem}")
+                        console.print(f"note: {where}: "
+                                      f"{escape(for_people(outcome.analysis.problem))}")
                     stream.write(write_game(outcome.analysis.game) + "\n\n")
                     stream.flush()
                     number = numbers[outcome.index]
@@ -211,6 +214,11 @@ def analyse(
     rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
     _report(rows, json_rows, stdout_free=out is not None)
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
+
+
+def _place(game) -> str:
+    """``FILE: game N``, the file's name fit for stderr (``cli.common.for_people``)."""
+    return for_people(f"{game.source}: game {game.index}")
 
 
 def _tried_engine(start, variants: list[str], limit, command) -> str:
@@ -248,16 +256,25 @@ def _open_output(out: Path, sources: list[str]) -> TextIO:
     that games are appended to a regular file as they are done (a stopped run goes on where
     it stopped): refused when it is an input (also through a hard link), a folder, or being
     written by another run of analyse (a lock on it); a device or FIFO is written in
-    place. Any failure is a usage error (exit 2) naming the output."""
-    from replay.run.output import OutputError, check_outputs, output_target
+    place, and a FIFO that no program reads is refused at once. Any failure is a usage
+    error (exit 2) naming the output."""
+    from replay.run.output import (
+        OutputError,
+        WriteError,
+        check_outputs,
+        in_place_writer,
+        output_target,
+    )
 
     try:
         check_outputs({"-o": out}, sources)
         target = output_target(out)
-        if not target.in_place:
+        if target.in_place:  # a FIFO no program reads is refused, never waited on
+            stream = in_place_writer(target, out)
+        else:
             target.path.parent.mkdir(parents=True, exist_ok=True)
-        stream = open(target.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by the run
-    except OutputError as error:
+            stream = open(target.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by the run
+    except (OutputError, WriteError) as error:
         fail(str(error))
     except OSError as error:
         fail(f"{out}: cannot write: {error.strerror or error}")

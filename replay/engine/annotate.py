@@ -54,7 +54,7 @@ class PlyRow:
     """One analysed ply: what was played, what the engine thought before and after."""
 
     game: int
-    source: str | None
+    source: str | None  # the file's name, bytes that are not UTF-8 written \xff
     ply: int
     move_number: int
     side: str
@@ -198,7 +198,7 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
             node.ply.variations.append(_variation(board, before_info.pv, variation_plies))
         side = node.side
         analysis.rows.append(PlyRow(
-            game=number or game.index, source=game.source, ply=index + 1,
+            game=number or game.index, source=_shown(game.source), ply=index + 1,
             move_number=node.move_number,
             side=side, player=game.tags.get(side, "?") or "?", move=board.text(node.move, "pdn"),
             best=board.text(best, "pdn") if best is not None else None,
@@ -209,6 +209,13 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
     if annotator:
         game.tags["Annotator"] = annotator
     return analysis
+
+
+def _shown(source: str | None) -> str | None:
+    """A source's name fit for any UTF-8 output (``\\xff`` for bytes that are not UTF-8)."""
+    from replay.run.partitions import shown_name
+
+    return None if source is None else shown_name(source)
 
 
 def _written_men(evaluation, white_to_move: bool, cap: float) -> float | None:
@@ -249,7 +256,7 @@ def rows_of_annotated(game: Game, number: int | None = None,
         best = node.variations[0][0].move if judgement and node.variations else None
         drop = None if before is None or after is None else max(0.0, before - after)
         rows.append(PlyRow(
-            game=number or game.index, source=game.source, ply=index + 1,
+            game=number or game.index, source=_shown(game.source), ply=index + 1,
             move_number=node.move_number, side=node.side,
             player=game.tags.get(node.side, "?") or "?", move=board.text(node.move, "pdn"),
             best=board.text(best, "pdn") if best is not None else None,
