@@ -5,12 +5,13 @@
 Games of the public archives in ``../shared/data`` (short and full Russian, numeric English,
 International; ``tests/slips.ARCHIVES``) that replay cleanly get ONE slip of each kind
 (``tests/slips.KINDS``: a ply left out, a ply written twice, two neighbouring plies
-exchanged, a letter or digit off by one, a short move with its neighbour's file, a ply three
-plies late in the other colour's column, a capture with a wrong landing square). Each slipped
-game goes through ``replay.validate.repair.repair_game``; per kind the bench counts the games
-restored to the original, "repaired" into a different game (or cut short: fewer plies than the
-original), and left alone (no sure repair, or a slip that leaves a legal record the search
-cannot see), and times the search of each broken game.
+exchanged, two moves of one side exchanged, a letter or digit off by one, a short move with
+its neighbour's file, where one move was legal the mover's move before it written again, a
+ply three plies late in the other colour's column, a capture with a wrong landing square).
+Each slipped game goes through ``replay.validate.repair.repair_game``; per kind the bench
+counts the games restored to the original, "repaired" into a different game (or cut short:
+fewer plies than the original), and left alone (no sure repair, or a slip that leaves a
+legal record the search cannot see), and times the search of each broken game.
 Goals: at least 85% restored over all kinds, at most 2% repaired into another game.
 With ``--at-end`` the slip is made at one of the game's last plies instead, where nothing
 written after it confirms a repair (``docs/repair.md``): there the goal is no repair into

@@ -12,7 +12,7 @@ from typing import Annotated, TextIO
 
 import typer
 
-from .common import ExitCode, fail, progress_bar, stderr_console
+from .common import ExitCode, fail, for_people, progress_bar, stderr_console
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -40,10 +40,10 @@ def analyse(
         help="builtin: the toolkit's own engine (every variant but Canadian; "
         "docs/engines.md); hub: the one of --engine-cmd (given --engine-cmd, the default)."
         )] = "builtin",
-    engine_cmd: Annotated[str, typer.Option(
+    engine_cmd: Annotated[str | None, typer.Option(
         "--engine-cmd", metavar="COMMAND",
         help='An external Hub engine to run instead, e.g. "dame hub" or "./scan hub" (first '
-        "or second Hub protocol, told at start-up).", show_default=False)] = "",
+        "or second Hub protocol, told at start-up).", show_default=False)] = None,
     engine_dir: Annotated[Path | None, typer.Option(
         "--engine-dir", metavar="DIR",
         help="The engine's working folder (Scan reads scan.ini and data/ there).")] = None,
@@ -83,7 +83,8 @@ def analyse(
 ) -> None:
     """Annotate games with an engine: [%eval] after every move, ? and ?? with the better move.
 
-    The engine is the built-in one unless --engine-cmd names an external Hub engine.
+    The engine is the built-in one unless --engine-cmd names an external Hub engine; it is
+    started for each game's own variant, the one pdn validate reads it as.
 
     Every main-line position is searched to --depth (or for --movetime); the evaluation is
     written after each move as lidraughts writes it ([%eval 0.35], men from White's side;
@@ -96,7 +97,6 @@ def analyse(
     from rich.markup import escape
 
     from pdn.errors import unreadable_reason
-    from replay.board import Board
     from replay.engine.annotate import (
         Thresholds,
         analysed_games,
@@ -106,15 +106,19 @@ def analyse(
         rows_of_annotated,
     )
     from replay.engine.hub import popen_hub
-    from replay.engine.limits import EngineError, Limit
+    from replay.engine.limits import Limit
+    from replay.engine.readings import game_readings
     from replay.engine.server import builtin_command
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     if engine not in ("builtin", "hub"):
         fail(f"--engine is builtin or hub, not {engine!r}")
-    if engine == "hub" and not engine_cmd.strip():
+    if engine_cmd is not None and not engine_cmd.strip():
+        fail('--engine-cmd is empty: give the Hub engine\'s command, e.g. --engine-cmd '
+             '"dame hub", or leave it out for the built-in engine')
+    if engine == "hub" and engine_cmd is None:
         fail('give the Hub engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
-    command: str | list[str] = engine_cmd if engine_cmd.strip() else builtin_command()
+    command: str | list[str] = engine_cmd if engine_cmd is not None else builtin_command()
     if depth is not None and movetime is not None:
         fail("give --depth or --movetime, not both")
     if json_rows and output in (None, "-"):
@@ -142,27 +146,24 @@ def analyse(
         reason = unreadable_reason(game)
         if reason is not None:
             unreadable.add(number)
-            console.print(f"[red]error:[/red] {game.source}: game {game.index}: cannot be "
-                          f"read, not analysed: {escape(reason)}")
-    todo = [game for number, game in enumerate(games, 1)
-            if game_key(game) not in done and number not in unreadable]
+            console.print(f"[red]error:[/red] {escape(_place(game))}: cannot be read, not "
+                          f"analysed: {escape(reason)}")
+    numbers = [number for number, game in enumerate(games, 1)
+               if game_key(game) not in done and number not in unreadable]
+    todo = [games[number - 1] for number in numbers]
     skipped = sum(game_key(game) in done for game in games)
     if skipped:
-        console.print(f"{skipped} of {len(games)} games are in {out} already: skipped")
+        console.print(f"{skipped} of {len(games)} games are in {escape(for_people(str(out)))} "
+                      "already: skipped")
 
     def start(variant_name: str):
         return popen_hub(command, cwd=engine_dir, timeout=timeout, options=options,
                          variant=variant_name)
 
-    try:  # the engine starts once here, so that a wrong command is a usage error
-        with start("international") as first:
-            name = first.name
-            if limit.depth is not None and first.analyse(Board(variant="international"),
-                                                         limit).score is None:
-                fail(f"engine {name} gives no evaluation at depth {limit.depth} (Scan 2.0 "
-                     "reports one from depth 12 on): use a greater --depth")
-    except EngineError as error:
-        fail(str(error))
+    # each game is analysed on its own variant, the one pdn validate reads it as
+    readings = game_readings(games, choice.default, choice.override, rules=choice.rules)
+    wanted = [readings[number - 1].variant.name for number in numbers] or ["international"]
+    name = _tried_engine(start, list(dict.fromkeys(wanted)), limit, command)
     from replay.engine.annotate import limit_text
 
     annotator = f"{name}, {limit_text(limit)}"
@@ -171,8 +172,6 @@ def analyse(
     for number, game in enumerate(games, 1):  # the games a stopped run did: rows read back
         if game_key(game) in done:
             rows_by_game[number] = rows_of_annotated(done[game_key(game)], number, thresholds)
-    numbers = [number for number, game in enumerate(games, 1)
-               if game_key(game) not in done and number not in unreadable]
     failed = len(unreadable)
     before = _stop_on_sigterm()
     try:
@@ -183,17 +182,20 @@ def analyse(
         with progress_bar("analysing", positions, console) as advance:
             for outcome in annotate_games(
                     todo, start, limit, thresholds, jobs=jobs, progress=advance,
+                    readings=[readings[number - 1] for number in numbers],
                     variation_plies=variation_plies, default=choice.default,
                     override=choice.override, rules=choice.rules, annotator=annotator):
                 game = todo[outcome.index]
-                where = f"{game.source}: game {game.index}"
+                where = escape(_place(game))
                 if outcome.analysis is None:
                     failed += 1
-                    console.print(f"[red]error:[/red] {where}: {outcome.error}")
+                    console.print(f"[red]error:[/red] {where}: "
+                                  f"{escape(for_people(outcome.error or ''))}")
                 else:
                     if outcome.analysis.problem:
                         failed += 1
-                        console.print(f"note: {where}: {outcome.analysis.problem}")
+                        console.print(f"note: {where}: "
+                                      f"{escape(for_people(outcome.analysis.problem))}")
                     stream.write(write_game(outcome.analysis.game) + "\n\n")
                     stream.flush()
                     number = numbers[outcome.index]
@@ -214,6 +216,37 @@ def analyse(
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
 
 
+def _place(game) -> str:
+    """``FILE: game N``, the file's name fit for stderr (``cli.common.for_people``)."""
+    return for_people(f"{game.source}: game {game.index}")
+
+
+def _tried_engine(start, variants: list[str], limit, command) -> str:
+    """The engine's name, once it has started for the first of ``variants`` (the run's, in
+    the order of their first game) it plays and searched that variant's start position, so
+    that a wrong command or a depth too low is a usage error. A variant it does not play is
+    no error (its games are each refused in the run); one that plays none is named by its
+    command."""
+    import shlex
+
+    from replay.board import Board
+    from replay.engine.limits import EngineError, VariantRefused
+
+    for variant in variants:
+        try:
+            with start(variant) as engine:
+                if limit.depth is not None and engine.analyse(Board(variant=variant),
+                                                              limit).score is None:
+                    fail(f"engine {engine.name} gives no evaluation at depth {limit.depth} "
+                         "(Scan 2.0 reports one from depth 12 on): use a greater --depth")
+                return engine.name
+        except VariantRefused:
+            continue
+        except EngineError as error:
+            fail(str(error))
+    return command if isinstance(command, str) else shlex.join(command)
+
+
 class _Terminated(KeyboardInterrupt):
     """A SIGTERM, stopping the run as Ctrl-C does but ending with its own status (143)."""
 
@@ -223,16 +256,25 @@ def _open_output(out: Path, sources: list[str]) -> TextIO:
     that games are appended to a regular file as they are done (a stopped run goes on where
     it stopped): refused when it is an input (also through a hard link), a folder, or being
     written by another run of analyse (a lock on it); a device or FIFO is written in
-    place. Any failure is a usage error (exit 2) naming the output."""
-    from replay.run.output import OutputError, check_outputs, output_target
+    place, and a FIFO that no program reads is refused at once. Any failure is a usage
+    error (exit 2) naming the output."""
+    from replay.run.output import (
+        OutputError,
+        WriteError,
+        check_outputs,
+        in_place_writer,
+        output_target,
+    )
 
     try:
         check_outputs({"-o": out}, sources)
         target = output_target(out)
-        if not target.in_place:
+        if target.in_place:  # a FIFO no program reads is refused, never waited on
+            stream = in_place_writer(target, out)
+        else:
             target.path.parent.mkdir(parents=True, exist_ok=True)
-        stream = open(target.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by the run
-    except OutputError as error:
+            stream = open(target.path, "a", encoding="utf-8")  # noqa: SIM115 - closed by the run
+    except (OutputError, WriteError) as error:
         fail(str(error))
     except OSError as error:
         fail(f"{out}: cannot write: {error.strerror or error}")

@@ -111,6 +111,7 @@ def _play(target, first: str, second: str, folders: list, positions: list, playe
         game_pdn,
         open_side,
         play_match,
+        tell_apart,
     )
 
     def on_game(number: int, record, start) -> None:
@@ -131,6 +132,7 @@ def _play(target, first: str, second: str, folders: list, positions: list, playe
                 spec, cwd=folder, timeout=timeout, variant=variant.name,
                 note=lambda text: console.print(f"note: {text}", markup=False)))
                      for spec, folder in zip((first, second), folders, strict=True)]
+            tell_apart(*sides)
             done = {}
             if target is not None:
                 names = [None if spec.startswith("dxp") else side.name

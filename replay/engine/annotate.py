@@ -22,12 +22,13 @@ import copy
 import math
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from pdn.model import Game, Line, MoveRecord, Ply
-from replay.engine.limits import EngineError, Info, Limit, Score
+from replay.engine.limits import EngineError, Info, Limit, Score, VariantRefused
+from replay.engine.readings import Reading, game_readings
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,7 +54,7 @@ class PlyRow:
     """One analysed ply: what was played, what the engine thought before and after."""
 
     game: int
-    source: str | None
+    source: str | None  # the file's name, bytes that are not UTF-8 written \xff
     ply: int
     move_number: int
     side: str
@@ -136,19 +137,23 @@ def _variation(board: Board, pv: list, plies: int) -> Line:
 
 def analyse_game(engine: HubEngine, game: Game, limit: Limit,
                  thresholds: Thresholds = Thresholds(), *, variation_plies: int = 10,
-                 default=None, override=None, rules=None,
+                 default=None, override=None, rules=None, reading: Reading | None = None,
                  annotator: str | None = None, number: int | None = None,
                  searched: Callable[[], None] | None = None) -> GameAnalysis:
     """Search every main-line position of ``game`` and return it annotated (a copy: the
     game given is not changed) with its rows; ``searched`` is called after each position
-    (progress within a game: ``positions_of`` counts them). An engine that fails raises
+    (progress within a game: ``positions_of`` counts them). The game is read as ``reading``
+    says (``replay.engine.readings``: its file's games may decide its variant), else on its
+    own; ``engine`` must have been started for that variant. An engine that fails raises
     ``EngineError``; a record that stops replaying is analysed as far as it goes
     (``problem`` says why)."""
     from replay.movegen import WHITE
     from replay.replayer import replay_game
 
     game = copy.deepcopy(game)
-    tree = replay_game(game, default, override, rules=rules)
+    tree = replay_game(game, default, override, rules=rules,
+                       follow=reading.follow if reading else None,
+                       shown=reading.shown if reading else None)
     nodes = tree.mainline()
     analysis = GameAnalysis(game)
     if tree.errors:
@@ -193,7 +198,7 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
             node.ply.variations.append(_variation(board, before_info.pv, variation_plies))
         side = node.side
         analysis.rows.append(PlyRow(
-            game=number or game.index, source=game.source, ply=index + 1,
+            game=number or game.index, source=_shown(game.source), ply=index + 1,
             move_number=node.move_number,
             side=side, player=game.tags.get(side, "?") or "?", move=board.text(node.move, "pdn"),
             best=board.text(best, "pdn") if best is not None else None,
@@ -204,6 +209,13 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
     if annotator:
         game.tags["Annotator"] = annotator
     return analysis
+
+
+def _shown(source: str | None) -> str | None:
+    """A source's name fit for any UTF-8 output (``\\xff`` for bytes that are not UTF-8)."""
+    from replay.run.partitions import shown_name
+
+    return None if source is None else shown_name(source)
 
 
 def _written_men(evaluation, white_to_move: bool, cap: float) -> float | None:
@@ -244,7 +256,7 @@ def rows_of_annotated(game: Game, number: int | None = None,
         best = node.variations[0][0].move if judgement and node.variations else None
         drop = None if before is None or after is None else max(0.0, before - after)
         rows.append(PlyRow(
-            game=number or game.index, source=game.source, ply=index + 1,
+            game=number or game.index, source=_shown(game.source), ply=index + 1,
             move_number=node.move_number, side=node.side,
             player=game.tags.get(node.side, "?") or "?", move=board.text(node.move, "pdn"),
             best=board.text(best, "pdn") if best is not None else None,
@@ -315,19 +327,27 @@ def positions_of(game: Game) -> int:
 def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngine],
                    limit: Limit, thresholds: Thresholds = Thresholds(), *, jobs: int = 1,
                    progress: Callable[[int], None] | None = None,
+                   readings: Sequence[Reading] | None = None,
                    **options) -> Iterator[Outcome]:
     """Annotate games with ``jobs`` engine processes (``start_engine(variant)`` starts one),
-    yielding an ``Outcome`` per game in input order. An engine that fails on a game is
-    restarted for the next one; the game's outcome carries the error. Every engine is
+    yielding an ``Outcome`` per game in input order. Each game is analysed by an engine
+    started for its own variant, the one ``pdn validate`` reads it as (``readings``, one per
+    game, else ``game_readings`` of the games): an archive of mixed variants is analysed
+    game by game. A game whose variant the engine does not play (``VariantRefused``) is not
+    analysed, its outcome says why, and the others go on; an engine that fails on a game
+    is restarted for the next one, the game's outcome carrying the error. Every engine is
     closed when the iteration ends, is stopped, or fails. ``progress`` (called from the
     workers' threads) is given 1 per position searched, and when a game ends the rest of its
     ``positions_of`` (a game that stops early, or fails): the amounts add up to the sum of
     ``positions_of`` over the games."""
-    from replay.replayer import told_variant
-
+    games = list(games)
+    if readings is None:
+        readings = game_readings(games, options.get("default"), options.get("override"),
+                                 rules=options.get("rules"))
     tasks: queue.Queue = queue.Queue()
     results: queue.Queue = queue.Queue()
     engines: list[HubEngine] = []
+    refused: dict[str, str] = {}  # variant → why the engine does not play it
     lock = threading.Lock()
     stopped = threading.Event()
 
@@ -347,14 +367,16 @@ def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngin
                 break
             index, game = task
             count = 0
+            reading = readings[index]
+            name = reading.variant.name
             try:
-                variant = told_variant(game, options.get("default"), options.get("override"),
-                                       rules=options.get("rules"))
-                name = variant.name if variant is not None else "international"
+                if name in refused:
+                    raise VariantRefused(refused[name])
                 if (engine is None or engine.variant != name
                         or engine.process.poll() is not None):
                     if engine is not None:
                         engine.quit()
+                        engine = None
                     engine = start_engine(name)
                     with lock:
                         engines.append(engine)
@@ -362,7 +384,10 @@ def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngin
                         break
                 outcome = Outcome(index, analyse_game(engine, game, limit, thresholds,
                                                       number=index + 1, searched=searched,
-                                                      **options))
+                                                      reading=reading, **options))
+            except VariantRefused as error:
+                refused[name] = str(error)
+                outcome = Outcome(index, None, f"not analysed: {error}")
             except EngineError as error:
                 if engine is not None:
                     engine.close()

@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
+from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score, VariantRefused
 from replay.run.children import popen_bound, release
 
 if TYPE_CHECKING:
@@ -413,13 +413,13 @@ class HubEngine:
             wanted = HUB_VARIANTS.get(self.variant, self.variant)
             known = self.option_values.get("variant", [])
             if known and wanted not in known:
-                raise EngineError(f"engine {self.name} plays {', '.join(known)}, "
-                                  f"not {self.variant}")
+                raise VariantRefused(f"engine {self.name} does not play {self.variant} (it "
+                                     f"plays {', '.join(known)})")
             if self.options["variant"] != wanted:
                 self.configure({"variant": wanted})
         elif self.variant != "international":
-            raise EngineError(f"engine {self.name} plays International draughts only "
-                              f"(it declares no variant), not {self.variant}")
+            raise VariantRefused(f"engine {self.name} does not play {self.variant} (it plays "
+                                 "International draughts only: it declares no variant)")
 
     def configure(self, options: dict[str, object]) -> None:
         """Set engine parameters: ``set-param name=... value=...`` (second protocol) or

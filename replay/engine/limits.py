@@ -12,6 +12,12 @@ class EngineError(RuntimeError):
     (an illegal move among them). The message says which engine and what it sent."""
 
 
+class VariantRefused(EngineError):
+    """An engine that does not play the variant it was to be started for (a Hub engine's
+    fixed set of variants, the built-in engine and Canadian's board): a fact of the engine,
+    so every game of that variant would meet it."""
+
+
 @dataclass(frozen=True)
 class Limit:
     """How long a search may run; ``None`` leaves a bound unset. ``time`` is the time left on

@@ -36,7 +36,7 @@ import os
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from replay.board import Board
 from replay.engine.dxp import DxpConnection, DxpListener, DxpSide, is_initial
@@ -192,6 +192,17 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
                          "dxp-listen:[HOST:]PORT, random[:SEED]")
 
 
+def tell_apart(first: Side, second: Side) -> None:
+    """Two players of one name (``pdn match builtin builtin``, one Hub engine against
+    itself) are two players all the same: each is named with its place in the match,
+    ``pdn builtin (1)`` and ``pdn builtin (2)``, in the games' tags and the score. A DXP
+    engine's name comes with each game: it is left as it is."""
+    if isinstance(first, DxpSide) or isinstance(second, DxpSide) or first.name != second.name:
+        return
+    for number, side in enumerate((first, second), 1):
+        side.name = f"{side.name} ({number})"
+
+
 def _port(text: str, spec: str) -> int:
     if not text.isdigit() or not 0 < int(text) < 65536:
         raise MatchError(f"player {spec!r}: the port is a number 1-65535")
@@ -312,8 +323,10 @@ class GameFile:
     """The match's output, rewritten atomically after every game (``replay.run.output``): a stopped
     match leaves every finished game and never a half-written one. Games already in the file
     are kept (``games``: a rerun goes on after them); the new ones follow. A device or FIFO
-    (``/dev/full``, a named pipe) is never read: the games are streamed into it; a folder is
-    refused (``OutputError``). Writing fails with a ``WriteError`` naming the output.
+    (``/dev/full``, a named pipe) is never read: it is opened once, before any game, and the
+    games are streamed into it (a named pipe that no program reads is a ``WriteError`` at
+    once, never waited on); a folder is refused (``OutputError``). Writing fails with a
+    ``WriteError`` naming the output.
 
     One match at a time writes a file: the file is locked (``flock(2)``, where ``fcntl``
     is) through a lock file beside it, ``.NAME.lock``, removed by ``close``; a second match
@@ -321,13 +334,15 @@ class GameFile:
     holds no lock: the next run takes it."""
 
     def __init__(self, path: str | os.PathLike) -> None:
-        from replay.run.output import as_write_error, output_target
+        from replay.run.output import as_write_error, in_place_writer, output_target
 
         self.path = Path(path)
         self.text = ""
         self.target = output_target(path)
         self._lock: tuple[int, Path] | None = None
+        self._stream: IO | None = None
         if self.target.in_place:
+            self._stream = in_place_writer(self.target, path)
             return
         self._take_lock()
         try:
@@ -342,11 +357,11 @@ class GameFile:
             self.text = self.text.rstrip("\n") + "\n\n"
 
     def add(self, game: str) -> None:
-        from replay.run.output import atomic_writer, write_atomically
+        from replay.run.output import write_atomically
 
-        if self.target.in_place:
-            with atomic_writer(self.path) as stream:
-                stream.write(game + "\n\n")
+        if self._stream is not None:
+            self._stream.write(game + "\n\n")
+            self._stream.flush()
             return
         text = self.text + game + "\n\n"
         write_atomically(self.path, text)
@@ -390,7 +405,12 @@ class GameFile:
             os.close(descriptor)
 
     def close(self) -> None:
-        """Let another run write the file (the lock file removed)."""
+        """Let another run write the file (the lock file removed); a device or FIFO is
+        closed."""
+        if self._stream is not None:
+            stream, self._stream = self._stream, None
+            with contextlib.suppress(OSError):  # a write that failed is reported already
+                stream.close()
         if self._lock is not None:
             descriptor, lock = self._lock
             self._lock = None
@@ -406,4 +426,4 @@ class GameFile:
 
 
 __all__ = ["EngineError", "GameFile", "MatchError", "StartPosition", "finished_games",
-           "game_pdn", "open_side", "play_match", "start_positions"]
+           "game_pdn", "open_side", "play_match", "start_positions", "tell_apart"]

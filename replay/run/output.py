@@ -10,7 +10,8 @@ which applies one rule to what the path names (``output_target``):
   umask;
 - a symbolic link: followed to its target, which is written by this rule; the link is kept;
 - a device, a FIFO or an open descriptor (``/dev/null``, ``/dev/stdout``, ``/dev/fd/3``, a
-  named pipe): written in place, streamed, without a temporary (what went out is out);
+  named pipe): written in place, streamed, without a temporary (what went out is out); a
+  named pipe that no program reads is refused at once (``open_in_place``), never waited on;
 - a folder: refused (``OutputError``).
 
 A failure to write (a full or read-only disk, a file-size limit) is a ``WriteError``, which
@@ -173,16 +174,41 @@ def _written(step, name: str | os.PathLike) -> None:
         raise as_write_error(error, name) from None
 
 
+def open_in_place(target: Target, name: str | os.PathLike) -> int:
+    """A descriptor for writing a device, FIFO or descriptor target as it is: never
+    truncated or replaced (an open descriptor is appended to, so ``>> log`` keeps what the
+    log held). A named pipe is opened without waiting for a reader: one that no program
+    reads is a ``WriteError`` at once (opening it for writing would block until a reader
+    came, for ever if none does); its writes then block as usual while the reader is slow."""
+    flags = os.O_WRONLY | (os.O_APPEND if target.descriptor else 0)
+    try:
+        fifo = stat.S_ISFIFO(os.stat(target.path).st_mode)
+    except OSError:
+        fifo = False
+    try:
+        handle = os.open(target.path, flags | (os.O_NONBLOCK if fifo else 0))
+    except OSError as error:
+        if fifo and error.errno == errno.ENXIO:
+            raise WriteError(errno.ENXIO, "a named pipe that no program reads: start its "
+                             "reader first", os.fspath(name)) from None
+        raise as_write_error(error, name) from None
+    if fifo:
+        os.set_blocking(handle, True)
+    return handle
+
+
+def in_place_writer(target: Target, name: str | os.PathLike, *, encoding: str = "utf-8"
+                    ) -> IO:
+    """A text stream on a device, FIFO or descriptor target, opened by ``open_in_place``,
+    for a command that writes it game by game over its run; the caller closes it."""
+    return _stream(open_in_place(target, name), name, False, encoding)
+
+
 @contextmanager
 def _in_place(target: Target, name: str | os.PathLike, binary: bool, encoding: str
               ) -> Iterator[IO]:
-    """A device, FIFO or descriptor opened as it is: never truncated or replaced (an open
-    descriptor is appended to, so ``>> log`` keeps what the log held)."""
-    flags = os.O_WRONLY | (os.O_APPEND if target.descriptor else 0)
-    try:
-        handle = os.open(target.path, flags)
-    except OSError as error:
-        raise as_write_error(error, name) from None
+    """A device, FIFO or descriptor opened as it is (``open_in_place``)."""
+    handle = open_in_place(target, name)
     with _stream(handle, name, binary, encoding) as stream:
         yield stream
         stream.flush()

@@ -1,6 +1,8 @@
 """The engine behind the analysis board's "Evaluate" (``pdn serve --engine-cmd``): one Hub
-engine per variant (``replay.engine.hub``), started on the first request, one search at a
-time, every one of them stopped by ``close`` when the server stops."""
+engine per variant (``replay.engine.hub``), started for the board's own variant on the first
+request of that variant, one search at a time, every one of them stopped by ``close`` when
+the server stops. A variant the engine does not play (a Hub engine's fixed set) is refused
+with the engine's own words, and not asked again."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import threading
 
 from replay.board import Board
 from replay.engine.hub import HubEngine, popen_hub
-from replay.engine.limits import EngineError, Info, Limit
+from replay.engine.limits import EngineError, Info, Limit, VariantRefused
 
 SEARCH_SECONDS = 1.0
 
@@ -19,6 +21,7 @@ class Engines:
     def __init__(self, command: str, seconds: float = SEARCH_SECONDS) -> None:
         self.command, self.seconds = command, seconds
         self.running: dict[str, HubEngine] = {}
+        self.refused: dict[str, str] = {}  # variant → why the engine does not play it
         self.lock = threading.Lock()
         self.closed = False
 
@@ -29,11 +32,18 @@ class Engines:
             if self.closed:
                 raise EngineError("the server is stopping")
             name = board.variant.name
+            if name in self.refused:
+                raise VariantRefused(self.refused[name])
             engine = self.running.get(name)
             if engine is None or engine.process.poll() is not None:
                 if engine is not None:  # ended: waited for, its guard let go (replay.run.children)
                     engine.close()
-                engine = self.running[name] = popen_hub(self.command, variant=name)
+                    del self.running[name]
+                try:
+                    engine = self.running[name] = popen_hub(self.command, variant=name)
+                except VariantRefused as error:
+                    self.refused[name] = str(error)
+                    raise
             info = engine.analyse(board, Limit(time=self.seconds))
         assert isinstance(info, Info)
         line, pv = board.copy(), []

@@ -2,11 +2,12 @@
 
 Where a game stops replaying, small edits near the failure are tried, alone or, within a
 budget, two together (see ``docs/repair.md``): a ply inserted (any legal move), a ply
-deleted, two neighbouring plies exchanged, a move replaced by a legal move one character away
-in its notation, a ply moved to the other colour's column, a capture given the landing
-square the rules force. An edit counts when the rest of the record then replays to its end,
-or further than any other edit. Suggestions are ranked by fewest edits, then by how natural
-the slip is, then by whether the final position agrees with the recorded result.
+deleted, two neighbouring plies exchanged, two moves of one side exchanged, a move replaced
+by a legal move one character away in its notation, or by the only legal move, a ply moved
+to the other colour's column, a capture given the landing square the rules force. An edit
+counts when the rest of the record then replays to its end, or further than any other edit.
+Suggestions are ranked by fewest edits, then by how natural the slip is, then by whether the
+final position agrees with the recorded result.
 
 >>> from pdn.reader import read_games
 >>> from replay.variants import RUSSIAN
@@ -47,14 +48,15 @@ from replay.variants import Rules, Variant
 
 # How natural each slip is (lower: more common on hand-copied scoresheets); ties of the
 # edit count are broken by it.
-KIND_COSTS = {"insert": 1, "replace": 1, "landing": 1, "swap": 2, "delete": 2, "move": 3}
+KIND_COSTS = {"insert": 1, "replace": 1, "landing": 1, "only": 1, "swap": 2, "exchange": 2,
+              "delete": 2, "move": 3}
 WINDOW = 10  # plies before the failure where a slip is looked for
 SECOND_WINDOW = 6  # plies before the next failure where a second slip is looked for
 SECOND_TRIES = 6  # first edits (those that get furthest) a second edit is tried after
 CONFIRMING = 3  # written plies past the failure that must replay after a ply is taken out:
 # the one that takes the failing ply's place, and a move of each side after it
 BUDGET = 5_000  # plies resolved at most in one game's search (~0.3 s; the slips of
-# bench/repair.py need at most about 550)
+# bench/repair.py need at most about 600)
 
 
 class Inserted(NamedTuple):
@@ -268,6 +270,8 @@ class _Search:
                 yield from self._deletion(steps, index)
             if index + 1 < len(steps):
                 yield from self._swap(steps, index)
+            if index + 2 < len(steps):
+                yield from self._exchange(steps, index)
             yield from self._moves_across(steps, index)
 
     def _inserts(self, board: Board, steps: list[RecordStep], index: int
@@ -287,7 +291,8 @@ class _Search:
         record = self.records[steps[index]]
         written = _written_squares(board, record)
         played = base.moves[index] if index < base.reach else None
-        for move in board.legal_moves():
+        legal = board.legal_moves()
+        for move in legal:
             if move == played:
                 continue
             if written is None:  # a square off the board: compare the letters
@@ -297,6 +302,8 @@ class _Search:
                 continue
             else:
                 kind = _replacement_kind(board, record, *written, move)
+            if kind is None and len(legal) == 1:  # forced: whatever is written, it was played
+                kind = "only"
             if kind is None:
                 continue
             text = _written(board, move, record)
@@ -321,6 +328,17 @@ class _Search:
         yield (Edit("swap", index, self.number(index), self.side(index), f"{first} {second}",
                     Slip("swap", pair, written=quoted(first, second))),
                [*steps[:index], steps[index + 1], steps[index], *steps[index + 2:]], index)
+
+    def _exchange(self, steps: list[RecordStep], index: int
+                  ) -> Iterator[tuple[Edit, list[RecordStep], int]]:
+        """Two moves of one side exchanged, the other side's move between them in its
+        place (``10. gf4 ed6 11. hg3`` for ``10. hg3 ed6 11. gf4``)."""
+        first, second = self.text(steps[index]), self.text(steps[index + 2])
+        pair = f"{self.whose(index)} and {self.whose(index + 2)}"
+        yield (Edit("exchange", index, self.number(index), self.side(index),
+                    f"{first} {second}", Slip("exchange", pair, written=quoted(first, second))),
+               [*steps[:index], steps[index + 2], steps[index + 1], steps[index],
+                *steps[index + 3:]], index)
 
     def _moves_across(self, steps: list[RecordStep], index: int
                       ) -> Iterator[tuple[Edit, list[RecordStep], int]]:
@@ -456,10 +474,12 @@ def sure_repair(suggestions: list[Suggestion]) -> Suggestion | None:
     recorded result; and a written ply from its last edit on must replay (taking out or
     replacing the last move has nothing after it to confirm it). A suggestion that only
     cuts the record short (``Suggestion.cut``) is neither made nor counted against the
-    others: cutting the record at its failure always replays "to its end". How natural a
-    slip is orders the suggestions but never makes a repair sure: two different games would
-    remain possible."""
-    ending = [s for s in suggestions if s.replays_to_end and not s.cut]
+    others: cutting the record at its failure always replays "to its end"; nor is one that
+    writes the only legal move over the last ply, with nothing after it to confirm it (the
+    written move is dropped, as a cut drops it). How natural a slip is orders the
+    suggestions but never makes a repair sure: two different games would remain possible."""
+    ending = [s for s in suggestions if s.replays_to_end and not s.cut
+              and not (s.edits[-1].kind == "only" and not s.confirmed)]
     if not ending:
         return None
     fewest = min(len(s.edits) for s in ending)

@@ -25,6 +25,8 @@ WENT_WRONG = {
     "replace": ("is a slip", "was a slip"),
     "landing": ("must land on {square}", "had to land on {square}"),
     "swap": ("are in the wrong order", "were in the wrong order"),
+    "exchange": ("are in the wrong order", "were in the wrong order"),
+    "only": ("is a slip", "was a slip"),
     "move": ("is written as {place}", "was written as {place}"),
 }
 # The edit that mends it: (gerund, in a suggestion; passive, in a repair made).
@@ -34,6 +36,9 @@ MENDED_BY = {
     "replace": ("writing {move} for {written}", "{move} is written for {written}"),
     "landing": ("writing {move} for {written}", "{move} is written for {written}"),
     "swap": ("exchanging {written}", "{written} are exchanged"),
+    "exchange": ("exchanging {written}", "{written} are exchanged"),
+    "only": ("writing {move}, the only legal move, for {written}",
+             "{move}, the only legal move, is written for {written}"),
     "move": ("moving {written} to its place", "{written} is moved to its place"),
 }
 NO_SUGGESTION = "No small edit near the error lets the record replay further."

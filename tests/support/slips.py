@@ -1,9 +1,12 @@
 """Scoresheet slips made on purpose: one typical copying mistake in a game's main line.
 
 Used by ``tests/tools/validate/test_repair.py`` and ``bench/repair.py``. Each kind makes the
-mistake an arbiter meets on hand-copied sheets; ``make_slip`` returns the slipped copy of a
-game (the original is left alone) or None when the kind does not fit there (no capture to misland, a
-full record where a short one's file is asked for, a change that writes the same text).
+mistake an arbiter meets on hand-copied sheets (``exchange``: two moves of one side written in
+each other's place; ``forced``: where the mover had one legal move, the mover's move before
+it written again); ``make_slip`` returns the slipped copy of a game (the original is left
+alone) or None when the kind does not fit there (no capture to misland, a full record where
+a short one's file is asked for, no ply with one legal move, a change that writes the same
+text).
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from replay.move import Move
 from replay.replayer import VALID, ReplayedGame, replay_game
 from replay.variants import Variant, get_variant
 
-KINDS = ("missing", "extra", "swap", "typo", "wrong-file", "column", "landing")
+KINDS = ("missing", "extra", "swap", "exchange", "typo", "wrong-file", "forced", "column",
+         "landing")
 # Two slips at once: a ply written before the one it follows, the ply between them lost
 # (1. A B 2. C written 1. C A). Not among KINDS: the search looks for one slip, or two
 # within a budget, and this one is there to show what a repair must not do.
@@ -57,11 +61,18 @@ def make_slip(game: Game, replayed: ReplayedGame, kind: str, rng: random.Random,
     the last two, so that the rest of the record can show it; ``at_end``: at one of the last
     two plies it can be made at, where nothing after it shows it); a few plies are tried
     where the kind does not fit the first one chosen."""
-    room = {"column": 4, "swap-lost": 3, "swap": 2}.get(kind, 1)  # plies the slip spans
+    room = {"column": 4, "swap-lost": 3, "exchange": 3, "swap": 2}.get(kind, 1)  # plies spanned
+    count = len(game.moves.plies)
+    forced = _forced_plies(replayed) if kind == "forced" else []
     for _ in range(tries):
-        count = len(game.moves.plies)
         index = (rng.randrange(count - room - 1, count - room + 1) if at_end
                  else rng.randrange(2, count - max(room, 2)))
+        if kind == "forced":  # only a ply where one move was legal
+            near = [i for i in forced if (i >= count - room - 1 if at_end
+                                          else 2 <= i < count - max(room, 2))]
+            if not near:
+                return None
+            index = rng.choice(near)
         slipped = _slipped(game, replayed, kind, index, rng)
         if slipped is not None:
             return slipped
@@ -78,6 +89,10 @@ def _slipped(game: Game, replayed: ReplayedGame, kind: str, index: int, rng: ran
         records = records[:index + 1] + records[index:]
     elif kind == "swap":
         records[index], records[index + 1] = records[index + 1], records[index]
+    elif kind == "exchange":  # two moves of one side, the other side's move between
+        records[index], records[index + 2] = records[index + 2], records[index]
+    elif kind == "forced":  # the only legal move written as the mover's move before it
+        records[index] = records[index - 2]
     elif kind == SWAP_LOST:
         records = [*records[:index], records[index + 2], records[index], *records[index + 3:]]
     elif kind == "column":  # written three plies late: the other colour's column, next row
@@ -93,6 +108,12 @@ def _slipped(game: Game, replayed: ReplayedGame, kind: str, index: int, rng: ran
         return None
     return Game(dict(game.tags), Line([Ply(record) for record in records]), game.result,
                 [], game.index, game.line, game.source)
+
+
+def _forced_plies(replayed: ReplayedGame) -> list[int]:
+    """The plies of the main line where the mover had one legal move only."""
+    return [index for index, position in enumerate(replayed.positions)
+            if len(Board(replayed.variant, position).legal_moves()) == 1]
 
 
 def _typo(record: MoveRecord, variant: Variant, rng: random.Random) -> MoveRecord | None:

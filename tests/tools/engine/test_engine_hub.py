@@ -28,7 +28,7 @@ from support.engines import (
 
 from replay.board import Board
 from replay.engine.hub import LINE_LIMIT, move_text, parse_move, popen_hub, position_text
-from replay.engine.limits import EngineError, Limit
+from replay.engine.limits import EngineError, Limit, VariantRefused
 from replay.replayer import replay_game
 
 INTERNATIONAL = "international"
@@ -204,7 +204,8 @@ def test_ctrl_c_during_a_search_leaves_no_engine(spec):
 
 
 def test_a_variant_the_engine_does_not_play_is_refused(spec):
-    with pytest.raises(EngineError, match=r"International draughts only|not canadian"):
+    with pytest.raises(VariantRefused, match=rf"does not play {spec.foreign} \(it plays "
+                       r"(International draughts only|russian, brazilian, pool, normal)"):
         start(spec, variant=spec.foreign)
 
 
@@ -295,6 +296,6 @@ def test_the_second_protocol_names_the_variant(tmp_path):
         assert position_text(board, 2) == "W" + "b" * 20 + "e" * 10 + "w" * 20
         with pytest.raises(EngineError, match="'1-6', an illegal move"):
             engine.play(board, Limit(depth=1))
-    with pytest.raises(EngineError, match="plays normal, frisian, killer, bt, losing, not "
-                       "russian"):
+    with pytest.raises(VariantRefused, match=r"does not play russian \(it plays normal, "
+                       "frisian, killer, bt, losing\\)"):
         popen_hub(command, variant="russian")

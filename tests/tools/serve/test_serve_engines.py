@@ -1,16 +1,21 @@
 """The analysis board's engines (``replay.serve.engines``): an engine that ended is waited for
 and its guard let go before another starts (else the guard, on the server's exit, would kill
-a process group whose number may have come back to another program)."""
+a process group whose number may have come back to another program); each board is evaluated
+by an engine started for its own variant, and a variant the engine does not play is refused
+in its words."""
 
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 
+import pytest
 from conftest import require
-from support.engines import find_dame
+from support.engines import fake_engine, find_dame
 
 from replay.board import Board
+from replay.engine.limits import VariantRefused
 from replay.serve.engines import Engines
 from replay.variants import get_variant
 
@@ -31,5 +36,34 @@ def test_an_engine_that_ended_is_let_go_before_another_starts():
         assert engines.running["international"] is not first
         assert first.process.guard is None  # released: told "done", not left to kill
         assert guard.wait(timeout=30) == 0
+    finally:
+        engines.close()
+
+
+def test_each_board_is_evaluated_by_an_engine_started_for_its_variant(builtin_command):
+    engines = Engines(shlex.join(builtin_command), seconds=0.05)
+    try:
+        for name in ("english", "russian", "international"):
+            found = engines.evaluate(Board(get_variant(name)))
+            assert found["engine"] == "pdn builtin 1" and found["pv"]
+        assert sorted(engines.running) == ["english", "international", "russian"]
+        assert all(engine.variant == name for name, engine in engines.running.items())
+    finally:
+        engines.close()
+
+
+def test_a_variant_the_engine_does_not_play_is_refused_with_its_words(tmp_path):
+    command = fake_engine(tmp_path, "two-variants", {
+        "hub": ["id name=two-variants",
+                'param name=variant value=normal type=enum values="normal frisian"', "wait"],
+        "init": ["ready"], "go": ["info depth=1 score=0.10 pv=32-28", "done move=32-28"]})
+    engines = Engines(shlex.join(command), seconds=0.05)
+    try:
+        for _ in range(2):  # asked once: the second refusal starts no engine
+            with pytest.raises(VariantRefused, match=r"does not play russian \(it plays "
+                               r"normal, frisian\)"):
+                engines.evaluate(Board(get_variant("russian")))
+            assert "russian" not in engines.running
+        assert engines.evaluate(Board(get_variant("international")))["score"] == "+0.10"
     finally:
         engines.close()

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from pdn.reader import read_games
 from pdn.writer import write_game
+from replay.board import Board
 from replay.replayer import INVALID, VALID, replay_game
 from replay.validate.repair import Repair, repair_game, suggest, sure_repair
 from replay.validate.report import html_report
@@ -105,8 +106,9 @@ def swapped_and_lost(shared_data, archive) -> str:
 @pytest.mark.parametrize(("record", "sure", "found"), [
     # a missing move at the last ply leaves a legal record: nothing to see
     (END + "5. e:g3 0-1", None, []),
-    # a missing move before the last: put in, and the last ply confirms it
-    (END + "5. c:h4 0-1", "insert", [("insert", False), ("delete", True)]),
+    # a missing move before the last: put in, and the last ply confirms it; writing the
+    # only legal move over the last ply is shown, but drops the written move as a cut does
+    (END + "5. c:h4 0-1", "insert", [("insert", False), ("only", False), ("delete", True)]),
     # one too many at the last ply, and at the one before: taking it out restores the line
     # in the second case, but only by making the record shorter, so it is not made
     (END + "5. e:g3 c:h4 c:h4 0-1", None, [("delete", True)]),
@@ -165,6 +167,61 @@ def test_the_swapped_and_lost_pair_is_not_repaired_by_clean_or_convert(tmp_path,
 def validate_suggestion(source):
     result = runner.invoke(app, ["validate", source, "--suggest"])
     return next(line for line in result.stdout.splitlines() if ": suggestion: " in line)
+
+
+def _written(plies: list[str]) -> str:
+    return " ".join(f"{n // 2 + 1}. {' '.join(plies[n:n + 2])}"
+                    for n in range(0, len(plies), 2)) + " *"
+
+
+def test_two_moves_of_one_side_exchanged_are_put_back(shared_data, archive):
+    # game 2 of the World Championship 1998 archive, 10. hg3 ed6 11. gf4 written 10. gf4 ed6
+    # 11. hg3: gf4 needs the man hg3 brings to g3. Without the exchange of one side's two
+    # moves the best suggestion was a wrong partial mend (writing 10. ef4 for 'gf4', the
+    # record replaying to ply 22 of 68)
+    game = archive(shared_data / WORLD_CHAMPIONSHIP_1998)[1]
+    plies = [ply.record.text for ply in game.moves.plies]
+    assert plies[18:21] == ["hg3", "ed6", "gf4"]
+    plies[18], plies[20] = plies[20], plies[18]
+    slipped = game_of(_written(plies))
+    (best, *_) = suggest(slipped, RUSSIAN)
+    assert best.description == (
+        "White's 10th move and White's 11th move are in the wrong order: exchanging 'gf4' and "
+        "'hg3' makes the record replay to its end.")
+    assert best.as_dict()["edit"] == "exchange" and sure_repair(suggest(slipped, RUSSIAN))
+    assert repair_game(slipped, RUSSIAN).mend == (
+        "White's 10th move and White's 11th move were in the wrong order: 'gf4' and 'hg3' "
+        "are exchanged.")
+    assert tuple(replay_game(slipped, RUSSIAN).moves) == tuple(replay_game(game).moves)
+
+
+def test_where_one_move_was_legal_it_is_written_for_the_slip(shared_data, archive):
+    # game 3 of the World Championship 1998 archive: after 4...df4 White's only legal move is
+    # the capture g3:g7 (5. gg7); written as White's move before it, 'de5', no edit one
+    # character away mends it, and the finder said "No small edit ..."
+    game = archive(shared_data / WORLD_CHAMPIONSHIP_1998)[2]
+    replayed = replay_game(game)
+    plies = [ply.record.text for ply in game.moves.plies]
+    assert plies[6:9] == ["de5", "df4", "gg7"]
+    (only,) = Board(replayed.variant, replayed.positions[8]).legal_moves()
+    assert Board(replayed.variant, replayed.positions[8]).text(only) == "g3:g7"
+    plies[8] = "de5"
+    slipped = game_of(_written(plies))
+    (best, *_) = suggest(slipped, RUSSIAN)
+    assert best.description == ("White's 5th move is a slip: writing 5. g:g7, the only legal "
+                                "move, for 'de5' makes the record replay to its end.")
+    assert repair_game(slipped, RUSSIAN).mend == (
+        "White's 5th move was a slip: 5. g:g7, the only legal move, is written for 'de5'.")
+    assert tuple(replay_game(slipped, RUSSIAN).moves) == tuple(replayed.moves)
+
+
+def test_the_only_legal_move_at_the_last_ply_is_suggested_but_not_sure():
+    # 5.e:g3 is White's only move (h4 has just taken on f2); written 'cb4' as the last ply,
+    # nothing after it confirms the correction, and taking it out replays as well
+    game = game_of(END + "5. cb4 0-1")
+    suggestions = suggest(game, RUSSIAN)
+    assert suggestions[0].as_dict()["edit"] == "only"
+    assert sure_repair(suggestions) is None and repair_game(game, RUSSIAN).mend is None
 
 
 def test_a_ply_taken_out_in_the_middle_is_a_sure_repair():
