@@ -31,7 +31,7 @@ from replay.variants import RUSSIAN
 
 runner = CliRunner()
 GOOD = '[Event "good"]\n[GameType "25"]\n1. c3-d4 f6-g5 2. b2-c3 g7-f6 1-0\n\n'
-SECONDS = 60  # a command that runs longer on these small files hangs
+SECONDS = 60  # a command that spends longer in CPU on these small files hangs
 
 
 # ---- the hostile files -----------------------------------------------------------------------
@@ -110,17 +110,25 @@ def commands(source: str, out: Path) -> dict[str, list[str]]:
 
 @contextmanager
 def deadline(seconds: int) -> Iterator[None]:
-    """Fail instead of hanging: SIGALRM after ``seconds``."""
+    """Fail instead of hanging: after ``seconds`` of this process's CPU time (a loop that never
+    ends), or ten times as many on the clock (a wait that never ends). CPU time, not the clock,
+    so that a loaded machine, which only slows the command down, never fails it."""
     def expire(signum, frame):
-        raise TimeoutError(f"no answer in {seconds} s: the command hangs")
+        spent = (f"{seconds} s of CPU time" if signum == signal.SIGPROF
+                 else f"{10 * seconds} s on the clock")
+        raise TimeoutError(f"no answer in {spent}: the command hangs")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
+    previous = {number: signal.signal(number, expire)
+                for number in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.alarm(10 * seconds)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def invoke(args: list[str]):
