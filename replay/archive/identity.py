@@ -154,6 +154,12 @@ def _round_parts(text: str) -> tuple[str, ...]:
     return tuple(text.split("."))
 
 
+def _same_start(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two rounds' parts are equal as far as both go (``10`` ~ ``10.1``, not
+    ``1`` ~ ``10``)."""
+    return a[:len(b)] == b[:len(a)]
+
+
 _NAME = _Field(name_form, names_agree, lambda a, b: (a[0], _longer_parts(a[1], b[1])))
 _EQUAL = _Field(lambda value: value, _equal, _either)
 _FIELDS: dict[str, _Field] = {
@@ -161,7 +167,7 @@ _FIELDS: dict[str, _Field] = {
     "date": _Field(lambda parts: parts, dates_compatible,
                    lambda a, b: tuple(x if x is not None else y for x, y in zip(a, b,
                                                                                 strict=True))),
-    "round": _Field(_round_parts, _prefixes_agree, _longer_parts),
+    "round": _Field(_round_parts, _same_start, lambda a, b: max(a, b, key=len)),
     "game": _EQUAL, "result": _EQUAL, "site": _EQUAL,
 }
 _UNKNOWN_DATE = (None, None, None)
