@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import hashlib
 import os
 import re
 import tempfile
@@ -601,12 +602,21 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
             spool.seek(offsets[ordinal])
             return spool.read(offsets[ordinal + 1] - offsets[ordinal]).decode("utf-8")
 
+        made: dict[bytes, tuple[bytes | None, tuple[int, int, int]]] = {}
+
         def exact_key(ordinal: int) -> tuple[bytes | None, tuple[int, int, int]]:
-            choice = settings.choice
-            game = next(read_games(PdnText(spooled(ordinal))))
-            variant = game_variant(game, choice.default, choice.override, rules=choice.rules)
-            return (move_key(game, choice.default, choice.override, rules=choice.rules),
-                    completeness(game, variant))
+            """A game's exact key and completeness, made once per distinct text (a file
+            read twice, a game pasted over and over)."""
+            text = spooled(ordinal)
+            digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+            if digest not in made:
+                choice = settings.choice
+                game = next(read_games(PdnText(text)))
+                variant = game_variant(game, choice.default, choice.override,
+                                       rules=choice.rules)
+                made[digest] = (move_key(game, choice.default, choice.override,
+                                         rules=choice.rules), completeness(game, variant))
+            return made[digest]
 
         found = refine(grouper.shared(), exact_key, by)
         removed = dropped(found.copies)
