@@ -195,7 +195,7 @@ class Group:
 @dataclass(frozen=True)
 class SameMoves:
     """Different games of one line of moves (a repeated draw, a book line): each game's
-    copies, and the facts that tell the games apart (``identity.differences``)."""
+    copies, and the facts that tell their kept copies apart (``identity.differences``)."""
 
     games: list[Group]
     differs: tuple[str, ...]
@@ -244,7 +244,7 @@ def settle(records: Iterable[tuple[int, Facts, tuple[int, int, int]]], by: str
         games.append(group)
     alike = None
     if len(games) > 1:
-        alike = SameMoves(games, differences((facts[g.members[0]] for g in games), by))
+        alike = SameMoves(games, differences((facts[g.best] for g in games), by))
     return [g for g in games if len(g.members) > 1], alike
 
 

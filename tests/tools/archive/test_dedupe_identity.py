@@ -176,11 +176,10 @@ def pairwise(records: list[tuple[int, Facts]], by: str) -> list[list[int]]:
     return [[ordinal for ordinal, _ in game] for game in games]
 
 
-@pytest.mark.parametrize("by", sorted(BY_FIELDS))
-def test_one_profile_per_game_groups_as_comparing_every_copy(shared_data, by):
-    """``identify`` compares a record with one profile per game; on every line of moves
-    two or more records of OCA 2.0, tinsley.pdn and the official test set share, it makes
-    the games comparing the record with each copy makes."""
+@pytest.fixture(scope="module")
+def shared_lines(shared_data) -> list[list[tuple[int, Facts]]]:
+    """Every line of moves two or more records of OCA 2.0, tinsley.pdn and the official
+    test set share, as (ordinal, facts) in reading order."""
     grouper = Grouper()
     ordinal = 0
     for name in (OCA, Path("english") / "tinsley.pdn", Path("tests") / "wiegerw_pdn"):
@@ -191,11 +190,17 @@ def test_one_profile_per_game_groups_as_comparing_every_copy(shared_data, by):
                 if not game.errors:
                     grouper.add(ordinal, fingerprint(game, ENGLISH, scored=False))
                 ordinal += 1
-    lines = grouper.shared()
-    assert len(lines) > 300
+    return [[(o, found.facts) for o, found in line] for line in grouper.shared()]
+
+
+@pytest.mark.parametrize("by", sorted(BY_FIELDS))
+def test_one_profile_per_game_groups_as_comparing_every_copy(shared_lines, by):
+    """``identify`` compares a record with one profile per game; on every line of moves
+    two or more records of three archives share, it makes the games comparing the record
+    with each copy makes."""
+    assert len(shared_lines) > 300
     several = 0
-    for line in lines:
-        records = [(o, found.facts) for o, found in line]
+    for records in shared_lines:
         made = identify(records, by)
         assert made == pairwise(records, by)
         several += len(made) > 1
