@@ -134,12 +134,15 @@ def dates_compatible(a: DateParts, b: DateParts) -> bool:
 
 @dataclass(frozen=True)
 class _Field:
-    """How one fact is compared: its form for comparing, whether two forms agree and the
-    form that holds what two agreeing ones know (agreeing with it is agreeing with both)."""
+    """How one fact is compared: its form for comparing, whether two forms agree, the
+    form that holds what two agreeing ones know (agreeing with it is agreeing with both),
+    and the part of a form two agreeing forms share (None where it is not known): a
+    surname, a year, a round's first part."""
 
     form: Callable[[Any], Hashable]
     agree: Callable[[Any, Any], bool]
     merge: Callable[[Any, Any], Any]
+    index: Callable[[Any], Hashable] = lambda form: form
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -160,14 +163,19 @@ def _same_start(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return a[:len(b)] == b[:len(a)]
 
 
-_NAME = _Field(name_form, names_agree, lambda a, b: (a[0], _longer_parts(a[1], b[1])))
+def _first(form: tuple) -> Hashable:
+    return form[0]
+
+
+_NAME = _Field(name_form, names_agree, lambda a, b: (a[0], _longer_parts(a[1], b[1])), _first)
 _EQUAL = _Field(lambda value: value, _equal, _either)
 _FIELDS: dict[str, _Field] = {
     "white": _NAME, "black": _NAME,
     "date": _Field(lambda parts: parts, dates_compatible,
                    lambda a, b: tuple(x if x is not None else y for x, y in zip(a, b,
-                                                                                strict=True))),
-    "round": _Field(_round_parts, _same_start, lambda a, b: max(a, b, key=len)),
+                                                                                strict=True)),
+                   _first),
+    "round": _Field(_round_parts, _same_start, lambda a, b: max(a, b, key=len), _first),
     "game": _EQUAL, "result": _EQUAL, "site": _EQUAL,
 }
 _UNKNOWN_DATE = (None, None, None)
@@ -223,6 +231,11 @@ class Profile:
         return [name for name, a, b in zip(self.names, self.forms, other.forms, strict=True)
                 if a is not None and b is not None and not _FIELDS[name].agree(a, b)]
 
+    def index(self) -> list[Hashable]:
+        """The shared part of each fact (``_Field.index``), None where it is not known."""
+        return [None if form is None else _FIELDS[name].index(form)
+                for name, form in zip(self.names, self.forms, strict=True)]
+
     def absorb(self, other: Profile, *, keep: bool = False) -> None:
         """Take in what an agreeing record states (``keep``: of a record that may disagree,
         only the facts that agree)."""
@@ -236,31 +249,70 @@ class Profile:
                 self.forms[index] = _FIELDS[name].merge(a, b)
 
 
+class _Games:
+    """The games of one line of moves, found by the shared part of each fact
+    (``Profile.index``): a record stating a surname, a year, a round or a result is
+    compared only with the games that state the same or nothing of it."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.profiles: list[Profile] = []
+        self.stating: list[dict[Hashable, dict[int, None]]] = [{} for _ in names]
+        self.silent: list[dict[int, None]] = [{} for _ in names]  # the games stating nothing
+
+    def first_accepting(self, profile: Profile) -> int | None:
+        """The first game (in the order they were made) that agrees with a record."""
+        parts = profile.index()
+        choices = [(len(self.stating[f].get(part, ())) + len(self.silent[f]), f)
+                   for f, part in enumerate(parts) if part is not None]
+        if choices:
+            _, f = min(choices)
+            candidates = sorted([*self.stating[f].get(parts[f], ()), *self.silent[f]])
+        else:
+            candidates = range(len(self.profiles))
+        return next((n for n in candidates if self.profiles[n].accepts(profile)), None)
+
+    def add(self, number: int | None, profile: Profile) -> int:
+        """File a record's facts in game ``number`` (None: a new game); its number."""
+        if number is None:
+            number = len(self.profiles)
+            self.profiles.append(Profile(profile.names, [None] * len(profile.names)))
+            for silent in self.silent:
+                silent[number] = None
+        held = self.profiles[number]
+        before = held.index()
+        held.absorb(profile)
+        for f, (old, new) in enumerate(zip(before, held.index(), strict=True)):
+            if old is None and new is not None:  # a shared part, once known, stays
+                del self.silent[f][number]
+                self.stating[f].setdefault(new, {})[number] = None
+        return number
+
+
 def identify(records: Iterable[tuple[int, Facts]], by: str = "game") -> list[list[int]]:
     """The records of one line of moves (``(ordinal, facts)`` in reading order) as games:
     the ordinals of each game's records, in the order of their first. A record joins the
     first game it agrees with (``Profile``), else starts one.
 
     One ``Profile`` per game, and the game each set of facts joined remembered by those
-    facts: a record states what one before it stated (copies of a file, a game entered
-    twice) costs a lookup, whatever the size of its game; only facts not met before are
-    compared with the games, once per game.
+    facts: a record stating what one before it stated (copies of a file, a game entered
+    twice) costs a lookup, whatever the size of its game. A record stating facts not met
+    before is compared with the games that may agree with it (``_Games``), not with every
+    game of its line: the different games of a line of moves played by different players
+    (a short line in a large archive) are not compared with each other.
     """
-    games: list[tuple[Profile, list[int]]] = []
+    games = _Games(BY_FIELDS[by])
+    members: list[list[int]] = []
     joined: dict[tuple, int] = {}  # compared facts -> the game they joined
     for ordinal, facts in records:
         values = compared(facts, by)
         number = joined.get(values)
         if number is None:
             profile = Profile.of(values, by)
-            number = next((n for n, (known, _) in enumerate(games) if known.accepts(profile)),
-                          len(games))
-            if number == len(games):
-                games.append((Profile(profile.names, [None] * len(profile.names)), []))
-            games[number][0].absorb(profile)
-            joined[values] = number
-        games[number][1].append(ordinal)
-    return [members for _, members in games]
+            number = joined[values] = games.add(games.first_accepting(profile), profile)
+            if number == len(members):
+                members.append([])
+        members[number].append(ordinal)
+    return members
 
 
 __all__ = ["BY_CHOICES", "BY_FIELDS", "FIELDS", "Facts", "Profile", "compared",
