@@ -78,7 +78,7 @@ def main() -> None:
             timed("filter --position", lambda: filter_games(
                 [str(options.file)], out, Criteria(position=fen), settings, note=_quiet))
         with open(Path(folder) / "unique.pdn", "w", encoding="utf-8") as out:
-            timed("dedupe (moves+players)", lambda: dedupe_games(
+            timed("dedupe (--by game)", lambda: dedupe_games(
                 [str(options.file)], out, settings, report=Path(folder) / "report.csv",
                 note=_quiet))
 

@@ -9,6 +9,13 @@ prints its CPU seconds (less those of the same command on two small games) and p
 (quadratic work multiplies it by the size ratio), and peak memory should stay a small
 multiple of the file: the script exits 1 when a time ratio is over 2 or a peak over
 ``MEMORY_FACTOR`` times the file plus what the command takes loaded.
+
+``identical one-move games``: ``pdn dedupe`` of one game copied 5,000 and 20,000 times
+(at the default sizes). Before one lookup per game (2adfcd2) the whole process took 8.8 and
+92.0 CPU seconds, 21.6 at 10,000: each copy was compared with every copy before it. Now
+3.4, 5.8 and 10.6 s. ``one line, other players``: one short line played by 5,000 and
+20,000 different pairs of players; 61.4 s at 5,000 before (each game compared with every
+game before it), 10.5 s now (bench/README.md, "Hostile lines").
 """
 
 from __future__ import annotations
@@ -50,6 +57,14 @@ CASES: dict[str, tuple[list[str], Callable[[int], str]]] = {
                                + "a note " * (n // 7) + ") 19-23 *\n\n"),
     "one-line game, 100k-400k plies": (["validate", "--jobs", "1", "--json"],
                                        shuffling_kings),
+    # 5,000 and 20,000 copies of one game: every copy in one group of duplicates
+    "identical one-move games": (["dedupe", "--jobs", "1", "-o", os.devnull],
+                                 lambda n: GOOD * (n // 200)),
+    # one short line played by 5,000 and 20,000 different pairs of players
+    "one line, other players": (["dedupe", "--jobs", "1", "-o", os.devnull],
+                                lambda n: "".join(f'[White "Player{i}, A."]\n[Black "Other{i}, '
+                                                  f'B."]\n1. 32-28 19-23 1-0\n\n'
+                                                  for i in range(n // 200))),
 }
 TIME_LIMIT = 2.0
 MEMORY_FACTOR = 8

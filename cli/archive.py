@@ -220,10 +220,13 @@ def dedupe(
     paths: PathsArgument,
     output: OutputOption = None,
     report: Annotated[Path | None, typer.Option(
-        help="CSV file: one row per copy of every group of duplicates.")] = None,
+        help="CSV file: one row per copy of every group of duplicates, then the different "
+        "games that played the same moves.")] = None,
     by: Annotated[str, typer.Option(
-        help="What must agree: moves, moves+players, moves+players+date (names and dates "
-        "agree where both are known).")] = "moves+players",
+        help="What must agree besides the moves: game (everything the records state: "
+        "players, date, round, game number, result, site), moves, moves+players, "
+        "moves+players+date. A fact one record leaves out agrees; records naming "
+        "different rounds or games never do.")] = "game",
     variant: UntaggedVariantOption = None,
     ignore_gametype: IgnoreGameTypeOption = False,
     rule: RulesOption = None,
@@ -234,8 +237,9 @@ def dedupe(
     runner: RunnerOption = "local",
     scheduler: SchedulerOption = None,
 ) -> None:
-    """Remove duplicate games (the same moves, compared as positions, and compatible tags),
-    keeping the most complete copy of each.
+    """Remove duplicate games (the same game recorded twice: the same moves, compared as
+    positions, and nothing both records state of the game differs), keeping the most
+    complete copy of each.
 
     Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
     unreadable input."""
@@ -254,10 +258,12 @@ def dedupe(
         settings.engine, settings.scheduler = runner, scheduler
         summary = _run(lambda: dedupe_games(sources, out, settings, by=by, report=report,
                                             rejects=bad, note=console.note))
+    alike = (f"; {count(summary.alike, 'line')} of moves played by different games, all kept"
+             if summary.alike else "")
     _finish(console, f"{count(summary.games, 'game')}: "
             f"{count(summary.groups, 'group')} of duplicates, "
-            f"{count(summary.removed, 'copy')} removed, {number(summary.written)} written",
-            summary, rejects)
+            f"{count(summary.removed, 'copy')} removed, {number(summary.written)} written"
+            f"{alike}", summary, rejects)
 
 
 def merge(

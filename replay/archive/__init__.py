@@ -7,6 +7,8 @@ the reader gives up on is passed through unchanged (or to a rejects file) and re
 - ``select.Criteria``: tags, players, dates, variant, result, length, status, opening
   moves, positions and material reached;
 - ``dedupe``: fingerprints of games (their moves as positions) and groups of duplicates;
+- ``identity``: which game a record names, and when two records of the same moves are
+  different games;
 - ``clean``: PDN dates, ``Last, First`` names, the variant's results, a full GameType;
 - ``run``: the commands over whole sources (``filter_games``, ``dedupe_games``,
   ``split_games``, ``merge_games``, ``clean_games``).

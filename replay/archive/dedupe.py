@@ -1,12 +1,16 @@
-"""Find duplicate games: the same moves, compared as positions, and compatible tags.
+"""Find duplicate games: the same game recorded twice, told by its moves, compared as
+positions, and by what the records state of it (``replay.archive.identity``).
 
 Each game is reduced in a worker process to a compact key -- a hash of its variant, start
 and the origin and destination square of every move (``written_key``, which needs no replay
-for records in full notation) -- and to the few tags ``--by`` compares. The few games that
-share a key are then compared exactly: by the position after every main-line move
+for records in full notation) -- and to the facts its tags state. The few games that share
+a key are then compared exactly: by the position after every main-line move
 (``move_key``), plus the written text of moves that do not replay. So ``c3-d4`` and ``22-18``, a
-capture written ``26x17x10x1`` or ``26x1``, are the same move. Among the copies of a game
-the most complete one is kept: a real result, more known tags, more annotation.
+capture written ``26x17x10x1`` or ``26x1``, are the same move. The records of one line of
+moves are then told apart as games (``identity.identify``): the copies of one game are
+duplicates, and of each the most complete copy is kept (a real result, more known tags,
+more annotation); different games of the same moves (a repeated draw, a book line) are
+all kept, and listed.
 
 >>> from pdn.reader import read_games
 >>> from replay.variants import INTERNATIONAL
@@ -21,33 +25,39 @@ True
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from pdn.gametype import SquareNotation
 from pdn.model import Game, Line, MoveRecord
 from pdn.moves import record_of
 from pdn.squares import SquareError
 from pdn.writer import format_move
-from replay.archive.tags import NO_NAME, DateParts, clean_name, date_parts_of, is_real_result
+from replay.archive.identity import (
+    BY_CHOICES,
+    Facts,
+    dates_compatible,
+    differences,
+    facts_of,
+    identify,
+    names_compatible,
+)
+from replay.archive.tags import NO_NAME, DateParts, is_real_result
 from replay.archive.walk import walk_main_line
 from replay.replayer import game_variant
 from replay.variants import Rules, Variant
 
-BY_CHOICES = ("moves", "moves+players", "moves+players+date")
 UNSCORED = (-1, -1, -1)  # a fingerprint's score left to ``refine``
 
 
 @dataclass(frozen=True)
 class Fingerprint:
     """What duplicate detection keeps of a game: its written key (None for a game without
-    moves, never a duplicate), the tags ``--by`` may compare, and how complete it is."""
+    moves, never a duplicate), what its record states of which game it is, and how
+    complete it is."""
 
     key: bytes | None
-    white: str | None
-    black: str | None
-    date: DateParts
+    facts: Facts
     score: tuple[int, int, int]
 
 
@@ -151,10 +161,6 @@ def _annotations(line: Line) -> int:
     return count
 
 
-def _known_name(name: str | None) -> str | None:
-    return None if not name or NO_NAME.match(name) else clean_name(name)
-
-
 def fingerprint(game: Game, default: Variant, override: Variant | None = None,
                 date: DateParts | None = None, *, rules: Rules | None = None,
                 scored: bool = True) -> Fingerprint:
@@ -165,46 +171,8 @@ def fingerprint(game: Game, default: Variant, override: Variant | None = None,
     variant = game_variant(game, default, override, rules=rules)
     key = _written_key(game, variant, default, override, rules) if game.moves.has_plies() \
         else None
-    return Fingerprint(key, _known_name(game.tags.get("White")),
-                       _known_name(game.tags.get("Black")),
-                       date if date is not None else date_parts_of(game.tags.get("Date") or ""),
+    return Fingerprint(key, facts_of(game.tags, variant, date),
                        completeness(game, variant) if scored else UNSCORED)
-
-
-# ---- compatible tags -----------------------------------------------------------------------
-
-
-def _name_parts(name: str) -> tuple[str, list[str]]:
-    last, _, first = name.partition(",")
-    return " ".join(re.findall(r"[^\W_]+", last.casefold())), re.findall(r"[^\W_]+",
-                                                                         first.casefold())
-
-
-def names_compatible(a: str | None, b: str | None) -> bool:
-    """Whether two player names may be the same person: one unknown, or the same surname
-    and given names that agree as far as both go (``Sijbrands, T.`` ~ ``Sijbrands, Ton``)."""
-    if a is None or b is None:
-        return True
-    (last_a, first_a), (last_b, first_b) = _name_parts(a), _name_parts(b)
-    if last_a != last_b:
-        return False
-    return all(x.startswith(y) or y.startswith(x) for x, y in zip(first_a, first_b,
-                                                                   strict=False))
-
-
-def dates_compatible(a: DateParts, b: DateParts) -> bool:
-    """Whether two partial dates agree on every part both know."""
-    return all(x is None or y is None or x == y for x, y in zip(a, b, strict=True))
-
-
-def compatible(a: Fingerprint, b: Fingerprint, by: str) -> bool:
-    """Whether two games with the same moves are copies of one game under ``--by``."""
-    if by == "moves":
-        return True
-    players = names_compatible(a.white, b.white) and names_compatible(a.black, b.black)
-    if by == "moves+players":
-        return players
-    return players and dates_compatible(a.date, b.date)
 
 
 # ---- grouping ------------------------------------------------------------------------------
@@ -215,61 +183,90 @@ class Group:
     """Copies of one game: the ordinal of each (in reading order) and the best one."""
 
     members: list[int] = field(default_factory=list)
-    prints: list[Fingerprint] = field(default_factory=list)
     best: int = -1
     best_score: tuple[int, int, int] = (-1, -1, -1)
 
-    def add(self, ordinal: int, found: Fingerprint) -> None:
+    def add(self, ordinal: int, score: tuple[int, int, int]) -> None:
         self.members.append(ordinal)
-        self.prints.append(found)
-        if found.score > self.best_score:  # the first of equals stays
-            self.best, self.best_score = ordinal, found.score
+        if score > self.best_score:  # the first of equals stays
+            self.best, self.best_score = ordinal, score
+
+
+@dataclass(frozen=True)
+class SameMoves:
+    """Different games of one line of moves (a repeated draw, a book line): each game's
+    copies, and the facts that tell their kept copies apart (``identity.differences``)."""
+
+    games: list[Group]
+    differs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Found:
+    """What dedupe finds: the groups of copies of one game, and the lines of moves several
+    games played, both in the order of their first record."""
+
+    copies: list[Group]
+    alike: list[SameMoves]
 
 
 @dataclass
 class Grouper:
-    """Puts fingerprints in groups of duplicates as they come; keeps per game only its
-    ordinal and fingerprint, never the game."""
+    """Files fingerprints by written key as they come, one dictionary lookup per game;
+    keeps per game only its ordinal and fingerprint, never the game."""
 
-    by: str = "moves+players"
-    buckets: dict[bytes, list[Group]] = field(default_factory=dict)
+    buckets: dict[bytes, list[tuple[int, Fingerprint]]] = field(default_factory=dict)
 
-    def add(self, ordinal: int, found: Fingerprint) -> Group | None:
-        """File a game; returns its group (None for a game without moves)."""
-        if found.key is None:
-            return None
-        groups = self.buckets.setdefault(found.key, [])
-        for group in groups:
-            if all(compatible(found, other, self.by) for other in group.prints):
-                group.add(ordinal, found)
-                return group
+    def add(self, ordinal: int, found: Fingerprint) -> None:
+        """File a game (one without moves is never a duplicate)."""
+        if found.key is not None:
+            self.buckets.setdefault(found.key, []).append((ordinal, found))
+
+    def shared(self) -> list[list[tuple[int, Fingerprint]]]:
+        """The games of every written key two or more games share, in reading order."""
+        return sorted((games for games in self.buckets.values() if len(games) > 1),
+                      key=lambda games: games[0][0])
+
+
+def settle(records: Iterable[tuple[int, Facts, tuple[int, int, int]]], by: str
+           ) -> tuple[list[Group], SameMoves | None]:
+    """The records of one line of moves (``(ordinal, facts, completeness)``, in reading
+    order) told apart as games: its groups of two or more copies, and the line as
+    ``SameMoves`` when two or more games played it."""
+    listed = list(records)
+    scores = {ordinal: score for ordinal, _, score in listed}
+    facts = {ordinal: found for ordinal, found, _ in listed}
+    games = []
+    for members in identify(((ordinal, found) for ordinal, found, _ in listed), by):
         group = Group()
-        group.add(ordinal, found)
-        groups.append(group)
-        return group
-
-    def duplicates(self) -> list[Group]:
-        """The groups of two or more copies, in the order of their first copy."""
-        groups = [g for groups in self.buckets.values() for g in groups if len(g.members) > 1]
-        return sorted(groups, key=lambda group: group.members[0])
-
+        for ordinal in members:
+            group.add(ordinal, scores[ordinal])
+        games.append(group)
+    alike = None
+    if len(games) > 1:
+        alike = SameMoves(games, differences((facts[g.best] for g in games), by))
+    return [g for g in games if len(g.members) > 1], alike
 
 
-def refine(groups: list[Group],
-           exact_key: Callable[[int], tuple[bytes | None, tuple[int, int, int]]]
-           ) -> list[Group]:
-    """Split groups found by ``written_key`` by the exact ``move_key`` of their members and
-    choose the copy kept by their ``completeness`` (both asked for by ordinal: fingerprints
-    made without it, ``UNSCORED``, are scored here); the groups of two or more copies, in
-    order."""
-    refined = []
-    for group in groups:
-        parts: dict[bytes | None, Group] = {}
-        for ordinal, found in zip(group.members, group.prints, strict=True):
+def refine(shared: list[list[tuple[int, Fingerprint]]],
+           exact_key: Callable[[int], tuple[bytes | None, tuple[int, int, int]]],
+           by: str = "game") -> Found:
+    """Split the games that share a written key by the exact ``move_key`` of each (asked
+    for by ordinal, with its ``completeness``: fingerprints made without it, ``UNSCORED``,
+    are scored here), and tell the records of each line of moves apart as games."""
+    copies, alike = [], []
+    for games in shared:
+        lines: dict[bytes | None, list[tuple[int, Facts, tuple[int, int, int]]]] = {}
+        for ordinal, found in games:
             key, score = exact_key(ordinal)
-            parts.setdefault(key, Group()).add(ordinal, replace(found, score=score))
-        refined += [part for part in parts.values() if len(part.members) > 1]
-    return sorted(refined, key=lambda group: group.members[0])
+            lines.setdefault(key, []).append((ordinal, found.facts, score))
+        for line in lines.values():
+            if len(line) > 1:
+                groups, several = settle(line, by)
+                copies += groups
+                alike += [several] if several is not None else []
+    return Found(sorted(copies, key=lambda group: group.members[0]),
+                 sorted(alike, key=lambda line: line.games[0].members[0]))
 
 
 def dropped(groups: list[Group]) -> set[int]:
@@ -277,6 +274,6 @@ def dropped(groups: list[Group]) -> set[int]:
     return {m for group in groups for m in group.members if m != group.best}
 
 
-__all__ = ["BY_CHOICES", "UNSCORED", "Fingerprint", "Group", "Grouper", "compatible",
+__all__ = ["BY_CHOICES", "UNSCORED", "Fingerprint", "Found", "Group", "Grouper", "SameMoves",
            "completeness", "dates_compatible", "dropped", "fingerprint", "move_key",
-           "names_compatible", "refine", "written_key"]
+           "names_compatible", "refine", "settle", "written_key"]

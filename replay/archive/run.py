@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import hashlib
 import os
 import re
 import tempfile
@@ -27,6 +28,7 @@ from replay.agreement import agree_file
 from replay.archive.clean import CleanOptions, clean_game
 from replay.archive.dedupe import (
     Fingerprint,
+    Found,
     Grouper,
     completeness,
     dropped,
@@ -75,6 +77,7 @@ class Summary:
     matched: int = 0
     groups: int = 0
     removed: int = 0
+    alike: int = 0  # dedupe: lines of moves that several different games played
     changed: int = 0
     changes: int = 0
     files: list[str] = field(default_factory=list)
@@ -519,9 +522,11 @@ def split_games(sources: list[str], directory: str | os.PathLike, by: str,
 
 # ---- dedupe --------------------------------------------------------------------------------
 
-REPORT_COLUMNS = ("group", "kept", "file", "game", "line", "white", "black", "event", "date",
-                  "result")
-REPORT_TAGS = ("White", "Black", "Event", "Date", "Result")  # the last five columns
+REPORT_COLUMNS = ("section", "group", "kept", "file", "game", "line", "white", "black", "event",
+                  "round", "date", "result", "differs")
+REPORT_TAGS = ("White", "Black", "Event", "Round", "Date", "Result")  # columns 7 to 12
+COPIES = "copies"  # the report's sections: the copies of one game, one group each,
+ALIKE = "same moves, different games"  # then the lines several games played, kept
 
 
 @dataclass
@@ -547,16 +552,22 @@ class DedupeTask:
 
 
 def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
-                 by: str = "moves+players", report: str | os.PathLike | None = None,
+                 by: str = "game", report: str | os.PathLike | None = None,
                  rejects: IO[str] | None = None, note: Note = print) -> Summary:
-    """Write each game once: of every group of duplicates only the most complete copy.
+    """Write each game once: of every group of copies of one game only the most complete.
+
+    A copy is the same game recorded twice: the same moves, and nothing both records state
+    of the game (players, date, round, game number, result, site; those ``by`` names,
+    ``replay.archive.identity``) that differs. Different games of the same moves are all
+    written, and counted in ``Summary.alike``.
 
     On the local engine the games wait in a temporary spool file while their fingerprints
     are grouped, so memory holds one small fingerprint per game; the games that share a
     written key are read back from the spool and compared by their positions. On the dask
     engine the workers do all of it (``replay.archive.shuffle``) and the client keeps
     nothing per game; the groups and the copies kept are the same.
-    ``report``: a CSV file with one row per copy of every group (``REPORT_COLUMNS``).
+    ``report``: a CSV file (``REPORT_COLUMNS``) with one row per copy of every group, then
+    one row per game of every line of moves several games played.
     """
     with open_runner(settings.engine, jobs=settings.jobs,
                      scheduler=settings.scheduler) as runner:
@@ -574,7 +585,7 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
     places: list[tuple[str, int, int]] = []
     offsets = array("q", [0])
     unreadable: set[int] = set()
-    grouper = Grouper(by)
+    grouper = Grouper()
     with tempfile.TemporaryFile(buffering=0) as spool:  # unbuffered: a full disk shows at once
         items = _run(sources, DedupeTask(_portable(settings), scored=False), settings, runner)
         for ordinal, item in enumerate(items):
@@ -591,30 +602,58 @@ def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Set
             spool.seek(offsets[ordinal])
             return spool.read(offsets[ordinal + 1] - offsets[ordinal]).decode("utf-8")
 
-        def exact_key(ordinal: int) -> tuple[bytes | None, tuple[int, int, int]]:
-            choice = settings.choice
-            game = next(read_games(PdnText(spooled(ordinal))))
-            variant = game_variant(game, choice.default, choice.override, rules=choice.rules)
-            return (move_key(game, choice.default, choice.override, rules=choice.rules),
-                    completeness(game, variant))
+        made: dict[bytes, tuple[bytes | None, tuple[int, int, int]]] = {}
 
-        groups = refine(grouper.duplicates(), exact_key)
-        removed = dropped(groups)
-        members = {m: number for number, g in enumerate(groups, 1) for m in g.members}
+        def exact_key(ordinal: int) -> tuple[bytes | None, tuple[int, int, int]]:
+            """A game's exact key and completeness, made once per distinct text (a file
+            read twice, a game pasted over and over)."""
+            text = spooled(ordinal)
+            digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+            if digest not in made:
+                choice = settings.choice
+                game = next(read_games(PdnText(text)))
+                variant = game_variant(game, choice.default, choice.override,
+                                       rules=choice.rules)
+                made[digest] = (move_key(game, choice.default, choice.override,
+                                         rules=choice.rules), completeness(game, variant))
+            return made[digest]
+
+        found = refine(grouper.shared(), exact_key, by)
+        removed = dropped(found.copies)
+        listed = _listed(found)
         rows = {}
         for ordinal in range(summary.games):
             text = spooled(ordinal)
-            if ordinal in members:
-                rows[ordinal] = _report_row(ordinal, members, removed, places, text)
+            if ordinal in listed:
+                source, index, line = places[ordinal]
+                rows[ordinal] = report_row(source, index, line, head_tags(text)[0])
             if ordinal in unreadable:
                 (rejects or out).write(text)
             elif ordinal not in removed:
                 out.write(text)
                 summary.written += 1
-    summary.groups, summary.removed = len(groups), len(removed)
+    summary.groups, summary.removed, summary.alike = (len(found.copies), len(removed),
+                                                      len(found.alike))
     if report is not None:
-        write_report(report, (rows[member] for group in groups for member in group.members))
+        write_report(report, _report_rows(found, removed, rows))
     return summary
+
+
+def _listed(found: Found) -> set[int]:
+    """The games the report has a row for."""
+    return ({m for group in found.copies for m in group.members}
+            | {game.best for line in found.alike for game in line.games})
+
+
+def _report_rows(found: Found, removed: set[int], rows: dict[int, list]) -> Iterator[list]:
+    """The report's rows: every copy, group by group, then the kept copy of every game of
+    each line several games played, with what tells the games apart."""
+    for number, group in enumerate(found.copies, 1):
+        for member in group.members:
+            yield [COPIES, number, "no" if member in removed else "yes", *rows[member], ""]
+    for number, line in enumerate(found.alike, len(found.copies) + 1):
+        for game in line.games:
+            yield [ALIKE, number, "yes", *rows[game.best], " ".join(line.differs)]
 
 
 def _dedupe_on_cluster(runner: DaskRunner, sources: list[str], out: IO[str],
@@ -636,7 +675,7 @@ def _dedupe_on_cluster(runner: DaskRunner, sources: list[str], out: IO[str],
     if not run.partitions:
         return summary
     settled = run.settle()
-    summary.groups, summary.removed = run.counts(settled)
+    summary.groups, summary.removed, summary.alike = run.counts(settled)
     summary.written = write_texts(run.texts(settled), out, rejects)
     if report is not None:
         write_report(report, run.report_rows(settled))
@@ -657,22 +696,20 @@ def _spool_write(spool: IO[bytes], text: str) -> int:
     return written
 
 
-def _report_row(ordinal: int, members: dict[int, int], removed: set[int],
-                places: list[tuple[str, int, int]], text: str) -> list:
-    tags = head_tags(text)[0]
-    source, index, line = places[ordinal]
-    return [members[ordinal], "no" if ordinal in removed else "yes", source, index, line,
-            *(tags.get(name, "") for name in REPORT_TAGS)]
+def report_row(source: str, index: int, line: int, tags: dict[str, str]) -> list:
+    """A game's columns of the report from ``file`` to ``result``."""
+    return [source, index, line, *(tags.get(name, "") for name in REPORT_TAGS)]
 
 
 def write_report(path: str | os.PathLike, rows: Iterable[list]) -> None:
-    """dedupe's CSV report: ``REPORT_COLUMNS``, then ``rows`` (a copy each, group by group)."""
+    """dedupe's CSV report: ``REPORT_COLUMNS``, then ``rows`` (a copy each, group by group,
+    then the games of the lines several games played)."""
     with atomic_writer(path) as stream:
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(REPORT_COLUMNS)
         writer.writerows(safe_row(row) for row in rows)  # no formula for a spreadsheet
 
 
-__all__ = ["REPORT_COLUMNS", "REPORT_TAGS", "SPLIT_CHOICES", "Settings", "Summary", "clean_games",
-           "dedupe_games", "file_name", "filter_games", "merge_games", "split_games",
-           "split_keys", "write_report"]
+__all__ = ["ALIKE", "COPIES", "REPORT_COLUMNS", "REPORT_TAGS", "SPLIT_CHOICES", "Settings",
+           "Summary", "clean_games", "dedupe_games", "file_name", "filter_games", "merge_games",
+           "report_row", "split_games", "split_keys", "write_report"]

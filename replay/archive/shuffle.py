@@ -8,13 +8,13 @@ to know how many games came before. Three passes over the partitions, on the wor
 1. ``fingerprint_part`` reads a partition and fingerprints its games
    (``replay.archive.dedupe``); the fingerprints stay on the workers, and only the games
    counted and the unreadable ones reach the client. The fingerprints, as a Dask DataFrame,
-   are shuffled on their written key and each worker groups its keys in reading order with
-   ``Grouper`` itself (``group_partition``): the groups the client's ``Grouper`` would make.
-2. The members of those groups go back to their partitions (a shuffle on the partition
-   number), where ``exact_part`` reads the games again and computes each member's exact
-   ``move_key`` and what the report shows of it; shuffled on the group, ``settle_part``
-   splits every group by exact key and marks the copy kept, as ``refine`` and
-   ``Group.add`` do.
+   are shuffled on their written key and each worker keeps the keys two or more games share
+   (``group_partition``), as the client's ``Grouper`` does.
+2. Those games go back to their partitions (a shuffle on the partition number), where
+   ``exact_part`` reads them again and computes each one's exact ``move_key`` and what the
+   report shows of it; shuffled on the written key, ``settle_part`` splits them by exact
+   key and tells the records of each line of moves apart as games, marking the copy kept,
+   with ``dedupe.settle`` itself, as ``refine`` does.
 3. The copies dropped go back to their partitions, and ``kept_part`` reads each partition
    once more and returns the texts to write, in order, a few partitions at a time.
 
@@ -34,8 +34,9 @@ import pandas as pd
 
 from pdn.chunks import block_chunks
 from pdn.tags import head_tags
-from replay.archive.dedupe import Fingerprint, Grouper, move_key
-from replay.archive.run import REPORT_TAGS, DedupeTask, Settings, game_text
+from replay.archive.dedupe import Fingerprint, move_key, settle
+from replay.archive.identity import FIELDS, Facts
+from replay.archive.run import ALIKE, COPIES, REPORT_TAGS, DedupeTask, Settings, game_text
 from replay.archive.stream import Record, read_records
 from replay.run.partitions import Partition
 
@@ -71,37 +72,44 @@ def _frame(columns: dict[str, list], dtypes: dict[str, str]) -> pd.DataFrame:
                          for name, dtype in dtypes.items()})
 
 
-FINGERPRINT_COLUMNS = {"ordinal": "int64", "key": "string", "white": "string",
-                       "black": "string", "year": "Int64", "month": "Int64", "day": "Int64",
+FACT_COLUMNS = {"white": "string", "black": "string", "year": "Int64", "month": "Int64",
+                "day": "Int64", "round": "string", "game": "Int64", "result": "string",
+                "site": "string"}
+FINGERPRINT_COLUMNS = {"ordinal": "int64", "key": "string", **FACT_COLUMNS,
                        **dict.fromkeys(_SCORES, "int64")}
 GROUPED_COLUMNS = {**FINGERPRINT_COLUMNS, "group": "int64"}
-EXACT_COLUMNS = {"ordinal": "int64", "group": "int64", "exact": "string",
+EXACT_COLUMNS = {"ordinal": "int64", "group": "int64", "exact": "string", **FACT_COLUMNS,
                  **dict.fromkeys(_SCORES, "int64"), "line": "int64",
                  **{tag: "string" for tag in REPORT_TAGS}}
-SETTLED_COLUMNS = {"ordinal": "int64", "first": "int64", "kept": "bool", "line": "int64",
+SETTLED_COLUMNS = {"ordinal": "int64", "section": "string", "first": "int64", "place": "int64",
+                   "kept": "bool", "differs": "string", "line": "int64",
                    **{tag: "string" for tag in REPORT_TAGS}}
 
 
+def _fact_values(facts: Facts) -> list:
+    """A fingerprint's facts as ``FACT_COLUMNS``."""
+    return [facts.white, facts.black, *facts.date, facts.round, facts.game, facts.result,
+            facts.site]
+
+
+def _facts(row: Any) -> Facts:
+    """A row's ``FACT_COLUMNS`` (missing values None) as facts again."""
+    return Facts(row.white, row.black, (row.year, row.month, row.day),
+                 *(getattr(row, name) for name in FIELDS[3:]))
+
+
 def fingerprint_frame(rows: list[tuple[int, Fingerprint]]) -> pd.DataFrame:
-    """One row per game with moves: its ordinal, written key (hex), what ``--by`` compares
-    and how complete the copy is."""
-    return _frame({
-        "ordinal": [o for o, _ in rows],
-        "key": [f.key.hex() if f.key else None for _, f in rows],
-        "white": [f.white for _, f in rows], "black": [f.black for _, f in rows],
-        "year": [f.date[0] for _, f in rows], "month": [f.date[1] for _, f in rows],
-        "day": [f.date[2] for _, f in rows],
-        **{name: [f.score[i] for _, f in rows] for i, name in enumerate(_SCORES)},
-    }, FINGERPRINT_COLUMNS)
+    """One row per game with moves: its ordinal, written key (hex), the facts its record
+    states and how complete the copy is."""
+    values = [[o, f.key.hex() if f.key else None, *_fact_values(f.facts), *f.score]
+              for o, f in rows]
+    return _frame(dict(zip(FINGERPRINT_COLUMNS, map(list, zip(*values, strict=True)),
+                           strict=True)) if values else {}, FINGERPRINT_COLUMNS)
 
 
-def _fingerprints(frame: pd.DataFrame) -> list[tuple[int, Fingerprint]]:
-    """The rows of ``fingerprint_frame`` as fingerprints again."""
-    values = frame.astype(object).where(frame.notna(), None)
-    return [(row.ordinal, Fingerprint(bytes.fromhex(row.key), row.white, row.black,
-                                      (row.year, row.month, row.day),
-                                      (row.score_result, row.score_tags, row.score_notes)))
-            for row in values.itertuples(index=False)]
+def _plain(frame: pd.DataFrame) -> pd.DataFrame:
+    """A frame with Python values, None where missing."""
+    return frame.astype(object).where(frame.notna(), None)
 
 
 def fingerprint_part(partition: Partition, number: int, settings: Settings
@@ -116,33 +124,31 @@ def fingerprint_part(partition: Partition, number: int, settings: Settings
             fingerprint_frame(rows))
 
 
-def group_partition(frame: pd.DataFrame, by: str) -> pd.DataFrame:
-    """A worker: the games of a partition shuffled on the key that have copies, with their
-    group (the ordinal of its first copy), grouped in reading order as ``Grouper`` does."""
-    grouper = Grouper(by)
-    for number, found in _fingerprints(frame.sort_values("ordinal")):
-        grouper.add(number, found)
-    rows, groups = [], []
-    for group in grouper.duplicates():
-        rows += zip(group.members, group.prints, strict=True)
-        groups += [group.members[0]] * len(group.members)
-    return fingerprint_frame(rows).assign(group=pd.array(groups, dtype="int64"))
+def group_partition(frame: pd.DataFrame) -> pd.DataFrame:
+    """A worker: the games of a partition shuffled on the key whose key two or more share,
+    with their group (the ordinal of the first of them), in reading order."""
+    ordered = frame.sort_values("ordinal")
+    first = ordered.groupby("key")["ordinal"].transform("min")
+    shared = ordered.groupby("key")["ordinal"].transform("size") > 1
+    return ordered[shared].assign(group=first[shared].astype("int64")).reset_index(drop=True)
 
 
 def exact_part(partition: Partition, members: pd.DataFrame, settings: Settings
                ) -> pd.DataFrame:
-    """Pass 2 (a worker): the exact key of each group member of a partition (read again
-    only when it has one), and what the report shows of it."""
+    """Pass 2 (a worker): the exact key of each game of a partition that shares its
+    written key (read again only when one does), with its facts, and what the report shows
+    of it."""
     if members.empty:
         return _frame({}, EXACT_COLUMNS)
     records = _records(partition)
     columns: dict[str, list] = {name: [] for name in EXACT_COLUMNS}
-    for row in members.sort_values("ordinal").itertuples(index=False):
+    for row in _plain(members.sort_values("ordinal")).itertuples(index=False):
         record = records[row.ordinal & ((1 << PART_BITS) - 1)]
         choice = settings.choice
         key = move_key(record.game, choice.default, choice.override, rules=choice.rules)
         tags = head_tags(game_text(record))[0]
         values = [row.ordinal, row.group, key.hex() if key else None,
+                  *(getattr(row, name) for name in FACT_COLUMNS),
                   *(getattr(row, name) for name in _SCORES), record.line,
                   *(tags.get(tag, "") for tag in REPORT_TAGS)]
         for name, value in zip(EXACT_COLUMNS, values, strict=True):
@@ -150,23 +156,36 @@ def exact_part(partition: Partition, members: pd.DataFrame, settings: Settings
     return _frame(columns, EXACT_COLUMNS)
 
 
-def settle_part(frame: pd.DataFrame) -> pd.DataFrame:
-    """A worker: the groups of a partition shuffled on the group split by exact key (as
-    ``refine``), each part of two or more copies with its first copy and the one kept: the
-    first of the most complete, in reading order (as ``Group.add``)."""
+def settle_part(frame: pd.DataFrame, by: str) -> pd.DataFrame:
+    """A worker: the games of a partition shuffled on the written key, split by exact key
+    and told apart as games (``dedupe.settle``, as ``refine``): the copies of each group of
+    two or more, the first of the most complete marked kept, then the kept copy of each
+    game of every line several games played, with what tells them apart."""
     columns: dict[str, list] = {name: [] for name in SETTLED_COLUMNS}
-    ordered = frame.sort_values("ordinal")
+
+    def add(ordinal: int, section: str, first: int, place: int, kept: bool, differs: str
+            ) -> None:
+        row = rows[ordinal]
+        values = [ordinal, section, first, place, kept, differs, row.line,
+                  *(getattr(row, tag) for tag in REPORT_TAGS)]
+        for name, value in zip(SETTLED_COLUMNS, values, strict=True):
+            columns[name].append(value)
+
+    ordered = _plain(frame.sort_values("ordinal"))
+    rows = {row.ordinal: row for row in ordered.itertuples(index=False)}
     for _, part in ordered.groupby(["group", "exact"], sort=False, dropna=False):
         if len(part) < 2:
             continue
-        scores = list(zip(*(part[name].tolist() for name in _SCORES), strict=True))
-        best = scores.index(max(scores))
-        first = int(part["ordinal"].iloc[0])
-        for place, row in enumerate(part.itertuples(index=False)):
-            values = [row.ordinal, first, place == best, row.line,
-                      *(getattr(row, tag) for tag in REPORT_TAGS)]
-            for name, value in zip(SETTLED_COLUMNS, values, strict=True):
-                columns[name].append(value)
+        groups, alike = settle(((row.ordinal, _facts(row),
+                                 tuple(getattr(row, name) for name in _SCORES))
+                                for row in part.itertuples(index=False)), by)
+        for group in groups:
+            for member in group.members:
+                add(member, COPIES, group.members[0], member, member == group.best, "")
+        if alike is not None:
+            first, differs = alike.games[0].members[0], " ".join(alike.differs)
+            for game in alike.games:
+                add(game.best, ALIKE, first, game.members[0], True, differs)
     return _frame(columns, SETTLED_COLUMNS)
 
 
@@ -185,7 +204,7 @@ class ClusterDedupe:
 
     runner: DaskRunner
     settings: Settings
-    by: str
+    by: str = "game"
 
     def __post_init__(self) -> None:
         self.partitions: list[Partition] = []
@@ -218,13 +237,13 @@ class ClusterDedupe:
 
         parts = len(self.partitions)
         grouped = dd.from_delayed(self.frames, meta=_frame({}, FINGERPRINT_COLUMNS)).shuffle(
-            "key", npartitions=parts).map_partitions(group_partition, self.by,
+            "key", npartitions=parts).map_partitions(group_partition,
                                                      meta=_frame({}, GROUPED_COLUMNS))
         exact = [self.runner.submit(exact_part, partition, members, self.settings)
                  for partition, members in zip(self.partitions, self._by_partition(grouped),
                                                strict=True)]
         settled = dd.from_delayed(exact, meta=_frame({}, EXACT_COLUMNS)).shuffle(
-            "group", npartitions=parts).map_partitions(settle_part,
+            "group", npartitions=parts).map_partitions(settle_part, self.by,
                                                        meta=_frame({}, SETTLED_COLUMNS))
         self.frames = []
         return self.runner.client.persist(settled)
@@ -237,35 +256,39 @@ class ClusterDedupe:
 
     def texts(self, settled: Any) -> Iterator[tuple[str, bool]]:
         """Pass 3: the texts to write, in reading order, each marked when unreadable."""
-        dropped = self._by_partition(settled[~settled["kept"]][["ordinal"]])
-        futures = (self.runner.submit(kept_part, partition, gone)
-                   for partition, gone in zip(self.partitions, dropped, strict=True))
+        gone = settled[(settled["section"] == COPIES) & ~settled["kept"]][["ordinal"]]
+        futures = (self.runner.submit(kept_part, partition, dropped)
+                   for partition, dropped in zip(self.partitions, self._by_partition(gone),
+                                                 strict=True))
         for part in self.runner.in_order(futures):
             yield from part
 
-    def counts(self, settled: Any) -> tuple[int, int]:
-        """The groups and the copies dropped."""
-        groups, removed = self.runner.client.compute(
-            [settled["first"].nunique(), (~settled["kept"]).sum()], sync=True)
-        return int(groups), int(removed)
+    def counts(self, settled: Any) -> tuple[int, int, int]:
+        """The groups of copies, the copies dropped and the lines several games played."""
+        copies = settled["section"] == COPIES
+        groups, removed, alike = self.runner.client.compute(
+            [settled[copies]["first"].nunique(), (copies & ~settled["kept"]).sum(),
+             settled[~copies]["first"].nunique()], sync=True)
+        return int(groups), int(removed), int(alike)
 
     def report_rows(self, settled: Any) -> Iterator[list]:
-        """The report's rows (``REPORT_COLUMNS``): the copies sorted on the workers by group
-        and reading order, fetched one partition at a time."""
+        """The report's rows (``REPORT_COLUMNS``): sorted on the workers by section, group
+        and game, fetched one partition at a time."""
         import dask
 
         # the sort samples the data on the cluster and leaves the sorted parts there
         with dask.config.set(scheduler=self.runner.client.get):
-            ordered = self.runner.client.persist(settled.sort_values(["first", "ordinal"]))
+            ordered = self.runner.client.persist(settled.sort_values(["section", "first",
+                                                                      "place"]))
         number, last = 0, None
         for piece in ordered.to_delayed():
             for row in self.runner.client.compute(piece, sync=True).itertuples(index=False):
-                if row.first != last:
-                    number, last = number + 1, row.first
+                if (row.section, row.first) != last:
+                    number, last = number + 1, (row.section, row.first)
                 part, index = divmod(row.ordinal, 1 << PART_BITS)
-                yield [number, "yes" if row.kept else "no", self.partitions[part].source,
-                       self.offsets[part] + index + 1, row.line,
-                       *(getattr(row, tag) for tag in REPORT_TAGS)]
+                yield [row.section, number, "yes" if row.kept else "no",
+                       self.partitions[part].source, self.offsets[part] + index + 1, row.line,
+                       *(getattr(row, tag) for tag in REPORT_TAGS), row.differs]
 
 
 def write_texts(texts: Iterator[tuple[str, bool]], out: IO[str], rejects: IO[str] | None

@@ -220,10 +220,13 @@ INTERNATIONAL_DUPLICATES = """\
 """
 
 
-def report_groups(path: Path) -> list[list[tuple[str, str, str]]]:
+def report_groups(path: Path, section: str = "copies") -> list[list[tuple[str, str, str]]]:
+    """The groups of one section of dedupe's report: (game, kept, folder/file) per row."""
     groups: dict[str, list] = {}
     with open(path, newline="", encoding="utf-8") as stream:
         for row in csv.DictReader(stream):
+            if row["section"] != section:
+                continue
             file = Path(row["file"])
             groups.setdefault(row["group"], []).append((row["game"], row["kept"],
                                                         f"{file.parent.name}/{file.name}"))
@@ -232,27 +235,33 @@ def report_groups(path: Path) -> list[list[tuple[str, str, str]]]:
 
 def test_dedupe_groups_copies_in_other_notations_and_spellings(tmp_path):
     """Alphanumeric, short and numeric records of one Russian game are one game; another
-    White is another game (--by moves+players), and with --by moves+players+date the
-    1991 copy is another game too."""
+    White is another game, and so is the 1991 game (by default the dates are compared:
+    --by game), which --by moves+players takes for a copy."""
     source = write(tmp_path, DUPLICATES)
     other = write(tmp_path, INTERNATIONAL_DUPLICATES, "intl.pdn")
     out, report = tmp_path / "out.pdn", tmp_path / "report.csv"
-    run("dedupe", source, other, "-o", str(out), "--report", str(report))
+    games = f"{tmp_path.name}/games.pdn"
+    output = run("dedupe", source, other, "-o", str(out), "--report", str(report))
     assert report_groups(report) == [
-        [("1", "yes", f"{tmp_path.name}/games.pdn"), ("2", "no", f"{tmp_path.name}/games.pdn"),
-         ("3", "no", f"{tmp_path.name}/games.pdn"), ("5", "no", f"{tmp_path.name}/games.pdn")],
+        [("1", "yes", games), ("2", "no", games), ("3", "no", games)],
         [("1", "no", f"{tmp_path.name}/intl.pdn"), ("2", "yes", f"{tmp_path.name}/intl.pdn")]]
+    # the line of moves three different games played: each game's kept copy, listed
+    assert report_groups(report, "same moves, different games") == [
+        [("1", "yes", games), ("4", "yes", games), ("5", "yes", games)]]
+    assert "1 line of moves played by different games, all kept" in output
     kept = list(read_games(out))
     assert [g.tags.get("White") for g in kept] == ["Ivanov, Andrei", "Sidorov, C.",
-                                                    "T. Sijbrands"]
+                                                    "Ivanov, A.", "T. Sijbrands"]
     # By hand from DUPLICATES: all five games play the same moves; games 1-3 are Ivanov v
     # Petrov with dates 1990.05.??, none and 1990.05.17 (which fit together), game 4 has
     # another White, game 5 is dated 1991.
+    run("dedupe", source, "-o", str(out), "--report", str(report), "--by", "moves+players")
+    assert report_groups(report) == [[("1", "yes", games), ("2", "no", games),
+                                      ("3", "no", games), ("5", "no", games)]]
     run("dedupe", source, "-o", str(out), "--report", str(report), "--by",
         "moves+players+date")
-    assert report_groups(report) == [[("1", "yes", f"{tmp_path.name}/games.pdn"),
-                                      ("2", "no", f"{tmp_path.name}/games.pdn"),
-                                      ("3", "no", f"{tmp_path.name}/games.pdn")]]
+    assert report_groups(report) == [[("1", "yes", games), ("2", "no", games),
+                                      ("3", "no", games)]]
     run("dedupe", source, "-o", str(out), "--report", str(report), "--by", "moves")
     assert [[game for game, _, _ in group] for group in report_groups(report)] == [
         ["1", "2", "3", "4", "5"]]

@@ -194,7 +194,7 @@ def test_workers_write_the_validate_json_lines_in_order(shared_data, cluster, tm
     assert lines == expected
 
 
-@pytest.mark.parametrize("by", ["moves", "moves+players+date"])
+@pytest.mark.parametrize("by", ["game", "moves", "moves+players+date"])
 def test_workers_group_shuffled_fingerprints_into_the_local_engines_groups(shared_data,
                                                                            cluster, tmp_path,
                                                                            monkeypatch, by):
