@@ -34,6 +34,7 @@ from replay.run.partitions import (
     Partition,
     client_partitions,
     file_facts,
+    file_partitions,
     file_url,
     plan_ranges,
     scan_range,
@@ -114,7 +115,9 @@ class LocalRunner(Runner):
 
     def partitions(self, source: str, encoding: str | None = None,
                    size: int | None = None) -> Iterator[Partition]:
-        return client_partitions(source, encoding, size or PARTITION_CHARS)
+        if source == STDIN or "://" in source or not os.path.isfile(source):
+            return client_partitions(source, encoding, size or PARTITION_CHARS)
+        return file_partitions(source, encoding, size or PARTITION_CHARS)
 
     def map(self, function: Callable[..., R], partitions: Iterable[Partition], *args: Any
             ) -> Iterator[R]:
