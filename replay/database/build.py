@@ -40,9 +40,11 @@ from replay.run.partitions import shown_name
 
 Note = Callable[[str], None]
 UNREADABLE = "unreadable"
-# game_positions is ordered by position key, so each game's rows land all over its B-tree:
-# a large page cache keeps those pages in memory instead of rereading them.
-CACHE_KIB = 256 * 1024
+# game_positions is ordered by position key: a file's rows are appended to a temporary
+# table as they come, then written in key order when the file ends (one ordered walk of the
+# B-tree, SQLite's sorter spilling to disk past its cache), so a small page cache does.
+CACHE_KIB = 32 * 1024
+STAGED = "temp.staged_game_positions"
 BATCH_GAMES = 4096  # games written together: one date parse, one statement per table
 
 
@@ -146,6 +148,9 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
     with index_lock(database, note):  # one run at a time: made once, written by one
         connection = create_or_open(database)
         connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        connection.execute("PRAGMA temp_store = FILE")
+        connection.execute(f"CREATE TEMP TABLE IF NOT EXISTS {STAGED.split('.')[1]} "
+                           "(position_key INTEGER, game_id INTEGER, ply INTEGER)")
         try:
             for source in sources:
                 _index_file(connection, source, IndexTask(_portable(settings), run), summary,
@@ -230,6 +235,7 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
             _insert_games(connection, file_id, pending, played, summary, note)
             pending.clear()
     _insert_games(connection, file_id, pending, played, summary, note)
+    _write_staged(connection)
     played.flush()
     connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
     update_planes(connection)
@@ -266,9 +272,14 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
         "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
         "black_men_count, black_kings_count, fen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         positions)
-    game_positions.sort()  # in the table's order: SQLite walks its B-tree once
-    connection.executemany("INSERT OR IGNORE INTO game_positions VALUES (?, ?, ?)",
-                           game_positions)
+    connection.executemany(f"INSERT INTO {STAGED} VALUES (?, ?, ?)", game_positions)
+
+
+def _write_staged(connection: sqlite3.Connection) -> None:
+    """The file's game positions, staged as they came, written in the table's order."""
+    connection.execute(f"INSERT OR IGNORE INTO game_positions SELECT position_key, game_id, "
+                       f"ply FROM {STAGED} ORDER BY position_key, game_id, ply")
+    connection.execute(f"DELETE FROM {STAGED}")
 
 
 def _insert_game(connection: sqlite3.Connection, file_id: int, index: int, entry: GameEntry
