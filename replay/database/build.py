@@ -71,7 +71,8 @@ class GameEntry:
 
 
 _SEEN: dict[str, set[int]] = {}  # per run: the keys this process already described
-SEEN_LIMIT = 4_000_000  # then forgotten: a position described twice is merely written twice
+# then forgotten (about 60 MB): a position described twice is merely written twice
+SEEN_LIMIT = 1_000_000
 _DAYS: dict[str, tuple[int | None, int | None]] = {}  # Date tag -> day span, per process
 DAYS_LIMIT = 100_000
 
