@@ -247,8 +247,13 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
                   played: MovesPlayed | NativeMovesPlayed, summary: IndexSummary,
                   note: Note) -> None:
     """Write a batch of games (``run_task``'s items) in their order: their dates read in
-    one call, their positions and game positions in one statement each."""
+    one call, and one statement per table. Each game's id is the one SQLite would give it,
+    one past the largest (``INTEGER PRIMARY KEY``), given here so that its positions can
+    name it before it is written."""
     days = day_spans([item.result.tags.get("Date") or "" for item in items])
+    last = connection.execute("SELECT MAX(game_id) FROM games").fetchone()[0] or 0
+    games: list[tuple] = []
+    players: list[tuple[str]] = []
     positions: list[tuple] = []
     game_positions: list[tuple[int, int, int]] = []
     for item, day in zip(items, days, strict=True):
@@ -262,12 +267,21 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
                 continue
             note(f"{item.source}:{entry.line}: game {item.index}: unreadable, indexed without "
                  f"moves: {entry.error}")
-        game_id = _insert_game(connection, file_id, item.index, entry)
+        game_id = last + len(games) + 1
+        games.append(_game_row(game_id, file_id, item.index, entry))
+        players.extend((name,) for name in (entry.tags.get("White"), entry.tags.get("Black"))
+                       if name)
         positions.extend(entry.new_positions)
         game_positions.extend(zip(entry.keys, repeat(game_id), count()))
         played.add_text(facts_of(game_id, entry.outcome, entry.tags, day[1]), entry.keys,
                         entry.moves)
         summary.positions += len(entry.keys)
+    connection.executemany("INSERT OR IGNORE INTO players VALUES (?)", players)
+    connection.executemany(
+        "INSERT INTO games (game_id, file_id, game_index, line, variant, white, black, event, "
+        "date, date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
+        "white_kings, black_men, black_kings, tags, pdn) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
     connection.executemany(
         "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
         "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
@@ -283,21 +297,15 @@ def _write_staged(connection: sqlite3.Connection) -> None:
     connection.execute(f"DELETE FROM {STAGED}")
 
 
-def _insert_game(connection: sqlite3.Connection, file_id: int, index: int, entry: GameEntry
-                 ) -> int:
+def _game_row(game_id: int, file_id: int, index: int, entry: GameEntry) -> tuple:
+    """A game's ``games`` row."""
     tags = entry.tags
     material = entry.material or (None, None, None, None)
-    connection.executemany("INSERT OR IGNORE INTO players VALUES (?)",
-                           [(name,) for name in (tags.get("White"), tags.get("Black")) if name])
-    return connection.execute(
-        "INSERT INTO games (file_id, game_index, line, variant, white, black, event, date, "
-        "date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
-        "white_kings, black_men, black_kings, tags, pdn) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (file_id, index, entry.line, entry.variant, tags.get("White"), tags.get("Black"),
-         tags.get("Event"), tags.get("Date"), *entry.date, tags.get("Result"), entry.status,
-         max(len(entry.keys) - 1, 0), entry.moves, entry.opening, entry.ballot, *material,
-         json.dumps(tags, ensure_ascii=False), entry.pdn)).lastrowid
+    return (game_id, file_id, index, entry.line, entry.variant, tags.get("White"),
+            tags.get("Black"), tags.get("Event"), tags.get("Date"), *entry.date,
+            tags.get("Result"), entry.status, max(len(entry.keys) - 1, 0), entry.moves,
+            entry.opening, entry.ballot, *material, json.dumps(tags, ensure_ascii=False),
+            entry.pdn)
 
 
 __all__ = ["GameEntry", "IndexSummary", "IndexTask", "index_sources", "moves_text"]
