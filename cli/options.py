@@ -8,7 +8,7 @@
 | ``--ignore-gametype`` | use ``--variant`` even where a game's GameType tag says otherwise |
 | ``--rule/-r NAME=VALUE`` | a rule option set on top of every game's variant (repeatable) |
 | ``--no-forced-capture`` | the same as ``--rule forced-capture=no`` |
-| ``--jobs/-j`` | worker processes (0: all cores when the input is large) |
+| ``--jobs/-j`` | worker processes (0: one per usable core when the input is large) |
 | ``--runner`` | ``local`` (this machine's processes) or ``dask`` (a Dask cluster) |
 | ``--scheduler`` | with ``--runner dask``: a running cluster's scheduler (else a local cluster) |
 | ``--output/-o`` | where to write (atomically; ``-`` or nothing: stdout, where a stream fits) |
@@ -113,8 +113,10 @@ def capped_jobs(jobs: int) -> int:
 
 JobsOption = Annotated[int, typer.Option(
     "--jobs", "-j", min=0, metavar="N", callback=capped_jobs,
-    help=f"Worker processes (0: all cores when the input is large; at most {JOBS_PER_CORE} "
-    f"per core, {MAX_JOBS} here).")]
+    help="Worker processes, each reading its own byte ranges of the files. Default 0: one "
+    "per core this process may use, once more than 256 KB have been read (smaller input, or "
+    f"one core: this process alone); 1: this process alone. At most {JOBS_PER_CORE} per "
+    f"core, {MAX_JOBS} here.")]
 RunnerOption = Annotated[str, typer.Option(
     "--runner", metavar="RUNNER",
     help="local (this machine's processes) or dask (a Dask cluster; the dask extra).")]

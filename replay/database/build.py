@@ -40,9 +40,11 @@ from replay.run.partitions import shown_name
 
 Note = Callable[[str], None]
 UNREADABLE = "unreadable"
-# game_positions is ordered by position key, so each game's rows land all over its B-tree:
-# a large page cache keeps those pages in memory instead of rereading them.
-CACHE_KIB = 256 * 1024
+# game_positions is ordered by position key: a file's rows are appended to a temporary
+# table as they come, then written in key order when the file ends (one ordered walk of the
+# B-tree, SQLite's sorter spilling to disk past its cache), so a small page cache does.
+CACHE_KIB = 32 * 1024
+STAGED = "temp.staged_game_positions"
 BATCH_GAMES = 4096  # games written together: one date parse, one statement per table
 
 
@@ -69,7 +71,8 @@ class GameEntry:
 
 
 _SEEN: dict[str, set[int]] = {}  # per run: the keys this process already described
-SEEN_LIMIT = 4_000_000  # then forgotten: a position described twice is merely written twice
+# then forgotten (about 60 MB): a position described twice is merely written twice
+SEEN_LIMIT = 1_000_000
 _DAYS: dict[str, tuple[int | None, int | None]] = {}  # Date tag -> day span, per process
 DAYS_LIMIT = 100_000
 
@@ -146,6 +149,9 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
     with index_lock(database, note):  # one run at a time: made once, written by one
         connection = create_or_open(database)
         connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        connection.execute("PRAGMA temp_store = FILE")
+        connection.execute(f"CREATE TEMP TABLE IF NOT EXISTS {STAGED.split('.')[1]} "
+                           "(position_key INTEGER, game_id INTEGER, ply INTEGER)")
         try:
             for source in sources:
                 _index_file(connection, source, IndexTask(_portable(settings), run), summary,
@@ -230,6 +236,7 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
             _insert_games(connection, file_id, pending, played, summary, note)
             pending.clear()
     _insert_games(connection, file_id, pending, played, summary, note)
+    _write_staged(connection)
     played.flush()
     connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
     update_planes(connection)
@@ -240,8 +247,13 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
                   played: MovesPlayed | NativeMovesPlayed, summary: IndexSummary,
                   note: Note) -> None:
     """Write a batch of games (``run_task``'s items) in their order: their dates read in
-    one call, their positions and game positions in one statement each."""
+    one call, and one statement per table. Each game's id is the one SQLite would give it,
+    one past the largest (``INTEGER PRIMARY KEY``), given here so that its positions can
+    name it before it is written."""
     days = day_spans([item.result.tags.get("Date") or "" for item in items])
+    last = connection.execute("SELECT MAX(game_id) FROM games").fetchone()[0] or 0
+    games: list[tuple] = []
+    players: list[tuple[str]] = []
     positions: list[tuple] = []
     game_positions: list[tuple[int, int, int]] = []
     for item, day in zip(items, days, strict=True):
@@ -255,37 +267,45 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
                 continue
             note(f"{item.source}:{entry.line}: game {item.index}: unreadable, indexed without "
                  f"moves: {entry.error}")
-        game_id = _insert_game(connection, file_id, item.index, entry)
+        game_id = last + len(games) + 1
+        games.append(_game_row(game_id, file_id, item.index, entry))
+        players.extend((name,) for name in (entry.tags.get("White"), entry.tags.get("Black"))
+                       if name)
         positions.extend(entry.new_positions)
         game_positions.extend(zip(entry.keys, repeat(game_id), count()))
         played.add_text(facts_of(game_id, entry.outcome, entry.tags, day[1]), entry.keys,
                         entry.moves)
         summary.positions += len(entry.keys)
+    connection.executemany("INSERT OR IGNORE INTO players VALUES (?)", players)
+    connection.executemany(
+        "INSERT INTO games (game_id, file_id, game_index, line, variant, white, black, event, "
+        "date, date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
+        "white_kings, black_men, black_kings, tags, pdn) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
     connection.executemany(
         "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
         "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
         "black_men_count, black_kings_count, fen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         positions)
-    game_positions.sort()  # in the table's order: SQLite walks its B-tree once
-    connection.executemany("INSERT OR IGNORE INTO game_positions VALUES (?, ?, ?)",
-                           game_positions)
+    connection.executemany(f"INSERT INTO {STAGED} VALUES (?, ?, ?)", game_positions)
 
 
-def _insert_game(connection: sqlite3.Connection, file_id: int, index: int, entry: GameEntry
-                 ) -> int:
+def _write_staged(connection: sqlite3.Connection) -> None:
+    """The file's game positions, staged as they came, written in the table's order."""
+    connection.execute(f"INSERT OR IGNORE INTO game_positions SELECT position_key, game_id, "
+                       f"ply FROM {STAGED} ORDER BY position_key, game_id, ply")
+    connection.execute(f"DELETE FROM {STAGED}")
+
+
+def _game_row(game_id: int, file_id: int, index: int, entry: GameEntry) -> tuple:
+    """A game's ``games`` row."""
     tags = entry.tags
     material = entry.material or (None, None, None, None)
-    connection.executemany("INSERT OR IGNORE INTO players VALUES (?)",
-                           [(name,) for name in (tags.get("White"), tags.get("Black")) if name])
-    return connection.execute(
-        "INSERT INTO games (file_id, game_index, line, variant, white, black, event, date, "
-        "date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
-        "white_kings, black_men, black_kings, tags, pdn) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (file_id, index, entry.line, entry.variant, tags.get("White"), tags.get("Black"),
-         tags.get("Event"), tags.get("Date"), *entry.date, tags.get("Result"), entry.status,
-         max(len(entry.keys) - 1, 0), entry.moves, entry.opening, entry.ballot, *material,
-         json.dumps(tags, ensure_ascii=False), entry.pdn)).lastrowid
+    return (game_id, file_id, index, entry.line, entry.variant, tags.get("White"),
+            tags.get("Black"), tags.get("Event"), tags.get("Date"), *entry.date,
+            tags.get("Result"), entry.status, max(len(entry.keys) - 1, 0), entry.moves,
+            entry.opening, entry.ballot, *material, json.dumps(tags, ensure_ascii=False),
+            entry.pdn)
 
 
 __all__ = ["GameEntry", "IndexSummary", "IndexTask", "index_sources", "moves_text"]

@@ -19,6 +19,7 @@ from replay.replayer import BLACK_WINS, DRAW, WHITE_WINS
 
 FLUSH_ROWS = 200_000
 NATIVE_FLUSH_ROWS = 1_000_000  # the native tally's steps take about 100 bytes each
+SLICE_ROWS = 20_000  # rows made Python tuples at a time (400 bytes each) when written
 RATING = re.compile(r"^\s*(\d{1,5})")
 RATING_TAGS = {"white": ("WhiteRating", "WhiteElo"), "black": ("BlackRating", "BlackElo")}
 
@@ -130,7 +131,7 @@ class NativeMovesPlayed:
 
     def flush(self) -> None:
         """Write the rows held, sorted, a slice at a time, and forget them."""
-        while rows := self.tally.rows(FLUSH_ROWS):  # type: ignore[attr-defined]
+        while rows := self.tally.rows(SLICE_ROWS):  # type: ignore[attr-defined]
             self.connection.executemany(UPSERT, rows)
 
 

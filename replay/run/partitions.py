@@ -104,6 +104,84 @@ def client_partitions(source: str, encoding: str | None, size: int) -> Iterator[
             yield Partition(name, block.line, text=block.text)
 
 
+# ---- byte ranges of a local file, planned by this process --------------------------------
+
+
+def file_partitions(path: str, encoding: str | None, size: int) -> Iterator[Partition]:
+    """A local file cut into byte ranges of about ``size`` bytes of whole games, which the
+    workers read themselves: this process only looks for the cuts, reading the file once
+    with bytes searches (no decoding, no chunking) and holding at most
+    ``(1 + SEARCH_LIMIT) * size`` bytes. Each range ends at a sure game end after a
+    result, else at any sure game end within ``SEARCH_LIMIT`` sizes (as
+    ``pdn.chunks.split_blocks`` cuts); where the file has none that far, or in a wide
+    encoding (UTF-16, UTF-32), its rest is read and cut as text by this process
+    (``client_partitions``). Raises ``OSError`` when it cannot be read."""
+    url = os.path.abspath(path)
+    facts = file_facts(url, encoding)
+    name = source_name(path)
+    if facts.encoding in WIDE_ENCODINGS:
+        yield from client_partitions(path, encoding, size)
+        return
+    window = (1 + SEARCH_LIMIT) * size
+    with open(url, "rb") as handle:
+        data, base, start, line = bytearray(), 0, 0, 1  # data[base] is byte ``start``
+        while start < facts.size:
+            if base >= window:  # drop what is behind: a bounded buffer, moved rarely
+                del data[:base]
+                base = 0
+            data += handle.read(max(0, base + window - len(data)))
+            rest = len(data) - base
+            cut = rest if rest <= size else _sure_cut(data, base, size, facts.encoding)
+            if cut is None:
+                if start + rest < facts.size:
+                    yield from _text_rest(name, url, start, line, facts, size)
+                    return
+                cut = rest  # no sure end in the file's last stretch: one piece
+            yield Partition(name, line, url=url, start=start, end=start + cut,
+                            encoding=facts.encoding, guessed=facts.guessed)
+            line += _line_ends(data, base, base + cut)
+            base, start = base + cut, start + cut
+
+
+def _line_ends(data: bytearray, start: int, end: int) -> int:
+    """The line ends of ``data[start:end]`` as ``count_lines`` counts them, without a copy
+    (a range starts after a ``\\n``: no ``\\r\\n`` is cut in two)."""
+    return (data.count(b"\n", start, end) + data.count(b"\r", start, end)
+            - data.count(b"\r\n", start, end))
+
+
+def _sure_cut(data: bytearray, base: int, size: int, encoding: str) -> int | None:
+    """The offset from ``base`` (a game boundary in ``data``, a piece of a file) of the
+    first tag line ``size`` or more bytes on that follows a sure game end, preferring one
+    after a result."""
+    for after_result in (True, False):
+        position = base + size - 1
+        while (newline := data.find(b"\n[", position)) >= 0:
+            if _is_sure_end(data, newline, encoding, after_result):
+                return newline + 1 - base
+            position = newline + 1
+    return None
+
+
+def _text_rest(name: str, url: str, start: int, line: int, facts: FileFacts, size: int
+               ) -> Iterator[Partition]:
+    """The file from byte ``start`` (a game boundary, on line ``line``) read as text and cut
+    into blocks of whole games by this process (``pdn.chunks.split_blocks``)."""
+    from pdn.chunks import split_blocks
+
+    with open(url, "rb") as binary:
+        binary.seek(start)
+        stream = io.TextIOWrapper(binary, encoding=facts.encoding, newline=None,
+                                  errors="pdn-latin-1" if facts.guessed else "strict")
+        try:
+            for block in split_blocks(stream, size):
+                yield Partition(name, line + block.line - 1, text=block.text)
+        except UnicodeError as error:
+            reason = getattr(error, "reason", None) or str(error)
+            raise OSError(errno.EILSEQ, f"not {facts.encoding} text ({reason}): give "
+                          "the right --encoding", name) from error
+
+
 # ---- byte ranges, planned by the workers ----------------------------------------------------
 
 
@@ -211,7 +289,7 @@ def _first_sure_end(url: str, start: int, length: int, facts: FileFacts, *,
     return None
 
 
-def _is_sure_end(data: bytes, newline: int, encoding: str, after_result: bool) -> bool:
+def _is_sure_end(data: bytes | bytearray, newline: int, encoding: str, after_result: bool) -> bool:
     """Whether the tag line after ``data[newline]`` follows a sure game end, as
     ``pdn.chunks.split_blocks`` decides it on the decoded text."""
     tag_end = data.find(b"\n", newline + 1)

@@ -4,11 +4,13 @@ Every command that reads many games (the reader, validate, stats, convert and th
 tools) gives a runner a function of one ``Partition`` and gets the results back in file
 order. Two engines stand behind one interface:
 
-- ``local``: this process cuts each source into blocks of whole games and, once more than
-  ``PARALLEL_MIN_BYTES`` have been read (at once when ``jobs`` > 1 was asked for), hands them
-  to ``jobs`` worker processes (0: all cores); below that it works alone, since starting
-  workers would cost more than they save. Standard input follows the same rule, as its
-  bytes arrive.
+- ``local``: this process cuts each file into byte ranges of whole games
+  (``partitions.file_partitions``: bytes searches, no decoding) and, once more than
+  ``PARALLEL_MIN_BYTES`` have been planned (at once when ``jobs`` > 1 was asked for), hands
+  the ranges to ``jobs`` worker processes that read them themselves (0: one per core this
+  process may run on, ``usable_cores``; with one core, this process alone); below that it
+  works alone, since starting workers would cost more than they save. Standard input and
+  URLs are read by this process and travel as text, by the same rule.
 - ``dask``: a ``distributed`` cluster, at ``scheduler`` (or ``DASK_SCHEDULER_ADDRESS``), else
   a ``LocalCluster`` of ``jobs`` worker processes. The workers find the partitions of each
   file and read them themselves (``replay.run.partitions``); only standard input goes through the
@@ -34,6 +36,7 @@ from replay.run.partitions import (
     Partition,
     client_partitions,
     file_facts,
+    file_partitions,
     file_url,
     plan_ranges,
     scan_range,
@@ -72,6 +75,16 @@ def watch_clusters(watch: ClusterWatch) -> Iterator[None]:
         _watchers.remove(watch)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (``taskset``, a container's CPU set), which the
+    default ``--jobs`` fills: on one core, worker processes would only add the cost of
+    sending them work and results."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no CPU affinity on this system (macOS, Windows)
+        return os.cpu_count() or 1
+
+
 class EngineUnavailableError(ImportError):
     """The engine asked for is not installed (``pip install 'pdn-toolkit[dask]'``)."""
 
@@ -107,14 +120,16 @@ class LocalRunner(Runner):
     """This process reads; worker processes work once the input is large enough."""
 
     def __init__(self, jobs: int = 0, threshold: int = PARALLEL_MIN_BYTES) -> None:
-        self.workers = jobs or (os.cpu_count() or 1)
+        self.workers = jobs or usable_cores()
         self.threshold = 0 if jobs > 1 else threshold
         self.seen = 0
         self.pool: ProcessPoolExecutor | None = None
 
     def partitions(self, source: str, encoding: str | None = None,
                    size: int | None = None) -> Iterator[Partition]:
-        return client_partitions(source, encoding, size or PARTITION_CHARS)
+        if source == STDIN or "://" in source or not os.path.isfile(source):
+            return client_partitions(source, encoding, size or PARTITION_CHARS)
+        return file_partitions(source, encoding, size or PARTITION_CHARS)
 
     def map(self, function: Callable[..., R], partitions: Iterable[Partition], *args: Any
             ) -> Iterator[R]:
@@ -160,7 +175,7 @@ class DaskRunner(Runner):
             self.client, self.owned = current, False
         else:
             self.cluster = distributed.LocalCluster(
-                n_workers=jobs or (os.cpu_count() or 1), threads_per_worker=1,
+                n_workers=jobs or usable_cores(), threads_per_worker=1,
                 processes=True, dashboard_address=":0", silence_logs=40)
             self.client = distributed.Client(self.cluster, set_as_default=False)
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))

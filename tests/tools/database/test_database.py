@@ -181,6 +181,26 @@ def test_a_file_indexed_twice_is_not_doubled_and_a_changed_file_is_replaced(data
     assert found(db, "--pattern", "b4=wm turn=black") == [(4, 1)]
 
 
+def test_a_file_that_fails_midway_leaves_none_of_its_game_positions(tmp_path):
+    """Game positions wait in a temporary table until their file ends: a file whose read
+    fails midway (bytes not in the encoding given) is rolled back with them, and the next
+    file's are written whole, in the table's key order."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    broken = GAMES * 2000 + "\u00e9"  # far enough in that earlier partitions were written
+    (folder / "a_broken.pdn").write_bytes(broken.encode("latin-1"))
+    (folder / "b_good.pdn").write_text(GAMES, encoding="utf-8")
+    db = tmp_path / "games.db"
+    output = run("index", str(folder), "-o", str(db), "--variant", "russian",
+                 "--encoding", "utf-8", code=2)
+    assert "a_broken.pdn: cannot read" in output
+    connection = open_readonly(db)
+    assert connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
+    stored = connection.execute("SELECT game_id, ply FROM game_positions").fetchall()
+    plies = connection.execute("SELECT game_id, plies FROM games").fetchall()
+    assert sorted(stored) == [(game, ply) for game, last in plies for ply in range(last + 1)]
+
+
 def test_unreadable_sources_and_games_are_reported_by_name(tmp_path):
     folder = tmp_path / "in"
     folder.mkdir()

@@ -15,6 +15,7 @@ from replay.run.partitions import (
     Partition,
     count_lines,
     file_facts,
+    file_partitions,
     file_url,
     plan_ranges,
     scan_range,
@@ -69,6 +70,43 @@ def test_byte_ranges_read_as_the_whole_file(shared_data, name):
     expected = list(parse_chunks(block_chunks(next(iter(byte_ranges(path, 1 << 30))).chunk())))
     assert game_facts(games) == game_facts(expected)
     assert len(games) == len(list(read_games(path)))
+
+
+@pytest.mark.parametrize("name", ARCHIVES)
+def test_a_local_file_is_cut_in_byte_ranges_read_as_the_whole_file(shared_data, name):
+    """The local runner's ranges (planned by this process in one read, read by the
+    workers): the whole text in order, each on its line in the file, and the file's games
+    with the same lines, tags and diagnostics as when it is read whole."""
+    path = shared_data / name
+    partitions = list(file_partitions(str(path), None, 1 << 13))
+    with open_text(path) as (stream, _):
+        whole = stream.read()
+    assert "".join(p.chunk().text for p in partitions) == whole
+    offset = 0
+    for partition in partitions:
+        assert partition.line == whole[:offset].count("\n") + 1
+        offset += len(partition.chunk().text)
+    games = [game for p in partitions for game in parse_chunks(block_chunks(p.chunk()), p.source)]
+    assert game_facts(games) == game_facts(read_games(path))
+    if not any(n in name for n in ONE_PARTITION):
+        assert len(partitions) > 1 and all(p.text is None for p in partitions)
+
+
+def test_a_local_file_without_game_ends_is_left_to_split_blocks_past_the_search(tmp_path):
+    """A file with no sure game end within the search is cut as text by split_blocks, whose
+    bound (block_limit) holds the pieces, from the last game end found on."""
+    path = tmp_path / "line.pdn"
+    head = '[Event "a"]\n1. 32-28 *\n\n' * 400
+    path.write_text(head + "1. 32-28 19-23 2. 37-32 14-19 *\n" * 20000)
+    partitions = list(file_partitions(str(path), None, 1 << 12))
+    ranges = [p for p in partitions if p.text is None]
+    assert ranges and partitions[len(ranges)].text is not None
+    assert all(p.text is not None for p in partitions[len(ranges):])
+    assert "".join(p.chunk().text for p in partitions) == path.read_text()
+    offset, whole = 0, path.read_text()
+    for partition in partitions:
+        assert partition.line == whole[:offset].count("\n") + 1
+        offset += len(partition.chunk().text)
 
 
 def test_a_crlf_pair_cut_by_a_range_counts_one_line():
