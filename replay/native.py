@@ -206,6 +206,28 @@ class NativeRules:
         return LineCheck(plies, Position(white, black, kings, turn), STOPS[stop], claims, left)
 
 
+    def write_line(self, position: Position, run: str, names: tuple[str | None, ...],
+                   separator: str, paths: int, number: int, second: bool, result: str
+                   ) -> str | None:
+        """A run of moves (``Line.move_run``) replayed as ``replay_line`` does and written as
+        ``pdn.writer`` writes a main line of records in another notation, in lines of at most
+        80 characters: each move's squares in path style ``paths`` (the index of its name in
+        ``replay.notation.PATH_STYLES``) named by ``names`` (one ASCII name per internal
+        square, None where none) and joined by ``separator`` (``-`` for a quiet move), a
+        move number before each first-player move and before a first ply of the second
+        player (counted from ``number`` and ``second``, or as a record was numbered), then
+        ``result``. None where a record does not replay exactly (the Python core's), has a
+        mark after its move, or its squares have no name here."""
+        if not self.replays or type(position) is not Position:
+            return None
+        try:
+            return self._core.write(  # type: ignore[attr-defined]
+                position.white, position.black, position.kings, position.turn, run, names,
+                separator, paths, number, int(second), result)
+        except ValueError:  # a set-up that is no position of this board
+            return None
+
+
 class LineCheck(NamedTuple):
     """What ``NativeRules.check_line`` found, nothing made per ply: how many plies replayed,
     the position after them, why it stopped (``STOPS``; ``number``: a move number the
