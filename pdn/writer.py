@@ -44,7 +44,9 @@ def format_move(record: MoveRecord) -> str:
 
 
 def _tag(name: str, value: str) -> str:
-    return f'[{name} "{_ESCAPE.sub(lambda m: chr(92) + m.group(), value)}"]'
+    if '"' in value or "\\" in value:
+        value = _ESCAPE.sub(lambda m: chr(92) + m.group(), value)
+    return f'[{name} "{value}"]'
 
 
 def _comment(text: str) -> list[str]:

@@ -28,7 +28,7 @@ from functools import cache
 from pdn.fen import FenError, format_fen, parse_fen, second_player_starts
 from pdn.gametype import GameType, GameTypeError, SquareNotation, parse_gametype
 from pdn.model import Game, Line, MoveRecord, Ply
-from pdn.writer import format_move, movetext_result, second_player_first, write_game, write_heading
+from pdn.writer import format_move, movetext_result, write_game, write_heading
 from replay import native
 from replay.board import Board, Position, for_variant, position_fen
 from replay.identity import ByIdentity
@@ -323,12 +323,12 @@ def _fen_rewriter(source: SquareNotation, target: SquareNotation
     return rewrite
 
 
-def _converted_tags(game: Game, writer: _Writer, variant: Variant,
+def _converted_tags(game: Game, gametype: str, variant: Variant,
                     fen: Callable[[str | None], str | None]) -> dict[str, str]:
-    """The converted game's tags: in the variant's standard form, the GameType stating the
-    new notation, the FEN written in it."""
+    """The converted game's tags: in the variant's standard form, the GameType tag
+    ``gametype`` stating the new notation, the FEN written in it."""
     tags = standard_tags(game.tags, variant)
-    tags["GameType"] = writer.gametype.tag()
+    tags["GameType"] = gametype
     if tags.get("FEN"):
         tags["FEN"] = fen(tags["FEN"]) or ""
     return tags
@@ -336,7 +336,7 @@ def _converted_tags(game: Game, writer: _Writer, variant: Variant,
 
 def _converted_game(game: Game, tree: ConvertedLine, writer: _Writer, variant: Variant) -> Game:
     fen = _fen_rewriter(variant.gametype.notation, writer.notation)
-    tags = _converted_tags(game, writer, variant, fen)
+    tags = _converted_tags(game, writer.gametype.tag(), variant, fen)
     moves = _converted_line(tree, fen)
     # PDN 3.0's writing form has no place for a file's opening comment before the tags (and
     # readers such as pydraughts stop there): it opens game 1's moves, as the text before them
@@ -412,13 +412,17 @@ def _corrections(replayed: ReplayedGame) -> list[dict]:
 @dataclass(frozen=True)
 class _PlainWriting:
     """What the native core needs to write one variant's moves in a target: the writer, each
-    internal square's name (None: none, or not ASCII), the capture mark and the path style."""
+    internal square's name (None: none, or not ASCII), the capture mark and the path style;
+    and the GameType tag written, with whether White starts by it (as the writer reads it
+    back, ``Game.gametype``)."""
 
     writer: _Writer
     names: tuple[str | None, ...]
     separator: str
     paths: int
     fen: Callable[[str | None], str | None]
+    gametype: str
+    white_starts: bool
 
 
 def _plain_writing(variant: Variant, target: Target) -> _PlainWriting | None:
@@ -430,10 +434,13 @@ def _plain_writing(variant: Variant, target: Target) -> _PlainWriting | None:
     names = tuple(every.get(square) if isinstance(every, dict)
                   else every[square] if square < len(every) else None
                   for square in range(rules.generator.size))
+    tag = writer.gametype.tag()
+    read = Game(tags={"GameType": tag}).gametype
     return _PlainWriting(writer, tuple(name if name and name.isascii() else None
                                        for name in names),
                          writer.separator, PATH_STYLES.index(target.paths),
-                         _fen_rewriter(variant.gametype.notation, writer.notation))
+                         _fen_rewriter(variant.gametype.notation, writer.notation), tag,
+                         read.white_starts if read is not None else True)
 
 
 @cache
@@ -455,13 +462,14 @@ def convert_plainly(game: Game, variant: Variant, replayed: ReplayedGame, target
     rules = native.rules_for(variant)
     if plain is None or rules is None:
         return None
-    heading = Game(tags=_converted_tags(game, plain.writer, variant, plain.fen),
+    heading = Game(tags=_converted_tags(game, plain.gametype, variant, plain.fen),
                    result=game.result)
     result = movetext_result(heading)
     if not result.isascii():
         return None
+    second = second_player_starts(heading.start_fen, plain.white_starts)
     movetext = rules.write_line(replayed.start, run, plain.names, plain.separator, plain.paths,
-                                1, second_player_first(heading), result)
+                                1, second, result)
     if movetext is None:
         return None
     report = _report(game, variant, replayed)
@@ -476,7 +484,7 @@ def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
                if d.code != "lost-move"]
     unreadable = replayed.status == "unreadable"  # its reading errors are errors, once
     return GameReport(game.source, game.index, game.line, game.tags.get("White"),
-                      game.tags.get("Black"), variant.name, len(replayed.moves),
+                      game.tags.get("Black"), variant.name, replayed.plies,
                       replayed.status, errors=reading if unreadable else [],
                       warnings=[] if unreadable else reading,
                       notes=[note.as_dict() for note in replayed.notes],
