@@ -1490,6 +1490,111 @@ static PyObject *Rules_write(RulesObject *self, PyObject *args) {
     return text;
 }
 
+/* count(white, black, kings, turn, tokens, kept, names, separator, floor)
+ *   -> (plies, captures, pieces captured, promotions, first kings, texts, positions) or None
+ * What replay.stats counts along a main line (rows._Walk), its move tokens (Tokens) replayed
+ * as ``replay`` does: the moves that capture, the pieces they take, the promotions, the ply
+ * (1-based) of the first promotion of the side that moves first and of the other (0: none);
+ * the first ``kept`` moves as notation.full_text writes them (the minimal path, squares named
+ * by ``names``, one ASCII str per internal square or None, joined by ``separator`` for a
+ * capture, '-' for a quiet move); and the positions (white, black, kings, turn) after each
+ * move while the board keeps at least ``floor`` pieces (none where ``floor`` is negative).
+ * None where a token does not replay exactly or a name is missing (Python's then). */
+static PyObject *Rules_count(RulesObject *self, PyObject *args) {
+    Pos p;
+    const Rules *r = &self->r;
+    long kept, floor_;
+    if (PyTuple_GET_SIZE(args) != 9) {
+        PyErr_SetString(PyExc_TypeError, "count(white, black, kings, turn, tokens, kept, names, "
+                        "separator, floor)");
+        return NULL;
+    }
+    if (read_pos(r, args, 0, &p) < 0) return NULL;
+    PyObject *names = PyTuple_GET_ITEM(args, 6);
+    Py_ssize_t sep_len = 0;
+    const char *sep = ascii(PyTuple_GET_ITEM(args, 7), &sep_len);
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != r->size || !sep || sep_len > 8) {
+        PyErr_SetString(PyExc_ValueError, "count: names is a tuple of one name per square, "
+                        "the separator an ASCII str");
+        return NULL;
+    }
+    if (read_int(PyTuple_GET_ITEM(args, 5), 0, 1000, &kept) < 0
+        || read_int(PyTuple_GET_ITEM(args, 8), -1, MAXSQ, &floor_) < 0) return NULL;
+    if (r->max_king_moves || !r->forced) {
+        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
+        return NULL;
+    }
+    Tokens texts;
+    if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
+    Mv *buf = new_buffer(PLYMOVES);
+    PyObject *words = PyList_New(0), *after = PyList_New(0);
+    if (!buf || !words || !after) {
+        tokens_close(&texts); PyMem_Free(buf); Py_XDECREF(words); Py_XDECREF(after);
+        return NULL;
+    }
+    int declined = 0, failed = 0;
+    int searching = floor_ >= 0 && popcount(p.white | p.black) >= floor_;
+    long captures_ = 0, pieces = 0, promotions = 0, first_king[2] = {0, 0};
+    Py_ssize_t i;
+    char word[WORD_MAX];
+    for (i = 0;; i++) {
+        Py_ssize_t len, start, end; long long number; int black;
+        const char *t;
+        int got = tokens_next(&texts, &t, &len);
+        if (got == 0) break;
+        if (got < 0) { declined = 1; break; }
+        token_move(t, len, &start, &end, &number, &black);
+        Mv m;
+        if (resolve_text(r, &p, t + start, end - start, buf, &m) != STOP_END) {
+            declined = 1; break;
+        }
+        if (m.ncap) { captures_++; pieces += m.ncap; }
+        if (m.promotes) {
+            promotions++;
+            if (!first_king[i % 2]) first_king[i % 2] = (long)i + 1;
+        }
+        if (i < kept) {
+            int squares[MAXCAP + 2];
+            int n = route_written(r, &p, &m, PATHS_MINIMAL, buf, squares);
+            const char *mark = m.ncap ? sep : "-";
+            Py_ssize_t mark_len = m.ncap ? sep_len : 1, at = 0;
+            if (n < 0) declined = 1;
+            for (int k = 0; k < n && !declined; k++) {
+                Py_ssize_t name_len;
+                const char *name = squares[k] >= 0 && squares[k] < r->size
+                    ? ascii(PyTuple_GET_ITEM(names, squares[k]), &name_len) : NULL;
+                if (!name || at + mark_len + name_len > WORD_MAX) { declined = 1; break; }
+                if (k) { memcpy(word + at, mark, (size_t)mark_len); at += mark_len; }
+                memcpy(word + at, name, (size_t)name_len); at += name_len;
+            }
+            if (declined) break;
+            PyObject *text = PyUnicode_DecodeASCII(word, at, "strict");
+            if (!text || PyList_Append(words, text) < 0) { Py_XDECREF(text); failed = 1; break; }
+            Py_DECREF(text);
+        }
+        Pos q; play(r, &p, &m, &q); p = q;
+        if (searching) {
+            searching = popcount(p.white | p.black) >= floor_;
+            if (searching) {
+                PyObject *key = Py_BuildValue("(KKKi)", (unsigned long long)p.white,
+                                              (unsigned long long)p.black,
+                                              (unsigned long long)p.kings, p.turn);
+                if (!key || PyList_Append(after, key) < 0) { Py_XDECREF(key); failed = 1; break; }
+                Py_DECREF(key);
+            }
+        }
+    }
+    PyMem_Free(buf);
+    tokens_close(&texts);
+    if (failed || declined) {
+        Py_DECREF(words); Py_DECREF(after);
+        if (failed) return NULL;
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("nlll(ll)NN", i, captures_, pieces, promotions, first_king[0],
+                         first_king[1], words, after);
+}
+
 /* ---- what a plain run's first moves say of the board (replay.inference) ---- */
 
 /* One record of the reader's plain shape (pdn.plain's _RECORD): a move number
@@ -1646,6 +1751,9 @@ static PyMethodDef Rules_methods[] = {
     {"write", (PyCFunction)Rules_write, METH_VARARGS,
      "write(white, black, kings, turn, tokens, names, separator, paths, number, second, "
      "result): the line written in another notation, or None"},
+    {"count", (PyCFunction)Rules_count, METH_VARARGS,
+     "count(white, black, kings, turn, tokens, kept, names, separator, floor): what the "
+     "statistics count along a line, or None"},
     {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
     {"index", (PyCFunction)Rules_index, METH_VARARGS, "a line's database rows (replay/_positions.c)"},
     {"tally", (PyCFunction)Rules_tally, METH_NOARGS | METH_STATIC, "a new Tally (replay/_positions.c)"},

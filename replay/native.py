@@ -228,6 +228,45 @@ class NativeRules:
             return None
 
 
+    def count_line(self, position: Position, tokens: Sequence[str] | str, kept: int,
+                   names: tuple[str | None, ...], separator: str, floor: int | None
+                   ) -> LineCount | None:
+        """What the statistics count along a main line (its move tokens or run, replayed as
+        ``replay_line`` does), nothing made per ply but the first ``kept`` moves' texts (the
+        minimal path, squares named by ``names``, one ASCII name per internal square, joined
+        by ``separator`` for a capture) and the positions after each move while at least
+        ``floor`` pieces stand (none for None). None where a record does not replay
+        exactly: the Python core's."""
+        if not self.replays or type(position) is not Position:
+            return None
+        try:
+            counted = self._core.count(  # type: ignore[attr-defined]
+                position.white, position.black, position.kings, position.turn, tokens, kept,
+                names, separator, -1 if floor is None else floor)
+        except ValueError:  # a set-up that is no position of this board
+            return None
+        if counted is None:
+            return None
+        plies, captures, pieces, promotions, first_kings, texts, after = counted
+        return LineCount(plies, captures, pieces, promotions, first_kings, texts,
+                         [Position(*key) for key in after])
+
+
+class LineCount(NamedTuple):
+    """What ``NativeRules.count_line`` found: the plies replayed, the moves that capture, the
+    pieces taken, the promotions, the ply (1-based; 0: none) of the first promotion of the
+    side that moves first and of the other, the first moves' texts, and the positions after
+    the first moves while the board keeps enough pieces."""
+
+    plies: int
+    captures: int
+    pieces_captured: int
+    promotions: int
+    first_kings: tuple[int, int]
+    texts: list[str]
+    positions: list[Position]
+
+
 class LineCheck(NamedTuple):
     """What ``NativeRules.check_line`` found, nothing made per ply: how many plies replayed,
     the position after them, why it stopped (``STOPS``; ``number``: a move number the
@@ -374,6 +413,6 @@ def tally() -> object | None:
     return module.Rules.tally() if module is not None else None
 
 
-__all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineReplay", "NativeRules", "available",
-           "fast_position_fen", "index_line", "main_line_tokens", "rules_for", "tally",
+__all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineCount", "LineReplay", "NativeRules",
+           "available", "fast_position_fen", "index_line", "main_line_tokens", "rules_for", "tally",
            "written_squares"]

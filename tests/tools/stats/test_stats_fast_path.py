@@ -1,8 +1,8 @@
 """The games table's fast path against its reference, on every game of real archives.
 
-Without the moves table a main line the native core replays whole is counted from its moves
-alone (``replay.stats.rows._counted``); with it, the line is walked with the replay's
-positions. The two rows of every game must be the same.
+Without the moves table a main line the native core replays whole is counted by the native
+core in one call (``replay.stats.rows._counted``); with it, the line is walked with the
+replay's positions. The two rows of every game must be the same.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from pdn.reader import read_games
 from replay import native
 from replay.replayer import replay_game
-from replay.stats.rows import MoveColumns, _plain_moves, game_row
+from replay.stats.rows import MoveColumns, _counted, game_row
 
 FILES = ("english/tinsley.pdn", "games-checkers/russian/World_Championship_1998.pdn",
          "games-checkers/russian/abatsiev.pdn", "international/fmjd_wk2007_all_games.pdn",
@@ -39,5 +39,5 @@ def test_the_fast_path_is_taken_with_the_native_core(shared_data: Path) -> None:
     if not native.available():
         pytest.skip("the native core is not built here")
     game = next(iter(read_games(shared_data / "english" / "OCA_2.0.pdn")))
-    moves = _plain_moves(replay_game(game))
-    assert moves is not None and len(moves) == game.moves.ply_count()
+    counted = _counted(replay_game(game), 6)
+    assert counted is not None and counted[0].opening(6) is not None
