@@ -1595,6 +1595,158 @@ static PyObject *Rules_count(RulesObject *self, PyObject *args) {
                          first_king[1], words, after);
 }
 
+/* notation.short_is_ambiguous (its own shortcut included): whether another legal move of a
+ * piece in the moving piece's file (``column``, generator.column_masks) lands where ``m``
+ * does, capturing as it does; ``letter`` gives each square's file letter. -1: overflow. */
+static int short_ambiguous(const Rules *r, const Pos *p, const Mv *m, bb column,
+                           int men_share_files, const char *letter, Mv *buf) {
+    bb own = p->turn == 0 ? p->white : p->black, opp = p->turn == 0 ? p->black : p->white;
+    bb others = own & column & ~((bb)1 << m->from);
+    if (others && m->ncap)
+        others &= capturing_men(r, own, opp, p->kings, p->turn) | (own & p->kings);
+    else if (!men_share_files && !((p->kings >> m->from) & 1))
+        others &= p->kings;
+    if (!others) return 0;
+    int overflow = 0, n;
+    if (m->ncap) n = captures(r, own, opp, p->kings, p->turn, column, buf, PLYMOVES, &overflow);
+    else n = quiet_moves(r, own, opp, p->kings, p->turn, 0, buf, 0, PLYMOVES, &overflow);
+    if (overflow) return -1;
+    for (int i = 0; i < n; i++) {
+        const Mv *o = &buf[i];
+        if (!m->ncap && !((column >> o->from) & 1)) continue;   /* quiet_moves_to(column) */
+        if (o->to != m->to || letter[o->from] != letter[m->from] || !o->ncap != !m->ncap)
+            continue;
+        if (o->from != m->from || o->mask != m->mask) return 1;
+    }
+    return 0;
+}
+
+/* The squares of a route named and joined into ``word`` (WORD_MAX); its length, -1 where a
+ * name is missing. */
+static Py_ssize_t route_word(const Rules *r, const int *squares, int n, PyObject *names,
+                             const char *mark, Py_ssize_t mark_len, char *word) {
+    Py_ssize_t at = 0;
+    for (int k = 0; k < n; k++) {
+        Py_ssize_t name_len;
+        const char *name = squares[k] >= 0 && squares[k] < r->size
+            ? ascii(PyTuple_GET_ITEM(names, squares[k]), &name_len) : NULL;
+        if (!name || at + mark_len + name_len > WORD_MAX) return -1;
+        if (k) { memcpy(word + at, mark, (size_t)mark_len); at += mark_len; }
+        memcpy(word + at, name, (size_t)name_len); at += name_len;
+    }
+    return at;
+}
+
+/* rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns,
+ *      men_share_files, separator) -> [row, ...] or None
+ * replay.stats.rows._move_row of every move of a main line (Tokens, replayed as ``replay``
+ * does): (full text, short text, numeric text, piece (1 king), pieces captured, promotes,
+ * origin's name, destination's name, white men, white kings, black men, black kings after
+ * it). ``names``: the names the full text writes, ``numbers`` the squares' numbers,
+ * ``letters`` their alphanumeric names, ``squares`` the names of the origin and destination
+ * columns (one ASCII str per internal square each, None where none); ``columns``
+ * each square's file mask (generator.column_masks); ``separator`` the capture mark. None
+ * where a token does not replay exactly or a name is missing (Python's then). */
+static PyObject *Rules_rows(RulesObject *self, PyObject *args) {
+    Pos p;
+    const Rules *r = &self->r;
+    long share;
+    if (PyTuple_GET_SIZE(args) != 12) {
+        PyErr_SetString(PyExc_TypeError, "rows(white, black, kings, turn, tokens, names, "
+                        "numbers, letters, squares, columns, men_share_files, separator)");
+        return NULL;
+    }
+    if (read_pos(r, args, 0, &p) < 0) return NULL;
+    PyObject *names = PyTuple_GET_ITEM(args, 5), *numbers = PyTuple_GET_ITEM(args, 6),
+             *letters = PyTuple_GET_ITEM(args, 7), *named = PyTuple_GET_ITEM(args, 8),
+             *columns = PyTuple_GET_ITEM(args, 9);
+    Py_ssize_t sep_len = 0;
+    const char *sep = ascii(PyTuple_GET_ITEM(args, 11), &sep_len);
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != r->size || !PyTuple_Check(numbers)
+        || PyTuple_GET_SIZE(numbers) != r->size || !PyTuple_Check(letters)
+        || PyTuple_GET_SIZE(letters) != r->size || !PyTuple_Check(named)
+        || PyTuple_GET_SIZE(named) != r->size || !PyTuple_Check(columns)
+        || PyTuple_GET_SIZE(columns) != r->size || !sep || sep_len > 8) {
+        PyErr_SetString(PyExc_ValueError, "rows: names, numbers, letters, squares, columns are "
+                        "tuples of one value per square, the separator an ASCII str");
+        return NULL;
+    }
+    if (read_int(PyTuple_GET_ITEM(args, 10), 0, 1, &share) < 0) return NULL;
+    bb column[MAXSQ];
+    char letter[MAXSQ];
+    for (int s = 0; s < r->size; s++) {
+        if (read_u64(PyTuple_GET_ITEM(columns, s), &column[s]) < 0) return NULL;
+        Py_ssize_t n;
+        const char *name = ascii(PyTuple_GET_ITEM(letters, s), &n);
+        letter[s] = name && n > 0 ? name[0] : 0;
+    }
+    if (r->max_king_moves || !r->forced) {
+        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
+        return NULL;
+    }
+    Tokens texts;
+    if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
+    Mv *buf = new_buffer(PLYMOVES);
+    PyObject *rows = PyList_New(0);
+    if (!buf || !rows) { tokens_close(&texts); PyMem_Free(buf); Py_XDECREF(rows); return NULL; }
+    int declined = 0, failed = 0;
+    char full[WORD_MAX], numeric[WORD_MAX], short_[WORD_MAX];
+    for (;;) {
+        Py_ssize_t len, start, end; long long number; int black;
+        const char *t;
+        int got = tokens_next(&texts, &t, &len);
+        if (got == 0) break;
+        if (got < 0) { declined = 1; break; }
+        token_move(t, len, &start, &end, &number, &black);
+        Mv m;
+        if (resolve_text(r, &p, t + start, end - start, buf, &m) != STOP_END) {
+            declined = 1; break;
+        }
+        int squares[MAXCAP + 2];
+        int n = route_written(r, &p, &m, PATHS_MINIMAL, buf, squares);
+        const char *mark = m.ncap ? sep : "-";
+        Py_ssize_t mark_len = m.ncap ? sep_len : 1;
+        Py_ssize_t full_len = n < 0 ? -1 : route_word(r, squares, n, names, mark, mark_len, full);
+        Py_ssize_t number_len = n < 0 ? -1
+            : route_word(r, squares, n, numbers, mark, mark_len, numeric);
+        int ambiguous = short_ambiguous(r, &p, &m, column[m.from], (int)share, letter, buf);
+        Py_ssize_t short_len = -1;
+        if (ambiguous > 0 && n >= 0)
+            short_len = route_word(r, squares, n, letters, mark, mark_len, short_);
+        else if (ambiguous == 0) {
+            Py_ssize_t dest_len;
+            const char *dest = ascii(PyTuple_GET_ITEM(letters, m.to), &dest_len);
+            if (dest && letter[m.from] && dest_len + 2 <= WORD_MAX) {
+                short_len = 0;
+                short_[short_len++] = letter[m.from];
+                if (m.ncap) short_[short_len++] = ':';
+                memcpy(short_ + short_len, dest, (size_t)dest_len); short_len += dest_len;
+            }
+        }
+        Py_ssize_t from_len = 0, to_len = 0;
+        const char *from = ascii(PyTuple_GET_ITEM(named, m.from), &from_len);
+        const char *to = ascii(PyTuple_GET_ITEM(named, m.to), &to_len);
+        if (full_len < 0 || number_len < 0 || short_len < 0 || !from || !to) {
+            declined = 1; break;
+        }
+        int king = (int)((p.kings >> m.from) & 1);
+        Pos q; play(r, &p, &m, &q); p = q;
+        PyObject *row = Py_BuildValue("s#s#s#iiOs#s#iiii", full, full_len, short_, short_len,
+                                      numeric, number_len, king, (int)m.ncap,
+                                      m.promotes ? Py_True : Py_False, from, from_len, to,
+                                      to_len, popcount(p.white & ~p.kings),
+                                      popcount(p.white & p.kings), popcount(p.black & ~p.kings),
+                                      popcount(p.black & p.kings));
+        if (!row || PyList_Append(rows, row) < 0) { Py_XDECREF(row); failed = 1; break; }
+        Py_DECREF(row);
+    }
+    PyMem_Free(buf);
+    tokens_close(&texts);
+    if (failed) { Py_DECREF(rows); return NULL; }
+    if (declined) { Py_DECREF(rows); Py_RETURN_NONE; }
+    return rows;
+}
+
 /* ---- what a plain run's first moves say of the board (replay.inference) ---- */
 
 /* One record of the reader's plain shape (pdn.plain's _RECORD): a move number
@@ -1754,6 +1906,9 @@ static PyMethodDef Rules_methods[] = {
     {"count", (PyCFunction)Rules_count, METH_VARARGS,
      "count(white, black, kings, turn, tokens, kept, names, separator, floor): what the "
      "statistics count along a line, or None"},
+    {"rows", (PyCFunction)Rules_rows, METH_VARARGS,
+     "rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns, "
+     "men_share_files, separator): the moves table's rows of a line, or None"},
     {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
     {"index", (PyCFunction)Rules_index, METH_VARARGS, "a line's database rows (replay/_positions.c)"},
     {"tally", (PyCFunction)Rules_tally, METH_NOARGS | METH_STATIC, "a new Tally (replay/_positions.c)"},

@@ -252,6 +252,23 @@ class NativeRules:
                          [Position(*key) for key in after])
 
 
+    def move_rows(self, position: Position, tokens: Sequence[str] | str, tables: tuple
+                  ) -> list[tuple] | None:
+        """The moves table's row of each move of a main line (its move tokens or run,
+        replayed as ``replay_line`` does), as ``replay.stats.rows`` makes them: ``tables``
+        are the full text's names, the numbers, the alphanumeric names and the origin's and
+        destination's names (one ASCII name per internal square each), the file masks, whether
+        men share files and the capture mark. None where a record does not replay exactly."""
+        if not self.replays or type(position) is not Position:
+            return None
+        try:
+            return self._core.rows(  # type: ignore[attr-defined]
+                position.white, position.black, position.kings, position.turn, tokens,
+                *tables)
+        except ValueError:  # a set-up that is no position of this board
+            return None
+
+
 class LineCount(NamedTuple):
     """What ``NativeRules.count_line`` found: the plies replayed, the moves that capture, the
     pieces taken, the promotions, the ply (1-based; 0: none) of the first promotion of the

@@ -75,7 +75,9 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
     ``shown`` the variant its file's games show (the row's ``open`` says several variants
     replay it)."""
     replayed = replay_game(game, default, override, rules=rules, follow=follow, shown=shown)
-    counted = _counted(replayed, opening_plies) if moves is None else None
+    counted = _counted(replayed, opening_plies)
+    if counted is not None and moves is not None and not _rows_added(replayed, ordinal, moves):
+        counted = None
     if counted is None:
         walk = _walk(replayed, ordinal, opening_plies, moves)
         opening_name = _opening_name(replayed)
@@ -242,6 +244,44 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
             if walk.first_king[side] is None:
                 walk.first_king[side] = index + 1
     return walk
+
+
+def _rows_added(replayed: ReplayedGame, ordinal: int, moves: MoveColumns) -> bool:
+    """Whether the ``_move_row`` of every ply were added to ``moves``, made by the native core
+    in one call: a main line that is one run of moves (no comment, so no clock) and replays
+    whole there. False, nothing added, otherwise."""
+    rules = native.rules_for(replayed.variant)
+    run = replayed.game.moves.move_run()
+    if rules is None or not rules.replays or replayed.errors or not run:
+        return False
+    rows = rules.move_rows(replayed.start, run, _row_tables(replayed.variant))
+    if rows is None or len(rows) != replayed.plies:
+        return False
+    numbering = replayed.numbering
+    moves.games.append((ordinal, len(rows), numbering.first, numbering.offset,
+                        numbering.first_side))
+    moves.rows.extend(rows)
+    return True
+
+
+def _tables(variant: Variant) -> tuple:
+    """What the native core names a move's squares with in the moves table (``_move_row``)."""
+    notation = variant.gametype.notation
+    generator = generator_for(variant)
+
+    def ascii_names(every: tuple[str, ...] | dict[int, str]) -> tuple[str | None, ...]:
+        names = (every.get(square) if isinstance(every, dict)
+                 else every[square] if square < len(every) else None
+                 for square in range(generator.size))
+        return tuple(name if name and name.isascii() else None for name in names)
+
+    numbers, letters = ascii_names(notation.numbers), ascii_names(variant.geometry.names)
+    return (numbers if notation.numeric else letters, numbers, letters,
+            ascii_names(notation.names), generator.column_masks,
+            int(generator.men_share_files), variant.gametype.capture_separator)
+
+
+_row_tables = ByIdentity(_tables)
 
 
 def _move_row(board: Board, move: Move, after: Position, text: str) -> tuple:
