@@ -65,6 +65,8 @@ VALGRIND = PYTHONMALLOC=malloc valgrind --error-exitcode=1 --quiet \
 	--suppressions=tests/support/valgrind.supp $(BIN)/python -m pytest -x -q -p no:cacheprovider
 valgrind-native: $(BIN)/pdn  ## the native core's and scanner's tests under valgrind
 	$(VALGRIND) tests/rules/test_native.py -k "not every_game and not rows"
+	$(VALGRIND) tests/tools/convert/test_convert_plain.py -k "native_writer or mark"
+	$(VALGRIND) tests/tools/stats/test_stats_fast_path.py -k "native_count or native_rows"
 	PDN_SCAN_EXAMPLES=40 $(VALGRIND) tests/notation/test_scan.py \
 		-k "not every_real_file and not archive and not runs"
 

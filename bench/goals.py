@@ -1,6 +1,7 @@
 """The speed goals beside dame-rs and py-draughts, in one run, on one core.
 
     .venv/bin/python bench/goals.py [--games 20000] [--repeat 3] [--core 0] [--no-peers]
+        [--tools]
 
 This process pins itself to one core (``--core``, as ``taskset -c 0`` does) before it starts
 anything, so every child process -- ours, dame-rs's, py-draughts's -- runs on that core. The
@@ -23,6 +24,10 @@ machine may be shared: every figure is given in CPU seconds (what the process it
    CPU, the whole process.
 5. ``pdn index --jobs 1`` on OCA 2.0, the whole process: <= 5 s CPU.
 6. ``pdn --help``: < 0.2 s CPU.
+7. The tools on OCA 2.0, each a whole process with ``--jobs 1``, beside ``pdn validate``
+   (CPU seconds, peak memory, and how many validations each costs): ``pdn convert --to
+   full`` and ``--to numeric`` <= 2.5 s CPU; ``pdn stats -t moves -o moves.csv`` <= 3 s;
+   ``pdn stats`` (the summary), ``pdn stats -t games -o games.csv`` and ``pdn split`` <= 2 s.
 
 The Russian row also gives ``pdn validate`` with its default jobs (goal: 15x py-draughts):
 that one alone runs on every core this process may use (its wall seconds beside
@@ -176,6 +181,52 @@ def _moves(out: str) -> int:
                if row.startswith("{"))
 
 
+# The tools of goal 7: a name, the arguments after ``pdn`` (``{oca}``: the file, ``{out}``: a
+# fresh output folder of the round) and the goal in CPU seconds.
+TOOLS = (
+    ("convert --to full -o", ["convert", "--jobs", "1", "--to", "full", "{oca}", "-o",
+                              "{out}/full.pdn"], 2.5),
+    ("convert --to numeric -o", ["convert", "--jobs", "1", "--to", "numeric", "{oca}", "-o",
+                                 "{out}/numeric.pdn"], 2.5),
+    ("stats -t moves -o moves.csv", ["stats", "--jobs", "1", "-t", "moves", "{oca}", "-o",
+                                     "{out}/moves.csv"], 3.0),
+    ("stats -t games -o games.csv", ["stats", "--jobs", "1", "-t", "games", "{oca}", "-o",
+                                     "{out}/games.csv"], 2.0),
+    ("stats (summary)", ["stats", "--jobs", "1", "{oca}"], 2.0),
+    ("split -o dir", ["split", "--jobs", "1", "{oca}", "-o", "{out}/split"], 2.0),
+)
+
+
+def tool_run(arguments: list[str]) -> tuple[float, float]:
+    """One whole ``pdn`` process, its output thrown away: CPU seconds (user + system, its
+    own ``wait4`` usage) and peak memory in MB."""
+    with tempfile.TemporaryDirectory() as out:
+        command = [str(PDN), *(word.format(oca=OCA, out=out) for word in arguments)]
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert child.stderr is not None
+        errors = child.stderr.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode not in (0, 1):
+            raise RuntimeError(f"{' '.join(command)}: exit {child.returncode}: "
+                               f"{errors[-500:].decode(errors='replace')}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def tools_beside_validate(repeat: int) -> None:
+    """Goal 7: every tool's CPU seconds and peak memory beside ``pdn validate``'s."""
+    validate = min(tool_run(["validate", "--jobs", "1", "--json", "{oca}"])
+                   for _ in range(repeat))
+    print("7. the tools, --jobs 1, OCA 2.0, beside validate (best CPU of the rounds)")
+    line("pdn validate --json", f"{validate[0]:6.2f} s CPU  {validate[1]:5.0f} MB peak")
+    for name, arguments, goal in TOOLS:
+        cpu, peak = min(tool_run(arguments) for _ in range(repeat))
+        verdict = "met" if cpu <= goal else "NOT met"
+        line(f"pdn {name}", f"{cpu:6.2f} s CPU  {peak:5.0f} MB peak  "
+             f"{cpu / validate[0]:4.1f}x validate  (goal <= {goal} s: {verdict})")
+
+
 def best(rounds: list[tuple]) -> tuple:
     return min(rounds, key=lambda r: r[1])
 
@@ -190,6 +241,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--core", type=int, default=0)
     parser.add_argument("--no-peers", action="store_true")
+    parser.add_argument("--tools", action="store_true",
+                        help="goal 7 alone: the tools on OCA 2.0 beside validate")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.core})  # inherited by every child process
@@ -197,6 +250,12 @@ def main() -> int:
 
     print(f"build: {compiled.build()}; one core ({args.core}); best of {args.repeat}; "
           f"load average {os.getloadavg()[0]:.1f}")
+    if args.tools:
+        if not OCA.is_file():
+            print(f"7. OCA 2.0: not found at {OCA}")
+            return 1
+        tools_beside_validate(args.repeat)
+        return 0
     py = sys.executable
     try:
         import dame  # noqa: F401
@@ -300,6 +359,8 @@ def main() -> int:
     _, cpu, wall = best([run([str(PDN), "--help"]) for _ in range(max(args.repeat, 3))])
     print("6. pdn --help (goal: < 0.2 s CPU)")
     line("pdn --help", f"{cpu:6.2f} s CPU ({wall:6.2f} s wall)")
+    if OCA.is_file():
+        tools_beside_validate(args.repeat)
     return 0
 
 

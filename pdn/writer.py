@@ -44,7 +44,9 @@ def format_move(record: MoveRecord) -> str:
 
 
 def _tag(name: str, value: str) -> str:
-    return f'[{name} "{_ESCAPE.sub(lambda m: chr(92) + m.group(), value)}"]'
+    if '"' in value or "\\" in value:
+        value = _ESCAPE.sub(lambda m: chr(92) + m.group(), value)
+    return f'[{name} "{value}"]'
 
 
 def _comment(text: str) -> list[str]:
@@ -139,7 +141,7 @@ def _wrap(words: Iterable[str]) -> Iterator[str]:
         yield current
 
 
-def _second_player_starts(game: Game) -> bool:
+def second_player_first(game: Game) -> bool:
     """Whether the game's set-up has the second player to move (White starts unless its
     GameType says otherwise), so that the first ply is numbered ``1...``."""
     gametype = game.gametype
@@ -149,18 +151,28 @@ def _second_player_starts(game: Game) -> bool:
 
 def write_game(game: Game) -> str:
     """One game as PDN 3.0 text (tags, blank line, movetext), without a trailing newline."""
+    words = list(_line_words(game.moves, 1, second_player_first(game)))
+    words.append(movetext_result(game))
+    return write_heading(game) + "\n".join(_wrap(words))
+
+
+def movetext_result(game: Game) -> str:
+    """The result token that closes a game's movetext: the one written, else ``*``."""
+    return game.result if game.result and game.result != "-" else "*"
+
+
+def write_heading(game: Game) -> str:
+    """What ``write_game`` writes before the movetext: a file's opening comment read before
+    the game's tags (apart), the tags, a blank line."""
     # PDN 3.0: unknown values are "?", an unknown date "????.??.??", a missing Result the
     # movetext's result or "*".
-    movetext_result = game.result if game.result and game.result != "-" else "*"
-    missing = {"Date": "????.??.??", "Result": movetext_result}
+    missing = {"Date": "????.??.??", "Result": movetext_result(game)}
     tags = [_tag(name, game.tags.get(name) or missing.get(name, "?")) for name in SEVEN_TAGS]
     tags += [_tag(name, value) for name, value in game.tags.items() if name not in SEVEN_TAGS]
-    words = list(_line_words(game.moves, 1, _second_player_starts(game)))
-    words.append(movetext_result)
     # a file's opening comment, read before the game's tags, goes back there, apart
     preamble = [word for comment in game.preamble for word in (*_comment(comment), "\n")]
     before = "\n".join(_wrap(preamble)) + "\n\n" if preamble else ""
-    return before + "\n".join(tags) + "\n\n" + "\n".join(_wrap(words))
+    return before + "\n".join(tags) + "\n\n"
 
 
 def write_games(games: Iterable[Game]) -> Iterator[str]:
@@ -169,4 +181,5 @@ def write_games(games: Iterable[Game]) -> Iterator[str]:
         yield write_game(game) + "\n\n"
 
 
-__all__ = ["LINE_WIDTH", "format_move", "write_game", "write_games"]
+__all__ = ["LINE_WIDTH", "format_move", "movetext_result", "second_player_first", "write_game",
+           "write_games", "write_heading"]

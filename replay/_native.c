@@ -1293,6 +1293,460 @@ static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
                          (unsigned long long)p.black, (unsigned long long)p.kings, p.turn, stop);
 }
 
+/* ---- a main line written in another notation (replay.convert.plain) ---- */
+
+enum { PATHS_MINIMAL = 0, PATHS_TURNS, PATHS_CANONICAL, PATHS_ALL };  /* notation.PATH_STYLES */
+#define LINE_WIDTH 80    /* pdn.writer.LINE_WIDTH */
+#define WORD_MAX 512     /* a move's word: at most MAXCAP + 2 names, each checked below */
+
+/* Text built word by word as pdn.writer._wrap lays it out: a word goes on the current line
+ * after a blank while the line stays within LINE_WIDTH characters, else it starts a new
+ * line (a longer word stands alone). ASCII only: a character is a byte. */
+typedef struct { char *data; Py_ssize_t len, cap, line; int started; } Words;
+
+static int text_word(Words *w, const char *word, Py_ssize_t n) {
+    if (w->len + n + 1 > w->cap) {
+        Py_ssize_t cap = w->cap ? w->cap : 4096;
+        while (cap < w->len + n + 1) cap *= 2;
+        char *d = PyMem_Realloc(w->data, (size_t)cap);
+        if (!d) { PyErr_NoMemory(); return -1; }
+        w->data = d; w->cap = cap;
+    }
+    if (w->started) {
+        if (w->len - w->line + 1 + n > LINE_WIDTH) { w->data[w->len++] = '\n'; w->line = w->len; }
+        else w->data[w->len++] = ' ';
+    }
+    memcpy(w->data + w->len, word, (size_t)n);
+    w->len += n; w->started = 1;
+    return 0;
+}
+
+/* notation._behind: the playing square right behind ``sq`` going (dr, dc); -1 off the board */
+static int behind(const Rules *r, int sq, int dr, int dc) {
+    int rw = r->row[sq], c = r->col[sq];
+    for (int guard = 0; guard < 32; guard++) {
+        rw += dr; c += dc;
+        if (rw < 0 || c < 0 || rw >= r->height || c >= r->width || rw >= 16 || c >= 16) return -1;
+        if (r->cell[rw][c] >= 0) return r->cell[rw][c];
+    }
+    return -1;
+}
+
+/* notation.is_ambiguous: another capture of the piece on ``from`` lands where ``m`` does and
+ * takes other pieces; -1 where the buffer overflowed */
+static int ambiguous(const Rules *r, const Pos *p, const Mv *m, Mv *buf) {
+    bb own = p->turn == 0 ? p->white : p->black, opp = p->turn == 0 ? p->black : p->white;
+    int overflow = 0;
+    int nc = captures(r, own, opp, p->kings, p->turn, (bb)1 << m->from, buf, PLYMOVES, &overflow);
+    if (overflow) return -1;
+    for (int i = 0; i < nc; i++)
+        if (buf[i].from == m->from && buf[i].to == m->to && buf[i].mask != m->mask) return 1;
+    return 0;
+}
+
+static int same_way(const Rules *r, int a, int b, int c) {
+    int a1, b1, a2, b2;
+    unit(r, a, b, &a1, &b1); unit(r, b, c, &a2, &b2);
+    return a1 == a2 && b1 == b2;
+}
+
+/* notation.route_squares: the squares written for move ``m`` (played from ``p``) in a path
+ * style; their count, -1 where the reference would look off the board (never in a legal
+ * move) or a buffer overflowed. ``out`` holds MAXCAP + 2. */
+static int route_written(const Rules *r, const Pos *p, const Mv *m, int paths, Mv *buf,
+                         int *out) {
+    int n = 0, ncap = m->ncap > MAXCAP ? MAXCAP : m->ncap;
+    out[n++] = m->from;
+    if (ncap == 0 || (ncap == 1 && paths != PATHS_ALL)) { out[n++] = m->to; return n; }
+    int points[MAXCAP + 1];
+    points[0] = m->from;
+    for (int i = 0; i < ncap; i++) points[i + 1] = m->path[i];
+    if (paths == PATHS_ALL) {
+        for (int i = 0; i < ncap; i++) out[n++] = m->path[i];
+        return n;
+    }
+    if (paths == PATHS_TURNS) {   /* notation.turning_squares */
+        for (int i = 1; i < ncap; i++)
+            if (!same_way(r, points[i - 1], points[i], points[i + 1])) out[n++] = points[i];
+        out[n++] = m->to;
+        return n;
+    }
+    if (paths == PATHS_MINIMAL) {
+        int other = ambiguous(r, p, m, buf);
+        if (other < 0) return -1;
+        if (!other) { out[n++] = m->to; return n; }
+    }
+    for (int i = 0; i + 1 < ncap; i++) {   /* notation.canonical_squares */
+        int before = points[i], here = points[i + 1], after = points[i + 2];
+        if (!same_way(r, before, here, after)) { out[n++] = here; continue; }
+        int dr, dc; unit(r, before, here, &dr, &dc);
+        int sq = behind(r, m->caps[i], dr, dc);
+        if (sq < 0) return -1;
+        out[n++] = sq;
+    }
+    out[n++] = m->to;
+    return n;
+}
+
+/* An ASCII str's bytes, or NULL (no error set) where it is not one */
+static const char *ascii(PyObject *o, Py_ssize_t *len) {
+    if (!PyUnicode_Check(o) || !PyUnicode_IS_ASCII(o)) return NULL;
+    *len = PyUnicode_GET_LENGTH(o);
+    return (const char *)PyUnicode_DATA(o);
+}
+
+/* write(white, black, kings, turn, tokens, names, separator, paths, number, second, result)
+ *   -> str or None
+ * A main line's move tokens (Tokens) replayed as ``replay`` does and written again as
+ * pdn.writer writes the line of replay.convert's converted game: each move's squares
+ * (notation.route_squares in style ``paths``, PATHS_*) named by ``names`` (one ASCII str per
+ * internal square, None where none) and joined by ``separator`` for a capture, '-' for a
+ * quiet move; a number before each first-player move and before the first ply where it is the
+ * second player's (``number.``, ``number...``; from ``number`` and ``second``, the writer's
+ * start, or the number a token was written with); then ``result``; the words laid out in
+ * lines of at most LINE_WIDTH characters (pdn.writer._wrap). None where a token does not
+ * replay exactly (Python's then), carries a mark after its move, or a name is missing: the
+ * caller writes the game through the tree. */
+static PyObject *Rules_write(RulesObject *self, PyObject *args) {
+    Pos p;
+    const Rules *r = &self->r;
+    long paths, second_in;
+    long long number;
+    if (PyTuple_GET_SIZE(args) != 11) {
+        PyErr_SetString(PyExc_TypeError, "write(white, black, kings, turn, tokens, names, "
+                        "separator, paths, number, second, result)");
+        return NULL;
+    }
+    if (read_pos(r, args, 0, &p) < 0) return NULL;
+    PyObject *names = PyTuple_GET_ITEM(args, 5);
+    Py_ssize_t sep_len = 0, result_len = 0;
+    const char *sep = ascii(PyTuple_GET_ITEM(args, 6), &sep_len);
+    const char *result = ascii(PyTuple_GET_ITEM(args, 10), &result_len);
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != r->size || !sep || sep_len > 8
+        || !result) {
+        PyErr_SetString(PyExc_ValueError, "write: names is a tuple of one name per square, "
+                        "separator and result are ASCII str");
+        return NULL;
+    }
+    if (read_int(PyTuple_GET_ITEM(args, 7), PATHS_MINIMAL, PATHS_ALL, &paths) < 0
+        || read_int(PyTuple_GET_ITEM(args, 9), 0, 1, &second_in) < 0) return NULL;
+    number = PyLong_AsLongLong(PyTuple_GET_ITEM(args, 8));
+    if (number == -1 && PyErr_Occurred()) return NULL;
+    if (r->max_king_moves || !r->forced) {
+        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
+        return NULL;
+    }
+    int second = (int)second_in;
+    Tokens texts;
+    if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
+    Mv *buf = new_buffer(PLYMOVES);
+    if (!buf) { tokens_close(&texts); return NULL; }
+    Words out = {NULL, 0, 0, 0, 0};
+    int declined = 0, failed = 0;
+    char word[WORD_MAX];
+    for (Py_ssize_t i = 0;; i++) {
+        Py_ssize_t len, start, end; long long written; int black;
+        const char *t;
+        int got = tokens_next(&texts, &t, &len);
+        if (got == 0) break;
+        if (got < 0) { declined = 1; break; }
+        token_move(t, len, &start, &end, &written, &black);
+        if (end != len || written < 0) { declined = 1; break; }   /* a mark: a ply's NAG */
+        Mv m;
+        if (resolve_text(r, &p, t + start, end - start, buf, &m) != STOP_END) {
+            declined = 1; break;
+        }
+        if (written) { number = written; second = black; }
+        int wn = 0;
+        if (!second) wn = snprintf(word, sizeof word, "%lld.", number);
+        else if (i == 0) wn = snprintf(word, sizeof word, "%lld...", number);
+        if (wn < 0 || wn >= (int)sizeof word) { declined = 1; break; }
+        if (wn && text_word(&out, word, wn) < 0) { failed = 1; break; }
+        int squares[MAXCAP + 2];
+        int n = route_written(r, &p, &m, (int)paths, buf, squares);
+        if (n < 0) { declined = 1; break; }
+        const char *mark = m.ncap ? sep : "-";
+        Py_ssize_t mark_len = m.ncap ? sep_len : 1, at = 0;
+        for (int k = 0; k < n && !declined; k++) {
+            Py_ssize_t name_len;
+            const char *name = squares[k] >= 0 && squares[k] < r->size
+                ? ascii(PyTuple_GET_ITEM(names, squares[k]), &name_len) : NULL;
+            if (!name || at + mark_len + name_len > WORD_MAX) { declined = 1; break; }
+            if (k) { memcpy(word + at, mark, (size_t)mark_len); at += mark_len; }
+            memcpy(word + at, name, (size_t)name_len); at += name_len;
+        }
+        if (declined) break;
+        if (text_word(&out, word, at) < 0) { failed = 1; break; }
+        Pos q; play(r, &p, &m, &q); p = q;
+        if (second) { number++; second = 0; } else second = 1;
+    }
+    PyMem_Free(buf);
+    tokens_close(&texts);
+    if (!failed && !declined && text_word(&out, result, result_len) < 0) failed = 1;
+    PyObject *text = NULL;
+    if (!failed && !declined) text = PyUnicode_DecodeASCII(out.data, out.len, "strict");
+    else if (!failed) text = Py_NewRef(Py_None);
+    PyMem_Free(out.data);
+    return text;
+}
+
+/* count(white, black, kings, turn, tokens, kept, names, separator, floor)
+ *   -> (plies, captures, pieces captured, promotions, first kings, texts, positions) or None
+ * What replay.stats counts along a main line (rows._Walk), its move tokens (Tokens) replayed
+ * as ``replay`` does: the moves that capture, the pieces they take, the promotions, the ply
+ * (1-based) of the first promotion of the side that moves first and of the other (0: none);
+ * the first ``kept`` moves as notation.full_text writes them (the minimal path, squares named
+ * by ``names``, one ASCII str per internal square or None, joined by ``separator`` for a
+ * capture, '-' for a quiet move); and the positions (white, black, kings, turn) after each
+ * move while the board keeps at least ``floor`` pieces (none where ``floor`` is negative).
+ * None where a token does not replay exactly or a name is missing (Python's then). */
+static PyObject *Rules_count(RulesObject *self, PyObject *args) {
+    Pos p;
+    const Rules *r = &self->r;
+    long kept, floor_;
+    if (PyTuple_GET_SIZE(args) != 9) {
+        PyErr_SetString(PyExc_TypeError, "count(white, black, kings, turn, tokens, kept, names, "
+                        "separator, floor)");
+        return NULL;
+    }
+    if (read_pos(r, args, 0, &p) < 0) return NULL;
+    PyObject *names = PyTuple_GET_ITEM(args, 6);
+    Py_ssize_t sep_len = 0;
+    const char *sep = ascii(PyTuple_GET_ITEM(args, 7), &sep_len);
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != r->size || !sep || sep_len > 8) {
+        PyErr_SetString(PyExc_ValueError, "count: names is a tuple of one name per square, "
+                        "the separator an ASCII str");
+        return NULL;
+    }
+    if (read_int(PyTuple_GET_ITEM(args, 5), 0, 1000, &kept) < 0
+        || read_int(PyTuple_GET_ITEM(args, 8), -1, MAXSQ, &floor_) < 0) return NULL;
+    if (r->max_king_moves || !r->forced) {
+        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
+        return NULL;
+    }
+    Tokens texts;
+    if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
+    Mv *buf = new_buffer(PLYMOVES);
+    PyObject *words = PyList_New(0), *after = PyList_New(0);
+    if (!buf || !words || !after) {
+        tokens_close(&texts); PyMem_Free(buf); Py_XDECREF(words); Py_XDECREF(after);
+        return NULL;
+    }
+    int declined = 0, failed = 0;
+    int searching = floor_ >= 0 && popcount(p.white | p.black) >= floor_;
+    long captures_ = 0, pieces = 0, promotions = 0, first_king[2] = {0, 0};
+    Py_ssize_t i;
+    char word[WORD_MAX];
+    for (i = 0;; i++) {
+        Py_ssize_t len, start, end; long long number; int black;
+        const char *t;
+        int got = tokens_next(&texts, &t, &len);
+        if (got == 0) break;
+        if (got < 0) { declined = 1; break; }
+        token_move(t, len, &start, &end, &number, &black);
+        Mv m;
+        if (resolve_text(r, &p, t + start, end - start, buf, &m) != STOP_END) {
+            declined = 1; break;
+        }
+        if (m.ncap) { captures_++; pieces += m.ncap; }
+        if (m.promotes) {
+            promotions++;
+            if (!first_king[i % 2]) first_king[i % 2] = (long)i + 1;
+        }
+        if (i < kept) {
+            int squares[MAXCAP + 2];
+            int n = route_written(r, &p, &m, PATHS_MINIMAL, buf, squares);
+            const char *mark = m.ncap ? sep : "-";
+            Py_ssize_t mark_len = m.ncap ? sep_len : 1, at = 0;
+            if (n < 0) declined = 1;
+            for (int k = 0; k < n && !declined; k++) {
+                Py_ssize_t name_len;
+                const char *name = squares[k] >= 0 && squares[k] < r->size
+                    ? ascii(PyTuple_GET_ITEM(names, squares[k]), &name_len) : NULL;
+                if (!name || at + mark_len + name_len > WORD_MAX) { declined = 1; break; }
+                if (k) { memcpy(word + at, mark, (size_t)mark_len); at += mark_len; }
+                memcpy(word + at, name, (size_t)name_len); at += name_len;
+            }
+            if (declined) break;
+            PyObject *text = PyUnicode_DecodeASCII(word, at, "strict");
+            if (!text || PyList_Append(words, text) < 0) { Py_XDECREF(text); failed = 1; break; }
+            Py_DECREF(text);
+        }
+        Pos q; play(r, &p, &m, &q); p = q;
+        if (searching) {
+            searching = popcount(p.white | p.black) >= floor_;
+            if (searching) {
+                PyObject *key = Py_BuildValue("(KKKi)", (unsigned long long)p.white,
+                                              (unsigned long long)p.black,
+                                              (unsigned long long)p.kings, p.turn);
+                if (!key || PyList_Append(after, key) < 0) { Py_XDECREF(key); failed = 1; break; }
+                Py_DECREF(key);
+            }
+        }
+    }
+    PyMem_Free(buf);
+    tokens_close(&texts);
+    if (failed || declined) {
+        Py_DECREF(words); Py_DECREF(after);
+        if (failed) return NULL;
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("nlll(ll)NN", i, captures_, pieces, promotions, first_king[0],
+                         first_king[1], words, after);
+}
+
+/* notation.short_is_ambiguous (its own shortcut included): whether another legal move of a
+ * piece in the moving piece's file (``column``, generator.column_masks) lands where ``m``
+ * does, capturing as it does; ``letter`` gives each square's file letter. -1: overflow. */
+static int short_ambiguous(const Rules *r, const Pos *p, const Mv *m, bb column,
+                           int men_share_files, const char *letter, Mv *buf) {
+    bb own = p->turn == 0 ? p->white : p->black, opp = p->turn == 0 ? p->black : p->white;
+    bb others = own & column & ~((bb)1 << m->from);
+    if (others && m->ncap)
+        others &= capturing_men(r, own, opp, p->kings, p->turn) | (own & p->kings);
+    else if (!men_share_files && !((p->kings >> m->from) & 1))
+        others &= p->kings;
+    if (!others) return 0;
+    int overflow = 0, n;
+    if (m->ncap) n = captures(r, own, opp, p->kings, p->turn, column, buf, PLYMOVES, &overflow);
+    else n = quiet_moves(r, own, opp, p->kings, p->turn, 0, buf, 0, PLYMOVES, &overflow);
+    if (overflow) return -1;
+    for (int i = 0; i < n; i++) {
+        const Mv *o = &buf[i];
+        if (!m->ncap && !((column >> o->from) & 1)) continue;   /* quiet_moves_to(column) */
+        if (o->to != m->to || letter[o->from] != letter[m->from] || !o->ncap != !m->ncap)
+            continue;
+        if (o->from != m->from || o->mask != m->mask) return 1;
+    }
+    return 0;
+}
+
+/* The squares of a route named and joined into ``word`` (WORD_MAX); its length, -1 where a
+ * name is missing. */
+static Py_ssize_t route_word(const Rules *r, const int *squares, int n, PyObject *names,
+                             const char *mark, Py_ssize_t mark_len, char *word) {
+    Py_ssize_t at = 0;
+    for (int k = 0; k < n; k++) {
+        Py_ssize_t name_len;
+        const char *name = squares[k] >= 0 && squares[k] < r->size
+            ? ascii(PyTuple_GET_ITEM(names, squares[k]), &name_len) : NULL;
+        if (!name || at + mark_len + name_len > WORD_MAX) return -1;
+        if (k) { memcpy(word + at, mark, (size_t)mark_len); at += mark_len; }
+        memcpy(word + at, name, (size_t)name_len); at += name_len;
+    }
+    return at;
+}
+
+/* rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns,
+ *      men_share_files, separator) -> [row, ...] or None
+ * replay.stats.rows._move_row of every move of a main line (Tokens, replayed as ``replay``
+ * does): (full text, short text, numeric text, piece (1 king), pieces captured, promotes,
+ * origin's name, destination's name, white men, white kings, black men, black kings after
+ * it). ``names``: the names the full text writes, ``numbers`` the squares' numbers,
+ * ``letters`` their alphanumeric names, ``squares`` the names of the origin and destination
+ * columns (one ASCII str per internal square each, None where none); ``columns``
+ * each square's file mask (generator.column_masks); ``separator`` the capture mark. None
+ * where a token does not replay exactly or a name is missing (Python's then). */
+static PyObject *Rules_rows(RulesObject *self, PyObject *args) {
+    Pos p;
+    const Rules *r = &self->r;
+    long share;
+    if (PyTuple_GET_SIZE(args) != 12) {
+        PyErr_SetString(PyExc_TypeError, "rows(white, black, kings, turn, tokens, names, "
+                        "numbers, letters, squares, columns, men_share_files, separator)");
+        return NULL;
+    }
+    if (read_pos(r, args, 0, &p) < 0) return NULL;
+    PyObject *names = PyTuple_GET_ITEM(args, 5), *numbers = PyTuple_GET_ITEM(args, 6),
+             *letters = PyTuple_GET_ITEM(args, 7), *named = PyTuple_GET_ITEM(args, 8),
+             *columns = PyTuple_GET_ITEM(args, 9);
+    Py_ssize_t sep_len = 0;
+    const char *sep = ascii(PyTuple_GET_ITEM(args, 11), &sep_len);
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != r->size || !PyTuple_Check(numbers)
+        || PyTuple_GET_SIZE(numbers) != r->size || !PyTuple_Check(letters)
+        || PyTuple_GET_SIZE(letters) != r->size || !PyTuple_Check(named)
+        || PyTuple_GET_SIZE(named) != r->size || !PyTuple_Check(columns)
+        || PyTuple_GET_SIZE(columns) != r->size || !sep || sep_len > 8) {
+        PyErr_SetString(PyExc_ValueError, "rows: names, numbers, letters, squares, columns are "
+                        "tuples of one value per square, the separator an ASCII str");
+        return NULL;
+    }
+    if (read_int(PyTuple_GET_ITEM(args, 10), 0, 1, &share) < 0) return NULL;
+    bb column[MAXSQ];
+    char letter[MAXSQ];
+    for (int s = 0; s < r->size; s++) {
+        if (read_u64(PyTuple_GET_ITEM(columns, s), &column[s]) < 0) return NULL;
+        Py_ssize_t n;
+        const char *name = ascii(PyTuple_GET_ITEM(letters, s), &n);
+        letter[s] = name && n > 0 ? name[0] : 0;
+    }
+    if (r->max_king_moves || !r->forced) {
+        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
+        return NULL;
+    }
+    Tokens texts;
+    if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
+    Mv *buf = new_buffer(PLYMOVES);
+    PyObject *rows = PyList_New(0);
+    if (!buf || !rows) { tokens_close(&texts); PyMem_Free(buf); Py_XDECREF(rows); return NULL; }
+    int declined = 0, failed = 0;
+    char full[WORD_MAX], numeric[WORD_MAX], short_[WORD_MAX];
+    for (;;) {
+        Py_ssize_t len, start, end; long long number; int black;
+        const char *t;
+        int got = tokens_next(&texts, &t, &len);
+        if (got == 0) break;
+        if (got < 0) { declined = 1; break; }
+        token_move(t, len, &start, &end, &number, &black);
+        Mv m;
+        if (resolve_text(r, &p, t + start, end - start, buf, &m) != STOP_END) {
+            declined = 1; break;
+        }
+        int squares[MAXCAP + 2];
+        int n = route_written(r, &p, &m, PATHS_MINIMAL, buf, squares);
+        const char *mark = m.ncap ? sep : "-";
+        Py_ssize_t mark_len = m.ncap ? sep_len : 1;
+        Py_ssize_t full_len = n < 0 ? -1 : route_word(r, squares, n, names, mark, mark_len, full);
+        Py_ssize_t number_len = n < 0 ? -1
+            : route_word(r, squares, n, numbers, mark, mark_len, numeric);
+        int ambiguous = short_ambiguous(r, &p, &m, column[m.from], (int)share, letter, buf);
+        Py_ssize_t short_len = -1;
+        if (ambiguous > 0 && n >= 0)
+            short_len = route_word(r, squares, n, letters, mark, mark_len, short_);
+        else if (ambiguous == 0) {
+            Py_ssize_t dest_len;
+            const char *dest = ascii(PyTuple_GET_ITEM(letters, m.to), &dest_len);
+            if (dest && letter[m.from] && dest_len + 2 <= WORD_MAX) {
+                short_len = 0;
+                short_[short_len++] = letter[m.from];
+                if (m.ncap) short_[short_len++] = ':';
+                memcpy(short_ + short_len, dest, (size_t)dest_len); short_len += dest_len;
+            }
+        }
+        Py_ssize_t from_len = 0, to_len = 0;
+        const char *from = ascii(PyTuple_GET_ITEM(named, m.from), &from_len);
+        const char *to = ascii(PyTuple_GET_ITEM(named, m.to), &to_len);
+        if (full_len < 0 || number_len < 0 || short_len < 0 || !from || !to) {
+            declined = 1; break;
+        }
+        int king = (int)((p.kings >> m.from) & 1);
+        Pos q; play(r, &p, &m, &q); p = q;
+        PyObject *row = Py_BuildValue("s#s#s#iiOs#s#iiii", full, full_len, short_, short_len,
+                                      numeric, number_len, king, (int)m.ncap,
+                                      m.promotes ? Py_True : Py_False, from, from_len, to,
+                                      to_len, popcount(p.white & ~p.kings),
+                                      popcount(p.white & p.kings), popcount(p.black & ~p.kings),
+                                      popcount(p.black & p.kings));
+        if (!row || PyList_Append(rows, row) < 0) { Py_XDECREF(row); failed = 1; break; }
+        Py_DECREF(row);
+    }
+    PyMem_Free(buf);
+    tokens_close(&texts);
+    if (failed) { Py_DECREF(rows); return NULL; }
+    if (declined) { Py_DECREF(rows); Py_RETURN_NONE; }
+    return rows;
+}
+
 /* ---- what a plain run's first moves say of the board (replay.inference) ---- */
 
 /* One record of the reader's plain shape (pdn.plain's _RECORD): a move number
@@ -1446,6 +1900,15 @@ static PyMethodDef Rules_methods[] = {
      "check(white, black, kings, turn, tokens, first, offset, first_mover, draws, diagonal): "
      "(plies, final "
      "position, stop, draw claims)"},
+    {"write", (PyCFunction)Rules_write, METH_VARARGS,
+     "write(white, black, kings, turn, tokens, names, separator, paths, number, second, "
+     "result): the line written in another notation, or None"},
+    {"count", (PyCFunction)Rules_count, METH_VARARGS,
+     "count(white, black, kings, turn, tokens, kept, names, separator, floor): what the "
+     "statistics count along a line, or None"},
+    {"rows", (PyCFunction)Rules_rows, METH_VARARGS,
+     "rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns, "
+     "men_share_files, separator): the moves table's rows of a line, or None"},
     {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
     {"index", (PyCFunction)Rules_index, METH_VARARGS, "a line's database rows (replay/_positions.c)"},
     {"tally", (PyCFunction)Rules_tally, METH_NOARGS | METH_STATIC, "a new Tally (replay/_positions.c)"},

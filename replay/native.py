@@ -206,6 +206,84 @@ class NativeRules:
         return LineCheck(plies, Position(white, black, kings, turn), STOPS[stop], claims, left)
 
 
+    def write_line(self, position: Position, run: str, names: tuple[str | None, ...],
+                   separator: str, paths: int, number: int, second: bool, result: str
+                   ) -> str | None:
+        """A run of moves (``Line.move_run``) replayed as ``replay_line`` does and written as
+        ``pdn.writer`` writes a main line of records in another notation, in lines of at most
+        80 characters: each move's squares in path style ``paths`` (the index of its name in
+        ``replay.notation.PATH_STYLES``) named by ``names`` (one ASCII name per internal
+        square, None where none) and joined by ``separator`` (``-`` for a quiet move), a
+        move number before each first-player move and before a first ply of the second
+        player (counted from ``number`` and ``second``, or as a record was numbered), then
+        ``result``. None where a record does not replay exactly (the Python core's), has a
+        mark after its move, or its squares have no name here."""
+        if not self.replays or type(position) is not Position:
+            return None
+        try:
+            return self._core.write(  # type: ignore[attr-defined]
+                position.white, position.black, position.kings, position.turn, run, names,
+                separator, paths, number, int(second), result)
+        except ValueError:  # a set-up that is no position of this board
+            return None
+
+
+    def count_line(self, position: Position, tokens: Sequence[str] | str, kept: int,
+                   names: tuple[str | None, ...], separator: str, floor: int | None
+                   ) -> LineCount | None:
+        """What the statistics count along a main line (its move tokens or run, replayed as
+        ``replay_line`` does), nothing made per ply but the first ``kept`` moves' texts (the
+        minimal path, squares named by ``names``, one ASCII name per internal square, joined
+        by ``separator`` for a capture) and the positions after each move while at least
+        ``floor`` pieces stand (none for None). None where a record does not replay
+        exactly: the Python core's."""
+        if not self.replays or type(position) is not Position:
+            return None
+        try:
+            counted = self._core.count(  # type: ignore[attr-defined]
+                position.white, position.black, position.kings, position.turn, tokens, kept,
+                names, separator, -1 if floor is None else floor)
+        except ValueError:  # a set-up that is no position of this board
+            return None
+        if counted is None:
+            return None
+        plies, captures, pieces, promotions, first_kings, texts, after = counted
+        return LineCount(plies, captures, pieces, promotions, first_kings, texts,
+                         [Position(*key) for key in after])
+
+
+    def move_rows(self, position: Position, tokens: Sequence[str] | str, tables: tuple
+                  ) -> list[tuple] | None:
+        """The moves table's row of each move of a main line (its move tokens or run,
+        replayed as ``replay_line`` does), as ``replay.stats.rows`` makes them: ``tables``
+        are the full text's names, the numbers, the alphanumeric names and the origin's and
+        destination's names (one ASCII name per internal square each), the file masks, whether
+        men share files and the capture mark. None where a record does not replay exactly."""
+        if not self.replays or type(position) is not Position:
+            return None
+        try:
+            return self._core.rows(  # type: ignore[attr-defined]
+                position.white, position.black, position.kings, position.turn, tokens,
+                *tables)
+        except ValueError:  # a set-up that is no position of this board
+            return None
+
+
+class LineCount(NamedTuple):
+    """What ``NativeRules.count_line`` found: the plies replayed, the moves that capture, the
+    pieces taken, the promotions, the ply (1-based; 0: none) of the first promotion of the
+    side that moves first and of the other, the first moves' texts, and the positions after
+    the first moves while the board keeps enough pieces."""
+
+    plies: int
+    captures: int
+    pieces_captured: int
+    promotions: int
+    first_kings: tuple[int, int]
+    texts: list[str]
+    positions: list[Position]
+
+
 class LineCheck(NamedTuple):
     """What ``NativeRules.check_line`` found, nothing made per ply: how many plies replayed,
     the position after them, why it stopped (``STOPS``; ``number``: a move number the
@@ -352,6 +430,6 @@ def tally() -> object | None:
     return module.Rules.tally() if module is not None else None
 
 
-__all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineReplay", "NativeRules", "available",
-           "fast_position_fen", "index_line", "main_line_tokens", "rules_for", "tally",
+__all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineCount", "LineReplay", "NativeRules",
+           "available", "fast_position_fen", "index_line", "main_line_tokens", "rules_for", "tally",
            "written_squares"]

@@ -23,12 +23,15 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from pdn.fen import FenError, format_fen, parse_fen, second_player_starts
 from pdn.gametype import GameType, GameTypeError, SquareNotation, parse_gametype
 from pdn.model import Game, Line, MoveRecord, Ply
-from pdn.writer import format_move, write_game
+from pdn.writer import format_move, movetext_result, write_game, write_heading
+from replay import native
 from replay.board import Board, Position, for_variant, position_fen
+from replay.identity import ByIdentity
 from replay.inference import standard_form, standard_tags
 from replay.move import Move
 from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
@@ -320,12 +323,20 @@ def _fen_rewriter(source: SquareNotation, target: SquareNotation
     return rewrite
 
 
-def _converted_game(game: Game, tree: ConvertedLine, writer: _Writer, variant: Variant) -> Game:
-    fen = _fen_rewriter(variant.gametype.notation, writer.notation)
+def _converted_tags(game: Game, gametype: str, variant: Variant,
+                    fen: Callable[[str | None], str | None]) -> dict[str, str]:
+    """The converted game's tags: in the variant's standard form, the GameType tag
+    ``gametype`` stating the new notation, the FEN written in it."""
     tags = standard_tags(game.tags, variant)
-    tags["GameType"] = writer.gametype.tag()
+    tags["GameType"] = gametype
     if tags.get("FEN"):
         tags["FEN"] = fen(tags["FEN"]) or ""
+    return tags
+
+
+def _converted_game(game: Game, tree: ConvertedLine, writer: _Writer, variant: Variant) -> Game:
+    fen = _fen_rewriter(variant.gametype.notation, writer.notation)
+    tags = _converted_tags(game, writer.gametype.tag(), variant, fen)
     moves = _converted_line(tree, fen)
     # PDN 3.0's writing form has no place for a file's opening comment before the tags (and
     # readers such as pydraughts stop there): it opens game 1's moves, as the text before them
@@ -362,9 +373,15 @@ def convert_game(game: Game, default: Variant | None = None, target: Target | No
     site's convention (squares named from the first mover's side) is written back in the
     variant's standard form.
     """
-    target = target or Target()
     variant, replayed = reading_variant(game, default, override, rules=rules, follow=follow,
                                         shown=shown)
+    return convert_replayed(game, variant, replayed, target or Target(), partial=partial,
+                            details=details)
+
+
+def convert_replayed(game: Game, variant: Variant, replayed: ReplayedGame, target: Target, *,
+                     partial: bool = False, details: bool = False) -> Conversion:
+    """``convert_game`` of a game already replayed under ``variant`` (``reading_variant``)."""
     writer = _Writer(standard_form(variant), target, details)
     report = _report(game, variant, replayed)
     if report.status == "unreadable" or any(p.code == "bad-fen" for p in replayed.errors):
@@ -373,7 +390,7 @@ def convert_game(game: Game, default: Variant | None = None, target: Target | No
     tree = _branch(mainline, writer)
     stops = [p for p in _stops(tree) if not _lost(p)]
     report.errors += [p.as_dict() for p in stops]
-    report.warnings += [p.as_dict() for p in replayed.warnings if p.code in CORRECTION_CODES]
+    report.warnings += _corrections(replayed)
     report.warnings += [node.problem.as_dict() for variation_node in mainline
                         for sub in variation_node.variations for node in walk(sub)
                         if node.problem is not None and node.problem.code == "notation"]
@@ -385,6 +402,81 @@ def convert_game(game: Game, default: Variant | None = None, target: Target | No
                       variant)
 
 
+def _corrections(replayed: ReplayedGame) -> list[dict]:
+    """The warnings about main-line records that conversion writes differently."""
+    return [p.as_dict() for p in replayed.warnings if p.code in CORRECTION_CODES]
+
+
+# ---- a plain game written straight from the native replay -------------------------------------
+
+@dataclass(frozen=True)
+class _PlainWriting:
+    """What the native core needs to write one variant's moves in a target: the writer, each
+    internal square's name (None: none, or not ASCII), the capture mark and the path style;
+    and the GameType tag written, with whether White starts by it (as the writer reads it
+    back, ``Game.gametype``)."""
+
+    writer: _Writer
+    names: tuple[str | None, ...]
+    separator: str
+    paths: int
+    fen: Callable[[str | None], str | None]
+    gametype: str
+    white_starts: bool
+
+
+def _plain_writing(variant: Variant, target: Target) -> _PlainWriting | None:
+    rules = native.rules_for(variant)
+    if rules is None or target.to == "short":  # short records are chosen per move, in Python
+        return None
+    writer = _Writer(standard_form(variant), target, False)
+    every = writer.notation.names
+    names = tuple(every.get(square) if isinstance(every, dict)
+                  else every[square] if square < len(every) else None
+                  for square in range(rules.generator.size))
+    tag = writer.gametype.tag()
+    read = Game(tags={"GameType": tag}).gametype
+    return _PlainWriting(writer, tuple(name if name and name.isascii() else None
+                                       for name in names),
+                         writer.separator, PATH_STYLES.index(target.paths),
+                         _fen_rewriter(variant.gametype.notation, writer.notation), tag,
+                         read.white_starts if read is not None else True)
+
+
+@cache
+def _plain_writings(target: Target) -> ByIdentity[Variant, _PlainWriting | None]:
+    return ByIdentity(lambda variant: _plain_writing(variant, target))
+
+
+def convert_plainly(game: Game, variant: Variant, replayed: ReplayedGame, target: Target
+                    ) -> tuple[str, GameReport] | None:
+    """``convert_replayed`` and its PDN text (``render``) for a game whose main line is one
+    run of moves (``Line.move_run``: no comment, no variation) that replays without an
+    error: the moves written by the native core from its replay, no tree made; the same
+    text and report. None where the game is not such a game, or the native core is not
+    here or leaves a move to Python: then the tree converts it."""
+    run = game.moves.move_run()
+    if run is None or game.preamble or replayed.errors or not replayed.plies:
+        return None
+    plain = _plain_writings(target)(variant)
+    rules = native.rules_for(variant)
+    if plain is None or rules is None:
+        return None
+    heading = Game(tags=_converted_tags(game, plain.gametype, variant, plain.fen),
+                   result=game.result)
+    result = movetext_result(heading)
+    if not result.isascii():
+        return None
+    second = second_player_starts(heading.start_fen, plain.white_starts)
+    movetext = rules.write_line(replayed.start, run, plain.names, plain.separator, plain.paths,
+                                1, second, result)
+    if movetext is None:
+        return None
+    report = _report(game, variant, replayed)
+    report.warnings += _corrections(replayed)
+    return write_heading(heading) + movetext, report
+
+
 def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
     """The game's heading and its reading errors, in ``pdn validate``'s form."""
     # as in ``pdn validate``: a '-' lost move is reported once, as lost moves, by the replay
@@ -392,7 +484,7 @@ def _report(game: Game, variant: Variant, replayed: ReplayedGame) -> GameReport:
                if d.code != "lost-move"]
     unreadable = replayed.status == "unreadable"  # its reading errors are errors, once
     return GameReport(game.source, game.index, game.line, game.tags.get("White"),
-                      game.tags.get("Black"), variant.name, len(replayed.moves),
+                      game.tags.get("Black"), variant.name, replayed.plies,
                       replayed.status, errors=reading if unreadable else [],
                       warnings=[] if unreadable else reading,
                       notes=[note.as_dict() for note in replayed.notes],
@@ -560,6 +652,8 @@ __all__ = [
     "TargetError",
     "convert_game",
     "convert_games",
+    "convert_plainly",
+    "convert_replayed",
     "convert_text",
     "game_json",
     "numbering_corner",

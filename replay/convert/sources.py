@@ -88,10 +88,15 @@ def _converted(game: Game, job: Job, mend: str, follow: Variant | None = None,
     """One game converted; ``follow``: the variant of a record that tells nothing, ``shown``:
     the variant its file's games show (``replay.replayer.replay_game``)."""
     choice = job.choice
-    conversion = convert.convert_game(game, choice.default, job.target, override=choice.override,
-                                      partial=job.partial,
-                                      details=job.output_format == "json", rules=choice.rules,
-                                      follow=follow, shown=shown)
+    variant, replayed = convert.reading_variant(game, choice.default, choice.override,
+                                                rules=choice.rules, follow=follow, shown=shown)
+    if job.output_format == "pdn" and (plain := convert.convert_plainly(
+            game, variant, replayed, job.target)) is not None:
+        text, report = plain
+        return Converted(text, report, replayed.plies, mend)
+    conversion = convert.convert_replayed(game, variant, replayed, job.target,
+                                          partial=job.partial,
+                                          details=job.output_format == "json")
     text = (convert.render(conversion, job.output_format, job.layout)
             if conversion.game is not None else None)
     plies = len(conversion.tree.steps) if conversion.tree is not None else 0

@@ -16,11 +16,12 @@ from replay import native
 from replay.ballots import BALLOT_PLIES, ballot_of
 from replay.board import Board, Position, start_position
 from replay.draws import Material
+from replay.identity import ByIdentity
 from replay.move import Move
-from replay.movegen import WHITE
+from replay.movegen import WHITE, generator_for
 from replay.notation import full_text, short_text
 from replay.openings import named_positions, opening_of
-from replay.replayer import ReplayedGame, replay_game
+from replay.replayer import ReplayedGame, main_line, replay_game
 from replay.stats.clocks import Timing, clock_columns, has_commands
 from replay.variants import Rules, Variant
 
@@ -74,12 +75,14 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
     ``shown`` the variant its file's games show (the row's ``open`` says several variants
     replay it)."""
     replayed = replay_game(game, default, override, rules=rules, follow=follow, shown=shown)
-    plain = _plain_moves(replayed) if moves is None else None
-    if plain is None:
+    counted = _counted(replayed, opening_plies)
+    if counted is not None and moves is not None and not _rows_added(replayed, ordinal, moves):
+        counted = None
+    if counted is None:
         walk = _walk(replayed, ordinal, opening_plies, moves)
         opening_name = _opening_name(replayed)
     else:
-        walk, opening_name = _counted(replayed, plain, opening_plies)
+        walk, opening_name = counted
     final = Material.of(replayed.final or replayed.start)
     errors = [d.code for d in game.diagnostics if d.severity == "error"]
     errors += [p.code for p in replayed.errors]
@@ -111,58 +114,50 @@ def _opening_name(replayed: ReplayedGame) -> str | None:
     return named.name if named is not None else None
 
 
-def _plain_moves(replayed: ReplayedGame) -> list[Move] | None:
-    """The moves of a main line that replays whole on the native core from its move texts,
-    made without a position per ply (``replayed.moves`` makes one each), or None: the game
-    is walked with the replay's positions. The native replay's moves are the replayer's
-    (tests/rules/test_native.py), so where it reaches the end of a line the replay found no
-    error in, they are the same moves."""
+def _counted(replayed: ReplayedGame, opening_plies: int) -> tuple[_Walk, str | None] | None:
+    """``_walk`` and ``_opening_name`` of a main line that replays whole on the native core
+    from its move texts, counted there in one call (``NativeRules.count_line``): no move and
+    no position per ply, but the first plies' texts and the positions the named openings
+    may have (pieces never come back: a position with fewer pieces than all of theirs, and
+    every one after it, is none of them). None: the game is walked with the replay's
+    positions. The native replay's moves are the replayer's (tests/rules/test_native.py),
+    so where it reaches the end of a line the replay found no error in, they are the same."""
     rules = native.rules_for(replayed.variant)
     if rules is None or not rules.replays or replayed.errors:
         return None
-    tokens = replayed.game.main_line_tokens()
-    if not tokens or len(tokens) != replayed.plies:
+    tokens = main_line(replayed.game)
+    if not tokens:
         return None
-    line = rules.replay_line(replayed.start, tokens)
-    return line.moves if line.stop == "end" and len(line.moves) == len(tokens) else None
-
-
-def _counted(replayed: ReplayedGame, moves: list[Move], opening_plies: int
-             ) -> tuple[_Walk, str | None]:
-    """``_walk`` and ``_opening_name`` of a line of ``moves`` from ``replayed.start``, with
-    the positions made only as far as they are needed: the first plies' texts, and the
-    named openings' positions, which a position with fewer pieces than all of them (pieces
-    never come back) and every one after it cannot be."""
-    walk = _Walk()
-    kept = max(opening_plies, BALLOT_PLIES)
     variant = replayed.variant
+    names, separator = _full_names(variant)
     floor = _opening_floor(variant)
-    board = Board(variant, replayed.start)
-    position = replayed.start
-    positions = [position]
-    searching = floor is not None and (position.white | position.black).bit_count() >= floor
-    first = "white" if position.turn == WHITE else "black"
+    line = rules.count_line(replayed.start, tokens, max(opening_plies, BALLOT_PLIES), names,
+                            separator, floor)
+    if line is None or line.plies != replayed.plies:
+        return None
+    walk = _Walk(line.texts, line.captures, line.pieces_captured, line.promotions)
+    first = "white" if replayed.start.turn == WHITE else "black"
     second = "black" if first == "white" else "white"
-    for index, move in enumerate(moves):
-        if index >= kept and not searching:
-            break
-        if index < kept:
-            board.position = position
-            walk.texts.append(full_text(board, move))
-        position = position.play(move)
-        if searching:
-            searching = (position.white | position.black).bit_count() >= floor
-            if searching:
-                positions.append(position)
-    captured = [len(move.captures) for move in moves]
-    walk.captures = len(captured) - captured.count(0)
-    walk.pieces_captured = sum(captured)
-    crowned = [index for index, move in enumerate(moves) if move.promotes]
-    walk.promotions = len(crowned)
-    walk.first_king[first] = next((i + 1 for i in crowned if not i % 2), None)
-    walk.first_king[second] = next((i + 1 for i in crowned if i % 2), None)
-    named = opening_of(positions, variant) if floor is not None else None
+    walk.first_king[first] = line.first_kings[0] or None
+    walk.first_king[second] = line.first_kings[1] or None
+    named = opening_of([replayed.start, *line.positions], variant) if floor is not None \
+        else None
     return walk, named.name if named is not None else None
+
+
+def _names(variant: Variant) -> tuple[tuple[str | None, ...], str]:
+    """Each internal square's name as ``full_text`` writes it (None: none, or not ASCII),
+    and the capture mark."""
+    notation = variant.gametype.notation
+    every = notation.numbers if notation.numeric else variant.geometry.names
+    size = generator_for(variant).size
+    names = (every.get(square) if isinstance(every, dict)
+             else every[square] if square < len(every) else None for square in range(size))
+    return (tuple(name if name and name.isascii() else None for name in names),
+            variant.gametype.capture_separator)
+
+
+_full_names = ByIdentity(_names)
 
 
 @cache
@@ -249,6 +244,44 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
             if walk.first_king[side] is None:
                 walk.first_king[side] = index + 1
     return walk
+
+
+def _rows_added(replayed: ReplayedGame, ordinal: int, moves: MoveColumns) -> bool:
+    """Whether the ``_move_row`` of every ply were added to ``moves``, made by the native core
+    in one call: a main line that is one run of moves (no comment, so no clock) and replays
+    whole there. False, nothing added, otherwise."""
+    rules = native.rules_for(replayed.variant)
+    run = replayed.game.moves.move_run()
+    if rules is None or not rules.replays or replayed.errors or not run:
+        return False
+    rows = rules.move_rows(replayed.start, run, _row_tables(replayed.variant))
+    if rows is None or len(rows) != replayed.plies:
+        return False
+    numbering = replayed.numbering
+    moves.games.append((ordinal, len(rows), numbering.first, numbering.offset,
+                        numbering.first_side))
+    moves.rows.extend(rows)
+    return True
+
+
+def _tables(variant: Variant) -> tuple:
+    """What the native core names a move's squares with in the moves table (``_move_row``)."""
+    notation = variant.gametype.notation
+    generator = generator_for(variant)
+
+    def ascii_names(every: tuple[str, ...] | dict[int, str]) -> tuple[str | None, ...]:
+        names = (every.get(square) if isinstance(every, dict)
+                 else every[square] if square < len(every) else None
+                 for square in range(generator.size))
+        return tuple(name if name and name.isascii() else None for name in names)
+
+    numbers, letters = ascii_names(notation.numbers), ascii_names(variant.geometry.names)
+    return (numbers if notation.numeric else letters, numbers, letters,
+            ascii_names(notation.names), generator.column_masks,
+            int(generator.men_share_files), variant.gametype.capture_separator)
+
+
+_row_tables = ByIdentity(_tables)
 
 
 def _move_row(board: Board, move: Move, after: Position, text: str) -> tuple:

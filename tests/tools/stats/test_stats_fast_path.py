@@ -1,12 +1,14 @@
-"""The games table's fast path against its reference, on every game of real archives.
+"""The statistics' native paths against their reference, on every game of real archives.
 
-Without the moves table a main line the native core replays whole is counted from its moves
-alone (``replay.stats.rows._counted``); with it, the line is walked with the replay's
-positions. The two rows of every game must be the same.
+A main line the native core replays whole is counted by the native core in one call
+(``replay.stats.rows._counted``), and the moves table's rows of a plain run are made there
+too (``_rows_added``); the reference walks the line with the replay's positions. The games
+row and the moves rows of every game must be the same.
 """
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,8 @@ import pytest
 from pdn.reader import read_games
 from replay import native
 from replay.replayer import replay_game
-from replay.stats.rows import MoveColumns, _plain_moves, game_row
+from replay.stats import rows
+from replay.stats.rows import MoveColumns, _counted, _full_names, _row_tables, game_row
 
 FILES = ("english/tinsley.pdn", "games-checkers/russian/World_Championship_1998.pdn",
          "games-checkers/russian/abatsiev.pdn", "international/fmjd_wk2007_all_games.pdn",
@@ -35,9 +38,76 @@ def test_rows_without_the_moves_table_are_the_walked_rows(shared_data: Path, nam
         assert named, "no opening named: the comparison did not reach the openings"
 
 
+@pytest.mark.parametrize("name", FILES + ("english/OCA_2.0.pdn",))
+def test_the_moves_rows_made_natively_are_the_walked_rows(shared_data: Path, name: str,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    path = shared_data / name
+    made = 0
+    games = zip(read_games(path), read_games(path), strict=True)
+    for ordinal, (fast, walked) in enumerate(itertools.islice(games, 3000), 1):
+        native_rows, walked_rows = MoveColumns(), MoveColumns()
+        row = game_row(fast, ordinal, None, None, 6, native_rows)
+        made += bool(native_rows.rows) and fast.moves.move_run() is not None
+        with monkeypatch.context() as patch:
+            patch.setattr(rows, "_rows_added", lambda *args: False)
+            assert row == game_row(walked, ordinal, None, None, 6, walked_rows), fast.line
+        assert native_rows.games == walked_rows.games, fast.line
+        assert native_rows.rows == walked_rows.rows, fast.line
+        assert [list(map(type, r)) for r in native_rows.rows] == \
+            [list(map(type, r)) for r in walked_rows.rows]
+    if native.available() and "OCA" in name:
+        assert made > 2500  # nearly every game of OCA 2.0 is a plain run
+
+
 def test_the_fast_path_is_taken_with_the_native_core(shared_data: Path) -> None:
     if not native.available():
         pytest.skip("the native core is not built here")
     game = next(iter(read_games(shared_data / "english" / "OCA_2.0.pdn")))
-    moves = _plain_moves(replay_game(game))
-    assert moves is not None and len(moves) == game.moves.ply_count()
+    counted = _counted(replay_game(game), 6)
+    assert counted is not None and counted[0].opening(6) is not None
+
+
+def test_bad_arguments_to_the_native_count_raise_errors_not_crashes() -> None:
+    from replay.variants import get_variant
+
+    rules = native.rules_for(get_variant("international")) if native.available() else None
+    if rules is None:
+        pytest.skip("the native core is not built here")
+    start = rules.start
+    position = (start.white, start.black, start.kings, start.turn)
+    names, _ = _full_names(get_variant("international"))
+    counted = rules.count_line(start, "1. 32-28 19-23 2. 28x19 14x23", 3, names, "x", 40)
+    assert counted is not None and (counted.plies, counted.captures, counted.texts) == \
+        (4, 2, ["32-28", "19-23", "28x19"])
+    assert len(counted.positions) == 2  # 40 pieces until the first capture
+    assert rules.count_line(start, "1. 32-26", 3, names, "x", None) is None  # no such move
+    with pytest.raises(ValueError):  # one name per internal square
+        rules._core.count(*position, "32-28", 3, names[:-1], "x", -1)
+    with pytest.raises(ValueError):  # an ASCII separator
+        rules._core.count(*position, "32-28", 3, names, "×", -1)
+    with pytest.raises(TypeError):
+        rules._core.count(*position, "32-28")
+    assert rules._core.count(*position, "32-28", 3, (None,) * len(names), "x", -1) is None
+
+
+def test_bad_arguments_to_the_native_rows_raise_errors_not_crashes() -> None:
+    from replay.variants import get_variant
+
+    variant = get_variant("russian")
+    rules = native.rules_for(variant) if native.available() else None
+    if rules is None:
+        pytest.skip("the native core is not built here")
+    start, tables = rules.start, _row_tables(variant)
+    position = (start.white, start.black, start.kings, start.turn)
+    made = rules.move_rows(start, "1. e3-d4 d6-c5 2. f2-e3 f6-g5 3. c3-b4 g5-h4 4. b4:d6",
+                           tables)
+    assert made is not None and [row[:3] for row in made][-3:] == [
+        ("c3-b4", "cb4", "22-17"), ("g5-h4", "gh4", "16-20"), ("b4:d6", "b:d6", "17:10")]
+    assert made[-1][3:] == (0, 1, False, "b4", "d6", 12, 0, 11, 0)  # a man took one man
+    assert rules.move_rows(start, "1. c3-b5", tables) is None  # no such move
+    with pytest.raises(ValueError):  # one name per internal square
+        rules._core.rows(*position, "c3-d4", tables[0][:-1], *tables[1:])
+    with pytest.raises(TypeError):
+        rules._core.rows(*position, "c3-d4")
+    assert rules._core.rows(*position, "c3-d4", (None,) * len(tables[0]), *tables[1:]) is None
