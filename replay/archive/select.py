@@ -20,6 +20,7 @@ from fnmatch import fnmatchcase
 
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game
+from pdn.results import RESULT_TEXTS
 from replay.archive.tags import (
     UNKNOWN_RESULT,
     DateParts,
@@ -42,7 +43,6 @@ from replay.lines import (
 from replay.replayer import (
     BLACK_WINS,
     DRAW,
-    RESULT_TEXTS,
     WHITE_WINS,
     game_variant,
     normalise_result,
