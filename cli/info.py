@@ -50,9 +50,9 @@ def _print_text(summary: dict[str, Any], notes: NoteSummary) -> None:
     games = len({problem["game"] for problem in problems})
     typer.echo("  reading problems: none" if not problems else
                f"  reading problems: {number(len(problems))} in {count(games, 'game')} (the "
-               "games are not replayed here: pdn validate counts a game whose moves all replay "
-               "valid, with its reading problem as a warning, and says which are invalid or "
-               "incomplete)")
+               "games are not replayed here: pdn validate says which games are invalid or "
+               "incomplete, and counts one whose moves all replay valid, with its reading "
+               "problem as a warning)")
     for problem in problems:
         notes.add(f"    game {problem['game']}, {problem['line']}:{problem['column']}: "
                   f"{problem['code']} — {problem['message']}", file=summary["file"],

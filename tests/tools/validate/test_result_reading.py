@@ -171,7 +171,8 @@ def test_info_and_validate_read_the_nemesis_export_alike(shared_data: Path):
     summary = runner.invoke(app, ["validate", str(path)]).output.splitlines()[-1]
     assert "16 games: 16 valid" in summary and "15 syntax" in summary
     text = runner.invoke(app, ["info", str(path)]).stdout
-    assert "pdn validate counts a game whose moves all replay valid" in text
+    assert ("counts one whose moves all replay valid, with its reading problem as a "
+            "warning") in text
 
 
 def test_the_40camp_missing_separator_is_read_alike(shared_data: Path):
