@@ -80,7 +80,10 @@ def validate(
     A kind of note repeated in a file (or a problem repeated in a game) is shown once with
     its count; --verbose shows each, --json lists them all.
     A recorded result that the final position contradicts (no pieces or no legal move left
-    for the side the result names the winner) makes the game "contradicted", listed first.
+    for the side the result names the winner) makes the game "contradicted", listed first;
+    0-0 and a forfeit in the Termination tag are no result a position decides. A movetext
+    result of another outcome than the Result tag (1-1 and 1/2:1/2 are one draw) is a
+    warning shown without -W; the summary counts the other warnings by code.
     Exit status: 0 all games valid (or incomplete, or contradicted: the moves replay, and
     pdn clean --fix-results mends the result), 1 some invalid or unreadable, or under
     --strict some contradicted, 2 usage error or a file that cannot be read.
