@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from conftest import require
 from pdn.cli.app import app
+from support.served import served
 from typer.testing import CliRunner
 
 from pdn.reader import PdnText, read_games
@@ -128,6 +131,20 @@ def test_every_command_reads_results_in_points_alike(in_points: Path, tmp_path: 
     rows, _, _ = _json_rows(path)
     assert [row["result_check"] for row in rows][3] == "forfeit"
     assert [w for row in rows for w in row["warnings"] if w["code"] == "result"] == []
+
+
+def test_the_desks_event_page_scores_points_results_as_the_standings_do(in_points: Path):
+    """The desk (pdn serve) reads the games it holds into its event page through the same
+    reading: 1-1 a draw, 0-2 Black's win (FMJD's 2-1-0)."""
+    require(bool(find_spec("starlette") and find_spec("uvicorn")),
+            "the [serve] extra (Starlette and uvicorn)")
+    with served(in_points) as server:
+        status, _, page = server.request("/event")
+    assert status == 200
+    table = page.decode().split('<table id="standings">')[1].split("</table>")[0]
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in table.split("<tr")[2:]]
+    assert [(row[1], row[2], row[4:7]) for row in rows] == [
+        ("Yumshanov", "5", ["1", "3", "0"]), ("Guba", "3", ["0", "3", "1"])]
 
 
 def test_the_40camp_conflict_is_shown_without_w(shared_data: Path):
