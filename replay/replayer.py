@@ -51,7 +51,6 @@ WHITE_WINS, BLACK_WINS, DRAW, DOUBLE_FORFEIT, UNKNOWN = (
 FORFEIT = "forfeit"
 
 
-
 @dataclass(frozen=True)
 class Problem:
     """An error or warning about one move (or the game), with where it was written."""
