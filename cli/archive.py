@@ -127,13 +127,17 @@ def _run(action: Callable[[], Summary]) -> Summary:
 def _finish(console: Console, message: str, summary: Summary, rejects: Path | None = None
             ) -> None:
     """Print the summary and exit: 1 when some games were unreadable (the reader gave up
-    on them, and they were passed through unchanged, to the output or to --rejects)."""
+    on them, and they were passed through unchanged, to the output or to --rejects, or left
+    out of a selection)."""
     if summary.unreadable:
         place = f"--rejects {rejects}" if rejects is not None else "the output"
-        passed = summary.unreadable - summary.left_out
+        passed = summary.unreadable - summary.left_out - summary.unselected
         if passed:
             message += (f"; {count(passed, 'unreadable game')} passed through unchanged to "
                         f"{place}")
+        if summary.unselected:
+            message += (f"; {count(summary.unselected, 'unreadable game')} left out of the "
+                        "selection (each named above; --rejects FILE keeps them)")
         if summary.left_out:
             message += (f"; {count(summary.left_out, 'game')} too large to read left out "
                         "(each named above)")
@@ -192,8 +196,9 @@ def filter_command(
 ) -> None:
     """Keep the games that match every criterion; cheap tag tests first, then the board.
 
-    Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
-    unreadable input."""
+    A game the reader gave up on cannot be told to match: it goes to --rejects, else it is
+    left out and named (unless its tags alone rule it out). Exit status: 0 done; 1 games
+    the reader gave up on; 2 usage error or unreadable input."""
     from replay.archive.run import filter_games
 
     choice = variant_choice(variant or default_variant, ignore_gametype, rule,

@@ -49,8 +49,10 @@ def _print_text(summary: dict[str, Any], notes: NoteSummary) -> None:
     typer.echo(f"  results:  {counts(summary['results'])}")
     games = len({problem["game"] for problem in problems})
     typer.echo("  reading problems: none" if not problems else
-               f"  reading problems: {number(len(problems))} in {count(games, 'game')} (not "
-               "replayed here: pdn validate says which games are invalid or incomplete)")
+               f"  reading problems: {number(len(problems))} in {count(games, 'game')} (the "
+               "games are not replayed here: pdn validate says which games are invalid or "
+               "incomplete, and counts one whose moves all replay valid, with its reading "
+               "problem as a warning)")
     for problem in problems:
         notes.add(f"    game {problem['game']}, {problem['line']}:{problem['column']}: "
                   f"{problem['code']} — {problem['message']}", file=summary["file"],
@@ -68,8 +70,10 @@ def info(
 
     Each problem comes with its game, line and column; one kind repeated in a game is shown
     once with its count (--verbose: each). The games are not replayed: pdn validate says
-    which are invalid or incomplete. --json: one object per file with file, games, errors
-    (every reading problem), variants, inferred and results. Exit status: 0 every game read,
+    which are invalid or incomplete, and counts a game whose moves all replay valid,
+    with its reading problem among the warnings (a missing game separator, say). --json:
+    one object per file with file, games, errors (every reading problem), variants,
+    inferred and results. Exit status: 0 every game read,
     1 some with reading errors, 2 usage error or a file that cannot be read."""
     from rich.markup import escape
 

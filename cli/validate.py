@@ -80,13 +80,21 @@ def validate(
     A kind of note repeated in a file (or a problem repeated in a game) is shown once with
     its count; --verbose shows each, --json lists them all.
     A recorded result that the final position contradicts (no pieces or no legal move left
-    for the side the result names the winner) makes the game "contradicted", listed first.
+    for the side the result names the winner) makes the game "contradicted", listed first;
+    0-0 and a forfeit in the Termination tag are no result a position decides. A movetext
+    result of another outcome than the Result tag (1-1 and 1/2:1/2 are one draw) is a
+    warning shown without -W; the summary counts the other warnings by code.
     Exit status: 0 all games valid (or incomplete, or contradicted: the moves replay, and
     pdn clean --fix-results mends the result), 1 some invalid or unreadable, or under
     --strict some contradicted, 2 usage error or a file that cannot be read.
     """
     from replay.run.output import OutputError, check_outputs
-    from replay.validate.reports import Tally, suggestion_lines, validate_sources
+    from replay.validate.reports import (
+        RESULT_WARNING,
+        Tally,
+        suggestion_lines,
+        validate_sources,
+    )
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_runner(runner, scheduler)
@@ -136,9 +144,10 @@ def validate(
             if suggest and item.status == "invalid":
                 for text in suggestion_lines(item):
                     line(text)
-            if warnings or strict:
-                for problem in item.warnings:
+            for problem in item.warnings:
+                if warnings or strict or problem["code"] == RESULT_WARNING:
                     _note(notes, item, problem, "warning")
+            if warnings or strict:
                 for problem in item.notes:
                     _note(notes, item, problem, "note")
         notes.close()
@@ -146,12 +155,15 @@ def validate(
     if report is not None:
         _write_report(report, kept)
     if not as_json:
-        typer.echo(_summary(tally, seconds), err=True)
+        typer.echo(_summary(tally, seconds, warnings or strict), err=True)
     _exit(tally.statuses, unreadable_files, strict)
 
 
-def _summary(tally: Tally, seconds: float) -> str:
-    """The closing line: games by status, moves checked and how fast, result checks."""
+
+
+def _summary(tally: Tally, seconds: float, warnings_shown: bool = True) -> str:
+    """The closing line: games by status, moves checked and how fast, result checks,
+    warnings by code (``warnings_shown``: printed above, else -W is named)."""
     statuses, checks, moves = tally.statuses, tally.checks, tally.moves
     games = sum(statuses.values())
     rate = f", {number(moves / seconds)} moves/s" if seconds > 0 and moves else ""
@@ -161,7 +173,27 @@ def _summary(tally: Tally, seconds: float) -> str:
     return (f"{count(games, 'game')}: {summary or 'none'}; {count(moves, 'move')} checked in "
             f"{seconds:.2f} s{rate}; results: "
             + ", ".join(f"{number(n)} {c}" for c, n in sorted(checks.items()))
+            + _warnings_summary(tally.warnings, warnings_shown)
             + _inferred_summary(tally.inferred))
+
+
+def _warnings_summary(warnings: Counter[str], shown: bool) -> str:
+    """``; 3 warnings: 1 result, 2 notation (-W shows them)``: warnings about the result
+    (printed without -W too) first, then the codes by count; nothing where there is none.
+
+    >>> from collections import Counter
+    >>> _warnings_summary(Counter({"notation": 2, "result": 1}), False)
+    '; 3 warnings: 1 result, 2 notation (-W shows them)'
+    """
+    from replay.validate.reports import RESULT_WARNING
+
+    if not warnings:
+        return ""
+    codes = sorted(warnings.items(), key=lambda item: (item[0] != RESULT_WARNING, -item[1],
+                                                       item[0]))
+    hint = "" if shown else " (-W shows them)"
+    return (f"; {count(sum(warnings.values()), 'warning')}: "
+            + ", ".join(f"{number(n)} {code}" for code, n in codes) + hint)
 
 
 def _note(notes: NoteSummary, item: Any, problem: dict, label: str) -> None:

@@ -12,6 +12,7 @@ from typing import NamedTuple, Protocol
 
 from pdn.commands import Clock, Eval, clock_of, eval_of, move_time_of, without_commands
 from pdn.gametype import GameType, GameTypeError, parse_gametype
+from pdn.results import is_unknown_result
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
@@ -271,8 +272,12 @@ class Game:
 
     @property
     def headers_result(self) -> str | None:
-        """The Result tag, the authoritative result (docs/notation.md), else the movetext token."""
-        return self.tags.get("Result") or self.result
+        """The Result tag, the authoritative result (docs/notation.md); the movetext's result
+        where the tag is missing or only says "unknown" (``*``, ``?``, ``-``, empty)."""
+        tag = self.tags.get("Result")
+        if is_unknown_result(tag) and not is_unknown_result(self.result):
+            return self.result
+        return tag or self.result
 
     def __str__(self) -> str:
         """The game as PDN 3.0 text, as python-chess's ``str(game)`` gives its PGN.

@@ -27,16 +27,13 @@ from pdn.moves import (
     written_number,
 )
 from pdn.quoting import shown
-from pdn.tags import UNKNOWN_RESULTS, check_tag, read_tag
+from pdn.results import results_disagree
+from pdn.tags import check_tag, read_tag
 
 
 def _comment_text(text: str) -> str:
     """A comment's text with its whitespace runs made single spaces (layout is not content)."""
     return " ".join(text.split())
-
-
-def _result_key(result: str) -> str:
-    return result.strip().replace(":", "-")
 
 
 @dataclass
@@ -348,8 +345,7 @@ class GameTransformer(Transformer):
 
     def _check_result(self, game: Game, token, result: str) -> None:
         tag = game.tags.get("Result", "")
-        if result != "*" and tag.strip() not in UNKNOWN_RESULTS | {"*"} and \
-                _result_key(result) != _result_key(tag):
+        if results_disagree(result, tag):
             self._report(token, "result", f"result '{token.value}' at {{where}} disagrees with the "
                          f"Result tag \"{tag}\" (the tag is taken)", "warning")
 

@@ -41,9 +41,10 @@ from lark import Token
 
 from pdn.chunks import Chunk, native_scanner
 from pdn.model import Game, Line
-from pdn.movetext import _check_plycount, _LineText, _result_key
+from pdn.movetext import _check_plycount, _LineText
 from pdn.parser import load_parser
-from pdn.tags import UNKNOWN_RESULTS, read_tag
+from pdn.results import results_disagree
+from pdn.tags import read_tag
 
 FAST_PATH = os.environ.get("PDN_NO_FASTPATH", "") in ("", "0")
 """Whether the reader takes plain games without the parser (``PDN_NO_FASTPATH=1``: no)."""
@@ -119,9 +120,6 @@ _NATIVE_RESULT = (r"(?:1\/2[ \t]*[-:][ \t]*1\/2|1[ \t]*[-:][ \t]*0|0[ \t]*[-:][ 
                   r"|\*))").replace(r"\t", "\t")  # Lark writes the tab itself
 
 
-_UNKNOWN = UNKNOWN_RESULTS | {"*"}  # a Result tag that no result disagrees with
-
-
 def plain_game(chunk: Chunk, source: str | None) -> Game | None:
     """The game of ``chunk`` as the parser would read it, or None where the chunk is not
     a plain game (see the module's docstring)."""
@@ -164,8 +162,7 @@ def _game(chunk: Chunk, source: str | None, tag_texts: list[str] | tuple[str, ..
             return None
         tags[name] = value
     tag_result = tags.get("Result", "")
-    if (tag_result != written and written != "*" and tag_result.strip() not in _UNKNOWN
-            and _result_key(written) != _result_key(tag_result)):
+    if tag_result != written and results_disagree(written, tag_result):
         return None  # the result disagrees with the Result tag: a note
     offset = chunk.line - 1
     token = Token("MOVE", chunk.text[start:end], start, line, column)

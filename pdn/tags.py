@@ -14,12 +14,11 @@ from functools import cache, lru_cache
 from pdn.grammar import terminal
 from pdn.model import Diagnostic
 from pdn.quoting import shown
+from pdn.results import UNKNOWN_RESULTS
 
 RESULTS = frozenset(
     {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*", "1:0", "0:1", "1/2:1/2"}
 )
-# Result tag values that only say "unknown": accepted without a word.
-UNKNOWN_RESULTS = frozenset({"", "?", "-"})
 
 # Name, then a quoted value (\" escapes a quote; a lone backslash before the closing quote
 # stands for itself) or anything up to the "]"; read possessively, so linear in the token.

@@ -16,6 +16,7 @@ from typing import Protocol
 from pdn.fen import FenError, parse_fen
 from pdn.gametype import gametype_problem
 from pdn.model import Game, Line, MoveRecord, Ply
+from pdn.results import FIRST, SECOND, forfeit_reason, read_result
 from replay import inference, native
 from replay.board import Board, Position, position_from_setup, start_position
 from replay.draws import DrawClaim, DrawTracker
@@ -46,16 +47,8 @@ TAG, OPTION, INFERRED = "tag", "option", "inferred"
 FIRST_MOVER_READING, COLOUR_READING = "first-mover", "colour"
 WHITE_WINS, BLACK_WINS, DRAW, DOUBLE_FORFEIT, UNKNOWN = (
     "white", "black", "draw", "double_forfeit", "unknown")
-
-# Result tokens by outcome, from the first mover's point of view (docs/notation.md: OCA and other
-# English archives write results for the side that starts; for White-first games it is White).
-_RESULTS = {
-    "1-0": "first", "2-0": "first", "1:0": "first", "2:0": "first",
-    "0-1": "second", "0-2": "second", "0:1": "second", "0:2": "second",
-    "1/2-1/2": DRAW, "1-1": DRAW, "1/2:1/2": DRAW, "1:1": DRAW, "=": DRAW,
-    "0-0": DOUBLE_FORFEIT, "0:0": DOUBLE_FORFEIT,
-}
-RESULT_TEXTS = tuple(_RESULTS)  # every result token read (``*``, no result, aside)
+# The result check of a game lost by forfeit (0-0, or a Termination tag): no position decides it.
+FORFEIT = "forfeit"
 
 
 @dataclass(frozen=True)
@@ -97,7 +90,8 @@ class ReplayedGame:
     draws: list[DrawClaim] = field(default_factory=list)
     final: Position | None = None
     result: str = UNKNOWN  # normalised outcome of the recorded result
-    result_check: str = "undetermined"  # consistent / inconsistent / undetermined
+    # consistent / inconsistent / undetermined / forfeit (no position decides the result)
+    result_check: str = "undetermined"
     ending: str = "undecided"  # how the final position ends by the rules
     result_note: str = ""
     # With Black moving first, the reading of the result that agrees with a decided final
@@ -787,10 +781,10 @@ def replay_line(board: Board, line: Line, first_index: int, numbering: MoveNumbe
 
 def normalise_result(token: str | None, variant: Variant) -> str:
     """The recorded result as white / black / draw / double_forfeit / unknown."""
-    outcome = _RESULTS.get((token or "").strip())
-    if outcome == "first":
+    outcome = read_result(token)
+    if outcome == FIRST:
         return WHITE_WINS if variant.white_starts else BLACK_WINS
-    if outcome == "second":
+    if outcome == SECOND:
         return BLACK_WINS if variant.white_starts else WHITE_WINS
     return outcome or UNKNOWN
 
@@ -802,10 +796,10 @@ def result_reading_of(token: str | None, variant: Variant, winner: str) -> str |
     moves first, or a convention named the first mover White) or the token is no win."""
     if variant.white_starts or variant.gametype.notation.from_black:
         return None
-    outcome = _RESULTS.get((token or "").strip())
-    if outcome not in ("first", "second"):
+    outcome = read_result(token)
+    if outcome not in (FIRST, SECOND):
         return None
-    first_mover_view = BLACK_WINS if outcome == "first" else WHITE_WINS
+    first_mover_view = BLACK_WINS if outcome == FIRST else WHITE_WINS
     if winner == first_mover_view:
         return FIRST_MOVER_READING
     return COLOUR_READING
@@ -849,15 +843,23 @@ def apply_reading(checked: _ResultChecked, reading: str | None) -> None:
 def _check_result(replayed: ReplayedGame) -> None:
     game = replayed.game
     replayed.result = normalise_result(game.headers_result, replayed.variant)
-    if replayed.errors or replayed.placeholder:
+    replays = not (replayed.errors or replayed.placeholder)
+    # Breakthrough's crowned king is no variant the native core replays (replay.native).
+    decision = (decide(replayed.final_board()) if replays and not replayed._moves_left
+                else None)
+    if decision is not None:
+        replayed.ending = decision.ending
+    forfeit = forfeit_reason(game.headers_result, game.tags)
+    if forfeit is not None:
+        replayed.result_check = FORFEIT
+        replayed.result_note = forfeit
+        return
+    if not replays:
         replayed.result_check = "undetermined"
         replayed.result_note = "the record does not replay to its end"
         return
-    # Breakthrough's crowned king is no variant the native core replays (replay.native).
-    decision = None if replayed._moves_left else decide(replayed.final_board())
     if decision is not None:
         winner = WHITE_WINS if decision.winner == WHITE else BLACK_WINS
-        replayed.ending = decision.ending
         reading = result_reading_of(game.headers_result, replayed.variant, winner)
         if reading is not None:
             replayed.result_reading = reading

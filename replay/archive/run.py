@@ -74,6 +74,9 @@ class Summary:
     written: int = 0
     unreadable: int = 0
     left_out: int = 0  # of the unreadable: too large to pass through (``Record.too_large``)
+    # of the unreadable: not passed to a selection, which holds only games that meet the
+    # criteria (``filter_games`` without ``rejects``)
+    unselected: int = 0
     matched: int = 0
     groups: int = 0
     removed: int = 0
@@ -116,30 +119,38 @@ def _dates(records: list[Record]) -> list[DateParts]:
     return date_parts_many(record.tags.get("Date") or "" for record in records)
 
 
-def _unreadable(item: Located[Out], summary: Summary, rejects: IO[str] | None, note: Note
-                ) -> IO[str] | None:
+def _unreadable(item: Located[Out], summary: Summary, rejects: IO[str] | None, note: Note,
+                selection: bool = False) -> IO[str] | None:
     """Count and report a game the reader gave up on; the stream it goes to (None: the
-    output)."""
+    output, or, for a ``selection``, nowhere: it cannot be told to meet the criteria)."""
     summary.unreadable += 1
+    where = f"{item.source}:{item.result.line}: game {item.index}: unreadable"
     place = "--rejects" if rejects is not None else "the output"
     if item.result.left_out:  # too large to hold: never written emptier, left out
         summary.left_out += 1
-        note(f"{item.source}:{item.result.line}: game {item.index}: unreadable, left out of "
-             f"{place}: {item.result.error}")
+        note(f"{where}, left out of {place}: {item.result.error}")
         return rejects
-    note(f"{item.source}:{item.result.line}: game {item.index}: unreadable, passed to {place} "
-         f"unchanged: {item.result.error}")
+    if selection and rejects is None:
+        summary.unselected += 1
+        note(f"{where}, left out of the selection (--rejects FILE keeps it): "
+             f"{item.result.error}")
+        return None
+    note(f"{where}, passed to {place} unchanged: {item.result.error}")
     return rejects
 
 
 def _write_all(items: Iterator[Located[Out]], out: IO[str], rejects: IO[str] | None,
-               note: Note, summary: Summary) -> None:
+               note: Note, summary: Summary, *, selection: bool = False) -> None:
+    """Write every item's text to ``out``, a game the reader gave up on to ``rejects``
+    (without it: to ``out`` too, unless ``out`` is a ``selection``)."""
     for item in items:
         summary.games += 1
-        target = out
+        target: IO[str] | None = out
         if item.result.error:
-            target = _unreadable(item, summary, rejects, note) or out
-        if item.result.text:
+            target = _unreadable(item, summary, rejects, note, selection)
+            if target is None and not selection:
+                target = out
+        if item.result.text and target is not None:
             target.write(item.result.text)
             summary.written += target is out and not item.result.error
 
@@ -199,10 +210,12 @@ def _tagged_variant(tags: dict[str, str], default: Variant | None) -> Variant | 
 def filter_games(sources: list[str], out: IO[str], criteria: Criteria, settings: Settings, *,
                  invert: bool = False, rejects: IO[str] | None = None,
                  note: Note = print) -> Summary:
-    """Write the games that meet every criterion (``invert``: the others)."""
+    """Write the games that meet every criterion (``invert``: the others). A game the
+    reader gave up on cannot be told to meet them: it goes to ``rejects``, else nowhere
+    (named through ``note``), unless its tags alone rule it out."""
     summary = Summary()
     items = _run(sources, FilterTask(criteria, _portable(settings), invert), settings)
-    _write_all(_counting_matches(items, summary), out, rejects, note, summary)
+    _write_all(_counting_matches(items, summary), out, rejects, note, summary, selection=True)
     return summary
 
 

@@ -20,6 +20,7 @@ from fnmatch import fnmatchcase
 
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game
+from pdn.results import RESULT_TEXTS, is_unknown_result
 from replay.archive.tags import (
     UNKNOWN_RESULT,
     DateParts,
@@ -42,7 +43,6 @@ from replay.lines import (
 from replay.replayer import (
     BLACK_WINS,
     DRAW,
-    RESULT_TEXTS,
     WHITE_WINS,
     game_variant,
     normalise_result,
@@ -198,9 +198,9 @@ class Criteria:
         variant only its record tells, ``variant`` None)."""
         if variant is None:
             return self._names_match(tags, None)
-        result = (tags.get("Result") or "").strip()
+        result = tags.get("Result")
         return self._names_match(tags, variant) and (
-            result in ("", "?", "*") or self.result_matches(result, variant))
+            is_unknown_result(result) or self.result_matches(result, variant))
 
     def _names_match(self, tags: dict[str, str], variant: Variant | None) -> bool:
         return (all(test.matches(tags) for test in self.tags)

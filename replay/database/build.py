@@ -99,7 +99,7 @@ class IndexTask:
         line = line_rows(record.game, self.settings.choice, seen)
         variant = line.variant
         entry.variant, entry.status = variant.name, line.status
-        entry.outcome = normalise_result(record.tags.get("Result"), variant)
+        entry.outcome = normalise_result(record.game.headers_result, variant)
         entry.moves = line.moves
         entry.material = tuple(Material.of(line.final))
         entry.opening, entry.ballot = line.opening, line.ballot

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from replay.replayer import ReplayedGame
 from replay.serve.desk import Desk, DeskGame, legal_after
+from replay.validate.report import first_problem, result_disagreement
 from replay.validate.reports import GameReport
 from replay.variants import VARIANTS
 from replay.viewer.board import ALPHABET, board_kind
@@ -57,7 +58,8 @@ def desk_page(desk: Desk, *, write: bool) -> str:
     rows = []
     for game in list(desk.games):
         report = game.report
-        problem = report.errors[0]["message"] if report.errors else ""
+        problem = (report.errors[0]["message"] if report.errors else first_problem(report)
+                   if report.status == "contradicted" or result_disagreement(report) else "")
         rows.append(
             f'<tr class="{escape(str(report.status))}"><td>{game.number}</td>'
             f'<td>{escape(game.document.name)}:{report.game}</td>'

@@ -26,7 +26,7 @@ by colour (where Black moves first, the Result tag read the way the file's decid
 read it: for the first mover, as OCA writes it, or for the side named);
 ``result_first_mover`` category first/second/draw/double_forfeit/unknown; ``white_score``
 Float64 (1, 0.5, 0; NA unknown); ``result_check`` category
-consistent/inconsistent/undetermined; ``result_reading`` category first-mover/colour (a
+consistent/inconsistent/undetermined/forfeit; ``result_reading`` category first-mover/colour (a
 decided game where Black moves first: the reading its result agrees with); ``plies``, ``captures``
 (capturing moves), ``pieces_captured``, ``promotions`` Int64; ``first_king_white``,
 ``first_king_black`` Int64 (ply of the side's first crowning); ``white_men``,

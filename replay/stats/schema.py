@@ -25,7 +25,7 @@ REPLAY_COLUMNS: dict[str, object] = {
     "variant": category(variant_names()),
     "variant_source": category(("tag", "option", "inferred")), "first_mover": category(SIDES),
     "result": category(RESULTS),
-    "result_check": category(("consistent", "inconsistent", "undetermined")),
+    "result_check": category(("consistent", "inconsistent", "undetermined", "forfeit")),
     "result_reading": category(READINGS),
     "plies": "Int64", "captures": "Int64", "pieces_captured": "Int64", "promotions": "Int64",
     "first_king_white": "Int64", "first_king_black": "Int64",

@@ -120,13 +120,6 @@ def _rating(game: Game, side: str) -> int | None:
     return None
 
 
-def _result_token(game: Game) -> str | None:
-    tag = game.tags.get("Result")
-    if tag and tag.strip() not in ("", "*", "?"):
-        return tag
-    return game.result or tag
-
-
 def event_names(games: Iterable[Game]) -> dict[str, int]:
     """The Event tags of the games with how many games carry each."""
     found: dict[str, int] = {}
@@ -181,7 +174,7 @@ def read_event(games: Iterable[Game], *, name: str | None = None,
         white, black = written(game, "White"), written(game, "Black")
         pairings.append(Pairing(
             number, players.key(white), players.key(black),
-            normalise_result(_result_token(game), variant),
+            normalise_result(game.headers_result, variant),
             _known(game.tags.get("Round")),
             (game.tags.get("Date") or "").strip() or None,
             _rating(game, "White"), _rating(game, "Black"), source,

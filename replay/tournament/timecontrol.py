@@ -146,7 +146,7 @@ def flag_fall(game: Game, number: int, outcome: str) -> FlagFall | None:
             ply_index = index + (white != mover)
             loss = "black" if white else "white"
             return FlagFall(number, first_number + (ply_index + first_black) // 2, white,
-                            game.tags.get("Result") or game.result or "*",
+                            game.headers_result or "*",
                             outcome not in (loss, "unknown"))
     return None
 

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from pdn.fen import format_fen
 from pdn.gametype import SquareNotation
 from pdn.model import Game, MoveRecord, Ply
+from pdn.results import forfeit_reason
 from pdn.squares import SquareError
 from replay.board import Board, Position, setup_from_position
 from replay.endings import decide
@@ -34,6 +35,7 @@ from replay.movegen import WHITE
 from replay.notation import full_text, route_squares, short_is_ambiguous
 from replay.replayer import (
     BLACK_WINS,
+    FORFEIT,
     INVALID,
     UNKNOWN,
     WHITE_WINS,
@@ -183,6 +185,7 @@ class _Search:
         self.records: list[MoveRecord] = [ply.record for ply in plies[:end]]
         self.result_token = replayed.game.headers_result
         self.result = normalise_result(self.result_token, self.variant)
+        self.forfeit = forfeit_reason(self.result_token, replayed.game.tags) is not None
         self.budget = _Budget(budget)
         self.numbering = replayed.numbering
         self.base = _Trial(list(range(end)), list(replayed.positions), list(replayed.moves),
@@ -401,7 +404,10 @@ class _Search:
     def _result_check(self, final: Position) -> str:
         """Whether a decided final position agrees with the recorded result; undetermined
         where the game goes on, no result is recorded, or the result reads two ways (Black
-        moving first: for the first mover or for the side named)."""
+        moving first: for the first mover or for the side named); a forfeit, which no
+        position decides, is a forfeit."""
+        if self.forfeit:
+            return FORFEIT
         decision = decide(Board(self.variant, final))
         if decision is None or self.result == UNKNOWN:
             return "undetermined"
@@ -442,7 +448,7 @@ def _ranked(suggestions: Iterable[Suggestion]) -> list[Suggestion]:
     return distinct
 
 
-_CHECK_ORDER = {"consistent": 0, "undetermined": 1, "inconsistent": 2}
+_CHECK_ORDER = {"consistent": 0, "undetermined": 1, FORFEIT: 1, "inconsistent": 2}
 
 
 def _rank(suggestion: Suggestion) -> tuple:

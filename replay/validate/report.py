@@ -1,13 +1,13 @@
 """The arbiter's report of a validation run, as Markdown or self-contained HTML.
 
 First a summary table of the games with a problem (status, first problem, a link to the
-game's section), a result the final position contradicts first, then the worst; then a
-section per such game with its errors, warnings
-and repair suggestions (``--suggest``) and a diagram of the position before the first
-illegal move, the move written drawn in red and the move meant in green (see
-``replay.validate.report_diagram``; SVG inline in HTML, a FEN in Markdown); last the valid games, a
-line each. The HTML prints on A4 pages, a page per problem game (``replay.validate.report_pdf``
-prints it to PDF).
+game's section), a result the final position contradicts first, then the worst, then the
+valid games whose movetext and Result tag name different outcomes; then a section per such
+game with its errors, warnings and repair suggestions (``--suggest``) and a diagram of the
+position before the first illegal move, the move written drawn in red and the move meant in
+green (see ``replay.validate.report_diagram``; SVG inline in HTML, a FEN in Markdown); last
+the valid games, a line each. The HTML prints on A4 pages, a page per problem game
+(``replay.validate.report_pdf`` prints it to PDF).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from html import escape
 
 from replay.validate.report_diagram import Diagram, report_diagrams
-from replay.validate.reports import GameReport
+from replay.validate.reports import RESULT_WARNING, GameReport
 
 # The order of the problem games: a result the final position contradicts first (the moves
 # replay, so nothing else warns of it), then the worst (any other status after these).
@@ -49,20 +49,33 @@ def _result_line(report: GameReport) -> str:
     return f"{report.result or '?'} — {report.result_check}{note}"
 
 
+def result_disagreement(report: GameReport) -> dict | None:
+    """The warning about a game's result (the movetext's result names another outcome than
+    the Result tag, ``pdn.results.results_disagree``; or the tag is no result), or None."""
+    return next((p for p in report.warnings if p["code"] == RESULT_WARNING), None)
+
+
 def first_problem(report: GameReport) -> str:
     """What a summary row says is wrong with a game: a result the final position
-    contradicts, else its first error, else warning."""
+    contradicts, else its first error, else a result the movetext and the Result tag
+    disagree on, else its first warning."""
     if report.status == "contradicted":
         return f"result {report.result or '?'} contradicted: {report.result_note}"
-    problems = report.errors or report.warnings
+    problems = report.errors or [result_disagreement(report) or p for p in report.warnings]
     return _problem_line(problems[0]) if problems else report.status
 
 
+def has_problem(report: GameReport) -> bool:
+    """Whether a game is listed among the games with problems: not valid, or a valid game
+    whose movetext and Result tag name different outcomes (never hidden among the valid)."""
+    return report.status != "valid" or result_disagreement(report) is not None
+
+
 def problem_games(reports: list[GameReport]) -> list[tuple[int, GameReport]]:
-    """The games that are not valid, each with its number in the report (from 1), the
-    worst status first, in file order within a status."""
+    """The games with a problem (``has_problem``), each with its number in the report (from
+    1), the worst status first, in file order within a status."""
     order = {status: rank for rank, status in enumerate(STATUS_ORDER)}
-    found = [(number, r) for number, r in enumerate(reports, 1) if r.status != "valid"]
+    found = [(number, r) for number, r in enumerate(reports, 1) if has_problem(r)]
     return sorted(found, key=lambda item: order.get(item[1].status, len(order)))
 
 
@@ -116,7 +129,7 @@ def markdown_report(reports: Iterable[GameReport]) -> str:
         lines.append("")
     for number, report in problems:
         lines += _markdown_section(number, report)
-    valid = [(number, r) for number, r in enumerate(reports, 1) if r.status == "valid"]
+    valid = [(number, r) for number, r in enumerate(reports, 1) if not has_problem(r)]
     if valid:
         lines += [f"## Valid games ({len(valid)})", "", "| # | Game | Plies | Result |",
                   "|---|---|---|---|"]
@@ -203,7 +216,7 @@ def html_report(reports: Iterable[GameReport]) -> str:
     else:
         body.append("<p>Every game replays on the rules.</p>")
     body += [_html_section(number, report) for number, report in problems]
-    valid = [(number, r) for number, r in enumerate(reports, 1) if r.status == "valid"]
+    valid = [(number, r) for number, r in enumerate(reports, 1) if not has_problem(r)]
     if valid:
         body.append(f'<section id="valid"><h2>Valid games ({len(valid)})</h2><table><thead>'
                     "<tr><th>#</th><th>Game</th><th>Plies</th><th>Result</th></tr></thead>"

@@ -10,9 +10,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 
-from pdn.chunks import Chunk, block_chunks
+from pdn.chunks import Chunk
 from pdn.model import Game
-from pdn.reader import parse_chunks
+from pdn.reader import read_block
 from replay.agreement import agree_file, agree_with
 from replay.board import Position
 from replay.choice import RulesChoice
@@ -137,18 +137,20 @@ def suggestion_lines(report: GameReport) -> list[str]:
 @dataclass
 class Tally:
     """What the summary line of ``pdn validate`` counts: games by status, result checks,
-    variants inferred, moves checked and reports counted."""
+    warnings by code, variants inferred, moves checked and reports counted."""
 
     statuses: Counter[str] = field(default_factory=Counter)
     checks: Counter[str] = field(default_factory=Counter)
     inferred: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     rows: int = 0
+    warnings: Counter[str] = field(default_factory=Counter)
 
     def count(self, report: GameReport) -> None:
         """Count one game's report."""
         self.statuses[report.status] += 1
         self.checks[report.result_check] += 1
+        self.warnings.update(problem["code"] for problem in report.warnings)
         if report.variant_source == "inferred":
             self.inferred[report.variant] += 1
         self.moves += report.plies
@@ -158,6 +160,7 @@ class Tally:
         """Count another tally's reports too."""
         self.statuses.update(other.statuses)
         self.checks.update(other.checks)
+        self.warnings.update(other.warnings)
         self.inferred.update(other.inferred)
         self.moves += other.moves
         self.rows += other.rows
@@ -222,6 +225,9 @@ def report_game(game: Game, default: Variant | None = None, override: Variant | 
 
 
 CONTRADICTED = "contradicted"
+# The code of a warning about the recorded result: the movetext's result names another
+# outcome than the Result tag (``pdn.results.results_disagree``), or the tag is no result.
+RESULT_WARNING = "result"
 
 
 def mark_contradicted(report: GameReport) -> GameReport:
@@ -402,14 +408,16 @@ class ValidationWork:
 
 
 def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int, list[GameReport]]:
-    """Worker entry: cut a partition of games into chunks, read and replay them; the
-    partition's size and the reports."""
+    """Worker entry: cut a partition of games into chunks, read them as ``pdn info`` reads
+    the whole file (a game that runs into the next one without a result is noted: a
+    partition ends after a result, so none runs into the next partition) and replay them;
+    the partition's size and the reports."""
     with gc_paused():
         block = partition.chunk()
         reports = [
             report_game(game, work.choice.default, work.choice.override, suggest=work.suggest,
                         rules=work.choice.rules, strict=work.strict)
-            for game in parse_chunks(block_chunks(block), partition.source)]
+            for game in read_block(block, partition.source)]
         for report in reports:  # games let go before the collector runs again: it walks less
             if report.open_variant and not report.silent:  # read again from the text if need be
                 report.record, report.origin = None, block
@@ -419,7 +427,7 @@ def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int,
 def _read_again(report: GameReport) -> Game:
     """The game of a report, read again from its partition's text as the worker read it."""
     assert report.origin is not None
-    return next(game for game in parse_chunks(block_chunks(report.origin), report.file)
+    return next(game for game in read_block(report.origin, report.file)
                 if game.line == report.line)
 
 

@@ -150,16 +150,17 @@ def test_the_table_is_in_pdn_help():
             "decoded.") in shown
 
 
-def test_filter_says_what_it_matched_wrote_and_passed_through(files, tmp_path):
-    # before: "1 of 3 games matched; 2 written; 1 unreadable passed through", exit 2
+def test_filter_says_what_it_matched_wrote_and_left_out(files, tmp_path):
+    # before: "1 of 3 games matched; 2 written; 1 unreadable passed through", exit 2; then
+    # the unreadable game was written into the selection: a selection holds only matches
     out = tmp_path / "invalid.pdn"
     result = runner.invoke(app, ["filter", files["broken"], "--status", "invalid",
                                  "-o", str(out)])
     assert result.exit_code == ExitCode.SOME_GAMES, result.output
-    assert ("1 of 3 games matched; 1 written; 1 unreadable game passed through unchanged to "
-            "the output") in result.output
+    assert ("1 of 3 games matched; 1 written; 1 unreadable game left out of the selection "
+            "(each named above; --rejects FILE keeps them)") in " ".join(result.output.split())
     written = list(read_games(out))
-    assert [game.tags.get("Event") for game in written] == ["invalid", "unreadable"]
+    assert [game.tags.get("Event") for game in written] == ["invalid"]
     rejects = tmp_path / "rejects.pdn"
     result = runner.invoke(app, ["filter", files["broken"], "--status", "invalid",
                                  "-o", str(out), "--rejects", str(rejects)])

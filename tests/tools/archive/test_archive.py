@@ -117,15 +117,17 @@ def test_filter_player_date_result_and_invert(tmp_path):
     assert [g.tags["Event"] for g in read_games(out)] == ["Cup 2001"]
     assert "never closed" in (tmp_path / "rejects.pdn").read_text()  # passed through unchanged
     run("filter", source, "-o", str(out), "--white", "ivanov", "--invert", code=1)
-    assert [g.tags["Event"] for g in read_games(out)] == ["Cup 1995", "Broken", "Cup 2001"]
+    # Broken is unreadable: named and left out, as a selection holds only games that match
+    assert [g.tags["Event"] for g in read_games(out)] == ["Cup 1995", "Cup 2001"]
 
 
 def test_filter_moves_in_short_notation_match_games_written_in_full(tmp_path):
     source = write(tmp_path, RUSSIAN_GAMES)
     out = tmp_path / "out.pdn"
     output = run("filter", source, "-o", str(out), "--moves", "cd4 fg5 dc5", code=1)
-    assert [g.tags["Event"] for g in read_games(out)] == ["Cup 1990", "Broken"]  # + unreadable
+    assert [g.tags["Event"] for g in read_games(out)] == ["Cup 1990"]  # Broken left out
     assert "1 of 4 games matched" in output
+    assert "game 3: unreadable, left out of the selection" in output
 
 
 def test_filter_material_and_status(tmp_path):
