@@ -168,7 +168,12 @@ GAMETYPES = [("99", "GameType '99': unknown game type 99; the tag is ignored"),
              ("20,W,1000000,10,N2,0", "GameType '20,W,1000000,10,N2,0': board 1000000x10 is "
               "not supported; the tag is ignored"),
              ("99,W,10,10,N2,0", "GameType '99,W,10,10,N2,0': type 99 is no variant known "
-              "here; the tag is ignored")]
+              "here; the tag is ignored"),
+             # Python's int() refuses over 4,300 digits: the same warning at any length
+             *((digits, f"GameType '{'9' * 40}…': unknown game type {'9' * 40}…; the tag is "
+                "ignored") for digits in ("9" * 4_300, "9" * 4_301, "9" * 100_000)),
+             ("20,W," + "1" * 5_000 + ",10,N2,0", f"GameType '20,W,{'1' * 35}…': board "
+              f"{'1' * 9}…x10 is not supported; the tag is ignored")]
 
 
 @pytest.mark.parametrize(("value", "said"), GAMETYPES)
