@@ -226,7 +226,7 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
     transformer.start_chunk(chunk.line, text)
     transformer.diagnostics.extend(mended)
     try:
-        games = parser.parse(text, chunk.column)
+        games = parser.parse(text, chunk.column) if chunk.column else parser.parse(text)
     except (UnexpectedInput, NestingError, NumberError) as error:  # the record's fault
         games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[explain_error(error, chunk)])]
     except Exception as error:  # our fault: said so, and the games around it are still read
