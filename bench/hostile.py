@@ -2,6 +2,7 @@
 game's text, measured, not tested.
 
     taskset -c 0 .venv/bin/python bench/hostile.py [--small 1000000] [--large 4000000] [--case TEXT]
+    .venv/bin/python bench/hostile.py --commands [--case TEXT] [--command NAME] [--tree DIR]
 
 Each case writes a file at two sizes, runs a ``pdn`` command on it as a whole process and
 prints its CPU seconds (less those of the same command on two small games) and peak memory
@@ -16,6 +17,14 @@ multiple of the file: the script exits 1 when a time ratio is over 2 or a peak o
 3.4, 5.8 and 10.6 s. ``one line, other players``: one short line played by 5,000 and
 20,000 different pairs of players; 61.4 s at 5,000 before (each game compared with every
 game before it), 10.5 s now (bench/README.md, "Hostile lines").
+
+``--commands`` runs each command of ``COMMANDS`` (convert, analyse, stats -t games, ...) on
+each file of ``FIXED`` (input without game boundaries, one long line, 50,000 games glued on
+one line, a 400,000-ply game, 200,000 one-line games, a game of 200,000 tags) at the size the
+hostile-input reports measured, and prints its CPU seconds and peak memory beside the size
+of the file and of its largest game's text: the goal is a small multiple of the latter.
+``--tree DIR`` runs the commands of another checkout (with its own ``.venv``), for figures
+before and after a change.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PDN = [sys.executable, "-c", "from pdn.cli.app import main; main()"]
+MAIN = "from pdn.cli.app import main; main()"
 GOOD = '[Event "a"]\n1. 32-28 19-23 1-0\n\n'
 
 
@@ -66,18 +75,95 @@ CASES: dict[str, tuple[list[str], Callable[[int], str]]] = {
                                                   f'B."]\n1. 32-28 19-23 1-0\n\n'
                                                   for i in range(n // 200))),
 }
+
+
+def boundless(chars: int) -> str:
+    """Movetext with no game boundary (no tag, no result, move numbers that never start
+    again), eight moves a line: one game, illegal from its third ply."""
+    pairs, size, number = [], 0, 1
+    while size < chars:
+        pairs.append(f"{number}. 32-28 19-23" + ("\n" if number % 8 == 0 else " "))
+        size += len(pairs[-1])
+        number += 1
+    return "".join(pairs)
+
+
+def one_line(chars: int) -> str:
+    """The same movetext on one line."""
+    return boundless(chars).replace("\n", " ")
+
+
+def glued(count: int) -> str:
+    """``count`` games glued on one line (``* [Event ...``)."""
+    return '[Event "g"] 1. 32-28 19-23 * ' * count + "\n"
+
+
+def one_line_games(count: int) -> str:
+    """``count`` untagged games, each on its own line (an opening book)."""
+    return "1. 32-28 19-23 2. 37-32 14-19 3. 41-37 10-14 4. 46-41 *\n" * count
+
+
+def many_tags(count: int) -> str:
+    """One game with ``count`` distinct tags."""
+    return "".join(f'[Tag{n} "v{n}"]\n' for n in range(count)) + "1. 32-28 19-23 *\n\n"
+
+
+# name: (the file's text, the characters of its largest game)
+FIXED: dict[str, Callable[[], tuple[str, int]]] = {
+    "no game boundary, 2.4 MB": lambda: _whole(boundless(2_400_000)),
+    "one line, 5.2 MB": lambda: _whole(one_line(5_200_000)),
+    "50,000 games glued on a line": lambda: (glued(50_000), 29),
+    "400,000-ply game, 3.5 MB": lambda: _whole(shuffling_kings(3_500_000)),
+    "200,000 one-line games": lambda: (one_line_games(200_000), 58),
+    "one game of 200,000 tags": lambda: _whole(many_tags(200_000)),
+}
+# name: the command's arguments before the file ({out}: a file in the bench's folder)
+COMMANDS: dict[str, list[str]] = {
+    "validate": ["validate", "--jobs", "1", "--json", "-o", "{out}.jsonl"],
+    "convert": ["convert", "--jobs", "1", "-o", "{out}.pdn"],
+    "analyse": ["analyse", "--jobs", "1", "--depth", "1", "-o", "{out}.pdn"],
+    "stats -t games": ["stats", "-t", "games", "--jobs", "1", "-o", "{out}.csv"],
+}
+
+
+def _whole(text: str) -> tuple[str, int]:
+    return text, len(text)
+
+
 TIME_LIMIT = 2.0
 MEMORY_FACTOR = 8
 BASELINE = 150 << 20  # what a pdn command takes loaded, before any input
 
 
-def run(arguments: list[str], path: Path) -> tuple[float, int]:
-    """CPU seconds (user + system) and peak resident bytes of one pdn command."""
+def run(arguments: list[str], path: Path, tree: Path = ROOT) -> tuple[float, int]:
+    """CPU seconds (user + system) and peak resident bytes of one pdn command (of the
+    checkout ``tree``, run with its own ``.venv``)."""
+    python = sys.executable if tree == ROOT else str(tree / ".venv" / "bin" / "python")
     with open(os.devnull, "wb") as null:
-        child = subprocess.Popen([*PDN, *arguments, str(path)], stdout=null, stderr=null,
-                                 cwd=ROOT)
+        child = subprocess.Popen([python, "-c", MAIN, *arguments, str(path)], stdout=null,
+                                 stderr=null, cwd=tree)
         _, _, usage = os.wait4(child.pid, 0)
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+
+
+def run_commands(case: str | None, command: str | None, tree: Path) -> None:
+    """Each command of ``COMMANDS`` on each file of ``FIXED``: CPU seconds and peak memory."""
+    print(f"{'case':<30} {'command':<15} {'file MB':>8} {'game MB':>8} {'CPU s':>8} "
+          f"{'peak MB':>8}")
+    with tempfile.TemporaryDirectory() as folder:
+        for name, make in FIXED.items():
+            if case and case not in name:
+                continue
+            text, game = make()
+            path = Path(folder) / "case.pdn"
+            path.write_text(text)
+            for label, arguments in COMMANDS.items():
+                if command and command != label:
+                    continue
+                out = str(Path(folder) / "out")
+                seconds, peak = run([arg.format(out=out) for arg in arguments], path, tree)
+                print(f"{name:<30} {label:<15} {len(text) / 1e6:>8.1f} {game / 1e6:>8.2f} "
+                      f"{seconds:>8.2f} {peak / 1e6:>8.1f}", flush=True)
 
 
 def main() -> int:
@@ -85,7 +171,15 @@ def main() -> int:
     parser.add_argument("--small", type=int, default=1_000_000)
     parser.add_argument("--large", type=int, default=4_000_000)
     parser.add_argument("--case", help="only the cases whose name holds this text")
+    parser.add_argument("--commands", action="store_true",
+                        help="each command on each file of FIXED, at its fixed size")
+    parser.add_argument("--command", help="with --commands: only this command")
+    parser.add_argument("--tree", type=Path, default=ROOT,
+                        help="with --commands: the checkout whose pdn to run")
     args = parser.parse_args()
+    if args.commands:
+        run_commands(args.case, args.command, args.tree.resolve())
+        return 0
     failed = False
     print(f"{'case':<28} {'chars':>10} {'CPU s':>7} {'µs/char':>8} {'peak MB':>8}")
     with tempfile.TemporaryDirectory() as folder:

@@ -86,7 +86,9 @@ def command_app(args: list[str]) -> typer.Typer:
 
 def main() -> None:
     """Console-script entry point."""
+    from .common import guard_stdout
     from .signals import exit_on_sigterm
 
     exit_on_sigterm()
+    guard_stdout()
     command_app(sys.argv[1:])()

@@ -47,13 +47,14 @@ from .options import (
     parse_variant,
     variant_choice,
 )
-from .sources import SourceError, collect_sources
+from .sources import SourceError, collect_sources, exit_if_no_sources
 
 if TYPE_CHECKING:
     from replay.archive.run import Settings, Summary
 
 RejectsOption = Annotated[Path | None, typer.Option(
-    help="Write games the reader gives up on here instead of to the output.")]
+    help="Write games the reader gives up on here instead of to the output (a game over "
+    "the size limit, 16 Mi characters, is named and left out: its text is not held).")]
 OldDefaultVariantOption = Annotated[Variant | None, typer.Option(
     "--default-variant", parser=parse_variant, metavar="VARIANT", hidden=True,
     help="The old name of --variant.")]
@@ -88,6 +89,7 @@ def _sources(paths: list[str], outputs: dict[str, str | Path | None]) -> list[st
         check_outputs(outputs, sources)
     except OutputError as error:
         fail(str(error))
+    exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     return sources
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import fail, games_exit, write_out
+from .common import fail, fail_stdout, games_exit, stdout_refused, write_out
 from .notes import NoteSummary
 from .options import EncodingOption, PathsArgument, VerboseOption
 from .sources import SourceError, collect_sources, exit_if_no_sources, nth_game, read_inputs
@@ -48,6 +48,8 @@ def cat(
     except BrokenPipeError:
         raise  # stdout closed early (| head): not a reading error
     except (OSError, LookupError, UnicodeError) as error:
+        if stdout_refused(error):  # the output refused, not the input
+            fail_stdout(error)
         name = getattr(error, "filename", None) or ", ".join(paths)
         fail(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}")
     finally:

@@ -104,10 +104,15 @@ class PdnGroup(TyperGroup):
              ) -> Any:
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            sys.stdout.flush()  # a stdout that refuses the last lines is said here, not at exit
         except typer.Abort:
             print("aborted", file=sys.stderr)
             code = 1
         except Exception as error:
+            from .common import fail_stdout, stdout_refused
+
+            if stdout_refused(error):
+                fail_stdout(error)  # a full disk or /dev/full on stdout, in any command
             if _is_output_error(error):
                 from .common import fail
 

@@ -3,6 +3,7 @@ on stderr, and a progress bar on a terminal."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
@@ -226,11 +227,71 @@ def _is_terminal(stream) -> bool:
         return False
 
 
+class StdoutError(OSError):
+    """Standard output refused a write (a full disk, ``> /dev/full``, an I/O error)."""
+
+
+class _GuardedStdout(io.FileIO):
+    """File descriptor 1 whose refused writes raise ``StdoutError``, so that they are told
+    apart from the errors of the files a command reads or writes. A closed pipe (``| head``)
+    stays a ``BrokenPipeError``: it ends the command as it always did."""
+
+    def write(self, data) -> int:  # type: ignore[override]
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise StdoutError(error.errno, error.strerror) from None
+
+
+def guard_stdout() -> None:
+    """Make ``sys.stdout`` write through ``_GuardedStdout`` (the same encoding, errors and
+    line buffering): for the ``pdn`` process itself, before its command writes anything."""
+    stdout = sys.stdout
+    try:
+        descriptor = stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no file descriptor: left as it is
+        return
+    stdout.flush()
+    raw = _GuardedStdout(descriptor, "w", closefd=False)
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw), encoding=stdout.encoding,
+                                  errors=stdout.errors, line_buffering=stdout.line_buffering)
+
+
+def stdout_refused(error: BaseException) -> bool:
+    """Whether ``error`` is standard output refusing a write (``StdoutError``, raised where
+    ``guard_stdout`` was called)."""
+    while error is not None:
+        if isinstance(error, StdoutError):
+            return True
+        error = error.__cause__ or error.__context__  # type: ignore[assignment]
+    return False
+
+
+def fail_stdout(error: BaseException) -> NoReturn:
+    """Standard output refused a write (``stdout_refused``): an error saying so, as an output
+    given with ``-o`` that cannot be written is said (exit status 2). What stdout still holds
+    is dropped, so that Python's last flush does not fail again with a traceback."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # no file descriptor (a test's captured stdout)
+        pass
+    while not isinstance(error, StdoutError) and (error.__cause__ or error.__context__):
+        error = error.__cause__ or error.__context__  # type: ignore[assignment]
+    fail(f"standard output: cannot write: {getattr(error, 'strerror', None) or error}")
+
+
 def fail_io(error: OSError, name: str = "", doing: str = "cannot read") -> NoReturn:
     """An OSError as an error naming its file: an output that could not be written says
-    "cannot write" (``replay.run.output.WriteError``), anything else says ``doing``."""
+    "cannot write" (``replay.run.output.WriteError``), standard output refusing a write says
+    so (``fail_stdout``), anything else says ``doing``."""
     from replay.run.output import WriteError
 
     if isinstance(error, WriteError):
         fail(str(error))
+    if stdout_refused(error):
+        fail_stdout(error)
     fail(f"{error.filename or name}: {doing}: {error.strerror or error}")

@@ -29,7 +29,7 @@ from .options import (
     output_path,
     variant_choice,
 )
-from .sources import SourceError, collect_sources
+from .sources import SourceError, collect_sources, exit_if_no_sources
 
 if TYPE_CHECKING:
     from replay.convert.sources import Job
@@ -101,6 +101,7 @@ def convert(
             refuse_overwriting_inputs(target_file, sources)
     except (TargetError, SourceError, OutputError) as error:
         fail(str(error))
+    exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     from replay.convert.sources import VERDICTS, Job
 
     job = Job(choice, target, output_format, layout, partial, repair)

@@ -69,10 +69,10 @@ def index(
     from replay.archive.run import Settings
     from replay.database.build import index_sources
     from replay.database.schema import DatabaseError
-    from replay.run.output import OutputError, refuse_overwriting_inputs
+    from replay.run.output import OutputError, WriteError, output_target, refuse_overwriting_inputs
 
     from .archive import Console
-    from .sources import SourceError, collect_sources
+    from .sources import SourceError, collect_sources, exit_if_no_sources
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     if "-" in paths:
@@ -80,8 +80,12 @@ def index(
     try:
         sources = collect_sources(paths)
         refuse_overwriting_inputs(output, sources)
-    except (SourceError, OutputError) as error:
+        if output_target(output).in_place:  # SQLite would leave NAME-journal beside it
+            raise OutputError(f"{output}: a database is a file of its own, not a device, "
+                              "pipe or descriptor: name a file")
+    except (SourceError, OutputError, WriteError) as error:
         fail(str(error))
+    exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     console = Console()
     with console.progress(sources, "indexing") as progress:
         settings = Settings(choice, jobs, encoding, progress)

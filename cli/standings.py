@@ -10,7 +10,7 @@ import typer
 
 from .common import ExitCode, escape_controls, fail
 from .options import EncodingOption, PathsArgument, UntaggedVariantOption
-from .sources import SourceError, collect_sources, read_inputs
+from .sources import SourceError, collect_sources, exit_if_no_sources, read_inputs
 
 FORMATS = (".csv", ".json", ".html", ".htm", ".pdf")
 
@@ -168,6 +168,7 @@ def standings_command(
         fail(str(error))
     except OSError as error:
         fail(f"{corrections}: cannot read: {error.strerror or error}")
+    exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     try:
         games = select_event(read_inputs(sources, encoding), event)
     except (OSError, LookupError, UnicodeError) as error:

@@ -22,7 +22,7 @@ from .options import (
     UntaggedVariantOption,
     variant_choice,
 )
-from .sources import SourceError, collect_sources, game_of
+from .sources import SourceError, collect_sources, exit_if_no_sources, game_of
 
 T = TypeVar("T")
 
@@ -72,6 +72,8 @@ def view(
         refuse_overwriting_inputs(output, sources)
     except (SourceError, OutputError) as error:
         fail(str(error))
+    if not game:  # an empty folder: 0 games, exit 0 (one rule); game N is missing there
+        exit_if_no_sources(sources, paths)
     if database is not None:
         _check_database(database, sources)
     statuses: Counter[str] = Counter()

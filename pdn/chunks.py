@@ -42,6 +42,9 @@ class Chunk:
     restart_line: int = 0
     # what the cutting mended, for the last game of the chunk (a game glued to its end)
     notes: tuple[Diagnostic, ...] = ()
+    # the characters before ``text`` on its first line, a game glued to the end of another
+    # on one line: the columns of that line are those in ``text`` plus this (0: none)
+    column: int = 0
     # the characters of a game that ran over ``GAME_LIMIT`` (0: none): ``text`` then holds
     # only its head (for its tags), and the game is not parsed
     too_large: int = 0
@@ -150,13 +153,15 @@ class _Chunker:
         self.size = 0  # characters of the chunk being gathered, also those not kept
         self.blank = True  # the lines kept are blank
         self.limit = GAME_LIMIT
+        self.column = 0  # characters before the chunk's first on its line (``Chunk.column``)
 
     def flush(self, number: int, restart: bool = False) -> Iterator[Chunk]:
         if self.size > self.limit:  # only its head was kept: a game too large to read
             if self.open_after_end is not None:  # the finished game before it is kept
                 index, line = self.open_after_end
                 head, self.buffer = self.buffer[:index], self.buffer[index:]
-                yield Chunk("".join(head), self.start)
+                yield Chunk("".join(head), self.start, column=self.column)
+                self.column = 0
                 self.size -= sum(getattr(part, "length", len(part)) for part in head)
                 self.start = line
             yield self._too_large()
@@ -164,18 +169,19 @@ class _Chunker:
             return
         if self.open_after_end is not None:  # the finished game keeps only its own lines
             index, line = self.open_after_end
-            yield Chunk("".join(self.buffer[:index]), self.start)
+            yield Chunk("".join(self.buffer[:index]), self.start, column=self.column)
             self.buffer, self.start, self.open_after_end = self.buffer[index:], line, None
+            self.column = 0
         if self.buffer and (self.has_body or any(part.strip() for part in self.buffer)):
             yield Chunk("".join(self.buffer), self.start, number if restart else 0,
-                        tuple(self.notes))
+                        tuple(self.notes), self.column)
         self._reset(number)
 
     def _reset(self, number: int) -> None:
         self.buffer, self.start, self.has_body, self.ended = [], number, False, False
         self.notes = []
         self.broken_tag = self.tagged = self.has_move = False
-        self.depth = self.size = 0
+        self.depth = self.size = self.column = 0
         self.open_after_end = None
         self.blank = True
 
@@ -186,18 +192,20 @@ class _Chunker:
                    "line or moves after a result, reads as one game): it is not read; the "
                    "games around it are")
         note = Diagnostic("too-large", message, self.start, 1)
-        return Chunk("".join(self.buffer), self.start, 0, (*self.notes, note), self.size)
+        return Chunk("".join(self.buffer), self.start, 0, (*self.notes, note), self.column,
+                     self.size)
 
-    def keep(self, line: str, number: int) -> None:
-        """Add a line to the chunk being gathered; past the limit it is counted, not kept,
-        and blank lines there are dropped (a run of them is no game, nor part of one)."""
+    def keep(self, line: str, number: int, column: int = 0) -> None:
+        """Add a line (or the piece of one from ``column`` on) to the chunk being gathered;
+        past the limit it is counted, not kept, and blank lines there are dropped (a run of
+        them is no game, nor part of one)."""
         if not self.buffer and not self.size:
-            self.start = number
+            self.start, self.column = number, column
         length = getattr(line, "length", len(line))  # a line cut short counts whole
         blank = not line.strip()
         if blank and self.size + length > self.limit:
             if self.blank:  # nothing but blank lines yet: the chunk starts after them
-                self.buffer, self.size, self.start = [], 0, number + 1
+                self.buffer, self.size, self.start, self.column = [], 0, number + 1, 0
             return
         self.size += length
         if self.size <= self.limit:
@@ -233,17 +241,35 @@ class _Chunker:
         self.has_move = _has_main_line_move(rest, self.depth)
 
     def feed(self, line: str, number: int) -> Iterator[Chunk]:
+        """Take line ``number``. Games glued one after another on it ("* [Event ...") are
+        taken one piece at a time, each piece cut from the line once, without recursion:
+        time and memory stay linear in the line however many games it holds."""
+        column = 0  # where the piece taken starts on the line
+        piece = line
+        while True:
+            glued = yield from self._feed(piece, number, column)
+            if glued:
+                column += glued
+            elif column + len(piece) < len(line):  # not foreseen: the rest goes on the line
+                column += len(piece)
+            else:
+                return
+            piece = line[column:_next_glued(line, column)]
+
+    def _feed(self, line: str, number: int, column: int) -> Iterator[Chunk]:
+        """Take a line, or the piece of one from ``column`` on; return where in it a game
+        glued to the previous one starts (its head taken, that game flushed), or 0."""
         doubled = None if self.in_comment else _DOUBLED_BRACKET.match(line)
         if doubled is not None and type(line) is str:
             # "[[Event ...": a doubled bracket read as one (the first becomes a space, so the
             # columns stay those of the file), with a warning on the game it starts.
             at = doubled.start(1)
-            yield from self.feed(f"{line[:at]} {line[at + 1:]}", number)
+            glued = yield from self._feed(f"{line[:at]} {line[at + 1:]}", number, column)
             self.notes.append(Diagnostic(
                 "doubled-bracket", f"tag '{shown(line[at:].split(chr(34))[0].strip())}' at "
-                f"{number}:{at + 1} opens with a doubled '[': read as one", number, at + 1,
-                "warning"))
-            return
+                f"{number}:{column + at + 1} opens with a doubled '[': read as one", number,
+                column + at + 1, "warning"))
+            return glued
         stripped = line.lstrip()
         closes_value = _VALUE_CLOSE.match(stripped) if self.open_value else None
         self.broken_tag = self.broken_tag or (self.open_value and closes_value is None)
@@ -284,11 +310,10 @@ class _Chunker:
                 # A game glued to the end of the previous one ("0-1[Event ..."): split the
                 # line, and pad the second piece so that its columns stay those of the file.
                 cut = len(line) - len(rest) + tag.start()
-                yield from self.feed(line[:cut] + "\n", number)
-                self.notes.append(_glued_tag(line, cut, number))
+                yield from self._feed(line[:cut] + "\n", number, column)
+                self.notes.append(_glued_tag(line, cut, column, number))
                 yield from self.flush(number)
-                yield from self.feed(" " * cut + line[cut:], number)
-                return
+                return cut
         if content and self.ended and not _RESULTS_ONLY.fullmatch(rest):
             yield from self.flush(number)
         if not (self.tagged or self.has_move):
@@ -302,15 +327,40 @@ class _Chunker:
             tail = rest[rest.rfind("}") + 1:]
             self.ended = (not self.in_comment and "{" not in tail and ";" not in rest
                           and ENDS_WITH_RESULT.search(tail) is not None)
-        self.keep(line, number)
+        self.keep(line, number, column)
+        return 0
 
 
-def _glued_tag(line: str, cut: int, number: int) -> Diagnostic:
-    """The note on a game whose movetext runs into the next game's first tag on one line."""
+def _glued_tag(line: str, cut: int, column: int, number: int) -> Diagnostic:
+    """The note on a game whose movetext runs into the next game's first tag on one line
+    (at ``cut`` of ``line``, a piece of the file's line from ``column`` on)."""
     tag = shown(line[cut:].split('"')[0].strip())
+    at = column + cut + 1
     return Diagnostic("glued-game", f"the movetext runs into the tag '{tag}' at {number}:"
-                      f"{cut + 1} with no line break: the next game starts there", number,
-                      cut + 1, "warning")
+                      f"{at} with no line break: the next game starts there", number, at,
+                      "warning")
+
+
+_SPACES = re.compile(r"\s*")
+
+
+def _next_glued(line: str, start: int) -> int:
+    """Where the piece of ``line`` from ``start`` (a glued game: blanks, then its tags,
+    then its movetext) may end: past the start of the first tag after its movetext (where
+    ``_Chunker._feed`` finds the next glued game), else at the line's end. Only the piece
+    is looked at, so that cutting a line into its games is linear."""
+    at = _SPACES.match(line, start).end()
+    doubled = _DOUBLED_BRACKET.match(line, start)
+    if doubled is not None:
+        at = doubled.start(1) + 1
+    tags = _TAG_RUN.match(line, at)
+    if tags is None:
+        return len(line)
+    rest = tags.end()
+    tag = _TAG_START.search(line, rest + 1)
+    if tag is None or not line[rest:tag.start()].strip():
+        return len(line)
+    return tag.end()  # the piece holds the next tag's start, for ``_feed`` to find it
 
 
 def split_chunks(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:

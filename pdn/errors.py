@@ -35,12 +35,13 @@ def _word_at(text: str, position: int) -> str:
     return shown(match.group() if match else text[position : position + 1])
 
 
-def _open_variations(text: str, end: int) -> list[tuple[int, int]]:
-    """Lines and columns (in the chunk) of the variations still open before offset ``end``."""
+def _open_variations(text: str, end: int, first_column: int = 0) -> list[tuple[int, int]]:
+    """Lines (in the chunk) and columns of the variations still open before offset ``end``
+    (``first_column``: the characters before the chunk on its first line)."""
     parser, _ = load_parser()
     stack: list[tuple[int, int]] = []
     try:
-        for token in parser.lex(text):
+        for token in parser.lex(text, first_column):
             if token.start_pos >= end:
                 break
             if token.type == "LPAR":
@@ -71,13 +72,14 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
         token = error.token
         if token.type == "$END":
             lines = chunk.text.splitlines() or [""]
-            line, column = len(lines) + offset, len(lines[-1]) + 1
-            opened = _open_variations(chunk.text, len(chunk.text))
+            line = len(lines) + offset
+            column = len(lines[-1]) + 1 + (chunk.column if len(lines) == 1 else 0)
+            opened = _open_variations(chunk.text, len(chunk.text), chunk.column)
             reason = (f"variation opened at {opened[-1][0] + offset}:{opened[-1][1]} is not closed"
                       if opened else "the game ends too early")
             return Diagnostic("syntax", f"end of game at {line}:{column}: {reason}", line, column)
         line, column = token.line + offset, token.column
-        opened = _open_variations(chunk.text, token.start_pos)
+        opened = _open_variations(chunk.text, token.start_pos, chunk.column)
         if token.type == "RPAR":
             reason = "variation closed but none is open"
         elif opened:
@@ -92,7 +94,8 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
     if isinstance(error, NumberError):
         place = max(chunk.text.find(error.text), 0)
         line = chunk.text.count("\n", 0, place) + 1 + offset
-        column = place - chunk.text.rfind("\n", 0, place)
+        before = chunk.text.rfind("\n", 0, place)
+        column = place - before + (chunk.column if before < 0 else 0)
         message = (f"number '{shown(error.text, 20)}' at {line}:{column} has "
                    f"{len(error.text):,} digits: no move number or NAG is that long")
         return Diagnostic("syntax", message, line, column)

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from pdn.quoting import shown
 from pdn.squares import Geometry, SquareError, SquareNumbering, geometry
 
 GAMETYPE_PATTERN = re.compile(
@@ -24,6 +25,10 @@ GAMETYPE_PATTERN = re.compile(
 )
 
 MAX_SQUARE_DIGITS = 4  # the largest board has 144 squares
+# Digits of a type number or a board side read as a number; longer ones are out of range
+# whatever they say (and Python refuses int() of a string of over 4,300 digits).
+_MAX_NUMBER_DIGITS = 9
+_QUOTED = 40  # the most characters of a tag value quoted in a message
 
 
 
@@ -197,18 +202,21 @@ def parse_gametype(text: str) -> GameType:
     """Parse a GameType tag value; raises GameTypeError with the reason."""
     match = GAMETYPE_PATTERN.match(text)
     if not match:
-        raise GameTypeError(
-            f"GameType '{text}' is not of the form 'Type[,W|B,width,height,Nk[,invert]]'")
-    number = int(match.group(1))
+        raise GameTypeError(f"GameType '{shown(text, _QUOTED)}' is not of the form "
+                            "'Type[,W|B,width,height,Nk[,invert]]'")
+    number = _number(match.group(1))
+    if number < 0:
+        raise GameTypeError(f"unknown game type {shown(match.group(1).lstrip('0'), _QUOTED)}")
     if match.group(2) is None:
         return default_gametype(number)
     start, width, height, kind, corner, invert = match.group(2, 3, 4, 5, 6, 7)
     base = _DEFAULTS.get(number)
     if base is not None and _STANDARD_FORM.get(number, "").upper() == _squash(text).upper():
         return base
-    width_n, height_n = int(width), int(height)
+    width_n, height_n = _number(width), _number(height)
     if not (4 <= width_n <= 26 and 4 <= height_n <= 26):
-        raise GameTypeError(f"GameType '{text}': board {width}x{height} is not supported")
+        raise GameTypeError(f"GameType '{shown(text, _QUOTED)}': board {shown(width, 9)}x"
+                            f"{shown(height, 9)} is not supported")
     numeric = kind.upper() == "N"
     return GameType(
         number,
@@ -241,8 +249,20 @@ is not supported", None)
         parse_gametype(text)
     except GameTypeError as error:
         reason = str(error)
-        return reason if reason.startswith("GameType") else f"GameType '{text}': {reason}"
+        return (reason if reason.startswith("GameType")
+                else f"GameType '{shown(text, _QUOTED)}': {reason}")
     return None
+
+
+def _number(digits: str) -> int:
+    """The value of a run of digits, or -1 past ``_MAX_NUMBER_DIGITS`` significant digits:
+    no game type and no board side, a value every check refuses.
+
+    >>> _number("0020"), _number("9" * 5000)
+    (20, -1)
+    """
+    significant = digits.lstrip("0")
+    return int(significant or "0") if len(significant) <= _MAX_NUMBER_DIGITS else -1
 
 
 def _squash(text: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
+from contextvars import ContextVar
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters
@@ -30,6 +31,11 @@ _MULTILINE = frozenset({"MOVE", "COMMENT", "PAREN_COMMENT", "SETUP", "TAG"})
 # Real records nest variations a few levels deep; a limit keeps every tree walk (writer,
 # converter, viewer, pickling to workers) far from Python's recursion limit.
 MAX_NESTING = 100
+
+
+# The column offset of the text being parsed: the characters before it on its first line
+# (``pdn.chunks.Chunk.column``), set by ``PdnParser.parse`` for Lark's call of ``lex``.
+FIRST_COLUMN: ContextVar[int] = ContextVar("FIRST_COLUMN", default=0)
 
 
 class NestingError(ValueError):
@@ -65,20 +71,22 @@ class Scanner:
         self.outranking_names = tuple(t.name for t in ordered
                                       if t.priority > move.priority and t.name not in ignore)
 
-    def tokens(self, text: str) -> Iterator[Token]:
-        """The tokens of ``text``, with 1-based lines and columns; raises UnexpectedCharacters,
-        and ``NestingError`` for variations nested deeper than ``MAX_NESTING``."""
-        found = self._scan(text)
+    def tokens(self, text: str, first_column: int = 0) -> Iterator[Token]:
+        """The tokens of ``text``, with 1-based lines and columns (those of its first line
+        shifted by ``first_column``, the characters before it there); raises
+        UnexpectedCharacters, and ``NestingError`` for variations nested deeper than
+        ``MAX_NESTING``."""
+        found = self._scan(text, first_column)
         return _limit_nesting(found) if text.count("(") > MAX_NESTING else found
 
-    def _scan(self, text: str) -> Iterator[Token]:
+    def _scan(self, text: str, first_column: int) -> Iterator[Token]:
         new_token = Token
         match = self._token.match
         run = self._run.match
         count = text.count
         end = len(text)
         position = line = 0
-        line_start = -1
+        line_start = -1 - first_column
         while True:
             found = match(text, position)
             if found is None:
@@ -101,7 +109,7 @@ class Scanner:
         position = self._trailer.match(text, position).end()
         if position < end:
             newlines = count("\n", 0, position)
-            column = position - text.rfind("\n", 0, position)
+            column = position - text.rfind("\n", 0, position) + (0 if newlines else first_column)
             raise UnexpectedCharacters(text, position, newlines + 1, column)
 
 
@@ -113,7 +121,7 @@ class PdnLexer(Lexer):
 
     def lex(self, text: str) -> Iterator[Token]:
         """The tokens of ``text`` (Lark's custom-lexer interface: the whole text at once)."""
-        return self.scanner.tokens(text)
+        return self.scanner.tokens(text, FIRST_COLUMN.get())
 
 
 def _limit_nesting(tokens: Iterator[Token]) -> Iterator[Token]:

@@ -66,10 +66,12 @@ def _read_as(character: str) -> str | None:
     return plain if len(plain) == 1 and plain in _MOVE_CHARACTERS else None
 
 
-def mend_lookalikes(text: str, first_line: int) -> tuple[str, list[Diagnostic]]:
-    """``text`` (a chunk that starts on line ``first_line`` of its file) with the look-alike
-    characters of its move records read as those they look like, and a warning for each word
-    mended. Text that is all ASCII comes back as it is, at once."""
+def mend_lookalikes(text: str, first_line: int, first_column: int = 0
+                    ) -> tuple[str, list[Diagnostic]]:
+    """``text`` (a chunk that starts on line ``first_line`` of its file, after
+    ``first_column`` characters of that line) with the look-alike characters of its move
+    records read as those they look like, and a warning for each word mended. Text that is
+    all ASCII comes back as it is, at once."""
     if text.isascii():
         return text, []
     pieces: list[str] = []
@@ -85,16 +87,18 @@ def mend_lookalikes(text: str, first_line: int) -> tuple[str, list[Diagnostic]]:
         start = found.start()
         pieces += [text[done:start], mended]
         done = found.end()
-        notes.append(_note(word, mended, text, start, first_line))
+        notes.append(_note(word, mended, text, start, first_line, first_column))
     if not notes:
         return text, []
     pieces.append(text[done:])
     return "".join(pieces), notes
 
 
-def _note(word: str, mended: str, text: str, start: int, first_line: int) -> Diagnostic:
+def _note(word: str, mended: str, text: str, start: int, first_line: int,
+          first_column: int) -> Diagnostic:
     line = first_line + text.count("\n", 0, start)
-    column = start - text.rfind("\n", 0, start)
+    before = text.rfind("\n", 0, start)
+    column = start - before + (first_column if before < 0 else 0)
     swaps = ", ".join(f"'{c}' ({unicodedata.name(c, f'U+{ord(c):04X}').lower()}) for '{m}'"
                       for c, m in dict(zip(word, mended, strict=True)).items() if c != m)
     return Diagnostic("lookalike-letter", f"'{shown(word)}' at {line}:{column} is typed with "

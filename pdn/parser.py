@@ -21,7 +21,7 @@ from typing import Any
 from lark import Lark, Token
 
 from pdn.grammar import cache_file, grammar_text, is_ours, replace_atomically
-from pdn.lexer import PdnLexer, Scanner
+from pdn.lexer import FIRST_COLUMN, PdnLexer, Scanner
 from pdn.model import Game
 from pdn.movetext import GameTransformer
 
@@ -38,13 +38,20 @@ class PdnParser:
         conf = self.lark.lexer_conf  # also there when Lark loaded its cache
         self._scanner = Scanner(conf.terminals, conf.ignore)
 
-    def parse(self, text: str) -> list[Game]:
-        """The games of a chunk (the transformer's ``start_chunk`` placed it in its file)."""
-        return self.lark.parse(text)
+    def parse(self, text: str, first_column: int = 0) -> list[Game]:
+        """The games of a chunk (the transformer's ``start_chunk`` placed it in its file;
+        ``first_column``: the characters before it on its first line)."""
+        if not first_column:
+            return self.lark.parse(text)
+        reset = FIRST_COLUMN.set(first_column)
+        try:
+            return self.lark.parse(text)
+        finally:
+            FIRST_COLUMN.reset(reset)
 
-    def lex(self, text: str) -> Iterator[Token]:
+    def lex(self, text: str, first_column: int = 0) -> Iterator[Token]:
         """The tokens of ``text``, as the parser sees them (to cut chunks, explain errors)."""
-        return self._scanner.tokens(text)
+        return self._scanner.tokens(text, first_column)
 
 
 @cache

@@ -146,7 +146,8 @@ def plain_game(chunk: Chunk, source: str | None) -> Game | None:
     tags = [tag.group() for tag in _TAG.finditer(text, 0, start)]
     first = text.count("\n", 0, text.index("[")) + 1 if tags else 0
     line = text.count("\n", 0, start)
-    column = start - text.rfind("\n", 0, start)
+    before = text.rfind("\n", 0, start)
+    column = start - before + (chunk.column if before < 0 else 0)
     return _game(chunk, source, tags, first, start, run.end(), line + 1, column, written)
 
 

@@ -222,11 +222,11 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
         game = Game(tags=head_tags(chunk.text)[0], line=chunk.line, source=source)
         game.diagnostics.extend(chunk.notes)
         return [game]
-    text, mended = mend_lookalikes(chunk.text, chunk.line)
+    text, mended = mend_lookalikes(chunk.text, chunk.line, chunk.column)
     transformer.start_chunk(chunk.line, text)
     transformer.diagnostics.extend(mended)
     try:
-        games = parser.parse(text)
+        games = parser.parse(text, chunk.column) if chunk.column else parser.parse(text)
     except (UnexpectedInput, NestingError, NumberError) as error:  # the record's fault
         games = [Game(tags=head_tags(chunk.text)[0], diagnostics=[explain_error(error, chunk)])]
     except Exception as error:  # our fault: said so, and the games around it are still read
@@ -444,7 +444,7 @@ def visit_games(source: Source, visitor: Callable[[], Visitor[T]], *,
     index = 0
     with open_text(source, encoding) as (stream, name):
         for chunk in split_chunks(stream):
-            tags, diagnostics = head_tags(chunk.text, chunk.line)
+            tags, diagnostics = head_tags(chunk.text, chunk.line, chunk.column)
             current = visitor()
             current.begin_game(index + 1, chunk.line)
             for tag_name, value in tags.items():

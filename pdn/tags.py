@@ -91,9 +91,11 @@ def read_tag(text: str) -> tuple[str, str, bool]:
     return name, value, check_tag(text, name, value, 0, 0) is None
 
 
-def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diagnostic]]:
+def head_tags(text: str, first_line: int = 1, first_column: int = 0
+              ) -> tuple[dict[str, str], list[Diagnostic]]:
     """The tags at the head of a chunk (before any movetext), read without the parser; a
-    broken tag line is passed over, so a game with a syntax error keeps its other tags."""
+    broken tag line is passed over, so a game with a syntax error keeps its other tags.
+    ``first_column``: the characters before the chunk on its first line."""
     tags: dict[str, str] = {}
     diagnostics: list[Diagnostic] = []
     pattern = _tag_pattern()
@@ -113,7 +115,8 @@ def head_tags(text: str, first_line: int = 1) -> tuple[dict[str, str], list[Diag
         line += text.count("\n", line_start, position)
         line_start = position
         name, value = split_tag(match.group())
-        column = position - text.rfind("\n", 0, position)
+        before = text.rfind("\n", 0, position)
+        column = position - before + (first_column if before < 0 else 0)
         diagnostic = check_tag(match.group(), name, value, line, column)
         if diagnostic:
             diagnostics.append(diagnostic)

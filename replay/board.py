@@ -48,6 +48,11 @@ class Position:
     __slots__ = ("black", "kings", "turn", "white")
 
     def __init__(self, white: int, black: int, kings: int, turn: int) -> None:
+        # Checked where it is made: a negative mask never runs out of bits (a walk over its
+        # pieces would not end), nor does a square hold two pieces or a king no piece.
+        if (turn != WHITE and turn != BLACK) or (white | black | kings) < 0 or white & black \
+                or kings & ~(white | black):
+            raise ValueError(_position_fault(white, black, kings, turn))
         self.white = white
         self.black = black
         self.kings = kings
@@ -89,6 +94,17 @@ class Position:
     def __reduce__(self) -> tuple[type[Position], tuple[int, int, int, int]]:
         """Pickled as its fields (the compiled class cannot set a frozen field afterwards)."""
         return Position, (self.white, self.black, self.kings, self.turn)
+
+
+def _position_fault(white: int, black: int, kings: int, turn: int) -> str:
+    """What makes ``Position(white, black, kings, turn)`` no position."""
+    if turn != WHITE and turn != BLACK:
+        return f"no position: the side to move is {turn}, not {WHITE} (White) or {BLACK} (Black)"
+    if (white | black | kings) < 0:
+        return "no position: a mask of squares is negative"
+    if white & black:
+        return "no position: a square holds a white and a black piece"
+    return "no position: a king stands on a square without a piece"
 
 
 class RestrictedPosition(Position):
@@ -168,6 +184,14 @@ def _initial_position(variant: Variant) -> Position:
 _STARTS: ByIdentity[Variant, Position] = ByIdentity(_initial_position)
 
 
+def _playable_mask(variant: Variant) -> int:
+    return sum(1 << square for square in variant.geometry.playable)
+
+
+# The squares a piece may stand on, per variant (a bit each), as ``_STARTS`` keeps them.
+_PLAYABLE: ByIdentity[Variant, int] = ByIdentity(_playable_mask)
+
+
 class Board:
     """A position of a variant, with the moves that led to it (for ``pop``).
 
@@ -192,6 +216,9 @@ class Board:
             position = position_from_setup(parse_fen(fen, variant.gametype.notation))
         self.variant = variant
         self.generator: MoveGenerator = generator_for(variant)
+        if position is not None and (position.white | position.black) & ~_PLAYABLE(variant):
+            raise ValueError(f"no position of {variant.name}: a piece stands off the board's "
+                             "playable squares")
         self.position = (for_variant(position, variant) if position is not None
                          else start_position(variant))
         self.move_stack: list[Move] = []

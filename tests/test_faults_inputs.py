@@ -212,6 +212,9 @@ def test_archive_tools_never_write_a_game_over_the_limit_emptier(monkeypatch, tm
     assert result.exit_code == 1, result.output
     assert "game 2: unreadable, left out of" in result.output
     assert "1 game too large to read left out" in result.output
+    if "--rejects" in args:  # named, left out of --rejects as its help and docs/archive.md say
+        assert "left out of --rejects" in result.output
+        assert "left out" in " ".join(runner.invoke(app, [args[0], "--help"]).output.split())
     written = "".join(path.read_text(encoding="utf-8") for path in
                       [places["out"], places["rej"], *places["dir"].glob("*.pdn")]
                       if path.exists())

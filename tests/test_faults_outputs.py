@@ -619,3 +619,79 @@ def test_split_names_no_file_after_a_superscript_device_an_option_or_a_case_twin
                                                 "Smith", "smith", "SMITH"]]
     assert names == ["_COM\u00b9.pdn", "_lpt\u00b3.pdn", "_-rf.pdn", "_--help.pdn",
                      "Smith.pdn", "smith-2.pdn", "SMITH-3.pdn"]
+
+
+# ---- temporaries of processes killed with SIGKILL -------------------------------------------
+
+def _dead_pid() -> int:
+    """The id of a process that has ended (and been waited for)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_part_names_its_process_and_the_parts_of_dead_processes_are_cleared(tmp_path):
+    """kill -9 leaves .NAME.xxxx.part beside the target; a later run to the same folder
+    removes it, and only parts whose process is gone."""
+    living = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        dead = tmp_path / f".out.pdn.{_dead_pid()}.abcd_123.part"
+        alive = tmp_path / f".out.pdn.{living.pid}.abcd_123.part"
+        unnamed = tmp_path / ".out.pdn.abcd_123.part"  # no process named: not ours to judge
+        other = tmp_path / "notes.1.abcdefgh.part"  # not a hidden temporary of ours
+        for path in (dead, alive, unnamed, other):
+            path.write_text("half")
+        with atomic_writer(tmp_path / "out.pdn") as stream:
+            stream.write("whole")
+            parts = leftovers(tmp_path)
+        assert not dead.exists()
+        assert alive.exists() and unnamed.exists() and other.exists()
+        ours = set(parts) - {alive.name, unnamed.name, other.name}
+        assert len(ours) == 1 and re.fullmatch(rf"\.out\.pdn\.{os.getpid()}\.\w{{8}}\.part",
+                                               ours.pop())
+        assert (tmp_path / "out.pdn").read_text() == "whole"
+    finally:
+        living.kill()
+        living.wait()
+
+
+@pytest.mark.parametrize("command", ["convert", "merge", "clean"])
+def test_a_run_after_kill_9_leaves_no_part_behind(tmp_path, command):
+    """The command is killed while its output is being written (its input, stdin, held
+    open), then run again to the same target: no part is left."""
+    target = tmp_path / "out.pdn"
+    args = {"convert": ["convert", "-", "-o", str(target)],
+            "merge": ["merge", "-", "-o", str(target)],
+            "clean": ["clean", "-", "-o", str(target)]}[command]
+    child = subprocess.Popen([*CHILD, *args], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        child.stdin.write(games(200).encode())
+        child.stdin.flush()
+        for _ in range(600):  # the part appears once the output is opened
+            if leftovers(tmp_path):
+                break
+            time.sleep(0.1)
+        assert leftovers(tmp_path), "the command made no part to kill it over"
+    finally:
+        child.kill()
+        child.wait()
+    assert leftovers(tmp_path)  # what kill -9 leaves
+    source = tmp_path / "g.pdn"
+    source.write_text(games())
+    result = run(*[str(source) if arg == "-" else arg for arg in args])
+    assert result.exit_code == 0, result.output
+    assert leftovers(tmp_path) == []
+    assert target.exists()
+
+
+@pytest.mark.parametrize("device", ["/dev/full", "/dev/null"])
+def test_index_refuses_a_device_as_its_database(tmp_path, device):
+    """pdn index -o /dev/full left /dev/full-journal behind (SQLite's journal beside it)."""
+    journal = Path(f"{device}-journal")
+    had_journal = journal.exists()
+    (tmp_path / "g.pdn").write_text(games())
+    result = run("index", str(tmp_path / "g.pdn"), "-o", device)
+    assert result.exit_code == ExitCode.USAGE
+    assert "a database is a file of its own" in " ".join(result.output.split())
+    assert journal.exists() == had_journal

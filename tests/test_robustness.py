@@ -64,6 +64,10 @@ HOSTILE: dict[str, Callable[[], bytes]] = {
                               '[GameType "20"]\n1. 51-60 *\n\n[Event "q"]\n'
                               '[FEN "W:W99,100:B0"]\n1. 1-5 *\n\n' + GOOD).encode(),
     "empty": lambda: b"",
+    "gametype-digits": lambda: (GOOD + '[Event "t"]\n[GameType "' + "2" * 100_000 + '"]\n'
+                                "1. c3-d4 f6-g5 *\n\n" + GOOD).encode(),
+    "glued-games": lambda: ('[Event "g"] [GameType "25"] 1. c3-d4 f6-g5 * ' * 2_000
+                            + "\n\n" + GOOD).encode(),
 }
 
 # validate's exit status for each file: 1 where the reader gives up on a game (the game is
@@ -81,6 +85,8 @@ VALIDATE_STATUS = {
     "digits-1000": 1,  # '111…-222…', squares of 1000 digits, is no move
     "off-the-board": 1,  # reads, but a9, k12, 99 and 51 are no squares of the board
     "empty": 2,  # no game at all: said so, as for an input that cannot be decoded
+    "gametype-digits": 0,  # the GameType is ignored with a warning, the game replays
+    "glued-games": 0,  # 2,000 games on one line, each a legal opening
 }
 
 

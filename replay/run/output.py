@@ -7,7 +7,9 @@ which applies one rule to what the path names (``output_target``):
   renamed over it only when the block ends without an exception (Ctrl-C included), so an
   interrupted or failed run leaves no half-written file and the old one as it was; a file
   replaced keeps its permissions (a 0600 output stays 0600), a new one gets 0666 less the
-  umask;
+  umask; the temporary, ``.NAME.PID.XXXXXXXX.part``, names the process writing it, and
+  the parts of processes gone (killed with ``kill -9``, which no ``finally`` survives) are
+  removed from a folder the first time a process writes there;
 - a symbolic link: followed to its target, which is written by this rule; the link is kept;
 - a device, a FIFO or an open descriptor (``/dev/null``, ``/dev/stdout``, ``/dev/fd/3``, a
   named pipe): written in place, streamed, without a temporary (what went out is out); a
@@ -150,8 +152,9 @@ def atomic_writer(path: str | os.PathLike, *, encoding: str = "utf-8",
         mode = 0o666 & ~_umask()
     try:
         final.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".part",
-                                             dir=final.parent)
+        clear_dead_parts(final.parent)
+        handle, temporary = tempfile.mkstemp(prefix=f".{final.name}.{os.getpid()}.",
+                                             suffix=".part", dir=final.parent)
     except OSError as error:
         raise as_write_error(error, path) from None
     try:
@@ -164,6 +167,50 @@ def atomic_writer(path: str | os.PathLike, *, encoding: str = "utf-8",
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+# A temporary of ``atomic_writer``: ".NAME.PID." then mkstemp's eight characters, ".part".
+_PART = re.compile(r"\..+\.([0-9]+)\.[a-z0-9_]{8}\.part")
+_CLEARED: set[Path] = set()  # the folders whose dead parts this process removed
+
+
+def clear_dead_parts(folder: Path) -> list[Path]:
+    """Remove the temporaries of ``atomic_writer`` in ``folder`` whose process is gone (a
+    process killed with SIGKILL leaves its part behind), once per folder and process; the
+    parts removed. A part of a living process, or of one not told gone, is left; so is any
+    other file."""
+    if folder in _CLEARED:
+        return []
+    _CLEARED.add(folder)
+    removed = []
+    try:
+        with os.scandir(folder) as entries:
+            names = [entry.name for entry in entries if entry.name.endswith(".part")]
+    except OSError:
+        return []
+    for name in names:
+        found = _PART.fullmatch(name)
+        if found is None or _alive(int(found.group(1))):
+            continue
+        try:
+            (folder / name).unlink()
+        except OSError:
+            continue
+        removed.append(folder / name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` may exist (one of another user's counts as alive)."""
+    if pid <= 0 or pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def _written(step, name: str | os.PathLike) -> None:
