@@ -125,15 +125,22 @@ def file_partitions(path: str, encoding: str | None, size: int) -> Iterator[Part
     window = (1 + SEARCH_LIMIT) * size
     with open(url, "rb") as handle:
         data, base, start, line = bytearray(), 0, 0, 1  # data[base] is byte ``start``
-        while start < facts.size:
+        ended = False  # read to its end (not by its size: /proc's files say 0 and hold more)
+        while True:
             if base >= window:  # drop what is behind: a bounded buffer, moved rarely
                 del data[:base]
                 base = 0
-            data += handle.read(max(0, base + window - len(data)))
+            wanted = max(0, base + window - len(data))
+            if wanted and not ended:
+                more = handle.read(wanted)
+                ended = len(more) < wanted
+                data += more
             rest = len(data) - base
+            if not rest:
+                return
             cut = rest if rest <= size else _sure_cut(data, base, size, facts.encoding)
             if cut is None:
-                if start + rest < facts.size:
+                if not ended:
                     yield from _text_rest(name, url, start, line, facts, size)
                     return
                 cut = rest  # no sure end in the file's last stretch: one piece
