@@ -1395,6 +1395,22 @@ static const char *ascii(PyObject *o, Py_ssize_t *len) {
     return (const char *)PyUnicode_DATA(o);
 }
 
+/* The squares of a route named and joined into ``word`` (WORD_MAX); its length, -1 where a
+ * name is missing. */
+static Py_ssize_t route_word(const Rules *r, const int *squares, int n, PyObject *names,
+                             const char *mark, Py_ssize_t mark_len, char *word) {
+    Py_ssize_t at = 0;
+    for (int k = 0; k < n; k++) {
+        Py_ssize_t name_len;
+        const char *name = squares[k] >= 0 && squares[k] < r->size
+            ? ascii(PyTuple_GET_ITEM(names, squares[k]), &name_len) : NULL;
+        if (!name || at + mark_len + name_len > WORD_MAX) return -1;
+        if (k) { memcpy(word + at, mark, (size_t)mark_len); at += mark_len; }
+        memcpy(word + at, name, (size_t)name_len); at += name_len;
+    }
+    return at;
+}
+
 /* write(white, black, kings, turn, tokens, names, separator, paths, number, second, result)
  *   -> str or None
  * A main line's move tokens (Tokens) replayed as ``replay`` does and written again as
@@ -1465,17 +1481,9 @@ static PyObject *Rules_write(RulesObject *self, PyObject *args) {
         int squares[MAXCAP + 2];
         int n = route_written(r, &p, &m, (int)paths, buf, squares);
         if (n < 0) { declined = 1; break; }
-        const char *mark = m.ncap ? sep : "-";
-        Py_ssize_t mark_len = m.ncap ? sep_len : 1, at = 0;
-        for (int k = 0; k < n && !declined; k++) {
-            Py_ssize_t name_len;
-            const char *name = squares[k] >= 0 && squares[k] < r->size
-                ? ascii(PyTuple_GET_ITEM(names, squares[k]), &name_len) : NULL;
-            if (!name || at + mark_len + name_len > WORD_MAX) { declined = 1; break; }
-            if (k) { memcpy(word + at, mark, (size_t)mark_len); at += mark_len; }
-            memcpy(word + at, name, (size_t)name_len); at += name_len;
-        }
-        if (declined) break;
+        Py_ssize_t at = route_word(r, squares, n, names, m.ncap ? sep : "-",
+                                   m.ncap ? sep_len : 1, word);
+        if (at < 0) { declined = 1; break; }
         if (text_word(&out, word, at) < 0) { failed = 1; break; }
         Pos q; play(r, &p, &m, &q); p = q;
         if (second) { number++; second = 0; } else second = 1;
@@ -1556,18 +1564,10 @@ static PyObject *Rules_count(RulesObject *self, PyObject *args) {
         if (i < kept) {
             int squares[MAXCAP + 2];
             int n = route_written(r, &p, &m, PATHS_MINIMAL, buf, squares);
-            const char *mark = m.ncap ? sep : "-";
-            Py_ssize_t mark_len = m.ncap ? sep_len : 1, at = 0;
-            if (n < 0) declined = 1;
-            for (int k = 0; k < n && !declined; k++) {
-                Py_ssize_t name_len;
-                const char *name = squares[k] >= 0 && squares[k] < r->size
-                    ? ascii(PyTuple_GET_ITEM(names, squares[k]), &name_len) : NULL;
-                if (!name || at + mark_len + name_len > WORD_MAX) { declined = 1; break; }
-                if (k) { memcpy(word + at, mark, (size_t)mark_len); at += mark_len; }
-                memcpy(word + at, name, (size_t)name_len); at += name_len;
-            }
-            if (declined) break;
+            Py_ssize_t at = n < 0 ? -1 : route_word(r, squares, n, names,
+                                                    m.ncap ? sep : "-", m.ncap ? sep_len : 1,
+                                                    word);
+            if (at < 0) { declined = 1; break; }
             PyObject *text = PyUnicode_DecodeASCII(word, at, "strict");
             if (!text || PyList_Append(words, text) < 0) { Py_XDECREF(text); failed = 1; break; }
             Py_DECREF(text);
@@ -1619,22 +1619,6 @@ static int short_ambiguous(const Rules *r, const Pos *p, const Mv *m, bb column,
         if (o->from != m->from || o->mask != m->mask) return 1;
     }
     return 0;
-}
-
-/* The squares of a route named and joined into ``word`` (WORD_MAX); its length, -1 where a
- * name is missing. */
-static Py_ssize_t route_word(const Rules *r, const int *squares, int n, PyObject *names,
-                             const char *mark, Py_ssize_t mark_len, char *word) {
-    Py_ssize_t at = 0;
-    for (int k = 0; k < n; k++) {
-        Py_ssize_t name_len;
-        const char *name = squares[k] >= 0 && squares[k] < r->size
-            ? ascii(PyTuple_GET_ITEM(names, squares[k]), &name_len) : NULL;
-        if (!name || at + mark_len + name_len > WORD_MAX) return -1;
-        if (k) { memcpy(word + at, mark, (size_t)mark_len); at += mark_len; }
-        memcpy(word + at, name, (size_t)name_len); at += name_len;
-    }
-    return at;
 }
 
 /* rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns,

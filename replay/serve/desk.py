@@ -203,6 +203,10 @@ class Desk:
         read, stamp, reports = self._read_file(source)
         document = Document(0, shown_name(source), Path(source), stamp=stamp)
         self._fill(document, read, reports)
+        return self._append(document)
+
+    def _append(self, document: Document) -> Document:
+        """``document`` last on the desk, numbered with the others."""
         with self.lock:
             document.number = len(self.documents) + 1
             self.documents.append(document)
@@ -240,11 +244,7 @@ class Desk:
         read = Decoded(lines, [line.encode("utf-8") for line in lines], "utf-8", "utf-8")
         document = Document(0, name, None)
         self._fill(document, read, reports)
-        with self.lock:
-            document.number = len(self.documents) + 1
-            self.documents.append(document)
-            self._number()
-        return document
+        return self._append(document)
 
     def check_text(self, text: str, name: str | None) -> list[GameReport]:
         """The reports of a text's games, as ``pdn validate`` gives them for standard input
