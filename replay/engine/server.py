@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Iterator
 from typing import TextIO
 
 from replay.board import Board, Position
@@ -32,6 +33,9 @@ from replay.native import rules_for
 from replay.variants import get_variant, variant_names
 
 VERSION = "1"
+# The longest command line read (characters): a position and the moves of the longest game
+# fit many times over; a longer line is read in pieces of this size and refused, never held.
+LINE_LIMIT = 1 << 20
 _OURS = {hub: ours for ours, hub in HUB_VARIANTS.items()}
 
 
@@ -69,6 +73,23 @@ def score_text(info: Info) -> str:
     return f"{centi / 100:.2f}"
 
 
+def bounded_lines(source: TextIO, limit: int = LINE_LIMIT) -> Iterator[str | None]:
+    """The lines of ``source``, each read at most ``limit`` characters at a time; a line of
+    ``limit`` characters or more is skipped to its end and given as ``None``.
+
+    >>> from io import StringIO
+    >>> list(bounded_lines(StringIO("ping\\n" + "x" * 25 + "\\nquit\\n"), limit=10))
+    ['ping\\n', None, 'quit\\n']
+    """
+    while piece := source.readline(limit):
+        if piece.endswith("\n") or len(piece) < limit:
+            yield piece
+            continue
+        while (piece := source.readline(limit)) and not piece.endswith("\n"):
+            pass  # the rest of the long line, one piece at a time
+        yield None
+
+
 class HubServer:
     """One engine conversation: ``run()`` reads commands until ``quit`` or end of input."""
 
@@ -90,7 +111,10 @@ class HubServer:
         self.send(f'error message="{message.replace(chr(34), chr(39))}"')
 
     def run(self) -> None:
-        for line in self.source:
+        for line in bounded_lines(self.source):
+            if line is None:
+                self.error(f"a line of {LINE_LIMIT:,} characters or more is refused")
+                continue
             word, _, rest = line.strip().partition(" ")
             if word == "quit":
                 break

@@ -246,6 +246,29 @@ def test_the_hub_server_answers_a_bad_position_with_an_error():
     assert lines[2] == "pong"
 
 
+def test_the_hub_server_refuses_a_line_too_long_without_holding_it():
+    """A 200 MB line cost ``pdn engine hub`` 1.25 GB: it is read in pieces of at most
+    ``LINE_LIMIT`` characters, refused with an error, and the conversation goes on."""
+    from io import StringIO
+
+    from replay.engine.server import LINE_LIMIT, HubServer
+
+    class Pieces(StringIO):
+        longest = 0
+
+        def readline(self, size: int | None = -1) -> str:
+            piece = super().readline(size)
+            Pieces.longest = max(Pieces.longest, len(piece))
+            return piece
+
+    out = StringIO()
+    long = "pos pos=" + "W" * (3 * LINE_LIMIT)
+    HubServer(Pieces(f"ping\n{long}\nping\n"), out, "russian").run()
+    assert out.getvalue().splitlines() == [
+        "pong", f'error message="a line of {LINE_LIMIT:,} characters or more is refused"', "pong"]
+    assert Pieces.longest == LINE_LIMIT
+
+
 @pytest.mark.usefixtures("no_engine_outlives_a_test")
 def test_pdn_analyse_uses_the_built_in_engine_by_default(shared_data, tmp_path):
     from typer.testing import CliRunner
