@@ -128,10 +128,10 @@ def run_task(sources: list[str], task: Task[R], *, jobs: int = 1, encoding: str 
              ) -> Iterator[Located[R]]:
     """The task's result for every game of every source, in order, with where it stands.
 
-    The work runs on ``engine`` (``replay.run.runner``): ``jobs`` worker processes (0: all cores,
-    when the input is large enough to repay them), or a Dask cluster (``scheduler``); or on
-    ``runner``, left open for the caller. ``progress`` is told how many characters each
-    partition covered. Raises ``OSError`` for a file that cannot be read.
+    The work runs on ``engine`` (``replay.run.runner``): ``jobs`` worker processes (0: one per
+    usable core, when the input is large enough to repay them), or a Dask cluster
+    (``scheduler``); or on ``runner``, left open for the caller. ``progress`` is told how many
+    characters each partition covered. Raises ``OSError`` for a file that cannot be read.
     """
     counts: dict[str, int] = {}
     with ExitStack() as stack:

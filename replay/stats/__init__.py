@@ -143,7 +143,7 @@ def stats_tables(sources: Iterable[str], default: Variant | None = None,
 
     ``default`` is the variant of games without a GameType tag (None: told from each
     record, docs/inference.md); ``override`` replaces every game's; ``rules`` are rule
-    options set on top of each game's variant. ``jobs`` worker processes (0: all cores);
+    options set on top of each game's variant. ``jobs`` worker processes (0: one per usable core);
     ``engine`` ``local`` or ``dask`` (``scheduler``: a Dask scheduler's address;
     ``replay.run.runner``); ``progress`` is told how much of the input each part covered. Raises
     ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask.

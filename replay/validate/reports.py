@@ -376,9 +376,10 @@ def validate_sources(sources: list[str], default: Variant | None = None,
     record); ``override`` replaces every game's own. Results of games where Black moves
     first are checked per source (``settle_results``).
 
-    The work runs on ``engine`` (``replay.run.runner``): ``jobs`` worker processes (0: all cores,
-    used only when the input is large enough to repay starting them; 1: this process only),
-    or a Dask cluster (``scheduler``). ``suggest``: repair suggestions under each broken game.
+    The work runs on ``engine`` (``replay.run.runner``): ``jobs`` worker processes (0: one per
+    usable core, used only when the input is large enough to repay starting them; 1: this
+    process only), or a Dask cluster (``scheduler``). ``suggest``: repair suggestions under
+    each broken game.
     ``rules``: rule options set on top of every game's variant (``{"forced-capture": "no"}``).
     ``strict``: warnings count as errors. ``progress`` is told how many characters (or bytes)
     each piece of work covered.

@@ -166,12 +166,12 @@ def archive_entries(source: str | Path, default: Variant | None = None,
                     progress: Callable[[int], None] | None = None, suggest: bool = False
                     ) -> Iterator[tuple[str, str, dict, str]]:
     """Every game of a PDN file read, replayed and made into its page entry, in file order:
-    (kind key, entry, kind, the game's status: valid, invalid, incomplete or
-    unreadable). ``jobs`` worker processes do
-    it in blocks of games (``replay.run.runner``; 0: all cores when the file is large enough to
-    repay them); the variant is chosen as ``replay_game`` does from ``default``,
-    ``override`` and ``rules``; ``progress`` is told how much of the file each block
-    covered; ``suggest``: each broken game carries its repair suggestions."""
+    (kind key, entry, kind, the game's status: valid, invalid, incomplete or unreadable).
+    ``jobs`` worker processes do it in blocks of games (``replay.run.runner``; 0: one per
+    usable core when the file is large enough to repay them); the variant is chosen as
+    ``replay_game`` does from ``default``, ``override`` and ``rules``; ``progress`` is told how
+    much of the file each block covered; ``suggest``: each broken game carries its repair
+    suggestions."""
     with open_runner("local", jobs=jobs) as runner:
         batches = runner.map(_block_entries, runner.partitions(str(source), encoding, BLOCK),
                              default, override, rules, flipped, suggest)
