@@ -60,6 +60,9 @@ def serve(
     from replay.serve.server import serve as run
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
+    if engine_cmd is not None and not engine_cmd.strip():
+        fail('--engine-cmd is empty: give the Hub engine\'s command, e.g. --engine-cmd '
+             '"dame hub", or leave it out')
     if STDIN in (paths or []):
         fail("pdn serve reads files: name them (or paste the text in the page)")
     try:

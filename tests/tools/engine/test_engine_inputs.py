@@ -75,6 +75,14 @@ def test_an_empty_engine_command_is_a_usage_error_not_the_builtin_engine(tmp_pat
     assert not (tmp_path / "out.pdn").exists()
 
 
+def test_an_empty_engine_command_is_refused_by_the_desk_too():
+    """``pdn serve --engine-cmd ""`` turned the desk's engine off without a word; it is the
+    same usage error as analyse's, said before any server starts."""
+    result = runner.invoke(app, ["serve", str(SAMPLE), "--engine-cmd", " "])
+    assert result.exit_code == 2, result.output
+    assert "--engine-cmd is empty" in " ".join(result.output.split())
+
+
 @pytest.mark.parametrize("command", [
     ["match", "random:1", "random:2", "--max-moves", "3"],
     ["analyse", str(SAMPLE), "--depth", "1"],
