@@ -1006,6 +1006,17 @@ static int tokens_next(Tokens *k, const char **t, Py_ssize_t *len) {
     return 1;
 }
 
+/* The next move of a run of move tokens, resolved on ``p``: 1 and ``*m``, 0 at the run's
+ * end, -1 where a token is no move of the position (its game is declined). */
+static int next_move(const Rules *r, Tokens *texts, const Pos *p, Mv *buf, Mv *m) {
+    Py_ssize_t len, start, end; long long number; int black;
+    const char *t;
+    int got = tokens_next(texts, &t, &len);
+    if (got <= 0) return got;
+    token_move(t, len, &start, &end, &number, &black);
+    return resolve_text(r, p, t + start, end - start, buf, m) == STOP_END ? 1 : -1;
+}
+
 /* ---- the draw rules along a line (replay/draws.py, DrawTracker) ---- */
 
 enum { DRAWS_NONE = 0, DRAWS_RUSSIAN, DRAWS_INTERNATIONAL, DRAWS_ENGLISH, DRAWS_FRISIAN,
@@ -1546,16 +1557,10 @@ static PyObject *Rules_count(RulesObject *self, PyObject *args) {
     Py_ssize_t i;
     char word[WORD_MAX];
     for (i = 0;; i++) {
-        Py_ssize_t len, start, end; long long number; int black;
-        const char *t;
-        int got = tokens_next(&texts, &t, &len);
+        Mv m;
+        int got = next_move(r, &texts, &p, buf, &m);
         if (got == 0) break;
         if (got < 0) { declined = 1; break; }
-        token_move(t, len, &start, &end, &number, &black);
-        Mv m;
-        if (resolve_text(r, &p, t + start, end - start, buf, &m) != STOP_END) {
-            declined = 1; break;
-        }
         if (m.ncap) { captures_++; pieces += m.ncap; }
         if (m.promotes) {
             promotions++;
@@ -1676,16 +1681,10 @@ static PyObject *Rules_rows(RulesObject *self, PyObject *args) {
     int declined = 0, failed = 0;
     char full[WORD_MAX], numeric[WORD_MAX], short_[WORD_MAX];
     for (;;) {
-        Py_ssize_t len, start, end; long long number; int black;
-        const char *t;
-        int got = tokens_next(&texts, &t, &len);
+        Mv m;
+        int got = next_move(r, &texts, &p, buf, &m);
         if (got == 0) break;
         if (got < 0) { declined = 1; break; }
-        token_move(t, len, &start, &end, &number, &black);
-        Mv m;
-        if (resolve_text(r, &p, t + start, end - start, buf, &m) != STOP_END) {
-            declined = 1; break;
-        }
         int squares[MAXCAP + 2];
         int n = route_written(r, &p, &m, PATHS_MINIMAL, buf, squares);
         const char *mark = m.ncap ? sep : "-";
