@@ -7,9 +7,10 @@ which applies one rule to what the path names (``output_target``):
   renamed over it only when the block ends without an exception (Ctrl-C included), so an
   interrupted or failed run leaves no half-written file and the old one as it was; a file
   replaced keeps its permissions (a 0600 output stays 0600), a new one gets 0666 less the
-  umask; the temporary, ``.NAME.PID.XXXXXXXX.part``, names the process writing it, and
-  the parts of processes gone (killed with ``kill -9``, which no ``finally`` survives) are
-  removed from a folder the first time a process writes there;
+  umask; the temporary, ``.NAME.PID.RANDOM.part`` (``RANDOM``: eight characters of
+  ``mkstemp``), names the process writing it, and the parts of processes gone (killed with
+  ``kill -9``, which no ``finally`` survives) are removed from a folder the first time a
+  process writes there;
 - a symbolic link: followed to its target, which is written by this rule; the link is kept;
 - a device, a FIFO or an open descriptor (``/dev/null``, ``/dev/stdout``, ``/dev/fd/3``, a
   named pipe): written in place, streamed, without a temporary (what went out is out); a
