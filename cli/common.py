@@ -259,14 +259,17 @@ def guard_stdout() -> None:
                                   errors=stdout.errors, line_buffering=stdout.line_buffering)
 
 
+def _stdout_error(error: BaseException | None) -> StdoutError | None:
+    """The ``StdoutError`` in ``error``'s chain of causes, if any."""
+    while error is not None and not isinstance(error, StdoutError):
+        error = error.__cause__ or error.__context__
+    return error
+
+
 def stdout_refused(error: BaseException) -> bool:
     """Whether ``error`` is standard output refusing a write (``StdoutError``, raised where
     ``guard_stdout`` was called)."""
-    while error is not None:
-        if isinstance(error, StdoutError):
-            return True
-        error = error.__cause__ or error.__context__  # type: ignore[assignment]
-    return False
+    return _stdout_error(error) is not None
 
 
 def fail_stdout(error: BaseException) -> NoReturn:
@@ -279,9 +282,8 @@ def fail_stdout(error: BaseException) -> NoReturn:
         os.close(null)
     except (OSError, ValueError):  # no file descriptor (a test's captured stdout)
         pass
-    while not isinstance(error, StdoutError) and (error.__cause__ or error.__context__):
-        error = error.__cause__ or error.__context__  # type: ignore[assignment]
-    fail(f"standard output: cannot write: {getattr(error, 'strerror', None) or error}")
+    refused = _stdout_error(error) or error
+    fail(f"standard output: cannot write: {getattr(refused, 'strerror', None) or refused}")
 
 
 def fail_io(error: OSError, name: str = "", doing: str = "cannot read") -> NoReturn:
