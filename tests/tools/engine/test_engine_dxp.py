@@ -6,10 +6,10 @@ rules agree with, Scan listening (we connect) and Scan connecting (we listen).""
 
 from __future__ import annotations
 
-import contextlib
 import random
 import socket
 import threading
+import types
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +19,7 @@ from support.scan_dxp import free_port, processes_in, scan_dxp, scan_folder
 import replay
 from pdn.reader import read_games
 from replay.board import Board
+from replay.engine import dxp
 from replay.engine.dxp import (
     CHAT_LIMIT,
     BackAccept,
@@ -275,25 +276,35 @@ def test_a_chat_and_a_back_request_during_the_game_are_handled():
     assert (record.black, record.result, record.reason) == ("Chatty", "2-0", "Chatty resigned")
 
 
-def test_a_flood_of_chat_times_out_and_keeps_the_last_chats_only():
+class EndlessChat:
+    """A connection whose peer answers every read at once with one more CHAT, on a clock
+    that each read moves on by a millisecond: a flood that no machine load can slow."""
+
+    def __init__(self, clock):
+        self.clock, self.number = clock, 0
+        self.peer, self.timeout, self.heard = "the fake engine", 0.5, True
+
+    def send(self, message):
+        pass
+
+    def receive(self, timeout=None, allowed=None):
+        self.number += 1
+        self.clock.now += 0.001
+        return Chat(f"chat {self.number}")
+
+
+def test_a_flood_of_chat_times_out_and_keeps_the_last_chats_only(monkeypatch):
     """A peer that sends CHAT without end was waited for for ever (each CHAT restarted the
     wait), every CHAT kept in memory (0.66-0.99 GB in 15 s)."""
-    def flood(peer):
-        peer.receive()
-        number = 0
-        with contextlib.suppress(OSError):
-            while True:
-                number += 1
-                peer.send(Chat(f"chat {number}"))
-
-    connection, thread, _ = fake_follower(flood)
-    connection.timeout = 0.5
+    clock = types.SimpleNamespace(now=0.0)
+    monkeypatch.setattr(dxp, "time", types.SimpleNamespace(monotonic=lambda: clock.now))
+    connection = EndlessChat(clock)
     side = DxpSide(connection)
     with pytest.raises(EngineError, match=r"sent no GameAccept within 0\.5 s"):
         side.begin(Board(variant="international"), 0, 5, 0)
-    assert len(side.chats) == CHAT_LIMIT and side.chats[-1] != "chat 100"
-    connection.close()
-    thread.join(5)
+    assert 450 <= connection.number <= 550  # half a second of reads, a millisecond each
+    assert len(side.chats) == CHAT_LIMIT
+    assert side.chats[-1] == f"chat {connection.number}"
 
 
 # -- real games against Scan 2.0 ----------------------------------------------------------------
