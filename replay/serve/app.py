@@ -24,6 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from replay.board import Board
+from replay.serve.board_input import legal_routes, square_centres
 from replay.serve.desk import Desk, DeskError, shown_name, typed_game, valid_unicode
 from replay.serve.engines import EngineError, Engines
 from replay.serve.pages import desk_page, game_page, new_game_page, static_file
@@ -183,7 +184,14 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
 
         return JSONResponse({"accepted": typed.accepted, "error": typed.error,
                              "legal": typed.legal, "fen": typed.fen, "pdn": typed.pdn,
-                             "svg": board_svg(typed.board)})
+                             "svg": board_svg(typed.board),
+                             "routes": legal_routes(typed.board),
+                             **square_centres(typed.board)})
+
+    async def api_routes(request: Request) -> Response:
+        body = await _json_body(request)
+        board = _board(_field(body, "variant", str), _field(body, "fen", str))
+        return JSONResponse({"fen": board.fen(), "routes": await _in_thread(legal_routes, board)})
 
     async def api_engine(request: Request) -> Response:
         if settings.engines is None:
@@ -224,6 +232,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         Route("/api/documents/{number:int}/reload", api_reload, methods=["POST"]),
         Route("/api/documents/{number:int}/encoding", api_encoding, methods=["POST"]),
         Route("/api/play", api_play, methods=["POST"]),
+        Route("/api/routes", api_routes, methods=["POST"]),
         Route("/api/engine", api_engine, methods=["POST"]),
         Route("/api/diagram.{kind:str}", diagram),
     ]

@@ -1,0 +1,168 @@
+"""The desk's board played with the mouse, a pen or a finger in real headless Chromium
+(``support.webdriver``): games of Russian and International by clicks, mouse drags and
+touches, captures by their landing squares, a capture with two routes picked square by
+square, an illegal drop refused with its reason, typed moves still taken, and a move played
+on a game's board at its error. Without the browser the test skips (under ``CI=true`` it
+fails). Screenshots go to ``bench/out/`` (git-ignored)."""
+
+from __future__ import annotations
+
+import json
+import time
+from importlib.util import find_spec
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from conftest import require
+from support.served import served
+from support.webdriver import Browser, WebDriverError, chromium_session
+
+from replay.variants import INTERNATIONAL, RUSSIAN, Variant
+
+ROOT = Path(__file__).resolve().parents[3]
+ARTIFACTS = ROOT / "bench" / "out"
+
+
+@pytest.fixture(autouse=True)
+def serve_extra() -> None:
+    require(bool(find_spec("starlette") and find_spec("uvicorn")),
+            "the [serve] extra (Starlette and uvicorn)")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory) -> Browser:
+    with chromium_session(tmp_path_factory.mktemp("chromium")) as session:
+        require(not isinstance(session, str), str(session))
+        yield session
+
+
+def wait_for(browser: Browser, script: str, timeout: float = 30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = browser.run(script)
+        except WebDriverError:
+            value = None
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"never true: {script}")
+
+
+def square(variant: Variant, name: str) -> str:
+    """The board's target for a square named in the variant's notation (``32``, ``c3``)."""
+    notation, geometry = variant.gametype.notation, variant.geometry
+    found = next(s for s in geometry.playable if notation.name(s) == name)
+    return f'rect.hit[data-square="{geometry.name(found)}"]'
+
+
+def targets(browser: Browser, variant: Variant) -> set[str]:
+    """The squares the board marks as where the piece picked can land next."""
+    names = browser.run('return [...document.querySelectorAll("circle.target")]'
+                        '.map((c) => c.dataset.square);')
+    by_name = {variant.geometry.name(s): variant.gametype.notation.name(s)
+               for s in variant.geometry.playable}
+    return {by_name[name] for name in names}
+
+
+def moves_become(browser: Browser, shown: str) -> None:
+    wait_for(browser, 'return document.getElementById("typed-moves").textContent === '
+                      f'{json.dumps(shown)} && document.querySelector("rect.hit");')
+
+
+def message(browser: Browser) -> str:
+    return browser.run('return document.getElementById("message").textContent;')
+
+
+def test_a_russian_game_by_click_drag_and_touch_with_an_illegal_drop_refused(browser):
+    v = RUSSIAN
+    with served() as server:
+        browser.resize(1280, 900)
+        browser.open(server.url + "new")
+        wait_for(browser, 'return document.querySelector("#typed-board rect.hit");')
+        browser.click(square(v, "c3"))  # picked up: where it can go is marked
+        assert targets(browser, v) == {"b4", "d4"}
+        browser.click(square(v, "d4"))
+        moves_become(browser, "1. c3-d4")
+        browser.drag(square(v, "f6"), square(v, "e5"))  # the mouse drags
+        moves_become(browser, "1. c3-d4 f6-e5")
+        # a capture is compulsory: a piece that cannot take is not picked up, a capturing
+        # piece dropped on a quiet move's square is refused, each with the reason
+        browser.drag(square(v, "g3"), square(v, "h4"))
+        said = wait_for(browser, 'const m = document.getElementById("message").textContent;'
+                                 'return m.startsWith("Refused") && m;')
+        assert said == "Refused: no legal move from g3; a capture is compulsory"
+        browser.drag(square(v, "d4"), square(v, "c5"))
+        said = wait_for(browser, 'const m = document.getElementById("message").textContent;'
+                                 'return m.includes("d4-c5") && m;')
+        assert said == "Refused: d4-c5 is not a legal move; a capture is compulsory"
+        assert browser.run('return document.getElementById("typed-moves").textContent;') \
+            == "1. c3-d4 f6-e5"
+        browser.drag(square(v, "d4"), square(v, "f6"), "touch")  # a finger drags
+        moves_become(browser, "1. c3-d4 f6-e5 2. d4:f6")
+        browser.tap(square(v, "g7"))  # a finger taps the piece, then where it lands
+        assert targets(browser, v) == {"e5"}
+        browser.tap(square(v, "e5"))
+        moves_become(browser, "1. c3-d4 f6-e5 2. d4:f6 g7:e5")
+        browser.drag(square(v, "b2"), square(v, "c3"), "pen")
+        moves_become(browser, "1. c3-d4 f6-e5 2. d4:f6 g7:e5 3. b2-c3")
+        browser.type("#move-input", "hg7\ue007")  # typed moves still count
+        moves_become(browser, "1. c3-d4 f6-e5 2. d4:f6 g7:e5 3. b2-c3 hg7")
+        browser.screenshot(ARTIFACTS / "serve_board_russian.png")
+
+
+def two_routes(browser: Browser, server, v: Variant, position: str, king: str, first: str,
+               ends: set[str], end: str, text: str, taken: set[str]) -> None:
+    """A king's capture whose first landing square begins two routes: the board waits for
+    the next square, then plays the one it names."""
+    browser.open(server.url + "new?" + urlencode({"variant": v.name, "fen": position}))
+    wait_for(browser, 'return document.querySelector("#typed-board rect.hit");')
+    browser.click(square(v, king))
+    browser.click(square(v, first))
+    assert targets(browser, v) == ends
+    assert message(browser).startswith(f"{king} {first}: go on")
+    assert browser.run('return document.getElementById("typed-moves").textContent;') == ""
+    browser.click(square(v, end))
+    moves_become(browser, f"1. {text}")
+    board = browser.run('return [...document.querySelectorAll("#typed-board svg [data-square]")]'
+                        '.filter((e) => e.classList.contains("piece"))'
+                        '.map((e) => e.dataset.square);')
+    by_name = {v.geometry.name(s): v.gametype.notation.name(s) for s in v.geometry.playable}
+    assert not taken & {by_name.get(name, name) for name in board}
+
+
+def test_a_capture_with_two_routes_waits_for_the_square_that_tells_them_apart(browser):
+    with served() as server:
+        browser.resize(1280, 900)
+        two_routes(browser, server, RUSSIAN, "W:WKh8:Bb2,e5,c5,a7,g1", "h8", "d4",
+                   {"b6", "a1"}, "a1", "h8:d4:a1", {"b2", "e5"})
+        two_routes(browser, server, INTERNATIONAL, "W:WK9:B11,42,15,18,33", "9", "22",
+                   {"6", "39", "44", "50"}, "39", "9x39", {"18", "33"})
+
+
+def test_an_international_game_by_click_drag_and_touch(browser):
+    v = INTERNATIONAL
+    with served() as server:
+        browser.resize(400, 860)
+        browser.open(server.url + "new")
+        wait_for(browser, 'return document.querySelector("#typed-board rect.hit");')
+        browser.run('document.getElementById("variant").value = "international";'
+                    'document.getElementById("variant").dispatchEvent(new Event("change"));')
+        wait_for(browser, f'return document.querySelector({json.dumps(square(v, "32"))});')
+        browser.tap(square(v, "32"))
+        assert targets(browser, v) == {"27", "28"}
+        browser.tap(square(v, "28"))
+        moves_become(browser, "1. 32-28")
+        browser.drag(square(v, "19"), square(v, "23"), "touch")
+        moves_become(browser, "1. 32-28 19-23")
+        browser.drag(square(v, "28"), square(v, "19"))
+        moves_become(browser, "1. 32-28 19-23 2. 28x19")
+        browser.click(square(v, "14"))
+        browser.click(square(v, "23"))
+        moves_become(browser, "1. 32-28 19-23 2. 28x19 14x23")
+        browser.drag(square(v, "33"), square(v, "23"))  # onto a piece: refused
+        said = wait_for(browser, 'const m = document.getElementById("message").textContent;'
+                                 'return m.startsWith("Refused") && m;')
+        assert said == "Refused: 33-23 is not a legal move"
+        browser.screenshot(ARTIFACTS / "serve_board_international_phone.png")
