@@ -143,7 +143,7 @@
       const longer = picked.length ? [...picked, square] : [];
       const left = longer.length ? matching(longer) : [];
       if (!left.length) {
-        if (from(square).length) { picked = [square]; draw(); return; }
+        if (from(square).length) { picked = [square]; draw(); source.say("", false); return; }
         refuse(square);
         return;
       }
@@ -175,6 +175,7 @@
       const again = picked.length === 1 && picked[0] === square;
       picked = [square];
       draw();
+      source.say("", false);
       const geometry = source.geometry();
       const ghost = element("circle", {class: "drag-ghost", r: geometry.size * 0.42,
                                        cx: geometry.centres[square][0],

@@ -166,3 +166,42 @@ def test_an_international_game_by_click_drag_and_touch(browser):
                                  'return m.startsWith("Refused") && m;')
         assert said == "Refused: 33-23 is not a legal move"
         browser.screenshot(ARTIFACTS / "serve_board_international_phone.png")
+
+
+# A Russian scoresheet where Black's 3rd move was never written down.
+SLIPPED = """[White "Ann"]
+[Black "Bob"]
+[Result "0-1"]
+[GameType "25"]
+
+1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1
+"""
+
+
+def test_a_move_dropped_on_a_games_board_at_its_error_is_written_there(browser, tmp_path):
+    v = RUSSIAN
+    path = tmp_path / "slipped.pdn"
+    path.write_text(SLIPPED, encoding="utf-8")
+    with served(path.name, cwd=tmp_path) as server:
+        browser.resize(1280, 900)
+        browser.open(server.url + "games/1")
+        wait_for(browser, 'return document.querySelector("#board rect.hit");')
+        # elsewhere than where the game stops the board says where moves are written
+        browser.click(square(v, "c3"))
+        browser.click(square(v, "d4"))
+        assert message(browser).startswith("A move played on the board is written where")
+        browser.press("End")
+        error_ply = browser.run('return document.querySelector("#legal button").dataset.ply;')
+        wait_for(browser, f'return document.getElementById("board").dataset.ply === '
+                          f'"{error_ply}" && document.querySelector("#board rect.hit");')
+        browser.click(square(v, "g5"))
+        wait_for(browser, 'return document.querySelectorAll("#board circle.target")'
+                          '.length === 2;')
+        assert targets(browser, v) == {"f4", "h4"}
+        browser.screenshot(ARTIFACTS / "serve_board_game.png")
+        browser.drag(square(v, "g5"), square(v, "h4"))
+        # written in place of the move there (as the legal move's button does), checked again
+        wait_for(browser, f'const i = document.querySelector(\'#written input[data-ply='
+                          f'"{error_ply}"]\'); return i && i.value === "g5-h4";')
+        assert "3. cb4 4. g5-h4 h:f2" in browser.run(
+            'return document.getElementById("pdn").value;')
