@@ -10,15 +10,26 @@
   // Every text this script shows, in one place (to be translated).
   const TEXT = {
     checking: "Checking…",
+    serverAnswered: (status) => `the server answered ${status}`,
+    thinking: "The engine is thinking…",
+    evaluation: (engine, score, depth, line) =>
+      `${engine}: ${score} (depth ${depth})` + (line ? `, best line ${line}` : ""),
+    writing: "Writing…",
+    written: (original) => `Written; the original is kept as ${original}.`,
+    reload: "Reload the file from disk",
+    reloading: "Reloading…",
+    nothingToCheck: "Choose a file or paste a game first.",
+    noGame: (name) => `${name}: no game found in it.`,
     accepted: (move) => `${move}: accepted.`,
     refused: (reason) => `Refused: ${reason}`,
     noMoveFrom: (square) => `no legal move from ${square}`,
     mustCapture: "a capture is compulsory",
     notLegal: (from, to) => `${from}-${to} is not a legal move`,
     goOn: (squares) => `${squares}: go on, click the next square of the capture.`,
-    writtenAtError: "A move played on the board is written where the game stops: go to the " +
-      "move in red first.",
-    loading: "The legal moves are loading…",
+    writtenAtError: "A move played on a game's board is written where the game stops at an " +
+      "error (the move in red); to play on from here, use the position editor's new game.",
+    reachable: "Nothing forbids it.",
+    noMove: "Nothing forbids it, but the side to move has no move: the game is over.",
   };
 
   function say(text, bad) {
@@ -32,7 +43,7 @@
     let answer = {};
     try { answer = await response.json(); } catch (e) { answer = {error: response.statusText}; }
     if (!response.ok) {
-      const failure = new Error(answer.error || `the server answered ${response.status}`);
+      const failure = new Error(answer.error || TEXT.serverAnswered(response.status));
       failure.status = response.status;
       throw failure;
     }
@@ -71,6 +82,27 @@
 
   const sameTaken = (a, b) => a.taken.join() === b.taken.join();
 
+  function element(name, attributes) {
+    const made = document.createElementNS(SVG, name);
+    for (const [key, value] of Object.entries(attributes)) made.setAttribute(key, value);
+    return made;
+  }
+
+  // A transparent target for the pointer on every square of a board (data-square names it),
+  // drawn once per drawing of the board.
+  function hitLayer(board, geometry) {
+    let hits = board.querySelector("g.input-hits");
+    if (hits) return hits;
+    const half = geometry.size / 2;
+    hits = element("g", {class: "input-hits"});
+    for (const [square, [x, y]] of Object.entries(geometry.centres))
+      hits.append(element("rect", {class: "hit", "data-square": square, x: x - half, y: y - half,
+                                   width: geometry.size, height: geometry.size,
+                                   fill: "transparent"}));
+    board.append(hits);
+    return hits;
+  }
+
   function boardInput(holder, source) {
     // source: geometry() {centres: {square: [x, y]}, size} | null; routes() [route];
     // play(route); say(text, bad)
@@ -83,14 +115,8 @@
     const matching = (squares) => routes().filter((route) => follows(squares, route.squares) >= 0);
     const svg = () => holder.querySelector("svg");
 
-    function element(name, attributes) {
-      const made = document.createElementNS(SVG, name);
-      for (const [key, value] of Object.entries(attributes)) made.setAttribute(key, value);
-      return made;
-    }
-
-    // The marks over the board (the squares picked, the next landing squares) under a
-    // transparent target for the pointer on every square (data-square names it).
+    // The marks over the board (the squares picked, the next landing squares) under the
+    // pointer's targets.
     function draw() {
       const board = svg(), geometry = source.geometry();
       if (!board || !geometry) return;
@@ -108,15 +134,7 @@
         if (next.has(square)) layer.append(element("circle", {class: "target", "data-square": square, cx: x, cy: y,
                                                               r: geometry.size * 0.16}));
       }
-      let hits = board.querySelector("g.input-hits");
-      if (!hits) {
-        hits = element("g", {class: "input-hits"});
-        for (const [square, [x, y]] of Object.entries(geometry.centres))
-          hits.append(element("rect", {class: "hit", "data-square": square, x: x - half,
-                                       y: y - half, width: geometry.size,
-                                       height: geometry.size, fill: "transparent"}));
-        board.append(hits);
-      }
+      const hits = hitLayer(board, geometry);
       board.insertBefore(layer, hits);
     }
 
@@ -275,20 +293,20 @@
 
   async function evaluate() {
     const out = $("evaluation");
-    out.textContent = "The engine is thinking…";
+    out.textContent = TEXT.thinking;
     try {
       const found = await call("/api/engine", {variant: $("desk").dataset.variant,
                                                fen: $("board").dataset.fen});
-      out.textContent = `${found.engine}: ${found.score ?? "?"} (depth ${found.depth ?? "?"})` +
-        (found.pv.length ? `, best line ${found.pv.join(" ")}` : "");
+      out.textContent = TEXT.evaluation(found.engine, found.score ?? "?", found.depth ?? "?",
+                                         found.pv.join(" "));
     } catch (error) { out.textContent = error.message; }
   }
 
   async function writeBack(number) {
-    say("Writing…");
+    say(TEXT.writing);
     try {
       const answer = await call(`/api/documents/${number}/write`, {});
-      say(`Written; the original is kept as ${answer.original}.`);
+      say(TEXT.written(answer.original));
     } catch (error) {
       say(error.message, true);
       if (error.status === 409) offerReload(number);
@@ -299,9 +317,9 @@
   function offerReload(number) {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = "Reload the file from disk";
+    button.textContent = TEXT.reload;
     button.addEventListener("click", async () => {
-      say("Reloading…");
+      say(TEXT.reloading);
       try {
         await call(`/api/documents/${number}/reload`, {});
         location.reload();
@@ -319,11 +337,11 @@
         name = file.name;
         try { text = await file.text(); } catch (error) { say(`${name}: ${error.message}`, true); return; }
       }
-      if (!text.trim()) { say("Choose a file or paste a game first.", true); return; }
-      say("Checking…");
+      if (!text.trim()) { say(TEXT.nothingToCheck, true); return; }
+      say(TEXT.checking);
       try {
         const answer = await call("/api/upload", {name, text});
-        if (!answer.games.length) { say(`${name}: no game found in it.`, true); return; }
+        if (!answer.games.length) { say(TEXT.noGame(name), true); return; }
         location.href = `/games/${answer.games[0]}`;
       } catch (error) { say(error.message, true); }
     });
@@ -359,8 +377,8 @@
         button.addEventListener("click", () => play(move));
         return button;
       }));
-      if (answer.error) say(`Refused: ${answer.error}`, true);
-      else say(extra === null ? "" : `${extra}: accepted.`);
+      if (answer.error) say(TEXT.refused(answer.error), true);
+      else say(extra === null ? "" : TEXT.accepted(extra));
       return !answer.error;
     } catch (error) { say(error.message, true); return false; }
   }
@@ -389,8 +407,77 @@
     play(null);
   }
 
+  // -- the position editor -------------------------------------------------------------------
+  // The board, FEN, tags and problems all come from the server (/api/position), which reads
+  // the position with the project's own rules; a click puts the piece chosen on a square (a
+  // second click with the same piece empties it).
+
+  const edited = {pieces: {}, white: true, fen: "", tags: "", geometry: null};
+
+  async function setUp(body) {
+    const variant = $("editor-variant").value;
+    try {
+      const answer = await call("/api/position", {variant, ...body});
+      Object.assign(edited, {pieces: answer.pieces, white: answer.white, fen: answer.fen,
+                             tags: answer.tags,
+                             geometry: {centres: answer.centres, size: answer.size}});
+      $("editor-board").innerHTML = answer.svg;  // drawn by the server from the position only
+      hitLayer($("editor-board").querySelector("svg"), edited.geometry);
+      $("editor-fen").value = answer.fen;
+      $("editor-turn").value = answer.white ? "W" : "B";
+      $("editor-tags").textContent = answer.tags;
+      const problems = answer.problems.length ? answer.problems
+        : [answer.legal ? TEXT.reachable : TEXT.noMove];
+      $("editor-problems").replaceChildren(...problems.map((text) => {
+        const item = document.createElement("li"); item.textContent = text; return item;
+      }));
+      $("editor-problems").className = answer.problems.length ? "error" : "";
+      say("");
+    } catch (error) { say(error.message, true); }
+  }
+
+  function editorPage() {
+    const board = $("editor-board");
+    board.classList.add("board-input");
+    board.addEventListener("pointerdown", (event) => {
+      const square = event.target.closest?.("rect.hit")?.dataset.square;
+      if (!square) return;
+      event.preventDefault();
+      const code = document.querySelector('input[name="piece"]:checked').value;
+      const pieces = {...edited.pieces};
+      if (!code || pieces[square] === code) delete pieces[square];
+      else pieces[square] = code;
+      setUp({pieces, white: edited.white});
+    });
+    $("editor-turn").addEventListener("change", (event) =>
+      setUp({pieces: edited.pieces, white: event.target.value === "W"}));
+    $("editor-variant").addEventListener("change", () => setUp({}));
+    $("editor-start").addEventListener("click", () => setUp({}));
+    $("editor-clear").addEventListener("click", () => setUp({pieces: {}, white: edited.white}));
+    $("editor-fen").addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      setUp({fen: event.target.value});
+    });
+    $("editor-new").addEventListener("click", () => {
+      location.href = "/new?" + new URLSearchParams({variant: $("editor-variant").value,
+                                                     fen: edited.fen});
+    });
+    $("editor-analyse").addEventListener("click", async () => {
+      try {
+        const answer = await call("/api/upload", {name: "position.pdn",
+                                                  text: `${edited.tags}\n\n*\n`});
+        location.href = `/games/${answer.games[0]}`;
+      } catch (error) { say(error.message, true); }
+    });
+    const query = new URLSearchParams(location.search);
+    if (query.get("variant")) $("editor-variant").value = query.get("variant");
+    setUp(query.get("fen") ? {fen: query.get("fen")} : {});
+  }
+
   const page = document.body.dataset.page;
   if (page === "game") gamePage();
   else if (page === "desk") deskPage();
   else if (page === "new") newPage();
+  else if (page === "editor") editorPage();
 })();

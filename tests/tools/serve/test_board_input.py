@@ -59,3 +59,28 @@ def test_every_playing_square_has_a_centre_and_its_notation_name():
         assert len(drawn["centres"]) == len(variant.geometry.playable)
         assert drawn["labels"]["a1"] == first
         assert drawn["size"] > 0
+
+
+def test_the_editor_api_names_what_makes_a_position_impossible_or_unreadable():
+    from importlib.util import find_spec
+
+    from conftest import require
+    from support.served import served
+
+    require(bool(find_spec("starlette") and find_spec("uvicorn")), "the [serve] extra")
+    with served() as server:
+        status, edited = server.json("/api/position", {
+            "variant": "international", "fen": "B:W" + ",".join(map(str, range(1, 22)))
+            + ":B30"})
+        assert status == 200 and edited["fen"].startswith("B:W1,2,")
+        assert edited["problems"] == [
+            "White has 21 pieces, more than the 20 a side starts with in international",
+            *(f"a white man on {n}, the row where White is crowned, would be a king"
+              for n in range(1, 6))]
+        status, refused = server.json("/api/position", {"variant": "russian",
+                                                        "fen": "W:Wa1,a1:Bh8"})
+        assert status == 400 and refused["error"].startswith("not a position: bad FEN")
+        status, start = server.json("/api/position", {"variant": "russian"})
+        assert start["problems"] == [] and start["legal"] == 7
+        status, routes = server.json("/api/routes", {"variant": "russian", "fen": start["fen"]})
+        assert status == 200 and len(routes["routes"]) == 7

@@ -135,7 +135,7 @@ def two_routes(browser: Browser, server, v: Variant, position: str, king: str, f
 def test_a_capture_with_two_routes_waits_for_the_square_that_tells_them_apart(browser):
     with served() as server:
         browser.resize(1280, 900)
-        two_routes(browser, server, RUSSIAN, "W:WKh8:Bb2,e5,c5,a7,g1", "h8", "d4",
+        two_routes(browser, server, RUSSIAN, "W:WKh8:Bb2,e5,c5,a7,g3", "h8", "d4",
                    {"b6", "a1"}, "a1", "h8:d4:a1", {"b2", "e5"})
         two_routes(browser, server, INTERNATIONAL, "W:WK9:B11,42,15,18,33", "9", "22",
                    {"6", "39", "44", "50"}, "39", "9x39", {"18", "33"})
@@ -189,7 +189,7 @@ def test_a_move_dropped_on_a_games_board_at_its_error_is_written_there(browser, 
         # elsewhere than where the game stops the board says where moves are written
         browser.click(square(v, "c3"))
         browser.click(square(v, "d4"))
-        assert message(browser).startswith("A move played on the board is written where")
+        assert message(browser).startswith("A move played on a game's board is written where")
         browser.press("End")
         error_ply = browser.run('return document.querySelector("#legal button").dataset.ply;')
         wait_for(browser, f'return document.getElementById("board").dataset.ply === '
@@ -205,3 +205,41 @@ def test_a_move_dropped_on_a_games_board_at_its_error_is_written_there(browser, 
                           f'"{error_ply}"]\'); return i && i.value === "g5-h4";')
         assert "3. cb4 4. g5-h4 h:f2" in browser.run(
             'return document.getElementById("pdn").value;')
+
+
+def test_the_editor_sets_up_a_position_shows_its_fen_and_problems_and_analyses_it(browser):
+    v = RUSSIAN
+    with served() as server:
+        browser.resize(1280, 900)
+        browser.open(server.url + "editor")
+        wait_for(browser, 'return document.querySelector("#editor-board rect.hit");')
+        start = browser.run('return document.getElementById("editor-fen").value;')
+        assert start.startswith("W:W") and start.count(",") == 22  # 24 men at the start
+        browser.click("#editor-clear")
+        wait_for(browser, 'return document.getElementById("editor-fen").value === "W:W:B";')
+        browser.click('input[name="piece"][value="W"]')
+        browser.click(square(v, "h8"))
+        wait_for(browser, 'return document.getElementById("editor-fen").value === "W:WKh8:B";')
+        browser.click('input[name="piece"][value="b"]')
+        for name in ("b2", "e5", "c5", "a7", "g3"):
+            browser.click(square(v, name))
+            wait_for(browser, 'return document.getElementById("editor-fen").value'
+                              f'.includes("{name}");')
+        fen = browser.run('return document.getElementById("editor-fen").value;')
+        assert fen == "W:WKh8:Bb2,g3,c5,e5,a7"  # in the board's square order
+        # a black man on its crowning row is shown to be impossible, and taken off again
+        browser.click(square(v, "c1"))
+        problem = wait_for(browser, 'const p = document.getElementById("editor-problems")'
+                                    '.textContent; return p.includes("c1") && p;')
+        assert problem == "a black man on c1, the row where Black is crowned, would be a king"
+        browser.click(square(v, "c1"))
+        wait_for(browser, 'return document.getElementById("editor-problems").textContent '
+                          '=== "Nothing forbids it.";')
+        fen = browser.run('return document.getElementById("editor-fen").value;')
+        tags = browser.run('return document.getElementById("editor-tags").textContent;')
+        assert f'[FEN "{fen}"]' in tags and '[SetUp "1"]' in tags
+        browser.screenshot(ARTIFACTS / "serve_editor.png")
+        browser.click("#editor-analyse")
+        wait_for(browser, 'return document.body.dataset.page === "game" && '
+                          'document.getElementById("board").dataset.fen;')
+        assert browser.run('return document.getElementById("board").dataset.fen;') == fen
