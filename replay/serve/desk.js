@@ -132,7 +132,7 @@
         if (kind) layer.append(element("rect", {class: kind, x: x - half, y: y - half,
                                                  width: geometry.size, height: geometry.size}));
         if (next.has(square)) layer.append(element("circle", {class: "target", "data-square": square, cx: x, cy: y,
-                                                              r: geometry.size * 0.16}));
+                                                              r: geometry.size * 0.3}));
       }
       const hits = hitLayer(board, geometry);
       board.insertBefore(layer, hits);

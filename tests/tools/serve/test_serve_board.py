@@ -122,6 +122,7 @@ def two_routes(browser: Browser, server, v: Variant, position: str, king: str, f
     browser.click(square(v, first))
     assert targets(browser, v) == ends
     assert message(browser).startswith(f"{king} {first}: go on")
+    browser.screenshot(ARTIFACTS / f"serve_board_two_routes_{v.name}.png")
     assert browser.run('return document.getElementById("typed-moves").textContent;') == ""
     browser.click(square(v, end))
     moves_become(browser, f"1. {text}")
@@ -152,6 +153,7 @@ def test_an_international_game_by_click_drag_and_touch(browser):
         wait_for(browser, f'return document.querySelector({json.dumps(square(v, "32"))});')
         browser.tap(square(v, "32"))
         assert targets(browser, v) == {"27", "28"}
+        browser.screenshot(ARTIFACTS / "serve_board_phone.png")
         browser.tap(square(v, "28"))
         moves_become(browser, "1. 32-28")
         browser.drag(square(v, "19"), square(v, "23"), "touch")
@@ -239,7 +241,35 @@ def test_the_editor_sets_up_a_position_shows_its_fen_and_problems_and_analyses_i
         tags = browser.run('return document.getElementById("editor-tags").textContent;')
         assert f'[FEN "{fen}"]' in tags and '[SetUp "1"]' in tags
         browser.screenshot(ARTIFACTS / "serve_editor.png")
+        browser.resize(400, 860)
+        browser.screenshot(ARTIFACTS / "serve_editor_phone.png")
+        browser.resize(1280, 900)
         browser.click("#editor-analyse")
         wait_for(browser, 'return document.body.dataset.page === "game" && '
                           'document.getElementById("board").dataset.fen;')
         assert browser.run('return document.getElementById("board").dataset.fen;') == fen
+
+
+LINE = """return [...document.querySelectorAll(
+  "#desk-games th, #desk-games td:nth-child(-n+2), #desk-games td:nth-child(4), "
+  + "#desk-games td:nth-child(5)")].filter((cell) => {
+    const range = document.createRange(); range.selectNodeContents(cell);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    return tops.size > 1;
+  }).map((cell) => cell.textContent);"""
+
+
+def test_the_desks_game_list_breaks_no_short_column_inside_a_word(browser, tmp_path):
+    path = tmp_path / "desk.pdn"
+    path.write_text(SLIPPED.replace('"Ann"', '"Annemarie van den Berg-Oosterhuis"'),
+                    encoding="utf-8")
+    with served(path.name, cwd=tmp_path) as server:
+        for width in (1280, 400):
+            browser.resize(width, 900)
+            browser.open(server.url)
+            assert browser.run(LINE) == []
+            assert browser.run("const page = document.documentElement; "
+                               "return page.scrollWidth <= page.clientWidth;")
+        browser.resize(1280, 900)
+        browser.open(server.url)
+        browser.screenshot(ARTIFACTS / "serve_desk_list.png")
