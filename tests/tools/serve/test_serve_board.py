@@ -150,7 +150,8 @@ def test_an_international_game_by_click_drag_and_touch(browser):
         wait_for(browser, 'return document.querySelector("#typed-board rect.hit");')
         browser.run('document.getElementById("variant").value = "international";'
                     'document.getElementById("variant").dispatchEvent(new Event("change"));')
-        wait_for(browser, f'return document.querySelector({json.dumps(square(v, "32"))});')
+        wait_for(browser, 'return document.querySelectorAll("#typed-board rect.hit").length '
+                          '=== 50;')
         browser.tap(square(v, "32"))
         assert targets(browser, v) == {"27", "28"}
         browser.screenshot(ARTIFACTS / "serve_board_phone.png")
