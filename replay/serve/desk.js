@@ -27,7 +27,8 @@
     notLegal: (from, to) => `${from}-${to} is not a legal move`,
     goOn: (squares) => `${squares}: go on, click the next square of the capture.`,
     writtenAtError: "A move played on a game's board is written where the game stops at an " +
-      "error (the move in red); to play on from here, use the position editor's new game.",
+      "error (the move in red).",
+    playOn: (move) => `Play ${move} from here in a new game`,
     reachable: "Nothing forbids it.",
     noMove: "Nothing forbids it, but the side to move has no move: the game is over.",
   };
@@ -273,7 +274,15 @@
         const stop = document.querySelector("#legal button.legal");
         if (stop && Number(stop.dataset.ply) === Number(board.dataset.ply))
           edit("move", {ply: Number(stop.dataset.ply), text: route.text});
-        else say(TEXT.writtenAtError, true);
+        else {
+          say(TEXT.writtenAtError, true);
+          const link = document.createElement("a");
+          link.id = "play-on";
+          link.textContent = TEXT.playOn(route.text);
+          link.href = "/new?" + new URLSearchParams({variant, fen: board.dataset.fen,
+                                                     moves: route.text});
+          $("message").append(" ", link);
+        }
       },
       say,
     });
@@ -398,6 +407,7 @@
     const query = new URLSearchParams(location.search);
     if (query.get("variant")) $("variant").value = query.get("variant");
     typed.fen = query.get("fen") || "";
+    typed.moves = (query.get("moves") || "").split(" ").filter(Boolean);
     $("add-typed").addEventListener("click", async () => {
       try {
         const answer = await call("/api/upload", {name: "typed.pdn", text: typed.pdn});

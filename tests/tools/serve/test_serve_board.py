@@ -71,6 +71,10 @@ def moves_become(browser: Browser, shown: str) -> None:
                       f'{json.dumps(shown)} && document.querySelector("rect.hit");')
 
 
+def text_of_link(browser: Browser) -> str:
+    return browser.run('return document.getElementById("play-on").textContent;')
+
+
 def message(browser: Browser) -> str:
     return browser.run('return document.getElementById("message").textContent;')
 
@@ -193,6 +197,12 @@ def test_a_move_dropped_on_a_games_board_at_its_error_is_written_there(browser, 
         browser.click(square(v, "c3"))
         browser.click(square(v, "d4"))
         assert message(browser).startswith("A move played on a game's board is written where")
+        # ... and offers to play it on from there in a new game
+        assert text_of_link(browser) == "Play c3-d4 from here in a new game"
+        browser.click("#play-on")
+        moves_become(browser, "1. c3-d4")
+        browser.open(server.url + "games/1")
+        wait_for(browser, 'return document.querySelector("#board rect.hit");')
         browser.press("End")
         error_ply = browser.run('return document.querySelector("#legal button").dataset.ply;')
         wait_for(browser, f'return document.getElementById("board").dataset.ply === '
