@@ -24,9 +24,17 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from replay.board import Board
+from replay.serve.board_input import legal_routes, square_centres
 from replay.serve.desk import Desk, DeskError, shown_name, typed_game, valid_unicode
 from replay.serve.engines import EngineError, Engines
-from replay.serve.pages import desk_page, game_page, new_game_page, static_file
+from replay.serve.pages import (
+    desk_page,
+    game_page,
+    new_game_page,
+    position_editor_page,
+    static_file,
+)
+from replay.serve.position_editor import edited_position
 from replay.serve.security import App, BodyTooLarge, BodyTooSlow, Receive, Scope, Send
 from replay.variants import get_variant
 
@@ -57,6 +65,9 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         return HTMLResponse(game_page(game, replayed, desk.suggested(game),
                               explorer=_explorer(settings.database, replayed),
                               engine=settings.engines is not None, write=settings.write))
+
+    def editor_view(request: Request) -> Response:
+        return HTMLResponse(position_editor_page())
 
     def new_view(request: Request) -> Response:
         return HTMLResponse(new_game_page())
@@ -183,7 +194,31 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
 
         return JSONResponse({"accepted": typed.accepted, "error": typed.error,
                              "legal": typed.legal, "fen": typed.fen, "pdn": typed.pdn,
-                             "svg": board_svg(typed.board)})
+                             "svg": board_svg(typed.board),
+                             "routes": legal_routes(typed.board),
+                             **square_centres(typed.board)})
+
+    async def api_position(request: Request) -> Response:
+        body = await _json_body(request)
+        variant_name = _field(body, "variant", str)
+        fen, pieces = body.get("fen"), body.get("pieces")
+        if (fen is not None and not isinstance(fen, str)) or len(fen or "") > MAX_FEN \
+                or (pieces is not None and (not isinstance(pieces, dict) or len(pieces) > 200)):
+            raise DeskError("'fen' must be a FEN, 'pieces' square names with w, W, b or B")
+        try:
+            variant = get_variant(variant_name)
+            if fen is None and pieces is None:  # neither: the variant's start position
+                fen = Board(variant).fen()
+            edited = edited_position(variant, fen=fen, pieces=pieces,
+                                     white=body.get("white") is not False)
+        except (LookupError, ValueError) as error:
+            raise DeskError(f"not a position: {error}") from None
+        return JSONResponse(edited)
+
+    async def api_routes(request: Request) -> Response:
+        body = await _json_body(request)
+        board = _board(_field(body, "variant", str), _field(body, "fen", str))
+        return JSONResponse({"fen": board.fen(), "routes": await _in_thread(legal_routes, board)})
 
     async def api_engine(request: Request) -> Response:
         if settings.engines is None:
@@ -213,7 +248,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
 
     routes = [
         Route("/", desk_view), Route("/games/{number:int}", game_view),
-        Route("/new", new_view), Route("/event", event_view),
+        Route("/new", new_view), Route("/editor", editor_view), Route("/event", event_view),
         Route("/event/report.pdf", report_pdf), Route("/static/{name}", static),
         Route("/download/{number:int}", download),
         Route("/api/games", api_games), Route("/api/games/{number:int}", api_game),
@@ -224,6 +259,8 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         Route("/api/documents/{number:int}/reload", api_reload, methods=["POST"]),
         Route("/api/documents/{number:int}/encoding", api_encoding, methods=["POST"]),
         Route("/api/play", api_play, methods=["POST"]),
+        Route("/api/routes", api_routes, methods=["POST"]),
+        Route("/api/position", api_position, methods=["POST"]),
         Route("/api/engine", api_engine, methods=["POST"]),
         Route("/api/diagram.{kind:str}", diagram),
     ]

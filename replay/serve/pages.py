@@ -49,7 +49,7 @@ def _frame(title: str, body: str, *, styles: tuple[str, ...] = ("desk.css",),
 
 
 NAV = ('<nav class="desk-nav"><a href="/">Desk</a><a href="/new">New game</a>'
-       '<a href="/event">Event</a></nav>')
+       '<a href="/editor">Position editor</a><a href="/event">Event</a></nav>')
 
 
 def desk_page(desk: Desk, *, write: bool) -> str:
@@ -203,4 +203,35 @@ def new_game_page() -> str:
     return _frame("New game", body, page="new")
 
 
-__all__ = ["desk_page", "game_page", "new_game_page", "static_file"]
+PALETTE = (("w", "White man"), ("W", "White king"), ("b", "Black man"), ("B", "Black king"),
+           ("", "Empty"))
+
+
+def position_editor_page() -> str:
+    """Any position set up square by square, its FEN and PDN set-up tags shown as it changes
+    with the reasons no game can reach it, and analysis or a new game started from it."""
+    options = "".join(f'<option value="{escape(v.name)}">{escape(v.name)}</option>'
+                      for v in VARIANTS)
+    palette = "".join(
+        f'<label><input type="radio" name="piece" value="{code}"'
+        f'{" checked" if code == "w" else ""}> {label}</label>' for code, label in PALETTE)
+    body = (f'{NAV}<main class="desk editor"><h1>Set up a position</h1>'
+            f'<p id="message" role="status"></p>'
+            f'<p><label>Variant <select id="editor-variant">{options}</select></label> '
+            f'<label>To move <select id="editor-turn"><option value="W">White</option>'
+            f'<option value="B">Black</option></select></label></p>'
+            f'<p id="palette" class="palette">{palette} '
+            f'<button type="button" id="editor-start">Start position</button> '
+            f'<button type="button" id="editor-clear">Empty board</button></p>'
+            f'<div class="editor-view"><div id="editor-board" class="typed-board"></div>'
+            f'<div class="editor-text"><p><label>FEN <input id="editor-fen" size="40" '
+            f'spellcheck="false" autocomplete="off"></label></p>'
+            f'<p>PDN set-up tags:</p><pre id="editor-tags"></pre>'
+            f'<p>Can a game reach it?</p><ul id="editor-problems"></ul>'
+            f'<p><button type="button" id="editor-analyse">Analyse from here</button> '
+            f'<button type="button" id="editor-new">New game from here</button></p>'
+            f'</div></div></main>')
+    return _frame("Position editor", body, page="editor")
+
+
+__all__ = ["desk_page", "game_page", "new_game_page", "position_editor_page", "static_file"]

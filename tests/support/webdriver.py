@@ -80,6 +80,30 @@ class Browser:
     def click(self, css: str) -> None:
         self.command("POST", f"{self.session}/element/{self._find(css)}/click", {})
 
+    def drag(self, start: str, end: str, pointer: str = "mouse") -> None:
+        """Press on one element, move to another and let go, with a ``mouse``, ``pen`` or
+        ``touch`` pointer (W3C actions: the browser sends its pointer events)."""
+        self.gesture(pointer, ("down", start), ("up", end))
+
+    def tap(self, css: str, pointer: str = "touch") -> None:
+        """Press and let go on an element with a pointer (a finger by default)."""
+        self.gesture(pointer, ("down", css), ("up", css))
+
+    def gesture(self, pointer: str, *steps: tuple[str, str]) -> None:
+        """Pointer steps, each ``("down" | "up", css)``: move onto the element, then press
+        or let go. The elements are all found before the first step."""
+        found = [(kind, self._find(css)) for kind, css in steps]
+        actions = []
+        for kind, element in found:
+            actions.append({"type": "pointerMove", "duration": 100, "x": 0, "y": 0,
+                            "origin": {ELEMENT: element}})
+            actions.append({"type": "pointerDown" if kind == "down" else "pointerUp",
+                            "button": 0})
+        self.command("POST", f"{self.session}/actions", {"actions": [
+            {"type": "pointer", "id": pointer, "parameters": {"pointerType": pointer},
+             "actions": actions}]})
+        self.command("DELETE", f"{self.session}/actions")
+
     def _find(self, css: str) -> str:
         found = self.command("POST", f"{self.session}/element",
                              {"using": "css selector", "value": css})

@@ -133,7 +133,7 @@ def test_a_new_game_typed_refuses_its_illegal_move(browser: Browser):
         browser.resize(1280, 900)
         browser.open(server.url + "new")
         wait_for(browser, 'return document.querySelectorAll("#typed-legal button").length;')
-        for move, shown in (("c3-d4", "c3-d4"), ("fg5", "c3-d4 fg5")):
+        for move, shown in (("c3-d4", "1. c3-d4"), ("fg5", "1. c3-d4 fg5")):
             browser.type("#move-input", move + "\ue007")
             wait_for(browser, f'return document.getElementById("typed-moves").textContent '
                               f'=== {json.dumps(shown)};')
@@ -141,7 +141,7 @@ def test_a_new_game_typed_refuses_its_illegal_move(browser: Browser):
         message = wait_for(browser, 'const m = document.getElementById("message")'
                                     '.textContent; return m.startsWith("Refused") && m;')
         assert message.startswith("Refused: d4-e6:")
-        assert text_of(browser, "#typed-moves") == "c3-d4 fg5"
+        assert text_of(browser, "#typed-moves") == "1. c3-d4 fg5"
         legal = browser.run('return [...document.querySelectorAll("#typed-legal button")]'
                             '.map((b) => b.textContent);')
         assert "d4-e5" in legal and "d4-e6" not in legal
