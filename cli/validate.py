@@ -159,7 +159,7 @@ def validate(
         notes.close()
     seconds = time.perf_counter() - started
     if report is not None:
-        _write_report(report, kept)
+        _write_report(report, kept, words)
     if not as_json:
         typer.echo(_summary(tally, seconds, warnings or strict, words), err=True)
     _exit(tally.statuses, unreadable_files, strict)
@@ -313,7 +313,7 @@ def _check_report(path: Path) -> None:
                  "it, or write .html and print that from a browser")
 
 
-def _write_report(path: Path, reports: list) -> None:
+def _write_report(path: Path, reports: list, words: Catalog) -> None:
     from replay.run.output import write_atomically
     from replay.validate.report import html_report, markdown_report
     from replay.validate.report_pdf import PdfError, write_pdf
@@ -321,11 +321,11 @@ def _write_report(path: Path, reports: list) -> None:
     suffix = path.suffix.lower()
     try:
         if suffix == ".md":
-            write_atomically(path, markdown_report(reports))
+            write_atomically(path, markdown_report(reports, words))
         elif suffix == ".pdf":
-            write_pdf(html_report(reports), path)
+            write_pdf(html_report(reports, words), path)
         else:
-            write_atomically(path, html_report(reports))
+            write_atomically(path, html_report(reports, words))
     except PdfError as error:
         fail(str(error))
     except OSError as error:

@@ -139,3 +139,54 @@ def test_an_unknown_language_is_a_usage_error_naming_those_there_are():
     run = _validate("--lang", "xx", str(SCORESHEET))
     assert run.returncode == 2
     assert "ru" in run.stderr and "th" in run.stderr
+
+
+def _reports() -> list:
+    """The reports of the sample scoresheet with a slip, with suggestions."""
+    from replay.validate.reports import validate_sources
+
+    return list(validate_sources([str(SCORESHEET)], suggest=True))
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_arbiters_report_is_in_the_language_its_lang_attribute_names(language):
+    from replay.validate.report import TITLE, html_report, markdown_report
+
+    words = catalog(language)
+    reports = _reports()
+    page = html_report(reports, words)
+    assert page.startswith(f'<!DOCTYPE html><html lang="{language}">')
+    assert f"<h1>{words.gettext(TITLE)}</h1>" in page
+    compulsory = words.gettext("capture is compulsory: {moves}").format(moves="d4:b6")
+    assert compulsory in page
+    markdown = markdown_report(reports, words)
+    assert markdown.startswith(f"# {words.gettext(TITLE)}") and compulsory in markdown
+    assert "Validation report" not in page + markdown
+
+
+def test_a_thai_page_embeds_the_shipped_thai_font_and_no_other_page_does():
+    from replay.validate.report import html_report
+
+    reports = _reports()
+    assert '@font-face{font-family:"Sarabun";font-weight:700' in html_report(reports,
+                                                                            catalog("th"))
+    assert "@font-face" not in html_report(reports, catalog("ru"))
+    assert "@font-face" not in html_report(reports)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_standings_page_is_in_the_language_its_lang_attribute_names(language, archive,
+                                                                        shared_data):
+    from replay.tournament import read_event, standings
+    from replay.tournament.pages import CROSSTABLE, STANDINGS, standings_html
+    from replay.variant_titles import variant_title
+
+    words = catalog(language)
+    event = read_event(archive(shared_data / "games-checkers/russian/World_Championship_1998.pdn"))
+    page = standings_html(standings(event), words=words)
+    assert page.startswith(f'<!DOCTYPE html><html lang="{language}">')
+    assert f"<h2>{words.gettext(STANDINGS)}</h2>" in page
+    assert f"<h2>{words.gettext(CROSSTABLE)}</h2>" in page
+    assert variant_title("russian", words) in page
+    english = standings_html(standings(event))
+    assert english.startswith('<!DOCTYPE html><html lang="en">') and "<h2>Standings</h2>" in english
