@@ -71,6 +71,30 @@ def choose(requested: str | None = None, environ: Mapping[str, str] | None = Non
     return SOURCE_LANGUAGE
 
 
+def negotiate(accept_language: str) -> str:
+    """The language a browser's ``Accept-Language`` header prefers among those with a
+    catalog (highest quality first, the header's order among equals); English for none.
+
+    >>> negotiate("de-DE,th;q=0.8,ru;q=0.9"), negotiate("th-TH"), negotiate("fr, *;q=0.1")
+    ('ru', 'th', 'en')
+    """
+    ranked = []
+    for position, part in enumerate(accept_language.split(",")):
+        tag, _, parameters = part.strip().partition(";")
+        quality = 1.0
+        for parameter in parameters.split(";"):
+            name, _, value = parameter.strip().partition("=")
+            if name == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        code = _code(tag) if tag and tag != "*" else ""
+        if code in LANGUAGES and quality > 0:
+            ranked.append((-quality, position, code))
+    return min(ranked)[2] if ranked else SOURCE_LANGUAGE
+
+
 def check_language(requested: str) -> str:
     """``requested`` as a language code, or ValueError naming those there are."""
     code = _code(requested)
