@@ -97,3 +97,23 @@ bench: $(BIN)/pdn
 clean:
 	rm -rf $(VENV) $(PURE_VENV) build *.egg-info .pytest_cache pdn/_compiled.json
 	rm -f *__mypyc.*.so pdn/*.so replay/*.so
+
+# The players' languages (docs/languages.md): the messages marked for translation (N_, _,
+# ngettext) extracted into pdn/locale/pdn.pot, and each catalog brought up to date with it.
+# GNU gettext's xgettext and msgmerge do it; without them Python's pygettext makes the
+# template. The catalogs (.po) are read as they are at run time: nothing is compiled.
+LOCALES = $(wildcard pdn/locale/*/LC_MESSAGES/pdn.po)
+I18N_SOURCES = $(shell grep -rlwE --include='*.py' 'N_|ngettext' pdn replay cli | sort)
+.PHONY: messages catalogs
+messages:  ## extract the messages marked for translation into pdn/locale/pdn.pot
+	if command -v xgettext >/dev/null; then \
+		xgettext --language=Python --from-code=UTF-8 --keyword=N_ --keyword=ngettext:1,2 \
+			--add-comments=TRANSLATORS --sort-by-file --package-name=pdn-toolkit \
+			--output=pdn/locale/pdn.pot $(I18N_SOURCES); \
+	else \
+		pygettext3 --keyword=N_ --output=pdn/locale/pdn.pot $(I18N_SOURCES); \
+	fi
+
+catalogs: messages  ## bring every catalog (pdn/locale/LANG/LC_MESSAGES/pdn.po) up to date
+	for po in $(LOCALES); do msgmerge --quiet --update --backup=none $$po pdn/locale/pdn.pot \
+		&& msgfmt --check --output-file=/dev/null $$po || exit 1; done

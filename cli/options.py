@@ -27,6 +27,7 @@ from typing import Annotated
 
 import typer
 
+from pdn.i18n import Catalog
 from replay.choice import RulesChoice
 from replay.run import RUNNERS
 from replay.variants import (
@@ -131,6 +132,25 @@ JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per li
 VerboseOption = Annotated[bool, typer.Option(
     "--verbose", help="Print every note; without it a kind repeated in a file (or a game) is "
     "shown once with its count.")]
+LangOption = Annotated[str | None, typer.Option(
+    "--lang", help="The language of the messages for people: en, ru or th (default: from "
+    "LC_ALL, LC_MESSAGES or LANG, else English). JSON, codes and PDN stay as they are.",
+    show_default=False)]
+
+
+def words_for(lang: str | None) -> Catalog:
+    """The catalog of ``--lang``, else of the environment's language (a usage error names
+    the languages there are)."""
+    from pdn.i18n import catalog, check_language, choose
+
+    if lang is not None:
+        try:
+            check_language(lang)
+        except ValueError as error:
+            from .common import fail
+
+            fail(str(error))
+    return catalog(choose(lang))
 
 
 def variant_choice(variant: Variant | None, ignore_gametype: bool = False,

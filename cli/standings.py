@@ -9,7 +9,13 @@ from typing import Annotated
 import typer
 
 from .common import ExitCode, escape_controls, fail
-from .options import EncodingOption, PathsArgument, UntaggedVariantOption
+from .options import (
+    EncodingOption,
+    LangOption,
+    PathsArgument,
+    UntaggedVariantOption,
+    words_for,
+)
 from .sources import SourceError, collect_sources, exit_if_no_sources, read_inputs
 
 FORMATS = (".csv", ".json", ".html", ".htm", ".pdf")
@@ -116,6 +122,7 @@ def standings_command(
         "on A4 by Chromium), atomically; default: a table on the terminal.")] = None,
     variant: UntaggedVariantOption = None,
     encoding: EncodingOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Print an event's standings (and its crosstable in --output), with tie-breaks.
 
@@ -205,7 +212,7 @@ def standings_command(
         from replay.validate.report_pdf import PdfError, write_pdf
 
         try:
-            write_pdf(standings_html(table, report_html(report)), output)
+            write_pdf(standings_html(table, report_html(report), words_for(lang)), output)
         except PdfError as error:
             fail(f"-o {output}: printing the page to PDF needs Chromium (or Chrome): {error}")
     else:
@@ -214,7 +221,7 @@ def standings_command(
         elif suffix == ".json":
             text = standings_json(table, report_json(report))
         else:
-            text = standings_html(table, report_html(report))
+            text = standings_html(table, report_html(report), words_for(lang))
         with atomic_writer(output) as stream:
             stream.write(text)
         if not table.complete:

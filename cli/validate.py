@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from pdn.i18n import N_, Catalog
 from pdn.wording import count, number
 from replay.choice import RulesChoice
 
@@ -30,6 +31,7 @@ from .options import (
     IgnoreGameTypeOption,
     JobsOption,
     JsonOption,
+    LangOption,
     NoForcedCaptureOption,
     PathsArgument,
     RulesOption,
@@ -39,6 +41,7 @@ from .options import (
     VerboseOption,
     check_runner,
     variant_choice,
+    words_for,
 )
 from .sources import SourceError, collect_sources, exit_if_no_sources
 
@@ -74,6 +77,7 @@ def validate(
         "parts into a folder (DIR/, an existing folder, or a URL such as s3://bucket/prefix/).",
         show_default=False)] = None,
     verbose: VerboseOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Replay every game on the rules; report illegal, ambiguous and incomplete records.
 
@@ -97,6 +101,7 @@ def validate(
     )
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
+    words = words_for(lang)
     check_runner(runner, scheduler)
     if report is not None:
         _check_report(report)
@@ -137,47 +142,66 @@ def validate(
                 line(encode(item.as_dict()))
                 continue
             if item.result_check == "inconsistent":
-                line(f"{item.file or '<stdin>'}:{item.line}: result: {item.title}: "
-                     f"result-contradicted — {item.result_note}")
+                line(f"{item.file or '<stdin>'}:{item.line}: {words.gettext(RESULT)}: "
+                     f"{words.localize(item.title)}: "
+                     f"result-contradicted — {words.localize(item.result_note)}")
             for problem in item.errors:
-                _note(notes, item, problem, "error")
+                _note(notes, item, problem, N_("error"), words)
             if suggest and item.status == "invalid":
-                for text in suggestion_lines(item):
+                for text in suggestion_lines(item, words):
                     line(text)
             for problem in item.warnings:
                 if warnings or strict or problem["code"] == RESULT_WARNING:
-                    _note(notes, item, problem, "warning")
+                    _note(notes, item, problem, N_("warning"), words)
             if warnings or strict:
                 for problem in item.notes:
-                    _note(notes, item, problem, "note")
+                    _note(notes, item, problem, N_("note"), words)
         notes.close()
     seconds = time.perf_counter() - started
     if report is not None:
-        _write_report(report, kept)
+        _write_report(report, kept, words)
     if not as_json:
-        typer.echo(_summary(tally, seconds, warnings or strict), err=True)
+        typer.echo(_summary(tally, seconds, warnings or strict, words), err=True)
     _exit(tally.statuses, unreadable_files, strict)
 
 
 
 
-def _summary(tally: Tally, seconds: float, warnings_shown: bool = True) -> str:
+STATUSES = (N_("contradicted"), N_("valid"), N_("invalid"), N_("incomplete"),
+            N_("unreadable"))
+RESULT_CHECKS = (N_("consistent"), N_("inconsistent"), N_("undetermined"), N_("forfeit"))
+RESULT, RESULTS, NONE = N_("result"), N_("results"), N_("none")
+INFERRED = N_("; variants told from the records (no GameType tag): {told} (-W shows why)")
+
+
+def _summary(tally: Tally, seconds: float, warnings_shown: bool = True,
+             words: Catalog | None = None) -> str:
     """The closing line: games by status, moves checked and how fast, result checks,
-    warnings by code (``warnings_shown``: printed above, else -W is named)."""
+    warnings by code (``warnings_shown``: printed above, else -W is named); in the language
+    of ``words`` (English by default), the warning codes as they are."""
+    from pdn.i18n import catalog
+
+    words = words or catalog("en")
+    say = words.gettext
     statuses, checks, moves = tally.statuses, tally.checks, tally.moves
     games = sum(statuses.values())
-    rate = f", {number(moves / seconds)} moves/s" if seconds > 0 and moves else ""
-    summary = ", ".join(f"{number(statuses[s])} {s}" for s in
-                        ("contradicted", "valid", "invalid", "incomplete", "unreadable")
-                        if statuses[s])
-    return (f"{count(games, 'game')}: {summary or 'none'}; {count(moves, 'move')} checked in "
-            f"{seconds:.2f} s{rate}; results: "
-            + ", ".join(f"{number(n)} {c}" for c, n in sorted(checks.items()))
-            + _warnings_summary(tally.warnings, warnings_shown)
-            + _inferred_summary(tally.inferred))
+    rate = (say(N_(", {number} moves/s")).format(number=number(moves / seconds))
+            if seconds > 0 and moves else "")
+    summary = ", ".join(f"{number(statuses[s])} {say(s)}" for s in STATUSES if statuses[s])
+    return (words.ngettext("{count} game", "{count} games", games).format(
+                count=number(games))
+            + f": {summary or say(NONE)}; "
+            + words.ngettext("{count} move checked in {seconds} s",
+                             "{count} moves checked in {seconds} s", moves).format(
+                count=number(moves), seconds=f"{seconds:.2f}")
+            + f"{rate}; {say(RESULTS)}: "
+            + ", ".join(f"{number(n)} {say(c)}" for c, n in sorted(checks.items()))
+            + _warnings_summary(tally.warnings, warnings_shown, words)
+            + _inferred_summary(tally.inferred, words))
 
 
-def _warnings_summary(warnings: Counter[str], shown: bool) -> str:
+def _warnings_summary(warnings: Counter[str], shown: bool,
+                      words: Catalog | None = None) -> str:
     """``; 3 warnings: 1 result, 2 notation (-W shows them)``: warnings about the result
     (printed without -W too) first, then the codes by count; nothing where there is none.
 
@@ -185,23 +209,28 @@ def _warnings_summary(warnings: Counter[str], shown: bool) -> str:
     >>> _warnings_summary(Counter({"notation": 2, "result": 1}), False)
     '; 3 warnings: 1 result, 2 notation (-W shows them)'
     """
+    from pdn.i18n import catalog
     from replay.validate.reports import RESULT_WARNING
 
     if not warnings:
         return ""
+    words = words or catalog("en")
     codes = sorted(warnings.items(), key=lambda item: (item[0] != RESULT_WARNING, -item[1],
                                                        item[0]))
-    hint = "" if shown else " (-W shows them)"
-    return (f"; {count(sum(warnings.values()), 'warning')}: "
+    hint = "" if shown else words.gettext(N_(" (-W shows them)"))
+    total = sum(warnings.values())
+    return ("; " + words.ngettext("{count} warning", "{count} warnings", total)
+            .format(count=number(total)) + ": "
             + ", ".join(f"{number(n)} {code}" for code, n in codes) + hint)
 
 
-def _note(notes: NoteSummary, item: Any, problem: dict, label: str) -> None:
+def _note(notes: NoteSummary, item: Any, problem: dict, label: str,
+          words: Catalog | None = None) -> None:
     """A problem of a game: a note about the whole game is summed up per file, an error or
     warning per game."""
     from replay.validate.reports import problem_line
 
-    notes.add(problem_line(item, problem, label), file=item.file, kind=problem["code"],
+    notes.add(problem_line(item, problem, label, words), file=item.file, kind=problem["code"],
               game=None if label == "note" else item.game, label=label)
 
 
@@ -260,11 +289,15 @@ def _runner_checked(items: Iterator) -> Iterator:
         fail(str(error))
 
 
-def _inferred_summary(inferred: Counter[str]) -> str:
+def _inferred_summary(inferred: Counter[str], words: Catalog | None = None) -> str:
+    from pdn.i18n import catalog
+
     if not inferred:
         return ""
-    told = ", ".join(f"{number(games)} {name}" for name, games in inferred.most_common())
-    return f"; variants told from the records (no GameType tag): {told} (-W shows why)"
+    words = words or catalog("en")
+    told = ", ".join(f"{number(games)} {words.localize(name)}"
+                     for name, games in inferred.most_common())
+    return words.gettext(INFERRED).format(told=told)
 
 
 def _check_report(path: Path) -> None:
@@ -280,7 +313,7 @@ def _check_report(path: Path) -> None:
                  "it, or write .html and print that from a browser")
 
 
-def _write_report(path: Path, reports: list) -> None:
+def _write_report(path: Path, reports: list, words: Catalog) -> None:
     from replay.run.output import write_atomically
     from replay.validate.report import html_report, markdown_report
     from replay.validate.report_pdf import PdfError, write_pdf
@@ -288,11 +321,11 @@ def _write_report(path: Path, reports: list) -> None:
     suffix = path.suffix.lower()
     try:
         if suffix == ".md":
-            write_atomically(path, markdown_report(reports))
+            write_atomically(path, markdown_report(reports, words))
         elif suffix == ".pdf":
-            write_pdf(html_report(reports), path)
+            write_pdf(html_report(reports, words), path)
         else:
-            write_atomically(path, html_report(reports))
+            write_atomically(path, html_report(reports, words))
     except PdfError as error:
         fail(str(error))
     except OSError as error:

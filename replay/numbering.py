@@ -18,9 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdn.fen import first_move_number, second_player_starts
+from pdn.i18n import N_
 from replay.variants import Variant
 
-SIDE_NAMES = ("White", "Black")
+SIDE_NAMES = (N_("White"), N_("Black"))
+SIDE_WORDS = (N_("white"), N_("black"))  # in a sentence: "no white piece on c3"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from pdn.fen import FenError, parse_fen
 from pdn.gametype import gametype_problem
+from pdn.i18n import N_
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.results import FIRST, SECOND, forfeit_reason, read_result
 from replay import inference, native
@@ -548,7 +549,8 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
             replayed.placeholder = True
             replayed.known_plies = index
             replayed.warnings.append(_problem(
-                "lost-moves", f"the record has lost moves from here; {index} plies are known",
+                "lost-moves", N_("the record has lost moves from here; {count} plies are known")
+                .format(count=index),
                 record, number, side))
             break
         if ply.variations:
@@ -856,7 +858,7 @@ def _check_result(replayed: ReplayedGame) -> None:
         return
     if not replays:
         replayed.result_check = "undetermined"
-        replayed.result_note = "the record does not replay to its end"
+        replayed.result_note = N_("the record does not replay to its end")
         return
     if decision is not None:
         winner = WHITE_WINS if decision.winner == WHITE else BLACK_WINS

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pdn.i18n import N_
 from pdn.model import MoveRecord
 from pdn.squares import SquareError
 from replay.board import Board
@@ -200,43 +201,53 @@ def explain(board: Board, record: MoveRecord, squares: list[int]) -> Resolution:
     legal = board.legal_moves()
     listing = legal_listing(board, legal)
     if not legal:
-        return Resolution(None, "no-legal-move", f"{side} has no legal move (the game is over)")
+        return Resolution(None, "no-legal-move",
+                          N_("{side} has no legal move (the game is over)").format(side=side))
     destination = squares[-1]
     if not record.is_short:
         origin = squares[0]
         piece = board.piece_at(origin)
         name = board.name(origin)
         if piece is None:
-            return Resolution(None, "no-piece", f"no {side.lower()} piece on {name}; {listing}")
+            return Resolution(None, "no-piece", N_("no {side} piece on {square}; {listing}")
+                              .format(side=side.lower(), square=name, listing=listing))
         if (piece in "wW") != (board.turn == WHITE):
             other = SIDE_NAMES[1 - board.turn].lower()
             return Resolution(None, "wrong-side",
-                              f"{name} holds a {other} piece, but {side} is to move; {listing}")
+                              N_("{square} holds a {other} piece, but {side} is to move; "
+                                 "{listing}").format(square=name, other=other, side=side,
+                                                     listing=listing))
         routes = board.capture_routes()
         if routes and board.variant.forced_capture and _quiet_move(board, origin, destination):
-            return Resolution(None, "capture-required",
-                              f"capture is compulsory: {_join(board, legal)}")
+            return Resolution(None, "capture-required", N_("capture is compulsory: {moves}")
+                              .format(moves=_join(board, legal)))
         early = [r for r in routes if r.origin == origin and destination in r.path[:-1]]
         if early:
             route = early[0]
             whole = full_text(board, route, "turns")
             return Resolution(None, "capture-incomplete",
-                              f"capture stops too early: {board.name(origin)}:"
-                              f"{board.name(destination)} must continue to "
-                              f"{board.name(route.destination)} ({whole})")
+                              N_("capture stops too early: {written} must continue to "
+                                 "{square} ({route})").format(
+                                  written=f"{board.name(origin)}:{board.name(destination)}",
+                                  square=board.name(route.destination), route=whole))
         unfiltered = _unfiltered_captures(board)
         if any(r.origin == origin and r.destination == destination for r in unfiltered):
             return Resolution(None, "capture-not-allowed",
-                              f"the {board.variant.precedence} capture rule forbids it: "
-                              f"{_join(board, legal)}")
+                              N_("the {precedence} capture rule forbids it: {moves}").format(
+                                  precedence=board.variant.precedence,
+                                  moves=_join(board, legal)))
         if piece in "wb" and _is_backward(board, origin, destination):
-            return Resolution(None, "backward-move", f"men do not move backward; {listing}")
-        return Resolution(None, "illegal-move", f"'{record.text}' is not a legal move; {listing}")
+            return Resolution(None, "backward-move", N_("men do not move backward; {listing}")
+                              .format(listing=listing))
+        return Resolution(None, "illegal-move", N_("'{written}' is not a legal move; {listing}")
+                          .format(written=record.text, listing=listing))
     if board.has_capture() and board.variant.forced_capture:
-        return Resolution(None, "capture-required", f"capture is compulsory: {_join(board, legal)}")
+        return Resolution(None, "capture-required", N_("capture is compulsory: {moves}")
+                          .format(moves=_join(board, legal)))
     return Resolution(None, "illegal-move",
-                      f"no {side.lower()} piece on the {record.origin_file}-file can go to "
-                      f"{board.name(destination)}; {listing}")
+                      N_("no {side} piece on the {file}-file can go to {square}; {listing}")
+                      .format(side=side.lower(), file=record.origin_file,
+                              square=board.name(destination), listing=listing))
 
 
 def _unfiltered_captures(board: Board) -> list[Move]:
@@ -266,15 +277,22 @@ def in_square_order(board: Board, moves: list[Move]) -> list[Move]:
 
 def _join(board: Board, moves: list[Move]) -> str:
     names = [full_text(board, m, "minimal") for m in in_square_order(board, moves)]
-    return " or ".join(names) if len(names) <= 3 else ", ".join(names)
+    if len(names) > 3:
+        return ", ".join(names)
+    joined = names[-1]
+    for name in reversed(names[:-1]):
+        joined = N_("{move} or {moves}").format(move=name, moves=joined)
+    return joined
 
 
 def legal_listing(board: Board, legal: list[Move]) -> str:
     """``legal moves: c3-b4 c3-d4 ...`` in the variant's notation and square order (the first
     twelve)."""
     shown = [full_text(board, m) for m in in_square_order(board, legal)[:12]]
-    more = f" (+{len(legal) - 12} more)" if len(legal) > 12 else ""
-    return f"legal moves: {' '.join(shown)}{more}"
+    if len(legal) > 12:
+        return N_("legal moves: {moves} (+{count} more)").format(moves=" ".join(shown),
+                                                                 count=len(legal) - 12)
+    return N_("legal moves: {moves}").format(moves=" ".join(shown))
 
 
 def record_of_text(text: str) -> MoveRecord:

@@ -15,6 +15,7 @@ import json
 import sys
 import tempfile
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from pdn.i18n import LANGUAGES, N_, Catalog, catalog, negotiate
 from replay.board import Board
 from replay.serve.board_input import legal_routes, square_centres
 from replay.serve.desk import Desk, DeskError, shown_name, typed_game, valid_unicode
@@ -80,9 +82,13 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         if not records:
             raise DeskError("no game is loaded")
         event = read_event(records, sources=[g.document.name for g in list(desk.games)])
-        page = standings_html(standings(event))
-        back = ('<p class="desk-nav"><a href="/">Desk</a> · <a href="/event/report.pdf">'
-                "The arbiter's report (PDF)</a></p>")
+        words = _words(request)
+        page = standings_html(standings(event), words=words)
+        back = ('<p class="desk-nav"><a href="/">Desk</a> · <a href="/event/report.pdf?lang='
+                f"{words.language}\">{escape(words.gettext(REPORT_LINK))}</a> · "
+                + " ".join(f'<a href="/event?lang={code}" hreflang="{code}" lang="{code}">'
+                           f"{escape(name)}</a>" for code, name in LANGUAGES.items())
+                + "</p>")
         return HTMLResponse(page.replace("<body>", "<body>" + back, 1))
 
     def report_pdf(request: Request) -> Response:
@@ -94,7 +100,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         with tempfile.TemporaryDirectory(prefix="pdn-serve-") as folder:
             path = Path(folder) / "report.pdf"
             try:
-                write_pdf(html_report(reports), path)
+                write_pdf(html_report(reports, _words(request)), path)
             except PdfError as error:
                 raise DeskError(str(error)) from None
             body = path.read_bytes()
@@ -284,6 +290,17 @@ class Logged:
         except Exception as error:  # answered already
             print(f"pdn serve: {scope.get('method')} {scope.get('path')} failed: "
                   f"{type(error).__name__}: {error}", file=sys.stderr)
+
+
+REPORT_LINK = N_("The arbiter's report (PDF)")
+
+
+def _words(request: Request) -> Catalog:
+    """The language of a page: ``?lang=`` (the page's switch), else the browser's
+    ``Accept-Language``, else English."""
+    asked = request.query_params.get("lang", "")
+    return catalog(asked if asked in LANGUAGES else negotiate(
+        request.headers.get("accept-language", "")))
 
 
 async def _in_thread(function, *args):

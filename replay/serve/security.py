@@ -41,7 +41,7 @@ UPLOAD_PATHS = ("/api/upload",)
 BODY_IDLE_SECONDS = 30.0  # a body that stops coming for this long is refused
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; "
-       "frame-ancestors 'none'; base-uri 'none'")
+       "font-src data:; frame-ancestors 'none'; base-uri 'none'")
 HEADERS = [(b"content-security-policy", CSP.encode()),
            (b"x-content-type-options", b"nosniff"),
            (b"x-frame-options", b"DENY"),

@@ -9,14 +9,32 @@ import io
 import json
 from html import escape
 
+from pdn.i18n import N_, Catalog, catalog
 from replay.tournament.event import Event
 from replay.tournament.spellings import paste_line
 from replay.tournament.tables import Cell, Standings, crosstable
 from replay.validate.report import STYLE as REPORT_STYLE
+from replay.validate.report import font_faces
+from replay.variant_titles import variant_title
 
-TIEBREAK_TITLES = {"wins": "Wins", "direct": "Direct", "classification": "Classification",
-                   "sonneborn-berger": "SB", "koya": "Koya", "solkoff": "Solkoff",
-                   "truncated-solkoff": "Trunc. Solkoff", "median-solkoff": "Median Solkoff"}
+TIEBREAK_TITLES = {"wins": N_("Wins"), "direct": N_("Direct"),
+                   "classification": N_("Classification"), "sonneborn-berger": N_("SB"),
+                   "koya": N_("Koya"), "solkoff": N_("Solkoff"),
+                   "truncated-solkoff": N_("Trunc. Solkoff"),
+                   "median-solkoff": N_("Median Solkoff")}
+# The words of the page (English by default; ``standings_html``'s ``words``).
+KINDS = {None: N_("Standings"), 1: N_("Round robin"), 2: N_("Double round robin")}
+CYCLES = N_("Round robin, {count} cycles")
+SUMMARY = N_("{kind} · {players} players · {games} games · {variant} · scoring {scoring} · "
+             "tie-breaks: {tiebreaks}")
+HEADS = (N_("Player"), N_("Points"), N_("Games"), N_("W"), N_("D"), N_("L"))
+RATED_HEADS = (N_("Rating"), N_("Perf."))
+STANDINGS, CROSSTABLE, NONE = N_("Standings"), N_("Crosstable"), N_("none")
+CELL_TITLE = N_("game {number}, {side}")
+CROSS_NOTE = N_("Each cell: the row player's points in each game against the column player, "
+                "in the order played; bold: with White, grey: with Black; * no result.")
+PAGE_TITLE = N_("{event} — standings")
+ENGLISH = catalog("en")
 
 
 def _value(value: object) -> object:
@@ -198,15 +216,15 @@ p.incomplete,div.incomplete{color:#b00;font-weight:600}p.note{font-size:.85em}
 """
 
 
-def _html_cell(cells: list[Cell], result: Standings) -> str:
+def _html_cell(cells: list[Cell], result: Standings, words: Catalog = ENGLISH) -> str:
     scoring = result.event.scoring
     parts = []
     for cell in cells:
         text = "*" if cell.points is None else scoring.text(cell.points)
         css = "open" if cell.points is None else ("w" if cell.white else "b")
-        colour = "White" if cell.white else "Black"
-        parts.append(f'<span class="{css}" title="game {cell.game}, {colour}">{escape(text)}'
-                     f"</span>")
+        colour = words.gettext("White" if cell.white else "Black")
+        title = words.gettext(CELL_TITLE).format(number=cell.game, side=colour)
+        parts.append(f'<span class="{css}" title="{escape(title)}">{escape(text)}</span>')
     return " ".join(parts)
 
 
@@ -218,17 +236,21 @@ def _cell_class(column: int, heads: list[str]) -> str:
     return " class=sequence" if heads[column] == "Classification" else " class=num"
 
 
-def standings_html(result: Standings, sections: str = "") -> str:
+def standings_html(result: Standings, sections: str = "", words: Catalog = ENGLISH) -> str:
     """The standings and crosstable as one self-contained, printable HTML page; ``sections``:
-    more HTML sections after the crosstable (the event report's)."""
+    more HTML sections after the crosstable (the event report's); the page's words in the
+    language of ``words`` (English by default), which its ``lang`` attribute names."""
+    say = words.gettext
     event = result.event
     cycles = event.round_robin_cycles()
-    kind = {None: "Standings", 1: "Round robin", 2: "Double round robin"}.get(
-        cycles, f"Round robin, {cycles} cycles")
+    kind = say(KINDS[cycles]) if cycles in KINDS else say(CYCLES).format(count=cycles)
     body = [f"<h1>{escape(event.name)}</h1>",
-            f"<p>{escape(kind)} · {len(event.players)} players · {len(event.pairings)} games · "
-            f"{escape(event.variant.name)} · scoring {escape(event.scoring.name)} · tie-breaks: "
-            f"{escape(', '.join(result.tiebreaks) or 'none')}</p>"]
+            "<p>" + escape(say(SUMMARY).format(
+                kind=kind, players=len(event.players), games=len(event.pairings),
+                variant=variant_title(event.variant.name, words), scoring=event.scoring.name,
+                tiebreaks=", ".join(name if words.language == "en"
+                                   else say(TIEBREAK_TITLES.get(name, name))
+                                   for name in result.tiebreaks) or say(NONE))) + "</p>"]
     note = incomplete_note(result)
     if note:
         body.append(f'<p class="incomplete" id="incomplete">{escape(note)}</p>')
@@ -244,11 +266,11 @@ def standings_html(result: Standings, sections: str = "") -> str:
             + "</p>")
     rows = standings_rows(result)
     rated = any(line["rating"] is not None or line["performance"] is not None for line in rows)
-    heads = ["#", "Player", "Points", "Games", "W", "D", "L", *(("Rating", "Perf.") if rated
-                                                               else ())]
+    heads = ["#", *HEADS, *(RATED_HEADS if rated else ())]
     heads += [TIEBREAK_TITLES.get(name, name) for name in result.tiebreaks]
-    body.append('<h2>Standings</h2><div class="scroll"><table id="standings"><thead><tr>'
-                + "".join(f"<th>{escape(h)}</th>" for h in heads) + "</tr></thead><tbody>")
+    body.append(f'<h2>{escape(say(STANDINGS))}</h2><div class="scroll"><table id="standings">'
+                "<thead><tr>" + "".join(f"<th>{escape(say(h))}</th>" for h in heads)
+                + "</tr></thead><tbody>")
     for line in rows:
         shown = [line["place"], line["player"], result.event.scoring.text(line["points"]),
                  *(line[k] for k in ("games", "wins", "draws", "losses")),
@@ -263,27 +285,27 @@ def standings_html(result: Standings, sections: str = "") -> str:
         body.append(f'<p class="note" id="classification">{escape(explained)}</p>')
     if cycles is not None or len(event.players) <= 40:
         cells = crosstable(result)
-        body.append('<section class="cross"><h2>Crosstable</h2><div class="scroll">'
-                    '<table class="cross" '
-                    'id="crosstable"><thead><tr><th>#</th><th class="name">Player</th>'
+        body.append(f'<section class="cross"><h2>{escape(say(CROSSTABLE))}</h2>'
+                    '<div class="scroll"><table class="cross" id="crosstable"><thead><tr>'
+                    f'<th>#</th><th class="name">{escape(say(HEADS[0]))}</th>'
                     + "".join(f"<th>{j}</th>" for j in range(1, len(result.rows) + 1))
-                    + "<th>Points</th></tr></thead><tbody>")
+                    + f"<th>{escape(say(HEADS[1]))}</th></tr></thead><tbody>")
         for i, row in enumerate(result.rows):
             tds = "".join('<td class="self"></td>' if i == j else
-                          f"<td>{_html_cell(cells[i][j], result)}</td>"
+                          f"<td>{_html_cell(cells[i][j], result, words)}</td>"
                           for j in range(len(result.rows)))
             body.append(f'<tr data-player="{escape(row.player)}"><td>{i + 1}</td>'
                         f'<td class="name">{escape(row.player)}</td>{tds}'
                         f"<td>{escape(result.event.scoring.text(row.points))}</td></tr>")
-        body.append("</tbody></table></div><p class=\"note\">Each cell: the row player's points "
-                    "in each game against the column player, in the order played; bold: "
-                    "with White, grey: with Black; * no result.</p></section>")
+        body.append(f'</tbody></table></div><p class="note">{escape(say(CROSS_NOTE))}</p>'
+                    "</section>")
     body.append(sections)
     if event.spellings:
         body.append('<p class="note">Names read as one player: ' + "; ".join(
             escape(f"{key} ({', '.join(names)})") for key, names in event.spellings.items())
             + "</p>")
-    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+    return (f'<!DOCTYPE html><html lang="{words.language}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{escape(event.name)} — standings</title><style>{STYLE}</style></head>"
+            f"<title>{escape(say(PAGE_TITLE).format(event=event.name))}</title>"
+            f"<style>{STYLE}{font_faces(words.language)}</style></head>"
             f"<body>{''.join(body)}</body></html>\n")

@@ -45,7 +45,15 @@ from replay.replayer import (
     result_reading_of,
 )
 from replay.resolve import plain_mover, resolve
-from replay.validate.repair_words import Outcome, Slip, quoted, repair_text, suggestion_text, whose
+from replay.validate.repair_words import (
+    Outcome,
+    Slip,
+    both,
+    quoted,
+    repair_text,
+    suggestion_text,
+    whose,
+)
 from replay.variants import Rules, Variant
 
 # How natural each slip is (lower: more common on hand-copied scoresheets); ties of the
@@ -327,7 +335,7 @@ class _Search:
     def _swap(self, steps: list[RecordStep], index: int
               ) -> Iterator[tuple[Edit, list[RecordStep], int]]:
         first, second = self.text(steps[index]), self.text(steps[index + 1])
-        pair = f"{self.whose(index)} and {self.whose(index + 1)}"
+        pair = both(self.whose(index), self.whose(index + 1))
         yield (Edit("swap", index, self.number(index), self.side(index), f"{first} {second}",
                     Slip("swap", pair, written=quoted(first, second))),
                [*steps[:index], steps[index + 1], steps[index], *steps[index + 2:]], index)
@@ -337,7 +345,7 @@ class _Search:
         """Two moves of one side exchanged, the other side's move between them in its
         place (``10. gf4 ed6 11. hg3`` for ``10. hg3 ed6 11. gf4``)."""
         first, second = self.text(steps[index]), self.text(steps[index + 2])
-        pair = f"{self.whose(index)} and {self.whose(index + 2)}"
+        pair = both(self.whose(index), self.whose(index + 2))
         yield (Edit("exchange", index, self.number(index), self.side(index),
                     f"{first} {second}", Slip("exchange", pair, written=quoted(first, second))),
                [*steps[:index], steps[index + 2], steps[index + 1], steps[index],

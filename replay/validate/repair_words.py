@@ -17,31 +17,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pdn.i18n import N_
+
 # What went wrong, per kind of edit: (in a suggestion, in a repair made). The fields of a
-# Slip fill the braces.
+# Slip fill the braces; each text is a catalog entry (pdn.i18n).
 WENT_WRONG = {
-    "insert": ("is missing", "was missing"),
-    "delete": ("is one too many", "was one too many"),
-    "replace": ("is a slip", "was a slip"),
-    "landing": ("must land on {square}", "had to land on {square}"),
-    "swap": ("are in the wrong order", "were in the wrong order"),
-    "exchange": ("are in the wrong order", "were in the wrong order"),
-    "only": ("is a slip", "was a slip"),
-    "move": ("is written as {place}", "was written as {place}"),
+    "insert": (N_("{who} is missing"), N_("{who} was missing")),
+    "delete": (N_("{who} is one too many"), N_("{who} was one too many")),
+    "replace": (N_("{who} is a slip"), N_("{who} was a slip")),
+    "landing": (N_("{who} must land on {square}"), N_("{who} had to land on {square}")),
+    "swap": (N_("{who} are in the wrong order"), N_("{who} were in the wrong order")),
+    "exchange": (N_("{who} are in the wrong order"), N_("{who} were in the wrong order")),
+    "only": (N_("{who} is a slip"), N_("{who} was a slip")),
+    "move": (N_("{who} is written as {place}"), N_("{who} was written as {place}")),
 }
 # The edit that mends it: (gerund, in a suggestion; passive, in a repair made).
 MENDED_BY = {
-    "insert": ("putting in {move}", "{move} is put in"),
-    "delete": ("taking out {written}", "{written} is taken out"),
-    "replace": ("writing {move} for {written}", "{move} is written for {written}"),
-    "landing": ("writing {move} for {written}", "{move} is written for {written}"),
-    "swap": ("exchanging {written}", "{written} are exchanged"),
-    "exchange": ("exchanging {written}", "{written} are exchanged"),
-    "only": ("writing {move}, the only legal move, for {written}",
-             "{move}, the only legal move, is written for {written}"),
-    "move": ("moving {written} to its place", "{written} is moved to its place"),
+    "insert": (N_("putting in {move}"), N_("{move} is put in")),
+    "delete": (N_("taking out {written}"), N_("{written} is taken out")),
+    "replace": (N_("writing {move} for {written}"), N_("{move} is written for {written}")),
+    "landing": (N_("writing {move} for {written}"), N_("{move} is written for {written}")),
+    "swap": (N_("exchanging {written}"), N_("{written} are exchanged")),
+    "exchange": (N_("exchanging {written}"), N_("{written} are exchanged")),
+    "only": (N_("writing {move}, the only legal move, for {written}"),
+             N_("{move}, the only legal move, is written for {written}")),
+    "move": (N_("moving {written} to its place"), N_("{written} is moved to its place")),
 }
-NO_SUGGESTION = "No small edit near the error lets the record replay further."
+NO_SUGGESTION = N_("No small edit near the error lets the record replay further.")
+ORDINALS = {1: N_("{n}st"), 2: N_("{n}nd"), 3: N_("{n}rd")}
+OTHER_ORDINAL = N_("{n}th")
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,7 @@ class Slip:
     place: str = ""
 
     def went_wrong(self, made: bool) -> str:
-        return f"{self.who} {WENT_WRONG[self.kind][made].format(**self._parts())}"
+        return WENT_WRONG[self.kind][made].format(who=self.who, **self._parts())
 
     def mended_by(self, made: bool) -> str:
         return MENDED_BY[self.kind][made].format(**self._parts())
@@ -80,10 +84,12 @@ class Outcome:
 
     def words(self) -> str:
         if self.reach < self.length:
-            return f"replay further, to ply {self.reach} of {self.length}"
+            return N_("replay further, to ply {reach} of {length}").format(
+                reach=self.reach, length=self.length)
         if self.shorter:
-            return f"replay to its end but shortens the game by {_plies(self.shorter)}"
-        return "replay to its end"
+            return N_("replay to its end but shortens the game by {plies}").format(
+                plies=_plies(self.shorter))
+        return N_("replay to its end")
 
 
 def suggestion_text(slips: Sequence[Slip], outcome: Outcome) -> str:
@@ -92,8 +98,10 @@ def suggestion_text(slips: Sequence[Slip], outcome: Outcome) -> str:
     ... make the record ...``)."""
     went_wrong = ", and ".join(slip.went_wrong(made=False) for slip in slips)
     mended_by = " and then ".join(slip.mended_by(made=False) for slip in slips)
-    verb = "makes" if len(slips) == 1 else "make"
-    return _sentence(f"{went_wrong}: {mended_by} {verb} the record {outcome.words()}")
+    sentence = (N_("{went_wrong}: {mended_by} makes the record {outcome}") if len(slips) == 1
+                else N_("{went_wrong}: {mended_by} make the record {outcome}"))
+    return _sentence(sentence.format(went_wrong=went_wrong, mended_by=mended_by,
+                                     outcome=outcome.words()))
 
 
 def repair_text(slips: Sequence[Slip]) -> str:
@@ -104,27 +112,33 @@ def repair_text(slips: Sequence[Slip]) -> str:
 
 def whose(side: str, number: int) -> str:
     """``Black's 3rd move``."""
-    return f"{side}'s {ordinal(number)} move"
+    return N_("{side}'s {nth} move").format(side=side, nth=ordinal(number))
 
 
 def quoted(*texts: str) -> str:
     """``'gh4'``, or ``'gh4' and 'cb4'``."""
-    return " and ".join(f"'{text}'" for text in texts)
+    return both(*(f"'{text}'" for text in texts))
+
+
+def both(first: str, *others: str) -> str:
+    """``A and B`` (``A`` alone, ``A and B and C``)."""
+    return first if not others else N_("{first} and {second}").format(
+        first=first, second=both(*others))
 
 
 def ordinal(number: int) -> str:
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
+    template = (OTHER_ORDINAL if 10 <= number % 100 <= 20
+                else ORDINALS.get(number % 10, OTHER_ORDINAL))
+    return template.format(n=number)
 
 
 def _plies(count: int) -> str:
-    return "one ply" if count == 1 else f"{count} plies"
+    return N_("one ply") if count == 1 else N_("{count} plies").format(count=count)
 
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-__all__ = ["NO_SUGGESTION", "Outcome", "Slip", "ordinal", "quoted", "repair_text",
+__all__ = ["NO_SUGGESTION", "Outcome", "Slip", "both", "ordinal", "quoted", "repair_text",
            "suggestion_text", "whose"]

@@ -12,41 +12,64 @@ the valid games, a line each. The HTML prints on A4 pages, a page per problem ga
 
 from __future__ import annotations
 
+import base64
 from collections import Counter
 from collections.abc import Iterable
 from html import escape
+from pathlib import Path
 
+from pdn.i18n import N_, Catalog, catalog
 from replay.validate.report_diagram import Diagram, report_diagrams
 from replay.validate.reports import RESULT_WARNING, GameReport
+from replay.variant_titles import variant_title
 
 # The order of the problem games: a result the final position contradicts first (the moves
 # replay, so nothing else warns of it), then the worst (any other status after these).
 STATUS_ORDER = ("contradicted", "unreadable", "invalid", "incomplete")
-LEGEND = ("Red arrow: the move written. Green: the move meant (the suggestion's move, else "
-          "the legal moves the written one could have been).")
+LEGEND = N_("Red arrow: the move written. Green: the move meant (the suggestion's move, "
+            "else the legal moves the written one could have been).")
+ENGLISH = catalog("en")
+TITLE, PROBLEMS, GAME, STATUS = (N_("Validation report"), N_("Games with problems"), N_("Game"),
+                                 N_("Status"))
+FIRST_PROBLEM, PLIES, RESULT = N_("First problem"), N_("Plies"), N_("Result")
+VALID_GAMES = N_("Valid games ({count})")
+RESULT_WORD = N_("result")
+ERROR = N_("error")
+WARNING = N_("warning")
+SUGGESTION = N_("suggestion")
+WRITTEN = N_("written")
+MEANT = N_("meant")
+LEGAL = N_("legal moves")
+NONE = N_("none")
+ALL_VALID = N_("Every game replays on the rules.")
+LEGAL_MOVES = N_("Legal moves")
+SUGGESTION_HEAD = N_("Suggestion")
 
 
-def _problem_line(problem: dict) -> str:
-    where = f"line {problem['line']}" if problem.get("line") else ""
+def _problem_line(problem: dict, w: Catalog = ENGLISH) -> str:
+    where = w.gettext(N_("line {number}")).format(number=problem["line"]) \
+        if problem.get("line") else ""
     if problem.get("column"):
-        where += f", column {problem['column']}"
+        where += w.gettext(N_(", column {number}")).format(number=problem["column"])
     move = ""
     if problem.get("move_number"):
-        move = f"move {problem['move_number']} ({problem.get('side')})"
+        move = w.gettext(N_("move {number} ({side})")).format(
+            number=problem["move_number"], side=w.localize(str(problem.get("side"))))
         if problem.get("token"):
             move += f" '{problem['token']}'"
     head = ", ".join(part for part in (where, move) if part)
-    return f"{head}: {problem['message']}" if head else problem["message"]
+    message = w.localize(problem["message"])
+    return f"{head}: {message}" if head else message
 
 
-def _heading(report: GameReport) -> str:
+def _heading(report: GameReport, w: Catalog = ENGLISH) -> str:
     event = f" — {report.event}" if report.event else ""
-    return f"{report.file or '<stdin>'}, {report.title}{event}"
+    return f"{report.file or '<stdin>'}, {w.localize(report.title)}{event}"
 
 
-def _result_line(report: GameReport) -> str:
-    note = f" ({report.result_note})" if report.result_note else ""
-    return f"{report.result or '?'} — {report.result_check}{note}"
+def _result_line(report: GameReport, w: Catalog = ENGLISH) -> str:
+    note = f" ({w.localize(report.result_note)})" if report.result_note else ""
+    return f"{report.result or '?'} — {w.gettext(report.result_check)}{note}"
 
 
 def result_disagreement(report: GameReport) -> dict | None:
@@ -55,14 +78,15 @@ def result_disagreement(report: GameReport) -> dict | None:
     return next((p for p in report.warnings if p["code"] == RESULT_WARNING), None)
 
 
-def first_problem(report: GameReport) -> str:
+def first_problem(report: GameReport, w: Catalog = ENGLISH) -> str:
     """What a summary row says is wrong with a game: a result the final position
     contradicts, else its first error, else a result the movetext and the Result tag
     disagree on, else its first warning."""
     if report.status == "contradicted":
-        return f"result {report.result or '?'} contradicted: {report.result_note}"
+        return w.gettext(N_("result {result} contradicted: {note}")).format(
+            result=report.result or "?", note=w.localize(report.result_note))
     problems = report.errors or [result_disagreement(report) or p for p in report.warnings]
-    return _problem_line(problems[0]) if problems else report.status
+    return _problem_line(problems[0], w) if problems else w.gettext(report.status)
 
 
 def has_problem(report: GameReport) -> bool:
@@ -79,11 +103,11 @@ def problem_games(reports: list[GameReport]) -> list[tuple[int, GameReport]]:
     return sorted(found, key=lambda item: order.get(item[1].status, len(order)))
 
 
-def _counts(reports: list[GameReport]) -> str:
+def _counts(reports: list[GameReport], w: Catalog = ENGLISH) -> str:
     statuses = Counter(r.status for r in reports)
-    noun = "game" if len(reports) == 1 else "games"
-    return f"{len(reports)} {noun}: " + ", ".join(
-        f"{n} {s}" for s, n in sorted(statuses.items()))
+    return w.ngettext("{count} game", "{count} games", len(reports)).format(
+        count=len(reports)) + ": " + ", ".join(
+        f"{n} {w.gettext(s)}" for s, n in sorted(statuses.items()))
 
 
 # -- Markdown ----------------------------------------------------------------------------
@@ -116,47 +140,62 @@ def _cell(text: str) -> str:
     return markdown_text(text)
 
 
-def markdown_report(reports: Iterable[GameReport]) -> str:
-    """The report as Markdown text."""
+def markdown_report(reports: Iterable[GameReport], words: Catalog = ENGLISH) -> str:
+    """The report as Markdown text, in the language of ``words`` (English by default)."""
+    w, say = words, words.gettext
     reports = list(reports)
     problems = problem_games(reports)
-    lines = ["# Validation report", "", _counts(reports), ""]
+    lines = [f"# {say(TITLE)}", "", _counts(reports, w), ""]
     if problems:
-        lines += ["## Games with problems", "", "| # | Game | Status | First problem |",
+        lines += [f"## {say(PROBLEMS)}", "",
+                  f"| # | {say(GAME)} | {say(STATUS)} | {say(FIRST_PROBLEM)} |",
                   "|---|---|---|---|"]
-        lines += [f"| [{number}](#game-{number}) | {_cell(_heading(r))} | {r.status} | "
-                  f"{_cell(first_problem(r))} |" for number, r in problems]
+        lines += [f"| [{number}](#game-{number}) | {_cell(_heading(r, w))} | "
+                  f"{say(r.status)} | {_cell(first_problem(r, w))} |" for number, r in problems]
         lines.append("")
     for number, report in problems:
-        lines += _markdown_section(number, report)
+        lines += _markdown_section(number, report, w)
     valid = [(number, r) for number, r in enumerate(reports, 1) if not has_problem(r)]
     if valid:
-        lines += [f"## Valid games ({len(valid)})", "", "| # | Game | Plies | Result |",
-                  "|---|---|---|---|"]
-        lines += [f"| {number} | {_cell(_heading(r))} | {r.plies} | {_cell(_result_line(r))} |"
-                  for number, r in valid]
+        lines += [f"## {say(VALID_GAMES).format(count=len(valid))}", "",
+                  f"| # | {say(GAME)} | {say(PLIES)} | {say(RESULT)} |", "|---|---|---|---|"]
+        lines += [f"| {number} | {_cell(_heading(r, w))} | {r.plies} | "
+                  f"{_cell(_result_line(r, w))} |" for number, r in valid]
         lines.append("")
     return "\n".join(lines)
 
 
-def _markdown_section(number: int, report: GameReport) -> list[str]:
-    md = markdown_text
-    lines = [f'## <a id="game-{number}"></a>{number}. {md(_heading(report))}', "",
-             f"- status: **{report.status}**, {report.plies} plies replayed "
-             f"({md(str(report.variant))})",
-             f"- result: {md(_result_line(report))}"]
-    lines += [f"- error: {md(_problem_line(p))}" for p in report.errors]
-    lines += [f"- warning: {md(_problem_line(p))}" for p in report.warnings]
-    lines += [f"- suggestion: {md(s['description'])}" for s in report.suggestions]
+def _markdown_section(number: int, report: GameReport, w: Catalog = ENGLISH) -> list[str]:
+    md, say = markdown_text, w.gettext
+    lines = [f'## <a id="game-{number}"></a>{number}. {md(_heading(report, w))}', "",
+             "- " + say(N_("status: **{status}**, {plies} plies replayed ({variant})")).format(
+                 status=say(report.status), plies=report.plies,
+                 variant=md(variant_title(str(report.variant), w))),
+             f"- {say(RESULT_WORD)}: {md(_result_line(report, w))}"]
+    lines += [f"- {say(ERROR)}: {md(_problem_line(p, w))}" for p in report.errors]
+    lines += [f"- {say(WARNING)}: {md(_problem_line(p, w))}" for p in report.warnings]
+    lines += [f"- {say(SUGGESTION)}: {md(w.localize(s['description']))}"
+              for s in report.suggestions]
     for diagram in report_diagrams(report):
-        lines.append(f"- {md(diagram.caption.lower())}: `{diagram.fen.replace('`', '')}`")
+        caption = say(diagram.caption)
+        caption = caption.lower() if w.language == "en" else caption
+        lines.append(f"- {md(caption)}: `{diagram.fen.replace('`', '')}`")
         if diagram.written:
-            lines.append(f"  - written: {md('-'.join(diagram.written))}")
+            lines.append(f"  - {say(WRITTEN)}: {md('-'.join(diagram.written))}")
         if diagram.meant:
-            lines.append(f"  - meant: {md(' or '.join(diagram.meant_text))}")
-        lines.append(f"  - legal moves: {md(' '.join(diagram.legal)) or 'none'}")
+            lines.append(f"  - {say(MEANT)}: {md(w.localize(_either(diagram.meant_text)))}")
+        lines.append(f"  - {say(LEGAL)}: "
+                     f"{md(' '.join(diagram.legal)) or say(NONE)}")
     lines.append("")
     return lines
+
+
+def _either(moves: list[str]) -> str:
+    """``a or b or c`` (each ``or`` a catalog entry)."""
+    joined = moves[-1] if moves else ""
+    for move in reversed(moves[:-1]):
+        joined = N_("{move} or {moves}").format(move=move, moves=joined)
+    return joined
 
 
 # -- HTML --------------------------------------------------------------------------------
@@ -197,59 +236,92 @@ td:first-child{overflow-wrap:normal;white-space:nowrap}
 """
 
 
-def html_report(reports: Iterable[GameReport]) -> str:
-    """The report as one self-contained HTML page (no external files or scripts)."""
+FONTS = Path(__file__).with_name("fonts")
+# The Thai glyphs of the shipped font (fonts/README.md); other scripts keep the body's fonts.
+THAI_RANGE = "U+0E01-0E5B,U+200C-200D,U+25CC"
+
+
+def font_faces(language: str) -> str:
+    """The CSS that embeds the fonts a language's script needs and the machine may lack:
+    Sarabun for Thai (``fonts/``); nothing for a language the usual fonts cover."""
+    if language != "th":
+        return ""
+    faces = []
+    for weight in (400, 700):
+        data = base64.b64encode((FONTS / f"sarabun-thai-{weight}-normal.woff2").read_bytes())
+        faces.append(f'@font-face{{font-family:"Sarabun";font-weight:{weight};'
+                     f"src:url(data:font/woff2;base64,{data.decode()}) format(\"woff2\");"
+                     f"unicode-range:{THAI_RANGE}}}")
+    return "".join(faces) + ('body{font-family:"Sarabun","DejaVu Sans",Helvetica,Arial,'
+                             "sans-serif}")
+
+
+def html_report(reports: Iterable[GameReport], words: Catalog = ENGLISH) -> str:
+    """The report as one self-contained HTML page (no external files or scripts), in the
+    language of ``words`` (English by default), which its ``lang`` attribute names."""
+    w, say = words, words.gettext
     reports = list(reports)
     problems = problem_games(reports)
-    body = ["<h1>Validation report</h1>", f"<p>{escape(_counts(reports))}</p>"]
+    body = [f"<h1>{escape(say(TITLE))}</h1>", f"<p>{escape(_counts(reports, w))}</p>"]
     if problems:
-        body.append('<h2>Games with problems</h2><table id="summary"><thead><tr><th>#</th>'
-                    "<th>Game</th><th>Status</th><th>First problem</th></tr></thead><tbody>")
+        body.append(f'<h2>{escape(say(PROBLEMS))}</h2><table id="summary"><thead><tr>'
+                    f"<th>#</th><th>{escape(say(GAME))}</th><th>{escape(say(STATUS))}</th>"
+                    f"<th>{escape(say(FIRST_PROBLEM))}</th></tr></thead><tbody>")
         body += [f'<tr class="{escape(r.status)}" data-game="{number}">'
                  f'<td><a href="#game-{number}">{number}</a></td>'
                  f'<td><a href="#game-{number}">{escape(r.file or "<stdin>")}, '
-                 f"{escape(r.title)}</a>"
+                 f"{escape(w.localize(r.title))}</a>"
                  + (f"<br><small>{escape(r.event)}</small>" if r.event else "")
-                 + f"</td><td>{escape(r.status)}</td><td>{escape(first_problem(r))}</td></tr>"
+                 + f"</td><td>{escape(say(r.status))}</td>"
+                 f"<td>{escape(first_problem(r, w))}</td></tr>"
                  for number, r in problems]
         body.append("</tbody></table>")
     else:
-        body.append("<p>Every game replays on the rules.</p>")
-    body += [_html_section(number, report) for number, report in problems]
+        body.append(f"<p>{escape(say(ALL_VALID))}</p>")
+    body += [_html_section(number, report, w) for number, report in problems]
     valid = [(number, r) for number, r in enumerate(reports, 1) if not has_problem(r)]
     if valid:
-        body.append(f'<section id="valid"><h2>Valid games ({len(valid)})</h2><table><thead>'
-                    "<tr><th>#</th><th>Game</th><th>Plies</th><th>Result</th></tr></thead>"
+        body.append(f'<section id="valid"><h2>{escape(say(VALID_GAMES).format(count=len(valid)))}'
+                    f"</h2><table><thead><tr><th>#</th><th>{escape(say(GAME))}</th>"
+                    f"<th>{escape(say(PLIES))}</th><th>{escape(say(RESULT))}</th></tr></thead>"
                     "<tbody>")
-        body += [f"<tr><td>{number}</td><td>{escape(_heading(r))}</td><td>{r.plies}</td>"
-                 f"<td>{escape(_result_line(r))}</td></tr>" for number, r in valid]
+        body += [f"<tr><td>{number}</td><td>{escape(_heading(r, w))}</td><td>{r.plies}</td>"
+                 f"<td>{escape(_result_line(r, w))}</td></tr>" for number, r in valid]
         body.append("</tbody></table></section>")
-    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+    return (f'<!DOCTYPE html><html lang="{w.language}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>Validation report</title><style>{STYLE}</style></head>"
+            f"<title>{escape(say(TITLE))}</title><style>{STYLE}{font_faces(w.language)}"
+            "</style></head>"
             f"<body>{''.join(body)}</body></html>\n")
 
 
-def _html_section(number: int, report: GameReport) -> str:
+def _html_section(number: int, report: GameReport, w: Catalog = ENGLISH) -> str:
+    say = w.gettext
+    status = say(N_("Status: {status}, {plies} plies replayed ({variant}). Result: {result}"))
     parts = [f'<section class="game {escape(report.status)}" id="game-{number}">'
-             f"<h2>{number}. {escape(_heading(report))}</h2>",
-             f"<p>Status: <b>{escape(report.status)}</b>, {report.plies} plies replayed "
-             f"({escape(report.variant)}). Result: {escape(_result_line(report))}</p><ul>"]
-    parts += [f'<li class="error">{escape(_problem_line(p))}</li>' for p in report.errors]
-    parts += [f'<li class="warning">{escape(_problem_line(p))}</li>' for p in report.warnings]
-    parts += [f'<li class="suggestion">Suggestion: {escape(s["description"])}</li>'
-              for s in report.suggestions]
+             f"<h2>{number}. {escape(_heading(report, w))}</h2>",
+             "<p>" + escape(status).format(
+                 status=f"<b>{escape(say(report.status))}</b>", plies=report.plies,
+                 variant=escape(variant_title(str(report.variant), w)),
+                 result=escape(_result_line(report, w))) + "</p><ul>"]
+    parts += [f'<li class="error">{escape(_problem_line(p, w))}</li>' for p in report.errors]
+    parts += [f'<li class="warning">{escape(_problem_line(p, w))}</li>'
+              for p in report.warnings]
+    parts += [f'<li class="suggestion">{escape(say(SUGGESTION_HEAD))}: '
+              f'{escape(w.localize(s["description"]))}</li>' for s in report.suggestions]
     parts.append("</ul>")
     diagrams = report_diagrams(report)
     if diagrams:
-        parts.append('<div class="figures">' + "".join(map(_figure, diagrams)) + "</div>")
-        parts.append(f'<p class="legend">{escape(LEGEND)}</p>')
+        parts.append('<div class="figures">' + "".join(_figure(d, w) for d in diagrams)
+                     + "</div>")
+        parts.append(f'<p class="legend">{escape(say(LEGEND))}</p>')
     parts.append("</section>")
     return "".join(parts)
 
 
-def _figure(diagram: Diagram) -> str:
-    legal = " ".join(diagram.legal) or "none"
-    return (f"<figure>{diagram.svg()}<figcaption>{escape(diagram.caption)}: "
-            f'<code>{escape(diagram.fen)}</code><br><span class="legal">Legal moves: '
-            f"{escape(legal)}</span></figcaption></figure>")
+def _figure(diagram: Diagram, w: Catalog = ENGLISH) -> str:
+    legal = " ".join(diagram.legal) or w.gettext(N_("none"))
+    return (f"<figure>{diagram.svg()}<figcaption>{escape(w.gettext(diagram.caption))}: "
+            f'<code>{escape(diagram.fen)}</code><br><span class="legal">'
+            f"{escape(w.gettext(LEGAL_MOVES))}: {escape(legal)}</span></figcaption>"
+            "</figure>")

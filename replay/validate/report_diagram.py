@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pdn.i18n import N_
 from replay.board import Board
 from replay.diagram import ARROW, CROSS, Arrow, board_svg
 from replay.move import Move
@@ -58,7 +59,7 @@ def report_diagrams(report: GameReport) -> list[Diagram]:
     if best and best.get("fen") and best["fen"] not in report.error_fens:
         board = Board.from_fen(best["fen"], get_variant(report.variant))
         meant = _suggested_move(board, best)
-        diagrams.append(_diagram(board, best["fen"], "Where the slip happened", [],
+        diagrams.append(_diagram(board, best["fen"], N_("Where the slip happened"), [],
                                  [meant] if meant else []))
     return diagrams
 
@@ -81,7 +82,8 @@ def error_diagram(report: GameReport) -> Diagram:
         meant = [m for m in legal if {board.name(m.origin), board.name(m.destination)} & ends]
         if not meant and len(legal) <= MEANT_AT_MOST:
             meant = legal
-    caption = "Before the error" + (", where the slip happened" if suggested else "")
+    caption = N_("Before the error, where the slip happened") if suggested else N_(
+        "Before the error")
     return _diagram(board, fen, caption, written, meant[:MEANT_AT_MOST])
 
 

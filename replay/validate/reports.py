@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 
 from pdn.chunks import Chunk
+from pdn.i18n import N_, Catalog, catalog
 from pdn.model import Game
 from pdn.reader import read_block
 from replay.agreement import agree_file, agree_with
@@ -94,8 +95,9 @@ class GameReport:
     def title(self) -> str:
         """``game 3 (Guba – Yumshanov)``."""
         if not (self.white or self.black):
-            return f"game {self.game}"
-        return f"game {self.game} ({self.white or '?'} – {self.black or '?'})"
+            return N_("game {number}").format(number=self.game)
+        return N_("game {number} ({white} – {black})").format(
+            number=self.game, white=self.white or "?", black=self.black or "?")
 
 
 _ROW_FIELDS = tuple(f.name for f in fields(GameReport)
@@ -114,24 +116,35 @@ def _location(report: GameReport, problem: dict) -> str:
     return ":".join(parts)
 
 
-def problem_line(report: GameReport, problem: dict, kind: str) -> str:
-    """``file:line:col: error: game 3 (A – B), move 12 (Black) 'fg5': code — message``."""
+def problem_line(report: GameReport, problem: dict, kind: str,
+                 words: Catalog | None = None) -> str:
+    """``file:line:col: error: game 3 (A – B), move 12 (Black) 'fg5': code — message``, in
+    the language of ``words`` (English by default; the code stays as it is)."""
+    words = words or catalog("en")
     move = ""
     if problem.get("move_number"):
-        move = f", move {problem['move_number']} ({problem.get('side')})"
+        move = words.gettext(N_(", move {number} ({side})")).format(
+            number=problem["move_number"], side=words.localize(str(problem.get("side"))))
         if problem.get("token"):
             move += f" '{problem['token']}'"
-    return (f"{_location(report, problem)}: {kind}: {report.title}{move}: "
-            f"{problem['code']} — {problem['message']}")
+    return (f"{_location(report, problem)}: {words.localize(kind)}: "
+            f"{words.localize(report.title)}{move}: "
+            f"{problem['code']} — {words.localize(problem['message'])}")
 
 
-def suggestion_lines(report: GameReport) -> list[str]:
+SUGGESTION = N_("suggestion")
+
+
+def suggestion_lines(report: GameReport, words: Catalog | None = None) -> list[str]:
     """``file:line:col: suggestion: game 3 (A – B): Black's 3rd move is missing: ...`` (where
-    the slip is written), or a line saying that no small edit mends the game."""
-    head = f": suggestion: {report.title}: "
+    the slip is written), or a line saying that no small edit mends the game; in the
+    language of ``words`` (English by default)."""
+    words = words or catalog("en")
+    head = f": {words.gettext(SUGGESTION)}: {words.localize(report.title)}: "
     if not report.suggestions:
-        return [f"{_location(report, {})}{head}{NO_SUGGESTION}"]
-    return [f"{_location(report, s)}{head}{s['description']}" for s in report.suggestions]
+        return [f"{_location(report, {})}{head}{words.localize(NO_SUGGESTION)}"]
+    return [f"{_location(report, s)}{head}{words.localize(s['description'])}"
+            for s in report.suggestions]
 
 
 @dataclass

@@ -331,3 +331,22 @@ def test_the_event_page_and_the_arbiters_report(slipped: Path):
         status, headers, pdf = server.request("/event/report.pdf")
         assert status == 200 and headers["content-type"] == "application/pdf"
         assert pdf.startswith(b"%PDF")
+
+
+def test_the_event_page_speaks_the_browsers_language_with_a_switch_to_the_others(slipped):
+    from pdn.i18n import catalog
+    from replay.tournament.pages import STANDINGS
+
+    with served(slipped) as server:
+        _, _, thai = server.request("/event", headers={"Accept-Language": "th-TH,en;q=0.5"})
+        _, _, russian = server.request("/event?lang=ru",
+                                       headers={"Accept-Language": "th-TH,en;q=0.5"})
+        _, _, english = server.request("/event", headers={"Accept-Language": "de-DE"})
+    thai_page, russian_page = thai.decode(), russian.decode()
+    assert '<html lang="th">' in thai_page
+    assert f"<h2>{catalog('th').gettext(STANDINGS)}</h2>" in thai_page
+    assert '<a href="/event?lang=ru" hreflang="ru" lang="ru">Русский</a>' in thai_page
+    assert '<a href="/event/report.pdf?lang=th">' in thai_page
+    assert '<html lang="ru">' in russian_page
+    assert f"<h2>{catalog('ru').gettext(STANDINGS)}</h2>" in russian_page
+    assert '<html lang="en">' in english.decode()
