@@ -187,7 +187,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
 
     async def api_engine(request: Request) -> Response:
         if settings.engines is None:
-            return JSONResponse({"error": "pdn serve was started without --engine-cmd"}, 404)
+            return JSONResponse({"error": "pdn serve was started with --engine none"}, 404)
         body = await _json_body(request)
         board = _board(_field(body, "variant", str), _field(body, "fen", str))
         try:
@@ -195,6 +195,11 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         except EngineError as error:
             return JSONResponse({"error": str(error)}, 502)
         return JSONResponse(found)
+
+    def api_engine_stop(request: Request) -> Response:
+        if settings.engines is not None:
+            settings.engines.stop()
+        return JSONResponse({"stopped": True})
 
     def diagram(request: Request) -> Response:
         from replay.diagram import board_svg
@@ -225,6 +230,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         Route("/api/documents/{number:int}/encoding", api_encoding, methods=["POST"]),
         Route("/api/play", api_play, methods=["POST"]),
         Route("/api/engine", api_engine, methods=["POST"]),
+        Route("/api/engine/stop", api_engine_stop, methods=["POST"]),
         Route("/api/diagram.{kind:str}", diagram),
     ]
     handlers: dict[Any, Any] = {DeskError: _refused, BodyTooLarge: _too_large,

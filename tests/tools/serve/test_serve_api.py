@@ -286,7 +286,7 @@ def test_the_analysis_board_explorer_and_diagrams(slipped: Path, tmp_path: Path,
     indexed = CliRunner().invoke(app, ["index", str(archive), "-o", str(database)])
     assert indexed.exit_code == 0, indexed.output
     fen = Board(RUSSIAN).fen()
-    with served(slipped, "--database", database) as server:
+    with served(slipped, "--database", database, "--engine", "none") as server:
         status, _, page = server.request("/games/2")
         assert status == 200
         data = page.decode().split('<script id="data" type="application/json">')[1]
@@ -311,7 +311,7 @@ def test_the_analysis_board_explorer_and_diagrams(slipped: Path, tmp_path: Path,
             assert json.loads(png)["error"].startswith("PNG needs cairosvg")
         assert server.request("/api/diagram.svg?variant=russian&fen=W:Wz99")[0] == 400
         status, answer = server.json("/api/engine", {"variant": "russian", "fen": fen})
-        assert status == 404 and "--engine-cmd" in answer["error"]
+        assert status == 404 and "--engine none" in answer["error"]
 
 
 def test_the_event_page_and_the_arbiters_report(slipped: Path):
@@ -331,3 +331,22 @@ def test_the_event_page_and_the_arbiters_report(slipped: Path):
         status, headers, pdf = server.request("/event/report.pdf")
         assert status == 200 and headers["content-type"] == "application/pdf"
         assert pdf.startswith(b"%PDF")
+
+
+def test_the_desk_evaluates_with_the_builtin_engine_unless_told_otherwise(slipped: Path):
+    from replay.board import Board
+    from replay.variants import RUSSIAN, get_variant
+
+    with served(slipped) as server:
+        assert server.process.stdout.readline().strip() == "engine: built-in (pdn)"
+        status, found = server.json("/api/engine", {"variant": "russian",
+                                                    "fen": Board(RUSSIAN).fen()})
+        assert status == 200, found
+        assert found["source"] == "built-in (pdn)" and found["pv"] and found["score"]
+        assert len(found["lines"]) == 3 and found["lines"][0]["pv"] == found["pv"]
+        status, answer = server.json("/api/engine", {"variant": "canadian",
+                                                     "fen": Board(get_variant(
+                                                         "canadian")).fen()})
+        assert status == 502 and answer["error"].startswith("no engine for canadian")
+        assert server.json("/api/engine/stop", {}) == (200, {"stopped": True})
+
