@@ -231,12 +231,24 @@ def explain(board: Board, record: MoveRecord, squares: list[int]) -> Resolution:
                               f"{_join(board, legal)}")
         if piece in "wb" and _is_backward(board, origin, destination):
             return Resolution(None, "backward-move", f"men do not move backward; {listing}")
+        if board.piece_at(destination) is not None:
+            return Resolution(None, "illegal-move", _occupied(board, destination, listing))
         return Resolution(None, "illegal-move", f"'{record.text}' is not a legal move; {listing}")
     if board.has_capture() and board.variant.forced_capture:
         return Resolution(None, "capture-required", f"capture is compulsory: {_join(board, legal)}")
+    if board.piece_at(destination) is not None:
+        return Resolution(None, "illegal-move", _occupied(board, destination, listing))
     return Resolution(None, "illegal-move",
                       f"no {side.lower()} piece on the {record.origin_file}-file can go to "
                       f"{board.name(destination)}; {listing}")
+
+
+def _occupied(board: Board, square: int, listing: str) -> str:
+    """``d4 is occupied (a white man stands there); ...``: no move ends on a piece."""
+    piece = board.piece_at(square) or "w"
+    colour = "white" if piece in "wW" else "black"
+    kind = "king" if piece.isupper() else "man"
+    return f"{board.name(square)} is occupied (a {colour} {kind} stands there); {listing}"
 
 
 def _unfiltered_captures(board: Board) -> list[Move]:
