@@ -213,6 +213,7 @@ class HubEngine:
         self._lines: queue.Queue[str | None] = queue.Queue(QUEUE_LIMIT)
         self._closed = threading.Event()
         self._searching = False
+        self._sending = threading.Lock()  # a stop() from another thread between two lines
         try:
             self.process = popen_bound(
                 command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -271,10 +272,18 @@ class HubEngine:
 
     def _send(self, line: str) -> None:
         try:
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
+            with self._sending:
+                self.process.stdin.write(line + "\n")
+                self.process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._died() from None
+
+    def stop(self) -> None:
+        """Ask a running search to end now (any thread): the search then returns the
+        engine's move as it stands. Nothing happens when none runs or the engine ended."""
+        if self._searching and self.process.poll() is None:
+            with contextlib.suppress(EngineError):
+                self._send("stop")
 
     def _died(self) -> EngineError:
         code = self.process.poll()

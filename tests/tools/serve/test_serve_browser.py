@@ -21,7 +21,6 @@ from support.webdriver import Browser, WebDriverError, chromium_session
 from typer.testing import CliRunner
 
 from pdn.reader import PdnText, read_games
-from pdn.writer import write_game
 from replay.validate.repair import repair_game
 
 
@@ -120,7 +119,8 @@ def test_the_arbiters_flow(browser: Browser, tmp_path: Path):
     assert status == 200
     game = next(read_games(PdnText(SLIPPED)))
     assert repair_game(game).mend is not None
-    assert write_game(game) + "\n\n" + SLIPPED[SLIPPED.index("[Event", 10):] == downloaded
+    # the move put in, every other byte of the file as written
+    assert downloaded == SLIPPED.replace("3. cb4 4. b:d6", "3. cb4 gh4 4. b:d6", 1)
     assert "3. cb4 gh4" in downloaded  # the move "3... gh4" that --suggest proposed
     rows = [json.loads(line) for line in CliRunner().invoke(
         app, ["validate", "--json", "-"], input=downloaded).stdout.splitlines()]
