@@ -71,7 +71,7 @@ class Engines:
                 raise VariantRefused(self.refused[name])
             engine = self.running.get(name)
             if isinstance(engine, HubEngine) and engine.process.poll() is not None:
-                engine.close()  # ended (or stopped): waited for, its guard let go
+                engine.close()  # ended: waited for, its guard let go
                 del self.running[name]
                 engine = None
             if engine is None:
@@ -111,14 +111,10 @@ class Engines:
         return best, [best, *others]
 
     def stop(self) -> None:
-        """End the running search now (its answer is what it found so far): the built-in
-        engine stops, a Hub engine is ended (started again on the next request)."""
+        """End the running search now (its answer is what it found so far)."""
         with self.state:
-            engine = self.searching
-            if isinstance(engine, BuiltinEngine):
-                engine.stop()
-            elif isinstance(engine, HubEngine):
-                engine.close()
+            if self.searching is not None:
+                self.searching.stop()
 
     def close(self) -> None:
         """Stop every engine started (and refuse new searches)."""

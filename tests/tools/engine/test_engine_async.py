@@ -75,3 +75,28 @@ def test_a_call_cancelled_before_its_turn_never_runs():
 
     asyncio.run(queued())
     assert len(searched) == 1, "the queued play never searched"
+
+
+def test_a_hub_engine_that_searches_until_stopped_is_stopped_by_a_cancelled_task(tmp_path):
+    from support.engines import fake_engine
+
+    command = fake_engine(tmp_path, "until-stop", {
+        "hub": ["id name=until-stop", "wait"], "init": ["ready"],
+        "go": ["info depth=1 score=0.10 pv=32-28"], "stop": ["done move=32-28"]})
+    board = Board(variant="international")
+
+    async def cancelled():
+        engine = await AsyncEngine.popen_hub(command)
+        try:
+            endless = asyncio.create_task(engine.play(board, Limit()))
+            while not engine.engine._searching:
+                await asyncio.sleep(0.01)
+            endless.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await endless
+            # stopped, not timed out (a search past its time closes the engine)
+            return engine.engine._searching, engine.engine.process.poll()
+        finally:
+            await engine.quit()
+
+    assert asyncio.run(cancelled()) == (False, None)
