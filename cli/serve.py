@@ -25,9 +25,13 @@ def serve(
     database: Annotated[Path | None, typer.Option(
         "--database", metavar="DB", help="A database made by pdn index: the explorer "
         "panel beside the board.", show_default=False)] = None,
+    engine: Annotated[str, typer.Option(
+        "--engine", metavar="ENGINE", help="The engine of the Evaluate button: builtin "
+        "(pdn's own), hub (give --engine-cmd) or none.")] = "builtin",
     engine_cmd: Annotated[str | None, typer.Option(
-        "--engine-cmd", metavar="CMD", help="A Hub engine (\"dame hub\", \"./scan hub\"): "
-        "the evaluation and best line on request.", show_default=False)] = None,
+        "--engine-cmd", metavar="CMD", help="A Hub engine (\"dame hub\", \"./scan hub\") "
+        "instead of the built-in one: the evaluation and best lines on request.",
+        show_default=False)] = None,
     port: Annotated[int, typer.Option("--port", min=0, max=65535,
                                       help="The port (0: any free one).")] = 8000,
     host: Annotated[str, typer.Option(
@@ -46,7 +50,8 @@ def serve(
     repair suggestions applied with one click, moves and tags edited and checked again,
     new games typed move by move, the event's standings and the arbiter's report.
 
-    The first line printed is the address to open. Ctrl-C stops the server and every
+    The first line printed is the address to open, the second the engine (the built-in
+    one unless --engine-cmd names a Hub engine). Ctrl-C stops the server and every
     engine it started. Needs the serve extra (Starlette and uvicorn).
     """
     try:
@@ -60,9 +65,16 @@ def serve(
     from replay.serve.server import serve as run
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
+    if engine not in ("builtin", "hub", "none"):
+        fail(f"--engine is builtin, hub or none, not {engine!r}")
     if engine_cmd is not None and not engine_cmd.strip():
         fail('--engine-cmd is empty: give the Hub engine\'s command, e.g. --engine-cmd '
-             '"dame hub", or leave it out')
+             '"dame hub", or leave it out for the built-in engine')
+    if engine == "hub" and engine_cmd is None:
+        fail('give the Hub engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
+    if engine_cmd is not None and engine == "none":
+        fail("--engine none takes no --engine-cmd")
+    engines = None if engine == "none" else Engines(engine_cmd)
     if STDIN in (paths or []):
         fail("pdn serve reads files: name them (or paste the text in the page)")
     try:
@@ -82,10 +94,14 @@ def serve(
             desk.add_file(source)
         except DeskError as error:
             typer.secho(str(error), err=True, fg="red")
-    settings = Settings(write=write, database=database,
-                        engines=Engines(engine_cmd) if engine_cmd else None)
+    settings = Settings(write=write, database=database, engines=engines)
+
+    def started(url: str) -> None:
+        typer.echo(url)
+        typer.echo(f"engine: {engines.source if engines else 'none'}")
+
     try:
-        run(desk, settings, host, port, lambda url: typer.echo(url))
+        run(desk, settings, host, port, started)
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
     except KeyboardInterrupt:

@@ -152,6 +152,99 @@ def eval_text(evaluation: Eval) -> str:
     return f"{evaluation.pieces:+.2f}" if evaluation.pieces is not None else ""
 
 
+def eval_command(evaluation: Eval) -> str:
+    """An evaluation as lidraughts and python-chess write it: ``[%eval 0.35]`` (pieces from
+    White's point of view, two decimals) or ``[%eval #-3]``.
+
+    >>> eval_command(Eval(0.35)), eval_command(Eval(None, -3)), eval_command(Eval(-1.0))
+    ('[%eval 0.35]', '[%eval #-3]', '[%eval -1.00]')
+    """
+    if evaluation.mate is not None:
+        return f"[%eval #{evaluation.mate}]"
+    if evaluation.pieces is None:
+        raise ValueError("an evaluation needs pieces or mate")
+    return f"[%eval {evaluation.pieces:.2f}]"
+
+
+def clk_command(seconds_left: float) -> str:
+    """The mover's time left as the PGN supplement's ``[%clk h:mm:ss]`` (python-chess's
+    form; PDN 3.0's extensions take it too), a fraction of a second kept to tenths.
+
+    >>> clk_command(60), clk_command(6921), clk_command(601.75)
+    ('[%clk 0:01:00]', '[%clk 1:55:21]', '[%clk 0:10:01.8]')
+    """
+    if seconds_left < 0:
+        raise ValueError(f"a clock cannot show {seconds_left} seconds")
+    tenths = round(seconds_left * 10)
+    whole, fraction = divmod(tenths, 10)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"[%clk {hours}:{minutes:02d}:{secs:02d}{f'.{fraction}' if fraction else ''}]"
+
+
+def with_command(comments: list[str], names: Iterable[str], command: str | None) -> list[str]:
+    """``comments`` without their commands named ``names`` (a comment left empty goes), and
+    ``command`` added to the last comment (or as a comment of its own).
+
+    >>> with_command(["Good move. [%eval 0.1] [%clk 0:09:57]"], ["eval"], "[%eval 0.35]")
+    ['Good move. [%clk 0:09:57] [%eval 0.35]']
+    >>> with_command(["[%eval 0.1]"], ["eval"], None)
+    []
+    """
+    wanted = {name.lower() for name in names}
+    kept: list[str] = []
+    for comment in comments:
+        if MARK in comment:
+            comment = " ".join(_COMMAND.sub(
+                lambda m: " " if m.group(1).lower() in wanted else m.group(0), comment).split())
+            if not comment:
+                continue
+        kept.append(comment)
+    if command is not None:
+        if kept:
+            kept[-1] = f"{kept[-1]} {command}"
+        else:
+            kept.append(command)
+    return kept
+
+
+class CommandsOfComments:
+    """``eval``, ``clock``, ``set_eval`` and ``set_clock`` for a move node whose ``comments``
+    (the comments after its move, a list edited in place) and ``mover_is_white`` are given,
+    as python-chess's ``chess.pgn.GameNode`` has them."""
+
+    __slots__ = ()
+    comments: list[str]
+
+    def mover_is_white(self) -> bool:
+        raise NotImplementedError
+
+    def eval(self) -> Eval | None:
+        """The evaluation after the move (``[%eval ...]``: pieces from White's point of view,
+        or a win in ``mate`` moves, positive for White), or None."""
+        return eval_of(self.comments)
+
+    def set_eval(self, evaluation: Eval | float | None) -> None:
+        """Write ``evaluation`` (an ``Eval``, or pieces from White's view) as
+        ``[%eval ...]`` in the move's comments, in place of any there; None removes it."""
+        if isinstance(evaluation, int | float):
+            evaluation = Eval(float(evaluation))
+        command = None if evaluation is None else eval_command(evaluation)
+        self.comments[:] = with_command(self.comments, ["eval"], command)
+
+    def clock(self) -> float | None:
+        """The mover's time left after the move, in seconds (``[%clock ...]`` as lidraughts
+        writes it, or ``[%clk ...]``), or None."""
+        found = clock_of(self.comments)
+        return None if found is None else found.mover(self.mover_is_white())
+
+    def set_clock(self, seconds_left: float | None) -> None:
+        """Write the mover's time left as ``[%clk h:mm:ss]``, in place of any ``%clk`` or
+        ``%clock`` there (a ``%clock`` with both sides' times goes with it); None removes it."""
+        command = None if seconds_left is None else clk_command(seconds_left)
+        self.comments[:] = with_command(self.comments, ["clk", "clock"], command)
+
+
 def without_commands(comment: str) -> str:
     """A comment's text without its commands (what a reader is shown), spaces tidied."""
     if MARK not in comment:
@@ -172,5 +265,6 @@ def time_control(text: str | None) -> tuple[float | None, float | None]:
     return float(match.group(1)), float(match.group(2) or 0)
 
 
-__all__ = ["MARK", "Clock", "Eval", "clock_of", "clock_text", "commands", "eval_of",
-           "eval_text", "move_time_of", "seconds", "time_control", "without_commands"]
+__all__ = ["MARK", "Clock", "CommandsOfComments", "Eval", "clk_command", "clock_of",
+           "clock_text", "commands", "eval_command", "eval_of", "eval_text", "move_time_of",
+           "seconds", "time_control", "with_command", "without_commands"]

@@ -44,7 +44,7 @@ LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order of pre
 # parts): ``localize`` puts them into the language; every other value (a move, a square, a
 # name) is written as it is.
 PHRASES = frozenset({"side", "other", "whose", "went_wrong", "mended_by", "outcome", "nth",
-                     "precedence"})
+                     "precedence", "piece"})
 NUMBERS = frozenset({"n", "count", "reach", "length", "number"})  # placeholders of digits
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -22,9 +22,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from pdn.commands import CommandsOfComments
 from pdn.model import SEVEN_TAGS, Game, Line, Ply
 from replay.board import Board
 from replay.move import IllegalMoveError, Move
+from replay.movegen import WHITE
 from replay.variants import Variant, get_variant
 
 if TYPE_CHECKING:
@@ -171,7 +173,7 @@ class EditNode(ABC):
                                f"{legal_listing(board, legal)}")
 
 
-class MoveNode(EditNode):
+class MoveNode(EditNode, CommandsOfComments):
     """A move in the tree: ``move`` played from ``parent``'s position, its ``comments`` and
     ``nags`` (written after it), ``starting_comments`` (written before it where it starts a
     variation), and ``variations``, the moves played after it."""
@@ -191,6 +193,10 @@ class MoveNode(EditNode):
     def board_before(self) -> Board:
         """A new board in the position before the move."""
         return self._before.copy()
+
+    def mover_is_white(self) -> bool:
+        """Whether White played the move."""
+        return self._before.turn == WHITE
 
     def text(self, style: str = "full") -> str:
         """The move as text: ``full``, ``short``, ``numeric`` or ``pdn`` (``Board.text``)."""

@@ -239,15 +239,28 @@ def explain(board: Board, record: MoveRecord, squares: list[int]) -> Resolution:
         if piece in "wb" and _is_backward(board, origin, destination):
             return Resolution(None, "backward-move", N_("men do not move backward; {listing}")
                               .format(listing=listing))
+        if board.piece_at(destination) is not None:
+            return Resolution(None, "illegal-move", _occupied(board, destination, listing))
         return Resolution(None, "illegal-move", N_("'{written}' is not a legal move; {listing}")
                           .format(written=record.text, listing=listing))
     if board.has_capture() and board.variant.forced_capture:
         return Resolution(None, "capture-required", N_("capture is compulsory: {moves}")
                           .format(moves=_join(board, legal)))
+    if board.piece_at(destination) is not None:
+        return Resolution(None, "illegal-move", _occupied(board, destination, listing))
     return Resolution(None, "illegal-move",
                       N_("no {side} piece on the {file}-file can go to {square}; {listing}")
                       .format(side=side.lower(), file=record.origin_file,
                               square=board.name(destination), listing=listing))
+
+
+def _occupied(board: Board, square: int, listing: str) -> str:
+    """``d4 is occupied (a white man stands there); ...``: no move ends on a piece."""
+    piece = board.piece_at(square) or "w"
+    occupant = {"w": N_("a white man"), "W": N_("a white king"),
+                "b": N_("a black man"), "B": N_("a black king")}[piece]
+    return N_("{square} is occupied ({piece} stands there); {listing}").format(
+        square=board.name(square), piece=occupant, listing=listing)
 
 
 def _unfiltered_captures(board: Board) -> list[Move]:

@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
+from pdn.commands import CommandsOfComments
 from pdn.model import Line, MoveRecord, Ply
 from replay.board import Board, Position
 from replay.move import Move
+from replay.movegen import WHITE
 from replay.numbering import MoveNumbering
 from replay.variants import Variant
 
@@ -57,14 +59,16 @@ class Variation(list["GameNode"]):
         return self.line.plies[len(self):]
 
 
-class GameNode:
+class GameNode(CommandsOfComments):
     """One move in the tree and the position after it.
 
     ``move`` is the legal move; ``before`` and ``position`` the positions around it; ``ply``
     the record as written (with its comments, NAGs and variations); ``index`` the ply's count
     from the game's start (0-based); ``problem`` a warning about the record (a notation slip,
     a draw the record plays past), None when there is nothing to say; ``variations`` the
-    alternatives to this move, as PDN writes them after it.
+    alternatives to this move, as PDN writes them after it. ``eval()``, ``clock()``,
+    ``set_eval()`` and ``set_clock()`` read and write the commands of its comments
+    (``pdn.commands``).
     """
 
     __slots__ = ("_variations", "before", "index", "move", "numbering", "parent", "ply",
@@ -122,6 +126,10 @@ class GameNode:
     def board_before(self) -> Board:
         """A new board in the position before the move."""
         return Board(self.variant, self.before)
+
+    def mover_is_white(self) -> bool:
+        """Whether White played the move."""
+        return self.before.turn == WHITE
 
     def text(self, style: str = "full") -> str:
         """The move as text: ``full`` (``c3-d4``), ``short`` (``cd4``), ``numeric``

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from replay.board import Board, RestrictedPosition
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
+from replay.engine.lines import several_lines
 from replay.move import Move
 from replay.native import NativeRules, available, rules_for
 from replay.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant, get_variant
@@ -127,13 +128,16 @@ class BuiltinEngine:
     def _line(self, fields: list) -> list[Move]:
         return [self.rules._move(f) for f in fields]
 
-    def analyse(self, board: Board, limit: Limit, multipv: int = 1) -> Info:
+    def analyse(self, board: Board, limit: Limit, multipv: int = 1) -> Info | list[Info]:
         """The engine's view of ``board``: score from the mover's side, depth, nodes, time
-        and line. One line only (``multipv`` above 1 is refused)."""
-        if multipv != 1:
-            raise EngineError(f"engine {self.name} gives one line, not {multipv}")
+        and line. With ``multipv`` above 1 a list of that many lines, best first
+        (``replay.engine.lines``: each move's position searched one ply less deep)."""
         if not board.legal_moves():
             raise EngineError(f"the position {board.fen()} has no legal move to search")
+        if multipv > 1:  # one stop() ends every search of the lines
+            self.arm()
+            return several_lines(board, lambda b, bound: self.search(b, bound, fresh=False), limit,
+                                 multipv)
         return self.search(board, limit)
 
     def play(self, board: Board, limit: Limit) -> PlayResult:

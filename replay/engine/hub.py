@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score, VariantRefused
+from replay.engine.lines import several_lines
 from replay.run.children import popen_bound, release
 
 if TYPE_CHECKING:
@@ -212,6 +213,7 @@ class HubEngine:
         self._lines: queue.Queue[str | None] = queue.Queue(QUEUE_LIMIT)
         self._closed = threading.Event()
         self._searching = False
+        self._sending = threading.Lock()  # a stop() from another thread between two lines
         try:
             self.process = popen_bound(
                 command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -270,10 +272,18 @@ class HubEngine:
 
     def _send(self, line: str) -> None:
         try:
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
+            with self._sending:
+                self.process.stdin.write(line + "\n")
+                self.process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._died() from None
+
+    def stop(self) -> None:
+        """Ask a running search to end now (any thread): the search then returns the
+        engine's move as it stands. Nothing happens when none runs or the engine ended."""
+        if self._searching and self.process.poll() is None:
+            with contextlib.suppress(EngineError):
+                self._send("stop")
 
     def _died(self) -> EngineError:
         code = self.process.poll()
@@ -588,26 +598,12 @@ class HubEngine:
         return self._result(board, self._run(board, limit, "analyse")).info
 
     def _multipv(self, board: Board, limit: Limit, count: int) -> list[Info]:
-        child_limit = limit if limit.depth is None else Limit(
-            depth=max(1, limit.depth - 1), nodes=limit.nodes, time=limit.time,
-            movetime=limit.movetime)
-        lines: list[tuple[float, Info]] = []
-        for move in board.legal_moves():
-            after = board.copy()
-            after.push(move)
-            if not after.legal_moves():
-                score, reply = Score(centi=None, mate=1), Info(pv=[])
-            else:
-                reply = self.analyse(after, child_limit)
-                score = _negated(reply.score)
-            info = Info(score=score, depth=reply.depth, nodes=reply.nodes, time=reply.time,
-                        pv=[move, *reply.pv])
-            lines.append((_order(score), info))
-        lines.sort(key=lambda pair: -pair[0])
-        best = [info for _, info in lines[:count]]
-        for number, info in enumerate(best, 1):
-            info.multipv = number
-        return best
+        return several_lines(board, self._one_line, limit, count)
+
+    def _one_line(self, board: Board, limit: Limit) -> Info:
+        info = self.analyse(board, limit)
+        assert isinstance(info, Info)
+        return info
 
     def analysis(self, board: Board, limit: Limit | None = None) -> Analysis:
         """A search that streams ``Info`` as the engine reports it, until ``stop()`` (or the
@@ -643,23 +639,6 @@ def _position_pairs(board: Board) -> str:
         texts.append(move_text(here, move))
         here.push(move)
     return f'pos={position_text(start, 2)} moves="{" ".join(texts)}"'
-
-
-def _negated(score: Score | None) -> Score | None:
-    if score is None:
-        return None
-    mate = None if score.mate is None else -score.mate
-    return Score(centi=None if score.centi is None else -score.centi, mate=mate)
-
-
-def _order(score: Score | None) -> float:
-    """A number that sorts scores from the mover's side: quick wins first, slow losses
-    before quick ones."""
-    if score is None:
-        return float("-inf")
-    if score.mate is not None:
-        return (1e9 - abs(score.mate)) * (1 if score.mate > 0 else -1)
-    return float(score.centi or 0)
 
 
 class Analysis:

@@ -228,7 +228,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
 
     async def api_engine(request: Request) -> Response:
         if settings.engines is None:
-            return JSONResponse({"error": "pdn serve was started without --engine-cmd"}, 404)
+            return JSONResponse({"error": "pdn serve was started with --engine none"}, 404)
         body = await _json_body(request)
         board = _board(_field(body, "variant", str), _field(body, "fen", str))
         try:
@@ -236,6 +236,11 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         except EngineError as error:
             return JSONResponse({"error": str(error)}, 502)
         return JSONResponse(found)
+
+    def api_engine_stop(request: Request) -> Response:
+        if settings.engines is not None:
+            settings.engines.stop()
+        return JSONResponse({"stopped": True})
 
     def diagram(request: Request) -> Response:
         from replay.diagram import board_svg
@@ -268,6 +273,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         Route("/api/routes", api_routes, methods=["POST"]),
         Route("/api/position", api_position, methods=["POST"]),
         Route("/api/engine", api_engine, methods=["POST"]),
+        Route("/api/engine/stop", api_engine_stop, methods=["POST"]),
         Route("/api/diagram.{kind:str}", diagram),
     ]
     handlers: dict[Any, Any] = {DeskError: _refused, BodyTooLarge: _too_large,

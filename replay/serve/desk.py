@@ -30,9 +30,8 @@ from itertools import islice, pairwise
 from pathlib import Path
 
 from pdn.chunks import newline_lines, split_chunks
-from pdn.model import Game
+from pdn.model import Game, MoveRecord
 from pdn.reader import PdnText, read_games
-from pdn.writer import write_game
 from replay.board import Board
 from replay.choice import RulesChoice
 from replay.replayer import ReplayedGame, replay_game
@@ -399,6 +398,7 @@ class Desk:
 
         game = self._on_board(self.game(number))
         record = game.record()
+        written = list(record.moves.plies)
         choice = self.choice
         found = suggest(record, choice.default, choice.override, rules=choice.rules)
         if not 0 <= index < len(found):
@@ -407,7 +407,8 @@ class Desk:
                                 rules=choice.rules):
             raise DeskError(f"suggestion {index + 1} does not make game {number} replay "
                             f"(or it edits a move that has variations): edit it by hand")
-        return self.set_text(number, write_game(record) + "\n\n")
+        edited = [ply.record for ply in record.moves.plies]
+        return self.set_text(number, spliced(game.text, [p.record for p in written], edited))
 
     # -- the files on disk ----------------------------------------------------------------
 
@@ -556,6 +557,58 @@ def _movetext(tags: dict[str, str], moves: list[str]) -> str:
             words.append(f"{index // 2 + 1}.")
         words.append(move)
     return f"{head}\n{' '.join([*words, '*'])}\n"
+
+
+def spliced(text: str, written: list[MoveRecord], edited: list[MoveRecord]) -> str:
+    """``text`` with its main line's moves ``written`` turned into ``edited``, every byte
+    outside the moves that change kept: a record both lists hold (the same object) stays as
+    written; the others are replaced in place pair by pair, a move more is written after the
+    one before it, a move less is taken out with the space after it."""
+    head = 0
+    while head < min(len(written), len(edited)) and written[head] is edited[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(written), len(edited)) - head
+           and written[-1 - tail] is edited[-1 - tail]):
+        tail += 1
+    old, new = written[head:len(written) - tail], edited[head:len(edited) - tail]
+    starts = list(_line_starts(text))
+
+    def where(record: MoveRecord) -> int:
+        start = starts[record.line - 1] + record.column - 1
+        if text[start:start + len(record.text)] != record.text:
+            raise DeskError(f"the move '{record.text}' is not where its record says")
+        return start
+
+    cuts: list[tuple[int, int, str]] = []  # (start, end, new text), in the text's order
+    for before, after in zip(old, new, strict=False):  # the moves replaced in place
+        start = where(before)
+        cuts.append((start, start + len(before.text), after.text))
+    if len(new) > len(old):
+        added = " ".join(record.text for record in new[len(old):])
+        if old or head:
+            end = cuts[-1][1] if old else where(edited[head - 1]) + len(edited[head - 1].text)
+            cuts.append((end, end, " " + added))
+        else:
+            start = where(edited[len(edited) - tail]) if tail else len(text.rstrip())
+            cuts.append((start, start, added + " "))
+    for record in old[len(new):]:
+        start = where(record)
+        end = start + len(record.text)
+        while end < len(text) and text[end] in " \t":
+            end += 1
+        cuts.append((start, end, ""))
+    for start, end, replacement in sorted(cuts, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
+def _line_starts(text: str) -> Iterator[int]:
+    """Where each line of ``text`` begins (lines as ``split_lines`` and the reader count them)."""
+    offset = 0
+    for line in split_lines(text):
+        yield offset
+        offset += len(line)
 
 
 def legal_after(replayed: ReplayedGame) -> list[str]:

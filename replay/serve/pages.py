@@ -99,14 +99,16 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
     key, entry = game_entry(replayed, suggestions=suggestions_of(replayed))
     kinds = {key: board_kind(replayed.variant)}
     rows = f',"explorer":{_json(explorer)}' if explorer is not None else ""
-    data = (f'{{"games":[{entry}],"alphabet":{_json(ALPHABET)},"kinds":{_json(kinds)}'
-            f'{rows}}}')
     report = game.report
     # the written ply where the main line stops (none for a record that cannot be read);
     # the plies as read from the game's text, which the edits of a move count
     plies = game.record().moves.plies
     error_ply = len(replayed.moves) if replayed.errors and len(replayed.moves) < len(plies) \
         else None
+    # the address names the desk's game, and the page opens at the error (viewer.js)
+    start = f',"first":{game.number - 1},"ply":{error_ply or 0}'
+    data = (f'{{"games":[{entry}],"alphabet":{_json(ALPHABET)},"kinds":{_json(kinds)}'
+            f'{rows}{start}}}')
     problems = "".join(
         f'<li class="{kind}">{escape(_where(p))}{escape(p["message"])}</li>'
         for kind, items in (("error", report.errors), ("warning", report.warnings))

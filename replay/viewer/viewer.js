@@ -319,7 +319,7 @@ function remember(view, nodeNumber) {
   const line = view.line || (view.line = mainline(view));
   const k = line.indexOf(nodeNumber);  // the steps from the start, as fromFragment takes them
   const where = k >= 0 ? `ply=${k}` : `node=${nodeNumber}`;
-  const address = `#game=${view.number + 1}&${where}`;
+  const address = `#game=${view.number + 1 + (data.first || 0)}&${where}`;
   if (location.hash !== address) history.replaceState(null, "", address);
 }
 
@@ -506,11 +506,13 @@ $("list").addEventListener("scroll", () => {
 
 function fromFragment() {
   const wanted = new URLSearchParams(location.hash.slice(1));
-  const number = Math.min(Math.max(Number(wanted.get("game") || 1) - 1, 0), games.length - 1);
+  const first = data.first || 0;  // the desk's page of one game names it by its desk number
+  const number = Math.min(Math.max(Number(wanted.get("game") || first + 1) - 1 - first, 0),
+                          games.length - 1);
   openGame(number, 0);
   const node = Number(wanted.get("node"));
   if (wanted.has("node") && node >= 0 && node < state.view.nodes.length) show(node);
-  else for (let ply = Number(wanted.get("ply") || 0); ply > 0; ply--) step("ArrowRight");
+  else for (let ply = Number(wanted.get("ply") ?? data.ply ?? 0); ply > 0; ply--) step("ArrowRight");
 }
 $("games").hidden = games.length < 2;
 window.addEventListener("hashchange", fromFragment);

@@ -72,3 +72,46 @@ def test_lidraughts_samples_have_a_clock_after_every_move(shared_data: Path, arc
     assert plies[0].clock == Clock(600.0, 600.0, 600.0)
     assert plies[2].clock == Clock(597.0, 597.0, 598.0)  # 2. 34-30 {[%clock w0:09:57 ...]}
     assert plies[3].clock == Clock(598.0, 597.0, 598.0)  # 2... 20-25 {[%clock W0:09:57 b0:09:58]}
+
+
+def test_nodes_of_a_lidraughts_game_read_the_movers_clock_and_write_eval_and_clk_back(
+        shared_data: Path, archive):
+    from pdn.writer import write_game
+    from replay.editing import EditableGame
+    from replay.replayer import replay_game
+
+    game = archive(shared_data / "lidraughts_sample" / "lidraughts_export_sample.pdn")[0]
+    nodes = list(replay_game(game).mainline())
+    assert len(nodes) > 20
+    assert [node.clock() for node in nodes[2:4]] == [597.0, 598.0]  # White's, then Black's
+    assert [node.clock() for node in nodes] == [
+        ply.clock.mover(node.mover_is_white()) for node, ply in zip(nodes, game.moves.plies,
+                                                                   strict=False)]
+    nodes[2].set_eval(Eval(None, -3))
+    nodes[3].set_eval(0.5)
+    nodes[3].set_clock(None)
+    nodes[4].set_clock(3723.25)
+    again = next(read_games(write_game(game)))
+    plies = again.moves.plies
+    assert plies[2].eval == Eval(None, -3) and plies[3].eval == Eval(0.5)
+    assert plies[3].clock is None and plies[4].clock == Clock(3723.2)
+    assert "[%clk 1:02:03.2]" in write_game(game) and plies[5].clock == game.moves.plies[5].clock
+    edited = EditableGame.from_game(again)
+    node = edited.next().next().next()
+    assert node.eval() == Eval(None, -3) and node.clock() == 597.0
+    node.set_eval(None)
+    assert node.eval() is None and node.clock() == 597.0  # the clock kept
+    assert "%eval" not in " ".join(node.comments)
+
+
+def test_commands_are_written_as_lidraughts_and_python_chess_write_them():
+    from pdn.commands import clk_command, eval_command, with_command
+
+    assert [eval_command(Eval(0.17)), eval_command(Eval(None, 3)),
+            eval_command(Eval(None, -3)), eval_command(Eval(-0.05))] == [
+        "[%eval 0.17]", "[%eval #3]", "[%eval #-3]", "[%eval -0.05]"]
+    assert [clk_command(60), clk_command(0.04), clk_command(36000)] == [
+        "[%clk 0:01:00]", "[%clk 0:00:00]", "[%clk 10:00:00]"]
+    kept = with_command(["before [%clock w0:01:00 B0:02:00] after", "[%eval 1.0]"],
+                        ["clk", "clock"], "[%clk 0:00:59]")
+    assert kept == ["before after", "[%eval 1.0] [%clk 0:00:59]"]

@@ -169,3 +169,11 @@ def test_one_illegal_move_is_caught_exactly_there(seed, plies, data):
     assert replayed.plies == spoiled
     (error,) = replayed.errors
     assert (error.token, error.line, error.column) == (bad, 1, column)
+
+
+def test_a_move_to_an_occupied_square_is_refused_as_occupied_not_as_unreachable():
+    short = replay_game(next(read_games('[GameType "25"]\n1. cd4 ba5 2. cd4 *')))
+    assert short.errors[0].message.startswith("d4 is occupied (a white man stands there); "
+                                              "legal moves: b2-c3")
+    full = replay_game(next(read_games("1. 32-28 19-23 2. 33-28 *")))
+    assert full.errors[0].message == "28 is occupied (a white man stands there); legal moves: 28x19"

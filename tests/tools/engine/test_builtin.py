@@ -285,3 +285,19 @@ def test_pdn_analyse_uses_the_built_in_engine_by_default(shared_data, tmp_path):
     written = out.read_text(encoding="utf-8")
     assert written.count('[Annotator "pdn builtin 1, depth 4"]') == 2
     assert written.count("[%eval") > 40
+
+
+def test_builtin_multipv_gives_that_many_lines_each_from_another_legal_move():
+    from replay.board import Board
+    from replay.engine.builtin import BuiltinEngine
+    from replay.engine.limits import Limit
+    from replay.variants import get_variant
+
+    board = Board(get_variant("russian"))
+    with BuiltinEngine("russian") as engine:
+        lines = engine.analyse(board, Limit(depth=4), multipv=3)
+    assert isinstance(lines, list) and [info.multipv for info in lines] == [1, 2, 3]
+    firsts = [info.pv[0] for info in lines]
+    assert len(set(firsts)) == 3 and set(firsts) <= set(board.legal_moves())
+    scores = [info.score.centi for info in lines]
+    assert scores == sorted(scores, reverse=True), "best first"

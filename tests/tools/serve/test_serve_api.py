@@ -19,7 +19,6 @@ from support.served import PDN, served
 from typer.testing import CliRunner
 
 from pdn.reader import PdnText, read_games
-from pdn.writer import write_game
 from replay.validate.repair import repair_game
 
 
@@ -97,8 +96,8 @@ def test_suggestions_are_those_of_validate_suggest_and_one_applied_repairs_the_g
     game = next(read_games(PdnText(SLIPPED)))
     assert repair_game(game).mend is not None
     downloaded = body.decode()
-    assert write_game(game) in downloaded
-    assert downloaded.endswith(SLIPPED[SLIPPED.index("[Event", 10):])  # game 2 untouched
+    # the move put in, every other byte as written: no re-wrapping, no tag no one typed
+    assert downloaded == SLIPPED.replace("3. cb4 4. b:d6", "3. cb4 gh4 4. b:d6", 1)
     assert {row["status"] for row in cli_rows("-", stdin=downloaded)} == {"valid"}
 
 
@@ -286,7 +285,7 @@ def test_the_analysis_board_explorer_and_diagrams(slipped: Path, tmp_path: Path,
     indexed = CliRunner().invoke(app, ["index", str(archive), "-o", str(database)])
     assert indexed.exit_code == 0, indexed.output
     fen = Board(RUSSIAN).fen()
-    with served(slipped, "--database", database) as server:
+    with served(slipped, "--database", database, "--engine", "none") as server:
         status, _, page = server.request("/games/2")
         assert status == 200
         data = page.decode().split('<script id="data" type="application/json">')[1]
@@ -311,7 +310,7 @@ def test_the_analysis_board_explorer_and_diagrams(slipped: Path, tmp_path: Path,
             assert json.loads(png)["error"].startswith("PNG needs cairosvg")
         assert server.request("/api/diagram.svg?variant=russian&fen=W:Wz99")[0] == 400
         status, answer = server.json("/api/engine", {"variant": "russian", "fen": fen})
-        assert status == 404 and "--engine-cmd" in answer["error"]
+        assert status == 404 and "--engine none" in answer["error"]
 
 
 def test_the_event_page_and_the_arbiters_report(slipped: Path):
@@ -350,3 +349,22 @@ def test_the_event_page_speaks_the_browsers_language_with_a_switch_to_the_others
     assert '<html lang="ru">' in russian_page
     assert f"<h2>{catalog('ru').gettext(STANDINGS)}</h2>" in russian_page
     assert '<html lang="en">' in english.decode()
+
+
+def test_the_desk_evaluates_with_the_builtin_engine_unless_told_otherwise(slipped: Path):
+    from replay.board import Board
+    from replay.variants import RUSSIAN, get_variant
+
+    with served(slipped) as server:
+        assert server.process.stdout.readline().strip() == "engine: built-in (pdn)"
+        status, found = server.json("/api/engine", {"variant": "russian",
+                                                    "fen": Board(RUSSIAN).fen()})
+        assert status == 200, found
+        assert found["source"] == "built-in (pdn)" and found["pv"] and found["score"]
+        assert len(found["lines"]) == 3 and found["lines"][0]["pv"] == found["pv"]
+        status, answer = server.json("/api/engine", {"variant": "canadian",
+                                                     "fen": Board(get_variant(
+                                                         "canadian")).fen()})
+        assert status == 502 and answer["error"].startswith("no engine for canadian")
+        assert server.json("/api/engine/stop", {}) == (200, {"stopped": True})
+

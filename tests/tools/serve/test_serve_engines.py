@@ -67,3 +67,49 @@ def test_a_variant_the_engine_does_not_play_is_refused_with_its_words(tmp_path):
         assert engines.evaluate(Board(get_variant("international")))["score"] == "+0.10"
     finally:
         engines.close()
+
+
+def test_the_desk_evaluates_with_the_builtin_engine_by_default_with_several_lines():
+    engines = Engines(seconds=0.2)
+    try:
+        board = Board(get_variant("international"))
+        found = engines.evaluate(board)
+        assert engines.source == "built-in (pdn)" and found["source"] == "built-in (pdn)"
+        assert found["engine"] == "pdn builtin" and found["pv"] and found["depth"]
+        lines = found["lines"]
+        assert len(lines) == 3 and lines[0]["pv"] == found["pv"]
+        firsts = [line["pv"][0] for line in lines]
+        assert len(set(firsts)) == 3, "each line starts with another move"
+        legal = {board.text(move) for move in board.legal_moves()}
+        assert set(firsts) <= legal
+    finally:
+        engines.close()
+
+
+def test_a_variant_the_builtin_engine_does_not_play_is_said_to_have_no_engine():
+    engines = Engines(seconds=0.05)
+    try:
+        with pytest.raises(VariantRefused, match="no engine for canadian"):
+            engines.evaluate(Board(get_variant("canadian")))
+    finally:
+        engines.close()
+
+
+def test_a_search_stopped_from_another_thread_answers_with_what_it_found():
+    import threading
+
+    engines = Engines(seconds=600.0)  # no stop: it would search for ten minutes
+    board = Board(get_variant("russian"))
+    answers: list[dict] = []
+    searcher = threading.Thread(target=lambda: answers.append(engines.evaluate(board)))
+    searcher.start()
+    try:
+        while engines.searching is None and searcher.is_alive():
+            searcher.join(0.01)
+        while searcher.is_alive():  # each stop ends the search running now
+            engines.stop()
+            searcher.join(0.05)
+        assert answers and answers[0]["source"] == "built-in (pdn)"
+    finally:
+        engines.close()
+        searcher.join()
