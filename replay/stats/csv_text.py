@@ -73,10 +73,12 @@ def _cells(column: pd.Series) -> np.ndarray | None:
         cells = np.full(len(values), "", dtype=object)
         cells[known] = values[known].astype(str)
         return cells
-    if dtype.kind == "M":  # dates: pandas' own format for the column as a whole
-        text = column.to_frame().to_csv(index=False, header=False, lineterminator="\n")
-        cells = np.array(text.split("\n")[:-1], dtype=object)
-        return cells if len(cells) == len(column) else None
+    if dtype.kind == "M":  # dates: pandas' own format for the column as a whole, beside a
+        # second column (a line of one empty cell would be written as "")
+        pair = pd.DataFrame({"date": column.to_numpy(), "mark": 0})
+        lines = pair.to_csv(index=False, header=False, lineterminator="\n").split("\n")[:-1]
+        return np.array([line[:-2] for line in lines], dtype=object) \
+            if len(lines) == len(column) else None
     return None
 
 
