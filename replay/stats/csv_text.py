@@ -50,7 +50,8 @@ def _cells(column: pd.Series) -> np.ndarray | None:
         texts = _texts(dtype.categories.to_numpy(dtype=object))
         return None if texts is None else _take(texts, column.cat.codes.to_numpy())
     if isinstance(dtype, pd.StringDtype):
-        codes, distinct = pd.factorize(column.array, use_na_sentinel=True)
+        codes, distinct = pd.factorize(column.to_numpy(dtype=object, na_value=None),
+                                       use_na_sentinel=True)
         texts = _texts(np.asarray(distinct, dtype=object))
         return None if texts is None else _take(texts, codes)
     if dtype.kind in "iub":
