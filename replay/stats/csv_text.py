@@ -69,13 +69,16 @@ def _cells(column: pd.Series) -> np.ndarray | None:
             cells[missing] = ""
         return cells
     if dtype.kind == "f":
+        if np.dtype(getattr(dtype, "numpy_dtype", dtype)) != np.float64:
+            return None  # pandas writes a float32 with its own shortest form
         values = column.to_numpy(dtype=np.float64, na_value=np.nan)
         known = ~np.isnan(values)
         cells = np.full(len(values), "", dtype=object)
         cells[known] = values[known].astype(str)
         return cells
-    if dtype.kind == "M":  # dates: pandas' own format for the column as a whole, beside a
-        # second column (a line of one empty cell would be written as "")
+    if isinstance(dtype, np.dtype) and dtype.kind == "M":
+        # naive dates: pandas' own format for the column as a whole, beside a second
+        # column (a line of one empty cell would be written as "")
         pair = pd.DataFrame({"date": column.to_numpy(), "mark": 0})
         lines = pair.to_csv(index=False, header=False, lineterminator="\n").split("\n")[:-1]
         return np.array([line[:-2] for line in lines], dtype=object) \

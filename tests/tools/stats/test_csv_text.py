@@ -56,8 +56,13 @@ def test_every_kind_of_cell_is_written_as_pandas_writes_it(header: bool) -> None
     assert csv_text(frame, header) == pandas_text(frame, header)
 
 
-def test_a_frame_of_python_objects_is_left_to_pandas() -> None:
-    frame = pd.DataFrame({"a": [object()] * 100, "b": range(100)})
+@pytest.mark.parametrize("column", [
+    [object()] * 100,
+    pd.array(np.arange(100) / 7, dtype="Float32"),
+    pd.date_range("2026-01-01", periods=100, tz="Europe/Amsterdam"),
+], ids=["python objects", "float32", "dates with a time zone"])
+def test_a_column_formatted_otherwise_is_left_to_pandas(column: object) -> None:
+    frame = pd.DataFrame({"a": column, "b": range(100)})
     assert csv_text(frame, True) is None
 
 
