@@ -202,10 +202,11 @@ def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,
     that tells (``key`` before the first; None: left as it is); the key after the last."""
     if not silent:  # nothing to read again: the last game tells
         return str(games["variant"].iat[-1]) if len(games) else key
-    for row in range(len(games)):
+    # the column read once: a cell read alone costs pandas ~0.1 ms, a game each
+    for row, variant in enumerate(games["variant"].astype(object).tolist()):
         game = silent.get(row)
         if game is None:
-            key = str(games.at[row, "variant"])
+            key = str(variant)
             continue
         if key is None:
             continue

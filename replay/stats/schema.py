@@ -105,12 +105,23 @@ def _typed(values: list | np.ndarray, dtype: object) -> pd.api.extensions.Extens
     if isinstance(dtype, pd.CategoricalDtype):
         return pd.Categorical.from_codes(np.asarray(values, dtype=np.int8), dtype=dtype)
     if dtype == STRING:
-        return pd.array(values, dtype=STRING)
+        return _strings(values)
     no_mask = np.zeros(len(values), dtype=bool)
     if dtype == "boolean":
         return pd.arrays.BooleanArray(np.asarray(values, dtype=bool), no_mask)
     return pd.arrays.IntegerArray(np.asarray(values, dtype=pd.api.types.pandas_dtype(dtype)
                                              .numpy_dtype), no_mask)
+
+
+def _strings(values: list | tuple) -> pd.api.extensions.ExtensionArray:
+    """Texts (None: missing) as a ``STRING`` array: with Arrow's storage, made by Arrow from
+    the texts in one call (pandas checks each value in Python first, twice as long)."""
+    if STRING.storage == "pyarrow":
+        import pyarrow as pa
+
+        return pd.arrays.ArrowStringArray(pa.chunked_array(
+            [pa.array(values, type=pa.large_string())], type=pa.large_string()))
+    return pd.array(values, dtype=STRING)
 
 
 def with_file(frames: list[pd.DataFrame], sources: list[str], empty: pd.DataFrame,

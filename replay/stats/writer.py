@@ -16,6 +16,7 @@ import pandas as pd
 
 from replay.run.output import atomic_writer
 from replay.run.spreadsheet import safe_frame
+from replay.stats.csv_text import csv_text
 
 SUFFIXES = (".csv", ".parquet", ".jsonl", ".ndjson")
 ROW_GROUP_BYTES = 1 << 25  # parts gathered into one Parquet row group, measured in memory
@@ -51,7 +52,11 @@ class TableWriter:
             if self._pending_bytes >= ROW_GROUP_BYTES:
                 self._flush()
         elif self.suffix == ".csv":
-            safe_frame(frame).to_csv(self._stream, index=False, header=not self._started)
+            text = csv_text(frame, header=not self._started)
+            if text is None:
+                safe_frame(frame).to_csv(self._stream, index=False, header=not self._started)
+            else:
+                self._stream.write(text)
         elif len(frame):  # each line ends with a line break
             frame.to_json(self._stream, orient="records", lines=True, date_format="iso",
                           force_ascii=False)
