@@ -191,8 +191,9 @@ def test_a_move_dropped_on_a_games_board_at_its_error_is_written_there(browser, 
     path.write_text(SLIPPED, encoding="utf-8")
     with served(path.name, cwd=tmp_path) as server:
         browser.resize(1280, 900)
-        browser.open(server.url + "games/1")
-        wait_for(browser, 'return document.querySelector("#board rect.hit");')
+        browser.open(server.url + "games/1#game=1&ply=0")  # the start, not the error
+        wait_for(browser, 'return document.getElementById("board").dataset.ply === "0" '
+                          '&& document.querySelector("#board rect.hit");')
         # elsewhere than where the game stops the board says where moves are written
         browser.click(square(v, "c3"))
         browser.click(square(v, "d4"))
@@ -201,9 +202,7 @@ def test_a_move_dropped_on_a_games_board_at_its_error_is_written_there(browser, 
         assert text_of_link(browser) == "Play c3-d4 from here in a new game"
         browser.click("#play-on")
         moves_become(browser, "1. c3-d4")
-        browser.open(server.url + "games/1")
-        wait_for(browser, 'return document.querySelector("#board rect.hit");')
-        browser.press("End")
+        browser.open(server.url + "games/1")  # a game with an error opens at it
         error_ply = browser.run('return document.querySelector("#legal button").dataset.ply;')
         wait_for(browser, f'return document.getElementById("board").dataset.ply === '
                           f'"{error_ply}" && document.querySelector("#board rect.hit");')
