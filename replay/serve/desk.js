@@ -14,6 +14,8 @@
     thinking: "The engine is thinking…",
     evaluation: (engine, score, depth, line) =>
       `${engine}: ${score} (depth ${depth})` + (line ? `, best line ${line}` : ""),
+    otherLine: (score, depth, line) => `${score} (depth ${depth}) ${line}`,
+    stopped: "Stopped.",
     writing: "Writing…",
     written: (original) => `Written; the original is kept as ${original}.`,
     reload: "Reload the file from disk",
@@ -234,6 +236,7 @@
         edit("move", {ply: Number(target.dataset.ply), text: target.dataset.text});
       else if (target.id === "recheck") edit("text", {text: $("pdn").value});
       else if (target.id === "evaluate") evaluate();
+      else if (target.id === "stop-engine") stopEngine();
       else if (target.dataset.write) writeBack(target.dataset.write);
     });
     desk.addEventListener("keydown", (event) => {
@@ -308,7 +311,27 @@
                                                fen: $("board").dataset.fen});
       out.textContent = TEXT.evaluation(found.engine, found.score ?? "?", found.depth ?? "?",
                                          found.pv.join(" "));
+      const others = (found.lines || []).slice(1);
+      if (others.length) {
+        const list = document.createElement("ol");
+        list.start = 2;
+        list.id = "other-lines";
+        for (const line of others) {
+          const item = document.createElement("li");
+          item.textContent = TEXT.otherLine(line.score ?? "?", line.depth ?? "?",
+                                            line.pv.join(" "));
+          list.append(item);
+        }
+        out.append(list);
+      }
     } catch (error) { out.textContent = error.message; }
+  }
+
+  async function stopEngine() {
+    try {
+      await call("/api/engine/stop", {});
+      $("evaluation").textContent = TEXT.stopped;
+    } catch (error) { $("evaluation").textContent = error.message; }
   }
 
   async function writeBack(number) {

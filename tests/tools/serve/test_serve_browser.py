@@ -172,6 +172,24 @@ def test_a_phone_sees_the_board_as_wide_as_its_screen_and_the_desk_below(browser
         browser.screenshot(ARTIFACTS / "serve_desk_phone.png")
 
 
+def test_the_desk_shows_the_builtin_engines_three_lines_and_stops_when_asked(browser: Browser):
+    """No engine named: the built-in one answers with its best line and two others."""
+    with served(ROOT / "samples" / "russian" / "ivanov_petrov_full.pdn") as server:
+        browser.resize(1280, 900)
+        browser.open(server.url + "games/1#game=1&ply=4")
+        wait_for(browser, 'return document.getElementById("board").dataset.ply === "4";')
+        browser.click("#evaluate")
+        said = wait_for(browser, 'const e = document.getElementById("evaluation")'
+                                 '.textContent; return e.includes("depth") && e;')
+        assert said.startswith("pdn builtin: ") and "best line" in said
+        others = wait_for(browser, 'const l = document.querySelectorAll("#other-lines li");'
+                                   'return l.length && [...l].map((i) => i.textContent);')
+        assert len(others) == 2 and all("depth" in line for line in others)
+        browser.click("#stop-engine")
+        wait_for(browser, 'return document.getElementById("evaluation").textContent'
+                          ' === "Stopped.";')
+
+
 def test_the_analysis_board_evaluates_the_position_shown_and_draws_it(browser: Browser):
     from support.engines import find_dame
 
