@@ -119,10 +119,13 @@ FIXED: dict[str, Callable[[], tuple[str, int]]] = {
 }
 # name: the command's arguments before the file ({out}: a file in the bench's folder)
 COMMANDS: dict[str, list[str]] = {
-    "validate": ["validate", "--jobs", "1", "--json", "-o", "{out}.jsonl"],
+    "validate": ["validate", "--jobs", "1", "--json"],
     "convert": ["convert", "--jobs", "1", "-o", "{out}.pdn"],
     "analyse": ["analyse", "--jobs", "1", "--depth", "1", "-o", "{out}.pdn"],
     "stats -t games": ["stats", "-t", "games", "--jobs", "1", "-o", "{out}.csv"],
+    "filter": ["filter", "--game-variant", "international", "--jobs", "1", "-o", "{out}.pdn"],
+    "dedupe": ["dedupe", "--jobs", "1", "-o", "{out}.pdn"],
+    "split": ["split", "--by", "variant", "--jobs", "1", "-o", "{out}"],
 }
 
 
@@ -138,18 +141,25 @@ BASELINE = 150 << 20  # what a pdn command takes loaded, before any input
 def run(arguments: list[str], path: Path, tree: Path = ROOT) -> tuple[float, int]:
     """CPU seconds (user + system) and peak resident bytes of one pdn command (of the
     checkout ``tree``, run with its own ``.venv``)."""
+    seconds, peak, _ = run_status(arguments, path, tree)
+    return seconds, peak
+
+
+def run_status(arguments: list[str], path: Path, tree: Path = ROOT) -> tuple[float, int, int]:
+    """``run``'s figures and the command's exit status (2: it did not run on the input)."""
     python = sys.executable if tree == ROOT else str(tree / ".venv" / "bin" / "python")
     with open(os.devnull, "wb") as null:
         child = subprocess.Popen([python, "-c", MAIN, *arguments, str(path)], stdout=null,
                                  stderr=null, cwd=tree)
-        _, _, usage = os.wait4(child.pid, 0)
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+        _, status, usage = os.wait4(child.pid, 0)
+    return (usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024,
+            os.waitstatus_to_exitcode(status))
 
 
 def run_commands(case: str | None, command: str | None, tree: Path) -> None:
     """Each command of ``COMMANDS`` on each file of ``FIXED``: CPU seconds and peak memory."""
     print(f"{'case':<30} {'command':<15} {'file MB':>8} {'game MB':>8} {'CPU s':>8} "
-          f"{'peak MB':>8}")
+          f"{'peak MB':>8} {'exit':>4}")
     with tempfile.TemporaryDirectory() as folder:
         for name, make in FIXED.items():
             if case and case not in name:
@@ -161,9 +171,10 @@ def run_commands(case: str | None, command: str | None, tree: Path) -> None:
                 if command and command != label:
                     continue
                 out = str(Path(folder) / "out")
-                seconds, peak = run([arg.format(out=out) for arg in arguments], path, tree)
+                seconds, peak, status = run_status([arg.format(out=out) for arg in arguments],
+                                                   path, tree)
                 print(f"{name:<30} {label:<15} {len(text) / 1e6:>8.1f} {game / 1e6:>8.2f} "
-                      f"{seconds:>8.2f} {peak / 1e6:>8.1f}", flush=True)
+                      f"{seconds:>8.2f} {peak / 1e6:>8.1f} {status:>4}", flush=True)
 
 
 def main() -> int:
