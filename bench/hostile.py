@@ -25,6 +25,13 @@ hostile-input reports measured, and prints its CPU seconds and peak memory besid
 of the file and of its largest game's text: the goal is a small multiple of the latter.
 ``--tree DIR`` runs the commands of another checkout (with its own ``.venv``), for figures
 before and after a change.
+
+Peak memory, ``--jobs 1``, before and after untagged input was cut into partitions of the
+usual size, the games waiting for their file's verdict went to a temporary file past a
+thousand, and games over ``pdn.reader.PLY_LIMIT`` plies were refused: 200,000 one-line
+games, convert 1,245 -> 258 MB, validate 1,298 -> 265 MB; 400,000-ply game, convert
+812 -> 97 MB, validate 95 MB after; one line of 5.2 MB, 436 -> 114-178 MB (validate,
+convert, filter, dedupe, split; a machine shared with other work).
 """
 
 from __future__ import annotations
@@ -119,10 +126,13 @@ FIXED: dict[str, Callable[[], tuple[str, int]]] = {
 }
 # name: the command's arguments before the file ({out}: a file in the bench's folder)
 COMMANDS: dict[str, list[str]] = {
-    "validate": ["validate", "--jobs", "1", "--json", "-o", "{out}.jsonl"],
+    "validate": ["validate", "--jobs", "1", "--json"],
     "convert": ["convert", "--jobs", "1", "-o", "{out}.pdn"],
     "analyse": ["analyse", "--jobs", "1", "--depth", "1", "-o", "{out}.pdn"],
     "stats -t games": ["stats", "-t", "games", "--jobs", "1", "-o", "{out}.csv"],
+    "filter": ["filter", "--game-variant", "international", "--jobs", "1", "-o", "{out}.pdn"],
+    "dedupe": ["dedupe", "--jobs", "1", "-o", "{out}.pdn"],
+    "split": ["split", "--by", "variant", "--jobs", "1", "-o", "{out}"],
 }
 
 
@@ -138,18 +148,25 @@ BASELINE = 150 << 20  # what a pdn command takes loaded, before any input
 def run(arguments: list[str], path: Path, tree: Path = ROOT) -> tuple[float, int]:
     """CPU seconds (user + system) and peak resident bytes of one pdn command (of the
     checkout ``tree``, run with its own ``.venv``)."""
+    seconds, peak, _ = run_status(arguments, path, tree)
+    return seconds, peak
+
+
+def run_status(arguments: list[str], path: Path, tree: Path = ROOT) -> tuple[float, int, int]:
+    """``run``'s figures and the command's exit status (2: it did not run on the input)."""
     python = sys.executable if tree == ROOT else str(tree / ".venv" / "bin" / "python")
     with open(os.devnull, "wb") as null:
         child = subprocess.Popen([python, "-c", MAIN, *arguments, str(path)], stdout=null,
                                  stderr=null, cwd=tree)
-        _, _, usage = os.wait4(child.pid, 0)
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+        _, status, usage = os.wait4(child.pid, 0)
+    return (usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024,
+            os.waitstatus_to_exitcode(status))
 
 
 def run_commands(case: str | None, command: str | None, tree: Path) -> None:
     """Each command of ``COMMANDS`` on each file of ``FIXED``: CPU seconds and peak memory."""
     print(f"{'case':<30} {'command':<15} {'file MB':>8} {'game MB':>8} {'CPU s':>8} "
-          f"{'peak MB':>8}")
+          f"{'peak MB':>8} {'exit':>4}")
     with tempfile.TemporaryDirectory() as folder:
         for name, make in FIXED.items():
             if case and case not in name:
@@ -161,9 +178,10 @@ def run_commands(case: str | None, command: str | None, tree: Path) -> None:
                 if command and command != label:
                     continue
                 out = str(Path(folder) / "out")
-                seconds, peak = run([arg.format(out=out) for arg in arguments], path, tree)
+                seconds, peak, status = run_status([arg.format(out=out) for arg in arguments],
+                                                   path, tree)
                 print(f"{name:<30} {label:<15} {len(text) / 1e6:>8.1f} {game / 1e6:>8.2f} "
-                      f"{seconds:>8.2f} {peak / 1e6:>8.1f}", flush=True)
+                      f"{seconds:>8.2f} {peak / 1e6:>8.1f} {status:>4}", flush=True)
 
 
 def main() -> int:

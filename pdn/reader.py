@@ -217,7 +217,7 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
     if FAST_PATH if fast is None else fast:
         game = plain_game(chunk, source)
         if game is not None:
-            return [game]
+            return [_within_ply_limit(game, chunk)]
     if chunk.too_large:  # not parsed: its error is in its notes
         game = Game(tags=head_tags(chunk.text)[0], line=chunk.line, source=source)
         game.diagnostics.extend(chunk.notes)
@@ -241,7 +241,28 @@ def _parse_chunk(chunk: Chunk, parser, transformer: GameTransformer,
         if game.tags and game.result is None and not game.moves.has_plies() and not game.errors:
             game.diagnostics.append(_cut_off(game))
         game.diagnostics.extend(spaced_moves(game.moves))
-    return games
+    return [_within_ply_limit(game, chunk) for game in games]
+
+
+PLY_LIMIT = 10_000
+"""The most plies a game's main line may hold: a few times what the longest game of the
+public archives the tests read (11 KB of text) could. Each ply read and replayed takes
+about a kilobyte, so a game of 400,000 plies (two kings shuffling on one line of 3.5 MB)
+would take hundreds of megabytes; a game beyond the limit is not read: it becomes a
+``too-large`` error at its first line, and the games around it are read as always."""
+
+
+def _within_ply_limit(game: Game, chunk: Chunk) -> Game:
+    """The game, or, when its main line holds more than ``PLY_LIMIT`` plies, the game with
+    its tags only and a ``too-large`` error (counted without making the plies, and only in
+    a chunk long enough to hold that many)."""
+    if len(chunk.text) <= 2 * PLY_LIMIT or (plies := game.moves.ply_count()) <= PLY_LIMIT:
+        return game
+    message = (f"the game at {game.line}:1 holds {plies:,} plies, more than the "
+               f"{PLY_LIMIT:,} a game may hold: it is not read; the games around it are")
+    refused = Game(tags=game.tags, line=game.line, source=game.source, preamble=game.preamble)
+    refused.diagnostics.append(Diagnostic("too-large", message, game.line, 1))
+    return refused
 
 
 def _cut_off(game: Game) -> Diagnostic:

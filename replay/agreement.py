@@ -8,8 +8,10 @@ GameType tag, ``--variant`` or their record); a game read otherwise on its own i
 with that variant offered first (``replay_game(shown=...)``): it keeps it where the record
 replays under it, and leaves it only where the evidence excludes it (docs/inference.md).
 
-The reports of a file are held until it ends (at most ``HELD_GAMES``; past that, the games
-held so far decide for the rest), as the reading of its results is (``settle_results``).
+From its first game that several variants replay, the reports of a file are held until it
+ends (at most ``HELD_GAMES``: past that, the games seen so far decide for the rest), as the
+reading of its results is (``settle_results``); all but the last thousand wait on disk
+(``replay.held``), so memory stays bounded.
 
 >>> items = [("czech", True), ("russian", True), ("czech", False), (None, True)]
 >>> list(agree_file(items, lambda item: item[0], lambda item: item[1],
@@ -23,32 +25,41 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
+from replay.held import Held
+
 T = TypeVar("T")
-HELD_GAMES = 50_000  # games of one file held at most before its variant is settled
+HELD_GAMES = 50_000  # games of one file seen at most before its variant is settled
 
 
 def agree_file(items: Iterable[T], told: Callable[[T], str | None], open_: Callable[[T], bool],
                redo: Callable[[T, str], T], held: int = HELD_GAMES) -> Iterator[T]:
     """The items of one source, in order, each ``open_`` one whose variant key ``told``
-    (None: it tells none) differs from the file's ``redo``-ne with the file's key offered."""
-    waiting: list[T] = []
+    (None: it tells none) differs from the file's ``redo``-ne with the file's key offered.
+
+    Only items from the first open one on wait for the file's key (those before it are
+    given at once: the key changes none of them), in a ``replay.held.Held`` window."""
+    waiting: Held[T] = Held()
     votes: Counter[str] = Counter()
     shown: str | None = None
     settled = False
+    seen = 0
     for item in items:
         if settled:
             yield _agreed(item, shown, told, open_, redo)
             continue
-        waiting.append(item)
+        seen += 1
         key = told(item)
         if key is not None:
             votes[key] += 1
-        if len(waiting) >= held:
+        if waiting or open_(item):
+            waiting.append(item)
+        else:
+            yield item
+        if seen >= held:
             shown, settled = file_variant(votes), True
-            yield from (_agreed(item, shown, told, open_, redo) for item in waiting)
-            waiting = []
+            yield from (_agreed(item, shown, told, open_, redo) for item in waiting.drain())
     shown = file_variant(votes) if not settled else shown
-    yield from (_agreed(item, shown, told, open_, redo) for item in waiting)
+    yield from (_agreed(item, shown, told, open_, redo) for item in waiting.drain())
 
 
 def agree_with(items: Iterable[T], shown: str | None, told: Callable[[T], str | None],

@@ -5,7 +5,7 @@ empty game of a tournament file, an unreadable one) would be read as the home va
 file whose other games tell their variant, it is read as the nearest game before it that
 tells; games at the head of a file, before any that tells, as the first that does after
 them. Streams of any length go through in order: only such leading games are held, at most
-``HELD_SILENT`` (docs/inference.md).
+``HELD_SILENT``, all but the last thousand on disk (``replay.held``; docs/inference.md).
 
 >>> items = ["?", "?", "international", "?", "russian", "?"]
 >>> list(follow_file(items, lambda item: item == "?", lambda item: item,
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
+
+from replay.held import Held
 
 T = TypeVar("T")
 HELD_SILENT = 50_000  # leading silent games held at most, waiting for one that tells
@@ -30,21 +32,19 @@ def follow_file(items: Iterable[T], silent: Callable[[T], bool], told: Callable[
     not silent, or for those at the head, by the first after them; silent items with none
     to follow (or more than ``held`` at the head) are given as they are. ``key``: the one
     told before the items (a part of a source whose earlier parts told it)."""
-    leading: list[T] = []
+    leading: Held[T] = Held()
     for item in items:
         if not silent(item):
             key = told(item)
-            yield from (redo(waiting, key) for waiting in leading)
-            leading = []
+            yield from (redo(waiting, key) for waiting in leading.drain())
             yield item
         elif key is not None:
             yield redo(item, key)
         else:
             leading.append(item)
             if len(leading) > held:
-                yield from leading
-                leading = []
-    yield from leading
+                yield from leading.drain()
+    yield from leading.drain()
 
 
 def heads_follow(parts: list[tuple[str | None, str | None]]) -> list[str | None]:

@@ -101,9 +101,9 @@ def _work(monkeypatch, text: str, size: int) -> tuple[int, int]:
             counted["held"] = max(counted["held"], len(pending))
         return sure_end(pending, start, after_result=after_result)
 
-    def counting_likely_end(pending, start):
-        counted["work"] += len(pending) - max(start - 1, 0)
-        return likely_end(pending, start)
+    def counting_likely_end(pending, start, end=None):
+        counted["work"] += min(len(pending), end or len(pending)) - max(start - 1, 0)
+        return likely_end(pending, start, end)
 
     monkeypatch.setattr(chunks, "_sure_end", counting_sure_end)
     monkeypatch.setattr(chunks, "_likely_end", counting_likely_end)

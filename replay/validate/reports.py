@@ -17,6 +17,7 @@ from pdn.reader import read_block
 from replay.agreement import agree_file, agree_with
 from replay.board import Position
 from replay.choice import RulesChoice
+from replay.held import Held
 from replay.identity import ByIdentity
 from replay.inference import (
     ENGLISH_FIRST_MOVER_BOTTOM,
@@ -345,9 +346,11 @@ def settle_results(reports: Iterable[GameReport]) -> Iterator[GameReport]:
     checked under the reading the source's decided games use (``file_reading``).
 
     From the first such game on, reports are held until the source ends, or until
-    ``HELD_REPORTS`` are held, when the games decided so far settle the reading.
+    ``HELD_REPORTS`` are held, when the games decided so far settle the reading; all but
+    the last thousand wait on disk (``replay.held``).
     """
-    held: list[GameReport] = []
+    held: Held[GameReport] = Held()
+    readings: Counter[str | None] = Counter()
     reading: str | None = None
     settled = False
     for report in reports:
@@ -356,20 +359,20 @@ def settle_results(reports: Iterable[GameReport]) -> Iterator[GameReport]:
             yield mark_contradicted(report)
         elif held or report.result_reading is not None:
             held.append(report)
+            readings[report.result_reading] += 1
             if len(held) >= HELD_REPORTS:
-                reading, settled = file_reading(r.result_reading for r in held), True
-                yield from _settled(held, reading)
-                held = []
+                reading, settled = file_reading(readings.elements()), True
+                yield from _settled(held.drain(), reading)
         else:
             yield report
     if held:
-        yield from _settled(held, file_reading(r.result_reading for r in held))
+        yield from _settled(held.drain(), file_reading(readings.elements()))
 
 
 HELD_REPORTS = 50_000  # bounds the memory a huge source of Black-first games holds
 
 
-def _settled(reports: list[GameReport], reading: str | None) -> Iterator[GameReport]:
+def _settled(reports: Iterable[GameReport], reading: str | None) -> Iterator[GameReport]:
     for report in reports:
         apply_reading(report, reading)
         yield mark_contradicted(report)
