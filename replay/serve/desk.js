@@ -303,6 +303,14 @@
     shown();
   }
 
+  // White's share of the evaluation bar: 50 at an even score, a logistic curve of the
+  // score in men (about 67 a man up, 80 two men up), 100 or 0 for a won or lost end.
+  function whiteShare(score) {
+    if (score === null || score === undefined) return 50;
+    if (score.startsWith("#")) return score.startsWith("#-") ? 0 : 100;
+    return 100 / (1 + Math.exp(-0.7 * Number(score)));
+  }
+
   async function evaluate() {
     const out = $("evaluation");
     out.textContent = TEXT.thinking;
@@ -311,6 +319,9 @@
                                                fen: $("board").dataset.fen});
       out.textContent = TEXT.evaluation(found.engine, found.score ?? "?", found.depth ?? "?",
                                          found.pv.join(" "));
+      const bar = $("eval-bar");
+      bar.value = whiteShare(found.score);
+      bar.hidden = false;
       const others = (found.lines || []).slice(1);
       if (others.length) {
         const list = document.createElement("ol");

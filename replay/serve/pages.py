@@ -160,7 +160,9 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
         f'SVG</a> · <a id="diagram-png" href="#" download="diagram.png">Diagram PNG</a>'
         + (' · <button type="button" id="evaluate">Evaluate</button> <button type="button" '
            'id="stop-engine">Stop</button>' if engine else "")
-        + '</p><div id="evaluation" aria-live="polite"></div></section>')
+        + '</p><meter id="eval-bar" min="0" max="100" value="50" '
+          'title="White\'s share (light) of the evaluation" hidden></meter>'
+          '<div id="evaluation" aria-live="polite"></div></section>')
     body = (f'<nav id="games" hidden><input id="search" type="search" aria-label="Search">'
             f'<p id="count"></p><div id="list"><ol id="rows"></ol></div></nav><main>{NAV}'
             f'<header><h1 id="title"></h1><p id="event"></p><p id="verdict"></p></header>'

@@ -185,6 +185,16 @@ def test_the_desk_shows_the_builtin_engines_three_lines_and_stops_when_asked(bro
         others = wait_for(browser, 'const l = document.querySelectorAll("#other-lines li");'
                                    'return l.length && [...l].map((i) => i.textContent);')
         assert len(others) == 2 and all("depth" in line for line in others)
+        score = float(said.split(": ")[1].split(" ")[0])  # White's view, in men
+        share = browser.run('const bar = document.getElementById("eval-bar");'
+                            'return !bar.hidden && bar.value;')
+        assert 0 < share < 100 and (share - 50) * score >= 0  # the bar leans as the score
+        browser.run('document.getElementById("evaluation").scrollIntoView();')
+        browser.screenshot(ARTIFACTS / "serve_engine_lines.png")
+        browser.resize(400, 900)
+        browser.run('document.getElementById("evaluation").scrollIntoView();')
+        browser.screenshot(ARTIFACTS / "serve_engine_lines_phone.png")
+        browser.resize(1280, 900)
         browser.click("#stop-engine")
         wait_for(browser, 'return document.getElementById("evaluation").textContent'
                           ' === "Stopped.";')
