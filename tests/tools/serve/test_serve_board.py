@@ -258,6 +258,10 @@ def test_the_editor_sets_up_a_position_shows_its_fen_and_problems_and_analyses_i
         wait_for(browser, 'return document.body.dataset.page === "game" && '
                           'document.getElementById("board").dataset.fen;')
         assert browser.run('return document.getElementById("board").dataset.fen;') == fen
+        browser.click("#evaluate")  # the built-in engine, from the position set up
+        said = wait_for(browser, 'const e = document.getElementById("evaluation")'
+                                 '.textContent; return e.includes("depth") && e;')
+        assert said.startswith("pdn builtin: ")
 
 
 LINE = """return [...document.querySelectorAll(
