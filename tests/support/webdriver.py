@@ -169,3 +169,17 @@ def chromium_session(profile: Path) -> Iterator[Browser | str]:
     finally:
         driver.terminate()
         driver.wait(timeout=10)
+
+
+def wait_for(browser: Browser, script: str, timeout: float = 30):
+    """The first true value of a script, run until then (a page loading may refuse it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = browser.run(script)
+        except WebDriverError:
+            value = None
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"never true: {script}")

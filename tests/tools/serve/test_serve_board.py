@@ -8,7 +8,6 @@ fails). Screenshots go to ``bench/out/`` (git-ignored)."""
 from __future__ import annotations
 
 import json
-import time
 from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlencode
@@ -16,7 +15,7 @@ from urllib.parse import urlencode
 import pytest
 from conftest import require
 from support.served import served
-from support.webdriver import Browser, WebDriverError, chromium_session
+from support.webdriver import Browser, wait_for
 
 from replay.variants import INTERNATIONAL, RUSSIAN, Variant
 
@@ -28,26 +27,6 @@ ARTIFACTS = ROOT / "bench" / "out"
 def serve_extra() -> None:
     require(bool(find_spec("starlette") and find_spec("uvicorn")),
             "the [serve] extra (Starlette and uvicorn)")
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory) -> Browser:
-    with chromium_session(tmp_path_factory.mktemp("chromium")) as session:
-        require(not isinstance(session, str), str(session))
-        yield session
-
-
-def wait_for(browser: Browser, script: str, timeout: float = 30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            value = browser.run(script)
-        except WebDriverError:
-            value = None
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"never true: {script}")
 
 
 def square(variant: Variant, name: str) -> str:

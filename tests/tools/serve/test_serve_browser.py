@@ -9,7 +9,6 @@ the pages go to ``bench/out/`` (git-ignored)."""
 from __future__ import annotations
 
 import json
-import time
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 from conftest import require
 from pdn.cli.app import app
 from support.served import served
-from support.webdriver import Browser, WebDriverError, chromium_session
+from support.webdriver import Browser, wait_for
 from typer.testing import CliRunner
 
 from pdn.reader import PdnText, read_games
@@ -57,27 +56,6 @@ FETCH = """const request = new XMLHttpRequest();
 request.open("GET", document.getElementById("download").href, false);
 request.send();
 return [request.status, request.responseText];"""
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory) -> Browser:
-    with chromium_session(tmp_path_factory.mktemp("chromium")) as session:
-        require(not isinstance(session, str), str(session))
-        yield session
-
-
-def wait_for(browser: Browser, script: str, timeout: float = 30):
-    """The first true value of a script, run until then (a page loading may refuse it)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            value = browser.run(script)
-        except WebDriverError:
-            value = None
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"never true: {script}")
 
 
 def text_of(browser: Browser, css: str) -> str:
