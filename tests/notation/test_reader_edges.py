@@ -1,4 +1,4 @@
-"""Set-ups, moves, tags and dates the reader used to let through silently (issue 41), each
+"""Set-ups, moves, tags and dates the reader used to let through silently, each
 with the real text: a FEN that lists one side twice, a space inside a move, a doubled
 bracket before a tag, a date of zeros."""
 
@@ -21,7 +21,7 @@ MONTPELLIER = "international/brunogui/Montpellier Open Serie B.pdn"
 
 
 def test_a_fen_that_lists_white_twice_is_an_error_naming_the_fen_and_the_fault():
-    """The set-up of issue 41 (goulds.pdn line 529 lists Black as 'BK31,22.')."""
+    """The set-up of goulds.pdn line 529, which lists Black as 'BK31,22.'."""
     with pytest.raises(FenError) as error:
         parse_fen("W:W30,15:WK31,22.", ENGLISH.gametype.notation)
     assert str(error.value) == ("bad FEN 'W:W30,15:WK31,22.' at column 10: White's pieces are "

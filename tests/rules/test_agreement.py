@@ -20,7 +20,7 @@ from replay.validate.reports import GameReport, report_games, validate_sources
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
-# The files issue 41 names, each one event (or one set of problems) of one variant.
+# Real files, each one event (or one set of problems) of one variant.
 ONE_VARIANT = [
     ("games-checkers/czech/MR_Ceska_Dama_Druzstev_2008.pdn", "czech", 40),
     ("tests/wiegerw_pdn/succeed/mrcd2007.pdn", "czech", 102),
