@@ -7,15 +7,10 @@ Calls are answered in the order they were made, one search at a time. A task can
 while its search runs stops that search (``stop()``: the engine answers at once) and waits
 for the engine to be free again before the cancellation goes on; one cancelled before its
 search began never starts it. ``quit()`` (or leaving ``async with``) closes the engine.
+The built-in engine needs the native rules core; ``docs/engines.md`` has a tested example::
 
->>> import asyncio
->>> from replay.board import Board
->>> from replay.engine.limits import Limit
->>> async def best_move():
-...     async with await AsyncEngine.builtin("russian") as engine:
-...         return (await engine.play(Board(variant="russian"), Limit(depth=2))).move
->>> asyncio.run(best_move()) in Board(variant="russian").legal_moves()
-True
+    async with await AsyncEngine.builtin("russian") as engine:
+        move = (await engine.play(Board(variant="russian"), Limit(depth=2))).move
 """
 
 from __future__ import annotations
