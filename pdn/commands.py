@@ -24,7 +24,7 @@ Eval(pieces=None, mate=-3)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 MARK = "[%"  # every command starts so: text without it has none
@@ -215,9 +215,7 @@ class CommandsOfComments:
 
     __slots__ = ()
     comments: list[str]
-
-    def mover_is_white(self) -> bool:
-        raise NotImplementedError
+    mover_is_white: Callable[[], bool]  # a method of the node: did White play its move?
 
     def eval(self) -> Eval | None:
         """The evaluation after the move (``[%eval ...]``: pieces from White's point of view,
