@@ -21,6 +21,7 @@ from .options import (
     PathsArgument,
     RulesOption,
     UntaggedVariantOption,
+    check_engine,
     variant_choice,
 )
 from .signals import TERMINATED
@@ -111,13 +112,7 @@ def analyse(
     from replay.engine.server import builtin_command
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
-    if engine not in ("builtin", "hub"):
-        fail(f"--engine is builtin or hub, not {engine!r}")
-    if engine_cmd is not None and not engine_cmd.strip():
-        fail('--engine-cmd is empty: give the Hub engine\'s command, e.g. --engine-cmd '
-             '"dame hub", or leave it out for the built-in engine')
-    if engine == "hub" and engine_cmd is None:
-        fail('give the Hub engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
+    check_engine(engine, engine_cmd, ("builtin", "hub"))
     command: str | list[str] = engine_cmd if engine_cmd is not None else builtin_command()
     if depth is not None and movetime is not None:
         fail("give --depth or --movetime, not both")

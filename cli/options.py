@@ -162,6 +162,20 @@ def variant_choice(variant: Variant | None, ignore_gametype: bool = False,
                        rule_options(rules, no_forced_capture) or None)
 
 
+def check_engine(engine: str, engine_cmd: str | None, choices: tuple[str, ...]) -> None:
+    """A usage error (exit 2) for a bad ``--engine`` / ``--engine-cmd`` pair: ``choices``
+    are the engines the command takes (``builtin``, ``hub``, perhaps ``none``)."""
+    if engine not in choices:
+        fail(f"--engine is {', '.join(choices[:-1])} or {choices[-1]}, not {engine!r}")
+    if engine_cmd is not None and not engine_cmd.strip():
+        fail('--engine-cmd is empty: give the Hub engine\'s command, e.g. --engine-cmd '
+             '"dame hub", or leave it out for the built-in engine')
+    if engine == "hub" and engine_cmd is None:
+        fail('give the Hub engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
+    if engine_cmd is not None and engine == "none":
+        fail("--engine none takes no --engine-cmd")
+
+
 def rule_options(rules: list[str] | None, no_forced_capture: bool = False) -> dict[str, str]:
     """The --rule options (and --no-forced-capture) as a checked mapping; a usage error when
     one is malformed or unknown."""

@@ -13,6 +13,7 @@ from .options import (
     NoForcedCaptureOption,
     RulesOption,
     UntaggedVariantOption,
+    check_engine,
     variant_choice,
 )
 from .sources import STDIN, SourceError, collect_sources
@@ -65,15 +66,7 @@ def serve(
     from replay.serve.server import serve as run
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
-    if engine not in ("builtin", "hub", "none"):
-        fail(f"--engine is builtin, hub or none, not {engine!r}")
-    if engine_cmd is not None and not engine_cmd.strip():
-        fail('--engine-cmd is empty: give the Hub engine\'s command, e.g. --engine-cmd '
-             '"dame hub", or leave it out for the built-in engine')
-    if engine == "hub" and engine_cmd is None:
-        fail('give the Hub engine with --engine-cmd, e.g. --engine-cmd "dame hub"')
-    if engine_cmd is not None and engine == "none":
-        fail("--engine none takes no --engine-cmd")
+    check_engine(engine, engine_cmd, ("builtin", "hub", "none"))
     engines = None if engine == "none" else Engines(engine_cmd)
     if STDIN in (paths or []):
         fail("pdn serve reads files: name them (or paste the text in the page)")
