@@ -383,14 +383,10 @@ class Desk:
         plies = game.record().moves.plies
         if not 0 <= ply < len(plies):
             raise DeskError(f"game {number} has no ply {ply + 1}")
-        record = plies[ply].record
-        lines = split_lines(game.text)
-        line = lines[record.line - 1]
-        start = record.column - 1
-        if line[start:start + len(record.text)] != record.text:
-            raise DeskError(f"ply {ply + 1} is not where its record says")
-        lines[record.line - 1] = line[:start] + text + line[start + len(record.text):]
-        return self.set_text(number, "".join(lines))
+        written = [each.record for each in plies]
+        edited = list(written)
+        edited[ply] = written[ply]._replace(text=text)
+        return self.set_text(number, spliced(game.text, written, edited))
 
     def apply_suggestion(self, number: int, index: int) -> DeskGame:
         """Make the game's repair suggestion ``index`` (from 0, as ``suggested`` ranks them)."""
