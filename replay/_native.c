@@ -618,6 +618,21 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *Py_UNUSED(kw)
 }
 
 /* white, black, kings, turn, streaks -> Pos, every bitboard inside the board */
+/* Whether these rules are replayed here; a ValueError where Python replays them (a king's
+ * moves counted, or capture not forced). */
+static int replayed_here(const Rules *r) {
+    if (r->max_king_moves || !r->forced) {
+        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether ``values`` is a tuple of one value per square of these rules. */
+static int per_square(const Rules *r, PyObject *values) {
+    return PyTuple_Check(values) && PyTuple_GET_SIZE(values) == r->size;
+}
+
 static int read_pos(const Rules *r, PyObject *args, Py_ssize_t first, Pos *p) {
     if (PyTuple_GET_SIZE(args) < first + 4) {
         PyErr_SetString(PyExc_TypeError, "a position is white, black, kings, turn"); return -1;
@@ -1194,10 +1209,7 @@ static PyObject *Rules_check(RulesObject *self, PyObject *args) {
         || read_int(PyTuple_GET_ITEM(args, 7), 0, 1, &first_mover) < 0
         || read_int(PyTuple_GET_ITEM(args, 8), DRAWS_NONE, DRAWS_HOUSE, &rules) < 0
         || read_u64(PyTuple_GET_ITEM(args, 9), (bb *)&diagonal) < 0) return NULL;
-    if (r->max_king_moves || !r->forced) {
-        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
-        return NULL;
-    }
+    if (replayed_here(r) < 0) return NULL;
     Tokens texts;
     if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
     Mv *buf = new_buffer(PLYMOVES);
@@ -1269,10 +1281,7 @@ static PyObject *Rules_replay(RulesObject *self, PyObject *args) {
         return NULL;
     }
     if (read_pos(r, args, 0, &p) < 0) return NULL;
-    if (r->max_king_moves || !r->forced) {
-        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
-        return NULL;
-    }
+    if (replayed_here(r) < 0) return NULL;
     Tokens texts;
     if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
     PyObject *moves = PyList_New(0);
@@ -1449,8 +1458,7 @@ static PyObject *Rules_write(RulesObject *self, PyObject *args) {
     Py_ssize_t sep_len = 0, result_len = 0;
     const char *sep = ascii(PyTuple_GET_ITEM(args, 6), &sep_len);
     const char *result = ascii(PyTuple_GET_ITEM(args, 10), &result_len);
-    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != r->size || !sep || sep_len > 8
-        || !result) {
+    if (!per_square(r, names) || !sep || sep_len > 8 || !result) {
         PyErr_SetString(PyExc_ValueError, "write: names is a tuple of one name per square, "
                         "separator and result are ASCII str");
         return NULL;
@@ -1459,10 +1467,7 @@ static PyObject *Rules_write(RulesObject *self, PyObject *args) {
         || read_int(PyTuple_GET_ITEM(args, 9), 0, 1, &second_in) < 0) return NULL;
     number = PyLong_AsLongLong(PyTuple_GET_ITEM(args, 8));
     if (number == -1 && PyErr_Occurred()) return NULL;
-    if (r->max_king_moves || !r->forced) {
-        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
-        return NULL;
-    }
+    if (replayed_here(r) < 0) return NULL;
     int second = (int)second_in;
     Tokens texts;
     if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
@@ -1532,17 +1537,14 @@ static PyObject *Rules_count(RulesObject *self, PyObject *args) {
     PyObject *names = PyTuple_GET_ITEM(args, 6);
     Py_ssize_t sep_len = 0;
     const char *sep = ascii(PyTuple_GET_ITEM(args, 7), &sep_len);
-    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != r->size || !sep || sep_len > 8) {
+    if (!per_square(r, names) || !sep || sep_len > 8) {
         PyErr_SetString(PyExc_ValueError, "count: names is a tuple of one name per square, "
                         "the separator an ASCII str");
         return NULL;
     }
     if (read_int(PyTuple_GET_ITEM(args, 5), 0, 1000, &kept) < 0
         || read_int(PyTuple_GET_ITEM(args, 8), -1, MAXSQ, &floor_) < 0) return NULL;
-    if (r->max_king_moves || !r->forced) {
-        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
-        return NULL;
-    }
+    if (replayed_here(r) < 0) return NULL;
     Tokens texts;
     if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
     Mv *buf = new_buffer(PLYMOVES);
@@ -1651,11 +1653,8 @@ static PyObject *Rules_rows(RulesObject *self, PyObject *args) {
              *columns = PyTuple_GET_ITEM(args, 9);
     Py_ssize_t sep_len = 0;
     const char *sep = ascii(PyTuple_GET_ITEM(args, 11), &sep_len);
-    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != r->size || !PyTuple_Check(numbers)
-        || PyTuple_GET_SIZE(numbers) != r->size || !PyTuple_Check(letters)
-        || PyTuple_GET_SIZE(letters) != r->size || !PyTuple_Check(named)
-        || PyTuple_GET_SIZE(named) != r->size || !PyTuple_Check(columns)
-        || PyTuple_GET_SIZE(columns) != r->size || !sep || sep_len > 8) {
+    if (!per_square(r, names) || !per_square(r, numbers) || !per_square(r, letters)
+        || !per_square(r, named) || !per_square(r, columns) || !sep || sep_len > 8) {
         PyErr_SetString(PyExc_ValueError, "rows: names, numbers, letters, squares, columns are "
                         "tuples of one value per square, the separator an ASCII str");
         return NULL;
@@ -1669,10 +1668,7 @@ static PyObject *Rules_rows(RulesObject *self, PyObject *args) {
         const char *name = ascii(PyTuple_GET_ITEM(letters, s), &n);
         letter[s] = name && n > 0 ? name[0] : 0;
     }
-    if (r->max_king_moves || !r->forced) {
-        PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
-        return NULL;
-    }
+    if (replayed_here(r) < 0) return NULL;
     Tokens texts;
     if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
     Mv *buf = new_buffer(PLYMOVES);
