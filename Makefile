@@ -4,15 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 
 # The rules core that setup.py compiles with mypyc (pdn/compiled.py): an edited one rebuilds.
-COMPILED_SOURCES = $(shell sed -n 's,^    "\(pdn\|replay\)\.\([a-z_]*\)".*,\1/\2.py,p' pdn/compiled.py)
+COMPILED_SOURCES = $(shell sed -n 's,^    "\(\(pdn\|replay\)\.[a-z_.]*\)".*,\1,p' pdn/compiled.py | tr . / | sed 's,$$,.py,')
 PURE_VENV := .venv-pure
 
 .PHONY: demo test test-quick test-deps test-pure lint bench docs clean valgrind-native
 
 # An editable install: compiled with mypyc where mypy and a C compiler are at hand (the
 # extensions land beside their sources), else pure Python; PDN_PURE_PYTHON=1 asks for pure.
-$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/_native.c replay/_search.c \
-		replay/_positions.c pdn/_scan.c
+$(BIN)/pdn: pyproject.toml setup.py $(COMPILED_SOURCES) replay/rules/_native.c replay/engine/_search.c \
+		replay/database/_positions.c pdn/_scan.c
 	@echo "Installing the toolkit into $(VENV): one to three minutes, pip quiet meanwhile (it"
 	@echo "downloads the dependencies, then compiles the rules core with mypyc and C where a"
 	@echo "C compiler is found)."
@@ -59,7 +59,7 @@ test-pure: $(PURE_VENV)/bin/pdn  ## the rules core's tests and the main jobs' on
 
 # The native rules core's and the reader's native scanner's differential and fuzz tests
 # under valgrind's memcheck: any invalid read or write, or a use of uninitialised memory, in
-# replay/_native.c or pdn/_scan.c fails (the interpreter's own known reports are suppressed:
+# replay/rules/_native.c or pdn/_scan.c fails (the interpreter's own known reports are suppressed:
 # tests/support/valgrind.supp). About a quarter of an hour.
 VALGRIND = PYTHONMALLOC=malloc valgrind --error-exitcode=1 --quiet \
 	--suppressions=tests/support/valgrind.supp $(BIN)/python -m pytest -x -q -p no:cacheprovider

@@ -1,6 +1,6 @@
 """Build of pdn-toolkit: the rules core (``pdn.compiled.COMPILED``) compiled with mypyc from
 its own Python source where mypy and a C compiler are at hand, and the native rules core
-(``replay/_native.c``, used through ``replay.native``) and the reader's scanner
+(``replay/rules/_native.c``, used through ``replay.rules.native``) and the reader's scanner
 (``pdn/_scan.c``) where a C compiler is; else pure Python,
 which gives identical results. ``PDN_PURE_PYTHON=1`` builds pure Python; ``PDN_NATIVE_ONLY=1``
 builds the native core alone (a quick build while working on it: no mypyc). The metadata is
@@ -39,8 +39,8 @@ def native_flags() -> list[str]:
     return flags
 
 
-NATIVE = Extension("replay._native", ["replay/_native.c"],
-                   depends=["replay/_search.c", "replay/_positions.c"],
+NATIVE = Extension("replay.rules._native", ["replay/rules/_native.c"],
+                   depends=["replay/engine/_search.c", "replay/database/_positions.c"],
                    extra_compile_args=native_flags())
 # The reader's native scanner (pdn._scan, used by pdn.chunks and pdn.plain).
 SCAN = Extension("pdn._scan", [BUILD["SCAN_SOURCE"]], extra_compile_args=["-O3"])
@@ -98,7 +98,7 @@ class OptionalBuildExt(build_ext):
             say(f"compiled with mypyc: {', '.join(BUILD['COMPILED'])}")
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(recorded, indent=1) + "\n", encoding="utf-8")
-        say("built the native rules core (replay._native) and scanner (pdn._scan)")
+        say("built the native rules core (replay.rules._native) and scanner (pdn._scan)")
 
 
 setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -23,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 from pdn.reader import read_games  # noqa: E402
 from replay.archive import Criteria, Settings, dedupe_games, filter_games  # noqa: E402
 from replay.archive.walk import walk_main_line  # noqa: E402
-from replay.board import Board  # noqa: E402
-from replay.choice import RulesChoice  # noqa: E402
-from replay.variants import ENGLISH  # noqa: E402
+from replay.rules.board import Board  # noqa: E402
+from replay.rules.choice import RulesChoice  # noqa: E402
+from replay.rules.variants import ENGLISH  # noqa: E402
 
 OCA = ROOT.parent / "shared" / "data" / "english" / "OCA_2.0.pdn"
 GOAL_SECONDS = 15.0

@@ -24,7 +24,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peers
 
-from replay.board import Board
 from replay.engine.dxp import (
     DxpConnection,
     decode,
@@ -35,6 +34,7 @@ from replay.engine.dxp import (
     position_text,
 )
 from replay.engine.play import RandomPlayer
+from replay.rules.board import Board
 
 _PYDRAUGHTS_PARSE = r'''
 from draughts.engines.dxp_communication.dxp_classes import DamExchange

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replay.agreement import file_variant  # noqa: E402
+from replay.record.agreement import file_variant  # noqa: E402
 from replay.validate.reports import GameReport, validate_sources  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"

@@ -4,14 +4,14 @@
 
 Each input picks a variant the native core takes, any three 64-bit bitboards, a side, an
 origin mask, a depth up to 3 and a few move texts, and calls ``routes``, ``has_capture``,
-``perft``, ``replay`` and ``check`` of ``replay._native.Rules`` (``check`` also on one run of
+``perft``, ``replay`` and ``check`` of ``replay.rules._native.Rules`` (``check`` also on one run of
 text, which must answer as the tokens the reader splits it into), ``written_squares`` and
 ``fen``: each must answer or refuse with a
 ``ValueError`` (a position that is none of this board) or an ``OverflowError`` (more moves
 than its buffers hold, which random boards full of kings reach), never crash the interpreter.
 Where the bitboards are a position, the capture routes and quiet moves must be the Python
 reference's
-(``replay.movegen``), as in ``tests/rules/test_native.py``. atheris guides the search by the
+(``replay.rules.movegen``), as in ``tests/rules/test_native.py``. atheris guides the search by the
 coverage of the Python side; the C side is checked by its answers (and by
 ``make valgrind-native`` for memory errors).
 """
@@ -29,11 +29,11 @@ sys.path.insert(0, str(ROOT))
 import atheris  # noqa: E402
 
 with atheris.instrument_imports():
-    from replay import native
-    from replay.board import Position
-    from replay.movegen import generator_for
-    from replay.native import rules_for
-    from replay.variants import VARIANTS
+    from replay.rules import native
+    from replay.rules.board import Position
+    from replay.rules.movegen import generator_for
+    from replay.rules.native import rules_for
+    from replay.rules.variants import VARIANTS
 
 RUN_SPLIT = re.compile(r"(?:[0-9]+\.+[ \t\n]*)?[^ \t\n]+")  # pdn.plain's split of a run
 

@@ -18,7 +18,7 @@ machine may be shared: every figure is given in CPU seconds (what the process it
    ``from_pdn`` (bench/peers.py; the CPU seconds of its whole child process): at least 10x.
 3. Perft from the start position, International depth 8 and Russian depth 10, counted in bulk
    at the last ply (the length of the move list), by the native core where it is built
-   (``replay.native``), beside dame-rs's ``perft`` and py-draughts's bulk perft (the CPU
+   (``replay.rules.native``), beside dame-rs's ``perft`` and py-draughts's bulk perft (the CPU
    seconds of its whole child process): at least 100 M nodes/s (5x dame-rs).
 4. ``pdn validate --jobs 1`` on OCA 2.0 (22,621 English games, every move resolved): < 1.5 s
    CPU, the whole process.
@@ -108,9 +108,9 @@ print(moves)
 # A child that times one perft (only the count, the board built) and prints nodes, seconds.
 OUR_PERFT = r'''
 import sys, time
-from replay.board import Board
-from replay.perft import perft
-from replay.variants import get_variant
+from replay.rules.board import Board
+from replay.rules.perft import perft
+from replay.rules.variants import get_variant
 board = Board(get_variant(sys.argv[1]))
 start = time.process_time()
 nodes = perft(board.generator, board.position, int(sys.argv[2]))

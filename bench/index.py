@@ -41,10 +41,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from replay.archive import Settings  # noqa: E402
-from replay.board import Board  # noqa: E402
-from replay.choice import RulesChoice  # noqa: E402
 from replay.database.build import index_sources, moves_text  # noqa: E402
-from replay.variants import ENGLISH  # noqa: E402
+from replay.rules.board import Board  # noqa: E402
+from replay.rules.choice import RulesChoice  # noqa: E402
+from replay.rules.variants import ENGLISH  # noqa: E402
 
 OCA = ROOT.parent / "shared" / "data" / "english" / "OCA_2.0.pdn"
 PDN = Path(sys.executable).parent / "pdn"
@@ -157,9 +157,9 @@ def explorer(db: Path, goal: float = 1.0) -> None:
     a player's games only (counted game by game)."""
     import json
 
-    from replay.board import start_position
     from replay.database.explore import explore, explore_moves
     from replay.database.schema import open_readonly
+    from replay.rules.board import start_position
 
     _, listed = timed("pdn explore (the start)", lambda: command("explore", str(db), "--json"),
                       goal)

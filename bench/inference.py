@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from validate import random_games  # noqa: E402
 
+from replay.rules.variants import Variant, get_variant  # noqa: E402
 from replay.validate.reports import validate_sources  # noqa: E402
-from replay.variants import Variant, get_variant  # noqa: E402
 
 OCA = ROOT.parent / "shared" / "data" / "english" / "OCA_2.0.pdn"
 

@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peers
 
-from replay.board import Board
-from replay.perft import perft
-from replay.variants import get_variant
+from replay.rules.board import Board
+from replay.rules.perft import perft
+from replay.rules.variants import get_variant
 
 # (variant, depth, published drop-duplicates count, or None) for the side-by-side table.
 DEFAULT_RUNS = {

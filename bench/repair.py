@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support.slips import KINDS, SWAP_LOST, archive_games, make_slip  # noqa: E402
 
-from replay.replayer import INVALID, replay_game  # noqa: E402
+from replay.record.replayer import INVALID, replay_game  # noqa: E402
 from replay.validate.repair import repair_game  # noqa: E402
 
 DATA = Path(os.environ.get("PDN_SHARED_DATA", ROOT.parent / "shared" / "data"))

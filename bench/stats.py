@@ -25,8 +25,8 @@ DEFAULT_FILE = ROOT.parent / "shared" / "data" / "english" / "OCA_2.0.pdn"
 def run_once(path: str, jobs: int, variant: str) -> dict:
     """Compute every table once; the figures of this process and its workers."""
     sys.path.insert(0, str(ROOT))
+    from replay.rules.variants import get_variant
     from replay.stats import TABLES, stats_tables
-    from replay.variants import get_variant
 
     started = time.perf_counter()
     tables = stats_tables([path], get_variant(variant), jobs=jobs)

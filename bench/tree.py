@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pdn.reader import read_games  # noqa: E402
-from replay.replayer import replay_game  # noqa: E402
+from replay.record.replayer import replay_game  # noqa: E402
 from replay.validate.reports import validate_sources  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"

@@ -224,8 +224,8 @@ def _tried_engine(start, variants: list[str], limit, command) -> str:
     command."""
     import shlex
 
-    from replay.board import Board
     from replay.engine.limits import EngineError, VariantRefused
+    from replay.rules.board import Board
 
     for variant in variants:
         try:

@@ -16,8 +16,8 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from pdn.wording import count, number
-from replay.choice import RulesChoice
-from replay.variants import Variant
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import Variant
 
 from .common import fail, fail_io, games_exit, input_size, progress_bar, stderr_console
 from .criteria import check_board_criteria, game_criteria
@@ -153,7 +153,7 @@ def _finish(console: Console, message: str, summary: Summary, rejects: Path | No
 def _selected_variants(selected: Variant | None, choice: RulesChoice) -> list[Variant]:
     """The variants the games may be in; a usage error when --game-variant selects a
     variant --ignore-gametype rules out."""
-    from replay.criteria import game_variants
+    from replay.record.criteria import game_variants
 
     if selected is not None and choice.override is not None \
             and selected.name != choice.override.name:
@@ -286,7 +286,7 @@ def merge(
     Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
     unreadable input."""
     from replay.archive.run import merge_games
-    from replay.variants import RUSSIAN
+    from replay.rules.variants import RUSSIAN
 
     sources = _sources(paths, {"-o": output, "--rejects": rejects})
     console = Console()

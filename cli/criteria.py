@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .common import fail
 
 if TYPE_CHECKING:
-    from replay.variants import Variant
+    from replay.rules.variants import Variant
 
 
 def game_criteria(tag, player, white, black, date_from, date_to, variant, result, min_plies,
@@ -29,7 +29,7 @@ def game_criteria(tag, player, white, black, date_from, date_to, variant, result
 def check_board_criteria(criteria, variants: list[Variant]) -> None:
     """A usage error (exit 2) for --moves or --position that fit none of the variants the
     games may be in."""
-    from replay.criteria import CriterionError, check_moves, check_position
+    from replay.record.criteria import CriterionError, check_moves, check_position
 
     try:
         if criteria.moves is not None:

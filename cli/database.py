@@ -42,7 +42,7 @@ from .options import (
 
 if TYPE_CHECKING:
     from replay.database.query import Search
-    from replay.variants import Variant
+    from replay.rules.variants import Variant
 
 FORMATS = ("pdn", "table", "json")
 
@@ -182,8 +182,8 @@ def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
                           selected: Variant | None, database: Path) -> None:
     """A usage error (exit 2) for --position or --moves that fit none of the variants of
     the database's games (any variant, when it holds none)."""
-    from replay.criteria import CriterionError, check_moves, check_position, game_variants
     from replay.database.query import stored_variants
+    from replay.record.criteria import CriterionError, check_moves, check_position, game_variants
 
     try:
         variants = stored_variants(connection, selected) or game_variants(selected)

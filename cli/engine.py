@@ -1,5 +1,5 @@
-"""``pdn engine hub``: the built-in engine (replay/_search.c) as a Hub engine on stdin/stdout,
-for programs that speak the Hub protocol (docs/engines.md)."""
+"""``pdn engine hub``: the built-in engine (replay/engine/_search.c) as a Hub engine on stdin
+and stdout, for programs that speak the Hub protocol (docs/engines.md)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def hub(
     stdout: hub, set-param, init, pos, level, go, stop, ping, quit."""
     from replay.engine.limits import EngineError
     from replay.engine.server import serve
-    from replay.variants import get_variant
+    from replay.rules.variants import get_variant
 
     try:
         get_variant(variant)

@@ -25,7 +25,7 @@ def variant_names(by_gametype: dict[str, int]) -> dict[str, int]:
     >>> variant_names({"20": 190, "99": 1, "none": 2})
     {'international (20)': 190, '99': 1, 'none': 2}
     """
-    from replay.variants import UnknownVariantError, get_variant
+    from replay.rules.variants import UnknownVariantError, get_variant
 
     named = {}
     for key, games in by_gametype.items():

@@ -162,11 +162,11 @@ def final_score(played: list[tuple[str, str, str]], variant) -> str:
     """The match's score from its games (white, black, result), in the variant's scoring
     (FMJD 2-1-0; 1-½-0 in English), with each player's wins, draws and losses.
 
-    >>> from replay.variants import INTERNATIONAL
+    >>> from replay.rules.variants import INTERNATIONAL
     >>> final_score([("A", "B", "2-0"), ("B", "A", "1-1"), ("A", "B", "0-2")], INTERNATIONAL)
     'final score after 3 games: A 3 - 3 B (A: 1 win, 1 draw, 1 loss; B: 1 win, 1 draw, 1 loss)'
     """
-    from replay.replayer import normalise_result
+    from replay.record.replayer import normalise_result
     from replay.tournament.scoring import scoring_for
 
     scoring = scoring_for(variant)

@@ -28,9 +28,8 @@ from typing import Annotated
 import typer
 
 from pdn.i18n import Catalog
-from replay.choice import RulesChoice
-from replay.run import RUNNERS
-from replay.variants import (
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import (
     RULE_OPTIONS,
     UnknownRuleError,
     UnknownVariantError,
@@ -40,6 +39,7 @@ from replay.variants import (
     variant_names,
     with_rules,
 )
+from replay.run import RUNNERS
 
 from .common import fail
 

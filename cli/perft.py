@@ -11,7 +11,7 @@ from .common import fail
 from .options import NoForcedCaptureOption, RulesOption, VariantOption, ruled_variant
 
 if TYPE_CHECKING:
-    from replay.board import Board
+    from replay.rules.board import Board
 
 
 def perft(
@@ -31,8 +31,8 @@ def perft(
 
     Exit status: 0 done, 2 usage error or a FEN that is no position."""
     from pdn.fen import FenError  # the rules core, imported when a command runs (pdn --help)
-    from replay.board import Board
-    from replay.perft import perft as count_paths
+    from replay.rules.board import Board
+    from replay.rules.perft import perft as count_paths
 
     variant = ruled_variant(variant, rule, no_forced_capture)
     try:
@@ -53,7 +53,7 @@ def perft(
 
 def _print_divide(board: Board, depth: int, keep_duplicates: bool) -> None:
     """One line per legal move (its full capture path) with its leaf count, then the total."""
-    from replay.perft import perft_divide
+    from replay.rules.perft import perft_divide
 
     counts = perft_divide(board.generator, board.position, depth, keep_duplicates)
     for move, nodes in counts:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from replay.choice import RulesChoice
+from replay.rules.choice import RulesChoice
 
 from .common import ExitCode, echo, fail, fail_io, games_exit
 from .options import (
@@ -22,8 +22,8 @@ from .options import (
 from .sources import game_of
 
 if TYPE_CHECKING:
-    from replay.board import Board
-    from replay.replayer import ReplayedGame
+    from replay.record.replayer import ReplayedGame
+    from replay.rules.board import Board
 
 MAX_SIZE = 4096  # a PNG of 4096 pixels square is 64 MB in memory; a larger one helps no one
 PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
@@ -87,8 +87,8 @@ def show(
 def _fen_position(fen: str, choice: RulesChoice) -> Board:
     from pdn.fen import FenError
     from pdn.model import Game
-    from replay.board import Board
-    from replay.replayer import game_variant
+    from replay.record.replayer import game_variant
+    from replay.rules.board import Board
 
     # the variant given, else the usual one of the board the FEN's squares need
     variant = game_variant(Game(tags={"FEN": fen}), choice.default, choice.override,
@@ -102,8 +102,8 @@ def _fen_position(fen: str, choice: RulesChoice) -> Board:
 def _game_position(path: str, number: int, ply: int | None, move: str | None,
                    choice: RulesChoice, encoding: str | None) -> tuple[Board, str, bool]:
     """The position asked for, its caption, and whether the game stops replaying."""
-    from replay.diagram import board_after, plies_to_move
-    from replay.replayer import UNREADABLE, replay_game
+    from replay.record.diagram import board_after, plies_to_move
+    from replay.record.replayer import UNREADABLE, replay_game
 
     game = game_of([path], number, encoding)
     replayed = replay_game(game, choice.default, choice.override, rules=choice.rules)
@@ -123,8 +123,8 @@ def _game_position(path: str, number: int, ply: int | None, move: str | None,
 
 
 def _caption(replayed: ReplayedGame, board: Board, number: int) -> str:
-    from replay.diagram import move_label
-    from replay.notation import full_text
+    from replay.record.diagram import move_label
+    from replay.record.notation import full_text
 
     tags = replayed.game.tags
     title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
@@ -139,7 +139,7 @@ def _caption(replayed: ReplayedGame, board: Board, number: int) -> str:
 
 
 def _print_diagram(board: Board, caption: str, flip: bool) -> None:
-    from replay.diagram import text_diagram
+    from replay.record.diagram import text_diagram
 
     if caption:
         echo(caption)
@@ -156,7 +156,7 @@ def _terminal_has_unicode() -> bool:
 
 
 def _diagram(board: Board, flip: bool, size: int) -> str:
-    from replay.diagram import board_svg
+    from replay.record.diagram import board_svg
 
     last = board.move_stack[-1] if board.move_stack else None
     return board_svg(board, last_move=last, flipped=flip, size=size)

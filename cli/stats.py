@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pdn.wording import count, number
-from replay.choice import RulesChoice
+from replay.rules.choice import RulesChoice
 
 from .common import (
     escape_controls,

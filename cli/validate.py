@@ -13,7 +13,7 @@ import typer
 
 from pdn.i18n import N_, Catalog
 from pdn.wording import count, number
-from replay.choice import RulesChoice
+from replay.rules.choice import RulesChoice
 
 from .common import (
     ExitCode,

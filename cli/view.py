@@ -56,7 +56,7 @@ def view(
     Exit status: 0 done, 1 some games invalid or unreadable (as pdn validate counts
     them), 2 usage error or bad input.
     """
-    from replay.replayer import replay_game
+    from replay.record.replayer import replay_game
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.viewer.page import (
         ViewerPage,
@@ -131,7 +131,7 @@ def _explorer(database: Path, sources: list[str], replayed, choice, encoding: st
 
     from pdn.reader import read_games
     from replay.database.schema import DatabaseError, open_readonly
-    from replay.replayer import replay_game
+    from replay.record.replayer import replay_game
     from replay.viewer.explorer import explorer_rows
 
     try:

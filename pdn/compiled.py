@@ -30,20 +30,21 @@ from types import ModuleType
 # The hot path of reading and replaying (found with a profile of ``pdn validate``).
 COMPILED = (
     "pdn.moves",
-    "replay.board",
-    "replay.draws",
-    "replay.move",
-    "replay.movegen",
-    "replay.perft",
-    "replay.replayer",
-    "replay.resolve",
+    "replay.rules.board",
+    "replay.rules.draws",
+    "replay.rules.move",
+    "replay.rules.movegen",
+    "replay.rules.perft",
+    "replay.record.replayer",
+    "replay.record.resolve",
 )
 MANIFEST = "_compiled.json"  # beside this module, written by the build (``manifest``)
 PURE_VARIABLE = "PDN_PURE_PYTHON"
-# The native rules core (replay.native): its C source, whose digest the build records too,
+# The native rules core (replay.rules.native): its C source, whose digest the build records too,
 # and the variable that builds it alone (no mypyc: a quick build while working on it).
-NATIVE_SOURCE = "replay/_native.c"
-NATIVE_SOURCES = (NATIVE_SOURCE, "replay/_search.c", "replay/_positions.c")  # #included by it
+NATIVE_SOURCE = "replay/rules/_native.c"
+NATIVE_SOURCES = (NATIVE_SOURCE, "replay/engine/_search.c",  # #included by it
+                  "replay/database/_positions.c")
 NATIVE_ONLY_VARIABLE = "PDN_NATIVE_ONLY"
 SCAN_SOURCE = "pdn/_scan.c"  # the reader's native scanner (pdn._scan), recorded as "scan"
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds pdn/ and replay/

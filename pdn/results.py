@@ -1,6 +1,6 @@
 """One reading of a result token: who won, seen from the side that moves first.
 
-Every command reads a result through ``read_result`` (``replay.replayer.normalise_result``
+Every command reads a result through ``read_result`` (``replay.record.replayer.normalise_result``
 turns its answer into White or Black for the game's variant), so that a result written two
 ways is one result: PDN 3.0's default set ``1-0 0-1 1/2-1/2 0-0``, its international-type set
 in points ``2-0 0-2 1-1 0-0`` (as FMJD and Russian tournaments score a game: two points a

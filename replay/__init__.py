@@ -28,31 +28,31 @@ from pdn import compiled
 compiled.install()  # before any module of the rules core (see pdn/__init__.py)
 
 if TYPE_CHECKING:
-    from replay.board import Board, Outcome
-    from replay.editing import EditableGame, MoveNode
-    from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
-    from replay.numbering import MoveNumbering
-    from replay.replayer import Problem, ReplayedGame, Status, replay_game
+    from replay.record.editing import EditableGame, MoveNode
+    from replay.record.replayer import Problem, ReplayedGame, Status, replay_game
+    from replay.record.tree import GameNode, Variation
+    from replay.rules.board import Board, Outcome
+    from replay.rules.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
+    from replay.rules.numbering import MoveNumbering
+    from replay.rules.variants import Variant, get_variant, variant_names
     from replay.stats import stats_tables, write_table
-    from replay.tree import GameNode, Variation
-    from replay.variants import Variant, get_variant, variant_names
 
     GameTree = ReplayedGame
 
 # Imported on first use, so that importing one submodule (as every command does) does not
 # load the replayer and the grammar (nor pandas, for the tables).
 _HOMES = {
-    "Board": "replay.board", "Outcome": "replay.board",
-    "EditableGame": "replay.editing", "MoveNode": "replay.editing",
-    "AmbiguousMoveError": "replay.move", "IllegalMoveError": "replay.move",
-    "InvalidMoveError": "replay.move", "Move": "replay.move",
-    "MoveNumbering": "replay.numbering",
-    "Problem": "replay.replayer", "ReplayedGame": "replay.replayer",
-    "Status": "replay.replayer", "replay_game": "replay.replayer",
+    "Board": "replay.rules.board", "Outcome": "replay.rules.board",
+    "EditableGame": "replay.record.editing", "MoveNode": "replay.record.editing",
+    "AmbiguousMoveError": "replay.rules.move", "IllegalMoveError": "replay.rules.move",
+    "InvalidMoveError": "replay.rules.move", "Move": "replay.rules.move",
+    "MoveNumbering": "replay.rules.numbering",
+    "Problem": "replay.record.replayer", "ReplayedGame": "replay.record.replayer",
+    "Status": "replay.record.replayer", "replay_game": "replay.record.replayer",
     "stats_tables": "replay.stats", "write_table": "replay.stats",
-    "GameNode": "replay.tree", "Variation": "replay.tree",
-    "Variant": "replay.variants", "get_variant": "replay.variants",
-    "variant_names": "replay.variants",
+    "GameNode": "replay.record.tree", "Variation": "replay.record.tree",
+    "Variant": "replay.rules.variants", "get_variant": "replay.rules.variants",
+    "variant_names": "replay.rules.variants",
 }
 
 

@@ -100,7 +100,7 @@ def builtin_command() -> list[str]:
     """The command line of the built-in engine's Hub server (``pdn engine hub``), which runs
     on the native rules core."""
     from replay.engine.server import builtin_command
-    from replay.native import available
+    from replay.rules.native import available
 
     require(available(), "the native rules core (the built-in engine runs on it)")
     return builtin_command()

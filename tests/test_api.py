@@ -14,7 +14,7 @@ import pdn
 import replay
 from pdn.writer import format_move, write_game
 from replay.convert.games import scoresheet
-from replay.tree import walk
+from replay.record.tree import walk
 from replay.viewer.page import game_view
 
 ANNOTATED = Path("tests") / "wiegerw_pdn" / "succeed" / "nk ronde 01.pdn"
@@ -197,14 +197,14 @@ def test_the_viewer_reads_the_tree_and_resolves_nothing(games_pdn: str,
     tree.mainline()
 
     calls: list[tuple] = []
-    real = replay.resolve.resolve
+    real = replay.record.resolve.resolve
 
     def counting(*args, **kwargs):  # delegates, so a module that imports it meanwhile still works
         calls.append(args)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("replay.resolve.resolve", counting)
-    monkeypatch.setattr("replay.replayer.resolve", counting)
+    monkeypatch.setattr("replay.record.resolve.resolve", counting)
+    monkeypatch.setattr("replay.record.replayer.resolve", counting)
     view = game_view(tree)
     assert calls == []
     moves = sum(1 for variation in [tree.mainline()] for _ in walk(variation))

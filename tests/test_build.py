@@ -18,8 +18,8 @@ from conftest import ROOT, require
 
 from pdn import compiled
 from pdn.reader import read_games
-from replay.board import Board
-from replay.replayer import replay_game
+from replay.record.replayer import replay_game
+from replay.rules.board import Board
 
 SAMPLES = ROOT / "samples"
 
@@ -62,32 +62,32 @@ def test_pure_and_default_builds_give_the_same_output(args: tuple[str, ...]):
 
 
 def fake_tree(tmp_path: Path, source: str) -> Path:
-    """A folder laid out like an install: replay/movegen.py, its extension, the digests."""
-    (tmp_path / "replay").mkdir()
+    """A folder laid out like an install: replay/rules/movegen.py, its extension, the digests."""
+    (tmp_path / "replay" / "rules").mkdir(parents=True)
     (tmp_path / "pdn").mkdir()
-    (tmp_path / "replay" / "movegen.py").write_text(source)
-    (tmp_path / "replay" / f"movegen{EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    (tmp_path / "replay" / "rules" / "movegen.py").write_text(source)
+    (tmp_path / "replay" / "rules" / f"movegen{EXTENSION_SUFFIXES[0]}").write_bytes(b"")
     return tmp_path
 
 
 def test_a_compiled_module_older_than_its_source_is_stale(tmp_path: Path):
     root = fake_tree(tmp_path, "X = 1\n")
-    digests = {"replay.movegen": compiled.digest(root / "replay" / "movegen.py")}
+    digests = {"replay.rules.movegen": compiled.digest(root / "replay" / "rules" / "movegen.py")}
     (root / "pdn" / compiled.MANIFEST).write_text(json.dumps({"sources": digests}))
-    assert compiled.stale_modules(root, ["replay.movegen"]) == []
-    (root / "replay" / "movegen.py").write_text("X = 2\n")
-    assert compiled.stale_modules(root, ["replay.movegen"]) == ["replay.movegen"]
+    assert compiled.stale_modules(root, ["replay.rules.movegen"]) == []
+    (root / "replay" / "rules" / "movegen.py").write_text("X = 2\n")
+    assert compiled.stale_modules(root, ["replay.rules.movegen"]) == ["replay.rules.movegen"]
 
 
 def test_extensions_without_recorded_digests_are_stale(tmp_path: Path):
     root = fake_tree(tmp_path, "X = 1\n")
-    assert compiled.stale_modules(root, ["replay.movegen"]) == ["replay.movegen"]
+    assert compiled.stale_modules(root, ["replay.rules.movegen"]) == ["replay.rules.movegen"]
 
 
 def test_a_pure_tree_has_nothing_stale(tmp_path: Path):
-    (tmp_path / "replay").mkdir()
-    (tmp_path / "replay" / "movegen.py").write_text("X = 1\n")
-    assert compiled.stale_modules(tmp_path, ["replay.movegen"]) == []
+    (tmp_path / "replay" / "rules").mkdir(parents=True)
+    (tmp_path / "replay" / "rules" / "movegen.py").write_text("X = 1\n")
+    assert compiled.stale_modules(tmp_path, ["replay.rules.movegen"]) == []
 
 
 def test_an_edited_source_runs_pure_with_a_warning(tmp_path: Path):
@@ -101,17 +101,17 @@ def test_an_edited_source_runs_pure_with_a_warning(tmp_path: Path):
         subprocess.run(["cp", "-r", str(ROOT / package), str(copy / package)], check=True)
     for library in ROOT.glob("*__mypyc*"):  # the compiled modules' one shared library
         subprocess.run(["cp", str(library), str(copy)], check=True)
-    with (copy / "replay" / "movegen.py").open("a") as source:
+    with (copy / "replay" / "rules" / "movegen.py").open("a") as source:
         source.write("\n# edited after the build\n")
-    probe = ("import replay.movegen, replay.board, pdn.compiled as c; "
-             "print(c.build(), replay.movegen.__file__.endswith('.py'), "
-             "replay.board.__file__.endswith('.py'))")
+    probe = ("import replay.rules.movegen, replay.rules.board, pdn.compiled as c; "
+             "print(c.build(), replay.rules.movegen.__file__.endswith('.py'), "
+             "replay.rules.board.__file__.endswith('.py'))")
     # -c puts the copy (the working folder) first on the path, ahead of the installed tree.
     env = {key: value for key, value in os.environ.items() if key != compiled.PURE_VARIABLE}
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           cwd=copy, env=env)
     assert done.stdout.split() == ["pure", "Python", "True", "True"], done.stderr
-    assert "no longer match their source (replay.movegen)" in done.stderr
+    assert "no longer match their source (replay.rules.movegen)" in done.stderr
 
 
 def test_a_venv_that_cannot_import_the_compiled_library_runs_pure():
@@ -121,7 +121,7 @@ def test_a_venv_that_cannot_import_the_compiled_library_runs_pure():
     library = compiled.manifest()["library"]
     probe = ("import sys, importlib.util as u; real = u.find_spec; "
              f"u.find_spec = lambda name, *a: None if name == {library!r} else real(name, *a); "
-             "import pdn.compiled as c, replay.movegen as m; "
+             "import pdn.compiled as c, replay.rules.movegen as m; "
              "print(c.build(), m.__file__.endswith('.py'))")
     env = {key: value for key, value in os.environ.items() if key != compiled.PURE_VARIABLE}
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
@@ -148,9 +148,9 @@ def test_boards_moves_and_replayed_games_cross_to_worker_processes():
 
 def test_an_edited_native_source_is_stale(tmp_path: Path):
     """The native core's C source has its digest recorded too; an edit is seen."""
-    (tmp_path / "replay").mkdir()
     (tmp_path / "pdn").mkdir()
     source = tmp_path / compiled.NATIVE_SOURCE
+    source.parent.mkdir(parents=True)
     source.write_text("int x;\n")
     (tmp_path / "pdn" / compiled.MANIFEST).write_text(
         json.dumps({"native": compiled.digest(source)}))
@@ -161,9 +161,9 @@ def test_an_edited_native_source_is_stale(tmp_path: Path):
 
 def test_an_edited_engine_source_is_stale_too(tmp_path: Path):
     """``_native.c`` includes the engine, ``_search.c``: its edit is seen as well."""
-    (tmp_path / "replay").mkdir()
     (tmp_path / "pdn").mkdir()
     for name in compiled.NATIVE_SOURCES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(f"/* {name} */\n")
     (tmp_path / "pdn" / compiled.MANIFEST).write_text(
         json.dumps({"native": compiled.native_digest(tmp_path)}))
@@ -173,7 +173,7 @@ def test_an_edited_engine_source_is_stale_too(tmp_path: Path):
 
 
 def test_the_pure_build_leaves_the_native_core_alone():
-    probe = "import replay.native as n, replay.perft; print(n.available())"
+    probe = "import replay.rules.native as n, replay.rules.perft; print(n.available())"
     pure = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           cwd=ROOT, env={**os.environ, compiled.PURE_VARIABLE: "1"})
     assert pure.stdout.split() == ["False"], pure.stderr

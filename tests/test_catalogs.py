@@ -178,9 +178,9 @@ def test_a_thai_page_embeds_the_shipped_thai_font_and_no_other_page_does():
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_standings_page_is_in_the_language_its_lang_attribute_names(language, archive,
                                                                         shared_data):
+    from replay.rules.variant_titles import variant_title
     from replay.tournament import read_event, standings
     from replay.tournament.pages import CROSSTABLE, STANDINGS, standings_html
-    from replay.variant_titles import variant_title
 
     words = catalog(language)
     event = read_event(archive(shared_data / "games-checkers/russian/World_Championship_1998.pdn"))

@@ -96,7 +96,7 @@ def test_no_circle_between_two_tools():
     assert circles == []
 
 
-@pytest.mark.parametrize("module", ["replay.board", "replay.archive.select", "pdn.cli.app"])
+@pytest.mark.parametrize("module", ["replay.rules.board", "replay.archive.select", "pdn.cli.app"])
 def test_the_map_sees_each_layer(module):
     """The check cannot pass by reading nothing: modules of each layer are found and
     import something of the project."""

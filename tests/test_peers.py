@@ -25,7 +25,7 @@ from pdn.fen import parse_fen
 from pdn.model import Game
 from pdn.reader import read_games
 from replay.convert.games import Target, convert_game, render
-from replay.variants import get_variant
+from replay.rules.variants import get_variant
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import peers

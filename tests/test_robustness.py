@@ -26,8 +26,8 @@ from typer.testing import CliRunner
 
 from pdn.lexer import MAX_NESTING
 from pdn.reader import read_games
+from replay.rules.variants import RUSSIAN
 from replay.run.output import atomic_writer
-from replay.variants import RUSSIAN
 
 runner = CliRunner()
 GOOD = '[Event "good"]\n[GameType "25"]\n1. c3-d4 f6-g5 2. b2-c3 g7-f6 1-0\n\n'

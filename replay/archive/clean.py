@@ -4,7 +4,7 @@ no text from between games, optionally no comments, NAGs or variations.
 ``clean_game`` changes the game in place and returns every change it made, in words.
 
 >>> from pdn.reader import read_games
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> game = next(read_games('[Date "1.1.1965"][White "ABAULIN V."][Result "1:0"]\\n'
 ...                        '1. c3-d4 f6-g5 1:0'))
 >>> for change in clean_game(game, RUSSIAN): print(change)
@@ -25,12 +25,12 @@ from pdn.gametype import GameTypeError, parse_gametype
 from pdn.model import Game, Line, MoveRecord
 from pdn.tags import RESULTS
 from replay.archive.tags import DateParts, clean_date, clean_name, clean_result, result_tokens
-from replay.endings import decide
-from replay.inference import standard_tags
-from replay.movegen import WHITE
-from replay.replayer import game_variant
-from replay.resolve import SIDE_NAMES
-from replay.variants import Rules, Variant
+from replay.record.inference import standard_tags
+from replay.record.replayer import game_variant
+from replay.record.resolve import SIDE_NAMES
+from replay.rules.endings import decide
+from replay.rules.movegen import WHITE
+from replay.rules.variants import Rules, Variant
 
 STRIP_CHOICES = ("comments", "nags", "variations")
 DATE_TAGS = ("Date", "EventDate")
@@ -213,14 +213,14 @@ def fix_result(game: Game, variant: Variant, rules: Rules | None = None) -> list
     recorded result agrees or the game does not replay to a decided end.
 
     >>> from pdn.reader import read_games
-    >>> from replay.variants import RUSSIAN
+    >>> from replay.rules.variants import RUSSIAN
     >>> game = next(read_games('[FEN "W:Wc3:Bd4"][Result "0-1"]\n1. c3xe5 0-1'))
     >>> fix_result(game, RUSSIAN)
     ["result '0-1' → '1-0': Black has no legal move, White wins (Result tag and movetext)"]
     >>> game.tags["Result"], game.result
     ('1-0', '1-0')
     """
-    from replay.replayer import WHITE_WINS, normalise_result, replay_game
+    from replay.record.replayer import WHITE_WINS, normalise_result, replay_game
 
     replayed = replay_game(game, override=variant, rules=rules)
     if replayed.errors or replayed.placeholder or replayed.final is None:

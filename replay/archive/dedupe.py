@@ -13,7 +13,7 @@ more annotation); different games of the same moves (a repeated draw, a book lin
 all kept, and listed.
 
 >>> from pdn.reader import read_games
->>> from replay.variants import INTERNATIONAL
+>>> from replay.rules.variants import INTERNATIONAL
 >>> a = next(read_games('[White "Sijbrands, T."]\\n1. 32-28 19-23 2. 28x19 14x23 2-0'))
 >>> b = next(read_games('[White "T. Sijbrands"][GameType "20"]\\n32-28 19-23 28-19 14-23 *'))
 >>> fingerprint(a, INTERNATIONAL).key == fingerprint(b, INTERNATIONAL).key
@@ -44,8 +44,8 @@ from replay.archive.identity import (
 )
 from replay.archive.tags import NO_NAME, DateParts, is_real_result
 from replay.archive.walk import walk_main_line
-from replay.replayer import game_variant
-from replay.variants import Rules, Variant
+from replay.record.replayer import game_variant
+from replay.rules.variants import Rules, Variant
 
 UNSCORED = (-1, -1, -1)  # a fingerprint's score left to ``refine``
 

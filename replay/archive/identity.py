@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.archive.tags import NO_NAME, DateParts, clean_name, date_parts_of
-from replay.replayer import UNKNOWN, normalise_result
-from replay.variants import Variant
+from replay.record.replayer import UNKNOWN, normalise_result
+from replay.rules.variants import Variant
 
 BY_CHOICES = ("game", "moves", "moves+players", "moves+players+date")
 FIELDS = ("white", "black", "date", "round", "game", "result", "site")

@@ -24,7 +24,6 @@ from pdn.reader import PdnText, read_games
 from pdn.records import STDIN
 from pdn.tags import head_tags
 from pdn.writer import write_game
-from replay.agreement import agree_file
 from replay.archive.clean import CleanOptions, clean_game
 from replay.archive.dedupe import (
     Fingerprint,
@@ -39,14 +38,15 @@ from replay.archive.dedupe import (
 from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
-from replay.choice import RulesChoice
-from replay.inference import keyed_variant, variant_key
-from replay.replayer import game_variant, replay_game
+from replay.record.agreement import agree_file
+from replay.record.inference import keyed_variant, variant_key
+from replay.record.replayer import game_variant, replay_game
+from replay.record.silent import follow_file
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import Variant
 from replay.run.output import as_write_error, atomic_writer, refuse_overwriting_inputs
 from replay.run.runner import DaskRunner, Runner, open_runner
 from replay.run.spreadsheet import safe_row
-from replay.silent import follow_file
-from replay.variants import Variant
 
 Note = Callable[[str], None]
 Progress = Callable[[int], None] | None
@@ -197,8 +197,8 @@ class FilterTask:
 
 
 def _tagged_variant(tags: dict[str, str], default: Variant | None) -> Variant | None:
-    """The variant a GameType tag names (as ``replay.replayer.game_variant`` reads it)."""
-    from replay.variants import get_variant
+    """The variant a GameType tag names (as ``replay.record.replayer.game_variant`` reads it)."""
+    from replay.rules.variants import get_variant
 
     gametype = tags.get("GameType")
     try:
@@ -364,7 +364,7 @@ class SplitTask:
 class VariantKeys:
     """A game's split key by variant, with what its file's games may change in it: its
     ``variant_key``, whether its record tells nothing (``silent``) or several variants
-    replay it (``open``; ``replay.agreement``)."""
+    replay it (``open``; ``replay.record.agreement``)."""
 
     keys: list[str]
     key: str | None = None
@@ -388,8 +388,8 @@ def _variant_keys(record: Record, choice: RulesChoice, shown: Variant | None = N
 def _agreed_variants(items: Iterator[Located[Out]], choice: RulesChoice
                      ) -> Iterator[Located[Out]]:
     """The games of each source, where one that several variants replay goes to the file of
-    its file's variant where that replays it too (``replay.agreement``), and one whose
-    record tells nothing to its neighbours' (``replay.silent``), as ``pdn validate`` reads
+    its file's variant where that replays it too (``replay.record.agreement``), and one whose
+    record tells nothing to its neighbours' (``replay.record.silent``), as ``pdn validate`` reads
     them."""
     def keys(item: Located[Out]) -> VariantKeys:
         return item.result.value  # type: ignore[return-value]

@@ -4,7 +4,7 @@ Cheap tests run first (tags, dates, the written length); a game is replayed only
 passed them and a criterion needs the board (status, opening moves, a position, material).
 Moves and positions are compared as positions, so the notation a record uses never matters.
 
->>> from replay.variants import INTERNATIONAL
+>>> from replay.rules.variants import INTERNATIONAL
 >>> criteria = Criteria(players=("Sijbrands",), min_plies=2)
 >>> from pdn.reader import read_games
 >>> game = next(read_games('[White "T. Sijbrands"]\\n1. 32-28 19-23 2. 28x19 14x23 *'))
@@ -30,24 +30,24 @@ from replay.archive.tags import (
     name_words,
 )
 from replay.archive.walk import LineEnd, MainLine, line_end, reaches, walk_main_line
-from replay.board import Position, position_from_setup
-from replay.criteria import CriterionError
-from replay.draws import Material
-from replay.lines import (
+from replay.record.criteria import CriterionError
+from replay.record.lines import (
     MoveLineError,
     PositionKey,
     opening_positions,
     opening_records,
     position_key,
 )
-from replay.replayer import (
+from replay.record.replayer import (
     BLACK_WINS,
     DRAW,
     WHITE_WINS,
     game_variant,
     normalise_result,
 )
-from replay.variants import Rules, Variant
+from replay.rules.board import Position, position_from_setup
+from replay.rules.draws import Material
+from replay.rules.variants import Rules, Variant
 
 STATUSES = ("valid", "invalid", "incomplete")
 _MATERIAL = re.compile(r"^\s*([WB])\s*:\s*((?:\d+\s*[KM]\s*)*)$", re.IGNORECASE)
@@ -297,9 +297,9 @@ WINNERS = (WHITE_WINS, BLACK_WINS, DRAW)  # --result by who won
 def wanted_outcome(query: str, variant: Variant) -> str:
     """What ``--result QUERY`` asks for in a game of ``variant``: who won (``white``,
     ``black``, ``draw``: the same in every variant), else the outcome the token means there
-    (``replay.replayer.normalise_result``), ``unknown`` for ``*``.
+    (``replay.record.replayer.normalise_result``), ``unknown`` for ``*``.
 
-    >>> from replay.variants import ENGLISH, RUSSIAN
+    >>> from replay.rules.variants import ENGLISH, RUSSIAN
     >>> wanted_outcome("1-0", ENGLISH), wanted_outcome("1-0", RUSSIAN), wanted_outcome("Black",
     ...                                                                                 RUSSIAN)
     ('black', 'white', 'black')
@@ -327,9 +327,9 @@ def criteria_from_text(*, tags: list[str] = (), players: list[str] = (),
 
     >>> criteria_from_text(date_from="1990.06.01", statuses=["valid"]).date_from
     (1990, 6, 1)
-    >>> criteria_from_text(date_to="June")
+    >>> criteria_from_text(date_to="June")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    replay.criteria.CriterionError: --date-to 'June' is not a date: give 1990, 1990.06 or 1990.06.01
+    replay.record.criteria.CriterionError: --date-to 'June' is not a date: give 1990, ...
     """
     _check_texts(players=players, white=white, black=black, results=results, moves=moves)
     bad = [status for status in statuses if status not in STATUSES]

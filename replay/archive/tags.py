@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
-from replay.replayer import BLACK_WINS, DOUBLE_FORFEIT, DRAW, WHITE_WINS, normalise_result
-from replay.variants import Variant
+from replay.record.replayer import BLACK_WINS, DOUBLE_FORFEIT, DRAW, WHITE_WINS, normalise_result
+from replay.rules.variants import Variant
 
 DateParts = tuple[int | None, int | None, int | None]  # year, month, day; None = unknown
 

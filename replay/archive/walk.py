@@ -12,12 +12,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pdn.model import Game
-from replay import native
-from replay.board import Board, Position, start_position
-from replay.move import Move
-from replay.replayer import INCOMPLETE, INVALID, VALID, game_variant, replay_game, told_variant
-from replay.resolve import plain_mover, resolve
-from replay.variants import Rules, Variant
+from replay.record.replayer import (
+    INCOMPLETE,
+    INVALID,
+    VALID,
+    game_variant,
+    replay_game,
+    told_variant,
+)
+from replay.record.resolve import plain_mover, resolve
+from replay.rules import native
+from replay.rules.board import Board, Position, start_position
+from replay.rules.move import Move
+from replay.rules.variants import Rules, Variant
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Convert game records between notations through the rules engine, losslessly.
 
-Every move is first resolved to the one legal move it means (``replay.replayer``), then
+Every move is first resolved to the one legal move it means (``replay.record.replayer``), then
 written again in the notation asked for: ``full`` (``c3-d4``, ``c3:e5``), ``short``
 (Russian ``ed4``, ``b:d6``; full squares only where short is ambiguous), ``numeric``
 (``22-17`` in any numbering) or ``pdn`` (PDN 3.0 as the GameType prescribes). Comments,
@@ -29,16 +29,16 @@ from pdn.fen import FenError, format_fen, parse_fen, second_player_starts
 from pdn.gametype import GameType, GameTypeError, SquareNotation, parse_gametype
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.writer import format_move, movetext_result, write_game, write_heading
-from replay import native
-from replay.board import Board, Position, for_variant, position_fen
-from replay.identity import ByIdentity
-from replay.inference import standard_form, standard_tags
-from replay.move import Move
-from replay.notation import PATH_STYLES, route_squares, short_is_ambiguous
-from replay.replayer import Problem, ReplayedGame, replay_game
-from replay.tree import GameNode, Variation, walk
+from replay.record.inference import standard_form, standard_tags
+from replay.record.notation import PATH_STYLES, route_squares, short_is_ambiguous
+from replay.record.replayer import Problem, ReplayedGame, replay_game
+from replay.record.tree import GameNode, Variation, walk
+from replay.rules import native
+from replay.rules.board import Board, Position, for_variant, position_fen
+from replay.rules.identity import ByIdentity
+from replay.rules.move import Move
+from replay.rules.variants import Rules, Variant
 from replay.validate.reports import GameReport
-from replay.variants import Rules, Variant
 
 TARGETS = ("full", "short", "numeric", "pdn")
 FORMATS = ("pdn", "text", "json", "fen")

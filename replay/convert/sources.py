@@ -5,7 +5,7 @@ come back, in order; the library behind ``pdn convert``.
 
 >>> import tempfile, pathlib
 >>> from replay.convert.games import Target
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.pdn"
 >>> _ = path.write_text("1.ed4 dc5 2.fe3 *")
 >>> (item,) = convert_sources([str(path)], Job(RulesChoice(RUSSIAN), Target("full"), "text",
@@ -21,17 +21,17 @@ from dataclasses import dataclass
 
 from pdn.model import Game
 from pdn.reader import read_block
-from replay.agreement import agree_file
-from replay.choice import RulesChoice
 from replay.convert import games as convert
 from replay.convert.games import Target, TargetError
-from replay.inference import keyed_variant
+from replay.record.agreement import agree_file
+from replay.record.inference import keyed_variant
+from replay.record.silent import follow_file
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import Variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition, source_name
 from replay.run.runner import open_runner
-from replay.silent import follow_file
 from replay.validate.reports import GameReport, problem_line
-from replay.variants import Variant
 
 # What became of a game, in the order ``pdn convert`` sums them up.
 VERDICTS = ("converted", "incomplete", "partly converted", "not converted", "unreadable")
@@ -86,7 +86,7 @@ def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Convert
 def _converted(game: Game, job: Job, mend: str, follow: Variant | None = None,
                shown: Variant | None = None) -> Converted:
     """One game converted; ``follow``: the variant of a record that tells nothing, ``shown``:
-    the variant its file's games show (``replay.replayer.replay_game``)."""
+    the variant its file's games show (``replay.record.replayer.replay_game``)."""
     choice = job.choice
     variant, replayed = convert.reading_variant(game, choice.default, choice.override,
                                                 rules=choice.rules, follow=follow, shown=shown)
@@ -105,9 +105,9 @@ def _converted(game: Game, job: Job, mend: str, follow: Variant | None = None,
 
 def _followed(items: Iterator[Converted], job: Job) -> Iterator[Converted]:
     """The games of one source, where one that several variants replay is converted again
-    with the variant its file's games show offered first (``replay.agreement``), and one
+    with the variant its file's games show offered first (``replay.record.agreement``), and one
     whose record tells nothing of its variant under the variant of the file's games around
-    it (``replay.silent``)."""
+    it (``replay.record.silent``)."""
     def redo(item: Converted, key: str, *, silent: bool) -> Converted:
         report = item.report
         assert report.record is not None

@@ -12,10 +12,10 @@ import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from replay.board import Position, start_position
 from replay.database.explore import Exploration, ExplorerRow, explore
 from replay.database.keys import fen_of
-from replay.variants import Variant
+from replay.rules.board import Position, start_position
+from replay.rules.variants import Variant
 
 if TYPE_CHECKING:
     from replay.archive.select import Criteria

@@ -34,8 +34,8 @@ from replay.database.played import (
 )
 from replay.database.rows import line_rows, moves_text
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
-from replay.draws import Material
-from replay.replayer import UNKNOWN, normalise_result
+from replay.record.replayer import UNKNOWN, normalise_result
+from replay.rules.draws import Material
 from replay.run.partitions import shown_name
 
 Note = Callable[[str], None]

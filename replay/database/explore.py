@@ -8,8 +8,8 @@ the games the answer is a few rows of ``position_moves`` (a key lookup, whatever
 of games); with ``pdn search``'s criteria (players, dates, tags, final material) the games
 through the position are read and counted one by one.
 
->>> from replay.board import start_position
->>> from replay.variants import ENGLISH
+>>> from replay.rules.board import start_position
+>>> from replay.rules.variants import ENGLISH
 >>> import sqlite3
 >>> from replay.database.schema import TABLES
 >>> connection = sqlite3.connect(":memory:")
@@ -25,13 +25,13 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from replay.board import Board, Position, start_position
 from replay.database.keys import fen_of, position_hash
 from replay.database.query import game_conditions, position_of_fen, stored_variants
-from replay.move import Move
-from replay.movegen import WHITE
-from replay.notation import full_text
-from replay.variants import Variant
+from replay.record.notation import full_text
+from replay.rules.board import Board, Position, start_position
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE
+from replay.rules.variants import Variant
 
 if TYPE_CHECKING:
     from replay.archive.select import Criteria
@@ -152,7 +152,7 @@ def explore_moves(connection: sqlite3.Connection, moves: str, criteria: Criteria
         if not moves.strip():
             line = [start_position(variant)]  # without the move reader (its grammar loads slowly)
         else:
-            from replay.lines import MoveLineError, opening_positions
+            from replay.record.lines import MoveLineError, opening_positions
 
             try:
                 line = [Position(*key) for key in opening_positions(moves, variant)]
@@ -169,7 +169,7 @@ def explore_moves(connection: sqlite3.Connection, moves: str, criteria: Criteria
 
 def line_opening(line: list[Position], variant: Variant) -> str | None:
     """The most specific named opening a line of positions goes through."""
-    from replay.openings import opening_of
+    from replay.reference.openings import opening_of
 
     named = opening_of(line, variant)
     return named.name if named is not None else None
@@ -234,7 +234,7 @@ def _counted_from_games(connection: sqlite3.Connection, key: int, variant: Varia
     # games starts faster without them
     from replay.database.build import moves_text
     from replay.database.played import RATING_TAGS, outcome_of, ratings
-    from replay.replayer import BLACK_WINS, DRAW, WHITE_WINS
+    from replay.record.replayer import BLACK_WINS, DRAW, WHITE_WINS
 
     clauses, parameters, by_tags = game_conditions(connection, criteria)
     by_text = {moves_text([step.move], variant): next_key for next_key, step in legal.items()}
@@ -323,7 +323,7 @@ def _plain(position: Position) -> tuple[int, int, int, int]:
 
 
 def _named(variant: Variant) -> dict:
-    from replay.openings import named_positions
+    from replay.reference.openings import named_positions
 
     return {key: opening.name for key, opening in named_positions(variant.name).items()}
 

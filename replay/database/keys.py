@@ -12,8 +12,8 @@ order (rank 1 from the left, then rank 2...), so 32 squares fit in 32 bits and 5
 Boards with more than 64 playing squares (Canadian, 72) have no bitboards (NULL); their
 positions are still found by key.
 
->>> from replay.board import start_position
->>> from replay.variants import ENGLISH
+>>> from replay.rules.board import start_position
+>>> from replay.rules.variants import ENGLISH
 >>> row = position_row(start_position(ENGLISH), ENGLISH)
 >>> row.turn, bin(row.black_men).count("1"), row.counts
 ('B', 12, (12, 0, 12, 0))
@@ -25,9 +25,9 @@ from functools import cache
 from hashlib import blake2b
 from typing import NamedTuple
 
-from replay.board import Position
-from replay.movegen import WHITE
-from replay.variants import Variant
+from replay.rules.board import Position
+from replay.rules.movegen import WHITE
+from replay.rules.variants import Variant
 
 DENSE_LIMIT = 64
 

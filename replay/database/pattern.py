@@ -10,7 +10,7 @@ SQUARES are names or numbers in the variant's own notation, separated by commas,
 ranges of numbers ``1-4``. KINDS are ``wm`` (white man), ``wk`` (white king), ``bm``, ``bk``,
 ``w`` (a white man or king), ``b``, ``empty``, joined by ``|``: ``d4=wm|wk`` is ``d4=w``.
 
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> pattern = Pattern.parse("c3,e3=wm any(a7,c7)=bk f4=empty turn=black")
 >>> [term.kinds for term in pattern.terms]
 [frozenset({'wm'}), frozenset({'bk'}), frozenset({'empty'})]
@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from replay.database.keys import dense_squares, signed
-from replay.variants import Variant
+from replay.rules.variants import Variant
 
 PIECES = ("wm", "wk", "bm", "bk")
 KINDS = {"wm": {"wm"}, "wk": {"wk"}, "bm": {"bm"}, "bk": {"bk"}, "w": {"wm", "wk"},

@@ -17,7 +17,7 @@ import sqlite3
 from collections.abc import Iterator
 
 from replay.database.pattern import PIECES, Pattern
-from replay.variants import Variant
+from replay.rules.variants import Variant
 
 CHUNK_BITS = 16
 CHUNK = 1 << CHUNK_BITS

@@ -15,7 +15,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
-from replay.replayer import BLACK_WINS, DRAW, WHITE_WINS
+from replay.record.replayer import BLACK_WINS, DRAW, WHITE_WINS
 
 FLUSH_ROWS = 200_000
 NATIVE_FLUSH_ROWS = 1_000_000  # the native tally's steps take about 100 bytes each
@@ -61,7 +61,7 @@ class GameFacts:
     """What the table needs of one game."""
 
     game_id: int
-    outcome: str  # replay.replayer: white / black / draw / double_forfeit / unknown
+    outcome: str  # replay.record.replayer: white / black / draw / double_forfeit / unknown
     ratings: tuple[int, ...]
     day: int  # date_high, 0 without a date
 
@@ -115,7 +115,7 @@ class MovesPlayed:
 
 
 class NativeMovesPlayed:
-    """``MovesPlayed`` added up by the native core (``replay/_positions.c``'s Tally): the
+    """``MovesPlayed`` added up by the native core (``replay/database/_positions.c``'s Tally): the
     same rows, a step costing no Python object, held until ``NATIVE_FLUSH_ROWS``."""
 
     def __init__(self, connection: sqlite3.Connection, tally: object) -> None:
@@ -137,7 +137,7 @@ class NativeMovesPlayed:
 
 def moves_played(connection: sqlite3.Connection) -> MovesPlayed | NativeMovesPlayed:
     """The native tally where the native core is used, else ``MovesPlayed``."""
-    from replay import native
+    from replay.rules import native
 
     tally = native.tally()
     return MovesPlayed(connection) if tally is None else NativeMovesPlayed(connection, tally)
@@ -210,8 +210,8 @@ def _move_at(moves: str, ply: int) -> str | None:
 
 def outcome_of(variant_name: str | None, result: str | None) -> str:
     """A game's result as white / black / draw / double_forfeit / unknown, in its variant."""
-    from replay.replayer import normalise_result
-    from replay.variants import get_variant
+    from replay.record.replayer import normalise_result
+    from replay.rules.variants import get_variant
 
     return normalise_result(result, get_variant(variant_name)) if variant_name else "unknown"
 

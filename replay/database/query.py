@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pdn.fen import FenError, parse_fen
-from replay.board import Position, position_from_setup
 from replay.database.keys import fen_of, position_hash
 from replay.database.pattern import Pattern, PatternError
 from replay.database.planes import matching_positions
-from replay.variants import UnknownVariantError, Variant, get_variant
+from replay.rules.board import Position, position_from_setup
+from replay.rules.variants import UnknownVariantError, Variant, get_variant
 
 if TYPE_CHECKING:
     from replay.archive.select import Criteria

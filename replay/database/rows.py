@@ -3,7 +3,7 @@
 position, the opening and the ballot.
 
 The native rules core gives the keys, rows and moves in one call per game (``Rules.index``,
-``replay/_positions.c``) wherever it replays the very main line the replayer replays; any
+``replay/database/_positions.c``) wherever it replays the very main line the replayer replays; any
 other game (rules or texts the core leaves to Python, a main line with variations, no
 compiler) is walked by Python (``walk_main_line``) and described by ``keys.Coder``. Both
 give the same rows: tests/database/test_rows.py compares them on every game of an archive
@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from functools import cache
 
 from pdn.model import Game
-from replay import native
 from replay.archive.walk import MainLine, is_plain, walk_main_line
-from replay.board import Position, start_position
-from replay.choice import RulesChoice
 from replay.database.keys import coder, position_hash
-from replay.move import Move
-from replay.openings import Opening, fmjd_ballot, named_positions, opening_of
-from replay.replayer import VALID, replay_game, told_variant
-from replay.variants import Variant, get_variant
+from replay.record.replayer import VALID, replay_game, told_variant
+from replay.reference.openings import Opening, fmjd_ballot, named_positions, opening_of
+from replay.rules import native
+from replay.rules.board import Position, start_position
+from replay.rules.choice import RulesChoice
+from replay.rules.move import Move
+from replay.rules.variants import Variant, get_variant
 
 
 @dataclass
@@ -139,7 +139,7 @@ def _opening(keys: list[int], variant: Variant) -> Opening | None:
 def _ballot(variant: Variant, start: Position, tokens: Sequence[str],
             rules: native.NativeRules) -> str | None:
     """``fmjd_ballot`` of the main line's first moves."""
-    from replay.ballots import BALLOT_PLIES
+    from replay.reference.ballots import BALLOT_PLIES
 
     if variant.name != "russian":
         return None

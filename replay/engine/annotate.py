@@ -33,8 +33,8 @@ from replay.engine.readings import Reading, game_readings
 if TYPE_CHECKING:
     import pandas as pd
 
-    from replay.board import Board
     from replay.engine.hub import HubEngine
+    from replay.rules.board import Board
 
 NAG_MISTAKE, NAG_BLUNDER = 2, 4  # PGN/PDN: $2 "?", $4 "??"
 
@@ -147,8 +147,8 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
     own; ``engine`` must have been started for that variant. An engine that fails raises
     ``EngineError``; a record that stops replaying is analysed as far as it goes
     (``problem`` says why)."""
-    from replay.movegen import WHITE
-    from replay.replayer import replay_game
+    from replay.record.replayer import replay_game
+    from replay.rules.movegen import WHITE
 
     game = copy.deepcopy(game)
     tree = replay_game(game, default, override, rules=rules,
@@ -235,8 +235,8 @@ def rows_of_annotated(game: Game, number: int | None = None,
     from its ``[%eval]`` comments, NAGs and variations: the engine's move is known only
     where a variation gives it, the depth not at all."""
     from pdn.commands import eval_of
-    from replay.movegen import WHITE
-    from replay.replayer import replay_game
+    from replay.record.replayer import replay_game
+    from replay.rules.movegen import WHITE
 
     tree = replay_game(game)
     nodes = tree.mainline()

@@ -1,4 +1,5 @@
-"""The built-in engine: the native core's alpha-beta search (``replay/_search.c``) as a player.
+"""The built-in engine: the native core's alpha-beta search (``replay/engine/_search.c``) as a
+player.
 
 It plays every variant the native core takes (all but Canadian's 12x12 board) and has the
 Hub client's face: ``play(board, limit)`` gives a ``PlayResult``, ``analyse(board, limit)``
@@ -16,15 +17,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from replay.board import Board, RestrictedPosition
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
 from replay.engine.lines import several_lines
-from replay.move import Move
-from replay.native import NativeRules, available, rules_for
-from replay.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant, get_variant
+from replay.rules.board import Board, RestrictedPosition
+from replay.rules.move import Move
+from replay.rules.native import NativeRules, available, rules_for
+from replay.rules.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant, get_variant
 
 NAME = "pdn builtin"
-MATE = 10000        # a won end n plies away scores MATE - n (replay/_search.c)
+MATE = 10000        # a won end n plies away scores MATE - n (replay/engine/_search.c)
 MATE_FROM = 9000
 MAX_DEPTH = 94      # the search's own bound (S_MAXPLY - 2)
 MOVES_TO_GO = 30    # a clock's time is shared out over this many moves

@@ -30,7 +30,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from replay.board import Board, position_from_setup
 from replay.engine.limits import EngineError, Limit
 from replay.engine.play import (
     DEFAULT_MAX_MOVES,
@@ -41,8 +40,9 @@ from replay.engine.play import (
     PlayerSide,
     play_game,
 )
-from replay.move import Move
-from replay.variants import INTERNATIONAL
+from replay.rules.board import Board, position_from_setup
+from replay.rules.move import Move
+from replay.rules.variants import INTERNATIONAL
 
 DXP_PORT = 27531  # the SOCKET layer's port (Mesander, esocket.htm)
 MAX_LENGTH = 127  # characters of a message, the NUL aside (edxplg1.htm)

@@ -13,7 +13,7 @@
 Which one an engine speaks is told from its answer to ``hub``. docs/engines.md has every
 message we send and accept.
 
->>> from replay.board import Board
+>>> from replay.rules.board import Board
 >>> position_text(Board(variant="international"), 2)[:6]
 'Wbbbbb'
 """
@@ -40,8 +40,8 @@ from replay.engine.lines import several_lines
 from replay.run.children import popen_bound, release
 
 if TYPE_CHECKING:
-    from replay.board import Board
-    from replay.move import Move
+    from replay.rules.board import Board
+    from replay.rules.move import Move
 
 DEFAULT_TIMEOUT = 30.0  # seconds for start-up (``hub``, ``init``) and for ``quit``
 _EOF = None  # what the reader thread queues when the engine's output closes
@@ -96,7 +96,7 @@ def square_numbers(board: Board) -> tuple[int, ...]:
 def position_text(board: Board, generation: int) -> str:
     """The Hub position string: the side to move (``w``/``b`` in the first protocol, ``W``/
     ``B`` in the second) and a letter per square in number order (``w b W B e``)."""
-    from replay.movegen import WHITE
+    from replay.rules.movegen import WHITE
 
     position = board.position
     letters = ["W" if board.turn == WHITE else "B"]
@@ -623,7 +623,7 @@ def _position_pairs(board: Board) -> str:
     """The second protocol's ``pos=...``, with ``moves="..."`` for the king moves that led
     to it (protocol.txt: so that the engine sees repetitions): the position before the last
     run of non-capturing king moves of the board's history, then those moves."""
-    from replay.board import Board as BoardType
+    from replay.rules.board import Board as BoardType
 
     states, stack = getattr(board, "_states", []), board.move_stack
     count = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from replay.move import Move
+from replay.rules.move import Move
 
 
 class EngineError(RuntimeError):

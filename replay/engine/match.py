@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from replay.board import Board
 from replay.engine.dxp import DxpConnection, DxpListener, DxpSide, is_initial
 from replay.engine.limits import EngineError, Limit
 from replay.engine.play import (
@@ -49,8 +48,9 @@ from replay.engine.play import (
     Side,
     play_game,
 )
-from replay.numbering import MoveNumbering
-from replay.variants import Variant
+from replay.rules.board import Board
+from replay.rules.numbering import MoveNumbering
+from replay.rules.variants import Variant
 
 if TYPE_CHECKING:
     from pdn.model import Game
@@ -123,7 +123,7 @@ def _ballot(variant: Variant, text: str, where: str) -> StartPosition:
 
 
 def _fmjd_ballots(variant: Variant) -> list[StartPosition]:
-    from replay.ballots import fmjd_ballots
+    from replay.reference.ballots import fmjd_ballots
 
     if variant.name != "russian":
         raise MatchError("the FMJD Drawing Table 64 ballots are Russian draughts: "

@@ -6,7 +6,7 @@ A *player* is anything with a ``name`` and ``play(board, limit) -> PlayResult`` 
 engine is a side of its own (``replay.engine.dxp.DxpSide``), since it is told the game and
 the opponent's moves over its connection. Every move a side gives is checked against our
 legal moves; the game ends when our rules say so (no legal move, a draw rule of
-``replay.draws``), at the move cap, or when a side ends it (a DXP engine's GAMEEND).
+``replay.rules.draws``), at the move cap, or when a side ends it (a DXP engine's GAMEEND).
 
 >>> record = play_game(PlayerSide(RandomPlayer(1)), PlayerSide(RandomPlayer(2)),
 ...                    Board(variant="international"), max_moves=3)
@@ -22,11 +22,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from replay.board import Board
-from replay.draws import DrawTracker
 from replay.engine.limits import EngineError, Limit, PlayResult
-from replay.move import Move
-from replay.numbering import SIDE_NAMES
+from replay.rules.board import Board
+from replay.rules.draws import DrawTracker
+from replay.rules.move import Move
+from replay.rules.numbering import SIDE_NAMES
 
 DEFAULT_MAX_MOVES = 150  # moves of each side (300 plies); GAMEREQ's "number of moves"
 

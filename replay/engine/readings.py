@@ -2,9 +2,9 @@
 is started for the game's own variant.
 
 A game's variant is the one ``--variant``/``--force-variant``, its GameType tag or its record
-tells (``replay.replayer.told_variant``; a replay where only one tells); a game that several
-variants replay takes its file's variant where that replays it too (``replay.agreement``),
-and one whose record tells nothing, its neighbours' (``replay.silent``). An archive of mixed
+tells (``replay.record.replayer.told_variant``; a replay where only one tells); a game that several
+variants replay takes its file's variant where that replays it too (``replay.record.agreement``),
+and one whose record tells nothing, its neighbours' (``replay.record.silent``). An archive of mixed
 variants is read game by game.
 
 >>> from pdn.reader import read_games
@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from pdn.model import Game
-from replay.agreement import agree_file
-from replay.inference import keyed_variant, variant_key
-from replay.replayer import replay_game, told_variant
-from replay.silent import follow_file
-from replay.variants import Rules, Variant, with_rules
+from replay.record.agreement import agree_file
+from replay.record.inference import keyed_variant, variant_key
+from replay.record.replayer import replay_game, told_variant
+from replay.record.silent import follow_file
+from replay.rules.variants import Rules, Variant, with_rules
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,12 @@ import threading
 from collections.abc import Iterator
 from typing import TextIO
 
-from replay.board import Board, Position
 from replay.engine.builtin import NAME, BuiltinEngine
 from replay.engine.hub import HUB_VARIANTS, move_text, parse_move, parse_pairs, square_numbers
 from replay.engine.limits import EngineError, Info, Limit
-from replay.native import rules_for
-from replay.variants import get_variant, variant_names
+from replay.rules.board import Board, Position
+from replay.rules.native import rules_for
+from replay.rules.variants import get_variant, variant_names
 
 VERSION = "1"
 # The longest command line read (characters): a position and the moves of the longest game

@@ -25,7 +25,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from pdn.i18n import LANGUAGES, N_, Catalog, catalog, negotiate
-from replay.board import Board
+from replay.rules.board import Board
+from replay.rules.variants import get_variant
 from replay.serve.board_input import legal_routes, square_centres
 from replay.serve.desk import Desk, DeskError, shown_name, typed_game, valid_unicode
 from replay.serve.engines import EngineError, Engines
@@ -38,7 +39,6 @@ from replay.serve.pages import (
 )
 from replay.serve.position_editor import edited_position
 from replay.serve.security import App, BodyTooLarge, BodyTooSlow, Receive, Scope, Send
-from replay.variants import get_variant
 
 MAX_FEN = 1000
 STDIN_NAME = "<stdin>"  # what `pdn validate -` names a text it reads
@@ -196,7 +196,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
                 if isinstance(k, str) and k.isidentifier() and isinstance(v, str)
                 and v.strip() and not any(c in v for c in '"\\\n\r[]')}
         typed = await _in_thread(typed_game, _field(body, "variant", str), moves, tags)
-        from replay.diagram import board_svg
+        from replay.record.diagram import board_svg
 
         return JSONResponse({"accepted": typed.accepted, "error": typed.error,
                              "legal": typed.legal, "fen": typed.fen, "pdn": typed.pdn,
@@ -243,7 +243,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         return JSONResponse({"stopped": True})
 
     def diagram(request: Request) -> Response:
-        from replay.diagram import board_svg
+        from replay.record.diagram import board_svg
 
         query = request.query_params
         board = _board(query.get("variant", ""), query.get("fen", ""))

@@ -2,8 +2,8 @@
 route with the squares the piece lands on, and where each square is drawn. The rules stay
 here on the server; the page's script only matches the squares clicked against these routes.
 
->>> from replay.board import Board
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.board import Board
+>>> from replay.rules.variants import RUSSIAN
 >>> routes = legal_routes(Board(RUSSIAN))
 >>> len(routes), routes[0]
 (7, {'text': 'a3-b4', 'squares': ['a3', 'b4'], 'taken': []})
@@ -11,10 +11,10 @@ here on the server; the page's script only matches the squares clicked against t
 
 from __future__ import annotations
 
-from replay.board import Board
-from replay.diagram import SQUARE, Layout
-from replay.notation import full_text
-from replay.resolve import in_square_order
+from replay.record.diagram import SQUARE, Layout
+from replay.record.notation import full_text
+from replay.record.resolve import in_square_order
+from replay.rules.board import Board
 
 
 def legal_routes(board: Board) -> list[dict]:
@@ -42,7 +42,7 @@ def _twin(route, routes) -> bool:
 
 
 def square_centres(board: Board) -> dict:
-    """Where each playing square is drawn on the server's diagram (``replay.diagram``), by
+    """Where each playing square is drawn on the server's diagram (``replay.record.diagram``), by
     its name, the side of a square, in SVG units, and each square's name in the variant's
     notation (``32`` on a numbered board), for the page's messages."""
     layout = Layout(board.variant.geometry)

@@ -32,12 +32,12 @@ from pathlib import Path
 from pdn.chunks import newline_lines, split_chunks
 from pdn.model import Game, MoveRecord
 from pdn.reader import PdnText, read_games
-from replay.board import Board
-from replay.choice import RulesChoice
-from replay.replayer import ReplayedGame, replay_game
+from replay.record.replayer import ReplayedGame, replay_game
+from replay.rules.board import Board
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import Variant, get_variant
 from replay.serve.files import Decoded, Stamp, decoded, split_lines, write_failure
 from replay.validate.reports import GameReport, report_game, report_games, validate_sources
-from replay.variants import Variant, get_variant
 
 MAX_GAMES_PER_TEXT = 20_000  # an upload or a paste of more games is refused, before reading
 MAX_BOARD_GAME = 1 << 18  # a game's text longer than this is not put on the board
@@ -615,9 +615,9 @@ def legal_after(replayed: ReplayedGame) -> list[str]:
 
 def legal_texts(board: Board) -> list[str]:
     """The legal moves in the variant's notation and square order, as the replayer's
-    messages list them (``replay.resolve.legal_listing``)."""
-    from replay.notation import full_text
-    from replay.resolve import in_square_order
+    messages list them (``replay.record.resolve.legal_listing``)."""
+    from replay.record.notation import full_text
+    from replay.record.resolve import in_square_order
 
     return [full_text(board, move) for move in in_square_order(board, board.legal_moves())]
 

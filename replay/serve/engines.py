@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import threading
 
-from replay.board import Board
 from replay.engine.builtin import BuiltinEngine
 from replay.engine.hub import HubEngine, popen_hub
 from replay.engine.limits import EngineError, Info, Limit, VariantRefused
 from replay.engine.lines import several_lines
+from replay.rules.board import Board
 
 SEARCH_SECONDS = 1.0
 LINES = 3  # the best line and two others
@@ -138,7 +138,7 @@ def _shown(info: Info, board: Board) -> dict:
 
 def _score(info: Info, board: Board) -> str | None:
     """``+0.35`` or ``#-3`` from White's side (the engine scores for the side to move)."""
-    from replay.movegen import WHITE
+    from replay.rules.movegen import WHITE
 
     score = info.score
     if score is None:

@@ -9,11 +9,11 @@ import json
 from html import escape
 from pathlib import Path
 
-from replay.replayer import ReplayedGame
+from replay.record.replayer import ReplayedGame
+from replay.rules.variants import VARIANTS
 from replay.serve.desk import Desk, DeskGame, legal_after
 from replay.validate.report import first_problem, result_disagreement
 from replay.validate.reports import GameReport
-from replay.variants import VARIANTS
 from replay.viewer.board import ALPHABET, board_kind
 from replay.viewer.page import game_entry, suggestions_of
 

@@ -6,7 +6,7 @@ more pieces than it starts with (nothing adds a piece), and a man never stands o
 where it is crowned (a man ending its move there becomes a king). A FEN the project cannot
 read is refused with the reader's own message (``pdn.fen``).
 
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> edited = edited_position(RUSSIAN, pieces={"c3": "w", "b8": "w", "d6": "B"}, white=True)
 >>> edited["fen"], edited["problems"]
 ('W:Wc3,b8:BKd6', ['a white man on b8, the row where White is crowned, would be a king'])
@@ -14,10 +14,10 @@ read is refused with the reader's own message (``pdn.fen``).
 
 from __future__ import annotations
 
-from replay.board import Board
-from replay.movegen import BLACK, WHITE
+from replay.rules.board import Board
+from replay.rules.movegen import BLACK, WHITE
+from replay.rules.variants import Variant
 from replay.serve.board_input import square_centres
-from replay.variants import Variant
 
 COLOURS = {"w": "white", "W": "white", "b": "black", "B": "black"}
 
@@ -27,7 +27,7 @@ def edited_position(variant: Variant, *, pieces: dict[str, str] | None = None,
     """The position of ``pieces`` (square name -> ``w W b B``) with White or Black to move,
     or of ``fen``: its FEN, tags, pieces, problems and diagram. Raises ``ValueError`` (a
     ``pdn.fen.FenError`` among them) with the reason when it is no position at all."""
-    from replay.diagram import board_svg
+    from replay.record.diagram import board_svg
 
     board = Board.from_fen(fen if fen is not None else _fen(variant, pieces or {}, white),
                            variant)

@@ -85,7 +85,8 @@ from functools import cached_property
 
 import pandas as pd
 
-from replay.choice import RulesChoice
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import Rules, Variant
 from replay.stats.execution import EngineUnavailableError, TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import file_categories, typed_games, typed_moves, with_file
@@ -97,7 +98,6 @@ from replay.stats.tables import (
     players_table,
     summary_table,
 )
-from replay.variants import Rules, Variant
 
 TABLES = ("games", "moves", "players", "openings", "summary")
 

@@ -26,12 +26,13 @@ from pathlib import Path
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
-from replay.agreement import file_variant
-from replay.choice import RulesChoice
+from replay.record.agreement import file_variant
+from replay.record.silent import heads_follow
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import Rules, Variant
 from replay.run.dataset import Dataset
 from replay.run.partitions import Partition
 from replay.run.runner import open_runner
-from replay.silent import heads_follow
 from replay.stats.execution import BLOCK, Part, TableOptions, agree_parts, follow_rows, run_batch
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
@@ -45,7 +46,6 @@ from replay.stats.schema import (
 )
 from replay.stats.stream import DERIVED_TABLES, write_table
 from replay.stats.tables import file_readings, finish_games, finish_moves
-from replay.variants import Rules, Variant
 
 
 @dataclass(frozen=True)
@@ -61,12 +61,12 @@ class Spooled:
     statuses: dict[str, int]  # the part's games of each status
     offset: int = 0  # games before the partition in its file (set by the client)
     index: int = 0  # the part's number (set by the client)
-    # The variants its first and last games that tell one tell (``replay.silent``), and the
+    # The variants its first and last games that tell one tell (``replay.record.silent``), and the
     # one its silent games at its head follow (set by the client).
     told: tuple[str | None, str | None] = (None, None)
     follow: str | None = None
     # The variants its games that tell one are read as, counted, and the one its file's
-    # games show (set by the client; ``replay.agreement``).
+    # games show (set by the client; ``replay.record.agreement``).
     variants: tuple[tuple[str, int], ...] = ()
     shown: str | None = None
 
@@ -210,8 +210,8 @@ def _write_parts(sources: list[str], options: TableOptions, dataset: Dataset, ta
 
 
 def _followed(spooled: list[Spooled]) -> list[Spooled]:
-    """Each part told the variant its silent games at its head follow (``replay.silent``)
-    and the one its file's games show (``replay.agreement``), over the parts of each
+    """Each part told the variant its silent games at its head follow (``replay.record.silent``)
+    and the one its file's games show (``replay.record.agreement``), over the parts of each
     source."""
     by_source: dict[str, list[int]] = {}
     for number, part in enumerate(spooled):

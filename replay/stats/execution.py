@@ -18,13 +18,13 @@ import pandas as pd
 from pdn.chunks import Chunk
 from pdn.model import Game
 from pdn.reader import read_games
-from replay.agreement import HELD_GAMES, file_variant
-from replay.choice import RulesChoice
-from replay.inference import keyed_variant
+from replay.record.agreement import HELD_GAMES, file_variant
+from replay.record.inference import keyed_variant
+from replay.record.silent import HELD_SILENT
+from replay.rules.choice import RulesChoice
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition
 from replay.run.runner import PARTITION_CHARS, EngineUnavailableError, open_runner
-from replay.silent import HELD_SILENT
 from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import REPLAY_COLUMNS, typed_games, typed_moves
 
@@ -49,10 +49,10 @@ class Part:
     games: pd.DataFrame
     moves: pd.DataFrame | None
     # The games whose record tells nothing of their variant, by row: their file's other
-    # games tell it (``replay.silent``), which only the main process sees in order.
+    # games tell it (``replay.record.silent``), which only the main process sees in order.
     silent: dict[int, Game] = field(default_factory=dict)
     # The rows of the games that several variants replay: they take the variant their file's
-    # games show where it replays them too (``replay.agreement``), read again from the
+    # games show where it replays them too (``replay.record.agreement``), read again from the
     # partition's ``block`` (a string the collector need not walk, unlike games).
     open: tuple[int, ...] = ()
     block: Chunk | None = None
@@ -103,7 +103,7 @@ def iter_parts(sources: Iterable[str], options: TableOptions, *, jobs: int = 1,
 
 def _agreed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
     """The parts, in order, where a game that several variants replay takes the variant its
-    file's games show where that replays it too (``replay.agreement``): the parts of a source
+    file's games show where that replays it too (``replay.record.agreement``): the parts of a source
     are held until it ends (at most ``HELD_GAMES`` games, which then decide for the rest)."""
     source: str | None = None
     held: list[Part] = []
@@ -167,7 +167,7 @@ def _numbered(parts: Iterable[Part], progress: Callable[[int], None] | None
 def _followed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
     """The parts, in order, where a game whose record tells nothing of its variant takes the
     variant of the nearest game before it in its source that tells, or at the head of the
-    source, of the first after it (``replay.silent``); parts of such leading games are held
+    source, of the first after it (``replay.record.silent``); parts of such leading games are held
     until one that tells comes (at most ``HELD_SILENT`` games)."""
     source: str | None = None
     key: str | None = None

@@ -3,7 +3,7 @@
 The results panel compares groups, stacked bars of who won: the variants of a mixed
 archive, else the years (decades when there are many) of one; an archive with one group
 and no dates has none. Openings are labelled with the name the openings table gives
-(``replay.openings``) where one exists, then their moves. Count axes have whole-number
+(``replay.reference.openings``) where one exists, then their moves. Count axes have whole-number
 ticks.
 
 matplotlib (the ``plots`` extra) is imported here only, with the Agg backend, so nothing

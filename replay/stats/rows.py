@@ -12,18 +12,18 @@ from functools import cache
 import numpy as np
 
 from pdn.model import Game
-from replay import native
-from replay.ballots import BALLOT_PLIES, ballot_of
-from replay.board import Board, Position, start_position
-from replay.draws import Material
-from replay.identity import ByIdentity
-from replay.move import Move
-from replay.movegen import WHITE, generator_for
-from replay.notation import full_text, short_text
-from replay.openings import named_positions, opening_of
-from replay.replayer import ReplayedGame, main_line, replay_game
+from replay.record.notation import full_text, short_text
+from replay.record.replayer import ReplayedGame, main_line, replay_game
+from replay.reference.ballots import BALLOT_PLIES, ballot_of
+from replay.reference.openings import named_positions, opening_of
+from replay.rules import native
+from replay.rules.board import Board, Position, start_position
+from replay.rules.draws import Material
+from replay.rules.identity import ByIdentity
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE, generator_for
+from replay.rules.variants import Rules, Variant
 from replay.stats.clocks import Timing, clock_columns, has_commands
-from replay.variants import Rules, Variant
 
 MOVE_COLUMNS = (
     "game", "ply", "move_number", "side", "move", "short", "numeric", "piece", "captured",
@@ -53,7 +53,7 @@ class MoveColumns:
         ordinal, plies, first, offset, turn = np.array(self.games, dtype=np.int64
                                                        ).reshape(-1, 5).T
         index = np.arange(plies.sum()) - np.repeat(np.cumsum(plies) - plies, plies)  # in game
-        # replay.numbering.MoveNumbering's count, for every ply of the batch at once
+        # replay.rules.numbering.MoveNumbering's count, for every ply of the batch at once
         keys = {"game": np.repeat(ordinal, plies), "ply": index + 1,
                 "move_number": np.repeat(first, plies) + (index + np.repeat(offset, plies)) // 2,
                 "side": (np.repeat(turn, plies) + index) % 2}
@@ -110,7 +110,8 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
 
 
 def _opening_name(replayed: ReplayedGame) -> str | None:
-    """The named opening the main line reaches (``replay.openings``), if a source names it."""
+    """The named opening the main line reaches (``replay.reference.openings``), if a source
+    names it."""
     final = [replayed.final] if replayed.final is not None else []
     named = opening_of([*replayed.positions, *final], replayed.variant)
     return named.name if named is not None else None

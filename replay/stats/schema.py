@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
-from replay.variants import variant_names
+from replay.rules.variants import variant_names
 
 STRING = pd.StringDtype()
 RESULTS = ("white", "black", "draw", "double_forfeit", "unknown")

@@ -19,7 +19,8 @@ from pathlib import Path
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
-from replay.choice import RulesChoice
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import Rules, Variant
 from replay.run.output import as_write_error
 from replay.stats.execution import TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
@@ -41,7 +42,6 @@ from replay.stats.tables import (
     summary_table,
 )
 from replay.stats.writer import TableWriter
-from replay.variants import Rules, Variant
 
 DERIVED_TABLES = {"players": players_table, "openings": openings_table,
                   "summary": summary_table}

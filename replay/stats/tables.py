@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from pdn.model import SEVEN_TAGS
-from replay.ballots import ballot_of
+from replay.reference.ballots import ballot_of
 from replay.stats.schema import (
     DERIVED_COLUMNS,
     GAME_COLUMN_ORDER,
@@ -98,7 +98,7 @@ def file_readings(votes: pd.DataFrame) -> pd.Series:
 
 def settle_readings(games: pd.DataFrame, readings: pd.Series | None = None) -> None:
     """Where Black moves first, read each file's results the way its decided games do (see
-    ``replay.replayer.file_reading``): settle their result checks, and where the file's
+    ``replay.record.replayer.file_reading``): settle their result checks, and where the file's
     results name the colour (``1-0``: White won), turn the first mover's reading round.
     ``readings``: each file's reading when the games are a part of their files."""
     own = games["result_reading"].astype(object)

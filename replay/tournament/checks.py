@@ -1,7 +1,7 @@
 """The arbiter's checks of micro-matches: the number of games as declared, the colours
 swapped from one game to the next, and, where the event was played on drawn ballots, each
 pair of games (1-2, 3-4, ...) started from the same ballot, the ballot named from the FMJD
-Drawing Table 64 (``replay.ballots``) or said to be outside it. Every break is reported
+Drawing Table 64 (``replay.reference.ballots``) or said to be outside it. Every break is reported
 with its kind, round and players; ``break_counts`` sums them up by kind.
 
 >>> from replay.tournament.micromatch import MicroMatch
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from pdn.model import Game
-from replay.ballots import BALLOT_PLIES, ballot_of, fmjd_ballots
+from replay.reference.ballots import BALLOT_PLIES, ballot_of, fmjd_ballots
 from replay.tournament.micromatch import MicroMatch
 
 # The first moves a ballot fixes when it is not one of the table's: "the first two or three
@@ -53,9 +53,9 @@ class Break:
 def opening_plies(game: Game, plies: int = BALLOT_PLIES) -> list[str] | None:
     """The game's first plies in full notation (``c3-d4``), None when it starts from a
     set-up position or its first moves do not replay."""
-    from replay.board import Board
-    from replay.notation import full_text
-    from replay.replayer import replay_game
+    from replay.record.notation import full_text
+    from replay.record.replayer import replay_game
+    from replay.rules.board import Board
 
     if game.tags.get("FEN"):
         return None

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field, replace
 
 from pdn.model import Game
 from replay.archive.tags import name_matches
-from replay.replayer import UNKNOWN, game_variant, normalise_result
+from replay.record.replayer import UNKNOWN, game_variant, normalise_result
+from replay.rules.variants import INTERNATIONAL, Variant
 from replay.tournament.players import UNKNOWN_PLAYER, Players
 from replay.tournament.scoring import Correction, CorrectionError, Scoring, scoring_for
 from replay.tournament.spellings import NamePair, Seat, game_rounds, probable_pairs
-from replay.variants import INTERNATIONAL, Variant
 
 
 @dataclass(frozen=True)

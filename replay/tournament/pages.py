@@ -10,12 +10,12 @@ import json
 from html import escape
 
 from pdn.i18n import N_, Catalog, catalog
+from replay.rules.variant_titles import variant_title
 from replay.tournament.event import Event
 from replay.tournament.spellings import paste_line
 from replay.tournament.tables import Cell, Standings, crosstable
 from replay.validate.report import STYLE as REPORT_STYLE
 from replay.validate.report import font_faces
-from replay.variant_titles import variant_title
 
 TIEBREAK_TITLES = {"wins": N_("Wins"), "direct": N_("Direct"),
                    "classification": N_("Classification"), "sonneborn-berger": N_("SB"),

@@ -4,7 +4,7 @@ FMJD scores a win 2 points, a draw 1 and a loss 0, in International draughts and
 64-square section (Russian, Brazilian); the Russian draughts federation counts the same way.
 English draughts (ACF, EDA) counts a win 1 and a draw ½ (``docs/tournaments.md``).
 
->>> from replay.variants import ENGLISH, INTERNATIONAL
+>>> from replay.rules.variants import ENGLISH, INTERNATIONAL
 >>> scoring_for(INTERNATIONAL).win, scoring_for(ENGLISH).draw
 (2, 0.5)
 >>> parse_correction("Valneris - Georgiev=1-1")
@@ -17,8 +17,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from replay.replayer import BLACK_WINS, DOUBLE_FORFEIT, DRAW, UNKNOWN, WHITE_WINS, normalise_result
-from replay.variants import Variant
+from replay.record.replayer import (
+    BLACK_WINS,
+    DOUBLE_FORFEIT,
+    DRAW,
+    UNKNOWN,
+    WHITE_WINS,
+    normalise_result,
+)
+from replay.rules.variants import Variant
 
 # GameType numbers whose events count 1 - ½ - 0 (English and American checkers and pool,
 # Italian): the 8x8 games of the English-speaking and Italian federations.

@@ -18,14 +18,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from replay.agreement import file_variant
-from replay.choice import RulesChoice
-from replay.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
+from replay.record.agreement import file_variant
+from replay.record.replayer import COLOUR_READING, FIRST_MOVER_READING, apply_reading, file_reading
+from replay.record.silent import heads_follow
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import Rules, Variant
 from replay.run.dataset import Dataset
 from replay.run.output import WriteError
 from replay.run.partitions import Partition, source_name
 from replay.run.runner import open_runner
-from replay.silent import heads_follow
 from replay.validate.reports import (
     BLOCK,
     HELD_REPORTS,
@@ -37,7 +38,6 @@ from replay.validate.reports import (
     mark_contradicted,
     validate_partition,
 )
-from replay.variants import Rules, Variant
 
 _CODES = {None: 0, FIRST_MOVER_READING: 1, COLOUR_READING: 2}
 
@@ -54,11 +54,11 @@ class SpooledReports:
     index: int = 0  # the part's number (set by the client)
     reading: str | None = None  # the file's reading (set by the client)
     # The variants the first and the last of its games that tell one tell
-    # (``replay.silent``), and the one its silent games at its head follow (by the client).
+    # (``replay.record.silent``), and the one its silent games at its head follow (by the client).
     first_told: str | None = None
     last_told: str | None = None
     follow: str | None = None
-    # The variants its games that tell one tell, counted (``replay.agreement``), and the one
+    # The variants its games that tell one tell, counted (``replay.record.agreement``), and the one
     # its file's games show (by the client).
     votes: tuple[tuple[str, int], ...] = ()
     shown: str | None = None

@@ -10,7 +10,7 @@ Suggestions are ranked by fewest edits, then by how natural the slip is, then by
 final position agrees with the recorded result.
 
 >>> from pdn.reader import read_games
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> game = next(read_games("1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"))
 >>> print(suggest(game, RUSSIAN)[0].description)
 Black's 3rd move is missing: putting in 3... gh4 makes the record replay to its end.
@@ -27,13 +27,9 @@ from pdn.gametype import SquareNotation
 from pdn.model import Game, MoveRecord, Ply
 from pdn.results import forfeit_reason
 from pdn.squares import SquareError
-from replay.board import Board, Position, setup_from_position
-from replay.endings import decide
-from replay.inference import standard_form
-from replay.move import Move
-from replay.movegen import WHITE
-from replay.notation import full_text, route_squares, short_is_ambiguous
-from replay.replayer import (
+from replay.record.inference import standard_form
+from replay.record.notation import full_text, route_squares, short_is_ambiguous
+from replay.record.replayer import (
     BLACK_WINS,
     FORFEIT,
     INVALID,
@@ -44,7 +40,12 @@ from replay.replayer import (
     replay_game,
     result_reading_of,
 )
-from replay.resolve import plain_mover, resolve
+from replay.record.resolve import plain_mover, resolve
+from replay.rules.board import Board, Position, setup_from_position
+from replay.rules.endings import decide
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE
+from replay.rules.variants import Rules, Variant
 from replay.validate.repair_words import (
     Outcome,
     Slip,
@@ -54,7 +55,6 @@ from replay.validate.repair_words import (
     suggestion_text,
     whose,
 )
-from replay.variants import Rules, Variant
 
 # How natural each slip is (lower: more common on hand-copied scoresheets); ties of the
 # edit count are broken by it.
@@ -520,7 +520,7 @@ def repair_game(game: Game, default: Variant | None = None, override: Variant | 
     search ran out of its ``budget`` (plies resolved) before it ended.
 
     >>> from pdn.reader import read_games
-    >>> from replay.variants import RUSSIAN
+    >>> from replay.rules.variants import RUSSIAN
     >>> game = next(read_games("1. ed4 dc5 2. fe3 fg5 3. cb4 4. b:d6 h:f2 5. e:g3 c:h4 0-1"))
     >>> repair_game(game, RUSSIAN).mend
     "Black's 3rd move was missing: 3... gh4 is put in."

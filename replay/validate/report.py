@@ -19,9 +19,9 @@ from html import escape
 from pathlib import Path
 
 from pdn.i18n import N_, Catalog, catalog
+from replay.rules.variant_titles import variant_title
 from replay.validate.report_diagram import Diagram, report_diagrams
 from replay.validate.reports import RESULT_WARNING, GameReport
-from replay.variant_titles import variant_title
 
 # The order of the problem games: a result the final position contradicts first (the moves
 # replay, so nothing else warns of it), then the worst (any other status after these).

@@ -4,7 +4,7 @@ written one could have been), and the legal moves listed in square order.
 
 >>> from replay.validate.reports import report_game
 >>> from pdn.reader import read_games
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> report = report_game(next(read_games("1. c3-d4 b6-c5 2. b2-c3 *")), RUSSIAN)
 >>> error = error_diagram(report)
 >>> error.written, error.meant, error.meant_text, error.legal
@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdn.i18n import N_
-from replay.board import Board
-from replay.diagram import ARROW, CROSS, Arrow, board_svg
-from replay.move import Move
-from replay.notation import full_text
-from replay.resolve import in_square_order, record_of_text
+from replay.record.diagram import ARROW, CROSS, Arrow, board_svg
+from replay.record.notation import full_text
+from replay.record.resolve import in_square_order, record_of_text
+from replay.rules.board import Board
+from replay.rules.move import Move
+from replay.rules.variants import get_variant
 from replay.validate.reports import GameReport
-from replay.variants import get_variant
 
 MEANT_AT_MOST = 4  # green arrows on one diagram: more would hide the position
 

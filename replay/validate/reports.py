@@ -14,20 +14,16 @@ from pdn.chunks import Chunk
 from pdn.i18n import N_, Catalog, catalog
 from pdn.model import Game
 from pdn.reader import read_block
-from replay.agreement import agree_file, agree_with
-from replay.board import Position
-from replay.choice import RulesChoice
-from replay.held import Held
-from replay.identity import ByIdentity
-from replay.inference import (
+from replay.record.agreement import agree_file, agree_with
+from replay.record.held import Held
+from replay.record.inference import (
     ENGLISH_FIRST_MOVER_BOTTOM,
     keyed_variant,
     standard_form,
     standard_players,
     variant_key,
 )
-from replay.native import fast_position_fen
-from replay.replayer import (
+from replay.record.replayer import (
     UNREADABLE,
     Problem,
     ReplayedGame,
@@ -35,12 +31,16 @@ from replay.replayer import (
     file_reading,
     replay_game,
 )
+from replay.record.silent import follow_file
+from replay.rules.board import Position
+from replay.rules.choice import RulesChoice
+from replay.rules.identity import ByIdentity
+from replay.rules.native import fast_position_fen
+from replay.rules.variants import Rules, Variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition, source_name
 from replay.run.runner import PARTITION_CHARS, open_runner
-from replay.silent import follow_file
 from replay.validate.repair_words import NO_SUGGESTION
-from replay.variants import Rules, Variant
 
 
 @dataclass
@@ -87,7 +87,7 @@ class GameReport:
 
     @property
     def variant_key(self) -> str:
-        """The variant as ``replay.inference.variant_key`` names it."""
+        """The variant as ``replay.record.inference.variant_key`` names it."""
         if any(note["code"] == "first-mover-bottom" for note in self.notes):
             return variant_key(ENGLISH_FIRST_MOVER_BOTTOM)
         return self.variant
@@ -279,7 +279,7 @@ def _fen(position: Position, variant: Variant) -> str:
     return fast_position_fen(position, _standard_notation(variant))
 
 
-# The notation a report writes a variant's FENs in, kept per variant object (replay.identity).
+# The notation a report writes a variant's FENs in, kept per variant object (replay.rules.identity).
 _standard_notation = ByIdentity(lambda variant: standard_form(variant).gametype.notation)
 
 
@@ -299,7 +299,7 @@ def agree_reports(reports: Iterable[GameReport], work: ValidationWork, *,
                   known: bool = False, shown: str | None = None) -> Iterator[GameReport]:
     """Reports of one source, in order, where a game that several variants replay is
     reported again with the variant its file's games show offered first
-    (``replay.agreement``); ``known``: that variant is ``shown``, told by the caller."""
+    (``replay.record.agreement``); ``known``: that variant is ``shown``, told by the caller."""
     def redo(report: GameReport, key: str) -> GameReport:
         game = report.record or _read_again(report)
         choice = work.choice
@@ -323,7 +323,7 @@ def follow_reports(reports: Iterable[GameReport], work: ValidationWork, key: str
                    ) -> Iterator[GameReport]:
     """Reports of one source, in order, where a game whose record tells nothing of its
     variant is reported again under the variant of the file's games around it
-    (``replay.silent``); ``key``: the variant told before these reports, if any."""
+    (``replay.record.silent``); ``key``: the variant told before these reports, if any."""
     def redo(report: GameReport, key: str) -> GameReport:
         assert report.record is not None
         choice = work.choice
@@ -347,7 +347,7 @@ def settle_results(reports: Iterable[GameReport]) -> Iterator[GameReport]:
 
     From the first such game on, reports are held until the source ends, or until
     ``HELD_REPORTS`` are held, when the games decided so far settle the reading; all but
-    the last thousand wait on disk (``replay.held``).
+    the last thousand wait on disk (``replay.record.held``).
     """
     held: Held[GameReport] = Held()
     readings: Counter[str | None] = Counter()

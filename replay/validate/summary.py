@@ -15,11 +15,11 @@ from typing import Any, NamedTuple
 
 from pdn.model import Game
 from pdn.reader import Source, read_games, source_name
-from replay.agreement import agree_file
-from replay.inference import keyed_variant, variant_key
-from replay.replayer import replay_game, told_variant
+from replay.record.agreement import agree_file
+from replay.record.inference import keyed_variant, variant_key
+from replay.record.replayer import replay_game, told_variant
+from replay.record.silent import follow_file
 from replay.run.partitions import shown_name
-from replay.silent import follow_file
 
 NO_GAMETYPE = "none"
 
@@ -28,8 +28,8 @@ def summarise(source: Source, encoding: str | None = None) -> dict[str, Any]:
     """The summary of one source (``pdn info --json``'s line): ``file``, ``games``,
     ``errors`` (each with game, line, column, code and message), ``variants`` (counted by
     GameType tag, ``none`` without one), ``inferred`` (for games without one: the variant
-    ``pdn validate`` reads them as: ``replay.inference``, ``replay.agreement`` and
-    ``replay.silent``) and ``results``. Raises OSError when the source cannot be read."""
+    ``pdn validate`` reads them as: ``replay.record.inference``, ``replay.record.agreement`` and
+    ``replay.record.silent``) and ``results``. Raises OSError when the source cannot be read."""
     errors: list[dict[str, Any]] = []
     variants: Counter[str] = Counter()
     inferred: Counter[str] = Counter()
@@ -68,7 +68,7 @@ def summarise(source: Source, encoding: str | None = None) -> dict[str, Any]:
 class _Told(NamedTuple):
     """A game as ``pdn validate`` tells its variant: whether it has no GameType tag, the
     variant (``variant_key``), whether its record tells nothing of it, and the game where
-    several variants replay it (its file's games may decide, ``replay.agreement``)."""
+    several variants replay it (its file's games may decide, ``replay.record.agreement``)."""
 
     untagged: bool
     key: str

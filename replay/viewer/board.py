@@ -5,7 +5,7 @@ The page's script draws every position from this and the moves; nothing here dep
 game. Squares are numbered in FEN order (by the variant's numbering, else by internal index)
 and written as one character of ``ALPHABET``.
 
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> kind = board_kind(RUSSIAN)
 >>> len(kind["centres"]), kind["names"][:3], kind["fen"][:3], kind["whiteStarts"]
 (32, ['a1', 'c1', 'e1'], ['a1', 'c1', 'e1'], True)
@@ -17,8 +17,7 @@ import hashlib
 import json
 from functools import lru_cache
 
-from replay.board import Board
-from replay.diagram import (
+from replay.record.diagram import (
     ARROW,
     CROSS,
     SQUARE,
@@ -29,8 +28,9 @@ from replay.diagram import (
     svg_open,
     turn_mark,
 )
-from replay.movegen import WHITE
-from replay.variants import Variant
+from replay.rules.board import Board
+from replay.rules.movegen import WHITE
+from replay.rules.variants import Variant
 
 # One character per playing square, none of them a flag of the moves' tokens (see
 # ``replay.viewer.moves``) nor a character JSON or HTML would escape; 72 covers 12x12 boards.

@@ -12,13 +12,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator
 
-from replay.board import Board, Position
 from replay.database.explore import explore
 from replay.database.keys import fen_of
-from replay.notation import full_text, short_text
-from replay.replayer import ReplayedGame
-from replay.tree import walk
-from replay.variants import Variant
+from replay.record.notation import full_text, short_text
+from replay.record.replayer import ReplayedGame
+from replay.record.tree import walk
+from replay.rules.board import Board, Position
+from replay.rules.variants import Variant
 
 PLY_LIMIT = 40
 # The fields of a row in the page, in order, then the move in short notation (None where the

@@ -24,8 +24,8 @@ Tokens:
 - ``^``: the moves written after a failed one, not replayed (text).
 
 >>> from pdn.reader import read_games
->>> from replay.replayer import replay_game
->>> from replay.variants import RUSSIAN
+>>> from replay.record.replayer import replay_game
+>>> from replay.rules.variants import RUSSIAN
 >>> view = game_view(replay_game(next(read_games("1. c3-d4 f6-g5 (1... b6-a5) *")), RUSSIAN))
 >>> view.moves, view.texts
 ('9D MJ ( KG )', [])
@@ -39,12 +39,12 @@ from dataclasses import dataclass, field
 
 from pdn.commands import clock_text, eval_text, without_commands
 from pdn.model import Line, Ply
-from replay.board import Board
-from replay.diagram import move_label
-from replay.move import Move
-from replay.movegen import WHITE
-from replay.notation import full_text
-from replay.replayer import Problem, ReplayedGame
+from replay.record.diagram import move_label
+from replay.record.notation import full_text
+from replay.record.replayer import Problem, ReplayedGame
+from replay.rules.board import Board
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE
 from replay.viewer.board import ALPHABET, fen_order
 
 NAG_SYMBOLS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 7: "□", 10: "=",

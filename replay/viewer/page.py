@@ -15,8 +15,8 @@ thousands of games open at once. The board element exposes the position shown in
 ``data-fen`` and ``data-ply``.
 
 >>> from pdn.reader import read_games
->>> from replay.replayer import replay_game
->>> from replay.variants import RUSSIAN
+>>> from replay.record.replayer import replay_game
+>>> from replay.rules.variants import RUSSIAN
 >>> page = viewer_html([replay_game(next(read_games("1. c3-d4 f6-g5 *")), RUSSIAN)])
 >>> page.startswith("<!DOCTYPE html>") and '"9D MJ"' in page
 True
@@ -34,13 +34,13 @@ from pdn.chunks import block_chunks
 from pdn.errors import unreadable_reason
 from pdn.model import Game
 from pdn.reader import parse_chunks
-from replay.board import Board
-from replay.replayer import ReplayedGame, replay_game
+from replay.record.replayer import ReplayedGame, replay_game
+from replay.rules.board import Board
+from replay.rules.variants import Rules, Variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition
 from replay.run.runner import PARTITION_CHARS, open_runner
 from replay.validate.repair import Suggestion, suggest
-from replay.variants import Rules, Variant
 from replay.viewer.board import ALPHABET, board_kind, kind_key, pieces_text
 from replay.viewer.moves import game_view
 
@@ -63,7 +63,7 @@ def game_data(replayed: ReplayedGame, *, flipped: bool = False,
               suggestions: Iterable[Suggestion] = ()) -> dict:
     """A game's fields as the page stores them, by name (``GAME_FIELDS``); ``suggestions``
     (``replay.validate.repair.suggest``) are placed at the ply each one edits."""
-    from replay.openings import opening_label
+    from replay.reference.openings import opening_label
 
     variant, tags = replayed.variant, replayed.game.tags
     view = game_view(replayed)

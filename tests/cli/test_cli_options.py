@@ -14,11 +14,11 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_game
-from replay.choice import RulesChoice
 from replay.convert.games import Target
 from replay.convert.sources import Job, Unreadable, convert_sources, messages, verdict
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import RUSSIAN, UnknownRuleError, parse_rules
 from replay.validate.reports import report_game
-from replay.variants import RUSSIAN, UnknownRuleError, parse_rules
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "russian"
 runner = CliRunner()

@@ -12,9 +12,9 @@ import pytest
 
 # pandas, Lark and the compiled grammar, the rules core, pydantic (typer's adapters coerce a
 # command's values with it), rich's help formatter (markdown-it, pygments) and its console.
-HEAVY = ("pandas", "numpy", "lark", "pdn.parser", "pdn.reader", "replay.board",
-         "replay.movegen", "replay.replayer", "pydantic", "typer._adapters", "typer.rich_utils",
-         "rich", "markdown_it", "pygments")
+HEAVY = ("pandas", "numpy", "lark", "pdn.parser", "pdn.reader", "replay.rules.board",
+         "replay.rules.movegen", "replay.record.replayer", "pydantic", "typer._adapters",
+         "typer.rich_utils", "rich", "markdown_it", "pygments")
 
 PROBE = """
 import contextlib, io, json, sys
@@ -59,7 +59,7 @@ def test_a_command_that_runs_imports_what_it_needs(tmp_path, options):
     game = tmp_path / "game.pdn"
     game.write_text("1. 11-15 23-19 *\n", encoding="utf-8")
     modules = loaded("validate", *options, str(game))
-    assert {"pdn.parser", "replay.replayer"} <= modules  # the probe above can see them
+    assert {"pdn.parser", "replay.record.replayer"} <= modules  # the probe above can see them
     assert not modules & set(NOT_FOR_VALIDATE), sorted(modules & set(NOT_FOR_VALIDATE))
 
 

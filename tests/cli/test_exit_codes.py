@@ -122,7 +122,7 @@ def test_exit_code(files, command, kind, code):
     if command == "analyse":
         require(find_dame() is not None, "dame-rs (pip install dame-rs; make test-deps)")
     if command == "engine" and kind == "good":
-        from replay.native import available
+        from replay.rules.native import available
 
         require(available(), "the native rules core (the built-in engine runs on it)")
     arguments = CASES[command][("good", "some games", "usage").index(kind)]

@@ -181,7 +181,7 @@ def test_a_gametype_that_cannot_be_used_is_a_warning_naming_it(tmp_path, value, 
     """The tag is ignored, as before, but said so (line of the game, the tag, the reason);
     the game is still replayed, its variant told from the record."""
     from pdn.reader import read_games
-    from replay.replayer import replay_game
+    from replay.record.replayer import replay_game
 
     source = tmp_path / "typed.pdn"
     source.write_text(f'[Event "x"]\n[GameType "{value}"]\n1. 32-28 19-23 *\n\n',
@@ -200,7 +200,7 @@ def test_a_gametype_that_cannot_be_used_is_a_warning_naming_it(tmp_path, value, 
 
 def test_a_readable_gametype_is_no_warning(tmp_path):
     from pdn.reader import read_games
-    from replay.replayer import replay_game
+    from replay.record.replayer import replay_game
 
     source = tmp_path / "typed.pdn"
     source.write_text('[GameType "20"]\n1. 32-28 19-23 *\n\n[GameType "25,W,8,8,N2,0"]\n'

@@ -77,8 +77,8 @@ def test_lidraughts_samples_have_a_clock_after_every_move(shared_data: Path, arc
 def test_nodes_of_a_lidraughts_game_read_the_movers_clock_and_write_eval_and_clk_back(
         shared_data: Path, archive):
     from pdn.writer import write_game
-    from replay.editing import EditableGame
-    from replay.replayer import replay_game
+    from replay.record.editing import EditableGame
+    from replay.record.replayer import replay_game
 
     game = archive(shared_data / "lidraughts_sample" / "lidraughts_export_sample.pdn")[0]
     nodes = list(replay_game(game).mainline())

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from pdn.lookalikes import mend_lookalikes
 from pdn.reader import read_games
-from replay.replayer import replay_game
+from replay.record.replayer import replay_game
 
 runner = CliRunner()
 

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 from pdn.fen import FenError, parse_fen
 from pdn.reader import read_games
 from replay.archive.tags import clean_date, date_parts_of
+from replay.rules.variants import ENGLISH
 from replay.validate.reports import report_games
-from replay.variants import ENGLISH
 
 runner = CliRunner()
 

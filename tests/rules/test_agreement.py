@@ -1,5 +1,5 @@
 """One event, one variant: a game that several variants replay takes its file's variant, and
-leaves it only on evidence that excludes it (docs/inference.md, ``replay.agreement``)."""
+leaves it only on evidence that excludes it (docs/inference.md, ``replay.record.agreement``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.agreement import agree_file, file_variant
+from replay.record.agreement import agree_file, file_variant
 from replay.validate.dataset import validate_to_dataset
 from replay.validate.reports import GameReport, report_games, validate_sources
 

@@ -1,6 +1,6 @@
 """Every selection criterion is read and checked before the first game is: a criterion no
 game can meet is a usage error (exit 2) that says what is wrong, and for moves which ones
-are legal there, in the variant's notation (``replay.criteria``)."""
+are legal there, in the variant's notation (``replay.record.criteria``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from replay.archive.select import criteria_from_text
-from replay.criteria import CriterionError, check_moves, check_position, game_variants
-from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN
+from replay.record.criteria import CriterionError, check_moves, check_position, game_variants
+from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()
 

@@ -11,10 +11,10 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.board import Board
-from replay.diagram import Arrow, board_after, board_svg, plies_to_move, text_diagram
-from replay.replayer import replay_game
-from replay.variants import (
+from replay.record.diagram import Arrow, board_after, board_svg, plies_to_move, text_diagram
+from replay.record.replayer import replay_game
+from replay.rules.board import Board
+from replay.rules.variants import (
     CANADIAN,
     ENGLISH,
     INTERNATIONAL,

@@ -1,4 +1,4 @@
-"""Games edited from Python (``replay.editing``), as python-chess's ``chess.pgn`` edits them:
+"""Games edited from Python (``replay.record.editing``), as python-chess's ``chess.pgn`` edits them:
 a game started from the initial position, a FEN or a board; moves added (each checked on the
 rules), promoted, demoted and removed; comments, NAGs and tags; written as PDN that reads
 back to the same tree, on real games and on random trees (hypothesis)."""
@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 import pdn
 from pdn.reader import read_games
 from replay import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
-from replay.editing import EditableGame, EditNode, MoveNode, written
-from replay.move import Move
-from replay.replayer import replay_game
+from replay.record.editing import EditableGame, EditNode, MoveNode, written
+from replay.record.replayer import replay_game
+from replay.rules.move import Move
 
 
 def shape(node: EditNode) -> list:

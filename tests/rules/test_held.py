@@ -1,5 +1,5 @@
 """A file's games that wait for its verdict (variant, silent games, result reading) are held
-in a bounded window of memory: the rest wait pickled on disk (``replay.held``)."""
+in a bounded window of memory: the rest wait pickled on disk (``replay.record.held``)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import pickle
 
 import pytest
 
-from replay import held as held_module
-from replay.agreement import agree_file
-from replay.held import Held
-from replay.silent import follow_file
+from replay.record import held as held_module
+from replay.record.agreement import agree_file
+from replay.record.held import Held
+from replay.record.silent import follow_file
 
 
 class Counted:

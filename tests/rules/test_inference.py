@@ -13,11 +13,11 @@ from typer.testing import CliRunner
 
 import replay.run.runner
 from pdn.reader import read_games
-from replay.choice import RulesChoice
 from replay.convert.games import Target
 from replay.convert.sources import Job
 from replay.convert.sources import convert_sources as convert_files
-from replay.replayer import replay_game
+from replay.record.replayer import replay_game
+from replay.rules.choice import RulesChoice
 from replay.stats import execution as engine
 from replay.stats import stats_tables
 from replay.validate import reports as validate
@@ -105,7 +105,7 @@ def test_an_unreadable_game_follows_too_and_keeps_its_error():
 
 
 def test_the_variant_option_still_decides_for_silent_games():
-    from replay.variants import get_variant
+    from replay.rules.variants import get_variant
 
     reports = list(report_games(read_games(_file(INTERNATIONAL, EMPTY)),
                                 get_variant("frisian")))
@@ -222,7 +222,7 @@ def _guess_fields(guess) -> tuple:
 def _every_game_guessed_alike(path: Path, limit: int | None) -> int:
     """Each game's guess from its move tokens (no ply made) and from its plies; how many
     games read from tokens."""
-    from replay.inference import candidates
+    from replay.record.inference import candidates
 
     told = 0
     for count, game in enumerate(read_games(path)):
@@ -262,7 +262,7 @@ def test_tokens_tell_short_and_numbered_records_as_plies_do():
 
 
 def _every_game_guessed_alike_text(text: str) -> list[str]:
-    from replay.inference import candidates
+    from replay.record.inference import candidates
 
     game = next(read_games(text))
     assert game.main_line_tokens() is not None

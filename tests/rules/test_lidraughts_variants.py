@@ -21,11 +21,11 @@ from typer.testing import CliRunner
 from pdn import read_games
 from pdn.gametype import parse_gametype
 from replay.archive.tags import clean_result
-from replay.board import Board
-from replay.endings import decide
-from replay.perft import perft
-from replay.replayer import replay_game
-from replay.variants import INTERNATIONAL, get_variant
+from replay.record.replayer import replay_game
+from replay.rules.board import Board
+from replay.rules.endings import decide
+from replay.rules.perft import perft
+from replay.rules.variants import INTERNATIONAL, get_variant
 
 FRYSK, ANTIDRAUGHTS, BREAKTHROUGH = (get_variant(name) for name in
                                      ("frysk", "antidraughts", "breakthrough"))

@@ -1,4 +1,4 @@
-"""The native rules core (replay.native, replay/_native.c) against the Python core, the
+"""The native rules core (replay.rules.native, replay/rules/_native.c) against the Python core, the
 reference: the same capture routes and quiet moves in the same order, the same legal moves and
 positions after them, the same perft counts (the published tables of docs/rules.md too), and
 the same moves for every text it replays (on hypothesis-made positions of every variant it
@@ -25,8 +25,10 @@ from support.positions import positions
 from pdn import compiled
 from pdn.fen import parse_fen
 from pdn.reader import read_games
-from replay import native
-from replay.board import (
+from replay.record.replayer import _native_moves, replay_game
+from replay.record.resolve import Resolution, plain_mover, record_of_text, resolve
+from replay.rules import native
+from replay.rules.board import (
     Board,
     Position,
     RestrictedPosition,
@@ -34,14 +36,12 @@ from replay.board import (
     position_from_setup,
     start_position,
 )
-from replay.move import Move
-from replay.movegen import WHITE, generator_for
-from replay.native import MAX_SQUARES, available, main_line_tokens, rules_for
-from replay.perft import python_perft
-from replay.replayer import _native_moves, replay_game
-from replay.resolve import Resolution, plain_mover, record_of_text, resolve
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE, generator_for
+from replay.rules.native import MAX_SQUARES, available, main_line_tokens, rules_for
+from replay.rules.perft import python_perft
+from replay.rules.variants import VARIANTS, Variant, get_variant
 from replay.validate.reports import report_games
-from replay.variants import VARIANTS, Variant, get_variant
 
 
 def test_the_native_core_is_there_where_it_was_built():
@@ -112,8 +112,8 @@ def test_a_perft_that_overflows_one_ply_on_is_counted_by_the_reference():
     """A Frisian king facing nine men (found by the property test below): each of Black's
     moves is legal natively, but after one of them the king's captures, all listed before
     the most valuable are chosen, outgrow the native buffer. The native perft says so, and
-    ``replay.perft.perft`` counts that position in Python."""
-    from replay.perft import perft
+    ``replay.rules.perft.perft`` counts that position in Python."""
+    from replay.rules.perft import perft
 
     variant = get_variant("frysk")
     position = RestrictedPosition(white=1 << 32, black=6049814298624, kings=1 << 32, turn=1,
@@ -366,13 +366,13 @@ DRAWN = ["russian", "international", "english", "brazilian", "pool", "thai", "it
 def test_the_native_draw_count_is_the_trackers_on_random_games(name: str, draws: str):
     """Random games from the start and from random endings of a few kings and men, long
     enough to meet the draw rules (repetition, kings only, lone king, balance, the house
-    rule): the claims the native check counts are those of ``replay.draws.DrawTracker``,
+    rule): the claims the native check counts are those of ``replay.rules.draws.DrawTracker``,
     ply for ply, and so are the final position and whether moves are left."""
     import random
 
-    from replay.draws import DrawTracker
-    from replay.numbering import MoveNumbering
-    from replay.variants import with_rules
+    from replay.rules.draws import DrawTracker
+    from replay.rules.numbering import MoveNumbering
+    from replay.rules.variants import with_rules
 
     variant = get_variant(name)
     if draws == "house":
@@ -437,7 +437,7 @@ def ending(variant: Variant, chooser) -> Position:
 def test_a_move_number_the_reference_notes_is_left_to_python():
     """``check`` stops where a number differs from the numbering or names the wrong side:
     the reference warns there (``move-number``, ``move-side``)."""
-    from replay.numbering import MoveNumbering
+    from replay.rules.numbering import MoveNumbering
 
     variant = get_variant("english")
     rules, start = rules_for(variant), start_position(variant)
@@ -529,7 +529,7 @@ def runs(draw: st.DrawFn) -> str:
 def test_a_run_of_text_is_checked_as_its_split_tokens(name: str, run: str):
     """``check`` and ``replay`` given one run of text (``Line.move_run``) answer exactly as
     given the tokens the reader splits it into; any text, none crashes."""
-    from replay.numbering import MoveNumbering
+    from replay.rules.numbering import MoveNumbering
 
     variant = get_variant(name)
     rules, start = rules_for(variant), start_position(variant)
@@ -545,7 +545,7 @@ def test_a_huge_hostile_run_is_checked_within_its_bounds():
     """Long texts of every kind: blanks only, one endless token, endless numbers, NUL and
     surrogates, kings shuffling 200,000 plies (a line far past any game): answered as their
     split tokens are, never a crash."""
-    from replay.numbering import MoveNumbering
+    from replay.rules.numbering import MoveNumbering
 
     variant = get_variant("english")
     rules, start = rules_for(variant), start_position(variant)
@@ -565,9 +565,9 @@ def test_a_huge_hostile_run_is_checked_within_its_bounds():
 @given(run=runs(), plies=st.integers(0, 20))
 def test_the_written_squares_of_a_run_are_the_inferences(run: str, plies: int):
     """What the native core reads of a run's first records (``written_squares``) is what
-    ``replay.inference`` reads from their tokens, or None where a record is not of the
+    ``replay.record.inference`` reads from their tokens, or None where a record is not of the
     reader's plain shape; any text, none crashes."""
-    from replay.inference import _token_squares
+    from replay.record.inference import _token_squares
 
     read = native.written_squares(run, plies)
     tokens = RUN_SPLIT.findall(run)[:plies]
@@ -610,8 +610,8 @@ FEN_NOTATIONS = [*NATIVE, *(v for v in VARIANTS if rules_for(v) is None)]
 def test_the_native_fen_is_the_references(variant: Variant, data: st.DataObject):
     """``fast_position_fen`` writes what ``position_fen`` writes, in the variant's notation
     and in English's as online sites write it, on any placement of pieces."""
-    from replay.board import position_fen
-    from replay.inference import ENGLISH_FIRST_MOVER_BOTTOM
+    from replay.record.inference import ENGLISH_FIRST_MOVER_BOTTOM
+    from replay.rules.board import position_fen
 
     squares = variant.geometry.playable
     pieces = data.draw(st.lists(st.sampled_from("..wWbB"), min_size=len(squares),

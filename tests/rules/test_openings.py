@@ -1,4 +1,4 @@
-"""Opening names (replay/openings.tsv, docs/openings.md): every line replays, has a public
+"""Opening names (replay/reference/openings.tsv, docs/openings.md): every line replays, has a public
 source and a position of its own; games of the real archives get their names, checked
 against an independent count that reads the move text with a regular expression and never
 touches the board."""
@@ -14,9 +14,9 @@ import pytest
 
 from pdn.model import Game
 from replay.archive.walk import walk_main_line
-from replay.board import Board
-from replay.openings import Opening, all_openings, named_positions, opening_of
-from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN, Variant
+from replay.reference.openings import Opening, all_openings, named_positions, opening_of
+from replay.rules.board import Board
+from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN, Variant
 
 NUMBER = re.compile(r"\d+\.")
 ENGLISH_MOVE = re.compile(r"\d+(?:[-x]\d+)+")  # 11-15, 15x22, 26x17x10
@@ -96,15 +96,15 @@ def test_every_entry_replays_has_a_source_and_a_position_of_its_own():
     assert all(re.search(r"https?://", entry.source) for entry in entries)
     # named_positions replays each line on load and refuses two names for one position;
     # the table has as many positions as lines.
-    table = Path(__file__).resolve().parents[2] / "replay" / "openings.tsv"
+    table = Path(__file__).resolve().parents[2] / "replay" / "reference" / "openings.tsv"
     lines = [line for line in table.read_text(encoding="utf-8").splitlines()
              if line and not line.startswith(("#", "name\t"))]
     assert len(entries) == len(lines)
 
 
 def test_an_illegal_or_contradictory_line_cannot_enter_the_table(tmp_path, monkeypatch):
-    from replay import openings
-    from replay.lines import MoveLineError
+    from replay.record.lines import MoveLineError
+    from replay.reference import openings
 
     table = tmp_path / "openings.tsv"
     monkeypatch.setattr(openings, "TABLE", table)

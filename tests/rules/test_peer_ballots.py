@@ -50,9 +50,9 @@ from conftest import ROOT, require
 
 from pdn.fen import Setup, format_fen, parse_fen
 from pdn.reader import read_games
-from replay.board import Board, Position, position_from_setup, start_position
-from replay.replayer import VALID, replay_game
-from replay.variants import Variant, get_variant
+from replay.record.replayer import VALID, replay_game
+from replay.rules.board import Board, Position, position_from_setup, start_position
+from replay.rules.variants import Variant, get_variant
 
 sys.path.insert(0, str(ROOT / "bench"))
 import peers

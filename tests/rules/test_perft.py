@@ -6,10 +6,10 @@ Depths that run in about a second each are tests; deeper ones are in bench/perft
 
 import pytest
 
-from replay.board import Board, start_position
-from replay.movegen import generator_for
-from replay.perft import perft, perft_divide
-from replay.variants import get_variant
+from replay.rules.board import Board, start_position
+from replay.rules.movegen import generator_for
+from replay.rules.perft import perft, perft_divide
+from replay.rules.variants import get_variant
 
 # Reference counts per variant: DCTL's perft tests and Aart Bik's figures (docs/rules.md).
 DROP = {

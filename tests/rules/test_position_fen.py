@@ -1,14 +1,14 @@
-"""``replay.board.position_fen`` writes the very FEN ``format_fen`` writes of the same position,
-in every variant's notation (random positions over the variant's playable squares)."""
+"""``replay.rules.board.position_fen`` writes the very FEN ``format_fen`` writes of the same
+position, in every variant's notation (random positions over the variant's playable squares)."""
 
 import random
 
 import pytest
 
 from pdn.fen import format_fen
-from replay.board import Board, Position, position_fen, setup_from_position
-from replay.movegen import BLACK, WHITE
-from replay.variants import get_variant, variant_names
+from replay.rules.board import Board, Position, position_fen, setup_from_position
+from replay.rules.movegen import BLACK, WHITE
+from replay.rules.variants import get_variant, variant_names
 
 
 @pytest.mark.parametrize("name", variant_names())

@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn.reader import read_games
-from replay.board import Board
-from replay.notation import full_text
-from replay.replayer import replay_game
-from replay.variants import INTERNATIONAL, RUSSIAN, Variant
+from replay.record.notation import full_text
+from replay.record.replayer import replay_game
+from replay.rules.board import Board
+from replay.rules.variants import INTERNATIONAL, RUSSIAN, Variant
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 

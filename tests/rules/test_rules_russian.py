@@ -6,8 +6,8 @@ others are the worked capture examples of a Russian rules article that can be se
 
 import pytest
 
-from replay.board import Board
-from replay.variants import BRAZILIAN, INTERNATIONAL, RUSSIAN
+from replay.rules.board import Board
+from replay.rules.variants import BRAZILIAN, INTERNATIONAL, RUSSIAN
 
 
 def moves_of(fen: str, variant=RUSSIAN) -> set[str]:

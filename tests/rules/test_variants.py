@@ -15,11 +15,11 @@ import pytest
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
-from replay.board import Board, start_position
-from replay.draws import DrawTracker
-from replay.movegen import BLACK, WHITE
-from replay.replayer import replay_game
-from replay.variants import (
+from replay.record.replayer import replay_game
+from replay.rules.board import Board, start_position
+from replay.rules.draws import DrawTracker
+from replay.rules.movegen import BLACK, WHITE
+from replay.rules.variants import (
     KING_VALUE_ONE_AND_A_HALF,
     UnknownRuleError,
     Variant,
@@ -237,7 +237,7 @@ def test_unknown_rule_or_value_is_refused():
         get_variant("thai").with_rules({"flying-men": "yes"})
 
 
-# -- draw rules (replay/draws.py) -------------------------------------------------------------
+# -- draw rules (replay/rules/draws.py) -------------------------------------------------------
 
 def _shuffle_kings(rules: Variant, fen: str, shuffles: list[tuple[str, str]], plies: int
                    ) -> list[tuple[str, int]]:

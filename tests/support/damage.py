@@ -16,9 +16,9 @@ from pathlib import Path
 from pdn.reader import iter_chunks, read_games
 from pdn.writer import write_game
 from replay.convert.games import convert_game
+from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN, Variant
 from replay.stats.rows import game_row
 from replay.validate.reports import report_game
-from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN, Variant
 
 MUTATIONS = ("flip", "delete", "duplicate", "truncate", "swap")
 MARKER = "Robust"  # a tag naming each good game, to find it again after the damage

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from replay.board import Position, RestrictedPosition
-from replay.variants import Variant
+from replay.rules.board import Position, RestrictedPosition
+from replay.rules.variants import Variant
 
 
 @st.composite

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.reader import read_games
-from replay.board import Board
-from replay.move import Move
-from replay.replayer import VALID, ReplayedGame, replay_game
-from replay.variants import Variant, get_variant
+from replay.record.replayer import VALID, ReplayedGame, replay_game
+from replay.rules.board import Board
+from replay.rules.move import Move
+from replay.rules.variants import Variant, get_variant
 
 KINDS = ("missing", "extra", "swap", "exchange", "typo", "wrong-file", "forced", "column",
          "landing")

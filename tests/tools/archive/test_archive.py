@@ -15,10 +15,10 @@ from pdn.fen import format_fen
 from pdn.reader import read_games
 from replay.archive.select import Criteria, MaterialTest, TagTest
 from replay.archive.tags import clean_date, clean_name, clean_result, name_matches
-from replay.board import setup_from_position
-from replay.lines import position_key
-from replay.replayer import replay_game
-from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN
+from replay.record.lines import position_key
+from replay.record.replayer import replay_game
+from replay.rules.board import setup_from_position
+from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()
 

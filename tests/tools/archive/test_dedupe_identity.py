@@ -24,7 +24,7 @@ from replay.archive.identity import (
     identify,
     names_compatible,
 )
-from replay.variants import ENGLISH
+from replay.rules.variants import ENGLISH
 
 runner = CliRunner()
 OCA = Path("english") / "OCA_2.0.pdn"

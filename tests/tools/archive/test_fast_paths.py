@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from pdn.reader import read_games
-from replay import native
 from replay.archive.dedupe import fingerprint, written_key
 from replay.archive.walk import line_end, walk_main_line
-from replay.variants import ENGLISH
+from replay.rules import native
+from replay.rules.variants import ENGLISH
 
 FILES = ("english/tinsley.pdn", "games-checkers/russian/World_Championship_1998.pdn",
          "international/fmjd_wk2007_all_games.pdn",
@@ -71,7 +71,7 @@ def test_the_walk_takes_the_replayers_route_of_every_move(shared_data: Path, nam
     """A king's capture that several routes make (``5x46``: landing on 28, 32 or 37 between
     its two captures) is one move; the Python walk (what ``pdn index`` writes without the
     native core) takes the route the replayer and the native core take (it took another)."""
-    from replay.replayer import replay_game
+    from replay.record.replayer import replay_game
 
     replayed = [[(move.origin, move.path) for move in replay_game(game, ENGLISH).moves]
                 for game in read_games(shared_data / name)]

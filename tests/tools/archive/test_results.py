@@ -13,7 +13,7 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from replay.archive.select import CriterionError, criteria_from_text, wanted_outcome
-from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN
+from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()
 SLICE = 240  # games of OCA 2.0 read: enough for every result, quick to index

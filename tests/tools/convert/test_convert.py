@@ -19,7 +19,6 @@ from typer.testing import CliRunner
 from pdn.fen import parse_fen
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.reader import read_games
-from replay.board import Board
 from replay.convert.games import (
     ConversionError,
     Target,
@@ -30,9 +29,10 @@ from replay.convert.games import (
     reading_variant,
     render,
 )
-from replay.notation import full_text, is_ambiguous
-from replay.resolve import resolve
-from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN, VARIANTS, get_variant
+from replay.record.notation import full_text, is_ambiguous
+from replay.record.resolve import resolve
+from replay.rules.board import Board
+from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN, VARIANTS, get_variant
 
 # A Russian rules article's example game, exactly as it is written: no space after the number.
 SEEDS_GAME = "1.ed4 dc5 2.fe3 fg5 3.cb4 gh4 4.b:d6 h:f2 5.e:g3 c:h4"
@@ -445,9 +445,9 @@ def test_canonical_path_names_the_playing_square_behind_an_orthogonal_capture():
     immediately behind the captured piece; on Frisian's rows that is two cells on, not the dark
     cell next to it (found by the round-trip property test: the old code named an unnumbered
     cell)."""
-    from replay.board import Board, Position
-    from replay.notation import canonical_squares
-    from replay.variants import FRISIAN
+    from replay.record.notation import canonical_squares
+    from replay.rules.board import Board, Position
+    from replay.rules.variants import FRISIAN
 
     geo = FRISIAN.geometry
     bit = 1 << geo.at(0, 2) | 1 << geo.at(0, 6)

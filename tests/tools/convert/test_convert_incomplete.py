@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from pdn.reader import read_games
 from replay.convert.games import Target, convert_game, render
+from replay.rules.variants import RUSSIAN
 from replay.validate.reports import report_game
-from replay.variants import RUSSIAN
 
 runner = CliRunner()
 

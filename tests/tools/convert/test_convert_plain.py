@@ -21,8 +21,6 @@ from hypothesis import strategies as st
 
 from pdn.model import Game
 from pdn.reader import read_games
-from replay import native
-from replay.board import Board, Position
 from replay.convert.games import (
     Target,
     convert_plainly,
@@ -30,8 +28,10 @@ from replay.convert.games import (
     reading_variant,
     render,
 )
-from replay.notation import PATH_STYLES, full_text
-from replay.variants import VARIANTS, Variant
+from replay.record.notation import PATH_STYLES, full_text
+from replay.rules import native
+from replay.rules.board import Board, Position
+from replay.rules.variants import VARIANTS, Variant
 
 FULL = os.environ.get("PDN_FULL_DATA", "") not in ("", "0")
 SAMPLE = 60  # games per file in the normal run
@@ -109,7 +109,7 @@ def test_a_random_game_is_converted_as_the_tree_converts_it(variant: Variant, se
 
 
 def _rules_and_names() -> tuple[native.NativeRules, tuple]:
-    from replay.variants import get_variant
+    from replay.rules.variants import get_variant
 
     rules = native.rules_for(get_variant("international"))
     assert rules is not None

@@ -22,17 +22,17 @@ from replay.archive import Criteria, Settings, filter_games
 from replay.archive.select import MaterialTest
 from replay.archive.tags import date_parts_of
 from replay.archive.walk import walk_main_line
-from replay.board import Board, setup_from_position
-from replay.choice import RulesChoice
 from replay.database.build import index_sources
 from replay.database.keys import dense, fen_of
 from replay.database.pattern import KINDS, Pattern, PatternError
 from replay.database.planes import CHUNK, matching_positions
 from replay.database.query import TABLE_COLUMNS, Search, search, summaries
 from replay.database.schema import DatabaseError, open_readonly
-from replay.openings import all_openings, fmjd_ballot, opening_label, opening_of
-from replay.replayer import replay_game
-from replay.variants import ENGLISH, RUSSIAN, get_variant
+from replay.record.replayer import replay_game
+from replay.reference.openings import all_openings, fmjd_ballot, opening_label, opening_of
+from replay.rules.board import Board, setup_from_position
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import ENGLISH, RUSSIAN, get_variant
 from replay.viewer.page import game_data
 
 runner = CliRunner()

@@ -19,15 +19,15 @@ from pdn.reader import read_games
 from replay.archive import Criteria, Settings, filter_games
 from replay.archive.select import criteria_from_text
 from replay.archive.walk import walk_main_line
-from replay.board import Board, start_position
-from replay.choice import RulesChoice
 from replay.database.build import index_sources
 from replay.database.explore import explore, explore_fen, explore_moves
 from replay.database.keys import fen_of, position_hash
 from replay.database.query import Search, search
 from replay.database.schema import open_readonly
-from replay.replayer import BLACK_WINS, DRAW, WHITE_WINS, normalise_result, replay_game
-from replay.variants import ENGLISH
+from replay.record.replayer import BLACK_WINS, DRAW, WHITE_WINS, normalise_result, replay_game
+from replay.rules.board import Board, start_position
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import ENGLISH
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[3]

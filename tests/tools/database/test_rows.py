@@ -1,5 +1,5 @@
 """The database's rows from the native core (``Rules.index`` and ``Tally``,
-replay/_positions.c) against the Python walk and coder they replace: every game of real
+replay/database/_positions.c) against the Python walk and coder they replace: every game of real
 archives, generated positions and games of every variant the core takes, and any input
 refused without a crash. The same database is built with and without the native core."""
 
@@ -18,19 +18,19 @@ from hypothesis import strategies as st
 from support.positions import positions
 
 from pdn.reader import read_games
-from replay import native
 from replay.archive import Settings
 from replay.archive.walk import walk_main_line
-from replay.board import Board, Position, start_position
-from replay.choice import RulesChoice
 from replay.database import build, played, rows
 from replay.database.build import index_sources
 from replay.database.keys import coder, position_hash
 from replay.database.played import GameFacts, MovesPlayed, NativeMovesPlayed
-from replay.notation import full_text
-from replay.replayer import BLACK_WINS, DRAW, UNKNOWN, WHITE_WINS
-from replay.resolve import plain_mover, record_of_text, resolve
-from replay.variants import VARIANTS, Variant, get_variant
+from replay.record.notation import full_text
+from replay.record.replayer import BLACK_WINS, DRAW, UNKNOWN, WHITE_WINS
+from replay.record.resolve import plain_mover, record_of_text, resolve
+from replay.rules import native
+from replay.rules.board import Board, Position, start_position
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import VARIANTS, Variant, get_variant
 
 if not native.available():
     pytest.skip("the native rules core is not built here", allow_module_level=True)

@@ -44,8 +44,8 @@ from replay.engine.annotate import (
     rows_frame,
 )
 from replay.engine.limits import Limit
-from replay.replayer import replay_game
-from replay.tree import walk
+from replay.record.replayer import replay_game
+from replay.record.tree import walk
 
 runner = CliRunner()
 WK2007 = Path("international") / "fmjd_wk2007_all_games.pdn"
@@ -459,7 +459,7 @@ def test_each_game_is_analysed_as_if_alone_the_engine_told_of_a_new_game(tmp_pat
 def test_the_builtin_engine_analyses_a_game_after_another_as_alone(tmp_path):
     """The built-in engine at a fixed depth: game b after game a, game b alone, and a run
     that resumes after game a give the same annotated game b."""
-    pytest.importorskip("replay._native")
+    pytest.importorskip("replay.rules._native")
     engine = ["--engine", "builtin", "--depth", "4"]
     both = _analysed(tmp_path, "both", TWO_GAMES, *engine)
     alone = _analysed(tmp_path, "alone", TWO_GAMES.split("\n\n", 1)[1], *engine)

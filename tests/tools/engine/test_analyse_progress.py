@@ -22,7 +22,7 @@ from pdn.writer import write_game
 from replay.engine.annotate import analyse_game, annotate_games, positions_of
 from replay.engine.hub import popen_hub
 from replay.engine.limits import Limit
-from replay.replayer import replay_game
+from replay.record.replayer import replay_game
 
 WK2007 = Path("international") / "fmjd_wk2007_all_games.pdn"
 pytestmark = pytest.mark.usefixtures("no_engine_outlives_a_test")

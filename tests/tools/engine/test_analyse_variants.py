@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from pdn.reader import read_games
 from pdn.writer import write_game
 from replay.engine.readings import game_readings
-from replay.replayer import replay_game
+from replay.record.replayer import replay_game
 
 runner = CliRunner()
 OCA = Path("english") / "OCA_2.0.pdn"
@@ -91,7 +91,7 @@ def _two_variant_engine(folder: Path) -> list[str]:
     legal move. Returns its command line."""
     script = folder / "two_variants.py"
     script.write_text("""import sys
-from replay.board import Board
+from replay.rules.board import Board
 from replay.engine.hub import move_text, parse_pairs
 from replay.engine.server import read_position
 

@@ -1,5 +1,5 @@
-"""The built-in engine (replay/_search.c through replay.engine.builtin): every move it gives is
-legal by the Python core, it keeps to its limits, it stops when told, its scores are in the
+"""The built-in engine (replay/engine/_search.c through replay.engine.builtin): every move it
+gives is legal by the Python core, it keeps to its limits, it stops when told, its scores are in the
 Hub client's units, and random positions do not crash it. Its Hub server is driven by the
 Hub client's own tests (test_engine_hub.py, test_analyse.py: the ``builtin`` engine)."""
 
@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from conftest import require
 
-from replay.board import Board, Position
 from replay.engine.builtin import MATE, BuiltinEngine, budget, score_of
 from replay.engine.hub import popen_hub
 from replay.engine.limits import EngineError, Limit, Score
 from replay.engine.match import open_side, play_match, start_positions
 from replay.engine.play import PlayerSide, RandomPlayer, play_game
-from replay.native import available, rules_for
-from replay.variants import VARIANTS, get_variant
+from replay.rules.board import Board, Position
+from replay.rules.native import available, rules_for
+from replay.rules.variants import VARIANTS, get_variant
 
 pytestmark = pytest.mark.usefixtures("native_core")
 
@@ -288,10 +288,10 @@ def test_pdn_analyse_uses_the_built_in_engine_by_default(shared_data, tmp_path):
 
 
 def test_builtin_multipv_gives_that_many_lines_each_from_another_legal_move():
-    from replay.board import Board
     from replay.engine.builtin import BuiltinEngine
     from replay.engine.limits import Limit
-    from replay.variants import get_variant
+    from replay.rules.board import Board
+    from replay.rules.variants import get_variant
 
     board = Board(get_variant("russian"))
     with BuiltinEngine("russian") as engine:

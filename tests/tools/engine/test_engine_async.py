@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from replay.board import Board
 from replay.engine.aio import AsyncEngine
 from replay.engine.builtin import BuiltinEngine
 from replay.engine.limits import Limit
+from replay.rules.board import Board
 
 
 def test_the_async_engine_answers_as_the_synchronous_one():

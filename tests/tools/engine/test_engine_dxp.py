@@ -18,7 +18,6 @@ from support.scan_dxp import free_port, processes_in, scan_dxp, scan_folder
 
 import replay
 from pdn.reader import read_games
-from replay.board import Board
 from replay.engine import dxp
 from replay.engine.dxp import (
     CHAT_LIMIT,
@@ -45,6 +44,7 @@ from replay.engine.dxp import (
 from replay.engine.limits import EngineError
 from replay.engine.match import game_pdn
 from replay.engine.play import RandomPlayer
+from replay.rules.board import Board
 
 # -- messages -----------------------------------------------------------------------------------
 

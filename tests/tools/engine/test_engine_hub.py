@@ -26,10 +26,10 @@ from support.engines import (
     started_processes,
 )
 
-from replay.board import Board
 from replay.engine.hub import LINE_LIMIT, move_text, parse_move, popen_hub, position_text
 from replay.engine.limits import EngineError, Limit, VariantRefused
-from replay.replayer import replay_game
+from replay.record.replayer import replay_game
+from replay.rules.board import Board
 
 INTERNATIONAL = "international"
 WK2007 = Path("international") / "fmjd_wk2007_all_games.pdn"

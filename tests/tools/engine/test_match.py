@@ -22,7 +22,6 @@ from typer.testing import CliRunner
 
 import replay
 from pdn.reader import read_games
-from replay.board import Board
 from replay.engine.limits import EngineError, PlayResult
 from replay.engine.match import (
     GameFile,
@@ -32,7 +31,8 @@ from replay.engine.match import (
     start_positions,
 )
 from replay.engine.play import PlayerSide, RandomPlayer
-from replay.variants import INTERNATIONAL, get_variant
+from replay.rules.board import Board
+from replay.rules.variants import INTERNATIONAL, get_variant
 
 runner = CliRunner()
 

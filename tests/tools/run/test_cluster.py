@@ -15,10 +15,10 @@ from conftest import require
 
 import replay.run.runner as runner
 from replay.archive.run import Settings, dedupe_games
-from replay.choice import RulesChoice
+from replay.rules.choice import RulesChoice
+from replay.rules.variants import RUSSIAN
 from replay.stats import stats_tables
 from replay.validate.reports import validate_sources
-from replay.variants import RUSSIAN
 
 PARTITION_BYTES = 1 << 15  # small, so that every file is cut into several byte ranges
 

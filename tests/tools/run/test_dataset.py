@@ -17,12 +17,12 @@ from typer.testing import CliRunner
 
 import replay.validate.dataset
 import replay.validate.reports
+from replay.rules.variants import ENGLISH, RUSSIAN
 from replay.run.dataset import SUCCESS, Dataset, DatasetError, is_dataset_target
 from replay.stats import write_table
 from replay.stats.dataset import write_dataset
 from replay.validate.dataset import validate_to_dataset
 from replay.validate.reports import validate_sources
-from replay.variants import ENGLISH, RUSSIAN
 
 pytest.importorskip("pyarrow")
 
@@ -39,9 +39,9 @@ def _decided_english_games(path: Path, count: int, seed: int = 5) -> str:
     that a file's reading is settled by its votes."""
     import random
 
-    from replay.board import Board
-    from replay.movegen import WHITE
-    from replay.notation import full_text
+    from replay.record.notation import full_text
+    from replay.rules.board import Board
+    from replay.rules.movegen import WHITE
 
     rng = random.Random(seed)
     texts = []

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from pdn.reader import read_games
-from replay.board import Board
-from replay.replayer import replay_game
-from replay.resolve import parse_text
+from replay.record.replayer import replay_game
+from replay.record.resolve import parse_text
+from replay.rules.board import Board
 from replay.serve.board_input import legal_routes, square_centres
 
 DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
@@ -52,7 +52,7 @@ def test_every_legal_move_is_a_route_whose_text_reads_back_as_that_move(archive:
 
 
 def test_every_playing_square_has_a_centre_and_its_notation_name():
-    from replay.variants import INTERNATIONAL, RUSSIAN
+    from replay.rules.variants import INTERNATIONAL, RUSSIAN
 
     for variant, first in ((RUSSIAN, "a1"), (INTERNATIONAL, "46")):
         drawn = square_centres(Board(variant))

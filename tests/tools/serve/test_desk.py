@@ -13,10 +13,10 @@ from support.slips import clean_games, make_slip
 
 from pdn.reader import PdnText, read_games
 from pdn.writer import write_game
-from replay.replayer import replay_game
+from replay.record.replayer import replay_game
+from replay.rules.variants import ENGLISH, RUSSIAN
 from replay.serve.desk import Desk, DeskError, typed_game
 from replay.validate.repair import repair_game, suggest, sure_repair
-from replay.variants import ENGLISH, RUSSIAN
 
 ARCHIVE = "games-checkers/russian/World_Championship_1998.pdn"
 

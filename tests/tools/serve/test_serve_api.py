@@ -276,9 +276,9 @@ def _state(pid: int) -> str:
 
 def test_the_analysis_board_explorer_and_diagrams(slipped: Path, tmp_path: Path,
                                                    shared_data: Path):
-    from replay.board import Board
-    from replay.diagram import board_svg
-    from replay.variants import RUSSIAN
+    from replay.record.diagram import board_svg
+    from replay.rules.board import Board
+    from replay.rules.variants import RUSSIAN
 
     archive = shared_data / "games-checkers/russian/World_Championship_1998.pdn"
     database = tmp_path / "games.db"
@@ -352,8 +352,8 @@ def test_the_event_page_speaks_the_browsers_language_with_a_switch_to_the_others
 
 
 def test_the_desk_evaluates_with_the_builtin_engine_unless_told_otherwise(slipped: Path):
-    from replay.board import Board
-    from replay.variants import RUSSIAN, get_variant
+    from replay.rules.board import Board
+    from replay.rules.variants import RUSSIAN, get_variant
 
     with served(slipped) as server:
         assert server.process.stdout.readline().strip() == "engine: built-in (pdn)"

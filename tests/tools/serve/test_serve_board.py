@@ -17,7 +17,7 @@ from conftest import require
 from support.served import served
 from support.webdriver import Browser, wait_for
 
-from replay.variants import INTERNATIONAL, RUSSIAN, Variant
+from replay.rules.variants import INTERNATIONAL, RUSSIAN, Variant
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / "bench" / "out"

@@ -14,10 +14,10 @@ import pytest
 from conftest import require
 from support.engines import fake_engine, find_dame
 
-from replay.board import Board
 from replay.engine.limits import VariantRefused
+from replay.rules.board import Board
+from replay.rules.variants import get_variant
 from replay.serve.engines import Engines
-from replay.variants import get_variant
 
 
 def test_an_engine_that_ended_is_let_go_before_another_starts():

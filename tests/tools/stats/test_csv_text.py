@@ -14,12 +14,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from replay.rules.variants import get_variant
 from replay.run.spreadsheet import safe_frame
 from replay.stats.csv_text import csv_text
 from replay.stats.schema import STRING
 from replay.stats.stream import write_table
 from replay.stats.writer import TableWriter
-from replay.variants import get_variant
 
 
 def pandas_text(frame: pd.DataFrame, header: bool = True) -> str:

@@ -17,7 +17,7 @@ def game(moves: str, result: str, date: str = "????.??.??", gametype: str = "25"
     return f'[GameType "{gametype}"][Date "{date}"][Result "{result}"]\n{moves} {result}\n\n'
 
 
-# Кол opens 1. c3-d4 b6-a5 (replay/openings.tsv); the others have no name
+# Кол opens 1. c3-d4 b6-a5 (replay/reference/openings.tsv); the others have no name
 KOL = "1. c3-d4 b6-a5 2. b2-c3 a7-b6 3. g3-h4 f6-g5"
 OTHER = "1. e3-f4 f6-g5 2. f2-e3 g7-f6 3. g3-h4 b6-a5"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from pdn.reader import read_games
-from replay import native
-from replay.replayer import replay_game
+from replay.record.replayer import replay_game
+from replay.rules import native
 from replay.stats import rows
 from replay.stats.rows import MoveColumns, _counted, _full_names, _row_tables, game_row
 
@@ -69,7 +69,7 @@ def test_the_fast_path_is_taken_with_the_native_core(shared_data: Path) -> None:
 
 
 def test_bad_arguments_to_the_native_count_raise_errors_not_crashes() -> None:
-    from replay.variants import get_variant
+    from replay.rules.variants import get_variant
 
     rules = native.rules_for(get_variant("international")) if native.available() else None
     if rules is None:
@@ -92,7 +92,7 @@ def test_bad_arguments_to_the_native_count_raise_errors_not_crashes() -> None:
 
 
 def test_bad_arguments_to_the_native_rows_raise_errors_not_crashes() -> None:
-    from replay.variants import get_variant
+    from replay.rules.variants import get_variant
 
     variant = get_variant("russian")
     rules = native.rules_for(variant) if native.available() else None

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 import replay.stats.execution as engine
 import replay.stats.writer as writer
+from replay.rules.variants import ENGLISH
 from replay.stats import TABLES, stats_tables, write_table
-from replay.variants import ENGLISH
 
 
 def _archive(shared_data: Path) -> list[str]:

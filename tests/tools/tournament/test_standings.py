@@ -44,7 +44,8 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.replayer import normalise_result
+from replay.record.replayer import normalise_result
+from replay.rules.variants import INTERNATIONAL
 from replay.tournament import (
     CorrectionError,
     crosstable,
@@ -53,7 +54,6 @@ from replay.tournament import (
     standings,
 )
 from replay.tournament.pages import standings_html
-from replay.variants import INTERNATIONAL
 
 WC2007 = Path("international/fmjd_wk2007_all_games.pdn")
 NK2003 = Path("games-checkers/internt/nk2003-amsterdam.pdn")

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from pdn.reader import read_games
 from replay.archive.clean import fix_result
-from replay.replayer import game_variant, replay_game
+from replay.record.replayer import game_variant, replay_game
 from replay.validate.report import html_report, markdown_report
 from replay.validate.reports import GameReport, validate_sources
 

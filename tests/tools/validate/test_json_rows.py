@@ -9,8 +9,8 @@ from itertools import islice
 from pathlib import Path
 
 from pdn.reader import read_games
+from replay.rules.variants import RUSSIAN
 from replay.validate.reports import GameReport, report_game, report_games
-from replay.variants import RUSSIAN
 
 SAMPLES = Path(__file__).resolve().parents[3] / "samples"
 

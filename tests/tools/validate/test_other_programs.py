@@ -18,10 +18,10 @@ from typer.testing import CliRunner
 
 from pdn.reader import read_games
 from replay.convert.games import Target, convert_game
-from replay.inference import ENGLISH_FIRST_MOVER_BOTTOM
-from replay.replayer import replay_game
+from replay.record.inference import ENGLISH_FIRST_MOVER_BOTTOM
+from replay.record.replayer import replay_game
+from replay.rules.variants import get_variant
 from replay.validate.reports import report_games
-from replay.variants import get_variant
 
 FILES = Path(__file__).resolve().parents[2] / "fixtures" / "other_programs"
 runner = CliRunner()

@@ -16,11 +16,11 @@ from support.webdriver import Browser
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.board import Board
-from replay.replayer import replay_game
+from replay.record.replayer import replay_game
+from replay.rules.board import Board
+from replay.rules.variants import INTERNATIONAL, RUSSIAN
 from replay.validate.report import html_report
 from replay.validate.reports import report_game
-from replay.variants import INTERNATIONAL, RUSSIAN
 from replay.viewer.page import viewer_html
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -17,12 +17,12 @@ from typer.testing import CliRunner
 
 from pdn.reader import read_games
 from pdn.writer import write_game
-from replay.board import Board
-from replay.replayer import INVALID, VALID, replay_game
+from replay.record.replayer import INVALID, VALID, replay_game
+from replay.rules.board import Board
+from replay.rules.variants import INTERNATIONAL, RUSSIAN
 from replay.validate.repair import Repair, repair_game, suggest, sure_repair
 from replay.validate.report import html_report
 from replay.validate.reports import report_game
-from replay.variants import INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()
 LINE = "1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 5. e:g3 c:h4"

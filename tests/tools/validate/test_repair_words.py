@@ -12,9 +12,9 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
+from replay.rules.variants import RUSSIAN
 from replay.validate.repair import repair_game, suggest, sure_repair
 from replay.validate.repair_words import NO_SUGGESTION, Outcome, Slip, repair_text, suggestion_text
-from replay.variants import RUSSIAN
 
 runner = CliRunner()
 # Finite verbs the grammar uses; a clause (the text between ':', ';', ', and ', ' but ') has

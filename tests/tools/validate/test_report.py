@@ -16,10 +16,10 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
+from replay.rules.variants import INTERNATIONAL, RUSSIAN
 from replay.validate.report import html_report, markdown_report
 from replay.validate.report_pdf import find_browser
 from replay.validate.reports import report_game
-from replay.variants import INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parents[3] / "samples"

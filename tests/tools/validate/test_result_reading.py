@@ -20,11 +20,11 @@ from typer.testing import CliRunner
 
 from pdn.reader import PdnText, read_games
 from pdn.results import read_result, results_disagree
-from replay.replayer import normalise_result, replay_game
+from replay.record.replayer import normalise_result, replay_game
+from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN
 from replay.tournament import read_event
 from replay.validate.report import has_problem, html_report, markdown_report
 from replay.validate.reports import GameReport, validate_sources
-from replay.variants import ENGLISH, INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()
 WC1998 = "games-checkers/russian/World_Championship_1998.pdn"

@@ -23,11 +23,11 @@ from typer.testing import CliRunner
 
 from pdn.model import Game, Line
 from pdn.reader import read_games
-from replay.board import Board
-from replay.notation import full_text
-from replay.replayer import replay_game
-from replay.resolve import resolve
-from replay.variants import (
+from replay.record.notation import full_text
+from replay.record.replayer import replay_game
+from replay.record.resolve import resolve
+from replay.rules.board import Board
+from replay.rules.variants import (
     FIRST_KING_WINS,
     INTERNATIONAL,
     RUSSIAN,

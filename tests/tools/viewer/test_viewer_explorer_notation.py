@@ -15,16 +15,16 @@ from support.webdriver import Browser
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.board import Board
 from replay.convert import Target, convert_text
 from replay.database.explore import explore
 from replay.database.keys import fen_of
 from replay.database.schema import open_readonly
-from replay.move import Move
-from replay.movegen import WHITE
-from replay.notation import full_text
-from replay.replayer import replay_game
-from replay.variants import RUSSIAN
+from replay.record.notation import full_text
+from replay.record.replayer import replay_game
+from replay.rules.board import Board
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE
+from replay.rules.variants import RUSSIAN
 from replay.viewer.explorer import short_texts
 
 runner = CliRunner()

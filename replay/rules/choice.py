@@ -1,6 +1,6 @@
 """How each game's rules are chosen, as one value that every tool's settings hold.
 
->>> from replay.variants import RUSSIAN, ENGLISH
+>>> from replay.rules.variants import RUSSIAN, ENGLISH
 >>> choice = RulesChoice(default=RUSSIAN)
 >>> choice.variant_for(None).name, choice.variant_for(ENGLISH).name
 ('russian', 'english')
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replay.variants import Rules, Variant
+from replay.rules.variants import Rules, Variant
 
 
 @dataclass(frozen=True)

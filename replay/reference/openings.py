@@ -5,8 +5,8 @@ with the source that names it; a line no source names has no name. A game is nam
 the most specific entry (the most moves) whose final position its main line reaches at any
 ply, so a transposition gets the name too.
 
->>> from replay.board import Board
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.board import Board
+>>> from replay.rules.variants import RUSSIAN
 >>> board = Board(RUSSIAN)
 >>> positions = [board.position]
 >>> for text in ("c3-d4", "b6-a5"):
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from replay.board import Position
-from replay.move import Move
-from replay.variants import Variant, get_variant
+from replay.rules.board import Position
+from replay.rules.move import Move
+from replay.rules.variants import Variant, get_variant
 
 TABLE = Path(__file__).with_name("openings.tsv")
 
@@ -49,7 +49,7 @@ def named_positions(variant_name: str) -> dict[tuple[int, int, int, int], Openin
     """The final position of each named opening of a variant -> the opening; raises
     ValueError when two names of the table lead to one position (the table contradicts
     itself) and CriterionError when a line is not legal."""
-    from replay.lines import opening_positions
+    from replay.record.lines import opening_positions
 
     found = {}
     for line in TABLE.read_text(encoding="utf-8").splitlines():
@@ -82,11 +82,11 @@ def opening_of(positions: list[Position], variant: Variant) -> Opening | None:
 
 def fmjd_ballot(variant: Variant, positions: list[Position], moves: list[Move]) -> str | None:
     """The FMJD Drawing Table 64 ballot code a Russian game from the start position opens
-    with (``replay.ballots``; the table has codes, not names); ``positions`` holds the
+    with (``replay.reference.ballots``; the table has codes, not names); ``positions`` holds the
     position before each move."""
-    from replay.ballots import BALLOT_PLIES, ballot_of
-    from replay.board import Board, start_position
-    from replay.notation import full_text
+    from replay.record.notation import full_text
+    from replay.reference.ballots import BALLOT_PLIES, ballot_of
+    from replay.rules.board import Board, start_position
 
     if variant.name != "russian" or not positions or positions[0] != start_position(variant):
         return None

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import gc
 
-from replay.board import Position
-from replay.move import Move
-from replay.movegen import WHITE, MoveGenerator, unique
-from replay.native import rules_for
+from replay.rules.board import Position
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE, MoveGenerator, unique
+from replay.rules.native import rules_for
 
 
 def perft(generator: MoveGenerator, position: Position, depth: int,
           keep_duplicates: bool = False) -> int:
     """Leaf nodes of the move tree ``depth`` plies deep (bulk-counted at the last ply).
 
-    Counted by the native core where it takes the variant (``replay.native``), else here:
+    Counted by the native core where it takes the variant (``replay.rules.native``), else here:
     ``python_perft``, the reference the native core is tested against."""
     native = rules_for(generator.variant)
     if native is not None and depth > 1:

@@ -4,7 +4,7 @@ side to move runs out of moves.
 Every classic variant: the side to move with no piece or no legal move loses. Antidraughts:
 it wins. Breakthrough: the first king wins at once (docs/variants-lidraughts.md).
 
->>> from replay.variants import get_variant
+>>> from replay.rules.variants import get_variant
 >>> decide(Board.from_fen("B:WK3,30:B22,23", get_variant("breakthrough"))).reason
 'White made a king'
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replay.board import Board, Position
-from replay.movegen import BLACK, WHITE
-from replay.resolve import SIDE_NAMES
-from replay.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant
+from replay.record.resolve import SIDE_NAMES
+from replay.rules.board import Board, Position
+from replay.rules.movegen import BLACK, WHITE
+from replay.rules.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant
 
 
 @dataclass(frozen=True)

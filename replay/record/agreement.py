@@ -1,6 +1,6 @@
 """One file, one variant: a game whose record several variants replay takes its file's.
 
-A game without a GameType tag is first read on its own (``replay.inference``): the most
+A game without a GameType tag is first read on its own (``replay.record.inference``): the most
 usual variant that replays it to the end. A Czech game without captures of men backwards
 replays as Russian too, so a Czech team championship would read as Czech and Russian. The
 variant a file shows is the one most of its games that tell a variant are read as (a
@@ -11,7 +11,7 @@ replays under it, and leaves it only where the evidence excludes it (docs/infere
 From its first game that several variants replay, the reports of a file are held until it
 ends (at most ``HELD_GAMES``: past that, the games seen so far decide for the rest), as the
 reading of its results is (``settle_results``); all but the last thousand wait on disk
-(``replay.held``), so memory stays bounded.
+(``replay.record.held``), so memory stays bounded.
 
 >>> items = [("czech", True), ("russian", True), ("czech", False), (None, True)]
 >>> list(agree_file(items, lambda item: item[0], lambda item: item[1],
@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from replay.held import Held
+from replay.record.held import Held
 
 T = TypeVar("T")
 HELD_GAMES = 50_000  # games of one file seen at most before its variant is settled
@@ -37,7 +37,7 @@ def agree_file(items: Iterable[T], told: Callable[[T], str | None], open_: Calla
     (None: it tells none) differs from the file's ``redo``-ne with the file's key offered.
 
     Only items from the first open one on wait for the file's key (those before it are
-    given at once: the key changes none of them), in a ``replay.held.Held`` window."""
+    given at once: the key changes none of them), in a ``replay.record.held.Held`` window."""
     waiting: Held[T] = Held()
     votes: Counter[str] = Counter()
     shown: str | None = None

@@ -1,12 +1,12 @@
 """The replayed game as a tree: a ``GameNode`` per move of the main line and of every variation.
 
-The replayer resolves every move once (``replay.replayer``); the tree is built from what it
+The replayer resolves every move once (``replay.record.replayer``); the tree is built from what it
 found, the first time someone asks (``ReplayedGame.mainline()``), so that validation, which
 never asks, pays nothing for it. Conversion, the viewer and the public API read the tree;
 none of them resolves a record again.
 
 >>> from pdn.reader import read_games
->>> from replay.replayer import replay_game
+>>> from replay.record.replayer import replay_game
 >>> tree = replay_game(next(read_games('[GameType "25"]\\n1. cd4 fg5 (1... ba5 2. dc5) *')))
 >>> [(node.move_number, node.side, str(node.move)) for node in tree.mainline()]
 [(1, 'White', 'c3-d4'), (1, 'Black', 'f6-g5')]
@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from pdn.commands import CommandsOfComments
 from pdn.model import Line, MoveRecord, Ply
-from replay.board import Board, Position
-from replay.move import Move
-from replay.movegen import WHITE
-from replay.numbering import MoveNumbering
-from replay.variants import Variant
+from replay.rules.board import Board, Position
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE
+from replay.rules.numbering import MoveNumbering
+from replay.rules.variants import Variant
 
 if TYPE_CHECKING:
-    from replay.replayer import Problem
+    from replay.record.replayer import Problem
 
 
 class LineReplay(NamedTuple):
@@ -164,7 +164,7 @@ def _variation(line: Line, variant: Variant, numbering: MoveNumbering, start: Po
     """A variation's nodes from what the replayer found on it (``lines``)."""
     found = lines.get(id(line))
     if found is None:  # the replayer did not reach it (see ``replay_line``)
-        from replay.replayer import replay_line  # the replayer builds trees
+        from replay.record.replayer import replay_line  # the replayer builds trees
 
         found = replay_line(Board(variant, start), line, first_index, numbering)
     nodes: list[GameNode] = []

@@ -1,7 +1,7 @@
 """Lines of moves given as text (``--moves "1.cd4 fg5"``, an opening's defining moves): read
 in any notation, replayed from the start, and the positions they go through.
 
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> len(opening_positions("1.c3-d4 f6-g5 2.gh4", RUSSIAN))
 4
 """
@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from pdn.model import MoveRecord
 from pdn.reader import PdnText, read_games
-from replay.board import Board, Position
-from replay.numbering import MoveNumbering
-from replay.resolve import legal_listing, resolve
-from replay.variants import Variant
+from replay.record.resolve import legal_listing, resolve
+from replay.rules.board import Board, Position
+from replay.rules.numbering import MoveNumbering
+from replay.rules.variants import Variant
 
 PositionKey = tuple[int, int, int, int]
 

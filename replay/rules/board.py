@@ -19,11 +19,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Setup, format_fen, parse_fen
-from replay.identity import ByIdentity
-from replay.move import Move
-from replay.movegen import BLACK, WHITE, MoveGenerator, generator_for, iter_bits
-from replay.numbering import SIDE_NAMES
-from replay.variants import RUSSIAN, Variant, get_variant
+from replay.rules.identity import ByIdentity
+from replay.rules.move import Move
+from replay.rules.movegen import BLACK, WHITE, MoveGenerator, generator_for, iter_bits
+from replay.rules.numbering import SIDE_NAMES
+from replay.rules.variants import RUSSIAN, Variant, get_variant
 
 if TYPE_CHECKING:
     from pdn.gametype import SquareNotation
@@ -180,7 +180,7 @@ def _initial_position(variant: Variant) -> Position:
 
 # The start position of each variant met, built once (a Position is an immutable value; a
 # profile of validate found it rebuilt per game), found by the variant's identity (its hash
-# is slow: replay.identity); variants made with rule options are bounded all the same.
+# is slow: replay.rules.identity); variants made with rule options are bounded all the same.
 _STARTS: ByIdentity[Variant, Position] = ByIdentity(_initial_position)
 
 
@@ -328,7 +328,7 @@ class Board:
         ``c3:e5``, ``h2:c7:a5:e1``. Raises ``IllegalMoveError`` or ``AmbiguousMoveError``
         (naming the legal moves), or ``InvalidMoveError`` for text that is no move; all three
         are ``ValueError``."""
-        from replay.resolve import parse_text  # resolve imports this module
+        from replay.record.resolve import parse_text  # resolve imports this module
 
         return parse_text(self, text)
 
@@ -342,14 +342,14 @@ class Board:
         """A legal move of this position as text: ``full`` (``c3-d4``, ``c3:e5``), ``short``
         (Russian ``cd4``, ``c:e5``), ``numeric`` (``22-18``) or ``pdn`` (the notation the
         variant's GameType prescribes); a capture path only where another move needs it."""
-        from replay.notation import move_text  # notation imports this module
+        from replay.record.notation import move_text  # notation imports this module
 
         return move_text(self, move, style)
 
     def outcome(self) -> Outcome | None:
         """How the game ended in this position (no legal move, or a Breakthrough king), or
         None while it goes on; draws by rule need the game's history (``replay_game``)."""
-        from replay.endings import decide  # endings imports this module
+        from replay.rules.endings import decide  # endings imports this module
 
         decision = decide(self)
         return None if decision is None else Outcome(SIDE_NAMES[decision.winner],
@@ -364,13 +364,13 @@ class Board:
 
     def __str__(self) -> str:
         """A plain-text diagram with coordinates and the side to move (``w W b B``)."""
-        from replay.diagram import text_diagram  # diagram imports this module
+        from replay.record.diagram import text_diagram  # diagram imports this module
 
         return text_diagram(self, unicode=False)
 
     def _repr_svg_(self) -> str:
         """The SVG diagram Jupyter shows for a board."""
-        from replay.diagram import board_svg
+        from replay.record.diagram import board_svg
 
         return board_svg(self, size=360)
 

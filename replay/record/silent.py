@@ -5,7 +5,7 @@ empty game of a tournament file, an unreadable one) would be read as the home va
 file whose other games tell their variant, it is read as the nearest game before it that
 tells; games at the head of a file, before any that tells, as the first that does after
 them. Streams of any length go through in order: only such leading games are held, at most
-``HELD_SILENT``, all but the last thousand on disk (``replay.held``; docs/inference.md).
+``HELD_SILENT``, all but the last thousand on disk (``replay.record.held``; docs/inference.md).
 
 >>> items = ["?", "?", "international", "?", "russian", "?"]
 >>> list(follow_file(items, lambda item: item == "?", lambda item: item,
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from replay.held import Held
+from replay.record.held import Held
 
 T = TypeVar("T")
 HELD_SILENT = 50_000  # leading silent games held at most, waiting for one that tells
@@ -28,7 +28,7 @@ def follow_file(items: Iterable[T], silent: Callable[[T], bool], told: Callable[
                 redo: Callable[[T, str], T], held: int = HELD_SILENT, key: str | None = None
                 ) -> Iterator[T]:
     """The items of one source, in order, each ``silent`` one ``redo``-ne under the variant
-    key (``replay.inference.variant_key``) ``told`` by the nearest item before it that is
+    key (``replay.record.inference.variant_key``) ``told`` by the nearest item before it that is
     not silent, or for those at the head, by the first after them; silent items with none
     to follow (or more than ``held`` at the head) are given as they are. ``key``: the one
     told before the items (a part of a source whose earlier parts told it)."""

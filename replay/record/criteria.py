@@ -5,7 +5,7 @@ A criterion is matched in each game's own variant (``Criteria.matches``), so it 
 only when it fits none of the variants considered; the refusal names the variants where the
 moves went furthest and the legal moves there, in each variant's notation.
 
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> try:
 ...     check_moves("1. cd4 dc5 2. cd5", [RUSSIAN])
 ... except CriterionError as error:
@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 
 from pdn.fen import FenError, parse_fen
 from pdn.model import Game
-from replay.board import position_from_setup
-from replay.inference import ENGLISH_FIRST_MOVER_BOTTOM, candidates, is_first_mover_bottom
-from replay.variants import Rules, Variant, get_variant, variant_names, with_rules
+from replay.record.inference import ENGLISH_FIRST_MOVER_BOTTOM, candidates, is_first_mover_bottom
+from replay.rules.board import position_from_setup
+from replay.rules.variants import Rules, Variant, get_variant, variant_names, with_rules
 
 if TYPE_CHECKING:
-    from replay.lines import OpeningStop
+    from replay.record.lines import OpeningStop
 
 SHOWN_GROUPS = 3  # variants whose legal moves differ, named in a refusal
 
@@ -61,7 +61,7 @@ def check_moves(text: str, variants: Sequence[Variant]) -> None:
     """Raise CriterionError unless the moves are legal from the start in one of the
     variants (tried in the order the moves' squares make likely)."""
     from pdn.reader import PdnText, read_games  # the reader (lark) only where moves are read
-    from replay.lines import MoveLineError, OpeningStop, opening_line, opening_records
+    from replay.record.lines import MoveLineError, OpeningStop, opening_line, opening_records
 
     try:
         records = opening_records(text)
@@ -114,7 +114,7 @@ def label(variant: Variant) -> str:
 
 
 def _likely_first(variants: Sequence[Variant], game: Game) -> list[Variant]:
-    """The variants, those a record's squares make likely first (``replay.inference``)."""
+    """The variants, those a record's squares make likely first (``replay.record.inference``)."""
     likely = [(variant.name, variant.gametype) for variant in candidates(game).variants]
     rank = {key: place for place, key in reversed(list(enumerate(likely)))}
     return sorted(variants, key=lambda v: rank.get((v.name, v.gametype), len(rank)))

@@ -4,7 +4,7 @@ The one place that numbers plies: the replayer, the game tree, conversion, diagr
 repair suggestions all count with a ``MoveNumbering``. The first number is the set-up's ``F``
 field (else 1); a set-up with the second player to move makes the first ply ``1...``.
 
->>> from replay.variants import RUSSIAN
+>>> from replay.rules.variants import RUSSIAN
 >>> numbering = MoveNumbering.of(None, RUSSIAN)
 >>> [numbering.label(index) for index in range(3)]
 ['1.', '1...', '2.']
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from pdn.fen import first_move_number, second_player_starts
 from pdn.i18n import N_
-from replay.variants import Variant
+from replay.rules.variants import Variant
 
 SIDE_NAMES = (N_("White"), N_("Black"))
 SIDE_WORDS = (N_("white"), N_("black"))  # in a sentence: "no white piece on c3"

@@ -4,7 +4,7 @@ A position is three integers -- ``own``, ``opp`` and ``kings`` bitboards over th
 square indices of ``pdn.squares`` -- plus the side to move (0 White, 1 Black). Quiet men moves
 and the test "is there any capture" are whole-board shifts; captures are enumerated by a
 depth-first search over precomputed neighbour and ray tables. The variant's rules
-(``replay.variants``) only change tables and a few switches, never the code path.
+(``replay.rules.variants``) only change tables and a few switches, never the code path.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from pdn.squares import FILES
-from replay.move import Move
-from replay.variants import (
+from replay.rules.move import Move
+from replay.rules.variants import (
     HIGHEST_VALUE,
     ITALIAN_ORDER,
     KING_MUST_CAPTURE,

@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 from pdn.gametype import GameType
 from pdn.model import Game, MoveRecord
-from replay import native
-from replay.identity import ByIdentity
-from replay.variants import (
+from replay.rules import native
+from replay.rules.identity import ByIdentity
+from replay.rules.variants import (
     ENGLISH,
     UnknownVariantError,
     Variant,

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pdn.squares import Geometry
-from replay.board import Board
-from replay.move import Move
-from replay.movegen import WHITE
+from replay.rules.board import Board
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE
 
 PATH_STYLES = ("minimal", "turns", "canonical", "all")
 
@@ -175,7 +175,7 @@ def move_json(board: Board, move: Move) -> dict:
     """The stable JSON form of a move (``pdn moves --json``), squares in the variant's
     notation.
 
-    >>> from replay.variants import RUSSIAN
+    >>> from replay.rules.variants import RUSSIAN
     >>> board = Board.from_fen("W:Wc3:Bd4", RUSSIAN)
     >>> move_json(board, board.legal_moves()[0])
     {'from': 'c3', 'to': 'e5', 'path': ['c3', 'e5'], 'captures': ['d4'], 'promotes': False}

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pdn.i18n import N_
 from pdn.model import MoveRecord
 from pdn.squares import SquareError
-from replay.board import Board
-from replay.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
-from replay.movegen import WHITE, generator_for, unique
-from replay.notation import full_text, trajectory, turning_squares
-from replay.numbering import SIDE_NAMES
+from replay.record.notation import full_text, trajectory, turning_squares
+from replay.rules.board import Board
+from replay.rules.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
+from replay.rules.movegen import WHITE, generator_for, unique
+from replay.rules.numbering import SIDE_NAMES
 
 _SQUARE = r"(?:[a-l](?:1[0-2]|[1-9])|[0-9]{1,3})"
 _SHORT_TEXT = re.compile(r"([a-l])([x:]?)([a-l](?:1[0-2]|[1-9]))")

@@ -18,17 +18,18 @@ from pdn.gametype import gametype_problem
 from pdn.i18n import N_
 from pdn.model import Game, Line, MoveRecord, Ply
 from pdn.results import FIRST, SECOND, forfeit_reason, read_result
-from replay import inference, native
-from replay.board import Board, Position, position_from_setup, start_position
-from replay.draws import DrawClaim, DrawTracker
-from replay.endings import crowned_side, decide
-from replay.identity import ByIdentity
-from replay.move import Move
-from replay.movegen import WHITE
-from replay.numbering import MoveNumbering
-from replay.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
-from replay.tree import LineReplay, Variation, main_variation
-from replay.variants import Rules, UnknownVariantError, Variant, get_variant, with_rules
+from replay.record import inference
+from replay.record.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
+from replay.record.tree import LineReplay, Variation, main_variation
+from replay.rules import native
+from replay.rules.board import Board, Position, position_from_setup, start_position
+from replay.rules.draws import DrawClaim, DrawTracker
+from replay.rules.endings import crowned_side, decide
+from replay.rules.identity import ByIdentity
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE
+from replay.rules.numbering import MoveNumbering
+from replay.rules.variants import Rules, UnknownVariantError, Variant, get_variant, with_rules
 
 
 class Status(StrEnum):
@@ -100,10 +101,10 @@ class ReplayedGame:
     result_reading: str | None = None
     variant_source: str = TAG  # tag / option / inferred
     # Inferred with nothing in the record to tell it (no square, no FEN): its file's other
-    # games may (``replay.silent``).
+    # games may (``replay.record.silent``).
     silent: bool = False
     # Inferred where the evidence leaves several variants: the variant its file's other games
-    # show is taken where it replays the record too (``replay.agreement``).
+    # show is taken where it replays the record too (``replay.record.agreement``).
     open_variant: bool = False
     notes: list[Problem] = field(default_factory=list)  # variant-inferred, conventions
     # What the replayer found on each variation, by ``id`` of its ``Line`` (for the tree).
@@ -232,7 +233,7 @@ def main_line(game: Game) -> MainLine:
 def game_variant(game: Game, default: Variant | None = None,
                  override: Variant | None = None, *, rules: Rules | None = None) -> Variant:
     """The variant to replay a game with: the user's override, else its GameType, else the
-    default, else the one inferred from the record (``replay.inference``), with ``rules``
+    default, else the one inferred from the record (``replay.record.inference``), with ``rules``
     (named rule options, ``Variant.with_rules``) set on top. Squares are read in the game
     type's standard notation (see ``replay_game`` for tags that state another numbering)."""
     told = told_variant(game, default, override, rules=rules)
@@ -293,12 +294,12 @@ def replay_game(game: Game, default: Variant | str | None = None,
     """Replay a game's main line and variations; never raises on bad records.
 
     The variant (a ``Variant`` or its name): ``override`` if given, else the GameType tag,
-    else ``default``, else the one the record itself tells (``replay.inference``; noted as
+    else ``default``, else the one the record itself tells (``replay.record.inference``; noted as
     ``variant-inferred``); ``rules`` (named rule options such as ``{"forced-capture": "no"}``)
     are set on top of it, whichever it is. ``follow``: the variant of the games around it in
     its file, taken where the variant is inferred and the record tells nothing (no square, no
-    FEN; ``replay.silent``). ``shown``: the variant its file's games show, taken where the
-    variant is inferred and the record replays under it too (``replay.agreement``); the
+    FEN; ``replay.record.silent``). ``shown``: the variant its file's games show, taken where the
+    variant is inferred and the record replays under it too (``replay.record.agreement``); the
     game leaves it only where the evidence excludes it, and its note says which. The game
     tree is ``mainline()`` of the result.
 
@@ -846,7 +847,7 @@ def _check_result(replayed: ReplayedGame) -> None:
     game = replayed.game
     replayed.result = normalise_result(game.headers_result, replayed.variant)
     replays = not (replayed.errors or replayed.placeholder)
-    # Breakthrough's crowned king is no variant the native core replays (replay.native).
+    # Breakthrough's crowned king is no variant the native core replays (replay.rules.native).
     decision = (decide(replayed.final_board()) if replays and not replayed._moves_left
                 else None)
     if decision is not None:

@@ -47,9 +47,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from replay.board import Position
-from replay.move import Move
-from replay.variants import Variant
+from replay.rules.board import Position
+from replay.rules.move import Move
+from replay.rules.variants import Variant
 
 
 def _placement(position: Position) -> tuple[int, int, int, int]:

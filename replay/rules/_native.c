@@ -1,8 +1,8 @@
 /* The native rules core: one move generator driven by a variant's tables.
  *
- * The tables are the Python reference's own (replay.movegen.MoveGenerator: shifts and masks,
+ * The tables are the Python reference's own (replay.rules.movegen.MoveGenerator: shifts and masks,
  * neighbour tables, promotion rows, the variant's switches), handed over once by
- * replay.native; the search below follows replay/movegen.py step by step, so that the two
+ * replay.rules.native; the search below follows replay/rules/movegen.py step by step, so that the two
  * cores give the same moves in the same order. Bitboards are 64-bit words over the internal
  * square indices of pdn/squares.py (8x8 in 36 bits, 10x10 in 55, Turkish's 64 squares in 64);
  * a board of more indices (12x12) is left to Python.
@@ -80,7 +80,7 @@ static inline int lowbit(bb x) { return __builtin_ctzll(x); }
 static inline bb forward(bb x, const Shift *sh) { return (x << sh->left) >> sh->right; }
 static inline bb backward(bb x, const Shift *sh) { return (x >> sh->left) << sh->right; }
 
-/* ---- capture search (replay/movegen.py _piece_captures) ---- */
+/* ---- capture search (replay/rules/movegen.py _piece_captures) ---- */
 
 static void emit(Search *s, int depth, int promotes, bb mask) {
     if (s->n >= s->cap) { s->overflow = 1; return; }
@@ -226,7 +226,7 @@ static int captures(const Rules *r, bb own, bb opp, bb kings, int color, bb orig
     *overflow |= s.overflow;
     int n = s.n;
     if (n < 2 || r->precedence == PREC_FREE) return n;
-    /* precedence: keep the routes of the best weight (replay/movegen.py _PRECEDENCE) */
+    /* precedence: keep the routes of the best weight (replay/rules/movegen.py _PRECEDENCE) */
     int64_t best[4] = {0, 0, 0, 0}, w[4];
     int first = 1, kept = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -494,7 +494,7 @@ static int read_tables(PyObject *o, int size, int8_t (*out)[MAXSQ], int *n) {
     return 0;
 }
 
-/* Rules(spec): spec is the dict replay.native builds from a MoveGenerator */
+/* Rules(spec): spec is the dict replay.rules.native builds from a MoveGenerator */
 static int Rules_init(RulesObject *self, PyObject *args, PyObject *Py_UNUSED(kw)) {
     PyObject *spec;
     if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &spec)) return -1;
@@ -892,7 +892,7 @@ static int resolve_text(const Rules *r, const Pos *p, const char *t, Py_ssize_t 
                           &overflow);
         if (overflow) return STOP_LIMIT;
         /* of one move's routes the reference keeps the last for origin-destination texts
-         * (replay.resolve.plain_mover), the first for the others (resolve's unique) */
+         * (replay.record.resolve.plain_mover), the first for the others (resolve's unique) */
         int last = n == 2 && sep != '-';
         for (int i = 0; i < nc; i++) {
             const Mv *m = &buf[i];
@@ -1032,11 +1032,11 @@ static int next_move(const Rules *r, Tokens *texts, const Pos *p, Mv *buf, Mv *m
     return resolve_text(r, p, t + start, end - start, buf, m) == STOP_END ? 1 : -1;
 }
 
-/* ---- the draw rules along a line (replay/draws.py, DrawTracker) ---- */
+/* ---- the draw rules along a line (replay/rules/draws.py, DrawTracker) ---- */
 
 enum { DRAWS_NONE = 0, DRAWS_RUSSIAN, DRAWS_INTERNATIONAL, DRAWS_ENGLISH, DRAWS_FRISIAN,
        DRAWS_LIDRAUGHTS_FRISIAN, DRAWS_HOUSE };
-/* The claims, by code: replay.native.DRAW_CLAIMS gives each its rule and words; ``group``
+/* The claims, by code: replay.rules.native.DRAW_CLAIMS gives each its rule and words; ``group``
  * is the rule (two codes share 7.2.6), reported once. */
 enum { CLAIM_REPETITION = 0, CLAIM_R725, CLAIM_R724, CLAIM_R728, CLAIM_R727, CLAIM_R726_SMALL,
        CLAIM_R726_LARGE, CLAIM_KINGS_25, CLAIM_LONE_16, CLAIM_LONE_5, CLAIM_KINGS_40,
@@ -1726,7 +1726,7 @@ static PyObject *Rules_rows(RulesObject *self, PyObject *args) {
     return rows;
 }
 
-/* ---- what a plain run's first moves say of the board (replay.inference) ---- */
+/* ---- what a plain run's first moves say of the board (replay.record.inference) ---- */
 
 /* One record of the reader's plain shape (pdn.plain's _RECORD): a move number
  * ``[1-9][0-9]{0,2}`` with one or three dots and blanks, then ``[1-9][0-9]?`` squares joined
@@ -1774,7 +1774,7 @@ static int plain_record(const char *t, Py_ssize_t len, Py_ssize_t *move, long *n
 
 /* written_squares(run, plies) -> (highest number, widest file, highest rank, first move) or
  * None: what the first ``plies`` records of a run of moves (Tokens) say of the board, as
- * replay.inference._written_squares reads them (0, -1, 0 where none says; the first move's
+ * replay.record.inference._written_squares reads them (0, -1, 0 where none says; the first move's
  * text without its number, None without a record); None where one of them is not of the
  * reader's plain shape (``plain_record``): then Python reads them. */
 static PyObject *written_squares(PyObject *Py_UNUSED(module), PyObject *args) {
@@ -1799,7 +1799,7 @@ static PyObject *written_squares(PyObject *Py_UNUSED(module), PyObject *args) {
     return Py_BuildValue("lllN", number, file, rank, text);
 }
 
-/* ---- a position's FEN (replay.board.position_fen) ---- */
+/* ---- a position's FEN (replay.rules.board.position_fen) ---- */
 
 /* fen(white, black, kings, turn, order, names) -> str or None: ``W:W..:B..`` with each side's
  * squares in ``order`` (bytes: the square indices as the FEN lists them), named by ``names``
@@ -1862,8 +1862,8 @@ static PyMethodDef module_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-#include "_search.c"
-#include "_positions.c"
+#include "../engine/_search.c"
+#include "../database/_positions.c"
 
 static PyMethodDef Rules_methods[] = {
     {"routes", (PyCFunction)Rules_routes, METH_VARARGS,
@@ -1888,15 +1888,15 @@ static PyMethodDef Rules_methods[] = {
     {"rows", (PyCFunction)Rules_rows, METH_VARARGS,
      "rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns, "
      "men_share_files, separator): the moves table's rows of a line, or None"},
-    {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/_search.c)"},
-    {"index", (PyCFunction)Rules_index, METH_VARARGS, "a line's database rows (replay/_positions.c)"},
-    {"tally", (PyCFunction)Rules_tally, METH_NOARGS | METH_STATIC, "a new Tally (replay/_positions.c)"},
+    {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/engine/_search.c)"},
+    {"index", (PyCFunction)Rules_index, METH_VARARGS, "a line's database rows (replay/database/_positions.c)"},
+    {"tally", (PyCFunction)Rules_tally, METH_NOARGS | METH_STATIC, "a new Tally (replay/database/_positions.c)"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject RulesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "replay._native.Rules",
+    .tp_name = "replay.rules._native.Rules",
     .tp_basicsize = sizeof(RulesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A variant's rules as the native move generator's tables.",
@@ -1906,8 +1906,8 @@ static PyTypeObject RulesType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "replay._native",
-    "The native rules core (replay/_native.c); use it through replay.native.", -1,
+    PyModuleDef_HEAD_INIT, "replay.rules._native",
+    "The native rules core (replay/rules/_native.c); use it through replay.rules.native.", -1,
     module_functions, NULL, NULL, NULL, NULL,
 };
 

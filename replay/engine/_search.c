@@ -1,6 +1,6 @@
 /* The built-in engine's search (docs/engines.md), on the native move generator.
  *
- * Included at the end of replay/_native.c (same translation unit): it uses the generator's
+ * Included at the end of replay/rules/_native.c (same translation unit): it uses the generator's
  * own static functions (legal, play, has_capture, count_quiet) and adds one method to the
  * Rules type, search(). Negamax with principal-variation search, iterative deepening, a
  * transposition table of Zobrist keys, move ordering (table move, captures, promotions,

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING
 
 from pdn.commands import CommandsOfComments
 from pdn.model import SEVEN_TAGS, Game, Line, Ply
-from replay.board import Board
-from replay.move import IllegalMoveError, Move
-from replay.movegen import WHITE
-from replay.variants import Variant, get_variant
+from replay.rules.board import Board
+from replay.rules.move import IllegalMoveError, Move
+from replay.rules.movegen import WHITE
+from replay.rules.variants import Variant, get_variant
 
 if TYPE_CHECKING:
-    from replay.replayer import Problem
-    from replay.tree import Variation
+    from replay.record.replayer import Problem
+    from replay.record.tree import Variation
 
 class EditNode(ABC):
     """What the game and every move share: a position, the moves played from it
@@ -167,7 +167,7 @@ class EditNode(ABC):
         for candidate in legal:  # the same move by another route of the same captures
             if candidate == move:
                 return candidate
-        from replay.resolve import legal_listing  # resolve imports the board's modules
+        from replay.record.resolve import legal_listing  # resolve imports the board's modules
 
         raise IllegalMoveError(f"{move!r} is not a legal move in {board.fen()}; "
                                f"{legal_listing(board, legal)}")
@@ -265,7 +265,7 @@ class EditableGame(EditNode):
         """A game read from PDN (``pdn.read_game``), replayed on its variant's rules (its
         GameType tag, else ``default``, else told from the record). Lines keep the moves that
         replay; why one stops early is in ``errors``."""
-        from replay.replayer import replay_game  # the replayer builds on the whole core
+        from replay.record.replayer import replay_game  # the replayer builds on the whole core
 
         tree = replay_game(record, default)
         game = cls(record.start_fen, variant=tree.variant,
@@ -329,7 +329,7 @@ def _line(first: MoveNode, alternatives: list[MoveNode], comments: list[str]) ->
     """The PDN line that starts with ``first`` (its ``alternatives`` written after it), and
     goes on down the main line; each move's alternatives are the variations written after
     the main move they replace."""
-    from replay.resolve import record_of_text  # resolve imports the board's modules
+    from replay.record.resolve import record_of_text  # resolve imports the board's modules
 
     plies: list[Ply] = []
     node = first
@@ -344,8 +344,8 @@ def _line(first: MoveNode, alternatives: list[MoveNode], comments: list[str]) ->
 
 
 def _graft(parent: EditNode, line: Variation, starting: list[str]) -> None:
-    """Add a replayed line (``replay.tree``) under ``parent``: each move with its comments and
-    NAGs, and the alternatives written after a move as more variations of its parent."""
+    """Add a replayed line (``replay.record.tree``) under ``parent``: each move with its comments
+    and NAGs, and the alternatives written after a move as more variations of its parent."""
     for index, replayed in enumerate(line):
         node = parent.add_variation(replayed.move, comments=replayed.comments,
                                     nags=replayed.nags,

@@ -1,6 +1,7 @@
-"""The native rules core (``replay/_native.c``) behind a Python face, and which rules it takes.
+"""The native rules core (``replay/rules/_native.c``) behind a Python face, and which rules it
+takes.
 
-The C generator reads the very tables of the Python reference (``replay.movegen``: shifts
+The C generator reads the very tables of the Python reference (``replay.rules.movegen``: shifts
 and masks, neighbour tables, promotion rows and the variant's switches), so one variant's two
 generators differ only in speed; ``tests/rules/test_native.py`` compares them. Where the C
 extension was not built (no compiler, ``PDN_PURE_PYTHON=1``) ``available()`` is False and
@@ -9,7 +10,7 @@ extension was not built (no compiler, ``PDN_PURE_PYTHON=1``) ``available()`` is 
 ``rules_for(variant)`` is also None for rules the native core leaves to Python: boards of more
 than 64 internal squares (Canadian's 12x12 takes 78).
 
->>> from replay.variants import get_variant
+>>> from replay.rules.variants import get_variant
 >>> rules = rules_for(get_variant("international"))
 >>> rules is None or rules.perft(rules.start, 3) == 658
 True
@@ -28,19 +29,25 @@ from typing import NamedTuple
 from pdn.compiled import NATIVE_SOURCE, native_is_stale, wants_pure
 from pdn.gametype import SquareNotation
 from pdn.model import Game
-from replay.board import Position, RestrictedPosition, for_variant, position_fen, start_position
-from replay.draws import long_diagonal
-from replay.identity import ByIdentity
-from replay.move import Move
-from replay.movegen import (
+from replay.rules.board import (
+    Position,
+    RestrictedPosition,
+    for_variant,
+    position_fen,
+    start_position,
+)
+from replay.rules.draws import long_diagonal
+from replay.rules.identity import ByIdentity
+from replay.rules.move import Move
+from replay.rules.movegen import (
     BLACK,
     WHITE,
     MoveGenerator,
     generator_for,
     unique,
 )
-from replay.numbering import MoveNumbering
-from replay.variants import (
+from replay.rules.numbering import MoveNumbering
+from replay.rules.variants import (
     FIRST_KING_WINS,
     FREE,
     HIGHEST_VALUE,
@@ -66,7 +73,7 @@ STOPS = ("end", "notation", "square", "no-move", "ambiguous", "warning", "limit"
 # The draw rules the C core counts (DRAWS_* of _native.c), by Variant.draw_rules.
 _DRAW_RULES = {"none": 0, "russian": 1, "international": 2, "english": 3, "frisian": 4,
                "lidraughts-frisian": 5, "house": 6}
-# The rules met, by the claim code the C core gives: (rule, words), replay.draws's own.
+# The rules met, by the claim code the C core gives: (rule, words), replay.rules.draws's own.
 DRAW_CLAIMS = (
     ("repetition", "the same position for the third time"),
     ("7.2.5", "15 moves of kings only without a capture"),
@@ -90,7 +97,7 @@ def _module() -> ModuleType | None:
     if wants_pure() or os.environ.get(NATIVE_VARIABLE, "") not in ("", "0"):
         return None
     try:
-        from replay import _native  # type: ignore[attr-defined]
+        from replay.rules import _native  # type: ignore[attr-defined]
     except ImportError:
         return None
     if native_is_stale():
@@ -165,7 +172,7 @@ class NativeRules:
             position.white, position.black, position.kings, position.turn)
 
     def perft(self, position: Position, depth: int, keep_duplicates: bool = False) -> int:
-        """Leaf nodes ``depth`` plies deep, as ``replay.perft.perft`` counts them."""
+        """Leaf nodes ``depth`` plies deep, as ``replay.rules.perft.perft`` counts them."""
         position = for_variant(position, self.variant)
         return self._core.perft(  # type: ignore[attr-defined]
             position.white, position.black, position.kings, position.turn,
@@ -212,7 +219,7 @@ class NativeRules:
         """A run of moves (``Line.move_run``) replayed as ``replay_line`` does and written as
         ``pdn.writer`` writes a main line of records in another notation, in lines of at most
         80 characters: each move's squares in path style ``paths`` (the index of its name in
-        ``replay.notation.PATH_STYLES``) named by ``names`` (one ASCII name per internal
+        ``replay.record.notation.PATH_STYLES``) named by ``names`` (one ASCII name per internal
         square, None where none) and joined by ``separator`` (``-`` for a quiet move), a
         move number before each first-player move and before a first ply of the second
         player (counted from ``number`` and ``second``, or as a record was numbered), then
@@ -365,20 +372,21 @@ def _rules(variant: Variant) -> NativeRules | None:
     return NativeRules(variant, module.Rules(spec))
 
 
-_rules_kept = ByIdentity(_rules)  # found by identity: a variant's hash is slow (replay.identity)
+# found by identity: a variant's hash is slow (replay.rules.identity)
+_rules_kept = ByIdentity(_rules)
 
 
 def written_squares(run: str, plies: int) -> tuple[int, int, int, str | None] | None:
     """What the first ``plies`` records of a run of moves (``Line.move_run``) say of the
     board: the highest number, widest file (0 = a), highest rank and the first move's text
-    (``replay.inference``'s reading); None where the native core is not here or a record is
+    (``replay.record.inference``'s reading); None where the native core is not here or a record is
     not of the reader's plain shape (``pdn.plain``)."""
     module = _module()
     return None if module is None else module.written_squares(run, plies)
 
 
 def fast_position_fen(position: Position, notation: SquareNotation) -> str:
-    """``replay.board.position_fen``, written in C where the native core is here."""
+    """``replay.rules.board.position_fen``, written in C where the native core is here."""
     module = _module()
     if module is not None:
         order, names = _fen_order(notation)
@@ -408,7 +416,7 @@ _fen_order = ByIdentity(_order)
 
 def index_line(rules: NativeRules, position: Position, texts: Sequence[str], layout: tuple,
                seen: set[int] | None) -> tuple[int, Position, list[int], list[tuple], str] | None:
-    """``replay_line`` for the game database (``replay/_positions.c``): how many moves it
+    """``replay_line`` for the game database (``replay/database/_positions.c``): how many moves it
     replayed, the position after them, the key of each position from ``position`` on, the
     ``positions`` row of each key not in ``seen`` (added to it), and the moves as the
     database writes them; ``layout``: ``replay.database.keys.Coder.layout``. None where
@@ -424,7 +432,7 @@ def index_line(rules: NativeRules, position: Position, texts: Sequence[str], lay
 
 
 def tally() -> object | None:
-    """An empty tally of the moves played from each position (``replay/_positions.c``,
+    """An empty tally of the moves played from each position (``replay/database/_positions.c``,
     ``replay.database.played``), or None where the native core is not used."""
     module = _module()
     return module.Rules.tally() if module is not None else None

@@ -6,7 +6,7 @@ and ranks on the edges, or, as books print them, the number of each empty playin
 on it), the side to move as a disc beside its edge explained under the board, the last move
 as an arrow along its whole route and the pieces it took marked with a cross.
 
->>> from replay.board import Board
+>>> from replay.rules.board import Board
 >>> svg = board_svg(Board())
 >>> svg.startswith("<svg") and svg.count('class="piece ') == 24
 True
@@ -26,10 +26,10 @@ from typing import NamedTuple
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN
 from pdn.gametype import SquareNotation
 from pdn.squares import FILES, Geometry
-from replay.board import Board
-from replay.move import Move
-from replay.movegen import WHITE
-from replay.replayer import ReplayedGame
+from replay.record.replayer import ReplayedGame
+from replay.rules.board import Board
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE
 
 SQUARE = 40  # side of a square, in SVG user units
 MARGIN = 20  # the frame around the board: coordinates and the side-to-move mark
@@ -345,8 +345,8 @@ def plies_to_move(replayed: ReplayedGame, text: str) -> int:
     Black's 12th move); raises ValueError for a move the game does not replay to.
 
     >>> from pdn.reader import read_games
-    >>> from replay.replayer import replay_game
-    >>> from replay.variants import RUSSIAN
+    >>> from replay.record.replayer import replay_game
+    >>> from replay.rules.variants import RUSSIAN
     >>> game = next(read_games("1. c3-d4 f6-g5 2. b2-c3 *"))
     >>> plies_to_move(replay_game(game, RUSSIAN), "1b")
     2

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from replay.variants import Variant
+    from replay.rules.variants import Variant
 
 
 class InvalidMoveError(ValueError):

@@ -1,5 +1,5 @@
 /* The game database's rows of a main line (replay/database/keys.py, build.py), #included by
- * replay/_native.c: one call replays a line from its move texts (as Rules_replay does) and
+ * replay/rules/_native.c: one call replays a line from its move texts (as Rules_replay does) and
  * gives every position's key, the ``positions`` row of each key not met before, and the
  * moves in the database's text, with no Python object per ply but the keys and rows.
  *
@@ -524,7 +524,7 @@ static PySequenceMethods Tally_sequence = {.sq_length = (lenfunc)Tally_len};
 
 static PyTypeObject TallyType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "replay._native.Tally",
+    .tp_name = "replay.rules._native.Tally",
     .tp_basicsize = sizeof(TallyObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "The moves played from each position, added up (replay/database/played.py).",
