@@ -251,7 +251,7 @@ def dedupe(
     Exit status: 0 done; 1 games the reader gave up on (passed through); 2 usage error or
     unreadable input."""
     from replay.archive.dedupe import BY_CHOICES
-    from replay.archive.run import dedupe_games
+    from replay.archive.duplicates import dedupe_games
 
     if by not in BY_CHOICES:
         fail(f"--by '{by}': use one of {', '.join(BY_CHOICES)}")

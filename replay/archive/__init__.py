@@ -10,17 +10,18 @@ the reader gives up on is passed through unchanged (or to a rejects file) and re
 - ``identity``: which game a record names, and when two records of the same moves are
   different games;
 - ``clean``: PDN dates, ``Last, First`` names, the variant's results, a full GameType;
-- ``run``: the commands over whole sources (``filter_games``, ``dedupe_games``,
-  ``split_games``, ``merge_games``, ``clean_games``).
+- ``run``: the commands over whole sources (``filter_games``, ``split_games``,
+  ``merge_games``, ``clean_games``); ``duplicates``: ``dedupe_games``, here or on a cluster
+  (``shuffle``).
 """
 
 from replay.archive.clean import CleanOptions
 from replay.archive.dedupe import Grouper, fingerprint
+from replay.archive.duplicates import dedupe_games
 from replay.archive.run import (
     Settings,
     Summary,
     clean_games,
-    dedupe_games,
     filter_games,
     merge_games,
     split_games,

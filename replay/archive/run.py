@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import hashlib
 import os
 import re
 import tempfile
-from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import groupby
@@ -21,20 +19,9 @@ from pathlib import Path
 from typing import IO
 
 from pdn.reader import PdnText, read_games
-from pdn.records import STDIN
-from pdn.tags import head_tags
 from pdn.writer import write_game
 from replay.archive.clean import CleanOptions, clean_game
-from replay.archive.dedupe import (
-    Fingerprint,
-    Found,
-    Grouper,
-    completeness,
-    dropped,
-    fingerprint,
-    move_key,
-    refine,
-)
+from replay.archive.dedupe import fingerprint
 from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, Task, run_task
 from replay.archive.tags import DateParts, clean_name, date_parts_many
@@ -45,7 +32,7 @@ from replay.record.silent import follow_file
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Variant
 from replay.run.output import as_write_error, atomic_writer, refuse_overwriting_inputs
-from replay.run.runner import DaskRunner, Runner, open_runner
+from replay.run.runner import Runner
 from replay.run.spreadsheet import safe_row
 
 Note = Callable[[str], None]
@@ -115,11 +102,11 @@ def canonical_text(record: Record) -> str:
     return write_game(record.game) + "\n\n"
 
 
-def _dates(records: list[Record]) -> list[DateParts]:
+def dates_of(records: list[Record]) -> list[DateParts]:
     return date_parts_many(record.tags.get("Date") or "" for record in records)
 
 
-def _unreadable(item: Located[Out], summary: Summary, rejects: IO[str] | None, note: Note,
+def note_unreadable(item: Located[Out], summary: Summary, rejects: IO[str] | None, note: Note,
                 selection: bool = False) -> IO[str] | None:
     """Count and report a game the reader gave up on; the stream it goes to (None: the
     output, or, for a ``selection``, nowhere: it cannot be told to meet the criteria)."""
@@ -147,7 +134,7 @@ def _write_all(items: Iterator[Located[Out]], out: IO[str], rejects: IO[str] | N
         summary.games += 1
         target: IO[str] | None = out
         if item.result.error:
-            target = _unreadable(item, summary, rejects, note, selection)
+            target = note_unreadable(item, summary, rejects, note, selection)
             if target is None and not selection:
                 target = out
         if item.result.text and target is not None:
@@ -176,7 +163,7 @@ class FilterTask:
 
     def __call__(self, records: list[Record]) -> list[Out]:
         dated = self.criteria.date_from is not None or self.criteria.date_to is not None
-        dates = _dates(records) if dated else [None] * len(records)
+        dates = dates_of(records) if dated else [None] * len(records)
         results = []
         for record, date in zip(records, dates, strict=True):
             if record.screened:
@@ -214,7 +201,7 @@ def filter_games(sources: list[str], out: IO[str], criteria: Criteria, settings:
     reader gave up on cannot be told to meet them: it goes to ``rejects``, else nowhere
     (named through ``note``), unless its tags alone rule it out."""
     summary = Summary()
-    items = _run(sources, FilterTask(criteria, _portable(settings), invert), settings)
+    items = run_over(sources, FilterTask(criteria, portable(settings), invert), settings)
     _write_all(_counting_matches(items, summary), out, rejects, note, summary, selection=True)
     return summary
 
@@ -226,12 +213,12 @@ def _counting_matches(items: Iterator[Located[Out]], summary: Summary
         yield item
 
 
-def _portable(settings: Settings) -> Settings:
+def portable(settings: Settings) -> Settings:
     """The settings a worker process needs (no progress callback)."""
     return Settings(settings.choice, settings.jobs, settings.encoding)
 
 
-def _run(sources: list[str], task: Task[Out], settings: Settings,
+def run_over(sources: list[str], task: Task[Out], settings: Settings,
          runner: Runner | None = None) -> Iterator[Located[Out]]:
     """The task over every game of the sources, on the engine the settings name (or on
     ``runner``, left open)."""
@@ -255,7 +242,7 @@ def merge_games(sources: list[str], out: IO[str], settings: Settings, *,
                 rejects: IO[str] | None = None, note: Note = print) -> Summary:
     """Write the games of every source, in order, into one stream."""
     summary = Summary()
-    items = _run(sources, CopyTask(), settings)
+    items = run_over(sources, CopyTask(), settings)
     _write_all(items, out, rejects, note, summary)
     return summary
 
@@ -272,7 +259,7 @@ class CleanTask:
 
     def __call__(self, records: list[Record]) -> list[Out]:
         results = []
-        for record, date in zip(records, _dates(records), strict=True):
+        for record, date in zip(records, dates_of(records), strict=True):
             if record.game is None:
                 results.append(Out(canonical_text(record), record.line, record.error,
                                    left_out=record.too_large))
@@ -291,7 +278,7 @@ def clean_games(sources: list[str], out: IO[str], settings: Settings, options: C
     ``file:line: game N: what changed``."""
     summary = Summary()
     tell = changes or note
-    items = _run(sources, CleanTask(_portable(settings), options), settings)
+    items = run_over(sources, CleanTask(portable(settings), options), settings)
 
     def reported() -> Iterator[Located[Out]]:
         for item in items:
@@ -344,7 +331,7 @@ class SplitTask:
 
     def __call__(self, records: list[Record]) -> list[Out]:
         results = []
-        for record, date in zip(records, _dates(records), strict=True):
+        for record, date in zip(records, dates_of(records), strict=True):
             choice = self.settings.choice
             if self.kind == "variant":
                 results.append(Out(game_text(record), record.line, record.error,
@@ -507,12 +494,12 @@ def split_games(sources: list[str], directory: str | os.PathLike, by: str,
     except OSError as error:
         raise as_write_error(error, target) from None
     try:
-        items = _run(sources, SplitTask(_portable(settings), kind), settings)
+        items = run_over(sources, SplitTask(portable(settings), kind), settings)
         if kind == "variant":
             items = _agreed_variants(items, settings.choice)
         for item in items:
             summary.games += 1
-            if item.result.error and _unreadable(item, summary, rejects, note) is not None:
+            if item.result.error and note_unreadable(item, summary, rejects, note) is not None:
                 rejects.write(item.result.text)
                 continue
             if item.result.left_out:  # a game too large to pass through: left out
@@ -552,7 +539,7 @@ class DedupeTask:
 
     def __call__(self, records: list[Record]) -> list[Out]:
         results = []
-        for record, date in zip(records, _dates(records), strict=True):
+        for record, date in zip(records, dates_of(records), strict=True):
             if record.game is None:
                 results.append(Out(game_text(record), record.line, record.error,
                                    left_out=record.too_large))
@@ -562,151 +549,6 @@ class DedupeTask:
                                 rules=choice.rules, scored=self.scored)
             results.append(Out(game_text(record), record.line, value=found))
         return results
-
-
-def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
-                 by: str = "game", report: str | os.PathLike | None = None,
-                 rejects: IO[str] | None = None, note: Note = print) -> Summary:
-    """Write each game once: of every group of copies of one game only the most complete.
-
-    A copy is the same game recorded twice: the same moves, and nothing both records state
-    of the game (players, date, round, game number, result, site; those ``by`` names,
-    ``replay.archive.identity``) that differs. Different games of the same moves are all
-    written, and counted in ``Summary.alike``.
-
-    On the local engine the games wait in a temporary spool file while their fingerprints
-    are grouped, so memory holds one small fingerprint per game; the games that share a
-    written key are read back from the spool and compared by their positions. On the dask
-    engine the workers do all of it (``replay.archive.shuffle``) and the client keeps
-    nothing per game; the groups and the copies kept are the same.
-    ``report``: a CSV file (``REPORT_COLUMNS``) with one row per copy of every group, then
-    one row per game of every line of moves several games played.
-    """
-    with open_runner(settings.engine, jobs=settings.jobs,
-                     scheduler=settings.scheduler) as runner:
-        if isinstance(runner, DaskRunner) and STDIN not in sources:
-            return _dedupe_on_cluster(runner, sources, out, settings, by, report, rejects,
-                                      note)
-        return _dedupe_here(runner, sources, out, settings, by, report, rejects, note)
-
-
-def _dedupe_here(runner: Runner, sources: list[str], out: IO[str], settings: Settings,
-                 by: str, report: str | os.PathLike | None, rejects: IO[str] | None,
-                 note: Note) -> Summary:
-    """``dedupe_games`` with the groups filed in this process."""
-    summary = Summary()
-    places: list[tuple[str, int, int]] = []
-    offsets = array("q", [0])
-    unreadable: set[int] = set()
-    grouper = Grouper()
-    with tempfile.TemporaryFile(buffering=0) as spool:  # unbuffered: a full disk shows at once
-        items = _run(sources, DedupeTask(_portable(settings), scored=False), settings, runner)
-        for ordinal, item in enumerate(items):
-            summary.games += 1
-            places.append((item.source, item.index, item.result.line))
-            offsets.append(offsets[-1] + _spool_write(spool, item.result.text))
-            if item.result.error:
-                _unreadable(item, summary, rejects, note)
-                unreadable.add(ordinal)
-            elif isinstance(item.result.value, Fingerprint):
-                grouper.add(ordinal, item.result.value)
-
-        def spooled(ordinal: int) -> str:
-            spool.seek(offsets[ordinal])
-            return spool.read(offsets[ordinal + 1] - offsets[ordinal]).decode("utf-8")
-
-        made: dict[bytes, tuple[bytes | None, tuple[int, int, int]]] = {}
-
-        def exact_key(ordinal: int) -> tuple[bytes | None, tuple[int, int, int]]:
-            """A game's exact key and completeness, made once per distinct text (a file
-            read twice, a game pasted over and over)."""
-            text = spooled(ordinal)
-            digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
-            if digest not in made:
-                choice = settings.choice
-                game = next(read_games(PdnText(text)))
-                variant = game_variant(game, choice.default, choice.override,
-                                       rules=choice.rules)
-                made[digest] = (move_key(game, choice.default, choice.override,
-                                         rules=choice.rules), completeness(game, variant))
-            return made[digest]
-
-        found = refine(grouper.shared(), exact_key, by)
-        removed = dropped(found.copies)
-        listed = _listed(found)
-        rows = {}
-        for ordinal in range(summary.games):
-            text = spooled(ordinal)
-            if ordinal in listed:
-                source, index, line = places[ordinal]
-                rows[ordinal] = report_row(source, index, line, head_tags(text)[0])
-            if ordinal in unreadable:
-                (rejects or out).write(text)
-            elif ordinal not in removed:
-                out.write(text)
-                summary.written += 1
-    summary.groups, summary.removed, summary.alike = (len(found.copies), len(removed),
-                                                      len(found.alike))
-    if report is not None:
-        write_report(report, _report_rows(found, removed, rows))
-    return summary
-
-
-def _listed(found: Found) -> set[int]:
-    """The games the report has a row for."""
-    return ({m for group in found.copies for m in group.members}
-            | {game.best for line in found.alike for game in line.games})
-
-
-def _report_rows(found: Found, removed: set[int], rows: dict[int, list]) -> Iterator[list]:
-    """The report's rows: every copy, group by group, then the kept copy of every game of
-    each line several games played, with what tells the games apart."""
-    for number, group in enumerate(found.copies, 1):
-        for member in group.members:
-            yield [COPIES, number, "no" if member in removed else "yes", *rows[member], ""]
-    for number, line in enumerate(found.alike, len(found.copies) + 1):
-        for game in line.games:
-            yield [ALIKE, number, "yes", *rows[game.best], " ".join(line.differs)]
-
-
-def _dedupe_on_cluster(runner: DaskRunner, sources: list[str], out: IO[str],
-                       settings: Settings, by: str, report: str | os.PathLike | None,
-                       rejects: IO[str] | None, note: Note) -> Summary:
-    """``dedupe_games`` on the workers of a cluster (``replay.archive.shuffle``)."""
-    from replay.archive.shuffle import ClusterDedupe, write_texts
-
-    summary = Summary()
-    run = ClusterDedupe(runner, _portable(settings), by)
-    for facts in run.fingerprints(sources):
-        if settings.progress is not None:
-            settings.progress(facts.size)
-        summary.games += facts.games
-        for index, line, error, left_out in facts.unreadable:
-            place = Located(facts.source, run.offsets[-1] + index + 1,
-                            Out("", line, error, left_out=left_out))
-            _unreadable(place, summary, rejects, note)
-    if not run.partitions:
-        return summary
-    settled = run.settle()
-    summary.groups, summary.removed, summary.alike = run.counts(settled)
-    summary.written = write_texts(run.texts(settled), out, rejects)
-    if report is not None:
-        write_report(report, run.report_rows(settled))
-    return summary
-
-
-def _spool_write(spool: IO[bytes], text: str) -> int:
-    """Append a game's text to dedupe's spool; its bytes. A failure is a ``WriteError``
-    naming the temporary folder."""
-    data = memoryview(text.encode("utf-8"))
-    written = 0
-    try:
-        while written < len(data):  # a raw file may write less than asked
-            written += spool.write(data[written:]) or 0
-    except OSError as error:
-        raise as_write_error(error, f"{tempfile.gettempdir()} (dedupe's temporary spool)"
-                             ) from None
-    return written
 
 
 def report_row(source: str, index: int, line: int, tags: dict[str, str]) -> list:
@@ -724,5 +566,5 @@ def write_report(path: str | os.PathLike, rows: Iterable[list]) -> None:
 
 
 __all__ = ["ALIKE", "COPIES", "REPORT_COLUMNS", "REPORT_TAGS", "SPLIT_CHOICES", "Settings",
-           "Summary", "clean_games", "dedupe_games", "file_name", "filter_games", "merge_games",
+           "Summary", "clean_games", "file_name", "filter_games", "merge_games",
            "report_row", "split_games", "split_keys", "write_report"]

@@ -14,7 +14,8 @@ import pytest
 from conftest import require
 
 import replay.run.runner as runner
-from replay.archive.run import Settings, dedupe_games
+from replay.archive.duplicates import dedupe_games
+from replay.archive.run import Settings
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import RUSSIAN
 from replay.stats import stats_tables
