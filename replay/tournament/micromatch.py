@@ -20,14 +20,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from replay.tournament.event import Event, Pairing
 from replay.tournament.scoring import FMJD, Scoring
 from replay.tournament.tables import shared_places
-
-if TYPE_CHECKING:
-    from replay.tournament.teams import TeamRow
 
 _ROUND_GAME = re.compile(r"^\s*(\d+)\s*[.:/]\s*(\d+)\s*$")
 # micro-match points: a won micro-match 2, a drawn 1, a lost 0 (unchecked, docs/tournaments.md)
@@ -148,7 +145,18 @@ def match_standings(event: Event, matches: list[MicroMatch]) -> list[MatchRow]:
     return ordered
 
 
-def count_match(row: MatchRow | TeamRow, mine: float, theirs: float) -> None:
+class MatchTally(Protocol):
+    """A line of standings that counts finished matches: a player's (``MatchRow``) or a
+    team's (``replay.tournament.teams.TeamRow``)."""
+
+    match_points: float
+    matches: int
+    won: int
+    drawn: int
+    lost: int
+
+
+def count_match(row: MatchTally, mine: float, theirs: float) -> None:
     """A finished match in ``row`` (a player's or a team's): played, and won, drawn or lost
     with its match points."""
     row.matches += 1
@@ -160,5 +168,5 @@ def count_match(row: MatchRow | TeamRow, mine: float, theirs: float) -> None:
         row.lost += 1
 
 
-__all__ = ["MATCH_DRAW", "MATCH_WIN", "MatchRow", "MicroMatch", "count_match", "match_standings",
-           "micro_matches", "round_and_game", "usual_size"]
+__all__ = ["MATCH_DRAW", "MATCH_WIN", "MatchRow", "MatchTally", "MicroMatch", "count_match",
+           "match_standings", "micro_matches", "round_and_game", "usual_size"]
