@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from pdn.reader import read_games  # noqa: E402
 from replay.archive import Criteria, Settings, dedupe_games, filter_games  # noqa: E402
 from replay.archive.walk import walk_main_line  # noqa: E402
-from replay.rules.board import Board  # noqa: E402
+from replay.record.board import Board  # noqa: E402
 from replay.rules.choice import RulesChoice  # noqa: E402
 from replay.rules.variants import ENGLISH  # noqa: E402
 

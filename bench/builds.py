@@ -56,7 +56,7 @@ def measure(games_path: Path) -> dict:
     """Every figure of the build this process runs (the child's side)."""
     from pdn import compiled
     from pdn.reader import read_games
-    from replay.rules.board import Board
+    from replay.record.board import Board
     from replay.rules.perft import perft
     from replay.rules.variants import get_variant
     from replay.validate.reports import validate_sources

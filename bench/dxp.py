@@ -34,7 +34,7 @@ from replay.engine.dxp import (
     position_text,
 )
 from replay.engine.play import RandomPlayer
-from replay.rules.board import Board
+from replay.record.board import Board
 
 _PYDRAUGHTS_PARSE = r'''
 from draughts.engines.dxp_communication.dxp_classes import DamExchange

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from replay.engine.builtin import BuiltinEngine  # noqa: E402
 from replay.engine.hub import position_text  # noqa: E402
 from replay.engine.limits import Limit  # noqa: E402
-from replay.rules.board import Board  # noqa: E402
+from replay.record.board import Board  # noqa: E402
 
 PEER_BOARDS = {"international": "StandardBoard", "russian": "RussianBoard"}
 VARIANTS = ("international", "russian", "english", "brazilian", "italian", "czech", "thai",

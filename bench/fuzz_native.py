@@ -30,9 +30,9 @@ import atheris  # noqa: E402
 
 with atheris.instrument_imports():
     from replay.rules import native
-    from replay.rules.board import Position
     from replay.rules.movegen import generator_for
     from replay.rules.native import rules_for
+    from replay.rules.position import Position
     from replay.rules.variants import VARIANTS
 
 RUN_SPLIT = re.compile(r"(?:[0-9]+\.+[ \t\n]*)?[^ \t\n]+")  # pdn.plain's split of a run

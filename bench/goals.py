@@ -108,7 +108,7 @@ print(moves)
 # A child that times one perft (only the count, the board built) and prints nodes, seconds.
 OUR_PERFT = r'''
 import sys, time
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.rules.perft import perft
 from replay.rules.variants import get_variant
 board = Board(get_variant(sys.argv[1]))

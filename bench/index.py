@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from replay.archive import Settings  # noqa: E402
 from replay.database.build import index_sources, moves_text  # noqa: E402
-from replay.rules.board import Board  # noqa: E402
+from replay.record.board import Board  # noqa: E402
 from replay.rules.choice import RulesChoice  # noqa: E402
 from replay.rules.variants import ENGLISH  # noqa: E402
 
@@ -159,7 +159,7 @@ def explorer(db: Path, goal: float = 1.0) -> None:
 
     from replay.database.explore import explore, explore_moves
     from replay.database.schema import open_readonly
-    from replay.rules.board import start_position
+    from replay.rules.position import start_position
 
     _, listed = timed("pdn explore (the start)", lambda: command("explore", str(db), "--json"),
                       goal)

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peers
 
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.rules.perft import perft
 from replay.rules.variants import get_variant
 

@@ -28,8 +28,8 @@ import peers  # noqa: E402
 from pdn.fen import parse_fen  # noqa: E402
 from pdn.gametype import GameType, parse_gametype  # noqa: E402
 from pdn.reader import read_games  # noqa: E402
+from replay.record.board import Board  # noqa: E402
 from replay.record.notation import full_text, route_squares  # noqa: E402
-from replay.rules.board import Board  # noqa: E402
 from replay.rules.move import Move  # noqa: E402
 from replay.rules.variants import get_variant  # noqa: E402
 from replay.validate.reports import report_games, validate_sources  # noqa: E402

@@ -225,7 +225,7 @@ def _tried_engine(start, variants: list[str], limit, command) -> str:
     import shlex
 
     from replay.engine.limits import EngineError, VariantRefused
-    from replay.rules.board import Board
+    from replay.record.board import Board
 
     for variant in variants:
         try:

@@ -170,10 +170,10 @@ def _write_book(connection, found: list[Exploration], book: Path, depth: int, mi
 
 def _line_texts(moves: str, variant) -> list[str]:
     """The moves of --moves in the variant's notation, resolved on the board."""
+    from replay.record.board import Board
     from replay.record.lines import opening_records
     from replay.record.notation import full_text
     from replay.record.resolve import resolve
-    from replay.rules.board import Board
 
     board, texts = Board(variant), []
     for record in opening_records(moves):

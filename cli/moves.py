@@ -36,8 +36,8 @@ def moves(
     Exit status: 0 done, 1 some lines of --fen-file are no position (the others listed), 2
     usage error, a FEN that is no position, or a file that cannot be read."""
     from pdn.fen import FenError  # the rules core, imported when a command runs (pdn --help)
+    from replay.record.board import Board
     from replay.record.notation import move_json
-    from replay.rules.board import Board
 
     variant = ruled_variant(variant, rule, no_forced_capture)
     if fen_file is not None:

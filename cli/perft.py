@@ -11,7 +11,7 @@ from .common import fail
 from .options import NoForcedCaptureOption, RulesOption, VariantOption, ruled_variant
 
 if TYPE_CHECKING:
-    from replay.rules.board import Board
+    from replay.record.board import Board
 
 
 def perft(
@@ -31,7 +31,7 @@ def perft(
 
     Exit status: 0 done, 2 usage error or a FEN that is no position."""
     from pdn.fen import FenError  # the rules core, imported when a command runs (pdn --help)
-    from replay.rules.board import Board
+    from replay.record.board import Board
     from replay.rules.perft import perft as count_paths
 
     variant = ruled_variant(variant, rule, no_forced_capture)

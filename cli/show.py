@@ -22,8 +22,8 @@ from .options import (
 from .sources import game_of
 
 if TYPE_CHECKING:
+    from replay.record.board import Board
     from replay.record.replayer import ReplayedGame
-    from replay.rules.board import Board
 
 MAX_SIZE = 4096  # a PNG of 4096 pixels square is 64 MB in memory; a larger one helps no one
 PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
@@ -86,9 +86,9 @@ def show(
 
 def _fen_position(fen: str, choice: RulesChoice) -> Board:
     from pdn.fen import FenError
-    from pdn.model import Game
+    from pdn.game import Game
+    from replay.record.board import Board
     from replay.record.replayer import game_variant
-    from replay.rules.board import Board
 
     # the variant given, else the usual one of the board the FEN's squares need
     variant = game_variant(Game(tags={"FEN": fen}), choice.default, choice.override,
@@ -102,7 +102,7 @@ def _fen_position(fen: str, choice: RulesChoice) -> Board:
 def _game_position(path: str, number: int, ply: int | None, move: str | None,
                    choice: RulesChoice, encoding: str | None) -> tuple[Board, str, bool]:
     """The position asked for, its caption, and whether the game stops replaying."""
-    from replay.record.diagram import board_after, plies_to_move
+    from replay.record.plies import board_after, plies_to_move
     from replay.record.replayer import UNREADABLE, replay_game
 
     game = game_of([path], number, encoding)
@@ -123,8 +123,8 @@ def _game_position(path: str, number: int, ply: int | None, move: str | None,
 
 
 def _caption(replayed: ReplayedGame, board: Board, number: int) -> str:
-    from replay.record.diagram import move_label
     from replay.record.notation import full_text
+    from replay.record.plies import move_label
 
     tags = replayed.game.tags
     title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"

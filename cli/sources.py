@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from pdn.records import RECORD_SUFFIXES, STDIN
 
 if TYPE_CHECKING:
-    from pdn.model import Game
+    from pdn.game import Game
 
 
 class SourceError(ValueError):

@@ -18,13 +18,13 @@ from pdn import compiled
 compiled.install()
 
 if TYPE_CHECKING:
-    from pdn.model import Game
+    from pdn.game import Game
     from pdn.reader import PdnText, read_game, read_games, read_headers, visit_games
     from pdn.writer import write_game, write_games
 
 # Imported on first use, so that a command that needs none of them (``pdn --help``, whose
 # command line lives in pdn.cli) does not load the grammar.
-_HOMES = {"Game": "pdn.model", "PdnText": "pdn.reader", "read_game": "pdn.reader",
+_HOMES = {"Game": "pdn.game", "PdnText": "pdn.reader", "read_game": "pdn.reader",
           "read_games": "pdn.reader", "read_headers": "pdn.reader",
           "visit_games": "pdn.reader", "write_game": "pdn.writer", "write_games": "pdn.writer"}
 

@@ -30,13 +30,15 @@ from types import ModuleType
 # The hot path of reading and replaying (found with a profile of ``pdn validate``).
 COMPILED = (
     "pdn.moves",
-    "replay.rules.board",
+    "replay.rules.position",
     "replay.rules.draws",
     "replay.rules.move",
     "replay.rules.movegen",
     "replay.rules.perft",
+    "replay.record.board",
     "replay.record.replayer",
     "replay.record.resolve",
+    "replay.record.variation",
 )
 MANIFEST = "_compiled.json"  # beside this module, written by the build (``manifest``)
 PURE_VARIABLE = "PDN_PURE_PYTHON"

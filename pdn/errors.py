@@ -117,6 +117,6 @@ UNREADABLE = frozenset({"syntax", "internal-error", "too-large"})
 
 
 def unreadable_reason(game) -> str | None:
-    """Why a game (``pdn.model.Game``) could not be read, or None when it was."""
+    """Why a game (``pdn.game.Game``) could not be read, or None when it was."""
     return next((d.message for d in game.diagnostics if d.code in UNREADABLE
                  and d.severity == "error"), None)

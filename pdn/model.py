@@ -14,8 +14,6 @@ from pdn.commands import Clock, Eval, clock_of, eval_of, move_time_of, without_c
 from pdn.gametype import GameType, GameTypeError, parse_gametype
 from pdn.results import is_unknown_result
 
-SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
-
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -218,8 +216,9 @@ class Line:
 
 
 @dataclass
-class Game:
-    """One game: tags in file order, the movetext tree, the result token and diagnostics."""
+class GameRecord:
+    """One game's values: tags in file order, the movetext tree, the result token and
+    diagnostics (``pdn.game.Game``, what the reader gives, adds its PDN text)."""
 
     tags: dict[str, str] = field(default_factory=dict)
     moves: Line = field(default_factory=Line)
@@ -263,9 +262,9 @@ class Game:
         """The FEN the game starts from: its FEN tag, else a ``/FEN "..."/`` set-up written
         before the first move; None for the variant's initial position.
 
-        >>> Game(tags={"FEN": "B:W18:B14"}, moves=Line(setup="W:W21:B1")).start_fen
+        >>> GameRecord(tags={"FEN": "B:W18:B14"}, moves=Line(setup="W:W21:B1")).start_fen
         'B:W18:B14'
-        >>> Game(moves=Line(setup="W:W21:B1")).start_fen
+        >>> GameRecord(moves=Line(setup="W:W21:B1")).start_fen
         'W:W21:B1'
         """
         return self.tags.get("FEN") or self.moves.setup or None
@@ -279,29 +278,10 @@ class Game:
             return self.result
         return tag or self.result
 
-    def __str__(self) -> str:
-        """The game as PDN 3.0 text, as python-chess's ``str(game)`` gives its PGN.
-
-        >>> c3_d4 = Ply(MoveRecord("c3-d4", ("c3", "d4"), "-"), 1)
-        >>> print(Game({"White": "Ivanov"}, Line([c3_d4]), "*"))
-        [Event "?"]
-        [Site "?"]
-        [Date "????.??.??"]
-        [Round "?"]
-        [White "Ivanov"]
-        [Black "?"]
-        [Result "*"]
-        <BLANKLINE>
-        1. c3-d4 *
-        """
-        from pdn.writer import write_game  # the writer imports this module
-
-        return write_game(self)
-
     def __repr__(self) -> str:
         """Which game this is: its place, its players, date and result, and its length.
 
-        >>> Game({"White": "Ivanov", "Black": "Petrov", "Result": "0-1"}, index=2, line=9,
+        >>> GameRecord({"White": "Ivanov", "Black": "Petrov", "Result": "0-1"}, index=2, line=9,
         ...      source="games.pdn")
         <Game 2 at games.pdn:9: 'Ivanov' vs. 'Petrov', '????.??.??', 0-1, 0 plies>
         """

@@ -17,7 +17,8 @@ from typing import NamedTuple
 
 from lark import Transformer
 
-from pdn.model import Diagnostic, Game, Line, MoveRecord, Ply
+from pdn.game import Game
+from pdn.model import Diagnostic, Line, MoveRecord, Ply
 from pdn.moves import (
     check_numbers,
     move_pattern,

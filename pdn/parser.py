@@ -20,9 +20,9 @@ from typing import Any
 
 from lark import Lark, Token
 
+from pdn.game import Game
 from pdn.grammar import cache_file, grammar_text, is_ours, replace_atomically
 from pdn.lexer import FIRST_COLUMN, PdnLexer, Scanner
-from pdn.model import Game
 from pdn.movetext import GameTransformer
 
 

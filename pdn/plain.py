@@ -40,7 +40,8 @@ from typing import NamedTuple
 from lark import Token
 
 from pdn.chunks import Chunk, native_scanner
-from pdn.model import Game, Line
+from pdn.game import Game
+from pdn.model import Line
 from pdn.movetext import _check_plycount, _LineText
 from pdn.parser import load_parser
 from pdn.results import results_disagree

@@ -29,9 +29,10 @@ from lark.exceptions import UnexpectedInput
 
 from pdn.chunks import Chunk, block_chunks, newline_lines, split_blocks, split_chunks
 from pdn.errors import explain_error, internal_error
+from pdn.game import Game
 from pdn.lexer import NestingError
 from pdn.lookalikes import mend_lookalikes, spaced_moves
-from pdn.model import Diagnostic, Game, Line, Ply
+from pdn.model import Diagnostic, Line, Ply
 from pdn.moves import NumberError
 from pdn.movetext import GameTransformer
 from pdn.parser import load_parser

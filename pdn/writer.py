@@ -26,7 +26,10 @@ from collections.abc import Iterable, Iterator
 
 from pdn.commands import MARK
 from pdn.fen import second_player_starts
-from pdn.model import SEVEN_TAGS, Game, Line, MoveRecord, Ply
+from pdn.model import GameRecord, Line, MoveRecord, Ply
+
+# The Seven Tag Roster, written first in this order (PDN 3.0, after PGN's export format).
+SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 LINE_WIDTH = 80
 _ESCAPE = re.compile(r'\\(?=["\\]|$)|"')
@@ -141,7 +144,7 @@ def _wrap(words: Iterable[str]) -> Iterator[str]:
         yield current
 
 
-def second_player_first(game: Game) -> bool:
+def second_player_first(game: GameRecord) -> bool:
     """Whether the game's set-up has the second player to move (White starts unless its
     GameType says otherwise), so that the first ply is numbered ``1...``."""
     gametype = game.gametype
@@ -149,19 +152,19 @@ def second_player_first(game: Game) -> bool:
                                 gametype.white_starts if gametype is not None else True)
 
 
-def write_game(game: Game) -> str:
+def write_game(game: GameRecord) -> str:
     """One game as PDN 3.0 text (tags, blank line, movetext), without a trailing newline."""
     words = list(_line_words(game.moves, 1, second_player_first(game)))
     words.append(movetext_result(game))
     return write_heading(game) + "\n".join(_wrap(words))
 
 
-def movetext_result(game: Game) -> str:
+def movetext_result(game: GameRecord) -> str:
     """The result token that closes a game's movetext: the one written, else ``*``."""
     return game.result if game.result and game.result != "-" else "*"
 
 
-def write_heading(game: Game) -> str:
+def write_heading(game: GameRecord) -> str:
     """What ``write_game`` writes before the movetext: a file's opening comment read before
     the game's tags (apart), the tags, a blank line."""
     # PDN 3.0: unknown values are "?", an unknown date "????.??.??", a missing Result the
@@ -175,7 +178,7 @@ def write_heading(game: Game) -> str:
     return before + "\n".join(tags) + "\n\n"
 
 
-def write_games(games: Iterable[Game]) -> Iterator[str]:
+def write_games(games: Iterable[GameRecord]) -> Iterator[str]:
     """Each game's text followed by a blank line, ready to join or to write to a file."""
     for game in games:
         yield write_game(game) + "\n\n"

@@ -24,14 +24,16 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 from pdn import compiled
+from replay import _moved
 
 compiled.install()  # before any module of the rules core (see pdn/__init__.py)
+_moved.install()  # the old paths of the modules now in rules/, record/ and reference/
 
 if TYPE_CHECKING:
+    from replay.record.board import Board, Outcome
     from replay.record.editing import EditableGame, MoveNode
     from replay.record.replayer import Problem, ReplayedGame, Status, replay_game
     from replay.record.tree import GameNode, Variation
-    from replay.rules.board import Board, Outcome
     from replay.rules.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
     from replay.rules.numbering import MoveNumbering
     from replay.rules.variants import Variant, get_variant, variant_names
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
 # Imported on first use, so that importing one submodule (as every command does) does not
 # load the replayer and the grammar (nor pandas, for the tables).
 _HOMES = {
-    "Board": "replay.rules.board", "Outcome": "replay.rules.board",
+    "Board": "replay.record.board", "Outcome": "replay.record.board",
     "EditableGame": "replay.record.editing", "MoveNode": "replay.record.editing",
     "AmbiguousMoveError": "replay.rules.move", "IllegalMoveError": "replay.rules.move",
     "InvalidMoveError": "replay.rules.move", "Move": "replay.rules.move",

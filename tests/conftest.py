@@ -12,7 +12,7 @@ import pytest
 from support.engines import SCAN_SOURCE_NAME, build_scan, child_processes, find_dame
 
 from pdn import compiled
-from pdn.model import Game
+from pdn.game import Game
 from pdn.reader import read_games
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -138,7 +138,7 @@ def test_an_ambiguous_move_lists_the_moves_it_can_be():
 
 
 def test_the_public_names_are_listed_and_the_packages_are_typed():
-    assert "Game" in pdn.__all__ and pdn.Game is pdn.model.Game
+    assert "Game" in pdn.__all__ and pdn.Game is pdn.game.Game
     for name in replay.__all__:
         assert getattr(replay, name) is not None
     assert {"Board", "GameNode", "IllegalMoveError", "AmbiguousMoveError", "Outcome", "Status",

@@ -18,8 +18,8 @@ from conftest import ROOT, require
 
 from pdn import compiled
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 
 SAMPLES = ROOT / "samples"
 
@@ -103,9 +103,9 @@ def test_an_edited_source_runs_pure_with_a_warning(tmp_path: Path):
         subprocess.run(["cp", str(library), str(copy)], check=True)
     with (copy / "replay" / "rules" / "movegen.py").open("a") as source:
         source.write("\n# edited after the build\n")
-    probe = ("import replay.rules.movegen, replay.rules.board, pdn.compiled as c; "
+    probe = ("import replay.rules.movegen, replay.rules.position, pdn.compiled as c; "
              "print(c.build(), replay.rules.movegen.__file__.endswith('.py'), "
-             "replay.rules.board.__file__.endswith('.py'))")
+             "replay.rules.position.__file__.endswith('.py'))")
     # -c puts the copy (the working folder) first on the path, ahead of the installed tree.
     env = {key: value for key, value in os.environ.items() if key != compiled.PURE_VARIABLE}
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -42,7 +42,7 @@ def test_docs_build_from_the_installed_tree_even_after_an_edit_of_the_rules_core
         installed: Path):
     """An edited compiled module makes ``.venv/bin/pdn`` out of date; ``make docs`` reads the
     sources, so it neither reinstalls nor recompiles (it did, for 2 min 47 s)."""
-    steps = _make("-W", "replay/rules/board.py", "docs", venv=installed)
+    steps = _make("-W", "replay/rules/position.py", "docs", venv=installed)
     assert "mkdocs build --strict" in steps
     assert "pip install --quiet -e" not in steps, steps
 

@@ -22,7 +22,7 @@ import pytest
 from conftest import require
 
 from pdn.fen import parse_fen
-from pdn.model import Game
+from pdn.game import Game
 from pdn.reader import read_games
 from replay.convert.games import Target, convert_game, render
 from replay.rules.variants import get_variant

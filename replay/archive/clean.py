@@ -21,8 +21,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pdn.game import Game
 from pdn.gametype import GameTypeError, parse_gametype
-from pdn.model import Game, Line, MoveRecord
+from pdn.model import Line, MoveRecord
 from pdn.tags import RESULTS
 from replay.archive.tags import DateParts, clean_date, clean_name, clean_result, result_tokens
 from replay.record.inference import standard_tags

@@ -28,8 +28,9 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from pdn.game import Game
 from pdn.gametype import SquareNotation
-from pdn.model import Game, Line, MoveRecord
+from pdn.model import Line, MoveRecord
 from pdn.moves import record_of
 from pdn.squares import SquareError
 from pdn.writer import format_move

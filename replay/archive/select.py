@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from pdn.fen import FenError, parse_fen
-from pdn.model import Game
+from pdn.game import Game
 from pdn.results import RESULT_TEXTS, is_unknown_result
 from replay.archive.tags import (
     UNKNOWN_RESULT,
@@ -45,8 +45,8 @@ from replay.record.replayer import (
     game_variant,
     normalise_result,
 )
-from replay.rules.board import Position, position_from_setup
 from replay.rules.draws import Material
+from replay.rules.position import Position, position_from_setup
 from replay.rules.variants import Rules, Variant
 
 STATUSES = ("valid", "invalid", "incomplete")

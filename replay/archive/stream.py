@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from pdn.chunks import Chunk, block_chunks
-from pdn.model import Game
+from pdn.game import Game
 from pdn.reader import parse_chunks
 from pdn.records import STDIN
 from pdn.tags import head_tags

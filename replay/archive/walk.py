@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pdn.model import Game
+from pdn.game import Game
+from replay.record.board import Board
 from replay.record.replayer import (
     INCOMPLETE,
     INVALID,
@@ -22,8 +23,8 @@ from replay.record.replayer import (
 )
 from replay.record.resolve import plain_mover, resolve
 from replay.rules import native
-from replay.rules.board import Board, Position, start_position
 from replay.rules.move import Move
+from replay.rules.position import Position, start_position
 from replay.rules.variants import Rules, Variant
 
 

@@ -26,17 +26,19 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from pdn.fen import FenError, format_fen, parse_fen, second_player_starts
+from pdn.game import Game
 from pdn.gametype import GameType, GameTypeError, SquareNotation, parse_gametype
-from pdn.model import Game, Line, MoveRecord, Ply
+from pdn.model import Line, MoveRecord, Ply
 from pdn.writer import format_move, movetext_result, write_game, write_heading
+from replay.record.board import Board
 from replay.record.inference import standard_form, standard_tags
 from replay.record.notation import PATH_STYLES, route_squares, short_is_ambiguous
 from replay.record.replayer import Problem, ReplayedGame, replay_game
 from replay.record.tree import GameNode, Variation, walk
 from replay.rules import native
-from replay.rules.board import Board, Position, for_variant, position_fen
 from replay.rules.identity import ByIdentity
 from replay.rules.move import Move
+from replay.rules.position import Position, for_variant, position_fen
 from replay.rules.variants import Rules, Variant
 from replay.validate.reports import GameReport
 

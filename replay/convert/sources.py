@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from pdn.model import Game
+import replay.convert.games as convert
+from pdn.game import Game
 from pdn.reader import read_block
-from replay.convert import games as convert
 from replay.convert.games import Target, TargetError
 from replay.record.agreement import agree_file
 from replay.record.inference import keyed_variant

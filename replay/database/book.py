@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from replay.database.explore import Exploration, ExplorerRow, explore
 from replay.database.keys import fen_of
-from replay.rules.board import Position, start_position
+from replay.rules.position import Position, start_position
 from replay.rules.variants import Variant
 
 if TYPE_CHECKING:

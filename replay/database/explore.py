@@ -8,7 +8,7 @@ the games the answer is a few rows of ``position_moves`` (a key lookup, whatever
 of games); with ``pdn search``'s criteria (players, dates, tags, final material) the games
 through the position are read and counted one by one.
 
->>> from replay.rules.board import start_position
+>>> from replay.rules.position import start_position
 >>> from replay.rules.variants import ENGLISH
 >>> import sqlite3
 >>> from replay.database.schema import TABLES
@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from replay.database.keys import fen_of, position_hash
 from replay.database.query import game_conditions, position_of_fen, stored_variants
+from replay.record.board import Board
 from replay.record.notation import full_text
-from replay.rules.board import Board, Position, start_position
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
+from replay.rules.position import Position, start_position
 from replay.rules.variants import Variant
 
 if TYPE_CHECKING:

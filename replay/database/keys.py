@@ -12,7 +12,7 @@ order (rank 1 from the left, then rank 2...), so 32 squares fit in 32 bits and 5
 Boards with more than 64 playing squares (Canadian, 72) have no bitboards (NULL); their
 positions are still found by key.
 
->>> from replay.rules.board import start_position
+>>> from replay.rules.position import start_position
 >>> from replay.rules.variants import ENGLISH
 >>> row = position_row(start_position(ENGLISH), ENGLISH)
 >>> row.turn, bin(row.black_men).count("1"), row.counts
@@ -25,8 +25,8 @@ from functools import cache
 from hashlib import blake2b
 from typing import NamedTuple
 
-from replay.rules.board import Position
 from replay.rules.movegen import WHITE
+from replay.rules.position import Position
 from replay.rules.variants import Variant
 
 DENSE_LIMIT = 64

@@ -22,7 +22,7 @@ from pdn.fen import FenError, parse_fen
 from replay.database.keys import fen_of, position_hash
 from replay.database.pattern import Pattern, PatternError
 from replay.database.planes import matching_positions
-from replay.rules.board import Position, position_from_setup
+from replay.rules.position import Position, position_from_setup
 from replay.rules.variants import UnknownVariantError, Variant, get_variant
 
 if TYPE_CHECKING:

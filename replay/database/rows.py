@@ -16,15 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from pdn.model import Game
+from pdn.game import Game
 from replay.archive.walk import MainLine, is_plain, walk_main_line
 from replay.database.keys import coder, position_hash
 from replay.record.replayer import VALID, replay_game, told_variant
 from replay.reference.openings import Opening, fmjd_ballot, named_positions, opening_of
 from replay.rules import native
-from replay.rules.board import Position, start_position
 from replay.rules.choice import RulesChoice
 from replay.rules.move import Move
+from replay.rules.position import Position, start_position
 from replay.rules.variants import Variant, get_variant
 
 

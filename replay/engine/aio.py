@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
 from replay.engine.limits import EngineError, Info, Limit, PlayResult
-from replay.rules.board import Board
+from replay.record.board import Board
 
 T = TypeVar("T")
 STOP_EVERY = 0.05  # seconds between two stop() of a cancelled search until it ends

@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
-from pdn.model import Game, Line, MoveRecord, Ply
+from pdn.game import Game
+from pdn.model import Line, MoveRecord, Ply
 from replay.engine.limits import EngineError, Info, Limit, Score, VariantRefused
 from replay.engine.readings import Reading, game_readings
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from replay.engine.hub import HubEngine
-    from replay.rules.board import Board
+    from replay.record.board import Board
 
 NAG_MISTAKE, NAG_BLUNDER = 2, 4  # PGN/PDN: $2 "?", $4 "??"
 
@@ -288,8 +289,7 @@ def game_key(game: Game) -> tuple:
     """What tells a game again in an output written before: its seven tags and moves (a tag
     missing and its unknown value, ``?`` or ``????.??.??`` as the writer fills it in, are
     one)."""
-    from pdn.model import SEVEN_TAGS
-    from pdn.writer import format_move
+    from pdn.writer import SEVEN_TAGS, format_move
 
     def known(value: str) -> str:
         return "" if set(value) <= set("?. ") else value

@@ -19,9 +19,10 @@ from collections.abc import Callable
 
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
 from replay.engine.lines import several_lines
-from replay.rules.board import Board, RestrictedPosition
+from replay.record.board import Board
 from replay.rules.move import Move
 from replay.rules.native import NativeRules, available, rules_for
+from replay.rules.position import RestrictedPosition
 from replay.rules.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant, get_variant
 
 NAME = "pdn builtin"

@@ -40,8 +40,9 @@ from replay.engine.play import (
     PlayerSide,
     play_game,
 )
-from replay.rules.board import Board, position_from_setup
+from replay.record.board import Board
 from replay.rules.move import Move
+from replay.rules.position import position_from_setup
 from replay.rules.variants import INTERNATIONAL
 
 DXP_PORT = 27531  # the SOCKET layer's port (Mesander, esocket.htm)

@@ -13,7 +13,7 @@
 Which one an engine speaks is told from its answer to ``hub``. docs/engines.md has every
 message we send and accept.
 
->>> from replay.rules.board import Board
+>>> from replay.record.board import Board
 >>> position_text(Board(variant="international"), 2)[:6]
 'Wbbbbb'
 """
@@ -40,7 +40,7 @@ from replay.engine.lines import several_lines
 from replay.run.children import popen_bound, release
 
 if TYPE_CHECKING:
-    from replay.rules.board import Board
+    from replay.record.board import Board
     from replay.rules.move import Move
 
 DEFAULT_TIMEOUT = 30.0  # seconds for start-up (``hub``, ``init``) and for ``quit``
@@ -623,7 +623,7 @@ def _position_pairs(board: Board) -> str:
     """The second protocol's ``pos=...``, with ``moves="..."`` for the king moves that led
     to it (protocol.txt: so that the engine sees repetitions): the position before the last
     run of non-capturing king moves of the board's history, then those moves."""
-    from replay.rules.board import Board as BoardType
+    from replay.record.board import Board as BoardType
 
     states, stack = getattr(board, "_states", []), board.move_stack
     count = 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from replay.engine.limits import Info, Limit, Score
-from replay.rules.board import Board
+from replay.record.board import Board
 
 
 def several_lines(board: Board, analyse: Callable[[Board, Limit], Info], limit: Limit,

@@ -48,12 +48,12 @@ from replay.engine.play import (
     Side,
     play_game,
 )
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.rules.numbering import MoveNumbering
 from replay.rules.variants import Variant
 
 if TYPE_CHECKING:
-    from pdn.model import Game
+    from pdn.game import Game
 
 LINE_WIDTH = 80
 

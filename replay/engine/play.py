@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from replay.engine.limits import EngineError, Limit, PlayResult
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.rules.draws import DrawTracker
 from replay.rules.move import Move
 from replay.rules.numbering import SIDE_NAMES

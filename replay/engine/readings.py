@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
-from pdn.model import Game
+from pdn.game import Game
 from replay.record.agreement import agree_file
 from replay.record.inference import keyed_variant, variant_key
 from replay.record.replayer import replay_game, told_variant

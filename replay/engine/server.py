@@ -28,8 +28,9 @@ from typing import TextIO
 from replay.engine.builtin import NAME, BuiltinEngine
 from replay.engine.hub import HUB_VARIANTS, move_text, parse_move, parse_pairs, square_numbers
 from replay.engine.limits import EngineError, Info, Limit
-from replay.rules.board import Board, Position
+from replay.record.board import Board
 from replay.rules.native import rules_for
+from replay.rules.position import Position
 from replay.rules.variants import get_variant, variant_names
 
 VERSION = "1"

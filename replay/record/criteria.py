@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pdn.fen import FenError, parse_fen
-from pdn.model import Game
+from pdn.game import Game
 from replay.record.inference import ENGLISH_FIRST_MOVER_BOTTOM, candidates, is_first_mover_bottom
-from replay.rules.board import position_from_setup
+from replay.rules.position import position_from_setup
 from replay.rules.variants import Rules, Variant, get_variant, variant_names, with_rules
 
 if TYPE_CHECKING:

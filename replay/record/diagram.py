@@ -6,17 +6,16 @@ and ranks on the edges, or, as books print them, the number of each empty playin
 on it), the side to move as a disc beside its edge explained under the board, the last move
 as an arrow along its whole route and the pieces it took marked with a cross.
 
->>> from replay.rules.board import Board
->>> svg = board_svg(Board())
+>>> from replay.rules.position import BaseBoard
+>>> svg = board_svg(BaseBoard())
 >>> svg.startswith("<svg") and svg.count('class="piece ') == 24
 True
->>> print(text_diagram(Board.from_fen("W:Wc3:Bd6")).splitlines()[2])
+>>> print(text_diagram(BaseBoard.from_fen("W:Wc3:Bd6")).splitlines()[2])
 6 │   ·   ⛂   ·   · │ 6
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -26,10 +25,9 @@ from typing import NamedTuple
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN
 from pdn.gametype import SquareNotation
 from pdn.squares import FILES, Geometry
-from replay.record.replayer import ReplayedGame
-from replay.rules.board import Board
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
+from replay.rules.position import BaseBoard
 
 SQUARE = 40  # side of a square, in SVG user units
 MARGIN = 20  # the frame around the board: coordinates and the side-to-move mark
@@ -98,7 +96,7 @@ class Layout:
         return x + SQUARE / 2, y + SQUARE / 2
 
 
-def board_svg(board: Board, *, last_move: Move | None = None, flipped: bool = False,
+def board_svg(board: BaseBoard, *, last_move: Move | None = None, flipped: bool = False,
               coordinates: bool = True, size: int | None = None,
               arrows: Iterable[Arrow] = ()) -> str:
     """An SVG diagram of the board, as text (``data-square`` attributes name squares a1...).
@@ -230,7 +228,7 @@ def _crown(cx: float, cy: float) -> str:
             f'stroke-linejoin="round" class="crown"/>')
 
 
-def captured_pieces(board: Board, move: Move) -> dict[int, str]:
+def captured_pieces(board: BaseBoard, move: Move) -> dict[int, str]:
     """The pieces ``move`` took, by square: their kind is known when ``move`` is the last move
     pushed on ``board``; otherwise they are drawn as the opponent's men."""
     if board.move_stack and board.move_stack[-1] is move:
@@ -241,7 +239,7 @@ def captured_pieces(board: Board, move: Move) -> dict[int, str]:
     return dict.fromkeys(move.captures, _man_to_move(board))
 
 
-def _man_to_move(board: Board) -> str:
+def _man_to_move(board: BaseBoard) -> str:
     return WHITE_MAN if board.turn == WHITE else BLACK_MAN
 
 
@@ -278,7 +276,7 @@ def arrow_svg(layout: Layout, squares: Iterable[int], colour: str = ARROW,
             f'stroke-linecap="round"/><polygon points="{tip}" fill="{colour}"/></g>')
 
 
-def text_diagram(board: Board, *, unicode: bool = True, flipped: bool = False) -> str:
+def text_diagram(board: BaseBoard, *, unicode: bool = True, flipped: bool = False) -> str:
     """The board as text: one line per row, coordinates on the edges, then the side to move.
 
     Files and ranks frame an alphanumeric board; on a numeric one each row is framed by the
@@ -317,55 +315,3 @@ def _row_edges(geo: Geometry, notation: SquareNotation, row: list[tuple[int, int
         return rank, rank
     playable = [square for cell in row if (square := geo.at(*cell)) is not None]
     return notation.name(playable[0]), notation.name(playable[-1])
-
-
-# -- positions of a replayed game ----------------------------------------------------------
-
-MOVE_PATTERN = re.compile(r"^\s*(\d+)\s*([wb])\s*$", re.IGNORECASE)
-
-
-def board_after(replayed: ReplayedGame, plies: int) -> Board:
-    """The board after the first ``plies`` moves of a game's main line, the moves pushed (so
-    ``board.move_stack[-1]`` is the last move); raises ValueError beyond what replays."""
-    if not 0 <= plies <= len(replayed.moves):
-        raise ValueError(f"ply {plies} is out of range: the game replays {_replays(replayed)}")
-    board = Board(replayed.variant, replayed.start)
-    for move in replayed.moves[:plies]:
-        board.push(move)
-    return board
-
-
-def move_label(replayed: ReplayedGame, index: int) -> str:
-    """``12.`` for a first mover's ply, ``12...`` for the other side's (``index`` from 0)."""
-    return replayed.numbering.label(index)
-
-
-def plies_to_move(replayed: ReplayedGame, text: str) -> int:
-    """How many plies lead to the position after a move written ``12w`` or ``12b`` (White's or
-    Black's 12th move); raises ValueError for a move the game does not replay to.
-
-    >>> from pdn.reader import read_games
-    >>> from replay.record.replayer import replay_game
-    >>> from replay.rules.variants import RUSSIAN
-    >>> game = next(read_games("1. c3-d4 f6-g5 2. b2-c3 *"))
-    >>> plies_to_move(replay_game(game, RUSSIAN), "1b")
-    2
-    """
-    match = MOVE_PATTERN.match(text)
-    if not match:
-        raise ValueError(f"'{text}' is not a move: write the number and w or b, as in 12b")
-    wanted = int(match.group(1)), "White" if match.group(2).lower() == "w" else "Black"
-    numbering = replayed.numbering
-    for index in range(len(replayed.moves)):
-        if (numbering.number(index), numbering.side(index)) == wanted:
-            return index + 1
-    raise ValueError(f"the game has no move {text.strip()}: it replays {_replays(replayed)}")
-
-
-def _replays(replayed: ReplayedGame) -> str:
-    plies = len(replayed.moves)
-    text = f"{plies} {'ply' if plies == 1 else 'plies'}"
-    if replayed.errors:
-        error = replayed.errors[0]
-        text += f" (stopped by an error at line {error.line}: {error.message})"
-    return text

@@ -23,15 +23,17 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from pdn.commands import CommandsOfComments
-from pdn.model import SEVEN_TAGS, Game, Line, Ply
-from replay.rules.board import Board
+from pdn.game import Game
+from pdn.model import Line, Ply
+from pdn.writer import SEVEN_TAGS
+from replay.record.board import Board
 from replay.rules.move import IllegalMoveError, Move
 from replay.rules.movegen import WHITE
 from replay.rules.variants import Variant, get_variant
 
 if TYPE_CHECKING:
-    from replay.record.replayer import Problem
     from replay.record.tree import Variation
+    from replay.record.variation import Problem
 
 class EditNode(ABC):
     """What the game and every move share: a position, the moves played from it

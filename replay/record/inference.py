@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import NamedTuple
 
+from pdn.game import Game
 from pdn.gametype import GameType
-from pdn.model import Game, MoveRecord
+from pdn.model import MoveRecord
 from replay.rules import native
 from replay.rules.identity import ByIdentity
 from replay.rules.variants import (

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from pdn.model import MoveRecord
 from pdn.reader import PdnText, read_games
+from replay.record.board import Board
 from replay.record.resolve import legal_listing, resolve
-from replay.rules.board import Board, Position
 from replay.rules.numbering import MoveNumbering
+from replay.rules.position import Position
 from replay.rules.variants import Variant
 
 PositionKey = tuple[int, int, int, int]

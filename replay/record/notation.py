@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pdn.squares import Geometry
-from replay.rules.board import Board
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
+from replay.rules.position import BaseBoard
 
 PATH_STYLES = ("minimal", "turns", "canonical", "all")
 
@@ -80,7 +80,7 @@ def _behind(geo: Geometry, square: int, step: tuple[int, int]) -> int:
             return behind
 
 
-def route_squares(board: Board, route: Move, paths: str = "minimal") -> list[int]:
+def route_squares(board: BaseBoard, route: Move, paths: str = "minimal") -> list[int]:
     """The squares to write for a move in a path style (see the module docstring)."""
     geo = board.variant.geometry
     if not route.captures or (len(route.captures) == 1 and paths != "all"):
@@ -94,14 +94,14 @@ def route_squares(board: Board, route: Move, paths: str = "minimal") -> list[int
     return [route.origin, route.destination]
 
 
-def is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = None) -> bool:
+def is_ambiguous(board: BaseBoard, move: Move, legal: Sequence[Move] | None = None) -> bool:
     """Whether another legal move has the same origin and destination."""
     moves = board.legal_moves_to(move.destination, 1 << move.origin) if legal is None else legal
     return any(other.origin == move.origin and other.destination == move.destination
                and other != move for other in moves)
 
 
-def separator_of(board: Board, move: Move, capture_separator: str | None = None) -> str:
+def separator_of(board: BaseBoard, move: Move, capture_separator: str | None = None) -> str:
     """``-`` for a quiet move, the variant's capture mark (or the one asked for) otherwise."""
     if not move.captures:
         return "-"
@@ -110,7 +110,7 @@ def separator_of(board: Board, move: Move, capture_separator: str | None = None)
     return board.variant.gametype.capture_separator
 
 
-def full_text(board: Board, move: Move, paths: str = "minimal",
+def full_text(board: BaseBoard, move: Move, paths: str = "minimal",
               capture_separator: str | None = None, numeric: bool | None = None) -> str:
     """The move in full notation: ``c3-d4``, ``c3:e5``, ``h2:c7:a5:e1``, ``22x15``."""
     notation = board.variant.gametype.notation
@@ -122,7 +122,7 @@ def full_text(board: Board, move: Move, paths: str = "minimal",
     return separator.join([names[s] for s in route_squares(board, move, paths)])
 
 
-def short_is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = None) -> bool:
+def short_is_ambiguous(board: BaseBoard, move: Move, legal: Sequence[Move] | None = None) -> bool:
     """Whether another legal move has the same short form (origin file, destination and
     whether it captures), so that short notation must fall back to full squares."""
     geo = board.variant.geometry
@@ -148,7 +148,7 @@ def short_is_ambiguous(board: Board, move: Move, legal: Sequence[Move] | None = 
                and bool(other.captures) == bool(move.captures) for other in legal)
 
 
-def short_text(board: Board, move: Move, legal: Sequence[Move] | None = None) -> str:
+def short_text(board: BaseBoard, move: Move, legal: Sequence[Move] | None = None) -> str:
     """Russian short notation (``ed4``, ``b:d6``); the full form where short is ambiguous."""
     if short_is_ambiguous(board, move, legal):
         return full_text(board, move, "minimal", numeric=False)
@@ -157,7 +157,7 @@ def short_text(board: Board, move: Move, legal: Sequence[Move] | None = None) ->
     return f"{names[move.origin][0]}{mark}{names[move.destination]}"
 
 
-def move_text(board: Board, move: Move, style: str = "full") -> str:
+def move_text(board: BaseBoard, move: Move, style: str = "full") -> str:
     """A move as text in a style: ``full`` (squares by name), ``short`` (Russian), ``numeric``
     (squares by number) or ``pdn`` (as the variant's GameType prescribes); minimal paths."""
     if style == "full":
@@ -171,12 +171,12 @@ def move_text(board: Board, move: Move, style: str = "full") -> str:
     raise ValueError(f"unknown move text style '{style}'; choose full, short, numeric or pdn")
 
 
-def move_json(board: Board, move: Move) -> dict:
+def move_json(board: BaseBoard, move: Move) -> dict:
     """The stable JSON form of a move (``pdn moves --json``), squares in the variant's
     notation.
 
     >>> from replay.rules.variants import RUSSIAN
-    >>> board = Board.from_fen("W:Wc3:Bd4", RUSSIAN)
+    >>> board = BaseBoard.from_fen("W:Wc3:Bd4", RUSSIAN)
     >>> move_json(board, board.legal_moves()[0])
     {'from': 'c3', 'to': 'e5', 'path': ['c3', 'e5'], 'captures': ['d4'], 'promotes': False}
     """

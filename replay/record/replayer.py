@@ -14,21 +14,31 @@ from functools import lru_cache
 from typing import Protocol
 
 from pdn.fen import FenError, parse_fen
+from pdn.game import Game
 from pdn.gametype import gametype_problem
 from pdn.i18n import N_
-from pdn.model import Game, Line, MoveRecord, Ply
+from pdn.model import MoveRecord, Ply
 from pdn.results import FIRST, SECOND, forfeit_reason, read_result
 from replay.record import inference
+from replay.record.board import Board
 from replay.record.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
-from replay.record.tree import LineReplay, Variation, main_variation
+from replay.record.tree import Variation, main_variation
+from replay.record.variation import (
+    LineReplay,
+    PendingVariation,
+    Problem,
+    problem,
+    replay_line,
+    side_name,
+)
 from replay.rules import native
-from replay.rules.board import Board, Position, position_from_setup, start_position
 from replay.rules.draws import DrawClaim, DrawTracker
 from replay.rules.endings import crowned_side, decide
 from replay.rules.identity import ByIdentity
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
 from replay.rules.numbering import MoveNumbering
+from replay.rules.position import Position, position_from_setup, start_position
 from replay.rules.variants import Rules, UnknownVariantError, Variant, get_variant, with_rules
 
 
@@ -51,29 +61,6 @@ WHITE_WINS, BLACK_WINS, DRAW, DOUBLE_FORFEIT, UNKNOWN = (
     "white", "black", "draw", "double_forfeit", "unknown")
 # The result check of a game lost by forfeit (0-0, or a Termination tag): no position decides it.
 FORFEIT = "forfeit"
-
-
-@dataclass(frozen=True)
-class Problem:
-    """An error or warning about one move (or the game), with where it was written."""
-
-    code: str
-    message: str
-    line: int | None = None
-    column: int | None = None
-    move_number: int | None = None
-    side: str | None = None
-    token: str | None = None
-
-    def __reduce__(self) -> tuple[type[Problem], tuple]:
-        """Pickled as its fields (the compiled class cannot set a frozen field afterwards)."""
-        return Problem, (self.code, self.message, self.line, self.column, self.move_number,
-                         self.side, self.token)
-
-    def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message, "line": self.line,
-                "column": self.column, "move_number": self.move_number, "side": self.side,
-                "token": self.token}
 
 
 @dataclass
@@ -502,19 +489,6 @@ def _start_position(game: Game, variant: Variant) -> tuple[Position, Problem | N
         return start_position(variant), Problem("bad-fen", str(error), game.line)
 
 
-def _side(board: Board) -> str:
-    return SIDE_NAMES[board.turn]
-
-
-def _problem(code: str, message: str, record: MoveRecord, number: int, side: str) -> Problem:
-    return Problem(code, message, record.line or None, record.column or None, number, side,
-                   record.text)
-
-
-# a variation waiting to be replayed: its line, the position it starts from, its ply index
-PendingVariation = tuple[Line, Position, int]
-
-
 def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
     """Replay the main line; returns the variations met on the way with their positions."""
     branches: list[PendingVariation] = []
@@ -546,10 +520,10 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
         ply = plies[index]
         record = ply.record
         if record.placeholder:
-            number, side = numbering.number(index), _side(board)
+            number, side = numbering.number(index), side_name(board)
             replayed.placeholder = True
             replayed.known_plies = index
-            replayed.warnings.append(_problem(
+            replayed.warnings.append(problem(
                 "lost-moves", N_("the record has lost moves from here; {count} plies are known")
                 .format(count=index),
                 record, number, side))
@@ -573,11 +547,11 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
             replayed.errors.pop()
             plies = _joined(plies, index, parts)
             replayed.game = _with_main_line(replayed.game, plies)
-            replayed.warnings.append(_problem(
+            replayed.warnings.append(problem(
                 "capture-split", f"one capture written as {len(parts)} plies "
                 f"({' '.join(part.record.text for part in parts)}), read as "
                 f"{board.move_text(move, full_path=True)}: the rules make it go on",
-                record, numbering.number(index), _side(board)))
+                record, numbering.number(index), side_name(board)))
         before = board.position
         board.position = after = before.play(move)
         moves.append(move)
@@ -596,7 +570,7 @@ def _note_draws(replayed: ReplayedGame, claims: list[DrawClaim], record: MoveRec
                 number: int, turn: int) -> None:
     """A warning for each draw rule met by a move the record goes on after."""
     for claim in claims:
-        replayed.warnings.append(_problem(
+        replayed.warnings.append(problem(
             f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "
             "after this move; the record goes on", record, number, SIDE_NAMES[turn]))
 
@@ -670,7 +644,7 @@ def _note_after_king(replayed: ReplayedGame, record: MoveRecord, number: int, cr
                      position: Position) -> None:
     """A move after the king that won a Breakthrough game (by side ``crowned``): an
     ``after-end`` error."""
-    replayed.errors.append(_problem(
+    replayed.errors.append(problem(
         "after-end", f"move after the end of the game: {SIDE_NAMES[crowned]} made a king and won",
         record, number, SIDE_NAMES[position.turn]))
 
@@ -681,33 +655,33 @@ def _resolve_noting(replayed: ReplayedGame, board: Board, plies: list[Ply], inde
     record = plies[index].record
     resolution = resolve(board, record)
     if resolution.move is None or resolution.warning:
-        number, side = numbering.number(index), _side(board)
+        number, side = numbering.number(index), side_name(board)
     if resolution.move is None and resolution.code == "ambiguous-move":
         resolution = _by_continuation(board, plies, index, resolution)
         if resolution.move is not None:
-            replayed.warnings.append(_problem("resolved-by-continuation", resolution.warning,
+            replayed.warnings.append(problem("resolved-by-continuation", resolution.warning,
                                               record, number, side))
     elif resolution.warning:
-        replayed.warnings.append(_problem("notation", resolution.warning, record, number,
+        replayed.warnings.append(problem("notation", resolution.warning, record, number,
                                           side))
     if resolution.move is None:
         code = "after-end" if resolution.code == "no-legal-move" else resolution.code
         message = (f"move after the end of the game: {resolution.message}"
                    if code == "after-end" else resolution.message)
-        replayed.errors.append(_problem(code, message, record, number, side))
+        replayed.errors.append(problem(code, message, record, number, side))
     return resolution.move
 
 
 def _check_number(replayed: ReplayedGame, ply: Ply, number: int, board: Board) -> None:
     if ply.number == number and not ply.black_number:
         return
-    side = _side(board)
+    side = side_name(board)
     if ply.number != number:
-        replayed.warnings.append(_problem(
+        replayed.warnings.append(problem(
             "move-number", f"numbered {ply.number}, but this is move {number} ({side})",
             ply.record, number, side))
     elif ply.black_number and board.turn == (0 if replayed.variant.white_starts else 1):
-        replayed.warnings.append(_problem(
+        replayed.warnings.append(problem(
             "move-side", f"written as the second player's move, but {side} is to move",
             ply.record, number, side))
 
@@ -748,38 +722,6 @@ def _replay_variations(replayed: ReplayedGame, branches: list[PendingVariation])
         replayed.lines[id(line)] = found
         if found.stop is not None and found.stop.code != "variation-lost-moves":
             replayed.warnings.append(found.stop)
-
-
-def replay_line(board: Board, line: Line, first_index: int, numbering: MoveNumbering,
-                branches: list[PendingVariation] | None = None) -> LineReplay:
-    """Replay a variation on ``board`` (its branch point; played on), its first ply being the
-    game's ``first_index``-th; the variations met on the way are added to ``branches``."""
-    moves: list[Move] = []
-    notes: list[Problem | None] = []
-    variant = board.variant
-    for offset, ply in enumerate(line.plies):
-        index = first_index + offset
-        if branches is not None:
-            branches.extend((variation, board.position, index) for variation in ply.variations)
-        record = ply.record
-        if record.placeholder:
-            return LineReplay(moves, notes, _problem(
-                "variation-lost-moves", "in a variation: the record has lost moves from here",
-                record, numbering.number(index), _side(board)))
-        if crowned_side(variant, board.position) is not None:
-            return LineReplay(moves, notes, _problem(
-                "variation-after-end", "in a variation: a move after the king that won the "
-                "game", record, numbering.number(index), _side(board)))
-        resolution = resolve(board, record)
-        if resolution.move is None:
-            return LineReplay(moves, notes, _problem(
-                f"variation-{resolution.code}", f"in a variation: {resolution.message}",
-                record, numbering.number(index), _side(board)))
-        notes.append(_problem("notation", resolution.warning, record, numbering.number(index),
-                              _side(board)) if resolution.warning else None)
-        moves.append(resolution.move)
-        board.play(resolution.move)
-    return LineReplay(moves, notes, None)
 
 
 def normalise_result(token: str | None, variant: Variant) -> str:

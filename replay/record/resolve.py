@@ -14,10 +14,10 @@ from pdn.i18n import N_
 from pdn.model import MoveRecord
 from pdn.squares import SquareError
 from replay.record.notation import full_text, trajectory, turning_squares
-from replay.rules.board import Board
 from replay.rules.move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
 from replay.rules.movegen import WHITE, generator_for, unique
 from replay.rules.numbering import SIDE_NAMES
+from replay.rules.position import BaseBoard
 
 _SQUARE = r"(?:[a-l](?:1[0-2]|[1-9])|[0-9]{1,3})"
 _SHORT_TEXT = re.compile(r"([a-l])([x:]?)([a-l](?:1[0-2]|[1-9]))")
@@ -41,7 +41,7 @@ class Resolution:
     warning: str = ""
 
 
-def resolve(board: Board, record: MoveRecord) -> Resolution:
+def resolve(board: BaseBoard, record: MoveRecord) -> Resolution:
     """The legal move a record denotes in this position."""
     variant = board.variant
     try:
@@ -88,7 +88,7 @@ def resolve(board: Board, record: MoveRecord) -> Resolution:
     return explain(board, record, squares)
 
 
-def plain_mover(board: Board) -> Callable[[MoveRecord], Move | None]:
+def plain_mover(board: BaseBoard) -> Callable[[MoveRecord], Move | None]:
     """For the positions this board will be in: the move of a common record, or None to
     leave the record to ``resolve`` (the replayer's per-ply path; what does not change along
     a game is looked up once).
@@ -140,7 +140,7 @@ def plain_mover(board: Board) -> Callable[[MoveRecord], Move | None]:
     return plain
 
 
-def _loose_path(board: Board, record: MoveRecord, squares: list[int], routes: list[Move]
+def _loose_path(board: BaseBoard, record: MoveRecord, squares: list[int], routes: list[Move]
                 ) -> Resolution:
     """A capture path that leaves out a turning square (``15x33x31`` for ``15x33x22x31``):
     accepted, with a warning, when exactly one legal move lands on every written square."""
@@ -153,7 +153,7 @@ def _loose_path(board: Board, record: MoveRecord, squares: list[int], routes: li
         f"the full path is {full_text(board, move, 'canonical')}"))
 
 
-def _resolved(record: MoveRecord, moves: list[Move], board: Board) -> Resolution:
+def _resolved(record: MoveRecord, moves: list[Move], board: BaseBoard) -> Resolution:
     move = moves[0]
     marked = record.marked_capture
     warning = ""
@@ -164,7 +164,7 @@ def _resolved(record: MoveRecord, moves: list[Move], board: Board) -> Resolution
     return Resolution(move, candidates=moves, warning=warning)
 
 
-def _quiet_move(board: Board, origin: int, destination: int) -> Move | None:
+def _quiet_move(board: BaseBoard, origin: int, destination: int) -> Move | None:
     """The quiet move from origin to destination if it is legal (captures aside)."""
     position = board.position
     own, opp = ((position.white, position.black) if board.turn == WHITE
@@ -174,7 +174,7 @@ def _quiet_move(board: Board, origin: int, destination: int) -> Move | None:
     return moves[0] if moves else None
 
 
-def _follows(board: Board, written: list[int], route: Move) -> bool:
+def _follows(board: BaseBoard, written: list[int], route: Move) -> bool:
     """Whether a written capture path describes this route: its squares lie on the route in
     order, and it names every square where the route turns. That accepts the Russian book
     form, PDN 3.0's canonical form and every landing square alike."""
@@ -195,7 +195,7 @@ def _is_subsequence(short: list[int], long: list[int]) -> bool:
     return True
 
 
-def explain(board: Board, record: MoveRecord, squares: list[int]) -> Resolution:
+def explain(board: BaseBoard, record: MoveRecord, squares: list[int]) -> Resolution:
     """Why no legal move fits a record, in words a player understands."""
     side = SIDE_NAMES[board.turn]
     legal = board.legal_moves()
@@ -254,7 +254,7 @@ def explain(board: Board, record: MoveRecord, squares: list[int]) -> Resolution:
                               square=board.name(destination), listing=listing))
 
 
-def _occupied(board: Board, square: int, listing: str) -> str:
+def _occupied(board: BaseBoard, square: int, listing: str) -> str:
     """``d4 is occupied (a white man stands there); ...``: no move ends on a piece."""
     piece = board.piece_at(square) or "w"
     occupant = {"w": N_("a white man"), "W": N_("a white king"),
@@ -263,7 +263,7 @@ def _occupied(board: Board, square: int, listing: str) -> str:
         square=board.name(square), piece=occupant, listing=listing)
 
 
-def _unfiltered_captures(board: Board) -> list[Move]:
+def _unfiltered_captures(board: BaseBoard) -> list[Move]:
     variant = board.variant
     if variant.precedence == "free":
         return []
@@ -274,13 +274,13 @@ def _unfiltered_captures(board: Board) -> list[Move]:
     return free.captures(own, opp, position.kings, board.turn)
 
 
-def _is_backward(board: Board, origin: int, destination: int) -> bool:
+def _is_backward(board: BaseBoard, origin: int, destination: int) -> bool:
     geo = board.variant.geometry
     rows = geo.row_col(destination)[0] - geo.row_col(origin)[0]
     return rows < 0 if board.turn == WHITE else rows > 0
 
 
-def in_square_order(board: Board, moves: list[Move]) -> list[Move]:
+def in_square_order(board: BaseBoard, moves: list[Move]) -> list[Move]:
     """Moves sorted by origin, then route, in the variant's square order (its numbering,
     else the squares from a1 row by row)."""
     numbering = board.variant.gametype.notation.numbering
@@ -288,7 +288,7 @@ def in_square_order(board: Board, moves: list[Move]) -> list[Move]:
     return sorted(moves, key=lambda move: (rank(move.origin), [rank(s) for s in move.path]))
 
 
-def _join(board: Board, moves: list[Move]) -> str:
+def _join(board: BaseBoard, moves: list[Move]) -> str:
     names = [full_text(board, m, "minimal") for m in in_square_order(board, moves)]
     if len(names) > 3:
         return ", ".join(names)
@@ -298,7 +298,7 @@ def _join(board: Board, moves: list[Move]) -> str:
     return joined
 
 
-def legal_listing(board: Board, legal: list[Move]) -> str:
+def legal_listing(board: BaseBoard, legal: list[Move]) -> str:
     """``legal moves: c3-b4 c3-d4 ...`` in the variant's notation and square order (the first
     twelve)."""
     shown = [full_text(board, m) for m in in_square_order(board, legal)[:12]]
@@ -324,7 +324,7 @@ def record_of_text(text: str) -> MoveRecord:
     return MoveRecord(text, squares, separator.group() if separator else "")
 
 
-def parse_text(board: Board, text: str) -> Move:
+def parse_text(board: BaseBoard, text: str) -> Move:
     """The legal move a typed text means here (``Board.parse``); raises ``InvalidMoveError``,
     ``IllegalMoveError`` or ``AmbiguousMoveError`` with the move and the legal ones."""
     resolution = resolve(board, record_of_text(text))

@@ -17,27 +17,16 @@ none of them resolves a record again.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
 
 from pdn.commands import CommandsOfComments
 from pdn.model import Line, MoveRecord, Ply
-from replay.rules.board import Board, Position
+from replay.record.board import Board
+from replay.record.variation import LineReplay, Problem, replay_line
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
 from replay.rules.numbering import MoveNumbering
+from replay.rules.position import Position
 from replay.rules.variants import Variant
-
-if TYPE_CHECKING:
-    from replay.record.replayer import Problem
-
-
-class LineReplay(NamedTuple):
-    """What the replayer found on one variation: its moves in order, the notation warning of
-    each (None where the record was plain), and why it stops before its record ends."""
-
-    moves: list[Move]
-    notes: list[Problem | None]
-    stop: Problem | None
 
 
 class Variation(list["GameNode"]):
@@ -164,8 +153,6 @@ def _variation(line: Line, variant: Variant, numbering: MoveNumbering, start: Po
     """A variation's nodes from what the replayer found on it (``lines``)."""
     found = lines.get(id(line))
     if found is None:  # the replayer did not reach it (see ``replay_line``)
-        from replay.record.replayer import replay_line  # the replayer builds trees
-
         found = replay_line(Board(variant, start), line, first_index, numbering)
     nodes: list[GameNode] = []
     before, parent = start, None

@@ -186,8 +186,8 @@ BALLOT_PLIES = 6  # the longest ballot of the table
 def _replay_ballot(tokens: list[str]) -> tuple[str, ...]:
     """A ballot's moves in full notation; raises ValueError when a token is not exactly one
     legal move (a transcription slip)."""
+    from replay.record.board import Board
     from replay.record.notation import full_text
-    from replay.rules.board import Board
 
     board = Board()
     texts = []

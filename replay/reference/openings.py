@@ -5,7 +5,7 @@ with the source that names it; a line no source names has no name. A game is nam
 the most specific entry (the most moves) whose final position its main line reaches at any
 ply, so a transposition gets the name too.
 
->>> from replay.rules.board import Board
+>>> from replay.record.board import Board
 >>> from replay.rules.variants import RUSSIAN
 >>> board = Board(RUSSIAN)
 >>> positions = [board.position]
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from replay.rules.board import Position
 from replay.rules.move import Move
+from replay.rules.position import Position
 from replay.rules.variants import Variant, get_variant
 
 TABLE = Path(__file__).with_name("openings.tsv")
@@ -84,9 +84,10 @@ def fmjd_ballot(variant: Variant, positions: list[Position], moves: list[Move]) 
     """The FMJD Drawing Table 64 ballot code a Russian game from the start position opens
     with (``replay.reference.ballots``; the table has codes, not names); ``positions`` holds the
     position before each move."""
+    from replay.record.board import Board
     from replay.record.notation import full_text
     from replay.reference.ballots import BALLOT_PLIES, ballot_of
-    from replay.rules.board import Board, start_position
+    from replay.rules.position import start_position
 
     if variant.name != "russian" or not positions or positions[0] != start_position(variant):
         return None

@@ -1799,7 +1799,7 @@ static PyObject *written_squares(PyObject *Py_UNUSED(module), PyObject *args) {
     return Py_BuildValue("lllN", number, file, rank, text);
 }
 
-/* ---- a position's FEN (replay.rules.board.position_fen) ---- */
+/* ---- a position's FEN (replay.rules.position.position_fen) ---- */
 
 /* fen(white, black, kings, turn, order, names) -> str or None: ``W:W..:B..`` with each side's
  * squares in ``order`` (bytes: the square indices as the FEN lists them), named by ``names``

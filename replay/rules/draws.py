@@ -47,8 +47,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from replay.rules.board import Position
 from replay.rules.move import Move
+from replay.rules.position import Position
 from replay.rules.variants import Variant
 
 

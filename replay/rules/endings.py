@@ -5,7 +5,7 @@ Every classic variant: the side to move with no piece or no legal move loses. An
 it wins. Breakthrough: the first king wins at once (docs/variants-lidraughts.md).
 
 >>> from replay.rules.variants import get_variant
->>> decide(Board.from_fen("B:WK3,30:B22,23", get_variant("breakthrough"))).reason
+>>> decide(BaseBoard.from_fen("B:WK3,30:B22,23", get_variant("breakthrough"))).reason
 'White made a king'
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replay.record.resolve import SIDE_NAMES
-from replay.rules.board import Board, Position
 from replay.rules.movegen import BLACK, WHITE
+from replay.rules.numbering import SIDE_NAMES
+from replay.rules.position import BaseBoard, Position
 from replay.rules.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant
 
 
@@ -35,7 +35,7 @@ def crowned_side(variant: Variant, position: Position) -> int | None:
     return WHITE if position.white & position.kings else BLACK
 
 
-def decide(board: Board) -> Decision | None:
+def decide(board: BaseBoard) -> Decision | None:
     """The decision of the board's position, or None while the game goes on."""
     position = board.position
     crowned = crowned_side(board.variant, position)

@@ -27,15 +27,8 @@ from types import ModuleType
 from typing import NamedTuple
 
 from pdn.compiled import NATIVE_SOURCE, native_is_stale, wants_pure
+from pdn.game import Game
 from pdn.gametype import SquareNotation
-from pdn.model import Game
-from replay.rules.board import (
-    Position,
-    RestrictedPosition,
-    for_variant,
-    position_fen,
-    start_position,
-)
 from replay.rules.draws import long_diagonal
 from replay.rules.identity import ByIdentity
 from replay.rules.move import Move
@@ -47,6 +40,13 @@ from replay.rules.movegen import (
     unique,
 )
 from replay.rules.numbering import MoveNumbering
+from replay.rules.position import (
+    Position,
+    RestrictedPosition,
+    for_variant,
+    position_fen,
+    start_position,
+)
 from replay.rules.variants import (
     FIRST_KING_WINS,
     FREE,
@@ -386,7 +386,7 @@ def written_squares(run: str, plies: int) -> tuple[int, int, int, str | None] | 
 
 
 def fast_position_fen(position: Position, notation: SquareNotation) -> str:
-    """``replay.rules.board.position_fen``, written in C where the native core is here."""
+    """``replay.rules.position.position_fen``, written in C where the native core is here."""
     module = _module()
     if module is not None:
         order, names = _fen_order(notation)

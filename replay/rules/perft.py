@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import gc
 
-from replay.rules.board import Position
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE, MoveGenerator, unique
 from replay.rules.native import rules_for
+from replay.rules.position import Position
 
 
 def perft(generator: MoveGenerator, position: Position, depth: int,

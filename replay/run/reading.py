@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pdn.chunks import block_chunks, split_blocks, split_chunks
-from pdn.model import Game, Line, MoveRecord, Ply
+from pdn.game import Game
+from pdn.model import Line, MoveRecord, Ply
 from pdn.reader import Source, numbered_games, open_text, parse_chunks
 from replay.run.partitions import Partition
 from replay.run.runner import LocalRunner

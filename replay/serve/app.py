@@ -25,7 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from pdn.i18n import LANGUAGES, N_, Catalog, catalog, negotiate
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.rules.variants import get_variant
 from replay.serve.board_input import legal_routes, square_centres
 from replay.serve.desk import Desk, DeskError, shown_name, typed_game, valid_unicode

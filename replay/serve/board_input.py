@@ -2,7 +2,7 @@
 route with the squares the piece lands on, and where each square is drawn. The rules stay
 here on the server; the page's script only matches the squares clicked against these routes.
 
->>> from replay.rules.board import Board
+>>> from replay.record.board import Board
 >>> from replay.rules.variants import RUSSIAN
 >>> routes = legal_routes(Board(RUSSIAN))
 >>> len(routes), routes[0]
@@ -11,10 +11,10 @@ here on the server; the page's script only matches the squares clicked against t
 
 from __future__ import annotations
 
+from replay.record.board import Board
 from replay.record.diagram import SQUARE, Layout
 from replay.record.notation import full_text
 from replay.record.resolve import in_square_order
-from replay.rules.board import Board
 
 
 def legal_routes(board: Board) -> list[dict]:

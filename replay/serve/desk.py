@@ -30,10 +30,11 @@ from itertools import islice, pairwise
 from pathlib import Path
 
 from pdn.chunks import newline_lines, split_chunks
-from pdn.model import Game, MoveRecord
+from pdn.game import Game
+from pdn.model import MoveRecord
 from pdn.reader import PdnText, read_games
+from replay.record.board import Board
 from replay.record.replayer import ReplayedGame, replay_game
-from replay.rules.board import Board
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Variant, get_variant
 from replay.serve.files import Decoded, Stamp, decoded, split_lines, write_failure

@@ -16,7 +16,7 @@ from replay.engine.builtin import BuiltinEngine
 from replay.engine.hub import HubEngine, popen_hub
 from replay.engine.limits import EngineError, Info, Limit, VariantRefused
 from replay.engine.lines import several_lines
-from replay.rules.board import Board
+from replay.record.board import Board
 
 SEARCH_SECONDS = 1.0
 LINES = 3  # the best line and two others

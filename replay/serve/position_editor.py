@@ -14,7 +14,7 @@ read is refused with the reader's own message (``pdn.fen``).
 
 from __future__ import annotations
 
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.rules.movegen import BLACK, WHITE
 from replay.rules.variants import Variant
 from replay.serve.board_input import square_centres

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdn.model import SEVEN_TAGS
+from pdn.writer import SEVEN_TAGS
 from replay.record.agreement import file_variant
 from replay.record.silent import heads_follow
 from replay.rules.choice import RulesChoice

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from pdn.chunks import Chunk
-from pdn.model import Game
+from pdn.game import Game
 from pdn.reader import read_games
 from replay.record.agreement import HELD_GAMES, file_variant
 from replay.record.inference import keyed_variant

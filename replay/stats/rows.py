@@ -11,17 +11,18 @@ from functools import cache
 
 import numpy as np
 
-from pdn.model import Game
+from pdn.game import Game
+from replay.record.board import Board
 from replay.record.notation import full_text, short_text
 from replay.record.replayer import ReplayedGame, main_line, replay_game
 from replay.reference.ballots import BALLOT_PLIES, ballot_of
 from replay.reference.openings import named_positions, opening_of
 from replay.rules import native
-from replay.rules.board import Board, Position, start_position
 from replay.rules.draws import Material
 from replay.rules.identity import ByIdentity
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE, generator_for
+from replay.rules.position import Position, start_position
 from replay.rules.variants import Rules, Variant
 from replay.stats.clocks import Timing, clock_columns, has_commands
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pdn.model import SEVEN_TAGS
+from pdn.writer import SEVEN_TAGS
 from replay.rules.variants import variant_names
 
 STRING = pd.StringDtype()

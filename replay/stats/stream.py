@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdn.model import SEVEN_TAGS
+from pdn.writer import SEVEN_TAGS
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Rules, Variant
 from replay.run.output import as_write_error

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pdn.model import SEVEN_TAGS
+from pdn.writer import SEVEN_TAGS
 from replay.reference.ballots import ballot_of
 from replay.stats.schema import (
     DERIVED_COLUMNS,

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from pdn.model import Game
+from pdn.game import Game
 from replay.reference.ballots import BALLOT_PLIES, ballot_of, fmjd_ballots
 from replay.tournament.micromatch import MicroMatch
 
@@ -53,9 +53,9 @@ class Break:
 def opening_plies(game: Game, plies: int = BALLOT_PLIES) -> list[str] | None:
     """The game's first plies in full notation (``c3-d4``), None when it starts from a
     set-up position or its first moves do not replay."""
+    from replay.record.board import Board
     from replay.record.notation import full_text
     from replay.record.replayer import replay_game
-    from replay.rules.board import Board
 
     if game.tags.get("FEN"):
         return None

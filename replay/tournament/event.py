@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from pdn.model import Game
+from pdn.game import Game
 from replay.archive.tags import name_matches
 from replay.record.replayer import UNKNOWN, game_variant, normalise_result
 from replay.rules.variants import INTERNATIONAL, Variant

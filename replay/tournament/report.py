@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from pdn.model import Game
+from pdn.game import Game
 from replay.tournament.checks import (
     DEFAULT_BALLOT_PLIES,
     BallotEvidence,

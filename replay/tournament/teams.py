@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pdn.model import Game
+from pdn.game import Game
 from replay.archive.tags import name_matches
 from replay.tournament.event import Event, Pairing
 from replay.tournament.micromatch import count_match, round_and_game

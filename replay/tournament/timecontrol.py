@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pdn.model import Game
+from pdn.game import Game
 
 
 class TimeControlError(ValueError):

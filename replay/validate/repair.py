@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pdn.fen import format_fen
+from pdn.game import Game
 from pdn.gametype import SquareNotation
-from pdn.model import Game, MoveRecord, Ply
+from pdn.model import MoveRecord, Ply
 from pdn.results import forfeit_reason
 from pdn.squares import SquareError
+from replay.record.board import Board
 from replay.record.inference import standard_form
 from replay.record.notation import full_text, route_squares, short_is_ambiguous
 from replay.record.replayer import (
@@ -41,10 +43,10 @@ from replay.record.replayer import (
     result_reading_of,
 )
 from replay.record.resolve import plain_mover, resolve
-from replay.rules.board import Board, Position, setup_from_position
 from replay.rules.endings import decide
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
+from replay.rules.position import Position, setup_from_position
 from replay.rules.variants import Rules, Variant
 from replay.validate.repair_words import (
     Outcome,

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdn.i18n import N_
+from replay.record.board import Board
 from replay.record.diagram import ARROW, CROSS, Arrow, board_svg
 from replay.record.notation import full_text
 from replay.record.resolve import in_square_order, record_of_text
-from replay.rules.board import Board
 from replay.rules.move import Move
 from replay.rules.variants import get_variant
 from replay.validate.reports import GameReport

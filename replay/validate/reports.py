@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 
 from pdn.chunks import Chunk
+from pdn.game import Game
 from pdn.i18n import N_, Catalog, catalog
-from pdn.model import Game
 from pdn.reader import read_block
 from replay.record.agreement import agree_file, agree_with
 from replay.record.held import Held
@@ -32,10 +32,10 @@ from replay.record.replayer import (
     replay_game,
 )
 from replay.record.silent import follow_file
-from replay.rules.board import Position
 from replay.rules.choice import RulesChoice
 from replay.rules.identity import ByIdentity
 from replay.rules.native import fast_position_fen
+from replay.rules.position import Position
 from replay.rules.variants import Rules, Variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition, source_name

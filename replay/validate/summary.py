@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-from pdn.model import Game
+from pdn.game import Game
 from pdn.reader import Source, read_games, source_name
 from replay.record.agreement import agree_file
 from replay.record.inference import keyed_variant, variant_key

@@ -17,6 +17,7 @@ import hashlib
 import json
 from functools import lru_cache
 
+from replay.record.board import Board
 from replay.record.diagram import (
     ARROW,
     CROSS,
@@ -28,7 +29,6 @@ from replay.record.diagram import (
     svg_open,
     turn_mark,
 )
-from replay.rules.board import Board
 from replay.rules.movegen import WHITE
 from replay.rules.variants import Variant
 

@@ -14,10 +14,11 @@ from collections.abc import Iterable, Iterator
 
 from replay.database.explore import explore
 from replay.database.keys import fen_of
+from replay.record.board import Board
 from replay.record.notation import full_text, short_text
 from replay.record.replayer import ReplayedGame
 from replay.record.tree import walk
-from replay.rules.board import Board, Position
+from replay.rules.position import Position
 from replay.rules.variants import Variant
 
 PLY_LIMIT = 40

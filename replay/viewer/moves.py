@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 
 from pdn.commands import clock_text, eval_text, without_commands
 from pdn.model import Line, Ply
-from replay.record.diagram import move_label
+from replay.record.board import Board
 from replay.record.notation import full_text
+from replay.record.plies import move_label
 from replay.record.replayer import Problem, ReplayedGame
-from replay.rules.board import Board
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
 from replay.viewer.board import ALPHABET, fen_order

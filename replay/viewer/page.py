@@ -32,10 +32,10 @@ from typing import IO
 
 from pdn.chunks import block_chunks
 from pdn.errors import unreadable_reason
-from pdn.model import Game
+from pdn.game import Game
 from pdn.reader import parse_chunks
+from replay.record.board import Board
 from replay.record.replayer import ReplayedGame, replay_game
-from replay.rules.board import Board
 from replay.rules.variants import Rules, Variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition

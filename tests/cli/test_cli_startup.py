@@ -12,7 +12,7 @@ import pytest
 
 # pandas, Lark and the compiled grammar, the rules core, pydantic (typer's adapters coerce a
 # command's values with it), rich's help formatter (markdown-it, pygments) and its console.
-HEAVY = ("pandas", "numpy", "lark", "pdn.parser", "pdn.reader", "replay.rules.board",
+HEAVY = ("pandas", "numpy", "lark", "pdn.parser", "pdn.reader", "replay.rules.position",
          "replay.rules.movegen", "replay.record.replayer", "pydantic", "typer._adapters",
          "typer.rich_utils", "rich", "markdown_it", "pygments")
 

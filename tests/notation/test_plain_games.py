@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdn.chunks import Chunk, split_chunks
-from pdn.model import Game
+from pdn.game import Game
 from pdn.parser import load_parser
 from pdn.plain import plain_game
 from pdn.reader import _parse_chunk, open_text, read_games

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import pdn.chunks as chunks
 from pdn import compiled
 from pdn.chunks import Chunk, newline_lines, split_chunks
-from pdn.model import Game
+from pdn.game import Game
 from pdn.plain import _RECORDS, plain_game
 from pdn.reader import open_text
 

@@ -7,10 +7,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdn.model import SEVEN_TAGS, Game, Line, MoveRecord, Ply
+from pdn.game import Game
+from pdn.model import Line, MoveRecord, Ply
 from pdn.reader import read_games
 from pdn.tags import RESULTS
-from pdn.writer import LINE_WIDTH, format_move, write_game, write_games
+from pdn.writer import LINE_WIDTH, SEVEN_TAGS, format_move, write_game, write_games
 
 
 def shape(line: Line) -> tuple:

@@ -11,9 +11,10 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.record.diagram import Arrow, board_after, board_svg, plies_to_move, text_diagram
+from replay.record.board import Board
+from replay.record.diagram import Arrow, board_svg, text_diagram
+from replay.record.plies import board_after, plies_to_move
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 from replay.rules.variants import (
     CANADIAN,
     ENGLISH,

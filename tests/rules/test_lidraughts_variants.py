@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 from pdn import read_games
 from pdn.gametype import parse_gametype
 from replay.archive.tags import clean_result
+from replay.record.board import Board
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 from replay.rules.endings import decide
 from replay.rules.perft import perft
 from replay.rules.variants import INTERNATIONAL, get_variant

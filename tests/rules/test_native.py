@@ -25,21 +25,21 @@ from support.positions import positions
 from pdn import compiled
 from pdn.fen import parse_fen
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.replayer import _native_moves, replay_game
 from replay.record.resolve import Resolution, plain_mover, record_of_text, resolve
 from replay.rules import native
-from replay.rules.board import (
-    Board,
+from replay.rules.move import Move
+from replay.rules.movegen import WHITE, generator_for
+from replay.rules.native import MAX_SQUARES, available, main_line_tokens, rules_for
+from replay.rules.perft import python_perft
+from replay.rules.position import (
     Position,
     RestrictedPosition,
     for_variant,
     position_from_setup,
     start_position,
 )
-from replay.rules.move import Move
-from replay.rules.movegen import WHITE, generator_for
-from replay.rules.native import MAX_SQUARES, available, main_line_tokens, rules_for
-from replay.rules.perft import python_perft
 from replay.rules.variants import VARIANTS, Variant, get_variant
 from replay.validate.reports import report_games
 
@@ -611,7 +611,7 @@ def test_the_native_fen_is_the_references(variant: Variant, data: st.DataObject)
     """``fast_position_fen`` writes what ``position_fen`` writes, in the variant's notation
     and in English's as online sites write it, on any placement of pieces."""
     from replay.record.inference import ENGLISH_FIRST_MOVER_BOTTOM
-    from replay.rules.board import position_fen
+    from replay.rules.position import position_fen
 
     squares = variant.geometry.playable
     pieces = data.draw(st.lists(st.sampled_from("..wWbB"), min_size=len(squares),

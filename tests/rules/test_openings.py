@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pdn.model import Game
+from pdn.game import Game
 from replay.archive.walk import walk_main_line
+from replay.record.board import Board
 from replay.reference.openings import Opening, all_openings, named_positions, opening_of
-from replay.rules.board import Board
 from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN, Variant
 
 NUMBER = re.compile(r"\d+\.")

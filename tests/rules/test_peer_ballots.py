@@ -50,8 +50,9 @@ from conftest import ROOT, require
 
 from pdn.fen import Setup, format_fen, parse_fen
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.replayer import VALID, replay_game
-from replay.rules.board import Board, Position, position_from_setup, start_position
+from replay.rules.position import Position, position_from_setup, start_position
 from replay.rules.variants import Variant, get_variant
 
 sys.path.insert(0, str(ROOT / "bench"))

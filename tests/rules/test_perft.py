@@ -6,9 +6,10 @@ Depths that run in about a second each are tests; deeper ones are in bench/perft
 
 import pytest
 
-from replay.rules.board import Board, start_position
+from replay.record.board import Board
 from replay.rules.movegen import generator_for
 from replay.rules.perft import perft, perft_divide
+from replay.rules.position import start_position
 from replay.rules.variants import get_variant
 
 # Reference counts per variant: DCTL's perft tests and Aart Bik's figures (docs/rules.md).

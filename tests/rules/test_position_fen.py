@@ -1,4 +1,4 @@
-"""``replay.rules.board.position_fen`` writes the very FEN ``format_fen`` writes of the same
+"""``replay.rules.position.position_fen`` writes the very FEN ``format_fen`` writes of the same
 position, in every variant's notation (random positions over the variant's playable squares)."""
 
 import random
@@ -6,8 +6,9 @@ import random
 import pytest
 
 from pdn.fen import format_fen
-from replay.rules.board import Board, Position, position_fen, setup_from_position
+from replay.record.board import Board
 from replay.rules.movegen import BLACK, WHITE
+from replay.rules.position import Position, position_fen, setup_from_position
 from replay.rules.variants import get_variant, variant_names
 
 

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.notation import full_text
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 from replay.rules.variants import INTERNATIONAL, RUSSIAN, Variant
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"

@@ -6,7 +6,7 @@ others are the worked capture examples of a Russian rules article that can be se
 
 import pytest
 
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.rules.variants import BRAZILIAN, INTERNATIONAL, RUSSIAN
 
 

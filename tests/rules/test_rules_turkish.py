@@ -7,8 +7,8 @@ Squares are written a1..h8 from White's side; Black's men move down the board.
 import pytest
 
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 from replay.rules.variants import get_variant
 
 TURKISH = get_variant("turkish")

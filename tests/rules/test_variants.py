@@ -15,10 +15,11 @@ import pytest
 from pdn.cli.app import app
 from typer.testing import CliRunner
 
+from replay.record.board import Board
 from replay.record.replayer import replay_game
-from replay.rules.board import Board, start_position
 from replay.rules.draws import DrawTracker
 from replay.rules.movegen import BLACK, WHITE
+from replay.rules.position import start_position
 from replay.rules.variants import (
     KING_VALUE_ONE_AND_A_HALF,
     UnknownRuleError,

@@ -194,7 +194,7 @@ def stateful_engine(folder: Path, name: str) -> list[str]:
     does. Returns its command line."""
     script = folder / f"{name}.py"
     script.write_text("""import sys
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.engine.hub import move_text, parse_pairs
 from replay.engine.server import read_position
 

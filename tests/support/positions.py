@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from replay.rules.board import Position, RestrictedPosition
+from replay.rules.position import Position, RestrictedPosition
 from replay.rules.variants import Variant
 
 

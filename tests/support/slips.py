@@ -14,10 +14,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from pdn.model import Game, Line, MoveRecord, Ply
+from pdn.game import Game
+from pdn.model import Line, MoveRecord, Ply
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.replayer import VALID, ReplayedGame, replay_game
-from replay.rules.board import Board
 from replay.rules.move import Move
 from replay.rules.variants import Variant, get_variant
 

@@ -17,7 +17,7 @@ from replay.archive.select import Criteria, MaterialTest, TagTest
 from replay.archive.tags import clean_date, clean_name, clean_result, name_matches
 from replay.record.lines import position_key
 from replay.record.replayer import replay_game
-from replay.rules.board import setup_from_position
+from replay.rules.position import setup_from_position
 from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN
 
 runner = CliRunner()

@@ -17,7 +17,8 @@ from pdn.cli import convert as convert_command
 from typer.testing import CliRunner
 
 from pdn.fen import parse_fen
-from pdn.model import Game, Line, MoveRecord, Ply
+from pdn.game import Game
+from pdn.model import Line, MoveRecord, Ply
 from pdn.reader import read_games
 from replay.convert.games import (
     ConversionError,
@@ -29,9 +30,9 @@ from replay.convert.games import (
     reading_variant,
     render,
 )
+from replay.record.board import Board
 from replay.record.notation import full_text, is_ambiguous
 from replay.record.resolve import resolve
-from replay.rules.board import Board
 from replay.rules.variants import ENGLISH, INTERNATIONAL, RUSSIAN, VARIANTS, get_variant
 
 # A Russian rules article's example game, exactly as it is written: no space after the number.
@@ -445,8 +446,9 @@ def test_canonical_path_names_the_playing_square_behind_an_orthogonal_capture():
     immediately behind the captured piece; on Frisian's rows that is two cells on, not the dark
     cell next to it (found by the round-trip property test: the old code named an unnumbered
     cell)."""
+    from replay.record.board import Board
     from replay.record.notation import canonical_squares
-    from replay.rules.board import Board, Position
+    from replay.rules.position import Position
     from replay.rules.variants import FRISIAN
 
     geo = FRISIAN.geometry

@@ -19,7 +19,7 @@ from conftest import ROOT, SHARED_DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdn.model import Game
+from pdn.game import Game
 from pdn.reader import read_games
 from replay.convert.games import (
     Target,
@@ -28,9 +28,10 @@ from replay.convert.games import (
     reading_variant,
     render,
 )
+from replay.record.board import Board
 from replay.record.notation import PATH_STYLES, full_text
 from replay.rules import native
-from replay.rules.board import Board, Position
+from replay.rules.position import Position
 from replay.rules.variants import VARIANTS, Variant
 
 FULL = os.environ.get("PDN_FULL_DATA", "") not in ("", "0")

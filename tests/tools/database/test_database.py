@@ -28,10 +28,11 @@ from replay.database.pattern import KINDS, Pattern, PatternError
 from replay.database.planes import CHUNK, matching_positions
 from replay.database.query import TABLE_COLUMNS, Search, search, summaries
 from replay.database.schema import DatabaseError, open_readonly
+from replay.record.board import Board
 from replay.record.replayer import replay_game
 from replay.reference.openings import all_openings, fmjd_ballot, opening_label, opening_of
-from replay.rules.board import Board, setup_from_position
 from replay.rules.choice import RulesChoice
+from replay.rules.position import setup_from_position
 from replay.rules.variants import ENGLISH, RUSSIAN, get_variant
 from replay.viewer.page import game_data
 

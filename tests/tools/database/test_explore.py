@@ -24,9 +24,10 @@ from replay.database.explore import explore, explore_fen, explore_moves
 from replay.database.keys import fen_of, position_hash
 from replay.database.query import Search, search
 from replay.database.schema import open_readonly
+from replay.record.board import Board
 from replay.record.replayer import BLACK_WINS, DRAW, WHITE_WINS, normalise_result, replay_game
-from replay.rules.board import Board, start_position
 from replay.rules.choice import RulesChoice
+from replay.rules.position import start_position
 from replay.rules.variants import ENGLISH
 
 runner = CliRunner()

@@ -24,12 +24,13 @@ from replay.database import build, played, rows
 from replay.database.build import index_sources
 from replay.database.keys import coder, position_hash
 from replay.database.played import GameFacts, MovesPlayed, NativeMovesPlayed
+from replay.record.board import Board
 from replay.record.notation import full_text
 from replay.record.replayer import BLACK_WINS, DRAW, UNKNOWN, WHITE_WINS
 from replay.record.resolve import plain_mover, record_of_text, resolve
 from replay.rules import native
-from replay.rules.board import Board, Position, start_position
 from replay.rules.choice import RulesChoice
+from replay.rules.position import Position, start_position
 from replay.rules.variants import VARIANTS, Variant, get_variant
 
 if not native.available():

@@ -91,7 +91,7 @@ def _two_variant_engine(folder: Path) -> list[str]:
     legal move. Returns its command line."""
     script = folder / "two_variants.py"
     script.write_text("""import sys
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.engine.hub import move_text, parse_pairs
 from replay.engine.server import read_position
 

@@ -20,8 +20,9 @@ from replay.engine.hub import popen_hub
 from replay.engine.limits import EngineError, Limit, Score
 from replay.engine.match import open_side, play_match, start_positions
 from replay.engine.play import PlayerSide, RandomPlayer, play_game
-from replay.rules.board import Board, Position
+from replay.record.board import Board
 from replay.rules.native import available, rules_for
+from replay.rules.position import Position
 from replay.rules.variants import VARIANTS, get_variant
 
 pytestmark = pytest.mark.usefixtures("native_core")
@@ -290,7 +291,7 @@ def test_pdn_analyse_uses_the_built_in_engine_by_default(shared_data, tmp_path):
 def test_builtin_multipv_gives_that_many_lines_each_from_another_legal_move():
     from replay.engine.builtin import BuiltinEngine
     from replay.engine.limits import Limit
-    from replay.rules.board import Board
+    from replay.record.board import Board
     from replay.rules.variants import get_variant
 
     board = Board(get_variant("russian"))

@@ -11,7 +11,7 @@ import pytest
 from replay.engine.aio import AsyncEngine
 from replay.engine.builtin import BuiltinEngine
 from replay.engine.limits import Limit
-from replay.rules.board import Board
+from replay.record.board import Board
 
 
 def test_the_async_engine_answers_as_the_synchronous_one():

@@ -44,7 +44,7 @@ from replay.engine.dxp import (
 from replay.engine.limits import EngineError
 from replay.engine.match import game_pdn
 from replay.engine.play import RandomPlayer
-from replay.rules.board import Board
+from replay.record.board import Board
 
 # -- messages -----------------------------------------------------------------------------------
 

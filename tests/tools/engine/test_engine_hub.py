@@ -28,8 +28,8 @@ from support.engines import (
 
 from replay.engine.hub import LINE_LIMIT, move_text, parse_move, popen_hub, position_text
 from replay.engine.limits import EngineError, Limit, VariantRefused
+from replay.record.board import Board
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 
 INTERNATIONAL = "international"
 WK2007 = Path("international") / "fmjd_wk2007_all_games.pdn"

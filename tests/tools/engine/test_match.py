@@ -31,7 +31,7 @@ from replay.engine.match import (
     start_positions,
 )
 from replay.engine.play import PlayerSide, RandomPlayer
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.rules.variants import INTERNATIONAL, get_variant
 
 runner = CliRunner()

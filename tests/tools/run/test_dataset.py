@@ -39,8 +39,8 @@ def _decided_english_games(path: Path, count: int, seed: int = 5) -> str:
     that a file's reading is settled by its votes."""
     import random
 
+    from replay.record.board import Board
     from replay.record.notation import full_text
-    from replay.rules.board import Board
     from replay.rules.movegen import WHITE
 
     rng = random.Random(seed)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.replayer import replay_game
 from replay.record.resolve import parse_text
-from replay.rules.board import Board
 from replay.serve.board_input import legal_routes, square_centres
 
 DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"

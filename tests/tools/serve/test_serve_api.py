@@ -276,8 +276,8 @@ def _state(pid: int) -> str:
 
 def test_the_analysis_board_explorer_and_diagrams(slipped: Path, tmp_path: Path,
                                                    shared_data: Path):
+    from replay.record.board import Board
     from replay.record.diagram import board_svg
-    from replay.rules.board import Board
     from replay.rules.variants import RUSSIAN
 
     archive = shared_data / "games-checkers/russian/World_Championship_1998.pdn"
@@ -352,7 +352,7 @@ def test_the_event_page_speaks_the_browsers_language_with_a_switch_to_the_others
 
 
 def test_the_desk_evaluates_with_the_builtin_engine_unless_told_otherwise(slipped: Path):
-    from replay.rules.board import Board
+    from replay.record.board import Board
     from replay.rules.variants import RUSSIAN, get_variant
 
     with served(slipped) as server:

@@ -201,8 +201,8 @@ def test_the_analysis_board_evaluates_the_position_shown_and_draws_it(browser: B
         status, _, svg = server.request(href[len(server.url) - 1:])
     from urllib.parse import parse_qs, urlparse
 
+    from replay.record.board import Board
     from replay.record.diagram import board_svg
-    from replay.rules.board import Board
     from replay.rules.variants import INTERNATIONAL
 
     assert parse_qs(urlparse(href).query)["fen"] == [fen]

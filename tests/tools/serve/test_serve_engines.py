@@ -15,7 +15,7 @@ from conftest import require
 from support.engines import fake_engine, find_dame
 
 from replay.engine.limits import VariantRefused
-from replay.rules.board import Board
+from replay.record.board import Board
 from replay.rules.variants import get_variant
 from replay.serve.engines import Engines
 

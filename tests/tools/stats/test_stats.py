@@ -441,9 +441,9 @@ def test_move_texts_equal_the_full_legal_move_reference(shared_data, tmp_path):
     what full_text / short_text give when the whole legal-move list is at hand."""
     from pdn.reader import read_games
     from pdn.writer import write_games
+    from replay.record.board import Board
     from replay.record.notation import full_text, is_ambiguous, short_text
     from replay.record.replayer import replay_game
-    from replay.rules.board import Board
 
     files = [(shared_data / "games-checkers" / "russian" / "World_Championship_1998.pdn",
               RUSSIAN), (shared_data / "english" / "OCA_2.0.pdn", ENGLISH),

@@ -16,8 +16,8 @@ from support.webdriver import Browser
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 from replay.rules.variants import INTERNATIONAL, RUSSIAN
 from replay.validate.report import html_report
 from replay.validate.reports import report_game

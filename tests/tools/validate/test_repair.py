@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from pdn.reader import read_games
 from pdn.writer import write_game
+from replay.record.board import Board
 from replay.record.replayer import INVALID, VALID, replay_game
-from replay.rules.board import Board
 from replay.rules.variants import INTERNATIONAL, RUSSIAN
 from replay.validate.repair import Repair, repair_game, suggest, sure_repair
 from replay.validate.report import html_report

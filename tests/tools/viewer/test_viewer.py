@@ -14,9 +14,9 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 from pdn.reader import read_games
-from replay.record.diagram import board_after
+from replay.record.board import Board
+from replay.record.plies import board_after
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 from replay.rules.variants import INTERNATIONAL, RUSSIAN, get_variant
 from replay.viewer.moves import game_view
 from replay.viewer.page import GAME_FIELDS, viewer_html

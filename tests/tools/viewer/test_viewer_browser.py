@@ -21,12 +21,13 @@ from pdn.cli.app import app
 from support.webdriver import Browser
 from typer.testing import CliRunner
 
-from pdn.model import Game, Line
+from pdn.game import Game
+from pdn.model import Line
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.notation import full_text
 from replay.record.replayer import replay_game
 from replay.record.resolve import resolve
-from replay.rules.board import Board
 from replay.rules.variants import (
     FIRST_KING_WINS,
     INTERNATIONAL,

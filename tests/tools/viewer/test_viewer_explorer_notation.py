@@ -19,9 +19,9 @@ from replay.convert import Target, convert_text
 from replay.database.explore import explore
 from replay.database.keys import fen_of
 from replay.database.schema import open_readonly
+from replay.record.board import Board
 from replay.record.notation import full_text
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
 from replay.rules.variants import RUSSIAN

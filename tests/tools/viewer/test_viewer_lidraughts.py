@@ -12,8 +12,8 @@ from support.webdriver import Browser
 
 import pdn
 from pdn.reader import read_games
+from replay.record.board import Board
 from replay.record.replayer import replay_game
-from replay.rules.board import Board
 from replay.viewer.page import viewer_html
 
 # Russian (the opening of samples/russian/ivanov_petrov_full.pdn); the evaluations pdn

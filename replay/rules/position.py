@@ -1,40 +1,35 @@
-"""A position of any variant, with legal moves, push/pop and a key for repetitions.
+"""A position of any variant and the rules' board: legal moves, push/pop and a key for
+repetitions, nothing of notation, pictures or outcomes.
 
->>> board = Board(variant="russian")      # the start position
+``Position`` is the bitboards and the side to move; ``BaseBoard`` a position of a variant with
+the moves that led to it. The friendly ``replay.Board`` (``replay.record.board``), which
+also parses and writes moves, draws the position and tells the outcome, is built on it, as
+python-chess keeps ``chess.svg`` and ``chess.pgn`` above its board.
+
+>>> board = BaseBoard(variant="russian")      # the start position
 >>> len(board.legal_moves())
 7
->>> move = board.parse("cd4")             # any notation: c3-d4, cd4, 22-18, capture paths
->>> str(move), board.text(move, "numeric")
-('c3-d4', '22-18')
+>>> move = board.legal_moves()[0]
 >>> board.push(move); board.fen()
-'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
+'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,h4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
 >>> board.pop() == move
 True
->>> Board("W:Wa1:Bc3,f4", variant="russian")
-Board('W:Wa1:Bc3,f4', variant='russian')
+>>> BaseBoard("W:Wa1:Bc3,f4", variant="russian")
+BaseBoard('W:Wa1:Bc3,f4', variant='russian')
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Setup, format_fen, parse_fen
 from replay.rules.identity import ByIdentity
 from replay.rules.move import Move
 from replay.rules.movegen import BLACK, WHITE, MoveGenerator, generator_for, iter_bits
-from replay.rules.numbering import SIDE_NAMES
 from replay.rules.variants import RUSSIAN, Variant, get_variant
 
 if TYPE_CHECKING:
     from pdn.gametype import SquareNotation
-
-
-class Outcome(NamedTuple):
-    """How a finished game ended: the ``winner`` (``White`` or ``Black``) and the
-    ``reason`` in words."""
-
-    winner: str
-    reason: str
 
 
 class Position:
@@ -192,13 +187,13 @@ def _playable_mask(variant: Variant) -> int:
 _PLAYABLE: ByIdentity[Variant, int] = ByIdentity(_playable_mask)
 
 
-class Board:
+class BaseBoard:
     """A position of a variant, with the moves that led to it (for ``pop``).
 
-    ``Board(variant="russian")`` is the start position, ``Board(fen, variant=...)`` a FEN
-    set-up in the variant's square notation (raises ``pdn.fen.FenError``), and the engine's
-    own form ``Board(variant, position)`` a ``Position``. The variant is a ``Variant`` or
-    its name (Russian when not given).
+    ``BaseBoard(variant="russian")`` is the start position, ``BaseBoard(fen, variant=...)`` a
+    FEN set-up in the variant's square notation (raises ``pdn.fen.FenError``), and the
+    engine's own form ``BaseBoard(variant, position)`` a ``Position``. The variant is a
+    ``Variant`` or its name (Russian when not given).
     """
 
     def __init__(self, fen: str | Variant | None = None, position: Position | None = None,
@@ -225,7 +220,7 @@ class Board:
         self._states: list[Position] = []
 
     @classmethod
-    def from_fen(cls, fen: str, variant: Variant = RUSSIAN) -> Board:
+    def from_fen(cls, fen: str, variant: Variant = RUSSIAN) -> BaseBoard:
         """A board set up from a FEN in the variant's notation; raises ``pdn.fen.FenError``."""
         return cls(fen, variant=variant)
 
@@ -307,8 +302,9 @@ class Board:
         self.position = self._states.pop()
         return self.move_stack.pop()
 
-    def copy(self) -> Board:
-        board = Board(self.variant, self.position)
+    def copy(self) -> BaseBoard:
+        """The same position and moves on a new board of this board's class."""
+        board: BaseBoard = type(self)(self.variant, self.position)
         board.move_stack = list(self.move_stack)
         board._states = list(self._states)
         return board
@@ -323,56 +319,8 @@ class Board:
         squares = (move.origin, *move.path) if full_path else (move.origin, move.destination)
         return separator.join(self.name(square) for square in squares)
 
-    def parse(self, text: str) -> Move:
-        """The legal move a text means, in any notation: ``c3-d4``, ``cd4``, ``22-18``,
-        ``c3:e5``, ``h2:c7:a5:e1``. Raises ``IllegalMoveError`` or ``AmbiguousMoveError``
-        (naming the legal moves), or ``InvalidMoveError`` for text that is no move; all three
-        are ``ValueError``."""
-        from replay.record.resolve import parse_text  # resolve imports this module
-
-        return parse_text(self, text)
-
-    def push_text(self, text: str) -> Move:
-        """Play the move a text means (see ``parse``) and return it."""
-        move = self.parse(text)
-        self.push(move)
-        return move
-
-    def text(self, move: Move, style: str = "full") -> str:
-        """A legal move of this position as text: ``full`` (``c3-d4``, ``c3:e5``), ``short``
-        (Russian ``cd4``, ``c:e5``), ``numeric`` (``22-18``) or ``pdn`` (the notation the
-        variant's GameType prescribes); a capture path only where another move needs it."""
-        from replay.record.notation import move_text  # notation imports this module
-
-        return move_text(self, move, style)
-
-    def outcome(self) -> Outcome | None:
-        """How the game ended in this position (no legal move, or a Breakthrough king), or
-        None while it goes on; draws by rule need the game's history (``replay_game``)."""
-        from replay.rules.endings import decide  # endings imports this module
-
-        decision = decide(self)
-        return None if decision is None else Outcome(SIDE_NAMES[decision.winner],
-                                                     decision.reason)
-
-    def is_game_over(self) -> bool:
-        """Whether the position ends the game (see ``outcome``)."""
-        return self.outcome() is not None
-
     def __repr__(self) -> str:
-        return f"Board({self.fen()!r}, variant={self.variant.name!r})"
-
-    def __str__(self) -> str:
-        """A plain-text diagram with coordinates and the side to move (``w W b B``)."""
-        from replay.record.diagram import text_diagram  # diagram imports this module
-
-        return text_diagram(self, unicode=False)
-
-    def _repr_svg_(self) -> str:
-        """The SVG diagram Jupyter shows for a board."""
-        from replay.record.diagram import board_svg
-
-        return board_svg(self, size=360)
+        return f"{type(self).__name__}({self.fen()!r}, variant={self.variant.name!r})"
 
 
 def position_from_setup(setup: Setup) -> Position:
