@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from pdn.model import Line, MoveRecord
-from replay.record.resolve import SIDE_NAMES, resolve
+from replay.record.resolve import resolve
 from replay.rules.endings import crowned_side
 from replay.rules.move import Move
-from replay.rules.numbering import MoveNumbering
+from replay.rules.numbering import SIDE_NAMES, MoveNumbering
 from replay.rules.position import BaseBoard, Position
 
 
@@ -51,10 +51,12 @@ class LineReplay(NamedTuple):
 
 
 def side_name(board: BaseBoard) -> str:
+    """``White`` or ``Black``: the side to move."""
     return SIDE_NAMES[board.turn]
 
 
 def problem(code: str, message: str, record: MoveRecord, number: int, side: str) -> Problem:
+    """A ``Problem`` at a move record's place and text (a record made, not read: no place)."""
     return Problem(code, message, record.line or None, record.column or None, number, side,
                    record.text)
 
