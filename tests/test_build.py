@@ -8,6 +8,7 @@ import importlib
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
@@ -159,8 +160,10 @@ def test_an_edited_native_source_is_stale(tmp_path: Path):
     assert compiled.native_is_stale(tmp_path)
 
 
-def test_an_edited_engine_source_is_stale_too(tmp_path: Path):
-    """``_native.c`` includes the engine, ``_search.c``: its edit is seen as well."""
+@pytest.mark.parametrize("edited", compiled.NATIVE_SOURCES[1:])
+def test_an_edited_engine_or_database_source_is_stale_too(tmp_path: Path, edited: str):
+    """The engine's ``_search.c`` and the database's ``_positions.c``, built on the rules
+    core's ``_native.c``, are in its digest: an edit of either is seen as well."""
     (tmp_path / "pdn").mkdir()
     for name in compiled.NATIVE_SOURCES:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -168,8 +171,29 @@ def test_an_edited_engine_source_is_stale_too(tmp_path: Path):
     (tmp_path / "pdn" / compiled.MANIFEST).write_text(
         json.dumps({"native": compiled.native_digest(tmp_path)}))
     assert not compiled.native_is_stale(tmp_path)
-    (tmp_path / compiled.NATIVE_SOURCES[1]).write_text("int engine;\n")
+    (tmp_path / edited).write_text("int edited;\n")
     assert compiled.native_is_stale(tmp_path)
+
+
+def test_the_native_sources_include_downward_only():
+    """Each C file builds the extension of its own folder; the rules core's includes no other
+    file of the project, the engine's and the database's the rules core's alone (a lower
+    layer never reaches up to a tool)."""
+    for module, source in compiled.NATIVE_EXTENSIONS.items():
+        assert Path(source).with_suffix("").parts == tuple(module.split("."))
+        text = (ROOT / source).read_text(encoding="utf-8")
+        included = re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, flags=re.MULTILINE)
+        expected = [] if source == compiled.NATIVE_SOURCE else ["../rules/_native.c"]
+        assert included == expected, source
+
+
+def test_every_native_part_is_built_beside_the_rules_core():
+    """Where the rules core is used, the engine's and the database's extensions are there
+    too: a build that lost one would fall back to Python unseen."""
+    from replay.rules import native
+
+    require(native.available(), "the native rules core (pip install -e .)")
+    assert all(native.extension(module) is not None for module in compiled.NATIVE_EXTENSIONS)
 
 
 def test_the_pure_build_leaves_the_native_core_alone():
