@@ -542,15 +542,11 @@ static PyMethodDef positions_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef positions_module = {
-    PyModuleDef_HEAD_INIT, "replay.database._positions",
-    "The game database's rows and tally (replay/database/_positions.c); use them through "
-    "replay.database.native.", -1, positions_functions, NULL, NULL, NULL, NULL,
-};
-
 PyMODINIT_FUNC PyInit__positions(void) {
-    if (rules_type_import() < 0 || PyType_Ready(&TallyType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&positions_module);
+    if (PyType_Ready(&TallyType) < 0) return NULL;
+    PyObject *m = rules_extension("replay.database._positions", "The game database's rows and "
+                                  "tally (replay/database/_positions.c); use them through "
+                                  "replay.database.native.", positions_functions);
     if (!m) return NULL;
     Py_INCREF(&TallyType);
     if (PyModule_AddObject(m, "Tally", (PyObject *)&TallyType) < 0) {

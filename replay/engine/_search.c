@@ -423,13 +423,8 @@ static PyMethodDef search_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef search_module = {
-    PyModuleDef_HEAD_INIT, "replay.engine._search",
-    "The built-in engine's search (replay/engine/_search.c); use it through "
-    "replay.engine.builtin.", -1, search_functions, NULL, NULL, NULL, NULL,
-};
-
 PyMODINIT_FUNC PyInit__search(void) {
-    if (rules_type_import() < 0) return NULL;
-    return PyModule_Create(&search_module);
+    return rules_extension("replay.engine._search", "The built-in engine's search "
+                           "(replay/engine/_search.c); use it through replay.engine.builtin.",
+                           search_functions);
 }

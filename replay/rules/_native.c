@@ -11,11 +11,12 @@
  * call; every index read from a table or a buffer is checked against its bound, and a buffer
  * that would overflow ends the call with an exception instead of writing past it.
  *
- * This file is the module replay.rules._native; an extension of a higher layer that works on
- * the generator #includes it with RULES_EMBEDDED defined: it then gets the same static
- * functions and the same RulesObject, no module of its own, and rules_argument() to take the
- * Rules objects this module makes (the generator is in that extension twice; -O3 drops what
- * it does not call). This file includes nothing of those extensions.
+ * This file is the module replay.rules._native. An extension of a higher layer that works on
+ * the generator #includes it with RULES_EMBEDDED defined: it gets the same static functions
+ * and the same RulesObject (a copy of the generator of its own; -O3 drops what it does not
+ * call), no module of this file's, rules_extension() to make its own module and
+ * rules_argument() to take the Rules objects this module makes. This file includes nothing
+ * of those extensions.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1865,26 +1866,31 @@ static PyObject *fen(PyObject *Py_UNUSED(module), PyObject *args) {
 
 #ifdef RULES_EMBEDDED
 
-/* The type of the Rules objects replay.rules._native makes, found by rules_type_import()
- * when the embedding module is made. */
+/* The type of the Rules objects replay.rules._native makes, found by rules_extension(). */
 static PyTypeObject *rules_type;
 
-/* Import replay.rules._native's Rules type, whose objects rules_argument() takes; -1 with an
- * exception where it cannot be imported or was built with another layout of RulesObject. */
-static int rules_type_import(void) {
+/* The module of an extension built on this core (one a translation unit), whose functions
+ * take replay.rules._native's Rules objects (rules_argument); NULL with an exception where
+ * that module cannot be imported or was built with another layout of RulesObject. */
+static PyObject *rules_extension(const char *name, const char *doc, PyMethodDef *functions) {
+    static struct PyModuleDef definition = {PyModuleDef_HEAD_INIT};
     PyObject *module = PyImport_ImportModule("replay.rules._native");
-    if (!module) return -1;
+    if (!module) return NULL;
     PyObject *type = PyObject_GetAttrString(module, "Rules");
     Py_DECREF(module);
-    if (!type) return -1;
+    if (!type) return NULL;
     if (!PyType_Check(type) || ((PyTypeObject *)type)->tp_basicsize != sizeof(RulesObject)) {
         Py_DECREF(type);
         PyErr_SetString(PyExc_ImportError,
                         "replay.rules._native was built from another source: rebuild");
-        return -1;
+        return NULL;
     }
     rules_type = (PyTypeObject *)type;   /* kept: the module holds it for good */
-    return 0;
+    definition.m_name = name;
+    definition.m_doc = doc;
+    definition.m_size = -1;
+    definition.m_methods = functions;
+    return PyModule_Create(&definition);
 }
 
 /* The rules of a call's first argument, a replay.rules._native.Rules, the call having
