@@ -8,7 +8,6 @@ import importlib
 import json
 import os
 import pickle
-import re
 import subprocess
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
@@ -175,16 +174,12 @@ def test_an_edited_engine_or_database_source_is_stale_too(tmp_path: Path, edited
     assert compiled.native_is_stale(tmp_path)
 
 
-def test_the_native_sources_include_downward_only():
-    """Each C file builds the extension of its own folder; the rules core's includes no other
-    file of the project, the engine's and the database's the rules core's alone (a lower
-    layer never reaches up to a tool)."""
+def test_each_native_source_builds_the_extension_of_its_own_folder():
+    """The engine's C is the engine's extension, the database's the database's: none is
+    compiled into a lower floor's module (tests/test_layers.py checks what each includes)."""
     for module, source in compiled.NATIVE_EXTENSIONS.items():
         assert Path(source).with_suffix("").parts == tuple(module.split("."))
-        text = (ROOT / source).read_text(encoding="utf-8")
-        included = re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, flags=re.MULTILINE)
-        expected = [] if source == compiled.NATIVE_SOURCE else ["../rules/_native.c"]
-        assert included == expected, source
+        assert (ROOT / source).is_file()
 
 
 def test_every_native_part_is_built_beside_the_rules_core():

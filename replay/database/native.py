@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from replay.rules.position import Position
 from replay.rules.native import NativeRules, extension
+from replay.rules.position import Position
 
 MODULE = "replay.database._positions"
 
