@@ -57,14 +57,16 @@ $(PURE_VENV)/bin/pdn: pyproject.toml setup.py
 test-pure: $(PURE_VENV)/bin/pdn  ## the rules core's tests and the main jobs' on the pure-Python build
 	PDN_PURE_PYTHON=1 $(PURE_VENV)/bin/python -m pytest -n auto $(PURE_TESTS)
 
-# The native rules core's and the reader's native scanner's differential and fuzz tests
-# under valgrind's memcheck: any invalid read or write, or a use of uninitialised memory, in
-# replay/rules/_native.c or pdn/_scan.c fails (the interpreter's own known reports are suppressed:
-# tests/support/valgrind.supp). About a quarter of an hour.
+# The native parts' and the reader's native scanner's differential and fuzz tests under
+# valgrind's memcheck: any invalid read or write, or a use of uninitialised memory, in
+# replay/rules/_native.c, replay/engine/_search.c, replay/database/_positions.c or pdn/_scan.c
+# fails (the interpreter's own known reports are suppressed: tests/support/valgrind.supp).
+# About half an hour.
 VALGRIND = PYTHONMALLOC=malloc valgrind --error-exitcode=1 --quiet \
 	--suppressions=tests/support/valgrind.supp $(BIN)/python -m pytest -x -q -p no:cacheprovider
-valgrind-native: $(BIN)/pdn  ## the native core's and scanner's tests under valgrind
+valgrind-native: $(BIN)/pdn  ## the native parts' and scanner's tests under valgrind
 	$(VALGRIND) tests/rules/test_native.py -k "not every_game and not rows"
+	$(VALGRIND) tests/tools/engine/test_builtin.py tests/tools/database/test_rows.py
 	$(VALGRIND) tests/tools/convert/test_convert_plain.py -k "native_writer or mark"
 	$(VALGRIND) tests/tools/stats/test_stats_fast_path.py -k "native_count or native_rows"
 	PDN_SCAN_EXAMPLES=40 $(VALGRIND) tests/notation/test_scan.py \

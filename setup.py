@@ -1,7 +1,8 @@
 """Build of pdn-toolkit: the rules core (``pdn.compiled.COMPILED``) compiled with mypyc from
-its own Python source where mypy and a C compiler are at hand, and the native rules core
-(``replay/rules/_native.c``, used through ``replay.rules.native``) and the reader's scanner
-(``pdn/_scan.c``) where a C compiler is; else pure Python,
+its own Python source where mypy and a C compiler are at hand, and the native parts where a C
+compiler is (``pdn.compiled.NATIVE_SOURCES``: the native rules core, the built-in engine's
+search and the database's rows, each C file its extension) and the reader's scanner
+(``pdn/_scan.c``); else pure Python,
 which gives identical results. ``PDN_PURE_PYTHON=1`` builds pure Python; ``PDN_NATIVE_ONLY=1``
 builds the native core alone (a quick build while working on it: no mypyc). The metadata is
 in pyproject.toml.
@@ -39,9 +40,16 @@ def native_flags() -> list[str]:
     return flags
 
 
-NATIVE = Extension("replay.rules._native", ["replay/rules/_native.c"],
-                   depends=["replay/engine/_search.c", "replay/database/_positions.c"],
-                   extra_compile_args=native_flags())
+def native_extension(module: str, source: str) -> Extension:
+    """One native part; the engine's and the database's #include the rules core's file (each
+    its own copy of the generator, working on the rules core's Rules objects)."""
+    rules = BUILD["NATIVE_SOURCE"]
+    return Extension(module, [source], depends=[] if source == rules else [rules],
+                     extra_compile_args=native_flags())
+
+
+NATIVE = [native_extension(module, source)
+          for module, source in BUILD["NATIVE_EXTENSIONS"].items()]
 # The reader's native scanner (pdn._scan, used by pdn.chunks and pdn.plain).
 SCAN = Extension("pdn._scan", [BUILD["SCAN_SOURCE"]], extra_compile_args=["-O3"])
 
@@ -54,8 +62,8 @@ def compiled_extensions() -> list:
         return []
     if BUILD["wants_native_only"]():
         say("PDN_NATIVE_ONLY is set: building the native core alone")
-        return [NATIVE, SCAN]
-    return [NATIVE, SCAN, *mypyc_extensions()]
+        return [*NATIVE, SCAN]
+    return [*NATIVE, SCAN, *mypyc_extensions()]
 
 
 def mypyc_extensions() -> list:
@@ -98,7 +106,8 @@ class OptionalBuildExt(build_ext):
             say(f"compiled with mypyc: {', '.join(BUILD['COMPILED'])}")
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(recorded, indent=1) + "\n", encoding="utf-8")
-        say("built the native rules core (replay.rules._native) and scanner (pdn._scan)")
+        say(f"built the native parts ({', '.join(BUILD['NATIVE_EXTENSIONS'])}) and scanner "
+            "(pdn._scan)")
 
 
 setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

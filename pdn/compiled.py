@@ -42,11 +42,16 @@ COMPILED = (
 )
 MANIFEST = "_compiled.json"  # beside this module, written by the build (``manifest``)
 PURE_VARIABLE = "PDN_PURE_PYTHON"
-# The native rules core (replay.rules.native): its C source, whose digest the build records too,
-# and the variable that builds it alone (no mypyc: a quick build while working on it).
+# The native parts, each extension built from its C file: the rules core (replay.rules.native),
+# and the built-in engine's search and the database's rows, which #include the rules core's
+# file. The build records one digest of the three (``native_digest``: an edit of any makes them
+# all stale); the variable builds them alone (no mypyc: a quick build while working on them).
 NATIVE_SOURCE = "replay/rules/_native.c"
-NATIVE_SOURCES = (NATIVE_SOURCE, "replay/engine/_search.c",  # #included by it
-                  "replay/database/_positions.c")
+# (laid out unlike COMPILED, whose lines the Makefile reads as the mypyc sources)
+NATIVE_EXTENSIONS = {"replay.rules._native": NATIVE_SOURCE,
+                     "replay.engine._search": "replay/engine/_search.c",
+                     "replay.database._positions": "replay/database/_positions.c"}
+NATIVE_SOURCES = tuple(NATIVE_EXTENSIONS.values())
 NATIVE_ONLY_VARIABLE = "PDN_NATIVE_ONLY"
 SCAN_SOURCE = "pdn/_scan.c"  # the reader's native scanner (pdn._scan), recorded as "scan"
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds pdn/ and replay/
@@ -63,8 +68,8 @@ def wants_native_only(environ: Mapping[str, str] = os.environ) -> bool:
 
 
 def native_is_stale(root: Path = ROOT) -> bool:
-    """Whether the native core's C sources differ from those it was built from (an
-    install without the source has nothing to hide)."""
+    """Whether the native parts' C sources (``NATIVE_SOURCES``) differ from those they were
+    built from (an install without the source has nothing to hide)."""
     source = root / NATIVE_SOURCE
     return source.is_file() and manifest(root).get("native") != native_digest(root)
 
@@ -77,8 +82,8 @@ def scan_is_stale(root: Path = ROOT) -> bool:
 
 
 def native_digest(root: Path = ROOT) -> str:
-    """The digest a build records for the native core: of its C sources that exist, in order
-    (one source alone: ``digest`` of it)."""
+    """The digest a build records for the native parts: of their C sources that exist, in
+    order (one source alone: ``digest`` of it)."""
     hashed = hashlib.sha256()
     for name in NATIVE_SOURCES:
         if (root / name).is_file():

@@ -159,8 +159,10 @@ def test_an_edited_native_source_is_stale(tmp_path: Path):
     assert compiled.native_is_stale(tmp_path)
 
 
-def test_an_edited_engine_source_is_stale_too(tmp_path: Path):
-    """``_native.c`` includes the engine, ``_search.c``: its edit is seen as well."""
+@pytest.mark.parametrize("edited", compiled.NATIVE_SOURCES[1:])
+def test_an_edited_engine_or_database_source_is_stale_too(tmp_path: Path, edited: str):
+    """The engine's ``_search.c`` and the database's ``_positions.c``, built on the rules
+    core's ``_native.c``, are in its digest: an edit of either is seen as well."""
     (tmp_path / "pdn").mkdir()
     for name in compiled.NATIVE_SOURCES:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -168,8 +170,25 @@ def test_an_edited_engine_source_is_stale_too(tmp_path: Path):
     (tmp_path / "pdn" / compiled.MANIFEST).write_text(
         json.dumps({"native": compiled.native_digest(tmp_path)}))
     assert not compiled.native_is_stale(tmp_path)
-    (tmp_path / compiled.NATIVE_SOURCES[1]).write_text("int engine;\n")
+    (tmp_path / edited).write_text("int edited;\n")
     assert compiled.native_is_stale(tmp_path)
+
+
+def test_each_native_source_builds_the_extension_of_its_own_folder():
+    """The engine's C is the engine's extension, the database's the database's: none is
+    compiled into a lower floor's module (tests/test_layers.py checks what each includes)."""
+    for module, source in compiled.NATIVE_EXTENSIONS.items():
+        assert Path(source).with_suffix("").parts == tuple(module.split("."))
+        assert (ROOT / source).is_file()
+
+
+def test_every_native_part_is_built_beside_the_rules_core():
+    """Where the rules core is used, the engine's and the database's extensions are there
+    too: a build that lost one would fall back to Python unseen."""
+    from replay.rules import native
+
+    require(native.available(), "the native rules core (pip install -e .)")
+    assert all(native.extension(module) is not None for module in compiled.NATIVE_EXTENSIONS)
 
 
 def test_the_pure_build_leaves_the_native_core_alone():

@@ -1,11 +1,16 @@
-/* The game database's rows of a main line (replay/database/keys.py, build.py), #included by
- * replay/rules/_native.c: one call replays a line from its move texts (as Rules_replay does) and
- * gives every position's key, the ``positions`` row of each key not met before, and the
- * moves in the database's text, with no Python object per ply but the keys and rows.
+/* The game database's rows of a main line (replay/database/keys.py, build.py): the module
+ * replay.database._positions, used by replay/database/native.py. It #includes the rules core,
+ * replay/rules/_native.c, for the generator's own static functions; index(rules, ...) replays
+ * a line from its move texts on a replay.rules._native.Rules (as its replay() does) and gives
+ * every position's key, the ``positions`` row of each key not met before, and the moves in
+ * the database's text, with no Python object per ply but the keys and rows. Its Tally adds
+ * up the moves played from each position (replay/database/played.py).
  *
  * The key is keys.position_hash: the first 8 bytes of BLAKE2b (RFC 7693, unkeyed, 8-byte
  * digest) of ``name:white:black:kings:turn`` (decimal internal bitboards), read big-endian
  * and signed. */
+#define RULES_EMBEDDED
+#include "../rules/_native.c"
 
 static const uint64_t b2_iv[8] = {
     0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
@@ -274,23 +279,19 @@ static int move_text(const Layout *l, const Mv *m, Text *t) {
     return 0;
 }
 
-/* index(white, black, kings, turn, texts, layout, seen)
+/* index(rules, white, black, kings, turn, texts, layout, seen)
  *   -> (plies, stop, (white, black, kings, turn), keys, rows, moves)
  * Replays ``texts`` as ``replay`` does; ``keys``: the key of the start and of the position
  * after each move replayed; ``rows``: the positions row of each key ``seen`` (a set, added
  * to; None: no set) did not hold; ``moves``: the moves replayed as the database writes them. */
-static PyObject *Rules_index(RulesObject *self, PyObject *args) {
-    const Rules *r = &self->r;
+static PyObject *index_line(PyObject *Py_UNUSED(module), PyObject *args) {
+    const Rules *r = rules_argument(args, 8,
+                                    "index(rules, white, black, kings, turn, texts, layout, seen)");
     Pos p;
     Layout l;
-    if (PyTuple_GET_SIZE(args) != 7) {
-        PyErr_SetString(PyExc_TypeError,
-                        "index(white, black, kings, turn, texts, layout, seen)");
+    if (!r || read_pos(r, args, 1, &p) < 0 || read_layout(r, PyTuple_GET_ITEM(args, 6), &l) < 0)
         return NULL;
-    }
-    if (read_pos(r, args, 0, &p) < 0 || read_layout(r, PyTuple_GET_ITEM(args, 5), &l) < 0)
-        return NULL;
-    PyObject *seen = PyTuple_GET_ITEM(args, 6);
+    PyObject *seen = PyTuple_GET_ITEM(args, 7);
     if (seen != Py_None && !PySet_Check(seen)) {
         PyErr_SetString(PyExc_TypeError, "seen: a set or None");
         return NULL;
@@ -299,7 +300,7 @@ static PyObject *Rules_index(RulesObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "these rules are replayed by Python");
         return NULL;
     }
-    PyObject *texts = PySequence_Fast(PyTuple_GET_ITEM(args, 4), "texts: a sequence");
+    PyObject *texts = PySequence_Fast(PyTuple_GET_ITEM(args, 5), "texts: a sequence");
     if (!texts) return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(texts);
     PyObject *keys = PyList_New(0), *rows = PyList_New(0), *result = NULL;
@@ -316,7 +317,7 @@ static PyObject *Rules_index(RulesObject *self, PyObject *args) {
             if (PyErr_Occurred()) PyErr_Clear();
             stop = STOP_NOTATION; break;
         }
-        Mv m;
+        Mv m = {0};   /* set by resolve_text when it finds the move (gcc cannot tell) */
         Py_ssize_t start, end; long long number; int black;
         token_move(t, len, &start, &end, &number, &black);
         stop = resolve_text(r, &p, t + start, end - start, buf, &m);
@@ -524,7 +525,7 @@ static PySequenceMethods Tally_sequence = {.sq_length = (lenfunc)Tally_len};
 
 static PyTypeObject TallyType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "replay.rules._native.Tally",
+    .tp_name = "replay.database._positions.Tally",
     .tp_basicsize = sizeof(TallyObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "The moves played from each position, added up (replay/database/played.py).",
@@ -534,8 +535,22 @@ static PyTypeObject TallyType = {
     .tp_as_sequence = &Tally_sequence,
 };
 
-/* tally(): a new, empty Tally (its type made ready the first time) */
-static PyObject *Rules_tally(PyObject *Py_UNUSED(cls), PyObject *Py_UNUSED(ignored)) {
-    if (!(TallyType.tp_flags & Py_TPFLAGS_READY) && PyType_Ready(&TallyType) < 0) return NULL;
-    return PyObject_CallNoArgs((PyObject *)&TallyType);
+static PyMethodDef positions_functions[] = {
+    {"index", index_line, METH_VARARGS,
+     "index(rules, white, black, kings, turn, texts, layout, seen): (plies, stop, final "
+     "position, keys, rows, moves)"},
+    {NULL, NULL, 0, NULL},
+};
+
+PyMODINIT_FUNC PyInit__positions(void) {
+    if (PyType_Ready(&TallyType) < 0) return NULL;
+    PyObject *m = rules_extension("replay.database._positions", "The game database's rows and "
+                                  "tally (replay/database/_positions.c); use them through "
+                                  "replay.database.native.", positions_functions);
+    if (!m) return NULL;
+    Py_INCREF(&TallyType);
+    if (PyModule_AddObject(m, "Tally", (PyObject *)&TallyType) < 0) {
+        Py_DECREF(&TallyType); Py_DECREF(m); return NULL;
+    }
+    return m;
 }

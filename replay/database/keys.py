@@ -161,7 +161,7 @@ _MISSING = object()
 
 def _native_layout(variant: Variant, rank_names: tuple[str, ...], rank: dict[int, int]
                    ) -> tuple | None:
-    """What the native core's ``Rules.index`` reads of the variant (``_positions.c``): the
+    """What the database's native ``index`` reads of the variant (``_positions.c``): the
     name, the key's prefix, each internal square's dense bit then its FEN rank (255: none),
     the FEN names by rank and the move names (``build.moves_text``) by square; None where
     the board has more than 64 playing squares."""

@@ -137,9 +137,9 @@ class NativeMovesPlayed:
 
 def moves_played(connection: sqlite3.Connection) -> MovesPlayed | NativeMovesPlayed:
     """The native tally where the native core is used, else ``MovesPlayed``."""
-    from replay.rules import native
+    from replay.database.native import tally as native_tally
 
-    tally = native.tally()
+    tally = native_tally()
     return MovesPlayed(connection) if tally is None else NativeMovesPlayed(connection, tally)
 
 

@@ -2,12 +2,12 @@
 ``positions`` row of each key not met before in the run, the moves as text, the final
 position, the opening and the ballot.
 
-The native rules core gives the keys, rows and moves in one call per game (``Rules.index``,
-``replay/database/_positions.c``) wherever it replays the very main line the replayer replays; any
-other game (rules or texts the core leaves to Python, a main line with variations, no
-compiler) is walked by Python (``walk_main_line``) and described by ``keys.Coder``. Both
-give the same rows: tests/database/test_rows.py compares them on every game of an archive
-and on generated positions.
+The native core gives the keys, rows and moves in one call per game (``index_line`` of
+``replay.database.native``, written in ``replay/database/_positions.c``) wherever it replays
+the very main line the replayer replays; any other game (rules or texts the core leaves to
+Python, a main line with variations, no compiler) is walked by Python (``walk_main_line``)
+and described by ``keys.Coder``. Both give the same rows: tests/database/test_rows.py
+compares them on every game of an archive and on generated positions.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from functools import cache
 from pdn.game import Game
 from replay.archive.walk import MainLine, is_plain, walk_main_line
 from replay.database.keys import coder, position_hash
+from replay.database.native import index_line
 from replay.record.replayer import VALID, replay_game, told_variant
 from replay.reference.openings import Opening, fmjd_ballot, named_positions, opening_of
 from replay.rules import native
@@ -98,7 +99,7 @@ def _native_rows(game: Game, choice: RulesChoice, seen: set[int]) -> LineRows | 
     layout = coder(variant).layout
     if rules is None or not rules.replays or layout is None or type(start) is not Position:
         return None
-    done = native.index_line(rules, start, tokens, layout, seen)
+    done = index_line(rules, start, tokens, layout, seen)
     if done is None:
         return None
     count, end, keys, rows, moves = done

@@ -1,12 +1,14 @@
-/* The built-in engine's search (docs/engines.md), on the native move generator.
+/* The built-in engine's search (docs/engines.md), on the native move generator: the module
+ * replay.engine._search, used by replay/engine/builtin.py.
  *
- * Included at the end of replay/rules/_native.c (same translation unit): it uses the generator's
- * own static functions (legal, play, has_capture, count_quiet) and adds one method to the
- * Rules type, search(). Negamax with principal-variation search, iterative deepening, a
- * transposition table of Zobrist keys, move ordering (table move, captures, promotions,
- * killers, history), late-move reductions of quiet moves, a quiescence search that follows
- * every capture (forced captures: no stand-pat while the mover must capture), repetition
- * within the game and the search path as a draw, and an evaluation per variant family.
+ * It #includes the rules core, replay/rules/_native.c, for the generator's own static
+ * functions (legal, play, has_capture, count_quiet) and searches the Rules objects that
+ * replay.rules._native makes: search(rules, ...). Negamax with principal-variation search,
+ * iterative deepening, a transposition table of Zobrist keys, move ordering (table move,
+ * captures, promotions, killers, history), late-move reductions of quiet moves, a quiescence
+ * search that follows every capture (forced captures: no stand-pat while the mover must
+ * capture), repetition within the game and the search path as a draw, and an evaluation per
+ * variant family.
  *
  * Scores are centi-men from the mover's side; a won end n plies away is S_MATE - n, a lost
  * one -(S_MATE - n): the second Hub protocol's units (Scan 3.x's score.hpp: Inf 10000,
@@ -16,6 +18,8 @@
  * every 64 nodes), and a stop flag (a bytearray another thread sets to non-zero). The move
  * returned is the first of the last completed iteration's line.
  */
+#define RULES_EMBEDDED
+#include "../rules/_native.c"
 #include <time.h>
 
 #define S_MATE 10000
@@ -319,31 +323,29 @@ static PyObject *s_line(const Mv *line, int n) {
     return move_list(line, n);
 }
 
-/* search(white, black, kings, turn, streaks, history, depth, nodes, millis, stop, callback,
- *        family, man_value, king_value) -> (line, score, depth, nodes, seconds) */
-static PyObject *Rules_search(RulesObject *self, PyObject *args) {
-    const Rules *r = &self->r;
+/* search(rules, white, black, kings, turn, streaks, history, depth, nodes, millis, stop,
+ *        callback, family, man_value, king_value) -> (line, score, depth, nodes, seconds) */
+static PyObject *search(PyObject *Py_UNUSED(module), PyObject *args) {
+    const Rules *r = rules_argument(args, 15, "search(rules, white, black, kings, turn, "
+                                    "streaks, history, depth, nodes, millis, stop, callback, "
+                                    "family, man_value, king_value)");
     Pos root;
     long depth, family, man_value, king_value;
     unsigned long long max_nodes;
     double millis;
     PyObject *streaks, *history, *stop, *callback;
-    if (PyTuple_GET_SIZE(args) != 14) {
-        PyErr_SetString(PyExc_TypeError, "search(white, black, kings, turn, streaks, history, "
-                        "depth, nodes, millis, stop, callback, family, man_value, king_value)");
-        return NULL;
-    }
-    if (read_pos(r, args, 0, &root) < 0) return NULL;
-    streaks = PyTuple_GET_ITEM(args, 4); history = PyTuple_GET_ITEM(args, 5);
-    stop = PyTuple_GET_ITEM(args, 9); callback = PyTuple_GET_ITEM(args, 10);
+    if (!r) return NULL;
+    if (read_pos(r, args, 1, &root) < 0) return NULL;
+    streaks = PyTuple_GET_ITEM(args, 5); history = PyTuple_GET_ITEM(args, 6);
+    stop = PyTuple_GET_ITEM(args, 10); callback = PyTuple_GET_ITEM(args, 11);
     if (read_streaks(r, streaks, &root) < 0
-        || read_int(PyTuple_GET_ITEM(args, 6), 1, S_MAXPLY - 2, &depth) < 0
-        || read_int(PyTuple_GET_ITEM(args, 11), 0, 2, &family) < 0
-        || read_int(PyTuple_GET_ITEM(args, 12), 1, 1000, &man_value) < 0
-        || read_int(PyTuple_GET_ITEM(args, 13), 1, 5000, &king_value) < 0) return NULL;
-    max_nodes = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 7));
+        || read_int(PyTuple_GET_ITEM(args, 7), 1, S_MAXPLY - 2, &depth) < 0
+        || read_int(PyTuple_GET_ITEM(args, 12), 0, 2, &family) < 0
+        || read_int(PyTuple_GET_ITEM(args, 13), 1, 1000, &man_value) < 0
+        || read_int(PyTuple_GET_ITEM(args, 14), 1, 5000, &king_value) < 0) return NULL;
+    max_nodes = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 8));
     if (max_nodes == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
-    millis = PyFloat_AsDouble(PyTuple_GET_ITEM(args, 8));
+    millis = PyFloat_AsDouble(PyTuple_GET_ITEM(args, 9));
     if (millis == -1.0 && PyErr_Occurred()) return NULL;
     if (millis < 0) { PyErr_SetString(PyExc_ValueError, "millis: 0 (none) or more"); return NULL; }
     if (stop != Py_None && (!PyByteArray_Check(stop) || PyByteArray_GET_SIZE(stop) < 1)) {
@@ -412,4 +414,17 @@ static PyObject *Rules_search(RulesObject *self, PyObject *args) {
     PyObject *pv = s_line(line, line_len);
     if (!pv) return NULL;
     return Py_BuildValue("NiiKd", pv, score, done, nodes, s_now() - start);
+}
+
+static PyMethodDef search_functions[] = {
+    {"search", search, METH_VARARGS,
+     "search(rules, white, black, kings, turn, streaks, history, depth, nodes, millis, stop, "
+     "callback, family, man_value, king_value): (line, score, depth, nodes, seconds)"},
+    {NULL, NULL, 0, NULL},
+};
+
+PyMODINIT_FUNC PyInit__search(void) {
+    return rules_extension("replay.engine._search", "The built-in engine's search "
+                           "(replay/engine/_search.c); use it through replay.engine.builtin.",
+                           search_functions);
 }

@@ -1,5 +1,5 @@
-"""The built-in engine: the native core's alpha-beta search (``replay/engine/_search.c``) as a
-player.
+"""The built-in engine: an alpha-beta search on the native rules core (``replay/engine/_search.c``,
+the extension ``replay.engine._search``) as a player.
 
 It plays every variant the native core takes (all but Canadian's 12x12 board) and has the
 Hub client's face: ``play(board, limit)`` gives a ``PlayResult``, ``analyse(board, limit)``
@@ -21,11 +21,12 @@ from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
 from replay.engine.lines import several_lines
 from replay.record.board import Board
 from replay.rules.move import Move
-from replay.rules.native import NativeRules, available, rules_for
+from replay.rules.native import NativeRules, extension, rules_for
 from replay.rules.position import RestrictedPosition
 from replay.rules.variants import CANNOT_MOVE_WINS, FIRST_KING_WINS, Variant, get_variant
 
 NAME = "pdn builtin"
+SEARCH = "replay.engine._search"  # the extension that searches
 MATE = 10000        # a won end n plies away scores MATE - n (replay/engine/_search.c)
 MATE_FROM = 9000
 MAX_DEPTH = 94      # the search's own bound (S_MAXPLY - 2)
@@ -65,11 +66,12 @@ class BuiltinEngine:
 
     def __init__(self, variant: Variant | str = "international") -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
-        rules = rules_for(self.variant)
-        if rules is None and not available():
+        self._native = extension(SEARCH)
+        if self._native is None:
             raise EngineError("the built-in engine needs the native rules core, which is not "
                               "built here (PDN_PURE_PYTHON, no C compiler): give an external "
                               "engine (--engine-cmd)")
+        rules = rules_for(self.variant)
         if rules is None:
             raise EngineError(f"the built-in engine does not play {self.variant.name}: its "
                               "board has more squares than the native core takes (64)")
@@ -121,8 +123,8 @@ class BuiltinEngine:
         with self._lock:
             if fresh:
                 self._stop[0] = 0
-            pv, centi, done, nodes, seconds = self.rules._core.search(  # type: ignore
-                p.white, p.black, p.kings, p.turn, streaks, history, depth,
+            pv, centi, done, nodes, seconds = self._native.search(
+                self.rules.core, p.white, p.black, p.kings, p.turn, streaks, history, depth,
                 limit.nodes or 0, budget(limit), self._stop, callback,
                 FAMILIES.get(self.variant.win_rule, 0), MAN, king_value(self.variant))
         return Info(score_of(centi), done or None, nodes, seconds, self._line(pv))

@@ -10,11 +10,22 @@
  * Nothing is allocated per node: moves go to fixed buffers, one per ply, allocated once per
  * call; every index read from a table or a buffer is checked against its bound, and a buffer
  * that would overflow ends the call with an exception instead of writing past it.
+ *
+ * This file is the module replay.rules._native. An extension of a higher layer that works on
+ * the generator #includes it with RULES_EMBEDDED defined: it gets the same static functions
+ * and the same RulesObject (a copy of the generator of its own; -O3 drops what it does not
+ * call), no module of this file's, rules_extension() to make its own module and
+ * rules_argument() to take the Rules objects this module makes. This file includes nothing
+ * of those extensions.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#ifdef RULES_EMBEDDED   /* the Python methods below go unused in an embedding extension */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
 
 typedef uint64_t bb;
 
@@ -1853,6 +1864,53 @@ static PyObject *fen(PyObject *Py_UNUSED(module), PyObject *args) {
     return out;
 }
 
+#ifdef RULES_EMBEDDED
+
+/* The type of the Rules objects replay.rules._native makes, found by rules_extension(). */
+static PyTypeObject *rules_type;
+
+/* The module of an extension built on this core (one a translation unit), whose functions
+ * take replay.rules._native's Rules objects (rules_argument); NULL with an exception where
+ * that module cannot be imported or was built with another layout of RulesObject. */
+static PyObject *rules_extension(const char *name, const char *doc, PyMethodDef *functions) {
+    static struct PyModuleDef definition = {PyModuleDef_HEAD_INIT};
+    PyObject *module = PyImport_ImportModule("replay.rules._native");
+    if (!module) return NULL;
+    PyObject *type = PyObject_GetAttrString(module, "Rules");
+    Py_DECREF(module);
+    if (!type) return NULL;
+    if (!PyType_Check(type) || ((PyTypeObject *)type)->tp_basicsize != sizeof(RulesObject)) {
+        Py_DECREF(type);
+        PyErr_SetString(PyExc_ImportError,
+                        "replay.rules._native was built from another source: rebuild");
+        return NULL;
+    }
+    rules_type = (PyTypeObject *)type;   /* kept: the module holds it for good */
+    definition.m_name = name;
+    definition.m_doc = doc;
+    definition.m_size = -1;
+    definition.m_methods = functions;
+    return PyModule_Create(&definition);
+}
+
+/* The rules of a call's first argument, a replay.rules._native.Rules, the call having
+ * ``n`` arguments in all (``usage`` says which); NULL with a TypeError otherwise. */
+static const Rules *rules_argument(PyObject *args, Py_ssize_t n, const char *usage) {
+    if (PyTuple_GET_SIZE(args) != n) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    PyObject *o = PyTuple_GET_ITEM(args, 0);
+    if (!PyObject_TypeCheck(o, rules_type)) {
+        PyErr_Format(PyExc_TypeError, "%s: the rules are a replay.rules._native.Rules, not %s",
+                     usage, Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    return &((RulesObject *)o)->r;
+}
+
+#else  /* the module replay.rules._native */
+
 static PyMethodDef module_functions[] = {
     {"written_squares", written_squares, METH_VARARGS,
      "written_squares(run, plies): (highest number, widest file, highest rank, first move) "
@@ -1861,9 +1919,6 @@ static PyMethodDef module_functions[] = {
      "fen(white, black, kings, turn, order, names): the position's FEN, or None"},
     {NULL, NULL, 0, NULL},
 };
-
-#include "../engine/_search.c"
-#include "../database/_positions.c"
 
 static PyMethodDef Rules_methods[] = {
     {"routes", (PyCFunction)Rules_routes, METH_VARARGS,
@@ -1888,9 +1943,6 @@ static PyMethodDef Rules_methods[] = {
     {"rows", (PyCFunction)Rules_rows, METH_VARARGS,
      "rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns, "
      "men_share_files, separator): the moves table's rows of a line, or None"},
-    {"search", (PyCFunction)Rules_search, METH_VARARGS, "the built-in engine (replay/engine/_search.c)"},
-    {"index", (PyCFunction)Rules_index, METH_VARARGS, "a line's database rows (replay/database/_positions.c)"},
-    {"tally", (PyCFunction)Rules_tally, METH_NOARGS | METH_STATIC, "a new Tally (replay/database/_positions.c)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1922,3 +1974,5 @@ PyMODINIT_FUNC PyInit__native(void) {
     PyModule_AddIntConstant(m, "MAX_SQUARES", MAXSQ);
     return m;
 }
+
+#endif

@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from importlib import import_module
 from types import ModuleType
 from typing import NamedTuple
 
@@ -113,6 +114,19 @@ def available() -> bool:
     return _module() is not None
 
 
+@cache
+def extension(name: str) -> ModuleType | None:
+    """An extension module built on the native core (``pdn.compiled.NATIVE_EXTENSIONS``: it
+    takes ``NativeRules.core``), or None where the native core is not used here (``available``)
+    or that extension was not built."""
+    if _module() is None:
+        return None
+    try:
+        return import_module(name)
+    except ImportError:
+        return None
+
+
 @dataclass(frozen=True)
 class LineReplay:
     """What ``NativeRules.replay_line`` found: the moves it replayed (``plies`` of them), the
@@ -140,6 +154,11 @@ class NativeRules:
         self.replays = bool(variant.forced_capture and not variant.max_king_moves
                             and variant.win_rule != FIRST_KING_WINS)
         self._diagonal = long_diagonal(variant)
+
+    @property
+    def core(self) -> object:
+        """The C core's ``Rules`` object: the first argument of the extensions built on it."""
+        return self._core
 
     def _move(self, fields: tuple) -> Move:
         origin, path, captures, promotes, mask = fields
@@ -414,30 +433,6 @@ def _order(notation: SquareNotation) -> tuple[bytes | None, tuple[str, ...]]:
 _fen_order = ByIdentity(_order)
 
 
-def index_line(rules: NativeRules, position: Position, texts: Sequence[str], layout: tuple,
-               seen: set[int] | None) -> tuple[int, Position, list[int], list[tuple], str] | None:
-    """``replay_line`` for the game database (``replay/database/_positions.c``): how many moves it
-    replayed, the position after them, the key of each position from ``position`` on, the
-    ``positions`` row of each key not in ``seen`` (added to it), and the moves as the
-    database writes them; ``layout``: ``replay.database.keys.Coder.layout``. None where
-    these rules are replayed by Python or ``position`` is no position of the board."""
-    if not rules.replays:
-        return None
-    try:
-        plies, _, (white, black, kings, turn), keys, rows, moves = rules._core.index(  # type: ignore
-            position.white, position.black, position.kings, position.turn, texts, layout, seen)
-    except ValueError:
-        return None
-    return plies, Position(white, black, kings, turn), keys, rows, moves
-
-
-def tally() -> object | None:
-    """An empty tally of the moves played from each position (``replay/database/_positions.c``,
-    ``replay.database.played``), or None where the native core is not used."""
-    module = _module()
-    return module.Rules.tally() if module is not None else None
-
-
 __all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineCount", "LineReplay", "NativeRules",
-           "available", "fast_position_fen", "index_line", "main_line_tokens", "rules_for", "tally",
+           "available", "extension", "fast_position_fen", "main_line_tokens", "rules_for",
            "written_squares"]

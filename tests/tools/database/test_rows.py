@@ -1,7 +1,8 @@
-"""The database's rows from the native core (``Rules.index`` and ``Tally``,
-replay/database/_positions.c) against the Python walk and coder they replace: every game of real
-archives, generated positions and games of every variant the core takes, and any input
-refused without a crash. The same database is built with and without the native core."""
+"""The database's rows from its native part (``index`` and ``Tally`` of
+replay.database._positions, replay/database/_positions.c) against the Python walk and coder
+they replace: every game of real archives, generated positions and games of every variant
+the core takes, and any input refused without a crash. The same database is built with and
+without the native core."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from replay.archive.walk import walk_main_line
 from replay.database import build, played, rows
 from replay.database.build import index_sources
 from replay.database.keys import coder, position_hash
+from replay.database.native import MODULE, index_line, tally
 from replay.database.played import GameFacts, MovesPlayed, NativeMovesPlayed
 from replay.record.board import Board
 from replay.record.notation import full_text
@@ -33,8 +35,8 @@ from replay.rules.choice import RulesChoice
 from replay.rules.position import Position, start_position
 from replay.rules.variants import VARIANTS, Variant, get_variant
 
-if not native.available():
-    pytest.skip("the native rules core is not built here", allow_module_level=True)
+if native.extension(MODULE) is None:
+    pytest.skip("the database's native part is not built here", allow_module_level=True)
 
 NATIVE = [v for v in VARIANTS if native.rules_for(v) is not None and native.rules_for(v).replays
           and coder(v).layout is not None]
@@ -80,7 +82,7 @@ def test_rows_of_every_game_are_the_python_walks(name: str):
 def index(variant: Variant, position: Position, texts: list[str], seen: set[int] | None):
     rules = native.rules_for(variant)
     assert rules is not None
-    return native.index_line(rules, position, texts, coder(variant).layout, seen)
+    return index_line(rules, position, texts, coder(variant).layout, seen)
 
 
 @pytest.mark.parametrize("variant", NATIVE, ids=lambda v: v.name)
@@ -147,8 +149,8 @@ def test_any_texts_stop_the_replay_cleanly(variant: Variant, data: st.DataObject
 def test_bad_layouts_and_arguments_raise_errors_not_crashes():
     variant = get_variant("english")
     rules = native.rules_for(variant)
-    core, start = rules._core, start_position(variant)
-    args = (start.white, start.black, start.kings, start.turn, ["11-15"])
+    positions_module, start = native.extension(MODULE), start_position(variant)
+    args = (rules.core, start.white, start.black, start.kings, start.turn, ["11-15"])
     layout = coder(variant).layout
     broken = [None, (), layout[:4], (1, *layout[1:]), (*layout[:2], b"", *layout[3:]),
               (*layout[:2], bytes([255]) * len(layout[2]), *layout[3:]),
@@ -158,18 +160,37 @@ def test_bad_layouts_and_arguments_raise_errors_not_crashes():
               (layout[0], b"x" * 300, *layout[2:])]
     for bad in broken:
         with pytest.raises((ValueError, TypeError)):
-            core.index(*args, bad, None)
+            positions_module.index(*args, bad, None)
     with pytest.raises(TypeError):
-        core.index(*args, layout, [])
+        positions_module.index(*args, layout, [])
     with pytest.raises(TypeError):
-        core.index(*args, layout)
+        positions_module.index(*args, layout)
     with pytest.raises(ValueError):
-        core.index(start.white, start.white, 0, 0, [], layout, None)
+        positions_module.index(rules.core, start.white, start.white, 0, 0, [], layout, None)
     with pytest.raises(TypeError):
-        native.tally().add([1, 2], b"11-15", 0, 0, 0, 0, 1)
+        tally().add([1, 2], b"11-15", 0, 0, 0, 0, 1)
     with pytest.raises(OverflowError):
-        native.tally().add([1, 1 << 70], "11-15", 0, 0, 0, 0, 1)
-    assert native.index_line(rules, start, [3, None, "11-15"], layout, set())[0] == 0
+        tally().add([1, 1 << 70], "11-15", 0, 0, 0, 0, 1)
+    assert index_line(rules, start, [3, None, "11-15"], layout, set())[0] == 0
+
+
+def test_index_takes_only_the_rules_cores_rules_and_refuses_anything_else():
+    """The database's extension reads its first argument as the rules core's ``Rules``: any
+    other object (the Python face, a tally, a number, none at all) is a TypeError, never read
+    as rules."""
+    variant = get_variant("english")
+    rules, start = native.rules_for(variant), start_position(variant)
+    positions_module = native.extension(MODULE)
+    rest = (start.white, start.black, start.kings, start.turn, ["11-15"],
+            coder(variant).layout, None)
+    assert positions_module.index(rules.core, *rest)[0] == 1
+    for wrong in (None, rules, tally(), 0, object(), "rules"):
+        with pytest.raises(TypeError, match=r"replay\.rules\._native\.Rules"):
+            positions_module.index(wrong, *rest)
+    with pytest.raises(TypeError):
+        positions_module.index()
+    assert type(tally()).__name__ == "Tally"
+    assert type(tally()).__module__ == "replay.database._positions"
 
 
 @settings(max_examples=80, deadline=None)
@@ -178,7 +199,7 @@ def test_bad_layouts_and_arguments_raise_errors_not_crashes():
     st.sampled_from([WHITE_WINS, DRAW, BLACK_WINS, UNKNOWN]),
     st.lists(st.integers(1, 2900), max_size=2), st.integers(0, 3)), max_size=12))
 def test_the_native_tally_adds_up_as_moves_played(games):
-    slow, fast = MovesPlayed(None), NativeMovesPlayed(None, native.tally())
+    slow, fast = MovesPlayed(None), NativeMovesPlayed(None, tally())
     for game_id, (keys, outcome, ratings, day) in enumerate(games, 1):
         facts = GameFacts(game_id, outcome, tuple(ratings), day)
         words = " ".join(f"{a}-{b}" for a, b in pairwise(keys))  # one per step

@@ -459,7 +459,7 @@ def test_each_game_is_analysed_as_if_alone_the_engine_told_of_a_new_game(tmp_pat
 def test_the_builtin_engine_analyses_a_game_after_another_as_alone(tmp_path):
     """The built-in engine at a fixed depth: game b after game a, game b alone, and a run
     that resumes after game a give the same annotated game b."""
-    pytest.importorskip("replay.rules._native")
+    pytest.importorskip("replay.engine._search")
     engine = ["--engine", "builtin", "--depth", "4"]
     both = _analysed(tmp_path, "both", TWO_GAMES, *engine)
     alone = _analysed(tmp_path, "alone", TWO_GAMES.split("\n\n", 1)[1], *engine)

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from conftest import require
 
-from replay.engine.builtin import MATE, BuiltinEngine, budget, score_of
+from replay.engine.builtin import MATE, SEARCH, BuiltinEngine, budget, score_of
 from replay.engine.hub import popen_hub
 from replay.engine.limits import EngineError, Limit, Score
 from replay.engine.match import open_side, play_match, start_positions
 from replay.engine.play import PlayerSide, RandomPlayer, play_game
 from replay.record.board import Board
-from replay.rules.native import available, rules_for
+from replay.rules.native import available, extension, rules_for
 from replay.rules.position import Position
 from replay.rules.variants import VARIANTS, get_variant
 
@@ -62,6 +62,26 @@ def test_a_game_against_a_random_player_is_legal_move_by_move(name):
     assert record.moves and lines
     for board, line in lines:
         _line_is_legal(board, line)
+
+
+def test_the_search_takes_only_the_rules_cores_rules_and_refuses_anything_else():
+    """The engine's extension reads its first argument as the rules core's ``Rules``: any
+    other object (the Python face, a number, none at all) is a TypeError, never read as
+    rules."""
+    search = extension(SEARCH).search
+    rules = rules_for(get_variant("international"))
+    start = rules.start
+    rest = (start.white, start.black, start.kings, start.turn, None, None, 2, 0, 0.0, None,
+            None, 0, 100, 300)
+    line, _, depth, _, _ = search(rules.core, *rest)
+    assert depth == 2 and line
+    for wrong in (None, rules, 0, object(), bytearray(1), "rules"):
+        with pytest.raises(TypeError, match=r"replay\.rules\._native\.Rules"):
+            search(wrong, *rest)
+    with pytest.raises(TypeError):
+        search()
+    with pytest.raises(TypeError):
+        search(rules.core, *rest[:-1])
 
 
 def test_every_variant_but_canadian_is_played():
