@@ -41,7 +41,7 @@ def _warn(old: str, homes: Sequence[str]) -> None:
 
 
 class MovedFinder(MetaPathFinder, Loader):
-    """Finds an old path of ``MOVED`` (and nothing else) after every other finder."""
+    """Finds an old path of ``MOVED`` and nothing else."""
 
     def find_spec(self, fullname: str, path: object = None,
                   target: object = None) -> ModuleSpec | None:
@@ -61,6 +61,7 @@ class MovedFinder(MetaPathFinder, Loader):
 
 
 def install() -> None:
-    """Put the finder last on ``sys.meta_path``, once."""
+    """Put the finder first on ``sys.meta_path``, once: an old path is always the moved
+    module, never an extension an earlier in-place build left beside the old source."""
     if not any(isinstance(finder, MovedFinder) for finder in sys.meta_path):
-        sys.meta_path.append(MovedFinder())
+        sys.meta_path.insert(0, MovedFinder())

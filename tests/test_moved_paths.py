@@ -51,6 +51,18 @@ def test_a_pickle_naming_an_old_path_loads():
         assert pickle.loads(old) == Move(22, (18,))
 
 
+def test_an_old_path_wins_over_an_extension_left_beside_it(tmp_path, monkeypatch):
+    """A stale in-place build's ``replay/perft.*.so`` would shadow the moved module."""
+    stale = tmp_path / "replay"
+    stale.mkdir()
+    (stale / "perft.py").write_text("raise AssertionError('the stale module was imported')\n")
+    monkeypatch.setattr(replay, "__path__", [str(stale), *replay.__path__])
+    sys.modules.pop("replay.perft", None)
+    with pytest.warns(DeprecationWarning):
+        module = importlib.import_module("replay.perft")
+    assert module.perft is importlib.import_module("replay.rules.perft").perft
+
+
 def test_a_new_path_is_not_an_old_one():
     assert all(not name.startswith(("replay.rules.", "replay.record.", "replay.reference."))
                for name in MOVED)
