@@ -40,7 +40,6 @@ from replay.archive.run import (
     run_over,
     write_report,
 )
-from replay.archive.shuffle import ClusterDedupe, write_texts
 from replay.record.replayer import game_variant
 from replay.run.output import as_write_error
 from replay.run.runner import DaskRunner, Runner, open_runner
@@ -155,6 +154,8 @@ def _dedupe_on_cluster(runner: DaskRunner, sources: list[str], out: IO[str],
                        settings: Settings, by: str, report: str | os.PathLike | None,
                        rejects: IO[str] | None, note: Note) -> Summary:
     """``dedupe_games`` on the workers of a cluster (``replay.archive.shuffle``)."""
+    from replay.archive.shuffle import ClusterDedupe, write_texts  # Dask and pandas: here only
+
     summary = Summary()
     run = ClusterDedupe(runner, portable(settings), by)
     for facts in run.fingerprints(sources):

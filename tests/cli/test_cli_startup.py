@@ -63,6 +63,21 @@ def test_a_command_that_runs_imports_what_it_needs(tmp_path, options):
     assert not modules & set(NOT_FOR_VALIDATE), sorted(modules & set(NOT_FOR_VALIDATE))
 
 
+# What convert and the archive tools that write records need on this machine's runner: no
+# table library (the cluster's dedupe loads Dask and pandas on a cluster only).
+NOT_FOR_RECORDS = ("pandas", "numpy", "pyarrow", "dask")
+
+
+@pytest.mark.parametrize("command", [("convert", "--to", "full"), ("merge",),
+                                     ("filter", "--result", "1-0")])
+def test_convert_and_the_archive_tools_load_no_table_library(tmp_path, command):
+    game = tmp_path / "game.pdn"
+    game.write_text('[Result "1-0"]\n1. 11-15 23-19 1-0\n', encoding="utf-8")
+    modules = loaded(*command, str(game), "-o", str(tmp_path / "out.pdn"))
+    assert "replay.archive.stream" in modules  # the probe above can see them
+    assert not modules & set(NOT_FOR_RECORDS), sorted(modules & set(NOT_FOR_RECORDS))
+
+
 def test_a_value_the_plain_check_does_not_take_gets_typer_s_message():
     # --jobs -1 and --jobs x go to typer's own check (pydantic): its words, exit 2.
     for value, words in (("-1", "greater than or equal to 0"), ("x", "valid integer")):
