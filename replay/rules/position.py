@@ -9,9 +9,10 @@ python-chess keeps ``chess.svg`` and ``chess.pgn`` above its board.
 >>> board = BaseBoard(variant="russian")      # the start position
 >>> len(board.legal_moves())
 7
->>> move = board.legal_moves()[0]
+>>> move = board.legal_moves()[0]; str(move)
+'c3-b4'
 >>> board.push(move); board.fen()
-'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,h4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
+'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,b4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
 >>> board.pop() == move
 True
 >>> BaseBoard("W:Wa1:Bc3,f4", variant="russian")
