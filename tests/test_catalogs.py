@@ -1,5 +1,6 @@
 """Every message marked for translation has an entry in each catalog, with the same
-placeholders, and ``pdn validate`` speaks Russian and Thai as the catalogs say."""
+placeholders (the texts of the desk's script among them), and ``pdn validate`` speaks
+Russian and Thai as the catalogs say."""
 
 from __future__ import annotations
 
@@ -58,6 +59,19 @@ def test_every_marked_message_has_a_translation_in_each_catalog(language):
     entries = _entries(language)
     missing = sorted(set(marked_messages()) - set(entries))
     assert missing == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_desks_script_texts_are_marked_and_translated_in_each_catalog(language):
+    # desk.js (pdn serve) shows these, given by the page from the catalog (replay.serve.words)
+    from replay.serve.words import SCRIPT_TEXT, script_text
+
+    entries = _entries(language)
+    assert set(SCRIPT_TEXT.values()) <= set(marked_messages()) & set(entries)
+    shown = script_text(catalog(language))
+    assert [name for name, text in shown.items() if text == SCRIPT_TEXT[name]] == []
+    assert [name for name, message in SCRIPT_TEXT.items()
+            if placeholders(shown[name]) != placeholders(message)] == []
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
