@@ -63,15 +63,17 @@ def test_every_marked_message_has_a_translation_in_each_catalog(language):
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_desks_script_texts_are_marked_and_translated_in_each_catalog(language):
-    # desk.js (pdn serve) shows these, given by the page from the catalog (replay.serve.words)
-    from replay.serve.words import SCRIPT_TEXT, script_text
+    # desk.js and the viewer's script on pdn serve's pages show these, given by the page
+    # from the catalog (replay.serve.words)
+    from replay.serve.words import SCRIPT_TEXT, VIEWER_TEXT, script_text, viewer_words
 
     entries = _entries(language)
-    assert set(SCRIPT_TEXT.values()) <= set(marked_messages()) & set(entries)
-    shown = script_text(catalog(language))
-    assert [name for name, text in shown.items() if text == SCRIPT_TEXT[name]] == []
-    assert [name for name, message in SCRIPT_TEXT.items()
-            if placeholders(shown[name]) != placeholders(message)] == []
+    for texts, given in ((SCRIPT_TEXT, script_text), (VIEWER_TEXT, viewer_words)):
+        assert set(texts.values()) <= set(marked_messages()) & set(entries)
+        shown = given(catalog(language))
+        assert [name for name, text in shown.items() if text == texts[name]] == []
+        assert [name for name, message in texts.items()
+                if placeholders(shown[name]) != placeholders(message)] == []
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

@@ -80,6 +80,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
     def event_view(request: Request) -> Response:
         from replay.tournament import read_event, standings
         from replay.tournament.pages import standings_html
+        from replay.validate.report import font_faces
 
         records = [game.record() for game in list(desk.games)]
         if not records:
@@ -93,6 +94,8 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
                 + " ".join(f'<a href="/event?lang={code}" hreflang="{code}" lang="{code}">'
                            f"{escape(name)}</a>" for code, name in LANGUAGES.items())
                 + "</p>")
+        if words.language != "th":  # the switch's "ไทย" in the shipped Thai font
+            back = f"<style>{font_faces('th')}</style>{back}"
         return HTMLResponse(page.replace("<body>", "<body>" + back, 1))
 
     def report_pdf(request: Request) -> Response:

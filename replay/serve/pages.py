@@ -14,11 +14,11 @@ from replay.record.replayer import ReplayedGame
 from replay.rules.variant_titles import variant_title
 from replay.rules.variants import VARIANTS
 from replay.serve.desk import Desk, DeskGame, legal_after
-from replay.serve.words import script_text, switch
+from replay.serve.words import script_text, switch, viewer_words
 from replay.validate.report import first_problem, font_faces, result_disagreement
 from replay.validate.reports import GameReport
 from replay.viewer.board import ALPHABET, board_kind
-from replay.viewer.page import game_entry, suggestions_of
+from replay.viewer.page import GAME_FIELDS, game_entry, suggestions_of
 
 ASSETS = Path(__file__).parent
 VIEWER_ASSETS = Path(__file__).parent.parent / "viewer"
@@ -42,15 +42,23 @@ def static_file(name: str) -> tuple[bytes, str] | None:
     return (folder / name).read_bytes(), kind
 
 
+# Every page embeds the Thai glyphs of the shipped font (Sarabun, for Thai only: its
+# unicode-range leaves every other script to the page's own fonts), so that the switch's
+# "ไทย" and a Thai player's name show on a machine without a Thai font; a Thai page's
+# buttons and fields take the page's font too.
+THAI_FONT = (font_faces("th") + 'body[data-page]{font-family:"Sarabun",system-ui,'
+             '"DejaVu Sans",Arial,sans-serif}')
+
+
 def _frame(title: str, body: str, words: Catalog, *, styles: tuple[str, ...] = ("desk.css",),
            scripts: tuple[str, ...] = ("desk.js",), page: str = "") -> str:
-    """A desk page in the language of ``words``: its ``lang``, the Thai font a Thai page
-    embeds (``replay.validate.report.font_faces``), and the script's texts as JSON."""
+    """A desk page in the language of ``words``: its ``lang``, the Thai font
+    (``replay.validate.report.font_faces``), and the script's texts as JSON."""
     links = "".join(f'<link rel="stylesheet" href="/static/{name}">' for name in styles)
     tags = "".join(f'<script src="/static/{name}" defer></script>' for name in scripts)
-    font = font_faces(words.language)
-    style = (f'<style>{font}body[data-page]{{font-family:"Sarabun",system-ui,"DejaVu Sans",'
-             f"Arial,sans-serif}}</style>" if font else "")
+    controls = ":where(button,input,select,textarea){font-family:inherit}" \
+        if words.language == "th" else ""
+    style = f"<style>{THAI_FONT}{controls}</style>"
     text = f'<script id="desk-text" type="application/json">{_json(script_text(words))}</script>'
     return (f'<!DOCTYPE html>\n<html lang="{words.language}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -134,6 +142,7 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
     to edit; in the language of ``words`` (``keep``: the switch's choice, kept in links)."""
     t = _say(words)
     key, entry = game_entry(replayed, suggestions=suggestions_of(replayed))
+    entry = _entry_in(entry, replayed, words)
     kinds = {key: board_kind(replayed.variant)}
     rows = f',"explorer":{_json(explorer)}' if explorer is not None else ""
     report = game.report
@@ -145,7 +154,7 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
     # the address names the desk's game, and the page opens at the error (viewer.js)
     start = f',"first":{game.number - 1},"ply":{error_ply or 0}'
     data = (f'{{"games":[{entry}],"alphabet":{_json(ALPHABET)},"kinds":{_json(kinds)}'
-            f'{rows}{start}}}')
+            f'{rows}{start},"words":{_json(viewer_words(words))}}}')
     problems = "".join(
         f'<li class="{kind}">{escape(_where(p, words))}{escape(words.localize(p["message"]))}'
         f'</li>'
@@ -237,6 +246,26 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
                   scripts=("viewer.js", "desk.js"), page="game")
 
 
+def _entry_in(entry: str, replayed: ReplayedGame, words: Catalog) -> str:
+    """The viewer's entry of a game (``replay.viewer.page.game_entry``) with the messages
+    the replayer made (the moves that do not replay, the reasons at their moves, the
+    suggestions) in the language of ``words``; moves and comments as written."""
+    if words.language == ENGLISH.language:
+        return entry
+    fields = json.loads(entry)
+    made = {problem.message for problem in [*replayed.errors, *replayed.warnings]}
+    changes = {"errors": lambda errors: [words.localize(text) for text in errors],
+               "texts": lambda texts: [words.localize(text) if text in made else text
+                                       for text in texts],
+               "suggestions": lambda shown: [[ply, words.localize(text)]
+                                             for ply, text in shown]}
+    for name, change in changes.items():
+        at = GAME_FIELDS.index(name)
+        if at < len(fields) and fields[at] is not None:
+            fields[at] = change(fields[at])
+    return _json(fields)
+
+
 def _where(problem: dict, words: Catalog = ENGLISH) -> str:
     if not problem.get("move_number"):
         return ""
@@ -303,4 +332,5 @@ def position_editor_page(words: Catalog = ENGLISH, keep: str = "") -> str:
     return _frame(words.gettext(N_("Position editor")), body, words, page="editor")
 
 
-__all__ = ["desk_page", "game_page", "new_game_page", "position_editor_page", "static_file"]
+__all__ = ["THAI_FONT", "desk_page", "game_page", "new_game_page", "position_editor_page",
+           "static_file"]

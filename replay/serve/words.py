@@ -3,7 +3,8 @@ the language a request asks for, and the switch between languages.
 
 The script keeps no words of its own: each page carries the script's texts in its
 language, read from the catalogs (``pdn.i18n``), as JSON in a data element, and the script
-fills their ``{name}`` placeholders.
+fills their ``{name}`` placeholders. A game's page gives the viewer's script
+(``replay/viewer/viewer.js``) its few words the same way, in its data.
 
 >>> from pdn.i18n import catalog
 >>> script_text(catalog("ru"))["mustCapture"]
@@ -48,10 +49,22 @@ SCRIPT_TEXT = {
     "noMove": N_("Nothing forbids it, but the side to move has no move: the game is over."),
 }
 
+# The viewer's words on a game's page (replay/viewer/viewer.js, which has them in English).
+VIEWER_TEXT = {
+    "verdict": N_("Does not replay: {errors}"),
+    "suggestion": N_("Suggestion: {text}"),
+    "start": N_("Start position"),
+}
+
 
 def script_text(words: Catalog) -> dict[str, str]:
     """The script's texts in the language of ``words``, by name."""
     return {name: words.gettext(message) for name, message in SCRIPT_TEXT.items()}
+
+
+def viewer_words(words: Catalog) -> dict[str, str]:
+    """The viewer's words on a game's page in the language of ``words``, by name."""
+    return {name: words.gettext(message) for name, message in VIEWER_TEXT.items()}
 
 
 def switch(path: str, language: str) -> str:
@@ -71,4 +84,4 @@ def chosen(query_language: str) -> str:
     return f"?lang={query_language}" if query_language in LANGUAGES else ""
 
 
-__all__ = ["SCRIPT_TEXT", "chosen", "script_text", "switch"]
+__all__ = ["SCRIPT_TEXT", "VIEWER_TEXT", "chosen", "script_text", "switch", "viewer_words"]

@@ -33,7 +33,7 @@ def serve_extra() -> None:
 
 @pytest.fixture(scope="module")
 def server():
-    with served(SCORESHEET) as running:
+    with served(SCORESHEET.name, cwd=SCORESHEET.parent) as running:
         yield running
 
 
@@ -63,7 +63,9 @@ def test_every_desk_page_speaks_the_browsers_language_with_lang_and_the_scripts_
     # the switch to the same page in each language
     for code in ("en", "ru", "th"):
         assert f'<a href="{path}?lang={code}" hreflang="{code}" lang="{code}"' in html
-    assert ("@font-face" in html) == (language == "th")  # Sarabun for Thai, nothing else
+    # Sarabun's Thai glyphs on every page (the switch names Thai in Thai), for Thai only
+    assert '@font-face{font-family:"Sarabun";font-weight:400;' in html
+    assert "unicode-range:U+0E01-0E5B" in html
 
 
 def test_the_switch_overrides_the_browser_and_the_links_keep_the_choice(server):
@@ -166,3 +168,90 @@ def test_desk_js_names_exactly_the_texts_the_page_carries_with_their_placeholder
         assert set(re.findall(r"\{(\w+)\}", message)) <= used[name], name
     # no English text of its own: every word it shows comes from the page
     assert "Refused" not in script and "Checking" not in script
+
+
+# -- in the browser ---------------------------------------------------------------------------
+
+ARTIFACTS = ROOT / "bench" / "out"
+SARABUN_LOADED = ('return [...document.fonts].some((f) => f.family.replace(/"/g, "") === '
+                  '"Sarabun" && f.status === "loaded");')
+
+
+def text_of(browser, css: str) -> str:
+    return browser.run(f"return document.querySelector({json.dumps(css)}).textContent;")
+
+
+def fits(browser) -> bool:
+    return browser.run("const page = document.documentElement; "
+                       "return page.scrollWidth <= page.clientWidth;")
+
+
+@pytest.mark.parametrize("language", ["ru", "th"])
+def test_chromium_shows_the_desk_and_a_game_in_the_language_of_the_switch(browser, server,
+                                                                         language):
+    from support.webdriver import wait_for
+
+    words = catalog(language)
+    say = words.gettext
+    browser.resize(1280, 900)
+    browser.open(server.url)
+    browser.click(f'.languages a[hreflang="{language}"]')
+    wait_for(browser, f'return document.documentElement.lang === "{language}" && '
+                      f'document.body.dataset.page === "desk";')
+    assert text_of(browser, "h1") == say("The arbiter's desk")
+    assert text_of(browser, "#desk-games tbody tr:first-child .status") == say("invalid")
+    assert text_of(browser, ".desk-nav a:nth-child(3)") == say("Position editor")
+    wait_for(browser, SARABUN_LOADED)  # Thai glyphs (the switch's ไทย) from the shipped font
+    browser.screenshot(ARTIFACTS / f"serve-desk-{language}-1280.png")
+    # the game's link keeps the language chosen
+    browser.click(f'#desk-games a[href="/games/1?lang={language}"]')
+    wait_for(browser, f'return document.documentElement.lang === "{language}" && '
+                      'document.body.dataset.page === "game" && '
+                      'document.querySelector(".moves .move.error");')
+    expected = (say("move {number} ({side})").format(number=2, side=say("White"))
+                + " 'b2-c3': " + say("capture is compulsory: {moves}").format(moves="d4:b6"))
+    assert text_of(browser, "#problems li.error") == expected
+    # the viewer's verdict above the board too, its reason put into the language
+    compulsory = say("capture is compulsory: {moves}").format(moves="d4:b6")
+    assert text_of(browser, "#verdict") == say("Does not replay: {errors}").format(
+        errors=compulsory)
+    assert text_of(browser, "#recheck") == say("Check again")
+    browser.screenshot(ARTIFACTS / f"serve-game-{language}-1280.png")
+    # desk.js asks the server in the page's language: a refusal comes back in it
+    browser.type("#new-tag-name", "bad name\ue007")
+    said = wait_for(browser, 'return document.getElementById("message").textContent;')
+    assert said == say("'{name}' is not a tag name (letters, digits and _)").format(
+        name="bad name")
+    # a phone: nothing wider than the screen
+    browser.resize(400, 860)
+    browser.open(server.url + f"games/1?lang={language}")
+    assert fits(browser)
+    browser.screenshot(ARTIFACTS / f"serve-game-{language}-400.png")
+    browser.open(server.url + f"?lang={language}")
+    assert fits(browser)
+    browser.screenshot(ARTIFACTS / f"serve-desk-{language}-400.png")
+
+
+def test_the_boards_refusal_is_filled_from_the_russian_texts(browser):
+    from support.webdriver import wait_for
+    from test_serve_board import moves_become, square
+
+    from replay.rules.variants import RUSSIAN as v
+
+    texts = script_text(catalog("ru"))
+    with served() as running:
+        browser.resize(1280, 900)
+        browser.open(running.url + "new?lang=ru")
+        wait_for(browser, 'return document.querySelector("#typed-board rect.hit");')
+        assert text_of(browser, "h1") == catalog("ru").gettext("Type a game")
+        browser.click(square(v, "c3"))
+        browser.click(square(v, "d4"))
+        moves_become(browser, "1. c3-d4")
+        browser.drag(square(v, "f6"), square(v, "e5"))
+        moves_become(browser, "1. c3-d4 f6-e5")
+        browser.drag(square(v, "g3"), square(v, "h4"))
+        said = wait_for(browser, 'const m = document.getElementById("message").textContent;'
+                                 'return m.includes("g3") && m;')
+    reason = texts["noMoveFrom"].format(square="g3") + "; " + texts["mustCapture"]
+    assert said == texts["refused"].format(reason=reason)
+    assert said == "Отклонено: с поля g3 нет хода; бить обязательно"
