@@ -36,6 +36,7 @@ from replay.serve.pages import (
     new_game_page,
     position_editor_page,
     static_file,
+    turn_words,
 )
 from replay.serve.position_editor import edited_position
 from replay.serve.security import App, BodyTooLarge, BodyTooSlow, Receive, Scope, Send
@@ -207,7 +208,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
 
         return JSONResponse({"accepted": typed.accepted, "error": typed.said(_words(request)),
                              "legal": typed.legal, "fen": typed.fen, "pdn": typed.pdn,
-                             "svg": board_svg(typed.board),
+                             "svg": turn_words(board_svg(typed.board), _words(request)),
                              "routes": legal_routes(typed.board),
                              **square_centres(typed.board)})
 
@@ -227,7 +228,7 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
                                      words=_words(request))
         except (LookupError, ValueError) as error:
             raise DeskError(N_("not a position: {reason}").format(reason=error)) from None
-        return JSONResponse(edited)
+        return JSONResponse({**edited, "svg": turn_words(edited["svg"], _words(request))})
 
     async def api_routes(request: Request) -> Response:
         body = await _json_body(request)

@@ -10,6 +10,7 @@ from html import escape
 from pathlib import Path
 
 from pdn.i18n import N_, Catalog, catalog
+from replay.record.diagram import FONT as DIAGRAM_FONT
 from replay.record.replayer import ReplayedGame
 from replay.rules.variant_titles import variant_title
 from replay.rules.variants import VARIANTS
@@ -45,7 +46,7 @@ def static_file(name: str) -> tuple[bytes, str] | None:
 # Every page embeds the Thai glyphs of the shipped font (Sarabun, for Thai only: its
 # unicode-range leaves every other script to the page's own fonts), so that the switch's
 # "ไทย" and a Thai player's name show on a machine without a Thai font; a Thai page's
-# buttons and fields take the page's font too.
+# buttons and fields take the page's font too, and so do the words under its boards.
 THAI_FONT = (font_faces("th") + 'body[data-page]{font-family:"Sarabun",system-ui,'
              '"DejaVu Sans",Arial,sans-serif}')
 
@@ -56,8 +57,9 @@ def _frame(title: str, body: str, words: Catalog, *, styles: tuple[str, ...] = (
     (``replay.validate.report.font_faces``), and the script's texts as JSON."""
     links = "".join(f'<link rel="stylesheet" href="/static/{name}">' for name in styles)
     tags = "".join(f'<script src="/static/{name}" defer></script>' for name in scripts)
-    controls = ":where(button,input,select,textarea){font-family:inherit}" \
-        if words.language == "th" else ""
+    controls = (":where(button,input,select,textarea){font-family:inherit}"
+                f'svg.draughts-board text{{font-family:"Sarabun",{DIAGRAM_FONT}}}'
+                if words.language == "th" else "")
     style = f"<style>{THAI_FONT}{controls}</style>"
     text = f'<script id="desk-text" type="application/json">{_json(script_text(words))}</script>'
     return (f'<!DOCTYPE html>\n<html lang="{words.language}"><head><meta charset="utf-8">'
@@ -143,7 +145,7 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
     t = _say(words)
     key, entry = game_entry(replayed, suggestions=suggestions_of(replayed))
     entry = _entry_in(entry, replayed, words)
-    kinds = {key: board_kind(replayed.variant)}
+    kinds = {key: _kind_in(board_kind(replayed.variant), words)}
     rows = f',"explorer":{_json(explorer)}' if explorer is not None else ""
     report = game.report
     # the written ply where the main line stops (none for a record that cannot be read);
@@ -266,6 +268,31 @@ def _entry_in(entry: str, replayed: ReplayedGame, words: Catalog) -> str:
     return _json(fields)
 
 
+TO_MOVE = {"White to move": N_("White to move"), "Black to move": N_("Black to move")}
+
+
+def turn_words(svg: str, words: Catalog) -> str:
+    """A board's drawing (``replay.record.diagram``) with its "White to move" (or Black) in
+    the language of ``words``."""
+    for english, message in TO_MOVE.items():
+        svg = svg.replace(f">{english}<", f">{escape(words.gettext(message))}<")
+    return svg
+
+
+def _kind_in(kind: dict, words: Catalog) -> dict:
+    """A board's description for the viewer (``replay.viewer.board.board_kind``, shared and
+    left as it is) with its variant's name and the words under the board ("White to move")
+    in the language of ``words``."""
+    if words.language == ENGLISH.language:
+        return kind
+
+    def turn(marks: dict) -> dict:
+        return {code: turn_words(mark, words) for code, mark in marks.items()}
+
+    return {**kind, "variant": variant_title(kind["variant"], words), "turn": turn(kind["turn"]),
+            "flipped": {**kind["flipped"], "turn": turn(kind["flipped"]["turn"])}}
+
+
 def _where(problem: dict, words: Catalog = ENGLISH) -> str:
     if not problem.get("move_number"):
         return ""
@@ -333,4 +360,4 @@ def position_editor_page(words: Catalog = ENGLISH, keep: str = "") -> str:
 
 
 __all__ = ["THAI_FONT", "desk_page", "game_page", "new_game_page", "position_editor_page",
-           "static_file"]
+           "static_file", "turn_words"]

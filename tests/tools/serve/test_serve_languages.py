@@ -17,6 +17,7 @@ from conftest import require
 from support.served import served
 
 from pdn.i18n import catalog
+from replay.rules.variant_titles import variant_title
 from replay.serve.desk import typed_game
 from replay.serve.words import SCRIPT_TEXT, script_text
 
@@ -216,6 +217,9 @@ def test_chromium_shows_the_desk_and_a_game_in_the_language_of_the_switch(browse
     assert text_of(browser, "#verdict") == say("Does not replay: {errors}").format(
         errors=compulsory)
     assert text_of(browser, "#recheck") == say("Check again")
+    # the board's words and the variant's name, given to the viewer in the language
+    assert text_of(browser, "#board .turn-legend text") == say("White to move")  # after 1...
+    assert text_of(browser, "#event").endswith(variant_title("russian", words))
     browser.screenshot(ARTIFACTS / f"serve-game-{language}-1280.png")
     # desk.js asks the server in the page's language: a refusal comes back in it
     browser.type("#new-tag-name", "bad name\ue007")
