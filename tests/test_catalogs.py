@@ -48,6 +48,21 @@ def _entries(language: str) -> dict[str, list[str]]:
     return {key.split("\0")[0]: value.split("\0") for key, value in read_po(path).items() if key}
 
 
+def test_no_message_is_marked_inside_an_f_string():
+    # xgettext and pygettext (make messages) read an f-string as one string: a message
+    # marked inside one would be missing from pdn.pot
+    hidden = []
+    for folder in ("pdn", "replay", "cli"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.JoinedStr):
+                    hidden += [f"{path.relative_to(ROOT)}:{call.lineno}"
+                               for call in ast.walk(node) if isinstance(call, ast.Call)
+                               and getattr(call.func, "id", getattr(call.func, "attr", None))
+                               in ("N_", "ngettext")]
+    assert hidden == []
+
+
 def test_the_sources_mark_messages_of_the_validate_path():
     marked = marked_messages()
     assert "capture is compulsory: {moves}" in marked

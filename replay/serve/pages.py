@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from html import escape
 from pathlib import Path
+from types import SimpleNamespace
 
 from pdn.i18n import N_, Catalog, catalog
 from replay.record.diagram import FONT as DIAGRAM_FONT
@@ -43,6 +44,40 @@ def static_file(name: str) -> tuple[bytes, str] | None:
     return (folder / name).read_bytes(), kind
 
 
+# The words of the pages, by the name the page writers give them (t.NAME, escaped).
+PAGE_WORDS = {
+    "desk": N_("Desk"), "new_game": N_("New game"), "position_editor": N_("Position editor"),
+    "event": N_("Event"), "edited": N_("(edited)"), "write_back": N_("Write back"),
+    "no_game": N_("no game"), "download": N_("download"),
+    "arbiters_desk": N_("The arbiter's desk"), "files": N_("Files"), "none_yet": N_("none yet"),
+    "games": N_("Games"), "file": N_("File"), "game": N_("Game"), "result": N_("Result"),
+    "status": N_("Status"), "first_problem": N_("First problem"), "add_games": N_("Add games"),
+    "pdn_file": N_("A PDN file or scoresheet:"), "or_paste": N_("or paste it here:"),
+    "check": N_("Check"),
+    "legal_there": N_("Legal moves there (a click writes one in its place):"),
+    "apply": N_("Apply"),
+    "no_small_edit": N_("No small edit mends this game: edit a move below."),
+    "white_share": N_("White's share (light) of the evaluation"), "report_heading": N_("Report:"),
+    "suggestions": N_("Suggestions"), "none": N_("none"),
+    "moves_as_written": N_("Moves as written"),
+    "edit_help": N_("Edit a move and press Enter: the game is checked again."),
+    "tags": N_("Tags"), "tag": N_("Tag"), "value": N_("Value"), "check_again": N_("Check again"),
+    "analysis": N_("Analysis"), "diagram_svg": N_("Diagram SVG"),
+    "diagram_png": N_("Diagram PNG"), "evaluate": N_("Evaluate"), "stop": N_("Stop"),
+    "search": N_("Search"), "start_title": N_("Start (Home)"), "back_title": N_("Back (←)"),
+    "next_title": N_("Next (→)"), "end_title": N_("End (End)"), "explorer": N_("Explorer"),
+    "move": N_("Move"), "score": N_("Score"), "moves": N_("Moves"),
+    "type_a_game": N_("Type a game"), "variant": N_("Variant"), "white": N_("White"),
+    "black": N_("Black"), "moves_so_far": N_("Moves:"),
+    "next_move": N_("Next move (any notation)"), "play": N_("Play"), "take_back": N_("Take back"),
+    "legal_now": N_("Legal moves:"), "add_to_the_desk": N_("Add to the desk"),
+    "set_up_a_position": N_("Set up a position"), "to_move": N_("To move"),
+    "start_position": N_("Start position"), "empty_board": N_("Empty board"),
+    "setup_tags": N_("PDN set-up tags:"), "reachable": N_("Can a game reach it?"),
+    "analyse_from_here": N_("Analyse from here"), "new_game_from_here": N_("New game from here"),
+}
+
+
 # Every page embeds the Thai glyphs of the shipped font (Sarabun, for Thai only: its
 # unicode-range leaves every other script to the page's own fonts), so that the switch's
 # "ไทย" and a Thai player's name show on a machine without a Thai font; a Thai page's
@@ -72,15 +107,16 @@ def _nav(words: Catalog, keep: str, path: str) -> str:
     """The desk's links, each keeping a language chosen with the switch (``keep``), and
     the switch to the page at ``path`` in the other languages."""
     t = _say(words)
-    return (f'<nav class="desk-nav"><a href="/{keep}">{t(N_("Desk"))}</a>'
-            f'<a href="/new{keep}">{t(N_("New game"))}</a>'
-            f'<a href="/editor{keep}">{t(N_("Position editor"))}</a>'
-            f'<a href="/event{keep}">{t(N_("Event"))}</a>{switch(path, words.language)}</nav>')
+    return (f'<nav class="desk-nav"><a href="/{keep}">{t.desk}</a>'
+            f'<a href="/new{keep}">{t.new_game}</a>'
+            f'<a href="/editor{keep}">{t.position_editor}</a>'
+            f'<a href="/event{keep}">{t.event}</a>{switch(path, words.language)}</nav>')
 
 
-def _say(words: Catalog):
-    """A message in the language of ``words``, escaped for HTML."""
-    return lambda message: escape(words.gettext(message))
+def _say(words: Catalog) -> SimpleNamespace:
+    """The pages' words (``PAGE_WORDS``) in the language of ``words``, escaped for HTML."""
+    return SimpleNamespace(**{name: escape(words.gettext(message))
+                              for name, message in PAGE_WORDS.items()})
 
 
 def _status(report: GameReport, words: Catalog) -> str:
@@ -91,7 +127,7 @@ def desk_page(desk: Desk, *, write: bool, words: Catalog = ENGLISH, keep: str = 
     """Every game with its status, the files with their downloads, the upload and paste
     forms, in the language of ``words`` (``keep``: the switch's choice, kept in links)."""
     t = _say(words)
-    edited = f" {t(N_('(edited)'))}"
+    edited = f" {t.edited}"
     rows = []
     for game in list(desk.games):
         report = game.report
@@ -113,25 +149,24 @@ def desk_page(desk: Desk, *, write: bool, words: Catalog = ENGLISH, keep: str = 
         summary = ", ".join(words.gettext(N_("{status}: {count}")).format(
             status=words.gettext(status), count=n) for status, n in sorted(counts.items()))
         button = (f' <button type="button" data-write="{document.number}">'
-                  f'{t(N_("Write back"))}</button>'
+                  f'{t.write_back}</button>'
                   if write and document.path is not None and document.edited else "")
-        files.append(f'<li>{escape(document.name)}: {escape(summary) or t(N_("no game"))}'
+        files.append(f'<li>{escape(document.name)}: {escape(summary) or t.no_game}'
                      f'{edited if document.edited else ""} — <a href="/download/'
-                     f'{document.number}" download>{t(N_("download"))}</a>{button}</li>')
-    heading = t(N_("The arbiter's desk"))
-    body = (f'{_nav(words, keep, "/")}<main class="desk"><h1>{heading}</h1>'
+                     f'{document.number}" download>{t.download}</a>{button}</li>')
+    body = (f'{_nav(words, keep, "/")}<main class="desk"><h1>{t.arbiters_desk}</h1>'
             f'<p id="message" role="status"></p>'
-            f'<h2>{t(N_("Files"))}</h2><ul id="files">'
-            f'{"".join(files) or "<li>" + t(N_("none yet")) + "</li>"}</ul>'
-            f'<h2>{t(N_("Games"))}</h2><table id="desk-games"><thead><tr><th>#</th>'
-            f'<th>{t(N_("File"))}</th><th>{t(N_("Game"))}</th><th>{t(N_("Result"))}</th>'
-            f'<th>{t(N_("Status"))}</th><th>{t(N_("First problem"))}</th></tr></thead>'
+            f'<h2>{t.files}</h2><ul id="files">'
+            f'{"".join(files) or "<li>" + t.none_yet + "</li>"}</ul>'
+            f'<h2>{t.games}</h2><table id="desk-games"><thead><tr><th>#</th>'
+            f'<th>{t.file}</th><th>{t.game}</th><th>{t.result}</th>'
+            f'<th>{t.status}</th><th>{t.first_problem}</th></tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table>'
-            f'<h2>{t(N_("Add games"))}</h2><form id="upload"><label>'
-            f'{t(N_("A PDN file or scoresheet:"))} '
+            f'<h2>{t.add_games}</h2><form id="upload"><label>'
+            f'{t.pdn_file} '
             f'<input type="file" id="upload-file" accept=".pdn,.txt,.phn"></label>'
-            f'<p><label>{t(N_("or paste it here:"))}<br><textarea id="paste" rows="6" '
-            f'cols="60"></textarea></label></p><button type="submit">{t(N_("Check"))}'
+            f'<p><label>{t.or_paste}<br><textarea id="paste" rows="6" '
+            f'cols="60"></textarea></label></p><button type="submit">{t.check}'
             f'</button></form></main>')
     return _frame(words.gettext(N_("Desk")), body, words, page="desk")
 
@@ -164,18 +199,18 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
         for p in items)
     legal = ""
     if error_ply is not None:
-        legal = (f'<p>{t(N_("Legal moves there (a click writes one in its place):"))}</p>'
+        legal = (f'<p>{t.legal_there}</p>'
                  '<p id="legal">' +
                  " ".join(f'<button type="button" class="legal" data-ply="{error_ply}" '
                           f'data-text="{escape(move)}">{escape(move)}</button>'
                           for move in legal_after(replayed)) + "</p>")
     suggestions = "".join(
         f'<li>{escape(words.localize(s["description"]))} '
-        + (f'<button type="button" class="apply" data-index="{i}">{t(N_("Apply"))}</button>'
+        + (f'<button type="button" class="apply" data-index="{i}">{t.apply}</button>'
            if s["replays_to_end"] else "") + "</li>"
         for i, s in enumerate(suggested.suggestions))
     if report.status == "invalid" and not suggested.suggestions:
-        suggestions = f"<li>{t(N_('No small edit mends this game: edit a move below.'))}</li>"
+        suggestions = f"<li>{t.no_small_edit}</li>"
     labels = [replayed.numbering.label(i) for i in range(len(plies))]
     move_label = words.gettext(N_("move {label}"))
     written = "".join(
@@ -193,54 +228,53 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
                     if write and document.path is not None else "")
     place = words.gettext(N_("{file}, game {number}, line {line}")).format(
         file=document.name, number=report.game, line=report.line)
-    share = t(N_("White's share (light) of the evaluation"))
     panel = (
         f'<section id="desk" data-game="{game.number}" data-variant="'
         f'{escape(replayed.variant.name)}"><p id="message" role="status"></p>'
-        f'<h2>{t(N_("Report:"))} <span id="status" class="{escape(str(report.status))}">'
+        f'<h2>{t.report_heading} <span id="status" class="{escape(str(report.status))}">'
         f'{_status(report, words)}</span></h2>'
-        f'<p>{escape(place)}{" " + t(N_("(edited)")) if game.edited else ""}</p>'
+        f'<p>{escape(place)}{" " + t.edited if game.edited else ""}</p>'
         f'<ul id="problems">{problems}</ul>{legal}'
-        f'<h2>{t(N_("Suggestions"))}</h2><ul id="suggestions">'
-        f'{suggestions or "<li>" + t(N_("none")) + "</li>"}</ul>'
-        f'<h2>{t(N_("Moves as written"))}</h2><p class="help">'
-        f'{t(N_("Edit a move and press Enter: the game is checked again."))}</p>'
+        f'<h2>{t.suggestions}</h2><ul id="suggestions">'
+        f'{suggestions or "<li>" + t.none + "</li>"}</ul>'
+        f'<h2>{t.moves_as_written}</h2><p class="help">'
+        f'{t.edit_help}</p>'
         f'<div id="written">{written}</div>'
-        f'<h2>{t(N_("Tags"))}</h2><table id="tags">{tags}<tr><td><input id="new-tag-name" '
-        f'placeholder="{t(N_("Tag"))}" size="8"></td><td><input id="new-tag-value" '
-        f'placeholder="{t(N_("Value"))}"></td></tr></table>'
+        f'<h2>{t.tags}</h2><table id="tags">{tags}<tr><td><input id="new-tag-name" '
+        f'placeholder="{t.tag}" size="8"></td><td><input id="new-tag-value" '
+        f'placeholder="{t.value}"></td></tr></table>'
         f'<h2>PDN</h2><textarea id="pdn" rows="10" cols="70" spellcheck="false">'
         f'{escape(game.text)}</textarea><p><button type="button" id="recheck">'
-        f'{t(N_("Check again"))}</button> <a href="/download/{document.number}" download '
+        f'{t.check_again}</button> <a href="/download/{document.number}" download '
         f'id="download">'
         + escape(words.gettext(N_("Download {name}")).format(name=Path(document.name).name))
         + f'</a> {write_button}</p>'
-        f'<h2>{t(N_("Analysis"))}</h2><p><a id="diagram-svg" href="#" download="diagram.svg">'
-        f'{t(N_("Diagram SVG"))}</a> · <a id="diagram-png" href="#" download="diagram.png">'
-        f'{t(N_("Diagram PNG"))}</a>'
-        + (f' · <button type="button" id="evaluate">{t(N_("Evaluate"))}</button> <button '
-           f'type="button" id="stop-engine">{t(N_("Stop"))}</button>' if engine else "")
+        f'<h2>{t.analysis}</h2><p><a id="diagram-svg" href="#" download="diagram.svg">'
+        f'{t.diagram_svg}</a> · <a id="diagram-png" href="#" download="diagram.png">'
+        f'{t.diagram_png}</a>'
+        + (f' · <button type="button" id="evaluate">{t.evaluate}</button> <button '
+           f'type="button" id="stop-engine">{t.stop}</button>' if engine else "")
         + '</p><meter id="eval-bar" min="0" max="100" value="50" '
-          f'title="{share}" hidden></meter>'
+          f'title="{t.white_share}" hidden></meter>'
           '<div id="evaluation" aria-live="polite"></div></section>')
     body = (f'<nav id="games" hidden><input id="search" type="search" '
-            f'aria-label="{t(N_("Search"))}">'
+            f'aria-label="{t.search}">'
             f'<p id="count"></p><div id="list"><ol id="rows"></ol></div></nav><main>'
             f'{_nav(words, keep, f"/games/{game.number}")}'
             f'<header><h1 id="title"></h1><p id="event"></p><p id="verdict"></p></header>'
             f'<div id="viewer"><section id="left"><div id="board" data-fen="" data-ply="0" '
             f'data-node="0" data-game="0"></div><div id="controls"><button id="first" '
-            f'title="{t(N_("Start (Home)"))}">«</button><button id="back" '
-            f'title="{t(N_("Back (←)"))}">‹</button><button id="next" '
-            f'title="{t(N_("Next (→)"))}">›</button><button id="last" '
-            f'title="{t(N_("End (End)"))}">»</button></div><p id="current"></p>'
+            f'title="{t.start_title}">«</button><button id="back" '
+            f'title="{t.back_title}">‹</button><button id="next" '
+            f'title="{t.next_title}">›</button><button id="last" '
+            f'title="{t.end_title}">»</button></div><p id="current"></p>'
             f'<p id="error" class="error"></p>'
             f'<p id="warning" class="warning"></p><div id="suggestion" class="suggestion">'
             f'</div><div id="notes"></div><p id="fen"></p></section><section id="right">'
-            f'<section id="explorer" hidden><h2>{t(N_("Explorer"))}</h2><table><thead><tr>'
-            f'<th>{t(N_("Move"))}</th><th>{t(N_("Games"))}</th><th>+ = −</th>'
-            f'<th>{t(N_("Score"))}</th></tr></thead><tbody id="explored">'
-            f'</tbody></table></section><h2>{t(N_("Moves"))}</h2><div class="moves" '
+            f'<section id="explorer" hidden><h2>{t.explorer}</h2><table><thead><tr>'
+            f'<th>{t.move}</th><th>{t.games}</th><th>+ = −</th>'
+            f'<th>{t.score}</th></tr></thead><tbody id="explored">'
+            f'</tbody></table></section><h2>{t.moves}</h2><div class="moves" '
             f'id="moves" data-game="0"></div>{panel}</section></div></main>'
             f'<script id="data" type="application/json">{data}</script>')
     title = f"{report.white or '?'} – {report.black or '?'}"
@@ -311,19 +345,19 @@ def _variants(words: Catalog) -> str:
 def new_game_page(words: Catalog = ENGLISH, keep: str = "") -> str:
     """A new game typed move by move: each move checked as it is typed."""
     t = _say(words)
-    body = (f'{_nav(words, keep, "/new")}<main class="desk"><h1>{t(N_("Type a game"))}</h1>'
+    body = (f'{_nav(words, keep, "/new")}<main class="desk"><h1>{t.type_a_game}</h1>'
             f'<p id="message" role="status"></p>'
-            f'<p><label>{t(N_("Variant"))} <select id="variant">{_variants(words)}</select>'
-            f'</label> <label>{t(N_("White"))} <input id="white" size="14"></label> '
-            f'<label>{t(N_("Black"))} <input id="black" size="14"></label></p>'
+            f'<p><label>{t.variant} <select id="variant">{_variants(words)}</select>'
+            f'</label> <label>{t.white} <input id="white" size="14"></label> '
+            f'<label>{t.black} <input id="black" size="14"></label></p>'
             f'<div id="typed-board" class="typed-board"></div>'
-            f'<p>{t(N_("Moves:"))} <span id="typed-moves"></span></p>'
-            f'<form id="type-move"><label>{t(N_("Next move (any notation)"))} '
+            f'<p>{t.moves_so_far} <span id="typed-moves"></span></p>'
+            f'<form id="type-move"><label>{t.next_move} '
             f'<input id="move-input" autocomplete="off" size="10"></label> '
-            f'<button type="submit">{t(N_("Play"))}</button> '
-            f'<button type="button" id="take-back">{t(N_("Take back"))}</button></form>'
-            f'<p>{t(N_("Legal moves:"))} <span id="typed-legal"></span></p>'
-            f'<p><button type="button" id="add-typed">{t(N_("Add to the desk"))}</button></p>'
+            f'<button type="submit">{t.play}</button> '
+            f'<button type="button" id="take-back">{t.take_back}</button></form>'
+            f'<p>{t.legal_now} <span id="typed-legal"></span></p>'
+            f'<p><button type="button" id="add-typed">{t.add_to_the_desk}</button></p>'
             f"</main>")
     return _frame(words.gettext(N_("New game")), body, words, page="new")
 
@@ -338,23 +372,24 @@ def position_editor_page(words: Catalog = ENGLISH, keep: str = "") -> str:
     t = _say(words)
     palette = "".join(
         f'<label><input type="radio" name="piece" value="{code}"'
-        f'{" checked" if code == "w" else ""}> {t(label)}</label>' for code, label in PALETTE)
+        f'{" checked" if code == "w" else ""}> {escape(words.gettext(label))}</label>'
+        for code, label in PALETTE)
     body = (f'{_nav(words, keep, "/editor")}<main class="desk editor">'
-            f'<h1>{t(N_("Set up a position"))}</h1><p id="message" role="status"></p>'
-            f'<p><label>{t(N_("Variant"))} <select id="editor-variant">{_variants(words)}'
-            f'</select></label> <label>{t(N_("To move"))} <select id="editor-turn">'
-            f'<option value="W">{t(N_("White"))}</option>'
-            f'<option value="B">{t(N_("Black"))}</option></select></label></p>'
+            f'<h1>{t.set_up_a_position}</h1><p id="message" role="status"></p>'
+            f'<p><label>{t.variant} <select id="editor-variant">{_variants(words)}'
+            f'</select></label> <label>{t.to_move} <select id="editor-turn">'
+            f'<option value="W">{t.white}</option>'
+            f'<option value="B">{t.black}</option></select></label></p>'
             f'<p id="palette" class="palette">{palette} '
-            f'<button type="button" id="editor-start">{t(N_("Start position"))}</button> '
-            f'<button type="button" id="editor-clear">{t(N_("Empty board"))}</button></p>'
+            f'<button type="button" id="editor-start">{t.start_position}</button> '
+            f'<button type="button" id="editor-clear">{t.empty_board}</button></p>'
             f'<div class="editor-view"><div id="editor-board" class="typed-board"></div>'
             f'<div class="editor-text"><p><label>FEN <input id="editor-fen" size="40" '
             f'spellcheck="false" autocomplete="off"></label></p>'
-            f'<p>{t(N_("PDN set-up tags:"))}</p><pre id="editor-tags"></pre>'
-            f'<p>{t(N_("Can a game reach it?"))}</p><ul id="editor-problems"></ul>'
-            f'<p><button type="button" id="editor-analyse">{t(N_("Analyse from here"))}'
-            f'</button> <button type="button" id="editor-new">{t(N_("New game from here"))}'
+            f'<p>{t.setup_tags}</p><pre id="editor-tags"></pre>'
+            f'<p>{t.reachable}</p><ul id="editor-problems"></ul>'
+            f'<p><button type="button" id="editor-analyse">{t.analyse_from_here}'
+            f'</button> <button type="button" id="editor-new">{t.new_game_from_here}'
             f'</button></p></div></div></main>')
     return _frame(words.gettext(N_("Position editor")), body, words, page="editor")
 
