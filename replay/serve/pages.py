@@ -146,8 +146,8 @@ def desk_page(desk: Desk, *, write: bool, words: Catalog = ENGLISH, keep: str = 
         counts: dict[str, int] = {}
         for game in document.games:
             counts[str(game.report.status)] = counts.get(str(game.report.status), 0) + 1
-        summary = ", ".join(words.gettext(N_("{status}: {count}")).format(
-            status=words.gettext(status), count=n) for status, n in sorted(counts.items()))
+        summary = ", ".join(f"{words.gettext(status)}: {n}"
+                            for status, n in sorted(counts.items()))
         button = (f' <button type="button" data-write="{document.number}">'
                   f'{t.write_back}</button>'
                   if write and document.path is not None and document.edited else "")
@@ -212,11 +212,10 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
     if report.status == "invalid" and not suggested.suggestions:
         suggestions = f"<li>{t.no_small_edit}</li>"
     labels = [replayed.numbering.label(i) for i in range(len(plies))]
-    move_label = words.gettext(N_("move {label}"))
     written = "".join(
         f'<label class="ply{" error" if i == error_ply else ""}">{escape(labels[i])}'
         f'<input data-ply="{i}" value="{escape(ply.record.text)}" size="7" '
-        f'aria-label="{escape(move_label.format(label=labels[i]))}"></label>'
+        f'aria-label="{t.move} {escape(labels[i])}"></label>'
         for i, ply in enumerate(plies))
     tags = "".join(
         f'<tr><td>{escape(name)}</td><td><input data-tag="{escape(name)}" '
