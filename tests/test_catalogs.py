@@ -1,5 +1,6 @@
 """Every message marked for translation has an entry in each catalog, with the same
-placeholders, and ``pdn validate`` speaks Russian and Thai as the catalogs say."""
+placeholders (the texts of the desk's script among them), and ``pdn validate`` speaks
+Russian and Thai as the catalogs say."""
 
 from __future__ import annotations
 
@@ -47,6 +48,21 @@ def _entries(language: str) -> dict[str, list[str]]:
     return {key.split("\0")[0]: value.split("\0") for key, value in read_po(path).items() if key}
 
 
+def test_no_message_is_marked_inside_an_f_string():
+    # xgettext and pygettext (make messages) read an f-string as one string: a message
+    # marked inside one would be missing from pdn.pot
+    hidden = []
+    for folder in ("pdn", "replay", "cli"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.JoinedStr):
+                    hidden += [f"{path.relative_to(ROOT)}:{call.lineno}"
+                               for call in ast.walk(node) if isinstance(call, ast.Call)
+                               and getattr(call.func, "id", getattr(call.func, "attr", None))
+                               in ("N_", "ngettext")]
+    assert hidden == []
+
+
 def test_the_sources_mark_messages_of_the_validate_path():
     marked = marked_messages()
     assert "capture is compulsory: {moves}" in marked
@@ -58,6 +74,21 @@ def test_every_marked_message_has_a_translation_in_each_catalog(language):
     entries = _entries(language)
     missing = sorted(set(marked_messages()) - set(entries))
     assert missing == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_desks_script_texts_are_marked_and_translated_in_each_catalog(language):
+    # desk.js and the viewer's script on pdn serve's pages show these, given by the page
+    # from the catalog (replay.serve.words)
+    from replay.serve.words import SCRIPT_TEXT, VIEWER_TEXT, script_text, viewer_words
+
+    entries = _entries(language)
+    for texts, given in ((SCRIPT_TEXT, script_text), (VIEWER_TEXT, viewer_words)):
+        assert set(texts.values()) <= set(marked_messages()) & set(entries)
+        shown = given(catalog(language))
+        assert [name for name, text in shown.items() if text == texts[name]] == []
+        assert [name for name, message in texts.items()
+                if placeholders(shown[name]) != placeholders(message)] == []
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

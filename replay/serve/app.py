@@ -36,9 +36,11 @@ from replay.serve.pages import (
     new_game_page,
     position_editor_page,
     static_file,
+    turn_words,
 )
 from replay.serve.position_editor import edited_position
 from replay.serve.security import App, BodyTooLarge, BodyTooSlow, Receive, Scope, Send
+from replay.serve.words import chosen
 
 MAX_FEN = 1000
 STDIN_NAME = "<stdin>"  # what `pdn validate -` names a text it reads
@@ -59,36 +61,42 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
 
     def desk_view(request: Request) -> Response:
-        return HTMLResponse(desk_page(desk, write=settings.write))
+        return HTMLResponse(desk_page(desk, write=settings.write, words=_words(request),
+                                      keep=_keep(request)))
 
     def game_view(request: Request) -> Response:
         game = desk.game(request.path_params["number"])
         replayed = desk.replayed(game)
         return HTMLResponse(game_page(game, replayed, desk.suggested(game),
                               explorer=_explorer(settings.database, replayed),
-                              engine=settings.engines is not None, write=settings.write))
+                              engine=settings.engines is not None, write=settings.write,
+                              words=_words(request), keep=_keep(request)))
 
     def editor_view(request: Request) -> Response:
-        return HTMLResponse(position_editor_page())
+        return HTMLResponse(position_editor_page(_words(request), _keep(request)))
 
     def new_view(request: Request) -> Response:
-        return HTMLResponse(new_game_page())
+        return HTMLResponse(new_game_page(_words(request), _keep(request)))
 
     def event_view(request: Request) -> Response:
         from replay.tournament import read_event, standings
         from replay.tournament.pages import standings_html
+        from replay.validate.report import font_faces
 
         records = [game.record() for game in list(desk.games)]
         if not records:
-            raise DeskError("no game is loaded")
+            raise DeskError(N_("no game is loaded"))
         event = read_event(records, sources=[g.document.name for g in list(desk.games)])
         words = _words(request)
         page = standings_html(standings(event), words=words)
-        back = ('<p class="desk-nav"><a href="/">Desk</a> · <a href="/event/report.pdf?lang='
+        back = (f'<p class="desk-nav"><a href="/{_keep(request)}">'
+                f'{escape(words.gettext(DESK_LINK))}</a> · <a href="/event/report.pdf?lang='
                 f"{words.language}\">{escape(words.gettext(REPORT_LINK))}</a> · "
                 + " ".join(f'<a href="/event?lang={code}" hreflang="{code}" lang="{code}">'
                            f"{escape(name)}</a>" for code, name in LANGUAGES.items())
                 + "</p>")
+        if words.language != "th":  # the switch's "ไทย" in the shipped Thai font
+            back = f"<style>{font_faces('th')}</style>{back}"
         return HTMLResponse(page.replace("<body>", "<body>" + back, 1))
 
     def report_pdf(request: Request) -> Response:
@@ -167,8 +175,8 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
 
     async def api_write(request: Request) -> Response:
         if not settings.write:
-            return JSONResponse({"error": "pdn serve was started without --write: download "
-                                          "the file instead"}, 403)
+            return _answer(request, 403, N_("pdn serve was started without --write: "
+                                            "download the file instead"))
         original = await _in_thread(desk.write_back, desk.document(request.path_params["number"]))
         return JSONResponse({"written": True, "original": shown_name(original.name)})
 
@@ -198,9 +206,9 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
         typed = await _in_thread(typed_game, _field(body, "variant", str), moves, tags)
         from replay.record.diagram import board_svg
 
-        return JSONResponse({"accepted": typed.accepted, "error": typed.error,
+        return JSONResponse({"accepted": typed.accepted, "error": typed.said(_words(request)),
                              "legal": typed.legal, "fen": typed.fen, "pdn": typed.pdn,
-                             "svg": board_svg(typed.board),
+                             "svg": turn_words(board_svg(typed.board), _words(request)),
                              "routes": legal_routes(typed.board),
                              **square_centres(typed.board)})
 
@@ -216,10 +224,11 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
             if fen is None and pieces is None:  # neither: the variant's start position
                 fen = Board(variant).fen()
             edited = edited_position(variant, fen=fen, pieces=pieces,
-                                     white=body.get("white") is not False)
+                                     white=body.get("white") is not False,
+                                     words=_words(request))
         except (LookupError, ValueError) as error:
-            raise DeskError(f"not a position: {error}") from None
-        return JSONResponse(edited)
+            raise DeskError(N_("not a position: {reason}").format(reason=error)) from None
+        return JSONResponse({**edited, "svg": turn_words(edited["svg"], _words(request))})
 
     async def api_routes(request: Request) -> Response:
         body = await _json_body(request)
@@ -228,13 +237,13 @@ def create_app(desk: Desk, settings: Settings | None = None) -> Starlette:
 
     async def api_engine(request: Request) -> Response:
         if settings.engines is None:
-            return JSONResponse({"error": "pdn serve was started with --engine none"}, 404)
+            return _answer(request, 404, N_("pdn serve was started with --engine none"))
         body = await _json_body(request)
         board = _board(_field(body, "variant", str), _field(body, "fen", str))
         try:
             found = await _in_thread(settings.engines.evaluate, board)
         except EngineError as error:
-            return JSONResponse({"error": str(error)}, 502)
+            return _answer(request, 502, str(error))
         return JSONResponse(found)
 
     def api_engine_stop(request: Request) -> Response:
@@ -299,6 +308,7 @@ class Logged:
 
 
 REPORT_LINK = N_("The arbiter's report (PDF)")
+DESK_LINK = N_("Desk")
 
 
 def _words(request: Request) -> Catalog:
@@ -307,6 +317,11 @@ def _words(request: Request) -> Catalog:
     asked = request.query_params.get("lang", "")
     return catalog(asked if asked in LANGUAGES else negotiate(
         request.headers.get("accept-language", "")))
+
+
+def _keep(request: Request) -> str:
+    """What the links of a page add to keep a language chosen with its switch."""
+    return chosen(request.query_params.get("lang", ""))
 
 
 async def _in_thread(function, *args):
@@ -372,7 +387,7 @@ def _board(variant_name: str, fen: str) -> Board:
     try:
         return Board.from_fen(fen, get_variant(variant_name))
     except (LookupError, ValueError) as error:
-        raise DeskError(f"not a position: {error}") from None
+        raise DeskError(N_("not a position: {reason}").format(reason=error)) from None
 
 
 def _explorer(database: Path | None, replayed) -> dict | None:
@@ -415,14 +430,17 @@ async def _failed(request: Request, error: Exception) -> Response:
 
 
 def _answer(request: Request, status: int, reason: str) -> Response:
-    reason = reason.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    """A refusal: ``{"error": reason}`` from the API, a page from a page's address; the
+    reason in the language the request asks for (``Accept-Language``; desk.js sends the
+    page's), the keys as they are."""
+    words = _words(request)
+    reason = words.localize(reason).encode("utf-8", errors="backslashreplace").decode("utf-8")
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": reason}, status)
-    from html import escape
-
-    return HTMLResponse(f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-                        f'<title>pdn serve</title></head><body><p><a href="/">Desk</a></p>'
-                        f"<p>{escape(reason)}</p></body></html>", status)
+    return HTMLResponse(f'<!DOCTYPE html><html lang="{words.language}"><head>'
+                        f'<meta charset="utf-8"><title>pdn serve</title></head><body><p>'
+                        f'<a href="/{_keep(request)}">{escape(words.gettext(DESK_LINK))}</a>'
+                        f"</p><p>{escape(reason)}</p></body></html>", status)
 
 
 __all__ = ["Logged", "Settings", "create_app"]

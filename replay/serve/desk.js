@@ -7,33 +7,55 @@
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
 
-  // Every text this script shows, in one place (to be translated).
+  // Every text this script shows, by name: the page carries them in its language, from the
+  // catalogs (replay/serve/words.py), as JSON; the script fills their {placeholders}.
+  const WORDS = JSON.parse($("desk-text")?.textContent || "{}");
+  const fill = (name, values = {}) => (WORDS[name] ?? name).replace(
+    /\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
   const TEXT = {
-    checking: "Checking…",
-    serverAnswered: (status) => `the server answered ${status}`,
-    thinking: "The engine is thinking…",
+    checking: fill("checking"),
+    serverAnswered: (status) => fill("serverAnswered", {status}),
+    thinking: fill("thinking"),
     evaluation: (engine, score, depth, line) =>
-      `${engine}: ${score} (depth ${depth})` + (line ? `, best line ${line}` : ""),
-    otherLine: (score, depth, line) => `${score} (depth ${depth}) ${line}`,
-    stopped: "Stopped.",
-    writing: "Writing…",
-    written: (original) => `Written; the original is kept as ${original}.`,
-    reload: "Reload the file from disk",
-    reloading: "Reloading…",
-    nothingToCheck: "Choose a file or paste a game first.",
-    noGame: (name) => `${name}: no game found in it.`,
-    accepted: (move) => `${move}: accepted.`,
-    refused: (reason) => `Refused: ${reason}`,
-    noMoveFrom: (square) => `no legal move from ${square}`,
-    mustCapture: "a capture is compulsory",
-    notLegal: (from, to) => `${from}-${to} is not a legal move`,
-    goOn: (squares) => `${squares}: go on, click the next square of the capture.`,
-    writtenAtError: "A move played on a game's board is written where the game stops at an " +
-      "error (the move in red).",
-    playOn: (move) => `Play ${move} from here in a new game`,
-    reachable: "Nothing forbids it.",
-    noMove: "Nothing forbids it, but the side to move has no move: the game is over.",
+      fill(line ? "evaluationLine" : "evaluation", {engine, score, depth, line}),
+    otherLine: (score, depth, line) => fill("otherLine", {score, depth, line}),
+    stopped: fill("stopped"),
+    writing: fill("writing"),
+    written: (original) => fill("written", {original}),
+    reload: fill("reload"),
+    reloading: fill("reloading"),
+    nothingToCheck: fill("nothingToCheck"),
+    noGame: (name) => fill("noGame", {name}),
+    accepted: (move) => fill("accepted", {move}),
+    refused: (reason) => fill("refused", {reason}),
+    noMoveFrom: (square) => fill("noMoveFrom", {square}),
+    mustCapture: fill("mustCapture"),
+    notLegal: (origin, target) => fill("notLegal", {origin, target}),
+    goOn: (squares) => fill("goOn", {squares}),
+    writtenAtError: fill("writtenAtError"),
+    playOn: (move) => fill("playOn", {move}),
+    reachable: fill("reachable"),
+    noMove: fill("noMove"),
   };
+
+  // The page's language: the server answers in it (Accept-Language), and a language chosen
+  // with the page's switch (?lang=) is kept in the addresses the script goes to.
+  const LANGUAGE = document.documentElement.lang || "en";
+  const CHOSEN = new URLSearchParams(location.search).get("lang");
+  function address(path, values = {}) {
+    const query = new URLSearchParams(values);
+    if (CHOSEN) query.set("lang", CHOSEN);
+    const text = query.toString();
+    return text ? `${path}?${text}` : path;
+  }
+  // the switch keeps what the address holds besides the language (a variant, a FEN, the ply)
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest?.(".languages a[hreflang]");
+    if (!link) return;
+    const url = new URL(location.href);
+    url.searchParams.set("lang", link.hreflang);
+    link.href = url.pathname + url.search + url.hash;
+  });
 
   function say(text, bad) {
     const box = $("message");
@@ -42,7 +64,8 @@
 
   async function call(url, body) {
     const response = await fetch(url, {method: "POST", body: JSON.stringify(body),
-                                       headers: {"Content-Type": "application/json"}});
+                                       headers: {"Content-Type": "application/json",
+                                                 "Accept-Language": LANGUAGE}});
     let answer = {};
     try { answer = await response.json(); } catch (e) { answer = {error: response.statusText}; }
     if (!response.ok) {
@@ -282,8 +305,7 @@
           const link = document.createElement("a");
           link.id = "play-on";
           link.textContent = TEXT.playOn(route.text);
-          link.href = "/new?" + new URLSearchParams({variant, fen: board.dataset.fen,
-                                                     moves: route.text});
+          link.href = address("/new", {variant, fen: board.dataset.fen, moves: route.text});
           $("message").append(" ", link);
         }
       },
@@ -385,7 +407,7 @@
       try {
         const answer = await call("/api/upload", {name, text});
         if (!answer.games.length) { say(TEXT.noGame(name), true); return; }
-        location.href = `/games/${answer.games[0]}`;
+        location.href = address(`/games/${answer.games[0]}`);
       } catch (error) { say(error.message, true); }
     });
     document.addEventListener("click", (event) => {
@@ -445,7 +467,7 @@
     $("add-typed").addEventListener("click", async () => {
       try {
         const answer = await call("/api/upload", {name: "typed.pdn", text: typed.pdn});
-        location.href = `/games/${answer.games[0]}`;
+        location.href = address(`/games/${answer.games[0]}`);
       } catch (error) { say(error.message, true); }
     });
     play(null);
@@ -504,14 +526,13 @@
       setUp({fen: event.target.value});
     });
     $("editor-new").addEventListener("click", () => {
-      location.href = "/new?" + new URLSearchParams({variant: $("editor-variant").value,
-                                                     fen: edited.fen});
+      location.href = address("/new", {variant: $("editor-variant").value, fen: edited.fen});
     });
     $("editor-analyse").addEventListener("click", async () => {
       try {
         const answer = await call("/api/upload", {name: "position.pdn",
                                                   text: `${edited.tags}\n\n*\n`});
-        location.href = `/games/${answer.games[0]}`;
+        location.href = address(`/games/${answer.games[0]}`);
       } catch (error) { say(error.message, true); }
     });
     const query = new URLSearchParams(location.search);

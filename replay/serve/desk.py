@@ -31,6 +31,7 @@ from pathlib import Path
 
 from pdn.chunks import newline_lines, split_chunks
 from pdn.game import Game
+from pdn.i18n import N_, Catalog, catalog
 from pdn.model import MoveRecord
 from pdn.reader import PdnText, read_games
 from replay.record.board import Board
@@ -47,6 +48,7 @@ MAX_GLUED = 100  # a line on which more games begin is refused before reading
 _TAG_PAIR = re.compile(r'\[[A-Za-z][A-Za-z0-9_]*\s+"')
 _TAG_PAIRS = re.compile(r'\s*(?:\[[^\[\]"]*"(?:[^"\\]|\\.)*"\s*\]\s*)*')
 _GLUED = re.compile(r'[^\s\]][ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"')
+ENGLISH = catalog("en")
 
 
 class DeskError(ValueError):
@@ -139,9 +141,10 @@ def _starts(name: str, lines: list[str], games: list[Game]) -> list[tuple[int, i
     starts = [max(1, game.line) - 1 for game in games]
     for index, (start, following) in enumerate(pairwise(starts), 1):
         if following <= start:
-            raise DeskError(f"{name}: games {index} and {index + 1} begin on the same line "
-                            f"{start + 1}: the desk edits a game by its lines; write each "
-                            f"game on lines of its own first ('pdn convert' does)", 422)
+            raise DeskError(N_("{name}: games {number} and {next} begin on the same line "
+                               "{line}: the desk edits a game by its lines; write each game "
+                               "on lines of its own first ('pdn convert' does)").format(
+                name=name, number=index, next=index + 1, line=start + 1), 422)
     return [(line, _glued_at(lines[line]) if line < len(lines) else 0) for line in starts]
 
 
@@ -163,8 +166,9 @@ def count_games(text: str, name: str) -> None:
     line scan before any game is read."""
     chunks = split_chunks(newline_lines(io.StringIO(text, newline=None)))
     if sum(1 for _ in islice(chunks, MAX_GAMES_PER_TEXT + 1)) > MAX_GAMES_PER_TEXT:
-        raise DeskError(f"{name}: more than {MAX_GAMES_PER_TEXT:,} games; give such a file "
-                        f"on the command line", 413)
+        raise DeskError(N_("{name}: more than {count} games; give such a file on the "
+                           "command line").format(name=name, count=f"{MAX_GAMES_PER_TEXT:,}"),
+                        413)
 
 
 def shown_name(source: str) -> str:
@@ -180,10 +184,10 @@ def refuse_glued(text: str, name: str) -> None:
         return
     for number, line in enumerate(split_lines(text), 1):
         if line.count("[") > MAX_GLUED and len(_GLUED.findall(line)) > MAX_GLUED:
-            raise DeskError(f"{name}: more than {MAX_GLUED} games begin on line {number}, "
-                            f"each glued to the one before: the desk edits a game by its "
-                            f"lines; write each game on lines of its own first ('pdn convert' "
-                            f"does)", 422)
+            raise DeskError(N_("{name}: more than {count} games begin on line {number}, each "
+                               "glued to the one before: the desk edits a game by its lines; "
+                               "write each game on lines of its own first ('pdn convert' "
+                               "does)").format(name=name, count=MAX_GLUED, number=number), 422)
 
 
 class Desk:
@@ -219,7 +223,8 @@ class Desk:
             raw = path.read_bytes()
             stamp = Stamp.of(path, raw)
         except OSError as error:
-            raise DeskError(f"{name}: cannot read: {error.strerror or error}") from None
+            raise DeskError(N_("{name}: cannot read: {reason}").format(
+                name=name, reason=error.strerror or error)) from None
         read = decoded(raw)
         refuse_glued("".join(read.lines), name)
         choice = self.choice
@@ -231,14 +236,16 @@ class Desk:
             item.file = name
             reports.append(item)
         if _stamp(path) != stamp:
-            raise DeskError(f"{name}: changed on disk while it was read: reload it", 409)
+            raise DeskError(N_("{name}: changed on disk while it was read: reload it").format(
+                name=name), 409)
         return read, stamp, reports
 
     def add_text(self, name: str, text: str) -> Document:
         """An upload or a paste, validated as ``pdn validate`` validates standard input."""
         valid_unicode(name, "the file's name")
         if "\x00" in text:
-            raise DeskError(f"{name}: this is not a text file (it holds NUL bytes)")
+            raise DeskError(N_("{name}: this is not a text file (it holds NUL bytes)").format(
+                name=name))
         reports = self.check_text(text, name)
         lines = split_lines(text)
         read = Decoded(lines, [line.encode("utf-8") for line in lines], "utf-8", "utf-8")
@@ -287,12 +294,13 @@ class Desk:
 
     def game(self, number: int) -> DeskGame:
         if not 1 <= number <= len(self.games):
-            raise DeskError(f"there is no game {number} (the desk holds {len(self.games)})")
+            raise DeskError(N_("there is no game {number} (the desk holds {count})").format(
+                number=number, count=len(self.games)))
         return self.games[number - 1]
 
     def document(self, number: int) -> Document:
         if not 1 <= number <= len(self.documents):
-            raise DeskError(f"there is no file {number}")
+            raise DeskError(N_("there is no file {number}").format(number=number))
         return self.documents[number - 1]
 
     def rows(self) -> Iterator[dict]:
@@ -308,9 +316,11 @@ class Desk:
 
     def _on_board(self, game: DeskGame) -> DeskGame:
         if not self.fits_board(game):
-            raise DeskError(f"game {game.number} is {len(game.text):,} characters long, more "
-                            f"than the board takes ({MAX_BOARD_GAME:,}): its row gives its "
-                            f"report; edit it in the downloaded file", 413)
+            raise DeskError(N_("game {number} is {length} characters long, more than the "
+                               "board takes ({count}): its row gives its report; edit it in "
+                               "the downloaded file").format(
+                number=game.number, length=f"{len(game.text):,}", count=f"{MAX_BOARD_GAME:,}"),
+                413)
         return game
 
     def replayed(self, game: DeskGame) -> ReplayedGame:
@@ -339,13 +349,15 @@ class Desk:
         try:
             text.encode(document.codec)
         except UnicodeEncodeError as error:
-            raise DeskError(f"{text[error.start:error.end]!r} cannot be written in "
-                            f"{document.encoding}, the encoding of {document.name}: the edit "
-                            f"is refused; to make it, convert the file to UTF-8 first", 422
-                            ) from None
+            raise DeskError(N_("{text} cannot be written in {encoding}, the encoding of "
+                               "{name}: the edit is refused; to make it, convert the file to "
+                               "UTF-8 first").format(text=repr(text[error.start:error.end]),
+                                                     encoding=document.encoding,
+                                                     name=document.name), 422) from None
         reports = self.check_text(text, document.name)
         if len(reports) != 1:
-            raise DeskError(f"the text holds {len(reports)} games: give exactly one")
+            raise DeskError(N_("the text holds {count} games: give exactly one").format(
+                count=len(reports)))
         report = reports[0]
         report.game, report.line = game.report.game, game.report.line
         with self.lock:
@@ -358,9 +370,10 @@ class Desk:
         """Give a tag a new value (an empty value removes it) and check the game again."""
         name = name.strip()
         if not name.isidentifier() or len(name) > 64:
-            raise DeskError(f"'{name}' is not a tag name (letters, digits and _)")
+            raise DeskError(N_("'{name}' is not a tag name (letters, digits and _)").format(
+                name=name))
         if any(c in value for c in '"\\\n\r'):
-            raise DeskError("a tag's value cannot hold quotes, backslashes or line breaks")
+            raise DeskError(N_("a tag's value cannot hold quotes, backslashes or line breaks"))
         game = self._on_board(self.game(number))
         game.record()  # one game, readable
         lines = split_lines(game.text)
@@ -379,11 +392,12 @@ class Desk:
         """Write ``text`` in place of the main line's ply ``ply`` (from 0), as written."""
         text = text.strip()
         if not text or any(c.isspace() for c in text) or len(text) > 40:
-            raise DeskError(f"'{text}' is not one move")
+            raise DeskError(N_("'{text}' is not one move").format(text=text))
         game = self._on_board(self.game(number))
         plies = game.record().moves.plies
         if not 0 <= ply < len(plies):
-            raise DeskError(f"game {number} has no ply {ply + 1}")
+            raise DeskError(N_("game {number} has no ply {ply}").format(number=number,
+                                                                      ply=ply + 1))
         written = [each.record for each in plies]
         edited = list(written)
         edited[ply] = written[ply]._replace(text=text)
@@ -399,11 +413,13 @@ class Desk:
         choice = self.choice
         found = suggest(record, choice.default, choice.override, rules=choice.rules)
         if not 0 <= index < len(found):
-            raise DeskError(f"game {number} has no suggestion {index + 1}")
+            raise DeskError(N_("game {number} has no suggestion {index}").format(
+                number=number, index=index + 1))
         if not apply_suggestion(record, found[index], choice.default, choice.override,
                                 rules=choice.rules):
-            raise DeskError(f"suggestion {index + 1} does not make game {number} replay "
-                            f"(or it edits a move that has variations): edit it by hand")
+            raise DeskError(N_("suggestion {index} does not make game {number} replay (or it "
+                               "edits a move that has variations): edit it by hand").format(
+                index=index + 1, number=number))
         edited = [ply.record for ply in record.moves.plies]
         return self.set_text(number, spliced(game.text, [p.record for p in written], edited))
 
@@ -417,11 +433,12 @@ class Desk:
         from replay.run.output import atomic_writer
 
         if document.path is None:
-            raise DeskError(f"{document.name} was uploaded: download it instead")
+            raise DeskError(N_("{name} was uploaded: download it instead").format(
+                name=document.name))
         if not document.exact:
-            raise DeskError(f"{document.name} holds bytes its encoding ({document.encoding}) "
-                            f"cannot hold: writing it back would change them; download it",
-                            409)
+            raise DeskError(N_("{name} holds bytes its encoding ({encoding}) cannot hold: "
+                               "writing it back would change them; download it").format(
+                name=document.name, encoding=document.encoding), 409)
         path = document.path
         original = path.with_name(path.name + ".orig")
         with self.lock:
@@ -436,8 +453,9 @@ class Desk:
                     self._unchanged(document)  # the last moment before it is replaced
                 document.stamp = Stamp.of(path, data)
             except OSError as error:
-                raise DeskError(f"{document.name}: cannot write: {error.strerror or error}; the "
-                                f"file is as it was", write_failure(error)) from None
+                raise DeskError(N_("{name}: cannot write: {reason}; the file is as it was")
+                                .format(name=document.name, reason=error.strerror or error),
+                                write_failure(error)) from None
             for game in document.games:
                 game.raw, game.read = game.encoded(), game.text
         return original
@@ -457,9 +475,10 @@ class Desk:
         """Refuse (409) when ``document``'s file is no longer as the desk read it."""
         assert document.path is not None
         if _stamp(document.path) != document.stamp:
-            raise DeskError(f"{document.name} changed on disk since the desk read it (another "
-                            f"program or another pdn serve wrote it): nothing was written; "
-                            f"download your edits, or reload the file from disk", 409)
+            raise DeskError(N_("{name} changed on disk since the desk read it (another "
+                               "program or another pdn serve wrote it): nothing was written; "
+                               "download your edits, or reload the file from disk").format(
+                name=document.name), 409)
 
     def reload(self, document: Document, *, discard: bool = False) -> Document:
         """Read ``document``'s file again from disk. An edit not yet written is carried
@@ -467,7 +486,8 @@ class Desk:
         after it aside); when it is not (the game changed or went on disk too) the reload is
         refused (409), unless ``discard``."""
         if document.path is None:
-            raise DeskError(f"{document.name} was uploaded: there is no file to reload")
+            raise DeskError(N_("{name} was uploaded: there is no file to reload").format(
+                name=document.name))
         read, stamp, reports = self._read_file(str(document.path))
         fresh = Document(document.number, document.name, document.path, stamp=stamp)
         self._fill(fresh, read, reports)
@@ -491,9 +511,10 @@ class Desk:
                 carried.append((match, text))
             if lost and not discard:
                 numbers = ", ".join(str(game.number) for game in lost)
-                raise DeskError(f"{document.name}: game(s) {numbers} were edited here and "
-                                f"changed on disk too: download your edits first, then reload "
-                                f"with 'discard'", 409)
+                raise DeskError(N_("{name}: game(s) {numbers} were edited here and changed on "
+                                   "disk too: download your edits first, then reload with "
+                                   "'discard'").format(name=document.name, numbers=numbers),
+                                409)
             for match, text in carried:
                 report = self.check_text(text, document.name)[0]
                 report.game, report.line = match.report.game, match.report.line
@@ -508,7 +529,8 @@ class Desk:
 @dataclass
 class Typed:
     """The verdict on a game typed move by move: ``accepted`` the moves that replay,
-    ``error`` why the next one does not, ``legal`` the moves legal after those accepted."""
+    ``error`` why the next one does not (``problem``: the replayer's reason, when it is
+    that), ``legal`` the moves legal after those accepted."""
 
     accepted: list[str]
     error: str | None
@@ -516,6 +538,14 @@ class Typed:
     fen: str
     pdn: str
     board: Board
+    problem: str | None = None
+
+    def said(self, words: Catalog = ENGLISH) -> str | None:
+        """``error`` in the language of ``words`` (the move as typed)."""
+        if self.error is None or self.problem is None:
+            return words.localize(self.error or "") or None
+        move = self.error[:len(self.error) - len(self.problem) - 2]
+        return f"{move}: {words.localize(self.problem)}"
 
 
 def typed_game(variant_name: str, moves: list[str], tags: dict[str, str] | None = None
@@ -528,22 +558,22 @@ def typed_game(variant_name: str, moves: list[str], tags: dict[str, str] | None 
         raise DeskError(str(error)) from None
     header = {"GameType": str(variant.gametype.number), **(tags or {})}
     accepted: list[str] = []
-    error = None
+    error = problem = None
     for move in moves:
         move = move.strip()
         if not move or any(c in move for c in "{}[]();%\"") or len(move) > 40:
-            error = f"'{move}' is not a move"
+            error = N_("'{move}' is not a move").format(move=move)
             break
         replayed = replay_game(next(read_games(PdnText(_movetext(header, [*accepted, move])))))
         if replayed.errors or len(replayed.moves) < len(accepted) + 1:
-            problem = replayed.errors[0].message if replayed.errors else "not a move"
+            problem = replayed.errors[0].message if replayed.errors else N_("not a move")
             error = f"{move}: {problem}"
             break
         accepted.append(move)
     replayed = replay_game(next(read_games(PdnText(_movetext(header, accepted)))))
     board = Board(variant, replayed.final or replayed.start)
     return Typed(accepted, error, legal_texts(board), board.fen(), _movetext(header, accepted),
-                 board)
+                 board, problem)
 
 
 def _movetext(tags: dict[str, str], moves: list[str]) -> str:

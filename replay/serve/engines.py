@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 
+from pdn.i18n import N_
 from replay.engine.builtin import BuiltinEngine
 from replay.engine.hub import HubEngine, popen_hub
 from replay.engine.limits import EngineError, Info, Limit, VariantRefused
@@ -66,7 +67,7 @@ class Engines:
     def _engine(self, name: str) -> BuiltinEngine | HubEngine:
         with self.state:
             if self.closed:
-                raise EngineError("the server is stopping")
+                raise EngineError(N_("the server is stopping"))
             if name in self.refused:
                 raise VariantRefused(self.refused[name])
             engine = self.running.get(name)
@@ -78,7 +79,8 @@ class Engines:
                 try:
                     engine = self.running[name] = self._start(name)
                 except EngineError as error:
-                    self.refused[name] = f"no engine for {name}: {error}"
+                    self.refused[name] = N_("no engine for {variant}: {reason}").format(
+                        variant=name, reason=error)
                     raise VariantRefused(self.refused[name]) from None
             return engine
 

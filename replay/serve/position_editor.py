@@ -14,19 +14,29 @@ read is refused with the reader's own message (``pdn.fen``).
 
 from __future__ import annotations
 
+from pdn.i18n import N_, Catalog, catalog
 from replay.record.board import Board
 from replay.rules.movegen import BLACK, WHITE
+from replay.rules.variant_titles import variant_title
 from replay.rules.variants import Variant
 from replay.serve.board_input import square_centres
 
 COLOURS = {"w": "white", "W": "white", "b": "black", "B": "black"}
+ENGLISH = catalog("en")
+# the reasons, by side (Russian and Thai say "a white man" and "White" in their own ways)
+CROWNED = {"white": N_("a white man on {square}, the row where White is crowned, would be "
+                       "a king"),
+           "black": N_("a black man on {square}, the row where Black is crowned, would be "
+                       "a king")}
 
 
 def edited_position(variant: Variant, *, pieces: dict[str, str] | None = None,
-                    white: bool = True, fen: str | None = None) -> dict:
+                    white: bool = True, fen: str | None = None,
+                    words: Catalog = ENGLISH) -> dict:
     """The position of ``pieces`` (square name -> ``w W b B``) with White or Black to move,
-    or of ``fen``: its FEN, tags, pieces, problems and diagram. Raises ``ValueError`` (a
-    ``pdn.fen.FenError`` among them) with the reason when it is no position at all."""
+    or of ``fen``: its FEN, tags, pieces, problems (in the language of ``words``) and
+    diagram. Raises ``ValueError`` (a ``pdn.fen.FenError`` among them) with the reason when
+    it is no position at all."""
     from replay.record.diagram import board_svg
 
     board = Board.from_fen(fen if fen is not None else _fen(variant, pieces or {}, white),
@@ -37,7 +47,7 @@ def edited_position(variant: Variant, *, pieces: dict[str, str] | None = None,
     tags = (f'[GameType "{variant.gametype.tag()}"]\n[SetUp "1"]\n[FEN "{fen_text}"]')
     return {"fen": fen_text, "tags": tags, "white": setup.white_to_move,
             "pieces": {geometry.name(square): code for square, code in setup.pieces.items()},
-            "problems": problems(board), "legal": len(board.legal_moves()),
+            "problems": problems(board, words), "legal": len(board.legal_moves()),
             "svg": board_svg(board), **square_centres(board)}
 
 
@@ -55,8 +65,9 @@ def _fen(variant: Variant, pieces: dict[str, str], white: bool) -> str:
     return f"{'W' if white else 'B'}:W{','.join(sides['w'])}:B{','.join(sides['b'])}"
 
 
-def problems(board: Board) -> list[str]:
-    """Why no game of the variant can reach this position (none: it may be reached)."""
+def problems(board: Board, words: Catalog = ENGLISH) -> list[str]:
+    """Why no game of the variant can reach this position (none: it may be reached), in
+    the language of ``words``."""
     variant, setup = board.variant, board.setup()
     start = Board(variant).setup().pieces
     name = variant.gametype.notation.name
@@ -65,16 +76,25 @@ def problems(board: Board) -> list[str]:
         have = sum(COLOURS[code] == colour for code in setup.pieces.values())
         most = sum(COLOURS[code] == colour for code in start.values())
         if have > most:
-            found.append(f"{colour.capitalize()} has {have} pieces, more than the {most} a "
-                         f"side starts with in {variant.name}")
+            found.append(_too_many(colour, words, have).format(
+                count=have, most=most, variant=variant_title(variant.name, words)))
     crowning = board.generator.promotion_mask
     for square, code in sorted(setup.pieces.items()):
         side = WHITE if code == "w" else BLACK if code == "b" else None
         if side is not None and (crowning[side] >> square) & 1:
-            colour = COLOURS[code]
-            found.append(f"a {colour} man on {name(square)}, the row where "
-                         f"{colour.capitalize()} is crowned, would be a king")
+            found.append(words.gettext(CROWNED[COLOURS[code]]).format(square=name(square)))
     return found
+
+
+def _too_many(colour: str, words: Catalog, count: int) -> str:
+    """The reason a side has more pieces than it starts with, before its values."""
+    if colour == "white":
+        return words.ngettext("White has {count} piece, more than the {most} a side starts "
+                              "with in {variant}", "White has {count} pieces, more than the "
+                              "{most} a side starts with in {variant}", count)
+    return words.ngettext("Black has {count} piece, more than the {most} a side starts with "
+                          "in {variant}", "Black has {count} pieces, more than the {most} a "
+                          "side starts with in {variant}", count)
 
 
 __all__ = ["edited_position", "problems"]

@@ -9,6 +9,12 @@ const [WHITE, BLACK, EVENT, RESULT, STATUS, KIND, OPENING, ERRORS, MOVES, TEXTS,
        SUGGESTIONS, NOTATION] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 const ROW = 46;  // the height of a row of the game list, in pixels (see viewer.css)
 const $ = (id) => document.getElementById(id);
+// The page's words: English, or the page's language where the page gives them (pdn serve's
+// game page, from the catalogs).
+const VIEWER_WORDS = {verdict: "Does not replay: {errors}", suggestion: "Suggestion: {text}",
+                      start: "Start position", ...data.words};
+const said = (name, values = {}) => VIEWER_WORDS[name].replace(
+  /\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 const board = $("board");
 const state = {game: 0, node: 0, view: null, shown: games.map((_, number) => number),
                flipped: false};
@@ -115,7 +121,7 @@ function readGame(number) {
       if (node.clock) html.push(`<span class="clock" title="clock after the move">${esc(node.clock)}</span> `);
       if (node.eval) html.push(evaluation(node.eval));
       const notes = [...(node.error ? [note("error", node.error)] : []),
-                     ...node.suggestions.map((s) => note("suggestion", `Suggestion: ${s}`))];
+                     ...node.suggestions.map((s) => note("suggestion", said("suggestion", {text: s})))];
       html.push(...notes, ...node.comments.map(comment));
       line.fresh = node.comments.length + notes.length > 0;
       line.parent = line.last = id;
@@ -273,11 +279,11 @@ function show(nodeNumber) {
                                 flipped: state.flipped});
   remember(view, nodeNumber);
   markGraph(view, nodeNumber);
-  $("current").textContent = n.label === "start" ? "Start position" : n.label;
+  $("current").textContent = n.label === "start" ? said("start") : n.label;
   $("error").textContent = n.error || "";
   $("warning").textContent = n.warning || "";
   $("suggestion").replaceChildren(...n.suggestions.map((text) => {
-    const p = document.createElement("p"); p.textContent = `Suggestion: ${text}`; return p;
+    const p = document.createElement("p"); p.textContent = said("suggestion", {text}); return p;
   }));
   $("notes").replaceChildren(...n.comments.map((text) => {
     const p = document.createElement("p"); p.textContent = text; return p;
@@ -402,7 +408,8 @@ function openGame(number, nodeNumber) {
   $("title").innerHTML = `${esc(title(g))} <span class="result">${esc(g[RESULT])}</span>`;
   $("event").textContent = [g[EVENT], state.view.kind.variant, g[OPENING]].filter(Boolean)
     .join(" · ");
-  $("verdict").textContent = g[ERRORS].length ? `Does not replay: ${g[ERRORS].join("; ")}` : "";
+  $("verdict").textContent = g[ERRORS].length ? said("verdict", {errors: g[ERRORS].join("; ")})
+    : "";
   drawGraph(state.view);
   show(nodeNumber || 0);
   revealInList(number);
