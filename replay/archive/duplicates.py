@@ -47,7 +47,7 @@ from replay.archive.run import (
     write_report,
 )
 from replay.archive.stream import Record
-from replay.archive.tags import DateParts, date_parts_many
+from replay.archive.tags import DateParts, date_parts_plain
 from replay.rules.variants import Variant
 from replay.run.output import as_write_error
 from replay.run.runner import DaskRunner, Runner, open_runner
@@ -234,7 +234,6 @@ class Catalogue:
 
 SAME_TEXT = (0, 0, 0)  # the score of records of one text, which tie: the first is kept
 WINDOW = 2_000  # games of shared written keys settled at once
-BATCH = 500  # games read back before their dates are read, in one call
 
 
 def _settled_lines(catalogue: Catalogue, settings: Settings, by: str) -> Found:
@@ -295,25 +294,16 @@ def _window_lines(window: list[list[int]], catalogue: Catalogue, settings: Setti
 def _described(catalogue: Catalogue, firsts: dict[bytes, int], scored: set[bytes],
                dates: dict[str, DateParts]) -> dict[bytes, tuple[Facts, tuple[int, int, int]]]:
     """Each distinct text's facts, and its completeness where ``scored`` (else
-    ``SAME_TEXT``), read from the game of its first record; the dates of ``BATCH`` games at
-    a time read in one call (``dates`` keeps them)."""
+    ``SAME_TEXT``), read from the game of its first record (each Date tag read once,
+    without pandas: ``dates`` keeps them)."""
     described: dict[bytes, tuple[Facts, tuple[int, int, int]]] = {}
-    waiting: list[tuple[bytes, dict[str, str], Variant, tuple[int, int, int]]] = []
-
-    def settle_waiting() -> None:
-        new = sorted({tags.get("Date") or "" for _, tags, _, _ in waiting} - dates.keys())
-        dates.update(zip(new, date_parts_many(new), strict=True))
-        for digest, tags, variant, score in waiting:
-            described[digest] = (facts_of(tags, variant, dates[tags.get("Date") or ""]), score)
-        waiting.clear()
-
     for digest, ordinal in firsts.items():
         game, variant = catalogue.game(ordinal), catalogue.variant(ordinal)
-        waiting.append((digest, game.tags, variant,
-                        completeness(game, variant) if digest in scored else SAME_TEXT))
-        if len(waiting) >= BATCH:
-            settle_waiting()
-    settle_waiting()
+        date = game.tags.get("Date") or ""
+        if date not in dates:
+            dates[date] = date_parts_plain(date)
+        described[digest] = (facts_of(game.tags, variant, dates[date]),
+                             completeness(game, variant) if digest in scored else SAME_TEXT)
     return described
 
 

@@ -401,3 +401,25 @@ def test_dedupe_passes_a_game_over_the_ply_limit_to_its_output_as_unreadable(tmp
     assert output.count("unreadable, passed to the output unchanged") == 2
     assert "0 written; 2 unreadable games passed through unchanged" in output
     assert out.read_text(encoding="utf-8") == kings_shuffling(10_002) * 2
+
+
+def test_dates_read_without_pandas_are_read_as_the_games_table_reads_them(shared_data):
+    """``date_parts_plain`` (dedupe's, which loads no pandas) uses the games table's
+    patterns and gives the parts ``date_parts_many`` gives, on every Date tag of the test
+    archives and on forms they lack."""
+    import re
+
+    from replay.archive.tags import DATE_PATTERNS, date_parts_many, date_parts_plain
+    from replay.stats import tables
+
+    assert [p.pattern for p in DATE_PATTERNS] == [
+        tables._YEAR_FIRST, tables._DAY_FIRST, tables._MONTH_NAME, tables._YEAR_ONLY]
+    dates = {value for path in shared_data.rglob("*.pdn")
+             for value in re.findall(r'\[Date\s+"([^"]*)"',
+                                     path.read_text(encoding="utf-8", errors="replace"))}
+    assert len(dates) > 300
+    dates |= {"", "?", "0000.00.00", "1999.13.40", "2001.02.31", "\u0662\u0660\u0660\u0661.01.01",
+              "Sept 3, 1905", "3 Foo 1905", "abc 1850 x", " 1990 . 5 . 6 ", "1990.5",
+              "June 1995", "??.??.1980", "1980.??.12", "1600-1700", "1-2 June 2002"}
+    listed = sorted(dates)
+    assert [date_parts_plain(text) for text in listed] == date_parts_many(listed)
