@@ -3,9 +3,10 @@ positions, and by what the records state of it (``replay.archive.identity``).
 
 Each game is reduced in a worker process to a compact key -- a hash of its variant, start
 and the origin and destination square of every move (``written_key``, which needs no replay
-for records in full notation) -- and to the facts its tags state. The few games that share
-a key are then compared exactly: by the position after every main-line move
-(``move_key``), plus the written text of moves that do not replay. So ``c3-d4`` and ``22-18``, a
+for records in full notation) -- and a hash of its moves as written (``line_key``). The few
+games that share a written key are then compared exactly: those of one line key are one line
+of moves, and the others are told by the position after every main-line move (``move_key``),
+plus the written text of moves that do not replay. So ``c3-d4`` and ``22-18``, a
 capture written ``26x17x10x1`` or ``26x1``, are the same move. The records of one line of
 moves are then told apart as games (``identity.identify``): the copies of one game are
 duplicates, and of each the most complete copy is kept (a real result, more known tags,
@@ -25,8 +26,9 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pdn.game import Game
 from pdn.gametype import SquareNotation
@@ -48,7 +50,7 @@ from replay.archive.walk import walk_main_line
 from replay.record.replayer import game_variant
 from replay.rules.variants import Rules, Variant
 
-UNSCORED = (-1, -1, -1)  # a fingerprint's score left to ``refine``
+UNSCORED = (-1, -1, -1)  # a fingerprint made without its score
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,53 @@ def _record_key(record: MoveRecord, notation: SquareNotation) -> bytes:
         return b"|" + format_move(record).encode() + b";"
 
 
+class GameKeys(NamedTuple):
+    """What the local dedupe keeps of a game besides its place: its ``written_key`` (None
+    for a game without moves), its ``line_key`` and the variant it is read under."""
+
+    written: bytes | None
+    line: bytes
+    variant: Variant
+
+
+def game_keys(game: Game, default: Variant, override: Variant | None = None, *,
+              rules: Rules | None = None) -> GameKeys:
+    """A game's ``GameKeys``: its variant found once, no replay for a plain record."""
+    variant = game_variant(game, default, override, rules=rules)
+    if not game.moves.has_plies():
+        return GameKeys(None, b"", variant)
+    return GameKeys(_written_key(game, variant, default, override, rules),
+                    line_key(game, variant), variant)
+
+
+def line_key(game: Game, variant: Variant) -> bytes:
+    """A 16-byte key of the variant, the start and the main line's moves as written
+    (``1. 32-28`` and ``32-28`` differ). Games that share it replay alike, so they share
+    their ``move_key`` too: of the games of one ``written_key``, only those of different
+    line keys need a replay to tell whether they played the same moves."""
+    digest = hashlib.blake2b(_variant_text(variant), digest_size=16)
+    digest.update(repr((game.tags.get("FEN"), game.moves.setup)).encode())
+    tokens = game.main_line_tokens()
+    if tokens is None:  # the tree was made: its moves' records, written back
+        tokens = ["|" + format_move(ply.record) for ply in game.moves.plies]
+    digest.update("\n".join(tokens).encode())
+    return digest.digest()
+
+
+# The full text of each variant met (its rules, every field), by the object: the few a run
+# reads are kept with their text, so that an id is never reused while it is a key.
+_VARIANT_TEXTS: dict[int, tuple[Variant, bytes]] = {}
+
+
+def _variant_text(variant: Variant) -> bytes:
+    known = _VARIANT_TEXTS.get(id(variant))
+    if known is None or known[0] is not variant:
+        if len(_VARIANT_TEXTS) > 256:
+            _VARIANT_TEXTS.clear()
+        known = _VARIANT_TEXTS[id(variant)] = (variant, repr(variant).encode())
+    return known[1]
+
+
 def completeness(game: Game, variant: Variant) -> tuple[int, int, int]:
     """A real result, the number of known tags, the amount of annotation: more is better."""
     known = sum(1 for value in game.tags.values() if value and not NO_NAME.match(value))
@@ -168,7 +217,7 @@ def fingerprint(game: Game, default: Variant, override: Variant | None = None,
     """A game's fingerprint (``date``: its Date's parts when computed for a batch). The
     variant is found once, and the key made before anything reads the plies
     (``completeness`` does), so that a plain game is replayed from its move texts.
-    ``scored`` False leaves the completeness out (``UNSCORED``): ``refine`` takes it then."""
+    ``scored`` False leaves the completeness out (``UNSCORED``)."""
     variant = game_variant(game, default, override, rules=rules)
     key = _written_key(game, variant, default, override, rules) if game.moves.has_plies() \
         else None
@@ -249,32 +298,11 @@ def settle(records: Iterable[tuple[int, Facts, tuple[int, int, int]]], by: str
     return [g for g in games if len(g.members) > 1], alike
 
 
-def refine(shared: list[list[tuple[int, Fingerprint]]],
-           exact_key: Callable[[int], tuple[bytes | None, tuple[int, int, int]]],
-           by: str = "game") -> Found:
-    """Split the games that share a written key by the exact ``move_key`` of each (asked
-    for by ordinal, with its ``completeness``: fingerprints made without it, ``UNSCORED``,
-    are scored here), and tell the records of each line of moves apart as games."""
-    copies, alike = [], []
-    for games in shared:
-        lines: dict[bytes | None, list[tuple[int, Facts, tuple[int, int, int]]]] = {}
-        for ordinal, found in games:
-            key, score = exact_key(ordinal)
-            lines.setdefault(key, []).append((ordinal, found.facts, score))
-        for line in lines.values():
-            if len(line) > 1:
-                groups, several = settle(line, by)
-                copies += groups
-                alike += [several] if several is not None else []
-    return Found(sorted(copies, key=lambda group: group.members[0]),
-                 sorted(alike, key=lambda line: line.games[0].members[0]))
-
-
 def dropped(groups: list[Group]) -> set[int]:
     """The ordinals of every copy that is not kept."""
     return {m for group in groups for m in group.members if m != group.best}
 
 
-__all__ = ["BY_CHOICES", "UNSCORED", "Fingerprint", "Found", "Group", "Grouper", "SameMoves",
-           "completeness", "dates_compatible", "dropped", "fingerprint", "move_key",
-           "names_compatible", "refine", "settle", "written_key"]
+__all__ = ["BY_CHOICES", "UNSCORED", "Fingerprint", "Found", "GameKeys", "Group", "Grouper",
+           "SameMoves", "completeness", "dates_compatible", "dropped", "fingerprint", "game_keys",
+           "line_key", "move_key", "names_compatible", "settle", "written_key"]

@@ -531,11 +531,9 @@ ALIKE = "same moves, different games"  # then the lines several games played, ke
 
 @dataclass
 class DedupeTask:
-    """Every game's text and fingerprint (``scored`` False: without its completeness, which
-    reads the plies; the caller scores the few copies it finds, ``dedupe.refine``)."""
+    """Every game's text and fingerprint (the cluster's dedupe, ``replay.archive.shuffle``)."""
 
     settings: Settings
-    scored: bool = True
 
     def __call__(self, records: list[Record]) -> list[Out]:
         results = []
@@ -546,7 +544,7 @@ class DedupeTask:
                 continue
             choice = self.settings.choice
             found = fingerprint(record.game, choice.default, choice.override, date,
-                                rules=choice.rules, scored=self.scored)
+                                rules=choice.rules)
             results.append(Out(game_text(record), record.line, value=found))
         return results
 

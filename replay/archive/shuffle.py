@@ -14,7 +14,7 @@ to know how many games came before. Three passes over the partitions, on the wor
    ``exact_part`` reads them again and computes each one's exact ``move_key`` and what the
    report shows of it; shuffled on the written key, ``settle_part`` splits them by exact
    key and tells the records of each line of moves apart as games, marking the copy kept,
-   with ``dedupe.settle`` itself, as ``refine`` does.
+   with ``dedupe.settle`` itself, as the local engine does.
 3. The copies dropped go back to their partitions, and ``kept_part`` reads each partition
    once more and returns the texts to write, in order, a few partitions at a time.
 
@@ -158,7 +158,7 @@ def exact_part(partition: Partition, members: pd.DataFrame, settings: Settings
 
 def settle_part(frame: pd.DataFrame, by: str) -> pd.DataFrame:
     """A worker: the games of a partition shuffled on the written key, split by exact key
-    and told apart as games (``dedupe.settle``, as ``refine``): the copies of each group of
+    and told apart as games (``dedupe.settle``, as the local engine): the copies of each group of
     two or more, the first of the most complete marked kept, then the kept copy of each
     game of every line several games played, with what tells them apart."""
     columns: dict[str, list] = {name: [] for name in SETTLED_COLUMNS}

@@ -120,6 +120,54 @@ def date_parts_many(texts: Iterable[str | None]) -> list[DateParts]:
     return [(y, m, d) for y, m, d in zip(*columns, strict=True)]
 
 
+# ``replay.stats.tables``' patterns, tried in this order, each filling the parts the ones
+# before it left unknown (tests/tools/archive/test_archive.py checks they are the same)
+DATE_PATTERNS = (
+    re.compile(r"^\s*(?P<year>\d{4}|\?{4})\s*[.\-/]\s*(?P<month>\d{1,2}|\?{1,2})"
+               r"(?:\s*[.\-/]\s*(?P<day>\d{1,2}|\?{1,2}))?\s*$"),
+    re.compile(r"^\s*(?P<day>\d{1,2})[.\-/](?P<month>\d{1,2})[.\-/](?P<year>\d{4})\s*$"),
+    re.compile(r"(?P<day>\d{1,2})?(?:\s*-\s*\d{1,2})?\s*(?P<month>[A-Za-z]{3,})\.?,?\s+"
+               r"(?P<year>\d{4})"),
+    re.compile(r"(?P<year>\b(?:1[5-9]|20)\d\d\b)"),
+)
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                "dec")
+
+
+def date_parts_plain(text: str) -> DateParts:
+    """``date_parts_of`` read without pandas, by the same rules one value at a time (what
+    a command that reads a few dates needs without loading pandas).
+
+    >>> date_parts_plain("1841.??.??"), date_parts_plain("1-2 June 2002")
+    ((1841, None, None), (2002, 6, 1))
+    """
+    found: dict[str, str | int | None] = {"year": None, "month": None, "day": None}
+    for number, pattern in enumerate(DATE_PATTERNS):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        for name, value in match.groupdict().items():
+            if found[name] is None and value is not None:
+                found[name] = _month_number(value) if number == 2 and name == "month" else value
+    year, month, day = (_number(found[name]) for name in ("year", "month", "day"))
+    year = year if year is not None and year > 0 else None
+    month = month if month is not None and 1 <= month <= 12 else None
+    day = day if day is not None and 1 <= day <= 31 and month is not None else None
+    return year, month, day
+
+
+def _month_number(name: str) -> int | None:
+    """A month's number from its name (its first three letters); None for another word."""
+    short = name.lower()[:3]
+    return _MONTH_NAMES.index(short) + 1 if short in _MONTH_NAMES else None
+
+
+def _number(value: str | int | None) -> int | None:
+    if isinstance(value, str):
+        return int(value) if value.isascii() and value.isdigit() else None
+    return value
+
+
 def format_date(parts: DateParts) -> str:
     """``YYYY.MM.DD`` with ``?`` for the unknown parts."""
     year, month, day = parts
