@@ -32,6 +32,7 @@ from replay.database.played import (
     refresh_latest,
     remove_games,
 )
+from replay.database.positions_table import PositionsTable
 from replay.database.rows import line_rows, moves_text
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.record.replayer import UNKNOWN, normalise_result
@@ -153,9 +154,10 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
         connection.execute(f"CREATE TEMP TABLE IF NOT EXISTS {STAGED.split('.')[1]} "
                            "(position_key INTEGER, game_id INTEGER, ply INTEGER)")
         try:
+            positions = PositionsTable(connection)
             for source in sources:
                 _index_file(connection, source, IndexTask(_portable(settings), run), summary,
-                            note, settings)
+                            note, settings, positions)
             with connection:
                 connection.executescript(INDEXES)
         except sqlite3.Error as error:  # a database damaged past its header, a full disk...
@@ -170,7 +172,8 @@ def _portable(settings: Settings) -> Settings:
 
 
 def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
-                summary: IndexSummary, note: Note, settings: Settings) -> None:
+                summary: IndexSummary, note: Note, settings: Settings,
+                positions: PositionsTable) -> None:
     path = Path(os.path.realpath(source))  # resolve() raises on a loop of links
     stored, name = shown_name(str(path)), shown_name(source)  # text: no bytes but UTF-8
     try:
@@ -192,9 +195,11 @@ def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
             for (file_id,) in known:  # the same path with other bytes: replace its games
                 _remove_file(connection, file_id)
                 summary.replaced += 1
-            _insert_file(connection, source, stored, digest, size, task, settings, summary, note)
+            _insert_file(connection, source, stored, digest, size, task, settings, summary, note,
+                         positions)
     except OSError as error:
         _SEEN.clear()  # the positions described for the file were rolled back with it
+        positions.index()
         summary.failed.append(source)
         note(f"{name}: cannot read: {error.strerror or error}; nothing of it indexed")
         return
@@ -222,7 +227,7 @@ def _remove_file(connection: sqlite3.Connection, file_id: int) -> None:
 
 def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest: str,
                  size: int, task: IndexTask, settings: Settings, summary: IndexSummary,
-                 note: Note) -> None:
+                 note: Note, positions: PositionsTable) -> None:
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     file_id = connection.execute(
         "INSERT INTO files (path, sha256, size, games, indexed_at) VALUES (?, ?, ?, 0, ?)",
@@ -233,9 +238,9 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
         games += 1
         pending.append(item)
         if len(pending) >= BATCH_GAMES:
-            _insert_games(connection, file_id, pending, played, summary, note)
+            _insert_games(connection, file_id, pending, played, positions, summary, note)
             pending.clear()
-    _insert_games(connection, file_id, pending, played, summary, note)
+    _insert_games(connection, file_id, pending, played, positions, summary, note)
     _write_staged(connection)
     played.flush()
     connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
@@ -244,8 +249,8 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
 
 
 def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
-                  played: MovesPlayed | NativeMovesPlayed, summary: IndexSummary,
-                  note: Note) -> None:
+                  played: MovesPlayed | NativeMovesPlayed, positions_table: PositionsTable,
+                  summary: IndexSummary, note: Note) -> None:
     """Write a batch of games (``run_task``'s items) in their order: their dates read in
     one call, and one statement per table. Each game's id is the one SQLite would give it,
     one past the largest (``INTEGER PRIMARY KEY``), given here so that its positions can
@@ -282,11 +287,7 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
         "date, date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
         "white_kings, black_men, black_kings, tags, pdn) VALUES "
         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
-    connection.executemany(
-        "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
-        "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
-        "black_men_count, black_kings_count, fen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        positions)
+    positions_table.add(positions)
     connection.executemany(f"INSERT INTO {STAGED} VALUES (?, ?, ?)", game_positions)
 
 

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdn.cli.app import app
+from support.schema_v3 import make_v3
 from typer.testing import CliRunner
 
 from pdn.fen import format_fen
@@ -230,7 +231,7 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     connection.commit()
     connection.close()
     output = run("search", str(db), "--pattern", "d4=wm", code=2)
-    assert "schema version 2 is older than this toolkit's (3)" in output
+    assert "schema version 2 is older than this toolkit's (4)" in output
     assert "index the games again" in output
     assert "older" in run("index", str(source), "-o", str(db), code=2)
     garbage = tmp_path / "garbage.db"
@@ -243,6 +244,57 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     data[4096:] = b"\xff" * (len(data) - 4096)  # the header page kept, every other page lost
     damaged.write_bytes(bytes(data))
     assert "damaged.db" in run("search", str(damaged), "--position", TRANSPOSED, code=2)
+
+
+def test_a_version_3_database_is_refused_for_reading_and_brought_up_to_date_by_index(
+        database):
+    db, source = database
+    before = found(db, "--position", TRANSPOSED)
+    assert before == [(1, 4), (3, 4)]
+    make_v3(db)
+    output = run("search", str(db), "--position", TRANSPOSED, code=2)
+    assert "schema version 3 is older than this toolkit's (4)" in output
+    assert "pdn index into it" in output
+    assert "already indexed" in run("index", str(source), "-o", str(db))
+    assert found(db, "--position", TRANSPOSED) == before
+    connection = sqlite3.connect(db)
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert connection.execute("SELECT value FROM meta WHERE name = 'schema_version'"
+                              ).fetchone()[0] == "4"
+    assert "UNIQUE" not in connection.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'positions'").fetchone()[0]
+    assert connection.execute("SELECT [unique] FROM pragma_index_list('positions') "
+                              "WHERE name = 'positions_by_key'").fetchone() == (1,)
+    with pytest.raises(sqlite3.IntegrityError):  # the key is still unique
+        connection.execute("INSERT INTO positions SELECT NULL, position_key, variant, turn, "
+                           "white_men, white_kings, black_men, black_kings, white_men_count, "
+                           "white_kings_count, black_men_count, black_kings_count, fen "
+                           "FROM positions LIMIT 1")
+    connection.close()
+
+
+def test_a_run_into_a_new_database_leaves_each_position_once_with_its_key_index(tmp_path):
+    """Positions met in several files of one run are deduplicated by the run; the key
+    index is built at its end and the later runs look keys up in it."""
+    first, second = tmp_path / "a.pdn", tmp_path / "b.pdn"
+    first.write_text(GAMES, encoding="utf-8")
+    second.write_text(GAMES.replace("Cup", "Cap"), encoding="utf-8")
+    db = tmp_path / "games.db"
+    run("index", str(first), str(second), "-o", str(db), "--variant", "russian")
+    third = tmp_path / "c.pdn"
+    third.write_text(GAMES.replace("Cup", "Cop"), encoding="utf-8")
+    run("index", str(third), "-o", str(db), "--variant", "russian")
+    connection = sqlite3.connect(db)
+    keys = [key for (key,) in connection.execute("SELECT position_key FROM positions")]
+    assert len(keys) == len(set(keys)) == connection.execute(
+        "SELECT COUNT(DISTINCT position_key) FROM game_positions").fetchone()[0]
+    assert connection.execute("SELECT COUNT(DISTINCT game_id) FROM game_positions"
+                              ).fetchone()[0] == 9
+    assert connection.execute("SELECT MAX(position_id) FROM positions").fetchone()[0] == len(keys)
+    assert connection.execute("SELECT [unique] FROM pragma_index_list('positions') "
+                              "WHERE name = 'positions_by_key'").fetchone() == (1,)
+    connection.close()
+    assert [game for game, _ in found(db, "--position", TRANSPOSED)] == [1, 3] * 3
 
 
 def test_a_position_search_loads_neither_the_reader_nor_pandas(database):
