@@ -16,12 +16,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import count, repeat
 from pathlib import Path
 
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
+from replay.database.game_positions import GamePositions
 from replay.database.lock import index_lock
 from replay.database.planes import update_planes
 from replay.database.played import (
@@ -41,11 +41,10 @@ from replay.run.partitions import shown_name
 
 Note = Callable[[str], None]
 UNREADABLE = "unreadable"
-# game_positions is ordered by position key: a file's rows are appended to a temporary
-# table as they come, then written in key order when the file ends (one ordered walk of the
-# B-tree, SQLite's sorter spilling to disk past its cache), so a small page cache does.
+# SQLite's page cache: the rows come in key order (game_positions) or in the order of their
+# table (the others), and the indexes built after a load are sorted (spilling to disk past the
+# cache), so a small cache does whatever the archive's size.
 CACHE_KIB = 32 * 1024
-STAGED = "temp.staged_game_positions"
 BATCH_GAMES = 4096  # games written together: one date parse, one statement per table
 
 
@@ -151,8 +150,6 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
         connection = create_or_open(database)
         connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         connection.execute("PRAGMA temp_store = FILE")
-        connection.execute(f"CREATE TEMP TABLE IF NOT EXISTS {STAGED.split('.')[1]} "
-                           "(position_key INTEGER, game_id INTEGER, ply INTEGER)")
         try:
             positions = PositionsTable(connection)
             for source in sources:
@@ -233,15 +230,16 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
         "INSERT INTO files (path, sha256, size, games, indexed_at) VALUES (?, ?, ?, 0, ?)",
         (path, digest, size, stamp)).lastrowid
     games, played, pending = 0, moves_played(connection), []
+    held = GamePositions(connection)
     for item in run_task([source], task, jobs=settings.jobs, encoding=settings.encoding,
                          progress=settings.progress):
         games += 1
         pending.append(item)
         if len(pending) >= BATCH_GAMES:
-            _insert_games(connection, file_id, pending, played, positions, summary, note)
+            _insert_games(connection, file_id, pending, played, positions, held, summary, note)
             pending.clear()
-    _insert_games(connection, file_id, pending, played, positions, summary, note)
-    _write_staged(connection)
+    _insert_games(connection, file_id, pending, played, positions, held, summary, note)
+    held.flush()
     played.flush()
     connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
     update_planes(connection)
@@ -250,7 +248,7 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
 
 def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
                   played: MovesPlayed | NativeMovesPlayed, positions_table: PositionsTable,
-                  summary: IndexSummary, note: Note) -> None:
+                  held: GamePositions, summary: IndexSummary, note: Note) -> None:
     """Write a batch of games (``run_task``'s items) in their order: their dates read in
     one call, and one statement per table. Each game's id is the one SQLite would give it,
     one past the largest (``INTEGER PRIMARY KEY``), given here so that its positions can
@@ -260,7 +258,6 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
     games: list[tuple] = []
     players: list[tuple[str]] = []
     positions: list[tuple] = []
-    game_positions: list[tuple[int, int, int]] = []
     for item, day in zip(items, days, strict=True):
         entry: GameEntry = item.result
         entry.date = day
@@ -277,7 +274,7 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
         players.extend((name,) for name in (entry.tags.get("White"), entry.tags.get("Black"))
                        if name)
         positions.extend(entry.new_positions)
-        game_positions.extend(zip(entry.keys, repeat(game_id), count()))
+        held.add(game_id, entry.keys)
         played.add_text(facts_of(game_id, entry.outcome, entry.tags, day[1]), entry.keys,
                         entry.moves)
         summary.positions += len(entry.keys)
@@ -288,14 +285,6 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
         "white_kings, black_men, black_kings, tags, pdn) VALUES "
         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
     positions_table.add(positions)
-    connection.executemany(f"INSERT INTO {STAGED} VALUES (?, ?, ?)", game_positions)
-
-
-def _write_staged(connection: sqlite3.Connection) -> None:
-    """The file's game positions, staged as they came, written in the table's order."""
-    connection.execute(f"INSERT OR IGNORE INTO game_positions SELECT position_key, game_id, "
-                       f"ply FROM {STAGED} ORDER BY position_key, game_id, ply")
-    connection.execute(f"DELETE FROM {STAGED}")
 
 
 def _game_row(game_id: int, file_id: int, index: int, entry: GameEntry) -> tuple:
