@@ -30,42 +30,47 @@ _BYTE_BITS = tuple(tuple(b for b in range(8) if value >> b & 1) for value in ran
 
 def update_planes(connection: sqlite3.Connection) -> int:
     """Add the positions written since the planes were last brought up to date (in the
-    caller's transaction); the number of positions added. Each variant's new rows are read
-    as one integer array (SQL says which side is to move), so no Python object is made per
-    position but the row SQLite gives."""
+    caller's transaction); the number of positions added. A chunk's rows of a variant are
+    read as one integer array (SQL says which side is to move) and its planes made by numpy's
+    bit unpacking, one chunk held at a time."""
     import numpy as np
 
     done = connection.execute("SELECT value FROM meta WHERE name = ?", (_MARK,)).fetchone()
     start = int(done[0]) if done else 0
     last = connection.execute("SELECT MAX(position_id) FROM positions").fetchone()[0] or start
     added = 0
-    for (variant,) in connection.execute(
-            "SELECT DISTINCT variant FROM positions WHERE position_id > ?", (start,)).fetchall():
-        rows = connection.execute(
-            "SELECT position_id, turn = 'B', white_men, white_kings, black_men, black_kings "
-            "FROM positions WHERE position_id > ? AND variant = ? AND white_men IS NOT NULL "
-            "ORDER BY position_id", (start, variant)).fetchall()
-        if not rows:  # a board of more than 64 squares: no bitboards
-            continue
-        table = np.array(rows, dtype=np.int64)
-        chunks = table[:, 0] >> CHUNK_BITS
-        for chunk in np.unique(chunks):
-            block = table[chunks == chunk]
-            offsets = block[:, 0] - (int(chunk) << CHUNK_BITS)
-            both = _bitmaps(offsets, np.stack([np.ones(len(block), dtype=np.uint8),
-                                               (block[:, 1] != 0).astype(np.uint8)], 1), np)
-            planes = {ALL: both[0], BLACK_TO_MOVE: both[1]}
-            for kind in range(4):
-                boards = np.ascontiguousarray(block[:, 2 + kind], dtype="<i8").view(np.uint8)
-                squares = np.unpackbits(boards.reshape(-1, 8), axis=1, bitorder="little")
-                held = np.flatnonzero(squares.any(axis=0))  # the bits some position sets
-                for bit, bitmap in zip(held.tolist(), _bitmaps(offsets, squares[:, held], np),
-                                       strict=True):
-                    planes[kind * 64 + bit] = bitmap
-            _merge(connection, variant, int(chunk), planes, np)
-        added += len(rows)
+    variants = [name for (name,) in connection.execute(
+        "SELECT DISTINCT variant FROM positions WHERE position_id > ?", (start,))]
+    for chunk in range(start >> CHUNK_BITS, (last >> CHUNK_BITS) + 1):
+        low, high = max(start + 1, chunk << CHUNK_BITS), (chunk + 1 << CHUNK_BITS) - 1
+        for variant in variants:
+            rows = connection.execute(
+                "SELECT position_id, turn = 'B', white_men, white_kings, black_men, "
+                "black_kings FROM positions WHERE position_id BETWEEN ? AND ? AND variant = ? "
+                "AND white_men IS NOT NULL", (low, high, variant)).fetchall()
+            if rows:  # none on a board of more than 64 squares: no bitboards
+                _merge(connection, variant, chunk, _planes(np.array(rows, dtype=np.int64),
+                                                           chunk, np), np)
+                added += len(rows)
     connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_MARK, str(last)))
     return added
+
+
+def _planes(block, chunk: int, np) -> dict:
+    """A chunk's planes of one variant's new positions (rows of ids, Black to move and the
+    four bitboards)."""
+    offsets = block[:, 0] - (chunk << CHUNK_BITS)
+    both = _bitmaps(offsets, np.stack([np.ones(len(block), dtype=np.uint8),
+                                       (block[:, 1] != 0).astype(np.uint8)], 1), np)
+    planes = {ALL: both[0], BLACK_TO_MOVE: both[1]}
+    for kind in range(4):
+        boards = np.ascontiguousarray(block[:, 2 + kind], dtype="<i8").view(np.uint8)
+        squares = np.unpackbits(boards.reshape(-1, 8), axis=1, bitorder="little")
+        held = np.flatnonzero(squares.any(axis=0))  # the bits some position sets
+        for bit, bitmap in zip(held.tolist(), _bitmaps(offsets, squares[:, held], np),
+                               strict=True):
+            planes[kind * 64 + bit] = bitmap
+    return planes
 
 
 def _bitmaps(offsets, facts, np):
