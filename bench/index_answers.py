@@ -27,7 +27,7 @@ SEARCHES = (
     ("--pattern", "any(14,15)=bk 1-4=empty"),
     ("--pattern", "22=wm 11=bm"),
     ("--material", "W:2K B:1K"),
-    ("--material-any-ply", "W:3M B:3M"),
+    ("--material", "W:3M B:3M", "--material-any-ply"),
     ("--moves", "11-15 23-19"),
     ("--moves", "9-14 22-18 5-9"),
     ("--player", "Tinsley"),

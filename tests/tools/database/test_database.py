@@ -297,6 +297,39 @@ def test_a_run_into_a_new_database_leaves_each_position_once_with_its_key_index(
     assert [game for game, _ in found(db, "--position", TRANSPOSED)] == [1, 3] * 3
 
 
+def test_small_limits_on_held_rows_and_kept_keys_give_the_same_database(tmp_path, monkeypatch):
+    """Game positions written in several sorted parts, and the key set given up for the
+    index midway through a run, leave the same rows as one part and one set."""
+    from replay.database import game_positions, positions_table
+
+    sources = []
+    for name in ("a", "b"):
+        sources.append(tmp_path / f"{name}.pdn")
+        sources[-1].write_text(GAMES.replace("Cup", f"Cup {name}"), encoding="utf-8")
+
+    def tables(db: Path) -> dict[str, list[tuple]]:
+        connection = sqlite3.connect(db)
+        try:
+            return {table: connection.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3"
+                                              ).fetchall()
+                    for table in ("positions", "game_positions", "position_moves",
+                                  "pattern_planes")}
+        finally:
+            connection.close()
+
+    settings = Settings(RulesChoice(default=RUSSIAN), jobs=1)
+    index_sources(tmp_path / "whole.db", [str(path) for path in sources], settings,
+                  note=lambda _: None)
+    monkeypatch.setattr(game_positions, "HELD_ROWS", 5)
+    monkeypatch.setattr(game_positions, "SLICE_ROWS", 3)
+    monkeypatch.setattr(positions_table, "KEYS_LIMIT", 4)
+    index_sources(tmp_path / "parts.db", [str(path) for path in sources], settings,
+                  note=lambda _: None)
+    whole, parts = tables(tmp_path / "whole.db"), tables(tmp_path / "parts.db")
+    assert len(whole["game_positions"]) == 2 * 3 * 5  # two files of three games, 4 plies
+    assert whole == parts
+
+
 def test_a_position_search_loads_neither_the_reader_nor_pandas(database):
     """The whole command starts fast: a plain --position search needs the board and SQLite,
     not the PDN grammar (lark), pandas, numpy or the archive tools."""
