@@ -147,7 +147,7 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
     summary = IndexSummary()
     run = uuid.uuid4().hex
     with index_lock(database, note):  # one run at a time: made once, written by one
-        connection = create_or_open(database)
+        connection = create_or_open(database, note)
         connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         connection.execute("PRAGMA temp_store = FILE")
         try:

@@ -8,6 +8,7 @@ message that says which.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 SCHEMA_VERSION = 4
@@ -127,8 +128,10 @@ class DatabaseError(Exception):
     """A database that cannot be used: missing, corrupt, or of another schema version."""
 
 
-def create_or_open(path: str | Path) -> sqlite3.Connection:
-    """A database to index into: created with the current schema when new, else checked."""
+def create_or_open(path: str | Path, note: Callable[[str], None] = print
+                   ) -> sqlite3.Connection:
+    """A database to index into: created with the current schema when new, else checked
+    (one of version ``MIGRATED_FROM`` brought up to date, which ``note`` is told)."""
     target = Path(path)
     fresh = not target.exists() or target.stat().st_size == 0
     try:
@@ -141,8 +144,9 @@ def create_or_open(path: str | Path) -> sqlite3.Connection:
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as error:
         raise DatabaseError(f"{path}: cannot create a database: {error}") from None
-    if not fresh and _version(connection) == MIGRATED_FROM:
-        migrate(connection, path)
+    if not fresh and _version(connection) == MIGRATED_FROM and migrate(connection, path):
+        note(f"{path}: brought up from database schema version {MIGRATED_FROM} to "
+             f"{SCHEMA_VERSION}")
     _check(connection, path)
     return connection
 
@@ -154,20 +158,23 @@ def _version(connection: sqlite3.Connection) -> int | None:
         return None  # not a database: _check says so
 
 
-def migrate(connection: sqlite3.Connection, path: str | Path) -> None:
+def migrate(connection: sqlite3.Connection, path: str | Path) -> bool:
     """Bring a database of version 3 to the current version in one transaction: the
     ``positions`` rows copied into the table without the constraint, and its key index
-    built after (the other tables are the same)."""
+    built after (the other tables are the same); False for a file that is not ours."""
     columns = ("position_id, position_key, variant, turn, white_men, white_kings, black_men, "
                "black_kings, white_men_count, white_kings_count, black_men_count, "
                "black_kings_count, fen")
     table = POSITIONS.replace("CREATE TABLE positions", "CREATE TABLE positions_migrated", 1)
     try:
+        ours = dict(connection.execute("SELECT name, value FROM meta")).get("application")
+    except sqlite3.Error:
+        ours = None
+    if ours != APPLICATION:
+        return False  # _check says what it is
+    try:
         with connection:
             connection.execute("BEGIN")
-            if dict(connection.execute("SELECT name, value FROM meta")).get(
-                    "application") != APPLICATION:
-                return  # not ours: _check says so
             connection.execute(table)
             connection.execute(f"INSERT INTO positions_migrated ({columns}) "
                                f"SELECT {columns} FROM positions ORDER BY position_id")
@@ -181,6 +188,7 @@ def migrate(connection: sqlite3.Connection, path: str | Path) -> None:
         connection.close()
         raise DatabaseError(f"{path}: cannot bring schema version {MIGRATED_FROM} up to "
                             f"{SCHEMA_VERSION}: {error}") from None
+    return True
 
 
 def open_readonly(path: str | Path) -> sqlite3.Connection:

@@ -255,7 +255,9 @@ def test_a_version_3_database_is_refused_for_reading_and_brought_up_to_date_by_i
     output = run("search", str(db), "--position", TRANSPOSED, code=2)
     assert "schema version 3 is older than this toolkit's (4)" in output
     assert "pdn index into it" in output
-    assert "already indexed" in run("index", str(source), "-o", str(db))
+    output = run("index", str(source), "-o", str(db))
+    assert "brought up from database schema version 3 to 4" in output
+    assert "already indexed" in output
     assert found(db, "--position", TRANSPOSED) == before
     connection = sqlite3.connect(db)
     assert connection.execute("PRAGMA user_version").fetchone()[0] == 4
