@@ -16,12 +16,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import count, repeat
 from pathlib import Path
 
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
+from replay.database.game_positions import GamePositions
 from replay.database.lock import index_lock
 from replay.database.planes import update_planes
 from replay.database.played import (
@@ -32,6 +32,7 @@ from replay.database.played import (
     refresh_latest,
     remove_games,
 )
+from replay.database.positions_table import PositionsTable
 from replay.database.rows import line_rows, moves_text
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.record.replayer import UNKNOWN, normalise_result
@@ -40,11 +41,10 @@ from replay.run.partitions import shown_name
 
 Note = Callable[[str], None]
 UNREADABLE = "unreadable"
-# game_positions is ordered by position key: a file's rows are appended to a temporary
-# table as they come, then written in key order when the file ends (one ordered walk of the
-# B-tree, SQLite's sorter spilling to disk past its cache), so a small page cache does.
+# SQLite's page cache: the rows come in key order (game_positions) or in the order of their
+# table (the others), and the indexes built after a load are sorted (spilling to disk past the
+# cache), so a small cache does whatever the archive's size.
 CACHE_KIB = 32 * 1024
-STAGED = "temp.staged_game_positions"
 BATCH_GAMES = 4096  # games written together: one date parse, one statement per table
 
 
@@ -147,15 +147,14 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
     summary = IndexSummary()
     run = uuid.uuid4().hex
     with index_lock(database, note):  # one run at a time: made once, written by one
-        connection = create_or_open(database)
+        connection = create_or_open(database, note)
         connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         connection.execute("PRAGMA temp_store = FILE")
-        connection.execute(f"CREATE TEMP TABLE IF NOT EXISTS {STAGED.split('.')[1]} "
-                           "(position_key INTEGER, game_id INTEGER, ply INTEGER)")
         try:
+            positions = PositionsTable(connection)
             for source in sources:
                 _index_file(connection, source, IndexTask(_portable(settings), run), summary,
-                            note, settings)
+                            note, settings, positions)
             with connection:
                 connection.executescript(INDEXES)
         except sqlite3.Error as error:  # a database damaged past its header, a full disk...
@@ -170,7 +169,8 @@ def _portable(settings: Settings) -> Settings:
 
 
 def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
-                summary: IndexSummary, note: Note, settings: Settings) -> None:
+                summary: IndexSummary, note: Note, settings: Settings,
+                positions: PositionsTable) -> None:
     path = Path(os.path.realpath(source))  # resolve() raises on a loop of links
     stored, name = shown_name(str(path)), shown_name(source)  # text: no bytes but UTF-8
     try:
@@ -192,9 +192,11 @@ def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
             for (file_id,) in known:  # the same path with other bytes: replace its games
                 _remove_file(connection, file_id)
                 summary.replaced += 1
-            _insert_file(connection, source, stored, digest, size, task, settings, summary, note)
+            _insert_file(connection, source, stored, digest, size, task, settings, summary, note,
+                         positions)
     except OSError as error:
         _SEEN.clear()  # the positions described for the file were rolled back with it
+        positions.index()
         summary.failed.append(source)
         note(f"{name}: cannot read: {error.strerror or error}; nothing of it indexed")
         return
@@ -222,21 +224,22 @@ def _remove_file(connection: sqlite3.Connection, file_id: int) -> None:
 
 def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest: str,
                  size: int, task: IndexTask, settings: Settings, summary: IndexSummary,
-                 note: Note) -> None:
+                 note: Note, positions: PositionsTable) -> None:
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     file_id = connection.execute(
         "INSERT INTO files (path, sha256, size, games, indexed_at) VALUES (?, ?, ?, 0, ?)",
         (path, digest, size, stamp)).lastrowid
     games, played, pending = 0, moves_played(connection), []
+    held = GamePositions(connection)
     for item in run_task([source], task, jobs=settings.jobs, encoding=settings.encoding,
                          progress=settings.progress):
         games += 1
         pending.append(item)
         if len(pending) >= BATCH_GAMES:
-            _insert_games(connection, file_id, pending, played, summary, note)
+            _insert_games(connection, file_id, pending, played, positions, held, summary, note)
             pending.clear()
-    _insert_games(connection, file_id, pending, played, summary, note)
-    _write_staged(connection)
+    _insert_games(connection, file_id, pending, played, positions, held, summary, note)
+    held.flush()
     played.flush()
     connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
     update_planes(connection)
@@ -244,8 +247,8 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
 
 
 def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
-                  played: MovesPlayed | NativeMovesPlayed, summary: IndexSummary,
-                  note: Note) -> None:
+                  played: MovesPlayed | NativeMovesPlayed, positions_table: PositionsTable,
+                  held: GamePositions, summary: IndexSummary, note: Note) -> None:
     """Write a batch of games (``run_task``'s items) in their order: their dates read in
     one call, and one statement per table. Each game's id is the one SQLite would give it,
     one past the largest (``INTEGER PRIMARY KEY``), given here so that its positions can
@@ -255,7 +258,6 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
     games: list[tuple] = []
     players: list[tuple[str]] = []
     positions: list[tuple] = []
-    game_positions: list[tuple[int, int, int]] = []
     for item, day in zip(items, days, strict=True):
         entry: GameEntry = item.result
         entry.date = day
@@ -272,7 +274,7 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
         players.extend((name,) for name in (entry.tags.get("White"), entry.tags.get("Black"))
                        if name)
         positions.extend(entry.new_positions)
-        game_positions.extend(zip(entry.keys, repeat(game_id), count()))
+        held.add(game_id, entry.keys)
         played.add_text(facts_of(game_id, entry.outcome, entry.tags, day[1]), entry.keys,
                         entry.moves)
         summary.positions += len(entry.keys)
@@ -282,19 +284,7 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
         "date, date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
         "white_kings, black_men, black_kings, tags, pdn) VALUES "
         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
-    connection.executemany(
-        "INSERT OR IGNORE INTO positions (position_key, variant, turn, white_men, "
-        "white_kings, black_men, black_kings, white_men_count, white_kings_count, "
-        "black_men_count, black_kings_count, fen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        positions)
-    connection.executemany(f"INSERT INTO {STAGED} VALUES (?, ?, ?)", game_positions)
-
-
-def _write_staged(connection: sqlite3.Connection) -> None:
-    """The file's game positions, staged as they came, written in the table's order."""
-    connection.execute(f"INSERT OR IGNORE INTO game_positions SELECT position_key, game_id, "
-                       f"ply FROM {STAGED} ORDER BY position_key, game_id, ply")
-    connection.execute(f"DELETE FROM {STAGED}")
+    positions_table.add(positions)
 
 
 def _game_row(game_id: int, file_id: int, index: int, entry: GameEntry) -> tuple:

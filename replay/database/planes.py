@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
 
 from replay.database.pattern import PIECES, Pattern
 from replay.rules.variants import Variant
@@ -31,62 +30,69 @@ _BYTE_BITS = tuple(tuple(b for b in range(8) if value >> b & 1) for value in ran
 
 def update_planes(connection: sqlite3.Connection) -> int:
     """Add the positions written since the planes were last brought up to date (in the
-    caller's transaction); the number of positions added."""
+    caller's transaction); the number of positions added. A chunk's rows of a variant are
+    read as one integer array (SQL says which side is to move) and its planes made by numpy's
+    bit unpacking, one chunk held at a time."""
     import numpy as np
 
     done = connection.execute("SELECT value FROM meta WHERE name = ?", (_MARK,)).fetchone()
     start = int(done[0]) if done else 0
-    rows = connection.execute(
-        "SELECT position_id, variant, turn, white_men, white_kings, black_men, black_kings "
-        "FROM positions WHERE position_id > ? ORDER BY position_id", (start,))
-    added, last = 0, start
-    for (variant, chunk), block in _chunks(rows):
-        ids = np.array([row[0] for row in block], dtype=np.int64) - (chunk << CHUNK_BITS)
-        boards = np.array([row[3:7] for row in block], dtype=np.int64).T
-        planes = {ALL: ids, BLACK_TO_MOVE: ids[np.array([row[2] == "B" for row in block])]}
-        for kind, board in enumerate(boards):
-            for bit in range(64):
-                holding = ids[((board >> bit) & 1).astype(bool)]
-                if holding.size:
-                    planes[kind * 64 + bit] = holding
-        _merge(connection, variant, chunk, planes, np)
-        added += len(block)
-        last = max(last, block[-1][0])
+    last = connection.execute("SELECT MAX(position_id) FROM positions").fetchone()[0] or start
+    added = 0
+    variants = [name for (name,) in connection.execute(
+        "SELECT DISTINCT variant FROM positions WHERE position_id > ?", (start,))]
+    for chunk in range(start >> CHUNK_BITS, (last >> CHUNK_BITS) + 1):
+        low, high = max(start + 1, chunk << CHUNK_BITS), (chunk + 1 << CHUNK_BITS) - 1
+        for variant in variants:
+            rows = connection.execute(
+                "SELECT position_id, turn = 'B', white_men, white_kings, black_men, "
+                "black_kings FROM positions WHERE position_id BETWEEN ? AND ? AND variant = ? "
+                "AND white_men IS NOT NULL", (low, high, variant)).fetchall()
+            if rows:  # none on a board of more than 64 squares: no bitboards
+                _merge(connection, variant, chunk, _planes(np.array(rows, dtype=np.int64),
+                                                           chunk, np), np)
+                added += len(rows)
     connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_MARK, str(last)))
     return added
 
 
-def _chunks(rows: Iterator[tuple]) -> Iterator[tuple[tuple[str, int], list[tuple]]]:
-    """Rows with bitboards grouped by (variant, chunk), in position order."""
-    group: list[tuple] = []
-    current = None
-    for row in rows:
-        if row[3] is None:  # a board of more than 64 squares: no bitboards
-            continue
-        key = (row[1], row[0] >> CHUNK_BITS)
-        if key != current and group:
-            yield current, group
-            group = []
-        current = key
-        group.append(row)
-    if group:
-        yield current, group
+def _planes(block, chunk: int, np) -> dict:
+    """A chunk's planes of one variant's new positions (rows of ids, Black to move and the
+    four bitboards)."""
+    offsets = block[:, 0] - (chunk << CHUNK_BITS)
+    both = _bitmaps(offsets, np.stack([np.ones(len(block), dtype=np.uint8),
+                                       (block[:, 1] != 0).astype(np.uint8)], 1), np)
+    planes = {ALL: both[0], BLACK_TO_MOVE: both[1]}
+    for kind in range(4):
+        boards = np.ascontiguousarray(block[:, 2 + kind], dtype="<i8").view(np.uint8)
+        squares = np.unpackbits(boards.reshape(-1, 8), axis=1, bitorder="little")
+        held = np.flatnonzero(squares.any(axis=0))  # the bits some position sets
+        for bit, bitmap in zip(held.tolist(), _bitmaps(offsets, squares[:, held], np),
+                               strict=True):
+            planes[kind * 64 + bit] = bitmap
+    return planes
+
+
+def _bitmaps(offsets, facts, np):
+    """One chunk's bitmap per column of ``facts`` (a 0/1 matrix, one row per position at
+    ``offsets``), as bytes in bit order."""
+    bits = np.zeros((CHUNK, facts.shape[1]), dtype=np.uint8)
+    bits[offsets] = facts
+    return np.ascontiguousarray(np.packbits(bits, axis=0, bitorder="little").T)
 
 
 def _merge(connection: sqlite3.Connection, variant: str, chunk: int, planes: dict, np
            ) -> None:
-    """OR each plane's new positions into its stored bitmap."""
+    """OR each plane's new positions into its stored bitmap (a plane of zeros is not
+    stored)."""
     stored = dict(connection.execute(
         "SELECT plane, bits FROM pattern_planes WHERE variant = ? AND chunk = ?",
         (variant, chunk)))
-    for plane, offsets in planes.items():
-        if not offsets.size:
+    for plane, packed in planes.items():
+        if not packed.any():
             continue
-        bits = np.zeros(CHUNK, dtype=bool)
-        bits[offsets] = True
-        packed = np.packbits(bits, bitorder="little")
         if plane in stored:
-            packed |= np.frombuffer(stored[plane], dtype=np.uint8)
+            packed = packed | np.frombuffer(stored[plane], dtype=np.uint8)
         connection.execute("INSERT OR REPLACE INTO pattern_planes VALUES (?, ?, ?, ?)",
                            (variant, chunk, plane, packed.tobytes()))
 

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdn.cli.app import app
+from support.schema_v3 import make_v3
 from typer.testing import CliRunner
 
 from pdn.fen import format_fen
@@ -230,7 +231,7 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     connection.commit()
     connection.close()
     output = run("search", str(db), "--pattern", "d4=wm", code=2)
-    assert "schema version 2 is older than this toolkit's (3)" in output
+    assert "schema version 2 is older than this toolkit's (4)" in output
     assert "index the games again" in output
     assert "older" in run("index", str(source), "-o", str(db), code=2)
     garbage = tmp_path / "garbage.db"
@@ -243,6 +244,92 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     data[4096:] = b"\xff" * (len(data) - 4096)  # the header page kept, every other page lost
     damaged.write_bytes(bytes(data))
     assert "damaged.db" in run("search", str(damaged), "--position", TRANSPOSED, code=2)
+
+
+def test_a_version_3_database_is_refused_for_reading_and_brought_up_to_date_by_index(
+        database):
+    db, source = database
+    before = found(db, "--position", TRANSPOSED)
+    assert before == [(1, 4), (3, 4)]
+    make_v3(db)
+    output = run("search", str(db), "--position", TRANSPOSED, code=2)
+    assert "schema version 3 is older than this toolkit's (4)" in output
+    assert "pdn index into it" in output
+    output = run("index", str(source), "-o", str(db))
+    assert "brought up from database schema version 3 to 4" in output
+    assert "already indexed" in output
+    assert found(db, "--position", TRANSPOSED) == before
+    connection = sqlite3.connect(db)
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert connection.execute("SELECT value FROM meta WHERE name = 'schema_version'"
+                              ).fetchone()[0] == "4"
+    assert "UNIQUE" not in connection.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'positions'").fetchone()[0]
+    assert connection.execute("SELECT [unique] FROM pragma_index_list('positions') "
+                              "WHERE name = 'positions_by_key'").fetchone() == (1,)
+    with pytest.raises(sqlite3.IntegrityError):  # the key is still unique
+        connection.execute("INSERT INTO positions SELECT NULL, position_key, variant, turn, "
+                           "white_men, white_kings, black_men, black_kings, white_men_count, "
+                           "white_kings_count, black_men_count, black_kings_count, fen "
+                           "FROM positions LIMIT 1")
+    connection.close()
+
+
+def test_a_run_into_a_new_database_leaves_each_position_once_with_its_key_index(tmp_path):
+    """Positions met in several files of one run are deduplicated by the run; the key
+    index is built at its end and the later runs look keys up in it."""
+    first, second = tmp_path / "a.pdn", tmp_path / "b.pdn"
+    first.write_text(GAMES, encoding="utf-8")
+    second.write_text(GAMES.replace("Cup", "Cap"), encoding="utf-8")
+    db = tmp_path / "games.db"
+    run("index", str(first), str(second), "-o", str(db), "--variant", "russian")
+    third = tmp_path / "c.pdn"
+    third.write_text(GAMES.replace("Cup", "Cop"), encoding="utf-8")
+    run("index", str(third), "-o", str(db), "--variant", "russian")
+    connection = sqlite3.connect(db)
+    keys = [key for (key,) in connection.execute("SELECT position_key FROM positions")]
+    assert len(keys) == len(set(keys)) == connection.execute(
+        "SELECT COUNT(DISTINCT position_key) FROM game_positions").fetchone()[0]
+    assert connection.execute("SELECT COUNT(DISTINCT game_id) FROM game_positions"
+                              ).fetchone()[0] == 9
+    assert connection.execute("SELECT MAX(position_id) FROM positions").fetchone()[0] == len(keys)
+    assert connection.execute("SELECT [unique] FROM pragma_index_list('positions') "
+                              "WHERE name = 'positions_by_key'").fetchone() == (1,)
+    connection.close()
+    assert [game for game, _ in found(db, "--position", TRANSPOSED)] == [1, 3] * 3
+
+
+def test_small_limits_on_held_rows_and_kept_keys_give_the_same_database(tmp_path, monkeypatch):
+    """Game positions written in several sorted parts, and the key set given up for the
+    index midway through a run, leave the same rows as one part and one set."""
+    from replay.database import game_positions, positions_table
+
+    sources = []
+    for name in ("a", "b"):
+        sources.append(tmp_path / f"{name}.pdn")
+        sources[-1].write_text(GAMES.replace("Cup", f"Cup {name}"), encoding="utf-8")
+
+    def tables(db: Path) -> dict[str, list[tuple]]:
+        connection = sqlite3.connect(db)
+        try:
+            return {table: connection.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3"
+                                              ).fetchall()
+                    for table in ("positions", "game_positions", "position_moves",
+                                  "pattern_planes")}
+        finally:
+            connection.close()
+
+    settings = Settings(RulesChoice(default=RUSSIAN), jobs=1)
+    index_sources(tmp_path / "whole.db", [str(path) for path in sources], settings,
+                  note=lambda _: None)
+    monkeypatch.setattr(game_positions, "HELD_ROWS", 5)
+    monkeypatch.setattr(game_positions, "SLICE_ROWS", 3)
+    monkeypatch.setattr(positions_table, "KEYS_LIMIT", 4)
+    index_sources(tmp_path / "parts.db", [str(path) for path in sources], settings,
+                  note=lambda _: None)
+    whole, parts = tables(tmp_path / "whole.db"), tables(tmp_path / "parts.db")
+    assert len(whole["game_positions"]) == 2 * 3 * 5  # two files of three games, 4 plies
+    assert whole == parts
 
 
 def test_a_position_search_loads_neither_the_reader_nor_pandas(database):
