@@ -132,7 +132,7 @@ def validate(
                 suggest=suggest, rules=choice.rules, strict=strict, progress=progress,
                 engine=runner, scheduler=scheduler)):
             if isinstance(item, str):
-                line(item, err=True, fg="red")
+                line(words.localize(item), err=True, fg="red")
                 unreadable_files += 1
                 continue
             tally.count(item)
