@@ -45,7 +45,7 @@ LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order of pre
 # square, a name, a place in the file) is written as it is.
 PHRASES = frozenset({"side", "other", "whose", "went_wrong", "mended_by", "outcome", "nth",
                      "precedence", "piece", "who", "first", "second", "reason", "verdict",
-                     "evidence", "listing", "at_move", "problem"})
+                     "evidence", "listing", "at_move", "problem", "plies"})
 NUMBERS = frozenset({"n", "count", "reach", "length", "number"})  # placeholders of digits
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
