@@ -4,6 +4,7 @@ placeholders, and ``pdn validate`` speaks Russian and Thai as the catalogs say."
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
 import subprocess
@@ -334,3 +335,30 @@ def test_a_suggestion_joining_two_slips_is_translated_whole(language):
             nth=say("{n}rd").format(n=3))),
         second=say("{who} is a slip").format(who=say("White's {nth} move").format(
             nth=say("{n}th").format(n=4)))) in joined
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_standings_pages_notes_are_in_its_language(language, archive, shared_data):
+    from replay.tournament import read_event, standings
+    from replay.tournament.pages import NAME_PAIRS_HEAD, PASTE, standings_html
+
+    words = catalog(language)
+    event = read_event(archive(shared_data / "games-checkers/russian/World_Championship_1998.pdn"))
+    page = standings_html(standings(event), words=words)
+    english = standings_html(standings(event))
+    assert NAME_PAIRS_HEAD in english and PASTE in english
+    for said in (NAME_PAIRS_HEAD, PASTE):
+        assert html.escape(words.gettext(said)) in page
+    assert re.findall(r"Probably one player|To count each|fits \d+ players|Incomplete:|"
+                      r"Not a whole|Names read as|Results given|tie-break", page) == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_reports_diagrams_say_who_is_to_move_in_its_language(language):
+    from replay.record.diagram import TO_MOVE
+    from replay.validate.report import html_report
+
+    page = html_report(_reports(), catalog(language))
+    assert any(catalog(language).gettext(said) in page for said in TO_MOVE)
+    assert "to move" not in page
+    assert any(said in html_report(_reports()) for said in TO_MOVE)
