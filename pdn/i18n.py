@@ -174,8 +174,12 @@ class Catalog:
             match = pattern.fullmatch(text)
             if match is None:
                 continue
-            values, explained = {}, len(text) - sum(map(len, match.groups()))
+            literal = len(text) - sum(map(len, match.groups()))
+            values, explained = {}, float(literal)
             for name, value in match.groupdict().items():
+                if literal < _JOIN and name not in PHRASES and _WORD.search(
+                        _QUOTED.sub(" ", value)):
+                    break  # a join of moves ("{move} or {moves}") joins no English words
                 phrase = self._translate(value) if name in PHRASES else self._data(value)
                 if phrase is None and name in PHRASES:
                     if not _wordless(value):
@@ -208,17 +212,20 @@ class Catalog:
         return None
 
     def _loosely(self, text: str) -> str:
-        """The first template that matches ``text``, its phrases put into the language as
-        far as they go; ``text`` as it is where none matches."""
+        """The first template that matches ``text``, each phrase put into the language where
+        it wholly goes and else written as it is (a reason the system gave: ``No such file
+        or directory``); ``text`` as it is where none matches."""
         for pattern, msgid in self._templates:
             match = pattern.fullmatch(text)
             if match:
-                values = {name: self.localize(value) if name in PHRASES else value
-                          for name, value in match.groupdict().items()}
+                values = {name: (self._translate(value) or (value,))[0] if name in PHRASES
+                          else value for name, value in match.groupdict().items()}
                 return self.translations.gettext(msgid).format(**values)
         return text
 
 
+_JOIN = 6  # a template with less text than this joins values ("{move} or {moves}")
+_WORD = re.compile(r"[^\W\d_]{3,}")  # a word: three letters running (no move has them)
 _GUESSED = 0.5  # below one character: decides between readings that explain as much
 _KNOWN_LIMIT = 1 << 14  # messages a catalog keeps in its language (archives repeat them)
 _PLACEHOLDER_FREE_WORDS = re.compile(r"[^\W\d_]")  # a letter: what data has none of
