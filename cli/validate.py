@@ -124,7 +124,7 @@ def validate(
     out = StdoutLines(escape=not as_json)
     line = out.echo
     notes = NoteSummary(verbose=verbose, echo=line,
-                        hint="--verbose shows each, --json lists them all")
+                        hint=N_("--verbose shows each, --json lists them all"), words=words)
     encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps's, made once
     with progress_bar("validating", lambda: input_size(sources)) as progress, out:
         for item in _runner_checked(validate_sources(
@@ -132,7 +132,7 @@ def validate(
                 suggest=suggest, rules=choice.rules, strict=strict, progress=progress,
                 engine=runner, scheduler=scheduler)):
             if isinstance(item, str):
-                line(item, err=True, fg="red")
+                line(words.localize(item), err=True, fg="red")
                 unreadable_files += 1
                 continue
             tally.count(item)

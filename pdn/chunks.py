@@ -24,6 +24,7 @@ from typing import IO
 from lark.exceptions import UnexpectedInput
 
 from pdn.compiled import SCAN_SOURCE, scan_is_stale, wants_pure
+from pdn.i18n import N_
 from pdn.lexer import NestingError
 from pdn.model import Diagnostic
 from pdn.moves import move_pattern
@@ -187,10 +188,11 @@ class _Chunker:
 
     def _too_large(self) -> Chunk:
         """The chunk of a game over the limit: its head, and an error saying where it is."""
-        message = (f"the game at {self.start}:1 holds {self.size:,} characters, more than "
-                   f"the {self.limit:,} a game may hold (text with no game boundary, a tag "
-                   "line or moves after a result, reads as one game): it is not read; the "
-                   "games around it are")
+        message = N_("the game at {line}:1 holds {count} characters, more than the {limit} a "
+                     "game may hold (text with no game boundary, a tag line or moves after a "
+                     "result, reads as one game): it is not read; the games around it "
+                     "are").format(line=self.start, count=f"{self.size:,}",
+                                   limit=f"{self.limit:,}")
         note = Diagnostic("too-large", message, self.start, 1)
         return Chunk("".join(self.buffer), self.start, 0, (*self.notes, note), self.column,
                      self.size)
@@ -266,9 +268,10 @@ class _Chunker:
             at = doubled.start(1)
             glued = yield from self._feed(f"{line[:at]} {line[at + 1:]}", number, column)
             self.notes.append(Diagnostic(
-                "doubled-bracket", f"tag '{shown(line[at:].split(chr(34))[0].strip())}' at "
-                f"{number}:{column + at + 1} opens with a doubled '[': read as one", number,
-                column + at + 1, "warning"))
+                "doubled-bracket", N_("tag '{tag}' at {line}:{column} opens with a doubled "
+                                      "'[': read as one").format(
+                    tag=shown(line[at:].split(chr(34))[0].strip()), line=number,
+                    column=column + at + 1), number, column + at + 1, "warning"))
             return glued
         stripped = line.lstrip()
         closes_value = _VALUE_CLOSE.match(stripped) if self.open_value else None
@@ -336,9 +339,10 @@ def _glued_tag(line: str, cut: int, column: int, number: int) -> Diagnostic:
     (at ``cut`` of ``line``, a piece of the file's line from ``column`` on)."""
     tag = shown(line[cut:].split('"')[0].strip())
     at = column + cut + 1
-    return Diagnostic("glued-game", f"the movetext runs into the tag '{tag}' at {number}:"
-                      f"{at} with no line break: the next game starts there", number, at,
-                      "warning")
+    return Diagnostic("glued-game", N_("the movetext runs into the tag '{tag}' at "
+                                       "{line}:{column} with no line break: the next game "
+                                       "starts there").format(tag=tag, line=number, column=at),
+                      number, at, "warning")
 
 
 _SPACES = re.compile(r"\s*")

@@ -14,6 +14,7 @@ import re
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from pdn.chunks import Chunk
+from pdn.i18n import N_
 from pdn.lexer import MAX_NESTING, NestingError
 from pdn.model import Diagnostic
 from pdn.moves import NumberError
@@ -21,13 +22,14 @@ from pdn.parser import load_parser
 from pdn.quoting import shown
 
 _CHARACTER_REASONS = {
-    "{": "comment opened but never closed",
-    "}": "comment closed but none is open",
-    "[": "tag not closed on its line",
-    "]": "tag closed but none is open",
-    '"': "a quote outside a tag",
-    "/": "setup is not of the form /FEN \"...\"/",
+    "{": N_("comment opened but never closed"),
+    "}": N_("comment closed but none is open"),
+    "[": N_("tag not closed on its line"),
+    "]": N_("tag closed but none is open"),
+    '"': N_("a quote outside a tag"),
+    "/": N_("setup is not of the form /FEN \"...\"/"),
 }
+UNEXPECTED = N_("unexpected '{word}' at {line}:{column}: {reason}")
 
 
 def _word_at(text: str, position: int) -> str:
@@ -59,14 +61,16 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
     offset = chunk.line - 1
     if isinstance(error, NestingError):
         line = error.line + offset
-        message = (f"variation opened at {line}:{error.column} is nested more than "
-                   f"{MAX_NESTING} deep: the game is not read")
+        message = N_("variation opened at {line}:{column} is nested more than {count} deep: "
+                     "the game is not read").format(line=line, column=error.column,
+                                                    count=MAX_NESTING)
         return Diagnostic("syntax", message, line, error.column)
     if isinstance(error, UnexpectedCharacters):
         line, column = error.line + offset, error.column
         word = _word_at(chunk.text, error.pos_in_stream)
-        reason = _CHARACTER_REASONS.get(word[0], "not a move, move number, comment, NAG or result")
-        message = f"unexpected '{word}' at {line}:{column}: {reason}"
+        reason = _CHARACTER_REASONS.get(word[0],
+                                        N_("not a move, move number, comment, NAG or result"))
+        message = UNEXPECTED.format(word=word, line=line, column=column, reason=reason)
         return Diagnostic("syntax", message, line, column)
     if isinstance(error, UnexpectedToken):
         token = error.token
@@ -75,29 +79,33 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
             line = len(lines) + offset
             column = len(lines[-1]) + 1 + (chunk.column if len(lines) == 1 else 0)
             opened = _open_variations(chunk.text, len(chunk.text), chunk.column)
-            reason = (f"variation opened at {opened[-1][0] + offset}:{opened[-1][1]} is not closed"
-                      if opened else "the game ends too early")
-            return Diagnostic("syntax", f"end of game at {line}:{column}: {reason}", line, column)
+            reason = (N_("variation opened at {line}:{column} is not closed").format(
+                line=opened[-1][0] + offset, column=opened[-1][1])
+                      if opened else N_("the game ends too early"))
+            return Diagnostic("syntax", N_("end of game at {line}:{column}: {reason}").format(
+                line=line, column=column, reason=reason), line, column)
         line, column = token.line + offset, token.column
         opened = _open_variations(chunk.text, token.start_pos, chunk.column)
         if token.type == "RPAR":
-            reason = "variation closed but none is open"
+            reason = N_("variation closed but none is open")
         elif opened:
-            where = f"{opened[-1][0] + offset}:{opened[-1][1]}"
-            reason = f"inside the variation opened at {where}, not closed"
+            reason = N_("inside the variation opened at {line}:{column}, not closed").format(
+                line=opened[-1][0] + offset, column=opened[-1][1])
         elif token.type == "RESULT":
-            reason = "a result where the game has already ended"
+            reason = N_("a result where the game has already ended")
         else:
-            reason = "not expected here"
-        message = f"unexpected '{shown(token.value)}' at {line}:{column}: {reason}"
+            reason = N_("not expected here")
+        message = UNEXPECTED.format(word=shown(token.value), line=line, column=column,
+                                    reason=reason)
         return Diagnostic("syntax", message, line, column)
     if isinstance(error, NumberError):
         place = max(chunk.text.find(error.text), 0)
         line = chunk.text.count("\n", 0, place) + 1 + offset
         before = chunk.text.rfind("\n", 0, place)
         column = place - before + (chunk.column if before < 0 else 0)
-        message = (f"number '{shown(error.text, 20)}' at {line}:{column} has "
-                   f"{len(error.text):,} digits: no move number or NAG is that long")
+        message = N_("number '{word}' at {line}:{column} has {count} digits: no move number or "
+                     "NAG is that long").format(word=shown(error.text, 20), line=line,
+                                                column=column, count=f"{len(error.text):,}")
         return Diagnostic("syntax", message, line, column)
     return internal_error(error, chunk)
 
@@ -105,9 +113,9 @@ def explain_error(error: Exception, chunk: Chunk) -> Diagnostic:
 def internal_error(error: BaseException, chunk: Chunk) -> Diagnostic:
     """An exception the reader does not expect, as a diagnostic that says it is a bug of the
     toolkit, not of the record (the games around it are still read)."""
-    message = (f"internal error reading the game at {chunk.line}:1: "
-               f"{type(error).__name__}: {shown(str(error), 200)} (a bug of pdn-toolkit, not of "
-               "the record: please report it with this game)")
+    message = N_("internal error reading the game at {line}:1: {error} (a bug of pdn-toolkit, "
+                 "not of the record: please report it with this game)").format(
+        line=chunk.line, error=f"{type(error).__name__}: {shown(str(error), 200)}")
     return Diagnostic("internal-error", message, chunk.line, 1)
 
 

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from pdn.gametype import SquareNotation
+from pdn.i18n import N_
 from pdn.squares import SquareError
 
 MAX_DIGITS = 9  # of a square number or a clock; int() of a huge string is refused
@@ -32,7 +33,8 @@ class FenError(ValueError):
     """A FEN that cannot be read; the message says what and where (column, 1-based)."""
 
     def __init__(self, fen: str, column: int, reason: str) -> None:
-        super().__init__(f"bad FEN '{fen}' at column {column}: {reason}")
+        super().__init__(N_("bad FEN '{fen}' at column {column}: {reason}").format(
+            fen=fen, column=column, reason=reason))
         self.fen, self.column, self.reason = fen, column, reason
 
 
@@ -50,7 +52,7 @@ def parse_fen(fen: str, notation: SquareNotation) -> Setup:
     """Read a FEN in the given square notation; raises FenError naming the column."""
     text = fen.strip().strip('"').rstrip(".").strip()
     if not text:
-        raise FenError(fen, 1, "empty FEN")
+        raise FenError(fen, 1, N_("empty FEN"))
     sections: list[tuple[int, str]] = []
     position = 0
     for part in text.split(":"):
@@ -59,7 +61,8 @@ def parse_fen(fen: str, notation: SquareNotation) -> Setup:
     turn_col, turn = sections[0]
     turn = turn.strip().upper()
     if turn not in ("W", "B"):
-        raise FenError(fen, turn_col + 1, f"side to move must be W or B, not '{sections[0][1]}'")
+        raise FenError(fen, turn_col + 1, N_("side to move must be W or B, not "
+                                             "'{value}'").format(value=sections[0][1]))
     pieces: dict[int, str] = {}
     halfmove = fullmove = None
     listed: set[str] = set()
@@ -82,16 +85,21 @@ def parse_fen(fen: str, notation: SquareNotation) -> Setup:
                 fullmove = value
         else:
             raise FenError(fen, column + 1,
-                           f"section '{body}' is neither W..., B..., H<n> nor F<n>")
+                           N_("section '{value}' is neither W..., B..., H<n> nor "
+                              "F<n>").format(value=body))
     return Setup(turn == "W", pieces, halfmove, fullmove)
 
 
 def _listed_twice(head: str, sections: list[tuple[int, str]]) -> str:
     """``White's pieces are listed twice (W... and W...), Black's not at all``."""
-    side, other = ("White", "Black") if head == "W" else ("Black", "White")
     heads = [part.strip()[:1].upper() for _, part in sections[1:]]
-    missing = "" if ("B" if head == "W" else "W") in heads else f", {other}'s not at all"
-    return f"{side}'s pieces are listed twice ({head}... and {head}...){missing}"
+    missing = ("B" if head == "W" else "W") not in heads
+    return {("W", False): N_("White's pieces are listed twice (W... and W...)"),
+            ("W", True): N_("White's pieces are listed twice (W... and W...), Black's not at "
+                            "all"),
+            ("B", False): N_("Black's pieces are listed twice (B... and B...)"),
+            ("B", True): N_("Black's pieces are listed twice (B... and B...), White's not at "
+                            "all")}[head, missing]
 
 
 def _read_squares(fen: str, column: int, body: str, white: bool, notation: SquareNotation,
@@ -105,8 +113,9 @@ def _read_squares(fen: str, column: int, body: str, white: bool, notation: Squar
             man, king_piece = (WHITE_MAN, WHITE_KING) if white else (BLACK_MAN, BLACK_KING)
             for square in _expand(fen, offset, name, notation):
                 if square in pieces:
-                    raise FenError(fen, offset, f"two pieces on square {notation.name(square)}: "
-                                   "it is given twice")
+                    raise FenError(fen, offset, N_("two pieces on square {square}: it is "
+                                                   "given twice").format(
+                        square=notation.name(square)))
                 pieces[square] = king_piece if king else man
         offset += len(item) + 1
 
@@ -117,7 +126,8 @@ def _expand(fen: str, column: int, name: str, notation: SquareNotation) -> list[
             first, last = (part.strip() for part in name.split("-", 1))
             if not (first.isdigit() and last.isdigit()) or max(len(first), len(last)) > \
                     MAX_DIGITS or int(first) > int(last):
-                raise FenError(fen, column, f"'{name}' is not a range of square numbers")
+                raise FenError(fen, column, N_("'{value}' is not a range of square "
+                                               "numbers").format(value=name))
             return [notation.square(str(n)) for n in range(int(first), int(last) + 1)]
         return [notation.square(name)]
     except SquareError as error:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from pdn.i18n import N_
 from pdn.quoting import shown
 from pdn.squares import Geometry, SquareError, SquareNumbering, geometry
 
@@ -97,7 +98,8 @@ class SquareNotation:
         text = text.strip()
         if text.isdigit():
             if len(text.lstrip("0")) > MAX_SQUARE_DIGITS:  # int() of a huge string is refused
-                raise SquareError(f"square {text[:12]}… is not on the board")
+                raise SquareError(N_("square {square}… is not on the board").format(
+                    square=text[:12]))
             numbering = self.numbering or self.geometry.numbering(corner=1, white_starts=False)
             return numbering.square(int(text))
         square = self.geometry.square(text)
@@ -190,23 +192,28 @@ _STANDARD_FORM = {31: "31,B,8,8,N2,0"}
 CAPTURE_SEPARATORS = {25: ":", 31: "-"}
 
 
+UNKNOWN_TYPE = N_("unknown game type {number}")
+GAMETYPE_REASON = N_("GameType '{text}': {reason}")
+
+
 def default_gametype(number: int) -> GameType:
     """The standard GameType of a type number; raises GameTypeError for unknown numbers."""
     try:
         return _DEFAULTS[number]
     except KeyError:
-        raise GameTypeError(f"unknown game type {number}") from None
+        raise GameTypeError(UNKNOWN_TYPE.format(number=number)) from None
 
 
 def parse_gametype(text: str) -> GameType:
     """Parse a GameType tag value; raises GameTypeError with the reason."""
     match = GAMETYPE_PATTERN.match(text)
     if not match:
-        raise GameTypeError(f"GameType '{shown(text, _QUOTED)}' is not of the form "
-                            "'Type[,W|B,width,height,Nk[,invert]]'")
+        raise GameTypeError(N_("GameType '{text}' is not of the form '{form}'").format(
+            text=shown(text, _QUOTED), form="Type[,W|B,width,height,Nk[,invert]]"))
     number = _number(match.group(1))
     if number < 0:
-        raise GameTypeError(f"unknown game type {shown(match.group(1).lstrip('0'), _QUOTED)}")
+        raise GameTypeError(UNKNOWN_TYPE.format(number=shown(match.group(1).lstrip("0"),
+                                                             _QUOTED)))
     if match.group(2) is None:
         return default_gametype(number)
     start, width, height, kind, corner, invert = match.group(2, 3, 4, 5, 6, 7)
@@ -215,8 +222,10 @@ def parse_gametype(text: str) -> GameType:
         return base
     width_n, height_n = _number(width), _number(height)
     if not (4 <= width_n <= 26 and 4 <= height_n <= 26):
-        raise GameTypeError(f"GameType '{shown(text, _QUOTED)}': board {shown(width, 9)}x"
-                            f"{shown(height, 9)} is not supported")
+        raise GameTypeError(N_("GameType '{text}': board {width}x{height} is not "
+                               "supported").format(text=shown(text, _QUOTED),
+                                                   width=shown(width, 9),
+                                                   height=shown(height, 9)))
     numeric = kind.upper() == "N"
     return GameType(
         number,
@@ -250,7 +259,7 @@ is not supported", None)
     except GameTypeError as error:
         reason = str(error)
         return (reason if reason.startswith("GameType")
-                else f"GameType '{shown(text, _QUOTED)}': {reason}")
+                else GAMETYPE_REASON.format(text=shown(text, _QUOTED), reason=reason))
     return None
 
 

@@ -24,15 +24,15 @@ values, putting the values that are phrases themselves into the language too.
 
 from __future__ import annotations
 
-import ast
-import gettext
-import io
 import os
 import re
-import struct
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # gettext, ast and struct are imported with the first catalog read
+    import gettext
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "pdn"
@@ -41,10 +41,11 @@ LANGUAGES = {"en": "English", "ru": "Русский", "th": "ไทย"}
 LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order of precedence
 
 # Placeholders whose values are phrases made from catalog entries too (a side, a slip's
-# parts): ``localize`` puts them into the language; every other value (a move, a square, a
-# name) is written as it is.
+# parts, a reason): ``localize`` puts them into the language; every other value (a move, a
+# square, a name, a place in the file) is written as it is.
 PHRASES = frozenset({"side", "other", "whose", "went_wrong", "mended_by", "outcome", "nth",
-                     "precedence", "piece"})
+                     "precedence", "piece", "who", "first", "second", "reason", "verdict",
+                     "evidence", "listing", "at_move", "problem", "plies"})
 NUMBERS = frozenset({"n", "count", "reach", "length", "number"})  # placeholders of digits
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -123,6 +124,7 @@ class Catalog:
         self._templates = [(_pattern(msgid), msgid) for msgid in entries
                            if _PLACEHOLDER.search(msgid)]
         self._templates.sort(key=lambda item: -len(_PLACEHOLDER.sub("", item[1])))
+        self._known: dict[str, tuple[str, float] | None] = {}
 
     def gettext(self, message: str) -> str:
         return self.translations.gettext(message)
@@ -131,20 +133,116 @@ class Catalog:
         return self.translations.ngettext(singular, plural, n)
 
     def localize(self, text: str) -> str:
-        """``text``, made in English from a catalog entry, in this language; as it is where
-        no entry made it."""
+        """``text``, made in English from catalog entries, in this language; as it is where
+        no entry made it.
+
+        A message whose placeholders hold phrases (a reason, the slips of a suggestion
+        joined by "and") may match several templates. The reading taken puts every phrase
+        into the language (a phrase of no words, a quoted move, stays as it is) and, of
+        those, explains the most of the message by catalog text, the longer template first
+        among equals: "A is missing, and B is a slip" reads as two slips joined, not as one
+        slip of a "who" that holds the first. A sentence (a capital, a full stop) is its
+        entry's. Where no reading puts every phrase into the language, the first template
+        that matches is filled as far as it goes."""
         if self.language == SOURCE_LANGUAGE or not text:
             return text
+        found = self._translate(text)
+        return found[0] if found is not None else self._loosely(text)
+
+    def _translate(self, text: str) -> tuple[str, float] | None:
+        """``text`` wholly in this language and how much of it catalog text explains (its
+        characters, less a little for each phrase that is data), or None where a part of
+        it is no entry."""
+        if text in self._known:
+            return self._known[text]
+        found = self._read(text)
+        if len(self._known) >= _KNOWN_LIMIT:
+            self._known.clear()
+        self._known[text] = found
+        return found
+
+    def _read(self, text: str) -> tuple[str, float] | None:
         translated = self.translations.gettext(text)
         if translated is not text:
-            return translated
+            return translated, len(text)
+        if len(text) > 1 and text.endswith(".") and not text.endswith(".."):
+            sentence = self._translate(text[:-1])
+            if sentence is not None:
+                return sentence[0] + ".", sentence[1] + 1
+        best: tuple[str, float] | None = None
+        for pattern, msgid in self._templates:
+            match = pattern.fullmatch(text)
+            if match is None:
+                continue
+            literal = len(text) - sum(map(len, match.groups()))
+            values, explained = {}, float(literal)
+            for name, value in match.groupdict().items():
+                if literal < _JOIN and name not in PHRASES and _WORD.search(
+                        _QUOTED.sub(" ", value)):
+                    break  # a join of moves ("{move} or {moves}") joins no English words
+                phrase = self._translate(value) if name in PHRASES else self._data(value)
+                if phrase is None and name in PHRASES:
+                    if not _wordless(value):
+                        break
+                    explained -= _GUESSED  # a phrase of data: a reading less likely
+                values[name] = value if phrase is None else phrase[0]
+                explained += 0 if phrase is None else phrase[1]
+            else:
+                if best is None or explained > best[1]:
+                    best = self.translations.gettext(msgid).format(**values), explained
+        if best is not None:
+            return best
+        if text[:1].isupper() and text[1:2].islower():
+            lowered = self._translate(text[:1].lower() + text[1:])
+            return None if lowered is None else (lowered[0][:1].upper() + lowered[0][1:],
+                                                 lowered[1])
+        return None
+
+    def _data(self, value: str) -> tuple[str, float] | None:
+        """A value that is data joined by catalog words (``'gh4' and 'cb4'``) in this
+        language; None for any other (a move, a name: written as it is)."""
+        if not _PLACEHOLDER_FREE_WORDS.search(value):
+            return None
+        for pattern, msgid in self._templates:
+            match = pattern.fullmatch(value)
+            if match and not any(_PLACEHOLDER_FREE_WORDS.search(_QUOTED.sub("", part))
+                                 for part in match.groups()):
+                return (self.translations.gettext(msgid).format(**match.groupdict()),
+                        len(value) - sum(map(len, match.groups())))
+        return None
+
+    def _loosely(self, text: str) -> str:
+        """The first template that matches ``text``, each phrase put into the language where
+        it wholly goes and else written as it is (a reason the system gave: ``No such file
+        or directory``); ``text`` as it is where none matches."""
         for pattern, msgid in self._templates:
             match = pattern.fullmatch(text)
             if match:
-                values = {name: self.localize(value) if name in PHRASES else value
-                          for name, value in match.groupdict().items()}
+                values = {name: (self._translate(value) or (value,))[0] if name in PHRASES
+                          else value for name, value in match.groupdict().items()}
                 return self.translations.gettext(msgid).format(**values)
         return text
+
+
+_JOIN = 6  # a template with less text than this joins values ("{move} or {moves}")
+_WORD = re.compile(r"[^\W\d_]{3,}")  # a word: three letters running (no move has them)
+_GUESSED = 0.5  # below one character: decides between readings that explain as much
+_KNOWN_LIMIT = 1 << 14  # messages a catalog keeps in its language (archives repeat them)
+_PLACEHOLDER_FREE_WORDS = re.compile(r"[^\W\d_]")  # a letter: what data has none of
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def _wordless(value: str) -> bool:
+    """Whether a phrase's value has no words to put into a language outside its quotes: a
+    quoted move ``'gh4'``, a number, a name of one word (``russian``).
+
+    >>> _wordless("'gh4'"), _wordless("'gh4' and 'cb4'"), _wordless("3"), _wordless("russian")
+    (True, False, True, True)
+    """
+    unquoted = _QUOTED.sub(" ", value).strip()
+    if re.search(r"[^\W\d_]{2,}", unquoted) is None:
+        return True
+    return unquoted == value.strip() and " " not in unquoted
 
 
 def _pattern(msgid: str) -> re.Pattern[str]:
@@ -164,6 +262,9 @@ def _pattern(msgid: str) -> re.Pattern[str]:
 @cache
 def catalog(language: str) -> Catalog:
     """The catalog of ``language`` (English: the messages as they are)."""
+    import gettext
+    import io
+
     path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
     if language == SOURCE_LANGUAGE or not path.is_file():
         return Catalog(SOURCE_LANGUAGE, gettext.NullTranslations(), {})
@@ -177,6 +278,8 @@ def read_po(path: Path) -> dict[str, str]:
     """A ``.po`` file's entries as ``.mo`` keys: ``msgid`` (``msgid\\0msgid_plural`` for a
     plural) to ``msgstr`` (the plural forms joined by ``\\0``); fuzzy and untranslated
     entries are left out, as ``msgfmt`` leaves them."""
+    import ast
+
     entries: dict[str, str] = {}
     fields: dict[str, str] = {}
     fuzzy = False
@@ -215,6 +318,8 @@ def read_po(path: Path) -> dict[str, str]:
 
 def mo_bytes(entries: dict[str, str]) -> bytes:
     """The entries as a GNU ``.mo`` file (the layout of ``msgfmt``'s output)."""
+    import struct
+
     keys = sorted(entries)
     ids = [key.encode() for key in keys]
     strs = [entries[key].encode() for key in keys]

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from pdn.grammar import terminal
+from pdn.i18n import N_
 from pdn.model import Diagnostic, Line
 from pdn.quoting import shown
 
@@ -99,10 +100,13 @@ def _note(word: str, mended: str, text: str, start: int, first_line: int,
     line = first_line + text.count("\n", 0, start)
     before = text.rfind("\n", 0, start)
     column = start - before + (first_column if before < 0 else 0)
-    swaps = ", ".join(f"'{c}' ({unicodedata.name(c, f'U+{ord(c):04X}').lower()}) for '{m}'"
-                      for c, m in dict(zip(word, mended, strict=True)).items() if c != m)
-    return Diagnostic("lookalike-letter", f"'{shown(word)}' at {line}:{column} is typed with "
-                      f"{swaps}: read as '{mended}'", line, column, "warning")
+    swaps = [(c, m) for c, m in dict(zip(word, mended, strict=True)).items() if c != m]
+    letters = ", ".join(f"'{c}' ({unicodedata.name(c, f'U+{ord(c):04X}').lower()})"
+                        for c, _ in swaps)
+    return Diagnostic("lookalike-letter", N_("'{word}' at {where} is typed with {letters} for "
+                                             "{meant}: read as '{mended}'").format(
+        word=shown(word), where=f"{line}:{column}", letters=letters,
+        meant=", ".join(f"'{m}'" for _, m in swaps), mended=mended), line, column, "warning")
 
 
 def spaced_moves(line: Line) -> Iterator[Diagnostic]:
@@ -121,8 +125,9 @@ def spaced_moves(line: Line) -> Iterator[Diagnostic]:
         text = record.text
         if not text.isprintable() or " " in text:
             joined = "".join(text.split())
-            yield Diagnostic("spaced-move", f"'{shown(text)}' at {record.line}:{record.column} "
-                             f"is written with a space inside: read as '{joined}'",
+            yield Diagnostic("spaced-move", N_("'{word}' at {where} is written with a space "
+                                               "inside: read as '{mended}'").format(
+                word=shown(text), where=f"{record.line}:{record.column}", mended=joined),
                              record.line, record.column, "warning")
         for variation in ply.variations:
             yield from spaced_moves(variation)

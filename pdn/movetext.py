@@ -18,6 +18,7 @@ from typing import NamedTuple
 from lark import Transformer
 
 from pdn.game import Game
+from pdn.i18n import N_
 from pdn.model import Diagnostic, Line, MoveRecord, Ply
 from pdn.moves import (
     check_numbers,
@@ -193,14 +194,16 @@ class GameTransformer(Transformer):
         self.diagnostics = []
         self.dashes = False  # a "-" lost move was seen
 
-    def _report(self, token, code: str, message: str, severity: str = "error") -> None:
+    def _report(self, token, code: str, message: str, severity: str = "error",
+                **values: str) -> None:
         """A diagnostic at ``token`` for the game of the chunk that holds its line."""
-        self.diagnostics.append(self._at(token, code, message, severity))
+        self.diagnostics.append(self._at(token, code, message, severity, **values))
 
-    def _at(self, token, code: str, message: str, severity: str) -> Diagnostic:
-        """A diagnostic at ``token`` (``{where}`` in ``message`` is its place in the file)."""
+    def _at(self, token, code: str, message: str, severity: str, **values: str) -> Diagnostic:
+        """A diagnostic at ``token``: ``message`` a catalog entry filled with ``values``,
+        ``{where}`` its place in the file."""
         line = token.line + self.line_offset
-        return Diagnostic(code, message.format(where=f"{line}:{token.column}"), line,
+        return Diagnostic(code, message.format(where=f"{line}:{token.column}", **values), line,
                           token.column, severity)
 
     @staticmethod
@@ -271,13 +274,14 @@ class GameTransformer(Transformer):
             return _Hoisted(pending)
         for item in pending:
             if not isinstance(item, Line):
-                self._report(item, "movetext", f"'{item.value}' at {{where}} annotates no move",
-                             "warning")
+                self._report(item, "movetext", N_("'{word}' at {where} annotates no move"),
+                             "warning", word=item.value)
         return Line.lazy(_LineText(items, self.line_offset, plain, moved), comments, setup)
 
     def _dangling(self, number) -> None:
         self._report(number, "syntax",
-                     f"move number '{number.value}' at {{where}} is not followed by a move")
+                     N_("move number '{word}' at {where} is not followed by a move"),
+                     word=number.value)
 
     def variation(self, items: list) -> Line | _Hoisted:
         return items[0] if items else Line()
@@ -320,35 +324,41 @@ class GameTransformer(Transformer):
         result = "".join(written.split())
         notes = game.diagnostics
         if game.result is not None:
-            same = "the same result" if result == game.result else f"'{game.result}' is kept"
-            notes.append(self._at(token, "repeated-result", f"result '{written}' at {{where}} "
-                                  f"follows the result of the game: read as one ({same})",
-                                  "warning"))
+            same = (N_("the same result") if result == game.result
+                    else N_("'{result}' is kept").format(result=game.result))
+            notes.append(self._at(token, "repeated-result",
+                                  N_("result '{written}' at {where} follows the result of the "
+                                     "game: read as one ({reason})"), "warning",
+                                  written=written, reason=same))
             return
         game.result = result
         if result != written:
-            notes.append(self._at(token, "result-spelling", f"result '{written}' at {{where}} "
-                                  f"is written with spaces: read as '{result}'", "warning"))
+            notes.append(self._at(token, "result-spelling",
+                                  N_("result '{written}' at {where} is written with spaces: "
+                                     "read as '{result}'"), "warning",
+                                  written=written, result=result))
         end = token.start_pos + len(written)
         glued = self.text[end:end + 1]
         if glued and glued in "0123456789[*":  # a move number, a tag or another result
-            notes.append(self._at(token, "glued-result", f"result '{written}' at {{where}} runs "
-                                  f"into '{shown(self.text[end:].split()[0])}' with no space: "
-                                  "the game ends there", "warning"))
+            notes.append(self._at(token, "glued-result",
+                                  N_("result '{written}' at {where} runs into '{word}' with no "
+                                     "space: the game ends there"), "warning",
+                                  written=written, word=shown(self.text[end:].split()[0])))
         self._check_result(game, token, result)
 
     def _main_line(self, line: Line | _Hoisted) -> Line:
         if isinstance(line, Line):
             return line
-        self.diagnostics.append(Diagnostic("movetext", "variations with no main line move are "
-                                           "dropped", severity="warning"))
+        self.diagnostics.append(Diagnostic("movetext", N_("variations with no main line move "
+                                                          "are dropped"), severity="warning"))
         return Line()
 
     def _check_result(self, game: Game, token, result: str) -> None:
         tag = game.tags.get("Result", "")
         if results_disagree(result, tag):
-            self._report(token, "result", f"result '{token.value}' at {{where}} disagrees with the "
-                         f"Result tag \"{tag}\" (the tag is taken)", "warning")
+            self._report(token, "result", N_("result '{written}' at {where} disagrees with the "
+                                             "Result tag \"{value}\" (the tag is taken)"),
+                         "warning", written=token.value, value=tag)
 
     def untagged(self, items: list) -> list[Game]:
         game = Game(moves=self._main_line(items[0]))
@@ -396,11 +406,13 @@ def _repeated_tag(name: str, earlier: str, value: str, token, line: int,
     """The warning on a tag written twice in one header (``value`` after ``earlier``); the
     later value is taken, as python-chess's reader does (its headers are a mapping, set tag
     by tag)."""
-    same = "with the same value" if value == earlier else (
-        f"with another value: \"{shown(value, 40)}\" is taken over \"{shown(earlier, 40)}\"")
-    return Diagnostic("repeated-tag", f"tag {name} at {line}:{token.column} repeats the one at "
-                      f"{first[0]}:{first[1]} in the same header, {same}", line, token.column,
-                      "warning")
+    same = N_("with the same value") if value == earlier else N_(
+        "with another value: \"{value}\" is taken over \"{earlier}\"").format(
+        value=shown(value, 40), earlier=shown(earlier, 40))
+    return Diagnostic("repeated-tag", N_("tag {name} at {where} repeats the one at {first} in the "
+                                         "same header, {reason}").format(
+        name=name, where=f"{line}:{token.column}", first=f"{first[0]}:{first[1]}", reason=same),
+                      line, token.column, "warning")
 
 
 def _owner(games: list[Game], placed: list[Game], starts: list[int], line: int | None
@@ -420,8 +432,10 @@ def _check_dashes(line: Line, diagnostics: list[Diagnostic]) -> None:
         record = ply.record
         if record.placeholder and record.text == "-":
             where = f"{record.line}:{record.column}"
-            diagnostics.append(Diagnostic("lost-move", f"'-' at {where} is not a move: PDN writes "
-                                          "an unknown move as '...'", record.line, record.column))
+            diagnostics.append(Diagnostic("lost-move", N_("'-' at {where} is not a move: PDN "
+                                                          "writes an unknown move as "
+                                                          "'...'").format(where=where),
+                                          record.line, record.column))
         for variation in ply.variations:
             _check_dashes(variation, diagnostics)
 
@@ -434,7 +448,8 @@ def _check_plycount(game: Game) -> None:
     count = game.moves.ply_count()
     if (written.lstrip("0") or "0") != str(count):
         game.diagnostics.append(Diagnostic(
-            "plycount", f"PlyCount tag says {written} but the main line has {count} plies",
+            "plycount", N_("PlyCount tag says {written} but the main line has {count} "
+                           "plies").format(written=written, count=count),
             game.line, 1, "warning"))
 
 

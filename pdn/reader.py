@@ -30,6 +30,7 @@ from lark.exceptions import UnexpectedInput
 from pdn.chunks import Chunk, block_chunks, newline_lines, split_blocks, split_chunks
 from pdn.errors import explain_error, internal_error
 from pdn.game import Game
+from pdn.i18n import N_
 from pdn.lexer import NestingError
 from pdn.lookalikes import mend_lookalikes, spaced_moves
 from pdn.model import Diagnostic, Line, Ply
@@ -179,8 +180,10 @@ def open_text(source: Source, encoding: str | None = None) -> Iterator[tuple[IO[
             yield opened
     except UnicodeError as error:  # also a codec's own: "undefined", UTF-16 without a BOM
         reason = getattr(error, "reason", None) or str(error)
-        raise OSError(errno.EILSEQ, f"not {encoding or getattr(error, 'encoding', '')} text "
-                      f"({reason}): give the right --encoding", source_name(source)) from error
+        raise OSError(errno.EILSEQ, N_("not {encoding} text ({reason}): give the right "
+                                       "--encoding").format(
+            encoding=encoding or getattr(error, "encoding", ""), reason=reason),
+            source_name(source)) from error
     except LookupError as error:
         raise OSError(errno.EINVAL, str(error), source_name(source)) from error
 
@@ -259,8 +262,9 @@ def _within_ply_limit(game: Game, chunk: Chunk) -> Game:
     a chunk long enough to hold that many)."""
     if len(chunk.text) <= 2 * PLY_LIMIT or (plies := game.moves.ply_count()) <= PLY_LIMIT:
         return game
-    message = (f"the game at {game.line}:1 holds {plies:,} plies, more than the "
-               f"{PLY_LIMIT:,} a game may hold: it is not read; the games around it are")
+    message = N_("the game at {line}:1 holds {count} plies, more than the {limit} a game may "
+                 "hold: it is not read; the games around it are").format(
+        line=game.line, count=f"{plies:,}", limit=f"{PLY_LIMIT:,}")
     refused = Game(tags=game.tags, line=game.line, source=game.source, preamble=game.preamble)
     refused.diagnostics.append(Diagnostic("too-large", message, game.line, 1))
     return refused
@@ -268,9 +272,9 @@ def _within_ply_limit(game: Game, chunk: Chunk) -> Game:
 
 def _cut_off(game: Game) -> Diagnostic:
     """A game that ends after its tags: a file cut off there, not an empty game."""
-    return Diagnostic("cut-off", f"the game at {game.line}:1 ends after its tags, with no "
-                      "moves and no result or '*': the record is cut off", game.line, 1,
-                      "warning")
+    return Diagnostic("cut-off", N_("the game at {line}:1 ends after its tags, with no moves "
+                                    "and no result or '*': the record is cut off").format(
+        line=game.line), game.line, 1, "warning")
 
 
 MISSING_RESULT = "missing-result"  # the code of a game ended by a new one's move numbers
@@ -293,8 +297,10 @@ def _note_missing_result(game: Game, next_line: int) -> None:
     last = game.moves.plies[-1].record
     line, column = last.line, last.column + len(last.text)
     game.diagnostics.append(Diagnostic(
-        MISSING_RESULT, f"no result after '{last.text}' at {line}:{column}: the game ends "
-        f"without one, as the move numbers start again at 1 on line {next_line} (a new game)",
+        MISSING_RESULT, N_("no result after '{move}' at {line}:{column}: the game ends without "
+                           "one, as the move numbers start again at 1 on line {number} (a new "
+                           "game)").format(move=last.text, line=line, column=column,
+                                           number=next_line),
         line, column, "warning"))
 
 
@@ -377,8 +383,9 @@ def _check_separators(games: Iterable[Game]) -> Iterator[Game]:
 def _missing_separator(game: Game, following: Game) -> Diagnostic:
     last = game.moves.plies[-1].record
     line, column = last.line, last.column + len(last.text)
-    return Diagnostic("syntax", f"no result or '*' after '{last.text}' at {line}:{column}: the "
-                      f"game runs into the next one (line {following.line})", line, column)
+    return Diagnostic("syntax", N_("no result or '*' after '{move}' at {line}:{column}: the "
+                                   "game runs into the next one (line {number})").format(
+        move=last.text, line=line, column=column, number=following.line), line, column)
 
 
 # ---- visitors ------------------------------------------------------------------------------

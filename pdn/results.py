@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from pdn.i18n import N_
+
 FIRST, SECOND, DRAW, DOUBLE_FORFEIT = "first", "second", "draw", "double_forfeit"
 
 # Result tokens by outcome, from the first mover's point of view (docs/notation.md: OCA and
@@ -74,9 +76,10 @@ def forfeit_reason(token: str | None, tags: Mapping[str, str]) -> str | None:
     (both sides lost: a double forfeit or an arbiter's decision) or a forfeit its
     Termination tag states; None for a result the board may decide."""
     if read_result(token) == DOUBLE_FORFEIT:
-        return (f"{''.join((token or '').split())}: both sides lost (a double forfeit or an "
-                "arbiter's decision), which no position decides")
+        return N_("{result}: both sides lost (a double forfeit or an arbiter's decision), "
+                  "which no position decides").format(result="".join((token or "").split()))
     termination = (tags.get("Termination") or "").strip()
     if _FORFEIT.search(termination):
-        return f"a forfeit (Termination \"{termination}\"), which no position decides"
+        return N_("a forfeit (Termination \"{termination}\"), which no position "
+                  "decides").format(termination=termination)
     return None

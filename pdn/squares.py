@@ -31,6 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
+from pdn.i18n import N_
+
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -57,7 +59,8 @@ class SquareNumbering:
     def square(self, number: int) -> int:
         """The internal square of a number; raises SquareError when off the board."""
         if not 1 <= number <= len(self.squares):
-            raise SquareError(f"square {number} is not on the board (1-{len(self.squares)})")
+            raise SquareError(N_("square {square} is not on the board (1-{count})").format(
+                square=number, count=len(self.squares)))
         return self.squares[number - 1]
 
 
@@ -136,14 +139,17 @@ class Geometry:
         """Internal square of an alphanumeric name (any case); raises SquareError."""
         text = name.strip().lower()
         if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
-            raise SquareError(f"'{name}' is not a square name")
+            raise SquareError(N_("'{square}' is not a square name").format(square=name))
         col = FILES.find(text[0])
         row = int(text[1:]) - 1
         if not (0 <= col < self.width and 0 <= row < self.height):
-            raise SquareError(f"square '{name}' is not on a {self.width}x{self.height} board")
+            raise SquareError(N_("square '{square}' is not on a {width}x{height} "
+                                 "board").format(square=name, width=self.width,
+                                                 height=self.height))
         square = self.at(row, col)
         if square is None:
-            raise SquareError(f"square '{name}' is not a playing square")
+            raise SquareError(N_("square '{square}' is not a playing square").format(
+                square=name))
         return square
 
     def numbering(self, corner: int, white_starts: bool) -> SquareNumbering:

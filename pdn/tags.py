@@ -12,6 +12,7 @@ import re
 from functools import cache, lru_cache
 
 from pdn.grammar import terminal
+from pdn.i18n import N_
 from pdn.model import Diagnostic
 from pdn.quoting import shown
 from pdn.results import UNKNOWN_RESULTS
@@ -64,21 +65,25 @@ def check_tag(text: str, name: str, value: str, line: int, column: int) -> Diagn
     be what it says, else None."""
     where = f"{line}:{column}"
     if "\n" in text:
-        return Diagnostic("tag-over-lines", f"tag [{shown(name)} ...] at {where} runs over two "
-                          f"lines: its value is read as one, \"{shown(value, 60)}\"", line,
-                          column, "warning")
+        return Diagnostic("tag-over-lines", N_("tag [{name} ...] at {where} runs over two lines: "
+                                               "its value is read as one, \"{value}\"").format(
+            name=shown(name), where=where, value=shown(value, 60)), line, column, "warning")
     if _UNCLOSED_QUOTE.fullmatch(text):
-        return Diagnostic("tag", f"tag {shown(text, 60)} at {where}: the quote is not closed; "
-                          "the value is read up to the ']'", line, column, "warning")
+        return Diagnostic("tag", N_("tag {text} at {where}: the quote is not closed; the value "
+                                    "is read up to the ']'").format(text=shown(text, 60),
+                                                                    where=where),
+                          line, column, "warning")
     if not _TAG_NAME.fullmatch(name):
-        return Diagnostic("tag", f"tag [{shown(name)} {shown(value, 40)}] at {where}: "
-                          f"'{shown(name)}' is not a tag name", line, column, "warning")
+        return Diagnostic("tag", N_("tag [{name} {value}] at {where}: '{name}' is not a tag "
+                                    "name").format(name=shown(name), value=shown(value, 40),
+                                                   where=where), line, column, "warning")
     if name == "Result":
         result = value.strip()
         if result not in RESULTS and result not in UNKNOWN_RESULTS:
-            return Diagnostic("result", f"Result tag \"{shown(value)}\" at {where} is not a PDN "
-                              "result (1-0 0-1 1/2-1/2 2-0 0-2 1-1 0-0 * 1:0 0:1 1/2:1/2)",
-                              line, column)
+            return Diagnostic("result", N_("Result tag \"{value}\" at {where} is not a PDN "
+                                           "result ({results})").format(
+                value=shown(value), where=where,
+                results="1-0 0-1 1/2-1/2 2-0 0-2 1-1 0-0 * 1:0 0:1 1/2:1/2"), line, column)
     return None
 
 

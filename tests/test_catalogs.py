@@ -5,6 +5,7 @@ Russian and Thai as the catalogs say."""
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
 import subprocess
@@ -222,3 +223,173 @@ def test_the_standings_page_is_in_the_language_its_lang_attribute_names(language
     assert variant_title("russian", words) in page
     english = standings_html(standings(event))
     assert english.startswith('<!DOCTYPE html><html lang="en">') and "<h2>Standings</h2>" in english
+
+
+# A record with a slip of the reader in each game: an unknown GameType, a tag that is no tag
+# and a Result tag that is no result, a PlyCount that disagrees, a square off the board, a
+# comment closed but never opened, a FEN with no side to move, a result written with spaces.
+READER_SLIPS = """[Event "Reader slips"]
+[White "Ivanov"]
+[Black "Petrov"]
+[GameType "99"]
+[Result "1-0"]
+1. c3-d4 f6-g5 2. b2-c3 g5-h4 1-0
+
+[Event "Bad tags"]
+[White "A"]
+[Black "B"]
+[GameType "25"]
+[Bad-Name "x"]
+[Result "2-1"]
+[PlyCount "7"]
+1. c3-d4 f6-e5 2. d4xf6 g7xe5 3. 33-28 *
+
+[Event "Move text"]
+[White "C"]
+[Black "D"]
+[GameType "25"]
+[Result "*"]
+1. c3-d4 } f6-g5 *
+
+[Event "Set-up"]
+[White "E"]
+[Black "F"]
+[GameType "25"]
+[Result "0-1"]
+[FEN "X:W1"]
+1. c3-d4 b6-a5 0-1
+
+[Event "Spelling"]
+[White "G"]
+[Black "H"]
+[GameType "25"]
+[Result "0-1"]
+1. c3-d4 b6-a5 0 - 1
+"""
+# English words no line of a translated validation keeps outside its quotes, codes, tag
+# names and players (the file's name, a code like 'capture-required' and PDN stay).
+_ENGLISH = re.compile(r"\b(the|is|not|at|and|then|move|game|games|tag|result|square|with|of|"
+                      r"no|by|as|to|in|on|was|are|from|piece|capture|legal|written|read|wins|"
+                      r"draw|rule|after|but|variant|squares|named|first|plies|ply|more|like|"
+                      r"error|warning|note|shows|each|unexpected|unknown|type|board|side)\b")
+
+
+def _english_words(line: str, source: Path) -> list[str]:
+    body = line.replace(str(source), "")
+    body = re.sub(r"'[^']*'|\"[^\"]*\"|\[[^\]]*\]", "", body)  # quoted values and tags
+    body = re.sub(r"\b[a-z]+(?:-[a-z0-9]+)+\b|: [a-z]+ — ", " ", body)  # problem codes
+    body = re.sub(r"\([^()]*–[^()]*\)", "", body)  # the players
+    body = re.sub(r"\d+ [a-z]+\b", "", body) if "; " in body else body  # the summary's codes
+    return _ENGLISH.findall(body)
+
+
+@pytest.fixture
+def reader_slips(tmp_path):
+    path = tmp_path / "reader_slips.pdn"
+    path.write_text(READER_SLIPS, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("how", "language"), [
+    ({"lang_env": "ru_RU.UTF-8"}, "ru"), ({"lang_env": ""}, "th"),
+])
+def test_validate_says_the_readers_errors_in_the_players_language(reader_slips, how, language):
+    args = ["-W", "--suggest", str(reader_slips)] + (["--lang", "th"] if language == "th"
+                                                     else [])
+    run = _validate(*args, **how)
+    lines = (run.stdout + run.stderr).splitlines()
+    say = catalog(language).gettext
+    english = _validate("-W", "--suggest", str(reader_slips))
+    assert run.returncode == english.returncode == 1
+    assert len(lines) == len((english.stdout + english.stderr).splitlines()) >= 10
+    assert all(_english_words(line, reader_slips)  # the check finds what is English
+               for line in english.stdout.splitlines())
+    assert [(line, words) for line in lines
+            if (words := _english_words(line, reader_slips))] == []
+    expected = [
+        say("{reason}; the tag is ignored").format(reason=say("GameType '{text}': {reason}")
+            .format(text="99", reason=say("unknown game type {number}").format(number=99))),
+        say("tag [{name} {value}] at {where}: '{name}' is not a tag name").format(
+            name="Bad-Name", value="x", where="12:1"),
+        say("unexpected '{word}' at {line}:{column}: {reason}").format(
+            word="}", line=22, column=10, reason=say("comment closed but none is open")),
+        say("bad FEN '{fen}' at column {column}: {reason}").format(
+            fen="X:W1", column=1, reason=say("side to move must be W or B, not '{value}'")
+            .format(value="X")),
+        say("square {square} is not on the board (1-{count})").format(square=33, count=32),
+    ]
+    assert [text for text in expected if not any(line.endswith(text) for line in lines)] == []
+
+
+def test_validate_json_codes_and_exit_status_are_the_same_in_every_language(reader_slips):
+    for source in (reader_slips, SCORESHEET):
+        for args in (["--json", "-W"], ["--json", "--suggest", "--strict"]):
+            english = _validate(*args, str(source))
+            assert english.stdout
+            for language in TRANSLATED:
+                by_lang = _validate(*args, "--lang", language, str(source))
+                by_env = _validate(*args, str(source), lang_env=f"{language}_XX.UTF-8")
+                assert by_lang.stdout == english.stdout == by_env.stdout
+                assert by_lang.returncode == english.returncode == by_env.returncode
+    rows = [json.loads(line)
+            for line in _validate("--json", str(reader_slips)).stdout.splitlines()]
+    assert {problem["code"] for row in rows for problem in row["errors"]} == {
+        "syntax", "bad-fen", "bad-square"}
+    assert rows[3]["errors"][0]["message"] == ("bad FEN 'X:W1' at column 1: side to move must "
+                                               "be W or B, not 'X'")
+
+
+def test_the_sources_mark_the_readers_and_the_replays_messages():
+    marked = marked_messages()
+    for message in ("unknown game type {number}", "bad FEN '{fen}' at column {column}: {reason}",
+                    "tag [{name} {value}] at {where}: '{name}' is not a tag name",
+                    "{evidence}: {verdict}", "{first}, and {second}",
+                    "the same position for the third time"):
+        assert message in marked
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_suggestion_joining_two_slips_is_translated_whole(language):
+    from replay.validate.repair_words import Outcome, Slip, both, quoted, suggestion_text, whose
+
+    words = catalog(language)
+    missing = Slip("insert", whose("Black", 3), move="3... gh4")
+    slip = Slip("replace", whose("White", 4), move="4. cd4", written=quoted("cb4"))
+    swap = Slip("swap", both(whose("White", 4), whose("Black", 4)), written=quoted("gh4", "cb4"))
+    for slips in ([missing, slip], [swap]):
+        text = words.localize(suggestion_text(slips, Outcome(10, 10)))
+        assert re.findall(r"\b(and|then|is|are|writing|putting|move|replay)\b", text) == []
+    say = words.gettext
+    joined = words.localize(suggestion_text([missing, slip], Outcome(10, 10)))
+    assert say("{first}, and {second}").format(
+        first=say("{who} is missing").format(who=say("Black's {nth} move").format(
+            nth=say("{n}rd").format(n=3))),
+        second=say("{who} is a slip").format(who=say("White's {nth} move").format(
+            nth=say("{n}th").format(n=4)))) in joined
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_standings_pages_notes_are_in_its_language(language, archive, shared_data):
+    from replay.tournament import read_event, standings
+    from replay.tournament.pages import NAME_PAIRS_HEAD, PASTE, standings_html
+
+    words = catalog(language)
+    event = read_event(archive(shared_data / "games-checkers/russian/World_Championship_1998.pdn"))
+    page = standings_html(standings(event), words=words)
+    english = standings_html(standings(event))
+    assert NAME_PAIRS_HEAD in english and PASTE in english
+    for said in (NAME_PAIRS_HEAD, PASTE):
+        assert html.escape(words.gettext(said)) in page
+    assert re.findall(r"Probably one player|To count each|fits \d+ players|Incomplete:|"
+                      r"Not a whole|Names read as|Results given|tie-break", page) == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_reports_diagrams_say_who_is_to_move_in_its_language(language):
+    from replay.record.diagram import TO_MOVE
+    from replay.validate.report import html_report
+
+    page = html_report(_reports(), catalog(language))
+    assert any(catalog(language).gettext(said) in page for said in TO_MOVE)
+    assert "to move" not in page
+    assert any(said in html_report(_reports()) for said in TO_MOVE)

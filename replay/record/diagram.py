@@ -20,14 +20,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from math import hypot
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pdn.fen import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN
 from pdn.gametype import SquareNotation
+from pdn.i18n import N_
 from pdn.squares import FILES, Geometry
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
 from replay.rules.position import BaseBoard
+
+if TYPE_CHECKING:
+    from pdn.i18n import Catalog
 
 SQUARE = 40  # side of a square, in SVG user units
 MARGIN = 20  # the frame around the board: coordinates and the side-to-move mark
@@ -98,18 +102,19 @@ class Layout:
 
 def board_svg(board: BaseBoard, *, last_move: Move | None = None, flipped: bool = False,
               coordinates: bool = True, size: int | None = None,
-              arrows: Iterable[Arrow] = ()) -> str:
+              arrows: Iterable[Arrow] = (), words: Catalog | None = None) -> str:
     """An SVG diagram of the board, as text (``data-square`` attributes name squares a1...).
 
     ``last_move`` (the move that led to this position) is drawn as an arrow along its route,
     with a cross on each piece it took; ``arrows``: more arrows, such as a move written and
-    the one meant; ``size`` sets the width in pixels.
+    the one meant; ``size`` sets the width in pixels; ``words``: the catalog of the page's
+    language, which says who is to move (English by default).
     """
     layout = Layout(board.variant.geometry, flipped)
     notation = board.variant.gametype.notation
     pieces = board.setup().pieces
     parts = [svg_open(layout, size), *board_background(layout, notation, coordinates),
-             turn_mark(layout, board.turn == WHITE)]
+             turn_mark(layout, board.turn == WHITE, words)]
     captured = captured_pieces(board, last_move) if last_move is not None else {}
     parts += captured_marks(layout, captured)
     parts += [piece_svg(piece, *layout.centre(square), layout.geometry.name(square))
@@ -185,23 +190,33 @@ def _edge_labels(layout: Layout) -> list[str]:
     return labels
 
 
-def turn_mark(layout: Layout, white_to_move: bool) -> str:
+TO_MOVE = (N_("White to move"), N_("Black to move"))
+
+
+def to_move(white_to_move: bool, words: Catalog | None = None) -> str:
+    """``White to move`` (or Black), in the language of ``words`` (English by default)."""
+    text = TO_MOVE[0 if white_to_move else 1]
+    return text if words is None else words.gettext(text)
+
+
+def turn_mark(layout: Layout, white_to_move: bool, words: Catalog | None = None) -> str:
     """A small disc in the right margin on the side of the player to move, and under the
-    board the same disc with the words "White to move" (or Black)."""
+    board the same disc with the words "White to move" (or Black), in the language of
+    ``words``."""
     bottom = white_to_move != layout.flipped
     frame = layout.height - LEGEND
     y = frame - MARGIN - SQUARE / 2 if bottom else MARGIN + SQUARE / 2
     piece = WHITE_MAN if white_to_move else BLACK_MAN
     side = "white" if white_to_move else "black"
-    words = f"{side.capitalize()} to move"
+    said = escape(to_move(white_to_move, words))
     disc = (f'r="{MARGIN * 0.3}" fill="{PIECE_FILL[piece]}" stroke="{PIECE_LINE[piece]}" '
             f'stroke-width="1.5"')
     legend_y = frame + LEGEND / 2 - 4
     return (f'<circle cx="{layout.width - MARGIN / 2}" cy="{y}" {disc} class="turn {side}">'
-            f'<title>{words}</title></circle>'
+            f'<title>{said}</title></circle>'
             f'<g class="turn-legend"><circle cx="{layout.width - MARGIN / 2}" cy="{legend_y}" '
             f'{disc}/><text x="{layout.width - MARGIN}" y="{legend_y + 4}" font-size="12" '
-            f'text-anchor="end" fill="#333">{words}</text></g>')
+            f'text-anchor="end" fill="#333">{said}</text></g>')
 
 
 def piece_svg(piece: str, cx: float, cy: float, square: str | None = None) -> str:
@@ -304,7 +319,7 @@ def text_diagram(board: BaseBoard, *, unicode: bool = True, flipped: bool = Fals
     if not notation.numeric:
         files = " ".join(FILES[col] for _, col in rows[0])
         lines.append(f"{'':>{pad}}   {files}")
-    lines.append("White to move" if board.turn == WHITE else "Black to move")
+    lines.append(to_move(board.turn == WHITE))
     return "\n".join(lines)
 
 

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from pdn.game import Game
 from pdn.gametype import GameType
+from pdn.i18n import N_
 from pdn.model import MoveRecord
 from replay.rules import native
 from replay.rules.identity import ByIdentity
@@ -49,6 +50,7 @@ ENGLISH_FIRST_MOVER_BOTTOM = ENGLISH.with_options(
     gametype=GameType(21, False, 8, 8, numeric=False, corner=0, invert=False))
 
 _SITE_ENGLISH = "english-first-mover-bottom"
+EVIDENCE_JOINED = N_("{first}, {second}")  # the evidence of a guess, clause by clause
 
 _SQUARE = re.compile(r"([a-z])(\d{1,2})|(\d{1,3})", re.IGNORECASE)
 _SCANNED_PLIES = 16  # the first plies tell the board and the first mover
@@ -110,22 +112,24 @@ def _guess(squares: _Squares, fen_squares: _Squares, site_tag: str, players: boo
     site = site_tag.lower()
     lidraughts = "lidraughts" in site or "playstrategy" in site
     if fen_squares.alphanumeric or fen_squares.numeric:
-        board, evidence = _board(fen_squares, "FEN set-up")
+        board, evidence = _board(fen_squares, True)
     else:
-        board, evidence = _board(squares, "")
+        board, evidence = _board(squares, False)
     setup = fen_squares.alphanumeric or fen_squares.numeric
     names = _order(board, squares, lidraughts, setup)
     if board == "8x8-alpha" and players:
         names.remove(_SITE_ENGLISH)  # players as P1 and P2: the sites' English convention
         names.insert(0, _SITE_ENGLISH)
-        evidence += ", players as P1 and P2"
+        evidence = EVIDENCE_JOINED.format(first=evidence, second=N_("players as P1 and P2"))
     if squares.first_move is not None:
-        evidence += f", first move {squares.first_move}"
+        evidence = EVIDENCE_JOINED.format(first=evidence, second=N_("first move {move}").format(
+            move=squares.first_move))
     if lidraughts:
-        evidence += f", Site {site_tag}"
+        evidence = EVIDENCE_JOINED.format(first=evidence, second=N_("Site {site}").format(
+            site=site_tag))
     silent = not (squares.alphanumeric or squares.numeric or fen_squares.alphanumeric
                   or fen_squares.numeric)
-    return Guess(_variants(tuple(names)), evidence.lstrip(", "), silent=silent)
+    return Guess(_variants(tuple(names)), evidence, silent=silent)
 
 
 def _named_variant(game: Game, tokens: list[str] | str | None = None) -> Guess | None:
@@ -140,9 +144,10 @@ def _named_variant(game: Game, tokens: list[str] | str | None = None) -> Guess |
             variant = get_variant(key)
         except UnknownVariantError:
             continue
-        evidence = f"Variant tag '{text}'"
+        evidence = N_("Variant tag '{text}'").format(text=text)
         if variant.name == "english" and _written_squares(game, tokens).alphanumeric:
-            evidence += ", squares named from the first mover's side"
+            evidence = EVIDENCE_JOINED.format(first=evidence, second=N_(
+                "squares named from the first mover's side"))
             return Guess((ENGLISH_FIRST_MOVER_BOTTOM,), evidence, decided=True)
         return Guess((variant,), evidence, decided=True)
     return None
@@ -218,22 +223,23 @@ def _fen_squares(game: Game) -> _Squares:
     return _Squares.of(names)
 
 
-def _board(squares: _Squares, where: str) -> tuple[str, str]:
-    """The board the squares need, and the evidence in words."""
-    prefix = f"{where} with " if where else ""
+def _board(squares: _Squares, setup: bool) -> tuple[str, str]:
+    """The board the squares need, and the evidence in words (``setup``: the squares of
+    the FEN set-up)."""
     if squares.alphanumeric:
         if squares.widest_file > 9 or squares.highest_rank > 10:
-            return "12x12", f"{prefix}squares named up to file l"
-        if squares.widest_file > 7 or squares.highest_rank > 8:
-            return "10x10", f"{prefix}squares named up to file j"
-        return "8x8-alpha", f"{prefix}squares named a1-h8"
-    if squares.highest_number > 50:
-        return "12x12", f"{prefix}numeric squares up to {squares.highest_number}"
-    if squares.highest_number > 32:
-        return "10x10", f"{prefix}numeric squares up to {squares.highest_number}"
-    if squares.highest_number:
-        return "8x8-numeric", f"{prefix}numeric squares up to {squares.highest_number}"
-    return "8x8-alpha", "no squares written"
+            board, words = "12x12", N_("squares named up to file l")
+        elif squares.widest_file > 7 or squares.highest_rank > 8:
+            board, words = "10x10", N_("squares named up to file j")
+        else:
+            board, words = "8x8-alpha", N_("squares named a1-h8")
+    elif squares.highest_number:
+        board = ("12x12" if squares.highest_number > 50 else
+                 "10x10" if squares.highest_number > 32 else "8x8-numeric")
+        words = N_("numeric squares up to {number}").format(number=squares.highest_number)
+    else:
+        return "8x8-alpha", N_("no squares written")
+    return board, N_("FEN set-up with {evidence}").format(evidence=words) if setup else words
 
 
 def _order(board: str, squares: _Squares, lidraughts: bool, setup: bool = False) -> list[str]:

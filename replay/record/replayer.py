@@ -59,6 +59,11 @@ TAG, OPTION, INFERRED = "tag", "option", "inferred"
 FIRST_MOVER_READING, COLOUR_READING = "first-mover", "colour"
 WHITE_WINS, BLACK_WINS, DRAW, DOUBLE_FORFEIT, UNKNOWN = (
     "white", "black", "draw", "double_forfeit", "unknown")
+INFERRED_NOTE = N_("{evidence}: {verdict}")  # why a game's variant was told from its record
+# A won position's note, by winner (a catalog entry each: the side is a word in a sentence).
+WINS = {WHITE_WINS: N_("{reason}: white wins"), BLACK_WINS: N_("{reason}: black wins")}
+RECORDED_BUT = {WHITE_WINS: N_("recorded {result}, but {reason}: white wins"),
+                BLACK_WINS: N_("recorded {result}, but {reason}: black wins")}
 # The result check of a game lost by forfeit (0-0, or a Termination tag): no position decides it.
 FORFEIT = "forfeit"
 
@@ -335,13 +340,15 @@ def _replay_inferred(game: Game, guess: inference.Guess, rules: Rules | None = N
     first = guess.variants[0].name
     verdict = best.variant.name
     if best.errors and len(guess.variants) > 1:
-        verdict = f"no variant replays it to the end; {verdict} goes furthest"
+        verdict = N_("no variant replays it to the end; {variant} goes furthest").format(
+            variant=verdict)
     elif best.variant.name != first:
-        verdict = f"{verdict} (it does not replay as {first})"
+        verdict = N_("{variant} (it does not replay as {first_variant})").format(
+            variant=verdict, first_variant=first)
     best.silent = guess.silent
     best.open_variant = not (guess.silent or guess.decided) and len(guess.variants) > 1
-    best.notes.insert(0, Problem("variant-inferred", f"{guess.evidence}: {verdict}",
-                                 game.line or None))
+    best.notes.insert(0, Problem("variant-inferred", INFERRED_NOTE.format(
+        evidence=guess.evidence, verdict=verdict), game.line or None))
     if inference.is_first_mover_bottom(best.variant):
         best.notes.append(_first_mover_bottom_note(game))
     return best
@@ -356,22 +363,26 @@ def _replay_shown(game: Game, guess: inference.Guess, shown: Variant, rules: Rul
     keys = [inference.variant_key(variant) for variant in guess.variants]
     if name not in keys:
         replayed = _replay_inferred(game, guess, rules, tokens)
-        replayed.notes[0] = replace(replayed.notes[0], message=(
-            f"{replayed.notes[0].message}; not its file's {shown.name}: the squares written "
-            "are not on its board"))
+        replayed.notes[0] = replace(replayed.notes[0], message=N_(
+            "{problem}; not its file's {variant}: the squares written are not on its "
+            "board").format(problem=replayed.notes[0].message, variant=shown.name))
         return replayed
     own = _replay(game, shown, tokens)
     if not own.errors:
-        return _inferred(own, guess, f"{shown.name}, as its file's games show")
+        return _inferred(own, guess, N_("{variant}, as its file's games show").format(
+            variant=shown.name))
     other = _replay_inferred(game, guess, rules, tokens)
     if other.errors:
-        return _inferred(own, guess, f"no variant replays it to the end; read as its file's "
-                         f"{shown.name}")
+        return _inferred(own, guess, N_("no variant replays it to the end; read as its "
+                                        "file's {variant}").format(variant=shown.name))
     first = own.errors[0]
-    where = f"move {first.move_number} ({first.side}) '{first.token}'" \
-        if first.move_number else "its set-up"
-    other.notes[0] = replace(other.notes[0], message=(
-        f"{other.notes[0].message}; not its file's {shown.name}: {where}: {first.message}"))
+    where = N_("move {number} ({side}) '{move}'").format(
+        number=first.move_number, side=first.side, move=first.token) \
+        if first.move_number else N_("its set-up")
+    other.notes[0] = replace(other.notes[0], message=N_(
+        "{problem}; not its file's {variant}: {at_move}: {reason}").format(
+        problem=other.notes[0].message, variant=shown.name, at_move=where,
+        reason=first.message))
     return other
 
 
@@ -379,17 +390,18 @@ def _inferred(replayed: ReplayedGame, guess: inference.Guess, verdict: str) -> R
     """``replayed`` as an inferred game with its ``variant-inferred`` note."""
     replayed.variant_source = INFERRED
     replayed.open_variant = True
-    replayed.notes.insert(0, Problem("variant-inferred", f"{guess.evidence}: {verdict}",
-                                     replayed.game.line or None))
+    replayed.notes.insert(0, Problem("variant-inferred", INFERRED_NOTE.format(
+        evidence=guess.evidence, verdict=verdict), replayed.game.line or None))
     if inference.is_first_mover_bottom(replayed.variant):
         replayed.notes.append(_first_mover_bottom_note(replayed.game))
     return replayed
 
 
 def _first_mover_bottom_note(game: Game) -> Problem:
-    return Problem("first-mover-bottom", "squares are named from the first mover's side and "
-                   "the first mover is called White (P1): read as English checkers, where the "
-                   "first mover is Black", game.line or None)
+    return Problem("first-mover-bottom", N_("squares are named from the first mover's side "
+                                            "and the first mover is called White (P1): read "
+                                            "as English checkers, where the first mover is "
+                                            "Black"), game.line or None)
 
 
 def _replay_followed(game: Game, follow: Variant, rules: Rules | None,
@@ -399,8 +411,8 @@ def _replay_followed(game: Game, follow: Variant, rules: Rules | None,
     replayed.variant_source = INFERRED
     name = follow.name
     replayed.notes.append(Problem(
-        "variant-inferred", f"no squares written, as the nearest game of its file that tells "
-        f"its variant: {name}",
+        "variant-inferred", N_("no squares written, as the nearest game of its file that "
+                               "tells its variant: {variant}").format(variant=name),
         game.line or None))
     if inference.is_first_mover_bottom(follow):
         replayed.notes.append(_first_mover_bottom_note(game))
@@ -475,8 +487,9 @@ def _ignored_gametype(game: Game) -> str | None:
         try:
             get_variant(game.gametype.number)
         except UnknownVariantError:
-            reason = f"GameType '{text}': type {game.gametype.number} is no variant known here"
-    return None if reason is None else f"{reason}; the tag is ignored"
+            reason = N_("GameType '{text}': type {number} is no variant known here").format(
+                text=text, number=game.gametype.number)
+    return None if reason is None else N_("{reason}; the tag is ignored").format(reason=reason)
 
 
 def _start_position(game: Game, variant: Variant) -> tuple[Position, Problem | None]:
@@ -548,9 +561,10 @@ def _replay_main_line(replayed: ReplayedGame) -> list[PendingVariation]:
             plies = _joined(plies, index, parts)
             replayed.game = _with_main_line(replayed.game, plies)
             replayed.warnings.append(problem(
-                "capture-split", f"one capture written as {len(parts)} plies "
-                f"({' '.join(part.record.text for part in parts)}), read as "
-                f"{board.move_text(move, full_path=True)}: the rules make it go on",
+                "capture-split", N_("one capture written as {count} plies ({moves}), read as "
+                                    "{move}: the rules make it go on").format(
+                    count=len(parts), moves=" ".join(part.record.text for part in parts),
+                    move=board.move_text(move, full_path=True)),
                 record, numbering.number(index), side_name(board)))
         before = board.position
         board.position = after = before.play(move)
@@ -571,8 +585,10 @@ def _note_draws(replayed: ReplayedGame, claims: list[DrawClaim], record: MoveRec
     """A warning for each draw rule met by a move the record goes on after."""
     for claim in claims:
         replayed.warnings.append(problem(
-            f"draw-{claim.rule}", f"draw by rule {claim.rule} ({claim.description}) "
-            "after this move; the record goes on", record, number, SIDE_NAMES[turn]))
+            f"draw-{claim.rule}", N_("draw by rule {rule} ({reason}) after this move; the "
+                                     "record goes on").format(rule=claim.rule,
+                                                              reason=claim.description),
+            record, number, SIDE_NAMES[turn]))
 
 
 def _native_moves(replayed: ReplayedGame) -> list[Move]:
@@ -645,7 +661,8 @@ def _note_after_king(replayed: ReplayedGame, record: MoveRecord, number: int, cr
     """A move after the king that won a Breakthrough game (by side ``crowned``): an
     ``after-end`` error."""
     replayed.errors.append(problem(
-        "after-end", f"move after the end of the game: {SIDE_NAMES[crowned]} made a king and won",
+        "after-end", N_("move after the end of the game: {side} made a king and won").format(
+            side=SIDE_NAMES[crowned]),
         record, number, SIDE_NAMES[position.turn]))
 
 
@@ -666,8 +683,8 @@ def _resolve_noting(replayed: ReplayedGame, board: Board, plies: list[Ply], inde
                                           side))
     if resolution.move is None:
         code = "after-end" if resolution.code == "no-legal-move" else resolution.code
-        message = (f"move after the end of the game: {resolution.message}"
-                   if code == "after-end" else resolution.message)
+        message = (N_("move after the end of the game: {reason}").format(
+            reason=resolution.message) if code == "after-end" else resolution.message)
         replayed.errors.append(problem(code, message, record, number, side))
     return resolution.move
 
@@ -678,11 +695,13 @@ def _check_number(replayed: ReplayedGame, ply: Ply, number: int, board: Board) -
     side = side_name(board)
     if ply.number != number:
         replayed.warnings.append(problem(
-            "move-number", f"numbered {ply.number}, but this is move {number} ({side})",
+            "move-number", N_("numbered {written}, but this is move {number} ({side})").format(
+                written=ply.number, number=number, side=side),
             ply.record, number, side))
     elif ply.black_number and board.turn == (0 if replayed.variant.white_starts else 1):
         replayed.warnings.append(problem(
-            "move-side", f"written as the second player's move, but {side} is to move",
+            "move-side", N_("written as the second player's move, but {side} is to "
+                            "move").format(side=side),
             ply.record, number, side))
 
 
@@ -694,7 +713,8 @@ def _by_continuation(board: Board, plies: list[Ply], index: int,
     if len(good) == 1:
         chosen = board.move_text(good[0], full_path=True)
         return Resolution(good[0], candidates=ambiguous.candidates,
-                          warning=f"{ambiguous.message}; resolved by continuation as {chosen}")
+                          warning=N_("{reason}; resolved by continuation as {move}").format(
+                              reason=ambiguous.message, move=chosen))
     return ambiguous
 
 
@@ -773,16 +793,19 @@ def apply_reading(checked: _ResultChecked, reading: str | None) -> None:
         return
     if reading is None:
         checked.result_check = "undetermined"
-        checked.result_note = (f"{checked.result_note}; the file's decided games do not "
-                               "tell which side its results favour")
+        checked.result_note = N_("{reason}; the file's decided games do not tell which side "
+                                 "its results favour").format(reason=checked.result_note)
     elif checked.result_reading == reading:
         checked.result_check = "consistent"
         checked.result_note = ""
     else:
-        view = "the first mover" if reading == FIRST_MOVER_READING else "the side named"
         checked.result_check = "inconsistent"
-        checked.result_note = (f"{checked.result_note}, against the recorded result "
-                               f"(this file's results are for {view})")
+        checked.result_note = (N_("{reason}, against the recorded result (this file's "
+                                  "results are for the first mover)")
+                               if reading == FIRST_MOVER_READING else
+                               N_("{reason}, against the recorded result (this file's "
+                                  "results are for the side named)")).format(
+            reason=checked.result_note)
 
 
 def _check_result(replayed: ReplayedGame) -> None:
@@ -808,17 +831,17 @@ def _check_result(replayed: ReplayedGame) -> None:
         reading = result_reading_of(game.headers_result, replayed.variant, winner)
         if reading is not None:
             replayed.result_reading = reading
-            replayed.result_note = f"{decision.reason}: {winner} wins"
+            replayed.result_note = WINS[winner].format(reason=decision.reason)
             return
         if replayed.result == winner:
             replayed.result_check = "consistent"
         elif replayed.result == UNKNOWN:
             replayed.result_check = "undetermined"
-            replayed.result_note = f"{decision.reason}: {winner} wins"
+            replayed.result_note = WINS[winner].format(reason=decision.reason)
         else:
             replayed.result_check = "inconsistent"
-            replayed.result_note = (f"recorded {game.headers_result}, but {decision.reason}: "
-                                    f"{winner} wins")
+            replayed.result_note = RECORDED_BUT[winner].format(result=game.headers_result,
+                                                               reason=decision.reason)
         return
     if replayed.draws:
         claim = replayed.draws[-1]
@@ -826,5 +849,6 @@ def _check_result(replayed: ReplayedGame) -> None:
         if replayed.result == DRAW:
             replayed.result_check = "consistent"
             return
-        replayed.result_note = f"a draw by rule {claim.rule} was reached at ply {claim.ply}"
+        replayed.result_note = N_("a draw by rule {rule} was reached at ply {number}").format(
+            rule=claim.rule, number=claim.ply)
     replayed.result_check = "undetermined"

@@ -49,7 +49,8 @@ def resolve(board: BaseBoard, record: MoveRecord) -> Resolution:
     except SquareError as error:
         return Resolution(None, "bad-square", f"{error}")
     if not squares:
-        return Resolution(None, "bad-move", f"'{record.text}' names no square")
+        return Resolution(None, "bad-move", N_("'{written}' names no square").format(
+            written=record.text))
     position = board.position
     sides = ((position.white, position.black, position.kings, WHITE) if position.turn == WHITE
              else (position.black, position.white, position.kings, position.turn))
@@ -83,7 +84,8 @@ def resolve(board: BaseBoard, record: MoveRecord) -> Resolution:
     if distinct:
         written = ", ".join(full_text(board, m, "canonical") for m in distinct)
         return Resolution(None, "ambiguous-move",
-                          f"ambiguous: '{record.text}' can be {written}; write the full path",
+                          N_("ambiguous: '{written}' can be {moves}; write the full "
+                             "path").format(written=record.text, moves=written),
                           distinct)
     return explain(board, record, squares)
 
@@ -149,8 +151,8 @@ def _loose_path(board: BaseBoard, record: MoveRecord, squares: list[int], routes
         return explain(board, record, squares)
     move = fits[0]
     return Resolution(move, candidates=fits, warning=(
-        f"'{record.text}' leaves out turning squares of the capture; "
-        f"the full path is {full_text(board, move, 'canonical')}"))
+        N_("'{written}' leaves out turning squares of the capture; the full path is "
+           "{move}").format(written=record.text, move=full_text(board, move, "canonical"))))
 
 
 def _resolved(record: MoveRecord, moves: list[Move], board: BaseBoard) -> Resolution:
@@ -158,9 +160,10 @@ def _resolved(record: MoveRecord, moves: list[Move], board: BaseBoard) -> Resolu
     marked = record.marked_capture
     warning = ""
     if marked is False and move.captures and board.variant.gametype.capture_separator != "-":
-        warning = f"'{record.text}' is a capture written with '-'"
+        warning = N_("'{written}' is a capture written with '-'").format(written=record.text)
     elif marked and not move.captures:
-        warning = f"'{record.text}' is a quiet move written as a capture"
+        warning = N_("'{written}' is a quiet move written as a capture").format(
+            written=record.text)
     return Resolution(move, candidates=moves, warning=warning)
 
 

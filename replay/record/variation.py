@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from pdn.i18n import N_
 from pdn.model import Line, MoveRecord
 from replay.record.resolve import resolve
 from replay.rules.endings import crowned_side
@@ -79,16 +80,19 @@ def replay_line(board: BaseBoard, line: Line, first_index: int, numbering: MoveN
         record = ply.record
         if record.placeholder:
             return LineReplay(moves, notes, problem(
-                "variation-lost-moves", "in a variation: the record has lost moves from here",
+                "variation-lost-moves", N_("in a variation: the record has lost moves from "
+                                           "here"),
                 record, numbering.number(index), side_name(board)))
         if crowned_side(variant, board.position) is not None:
             return LineReplay(moves, notes, problem(
-                "variation-after-end", "in a variation: a move after the king that won the "
-                "game", record, numbering.number(index), side_name(board)))
+                "variation-after-end", N_("in a variation: a move after the king that won "
+                                          "the game"),
+                record, numbering.number(index), side_name(board)))
         resolution = resolve(board, record)
         if resolution.move is None:
             return LineReplay(moves, notes, problem(
-                f"variation-{resolution.code}", f"in a variation: {resolution.message}",
+                f"variation-{resolution.code}", N_("in a variation: {reason}").format(
+                    reason=resolution.message),
                 record, numbering.number(index), side_name(board)))
         notes.append(problem("notation", resolution.warning, record, numbering.number(index),
                               side_name(board)) if resolution.warning else None)

@@ -47,6 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from pdn.i18n import N_
 from replay.rules.move import Move
 from replay.rules.position import Position
 from replay.rules.variants import Variant
@@ -143,7 +144,7 @@ class DrawTracker:
         key = _placement(after)
         self.seen[key] = count = self.seen.get(key, 0) + 1
         if count >= 3 and self.rules != "lidraughts-frisian":
-            self._meet("repetition", "the same position for the third time", new)
+            self._meet("repetition", N_("the same position for the third time"), new)
         self.kings_only = self.kings_only + 1 if king_move and not move.captures else 0
         self.quiet_plies = 0 if move.captures or move.promotes else self.quiet_plies + 1
         changed = move.captures or move.promotes  # only these change the material
@@ -161,14 +162,14 @@ class DrawTracker:
         elif self.rules == "international":
             self._international(material, new)
         elif self.rules == "english" and self.kings_only >= 80:
-            self._meet("kings-40", "40 moves of kings only without a capture", new)
+            self._meet("kings-40", N_("40 moves of kings only without a capture"), new)
         elif self.rules == "frisian" and self.kings_only >= 50:
-            self._meet("kings-25", "25 moves of kings only without a capture", new)
+            self._meet("kings-25", N_("25 moves of kings only without a capture"), new)
         elif self.rules == "lidraughts-frisian":
             self._lidraughts_frisian(material, new)
         elif self.rules == "house" and self.quiet_plies >= 80:
-            self._meet("house-40", "40 moves without a capture or a promotion "
-                       "(house rule)", new)
+            self._meet("house-40", N_("40 moves without a capture or a promotion "
+                       "(house rule)"), new)
         self.claims.extend(new)
         return new
 
@@ -193,48 +194,49 @@ class DrawTracker:
 
     def _russian(self, after: Position, material: Material, new: list[DrawClaim]) -> None:
         if self.kings_only >= 30:
-            self._meet("7.2.5", "15 moves of kings only without a capture", new)
+            self._meet("7.2.5", N_("15 moves of kings only without a capture"), new)
         lone = material.lone_king_side()
         if lone is not None:
             men, kings = material.strong(lone)
             if kings >= 3 and self.balance_plies >= 30:
-                self._meet("7.2.4", "three or more kings against a lone king for 15 moves", new)
+                self._meet("7.2.4", N_("three or more kings against a lone king for 15 moves"), new)
             if (men, kings) in ((0, 2), (1, 1), (0, 1)) and self.balance_plies >= 10:
-                self._meet("7.2.8", "two pieces or fewer against a lone king for 5 moves", new)
+                self._meet("7.2.8", N_("two pieces or fewer against a lone king for 5 moves"), new)
             lone_bits = after.white if lone == 0 else after.black
             on_diagonal = bool(lone_bits & self.long_diagonal)
             self.diagonal_plies = self.diagonal_plies + 1 if (
                 on_diagonal and (men, kings) in ((0, 3), (1, 2), (2, 1))) else 0
             if self.diagonal_plies >= 10:
-                self._meet("7.2.7", "three pieces against a lone king on the long diagonal "
-                           "for 5 moves", new)
+                self._meet("7.2.7", N_("three pieces against a lone king on the long diagonal "
+                           "for 5 moves"), new)
         else:
             self.diagonal_plies = 0
         if material.white_kings and material.black_kings:
             if material.total in (4, 5) and self.balance_plies >= 60:
-                self._meet("7.2.6", "kings on both sides, 4-5 pieces, 30 moves without change "
-                           "of balance", new)
+                self._meet("7.2.6", N_("kings on both sides, 4-5 pieces, 30 moves without change "
+                           "of balance"), new)
             if material.total in (6, 7) and self.balance_plies >= 120:
-                self._meet("7.2.6", "kings on both sides, 6-7 pieces, 60 moves without change "
-                           "of balance", new)
+                self._meet("7.2.6", N_("kings on both sides, 6-7 pieces, 60 moves without change "
+                           "of balance"), new)
 
     def _lidraughts_frisian(self, material: Material, new: list[DrawClaim]) -> None:
         """Frysk! as lidraughts counts it (Frisian.scala, maxDrawingMoves)."""
         if material.white_men or material.black_men:
             return
         if material.total == 3 and self.balance_plies >= 14:
-            self._meet("kings-3-7", "two kings against one king for 7 moves", new)
+            self._meet("kings-3-7", N_("two kings against one king for 7 moves"), new)
         if material.total == 2 and self.balance_plies >= 4:
-            self._meet("kings-2-2", "one king against one king for 2 moves", new)
+            self._meet("kings-2-2", N_("one king against one king for 2 moves"), new)
 
     def _international(self, material: Material, new: list[DrawClaim]) -> None:
         if self.kings_only >= 50:
-            self._meet("kings-25", "25 moves of kings only without a capture", new)
+            self._meet("kings-25", N_("25 moves of kings only without a capture"), new)
         lone = material.lone_king_side()
         if lone is None:
             return
         men, kings = material.strong(lone)
         if kings and men + kings == 3 and self.balance_plies >= 32:
-            self._meet("lone-king-16", "three pieces against a lone king for 16 moves", new)
+            self._meet("lone-king-16", N_("three pieces against a lone king for 16 moves"), new)
         if kings and men + kings <= 2 and self.balance_plies >= 10:
-            self._meet("lone-king-5", "two pieces or fewer against a lone king for 5 moves", new)
+            self._meet("lone-king-5", N_("two pieces or fewer against a lone king for 5 moves"),
+                       new)

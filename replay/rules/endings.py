@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pdn.i18n import N_
 from replay.rules.movegen import BLACK, WHITE
 from replay.rules.numbering import SIDE_NAMES
 from replay.rules.position import BaseBoard, Position
@@ -40,13 +41,16 @@ def decide(board: BaseBoard) -> Decision | None:
     position = board.position
     crowned = crowned_side(board.variant, position)
     if crowned is not None:
-        return Decision(crowned, "promotion", f"{SIDE_NAMES[crowned]} made a king")
+        return Decision(crowned, "promotion", N_("{side} made a king").format(
+            side=SIDE_NAMES[crowned]))
     if board.legal_moves():
         return None
     stuck = position.turn
     own = position.white if stuck == WHITE else position.black
     ending = "no-moves" if own else "no-pieces"
     if board.variant.win_rule == CANNOT_MOVE_WINS:
-        return Decision(stuck, ending, f"{SIDE_NAMES[stuck]} has no legal move, which wins "
-                                       f"in {board.variant.name}")
-    return Decision(1 - stuck, ending, f"{SIDE_NAMES[stuck]} has no legal move")
+        return Decision(stuck, ending, N_("{side} has no legal move, which wins in "
+                                          "{variant}").format(side=SIDE_NAMES[stuck],
+                                                              variant=board.variant.name))
+    return Decision(1 - stuck, ending, N_("{side} has no legal move").format(
+        side=SIDE_NAMES[stuck]))

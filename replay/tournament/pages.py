@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from html import escape
 
 from pdn.i18n import N_, Catalog, catalog
@@ -116,47 +117,64 @@ def standings_csv(result: Standings) -> str:
     return out.getvalue()
 
 
-CLASSIFICATION_NOTE = ("Classification (a tie-break): the points a player scored against "
-                       "each other player not level with them, from the top of the table "
-                       "down (- no game between them); the first difference from the left "
-                       "decides (FMJD: the best results in order of the classification).")
+CLASSIFICATION_NOTE = N_("Classification (a tie-break): the points a player scored against "
+                         "each other player not level with them, from the top of the table "
+                         "down (- no game between them); the first difference from the left "
+                         "decides (FMJD: the best results in order of the classification).")
+GIVE_RESULTS = N_("Give their results with --result \"White - Black=RESULT\" or --corrections "
+                  "FILE.")
+CORRECTED = N_("Results given by the arbiter:")
+SPELLINGS = N_("Names read as one player:")
 
 
-def classification_note(result: Standings) -> str | None:
-    """What the Classification column holds, where the table shows one; None otherwise."""
+def classification_note(result: Standings, words: Catalog = ENGLISH) -> str | None:
+    """What the Classification column holds, where the table shows one; None otherwise (in
+    the language of ``words``, as every note here: English by default)."""
     shown = "classification" in result.tiebreaks and any(
         row.tiebreaks.get("classification") for row in result.rows)
-    return CLASSIFICATION_NOTE if shown else None
+    return words.gettext(CLASSIFICATION_NOTE) if shown else None
 
 
-def incomplete_note(result: Standings) -> str | None:
+def incomplete_note(result: Standings, words: Catalog = ENGLISH) -> str | None:
     """What a table says when games have no result, naming them; None when complete."""
     if result.complete:
         return None
     names = "; ".join(p.title() for p in result.unfinished)
-    return (f"Incomplete: {len(result.unfinished)} game(s) without a result ({names}). "
-            "Give their results with --result \"White - Black=RESULT\" or --corrections FILE.")
+    count = len(result.unfinished)
+    return (words.ngettext("Incomplete: {count} game(s) without a result ({names}).",
+                           "Incomplete: {count} game(s) without a result ({names}).", count)
+            .format(count=count, names=names) + " " + words.gettext(GIVE_RESULTS))
 
 
-NAME_PAIRS_HEAD = ("Probably one player written two ways (the table counts each name apart "
-                   "until --same says they are one):")
+NAME_PAIRS_HEAD = N_("Probably one player written two ways (the table counts each name apart "
+                     "until --same says they are one):")
 
 
-def name_pairs_note(event: Event) -> list[str]:
+def name_pairs_note(event: Event, words: Catalog = ENGLISH) -> list[str]:
     """The lines a table shows on names probably of one player: a heading, a line a pair,
     then the ``--same`` options to paste (and the choice left where a name fits two)."""
     if not event.name_pairs:
         return []
-    lines = [NAME_PAIRS_HEAD, *(f"  {pair}" for pair in event.name_pairs)]
+    lines = [words.gettext(NAME_PAIRS_HEAD), *(f"  {pair}" for pair in event.name_pairs)]
     options = paste_line(event.name_pairs)
     if options:
-        lines.append(f"{PASTE} {options}")
-    lines += [f"{name} fits {len(found)} players: add one of {' / '.join(found)}"
-              for name, found in _choices(event).items()]
+        lines.append(f"{words.gettext(PASTE)} {options}")
+    lines += [_fits(words, len(found), name=name, count=str(len(found)),
+                    options=" / ".join(found)) for name, found in _choices(event).items()]
     return lines
 
 
-PASTE = "To count each as one player, add:"
+PASTE = N_("To count each as one player, add:")
+
+
+def _fits(words: Catalog, players: int, *, escaped: bool = False, **values: str) -> str:
+    """``Mokrovich fits 2 players: add one of --same ... / --same ...``, filled with
+    ``values`` in one pass (a name may hold braces); ``escaped``: the words made HTML."""
+    template = words.ngettext("{name} fits {count} players: add one of {options}",
+                              "{name} fits {count} players: add one of {options}", players)
+    if escaped:
+        template = escape(template)
+    return re.sub(r"\{(name|count|options)\}", lambda found: values[found.group(1)], template)
 
 
 def _choices(event: Event) -> dict[str, list[str]]:
@@ -167,16 +185,18 @@ def _choices(event: Event) -> dict[str, list[str]]:
     return {name: found for name, found in fits.items() if len(found) > 1}
 
 
-def _name_pairs_html(event: Event) -> str:
+def _name_pairs_html(event: Event, words: Catalog = ENGLISH) -> str:
     """The names probably of one player as a red box at the top of the page."""
     options = paste_line(event.name_pairs)
-    return ('<div class="incomplete" id="name-pairs"><p>' + escape(NAME_PAIRS_HEAD)
+    say = words.gettext
+    return ('<div class="incomplete" id="name-pairs"><p>' + escape(say(NAME_PAIRS_HEAD))
             + "</p><ul>" + "".join(f"<li>{escape(str(pair))}</li>" for pair in event.name_pairs)
-            + "</ul>" + (f"<p>{escape(PASTE)} <code>{escape(options)}</code></p>"
+            + "</ul>" + (f"<p>{escape(say(PASTE))} <code>{escape(options)}</code></p>"
                          if options else "")
-            + "".join(f"<p>{escape(name)} fits {len(found)} players: add one of "
-                      + " / ".join(f"<code>{escape(option)}</code>" for option in found)
-                      + "</p>" for name, found in _choices(event).items())
+            + "".join("<p>" + _fits(words, len(found), escaped=True, name=escape(name),
+                                    count=str(len(found)), options=" / ".join(
+                f"<code>{escape(option)}</code>" for option in found)) + "</p>"
+                      for name, found in _choices(event).items())
             + "</div>")
 
 
@@ -188,14 +208,17 @@ def name_pairs_rows(event: Event) -> list[dict[str, object]]:
              "options": pair.options(), "text": str(pair)} for pair in event.name_pairs]
 
 
-def missing_note(result: Standings) -> str | None:
+def missing_note(result: Standings, words: Catalog = ENGLISH) -> str | None:
     """What a table says when players who should have met did not (None otherwise)."""
     missing = result.event.missing_meetings()
     if not missing:
         return None
-    return (f"Not a whole round robin: {len(missing)} pair(s) of players never met ("
-            + "; ".join(f"{a} - {b}" for a, b in missing) + "): games missing, or a name "
-            "written two ways.")
+    return words.ngettext(
+        "Not a whole round robin: {count} pair(s) of players never met ({pairs}): games "
+        "missing, or a name written two ways.",
+        "Not a whole round robin: {count} pair(s) of players never met ({pairs}): games "
+        "missing, or a name written two ways.", len(missing)).format(
+        count=len(missing), pairs="; ".join(f"{a} - {b}" for a, b in missing))
 
 
 STYLE = REPORT_STYLE + """
@@ -251,17 +274,17 @@ def standings_html(result: Standings, sections: str = "", words: Catalog = ENGLI
                 tiebreaks=", ".join(name if words.language == "en"
                                    else say(TIEBREAK_TITLES.get(name, name))
                                    for name in result.tiebreaks) or say(NONE))) + "</p>"]
-    note = incomplete_note(result)
+    note = incomplete_note(result, words)
     if note:
         body.append(f'<p class="incomplete" id="incomplete">{escape(note)}</p>')
     if event.name_pairs:
-        body.append(_name_pairs_html(event))
-    missing = missing_note(result)
+        body.append(_name_pairs_html(event, words))
+    missing = missing_note(result, words)
     if missing:
         body.append(f'<p class="incomplete" id="never-met">{escape(missing)}</p>')
     corrected = [p for p in event.pairings if p.corrected]
     if corrected:
-        body.append('<p class="note" id="corrected">Results given by the arbiter: ' + "; ".join(
+        body.append(f'<p class="note" id="corrected">{escape(say(CORRECTED))} ' + "; ".join(
             escape(f"{p.title()} = {p.corrected.rsplit('=', 1)[1]}") for p in corrected)
             + "</p>")
     rows = standings_rows(result)
@@ -280,7 +303,7 @@ def standings_html(result: Standings, sections: str = "", words: Catalog = ENGLI
             f'<td{_cell_class(k, heads)}>{escape("" if v is None else str(v))}</td>'
             for k, v in enumerate(shown)) + "</tr>")
     body.append("</tbody></table></div>")
-    explained = classification_note(result)
+    explained = classification_note(result, words)
     if explained:
         body.append(f'<p class="note" id="classification">{escape(explained)}</p>')
     if cycles is not None or len(event.players) <= 40:
@@ -301,7 +324,7 @@ def standings_html(result: Standings, sections: str = "", words: Catalog = ENGLI
                     "</section>")
     body.append(sections)
     if event.spellings:
-        body.append('<p class="note">Names read as one player: ' + "; ".join(
+        body.append(f'<p class="note">{escape(say(SPELLINGS))} ' + "; ".join(
             escape(f"{key} ({', '.join(names)})") for key, names in event.spellings.items())
             + "</p>")
     return (f'<!DOCTYPE html><html lang="{words.language}"><head><meta charset="utf-8">'

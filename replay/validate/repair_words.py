@@ -43,6 +43,14 @@ MENDED_BY = {
              N_("{move}, the only legal move, is written for {written}")),
     "move": (N_("moving {written} to its place"), N_("{written} is moved to its place")),
 }
+# The joins of several slips, edits and moves (each a catalog entry, not a word in code).
+SLIPS_JOINED = N_("{first}, and {second}")
+EDITS_JOINED = N_("{first} and then {second}")
+REPAIR = N_("{went_wrong}: {mended_by}")
+REPAIRS_JOINED = N_("{first}; {second}")
+BOTH = N_("{first} and {second}")
+# Whose move (an entry per side: a side is a word its sentence declines).
+WHOSE = {"White": N_("White's {nth} move"), "Black": N_("Black's {nth} move")}
 NO_SUGGESTION = N_("No small edit near the error lets the record replay further.")
 ORDINALS = {1: N_("{n}st"), 2: N_("{n}nd"), 3: N_("{n}rd")}
 OTHER_ORDINAL = N_("{n}th")
@@ -96,8 +104,8 @@ def suggestion_text(slips: Sequence[Slip], outcome: Outcome) -> str:
     """``Black's 3rd move is missing: putting in 3... gh4 makes the record replay to its
     end.`` (two slips: ``... is missing, and ... is a slip: putting in ... and then writing
     ... make the record ...``)."""
-    went_wrong = ", and ".join(slip.went_wrong(made=False) for slip in slips)
-    mended_by = " and then ".join(slip.mended_by(made=False) for slip in slips)
+    went_wrong = _joined(SLIPS_JOINED, [slip.went_wrong(made=False) for slip in slips])
+    mended_by = _joined(EDITS_JOINED, [slip.mended_by(made=False) for slip in slips])
     sentence = (N_("{went_wrong}: {mended_by} makes the record {outcome}") if len(slips) == 1
                 else N_("{went_wrong}: {mended_by} make the record {outcome}"))
     return _sentence(sentence.format(went_wrong=went_wrong, mended_by=mended_by,
@@ -106,13 +114,14 @@ def suggestion_text(slips: Sequence[Slip], outcome: Outcome) -> str:
 
 def repair_text(slips: Sequence[Slip]) -> str:
     """``Black's 3rd move was missing: 3... gh4 is put in.`` (two slips joined by ``;``)."""
-    return _sentence("; ".join(f"{slip.went_wrong(made=True)}: {slip.mended_by(made=True)}"
-                               for slip in slips))
+    return _sentence(_joined(REPAIRS_JOINED, [
+        REPAIR.format(went_wrong=slip.went_wrong(made=True), mended_by=slip.mended_by(made=True))
+        for slip in slips]))
 
 
 def whose(side: str, number: int) -> str:
     """``Black's 3rd move``."""
-    return N_("{side}'s {nth} move").format(side=side, nth=ordinal(number))
+    return WHOSE[side].format(nth=ordinal(number))
 
 
 def quoted(*texts: str) -> str:
@@ -122,8 +131,15 @@ def quoted(*texts: str) -> str:
 
 def both(first: str, *others: str) -> str:
     """``A and B`` (``A`` alone, ``A and B and C``)."""
-    return first if not others else N_("{first} and {second}").format(
-        first=first, second=both(*others))
+    return _joined(BOTH, [first, *others])
+
+
+def _joined(template: str, parts: Sequence[str]) -> str:
+    """The parts joined two by two with ``template`` (``{first}`` the first part,
+    ``{second}`` the others joined): one catalog entry puts each join into a language."""
+    if len(parts) == 1:
+        return parts[0]
+    return template.format(first=parts[0], second=_joined(template, parts[1:]))
 
 
 def ordinal(number: int) -> str:

@@ -321,7 +321,7 @@ def _html_section(number: int, report: GameReport, w: Catalog = ENGLISH) -> str:
 
 def _figure(diagram: Diagram, w: Catalog = ENGLISH) -> str:
     legal = " ".join(diagram.legal) or w.gettext(N_("none"))
-    return (f"<figure>{diagram.svg()}<figcaption>{escape(w.gettext(diagram.caption))}: "
+    return (f"<figure>{diagram.svg(words=w)}<figcaption>{escape(w.gettext(diagram.caption))}: "
             f'<code>{escape(diagram.fen)}</code><br><span class="legal">'
             f"{escape(w.gettext(LEGAL_MOVES))}: {escape(legal)}</span></figcaption>"
             "</figure>")

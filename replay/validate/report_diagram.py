@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdn.i18n import N_
+from pdn.i18n import N_, Catalog
 from replay.record.board import Board
 from replay.record.diagram import ARROW, CROSS, Arrow, board_svg
 from replay.record.notation import full_text
@@ -41,14 +41,15 @@ class Diagram:
     legal: list[str]
     board: Board
 
-    def svg(self, size: int = 340) -> str:
-        """The diagram as SVG: the written move a red arrow, each move meant a green one."""
+    def svg(self, size: int = 340, words: Catalog | None = None) -> str:
+        """The diagram as SVG: the written move a red arrow, each move meant a green one;
+        who is to move in the language of ``words`` (English by default)."""
         square = self.board.variant.gametype.notation.square
         arrows = [Arrow([square(name) for name in self.written], CROSS, "written")] \
             if len(self.written) > 1 else []
         arrows += [Arrow([square(name) for name in route], ARROW, "meant")
                    for route in self.meant]
-        return board_svg(self.board, size=size, arrows=arrows)
+        return board_svg(self.board, size=size, arrows=arrows, words=words)
 
 
 def report_diagrams(report: GameReport) -> list[Diagram]:

@@ -134,6 +134,7 @@ def problem_line(report: GameReport, problem: dict, kind: str,
 
 
 SUGGESTION = N_("suggestion")
+CANNOT_READ = N_("{file}: cannot read: {reason}")
 
 
 def suggestion_lines(report: GameReport, words: Catalog | None = None) -> list[str]:
@@ -409,7 +410,8 @@ def validate_sources(sources: list[str], default: Variant | None = None,
                 yield from settle_results(follow_reports(
                     agree_reports(_renumbered(batches, progress), work), work))
             except OSError as error:
-                yield f"{source_name(source)}: cannot read: {error.strerror or error}"
+                yield CANNOT_READ.format(file=source_name(source),
+                                         reason=error.strerror or error)
 
 
 BLOCK = PARTITION_CHARS
