@@ -3,9 +3,9 @@
 Sources are cut into partitions of whole games by a runner (``replay.run.runner``: worker
 processes, or a Dask cluster); each worker cuts its partition into game chunks, parses them
 and runs the task over their records; only the task's small results come back, in file
-order. A game whose text the parser gave up on is a
-record without a game, carrying its original text, so that no command ever drops it; a game
-over the size limit is one with no text, which no command writes (never emptier).
+order. A game whose text the parser gave up on, or whose main line is over the ply limit, is
+a record without a game, carrying its original text, so that no command ever drops it or
+writes it emptier; a game over the size limit is one with no text, which no command writes.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from pdn.chunks import Chunk, block_chunks
+from pdn.errors import unreadable_reason
 from pdn.game import Game
 from pdn.reader import parse_chunks
 from pdn.records import STDIN
@@ -90,11 +91,13 @@ def read_records(source: str, chunks: Iterable[Chunk],
             continue
         games = list(parse_chunks([chunk], source))
         for part, game in enumerate(games):
-            syntax = [d for d in game.errors if d.code in ("syntax", "internal-error")]
+            # a game the reader gave up on, or refused as longer than ``pdn.reader.PLY_LIMIT``
+            # (its moves not read, so it may only be passed through as its text)
+            reason = unreadable_reason(game)
             line = game.line or chunk.line
             where = (part, len(games))
-            records.append(Record(source, line, chunk.text, None, game.tags, syntax[0].message,
-                                  where) if syntax else
+            records.append(Record(source, line, chunk.text, None, game.tags, reason, where)
+                           if reason is not None else
                            Record(source, line, chunk.text, game, game.tags, part=where))
     return records
 
