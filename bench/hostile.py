@@ -43,8 +43,8 @@ convert, filter, dedupe, split; a machine shared with other work).
 ``pdn analyse --jobs 1 --depth 1`` (peak memory, the whole process; where the analysis of
 every game takes hours, the peak once it has written its first games, which the input's
 reading reaches before): no game boundary, 2.4 MB, 977 -> 76 MB and one line of 5.2 MB,
-1,446 -> 100 MB (both by the ply limit: a 2.4 MB line of moves is one game of some
-300,000 plies); the 400,000-ply game, 1,061 -> 87 MB, refused as too large (its tags
+1,446 -> 100 MB (both by the ply limit: each is one game, of 251,112 and 531,112 plies,
+refused as too large); the 400,000-ply game, 1,061 -> 87 MB, refused as too large (its tags
 kept, its moves never read); 200,000 one-line games, 850 -> 117 MB (the input read once
 to learn the games' variants and again as the engines take them, not held as games);
 50,000 games glued on a line, 77 MB after; one game of 200,000 tags, 210 MB (reading the
