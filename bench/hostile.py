@@ -3,6 +3,7 @@ game's text, measured, not tested.
 
     taskset -c 0 .venv/bin/python bench/hostile.py [--small 1000000] [--large 4000000] [--case TEXT]
     .venv/bin/python bench/hostile.py --commands [--case TEXT] [--command NAME] [--tree DIR]
+    .venv/bin/python bench/hostile.py --streaming ARCHIVE [--copies 1 4 16] [--command NAME]
 
 Each case writes a file at two sizes, runs a ``pdn`` command on it as a whole process and
 prints its CPU seconds (less those of the same command on two small games) and peak memory
@@ -26,18 +27,38 @@ of the file and of its largest game's text: the goal is a small multiple of the 
 ``--tree DIR`` runs the commands of another checkout (with its own ``.venv``), for figures
 before and after a change.
 
+``--streaming ARCHIVE`` runs the streaming commands of ``STREAMING`` (convert, stats, the
+games table, index, filter, split, dedupe; ``--jobs 1``) on the archive copied 1, 4 and 16
+times into one file (``--copies``), and prints the CPU seconds and peak memory of each:
+a command that streams keeps its peak as the archive grows (bench/README.md, "Streaming
+commands on copies of OCA 2.0").
+
 Peak memory, ``--jobs 1``, before and after untagged input was cut into partitions of the
 usual size, the games waiting for their file's verdict went to a temporary file past a
 thousand, and games over ``pdn.reader.PLY_LIMIT`` plies were refused: 200,000 one-line
 games, convert 1,245 -> 258 MB, validate 1,298 -> 265 MB; 400,000-ply game, convert
 812 -> 97 MB, validate 95 MB after; one line of 5.2 MB, 436 -> 114-178 MB (validate,
 convert, filter, dedupe, split; a machine shared with other work).
+
+``pdn analyse --jobs 1 --depth 1`` (peak memory, the whole process; where the analysis of
+every game takes hours, the peak once it has written its first games, which the input's
+reading reaches before): no game boundary, 2.4 MB, 977 -> 76 MB and one line of 5.2 MB,
+1,446 -> 100 MB (both by the ply limit: each is one game, of 251,112 and 531,112 plies,
+refused as too large); the 400,000-ply game, 1,061 -> 87 MB, refused as too large (its tags
+kept, its moves never read); 200,000 one-line games, 850 -> 117 MB (the input read once
+to learn the games' variants and again as the engines take them, not held as games);
+50,000 games glued on a line, 77 MB after; one game of 200,000 tags, 210 MB (reading the
+tags, as ``validate`` does: 171 MB).
+
+``pdn stats -t games -o`` on one game of 200,000 tags: 1,190 MB and 16.4 s -> 333 MB and
+3.5 s (a games table has 1,000 tag columns at most, docs/statistics.md, "Tag columns").
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -136,6 +157,45 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
+# name: the streaming commands' arguments before the file, measured on an archive copied
+# 1, 4 and 16 times (``--streaming``): what grows with the archive and what stays
+STREAMING: dict[str, list[str]] = {
+    "convert --to numeric": ["convert", "--to", "numeric", "--jobs", "1", "-o", "{out}.pdn"],
+    "stats": ["stats", "--jobs", "1"],
+    "stats -t games -o": ["stats", "-t", "games", "--jobs", "1", "-o", "{out}.csv"],
+    "index -o": ["index", "--jobs", "1", "-o", "{out}.db"],
+    "filter": ["filter", "--game-variant", "english", "--jobs", "1", "-o", "{out}.pdn"],
+    "split -o": ["split", "--jobs", "1", "-o", "{out}"],
+    "dedupe -o": ["dedupe", "--jobs", "1", "-o", "{out}.pdn"],
+}
+
+
+def run_streaming(archive: Path, copies: list[int], command: str | None, tree: Path) -> None:
+    """Each command of ``STREAMING`` on ``archive`` copied each number of ``copies`` times
+    into one file: CPU seconds and peak memory. The copies are made without holding the
+    archive here: Linux counts this process's peak in a child's (``ru_maxrss``: the child
+    starts in its memory), so each figure is at least this script's own."""
+    print(f"{'command':<22} {'copies':>6} {'file MB':>8} {'CPU s':>8} {'peak MB':>8} "
+          f"{'exit':>4}")
+    size = archive.stat().st_size
+    with tempfile.TemporaryDirectory() as folder:
+        for label, arguments in STREAMING.items():
+            if command and command != label:
+                continue
+            for times in copies:
+                path = Path(folder) / f"copies{times}.pdn"
+                if not path.exists():  # never held here: a child's peak counts its parent's
+                    with open(path, "wb") as copies:
+                        for _ in range(times):
+                            with open(archive, "rb") as original:
+                                shutil.copyfileobj(original, copies)
+                out = Path(folder) / f"out{times}"
+                seconds, peak, status = run_status([a.format(out=out) for a in arguments],
+                                                   path, tree)
+                print(f"{label:<22} {times:>6} {size * times / 1e6:>8.1f} {seconds:>8.2f}"
+                      f" {peak / 1e6:>8.1f} {status:>4}", flush=True)
+
+
 def _whole(text: str) -> tuple[str, int]:
     return text, len(text)
 
@@ -194,7 +254,14 @@ def main() -> int:
     parser.add_argument("--command", help="with --commands: only this command")
     parser.add_argument("--tree", type=Path, default=ROOT,
                         help="with --commands: the checkout whose pdn to run")
+    parser.add_argument("--streaming", type=Path, metavar="ARCHIVE",
+                        help="the streaming commands on ARCHIVE copied 1, 4 and 16 times")
+    parser.add_argument("--copies", type=int, nargs="+", default=[1, 4, 16],
+                        help="with --streaming: how many copies")
     args = parser.parse_args()
+    if args.streaming:
+        run_streaming(args.streaming, args.copies, args.command, args.tree.resolve())
+        return 0
     if args.commands:
         run_commands(args.case, args.command, args.tree.resolve())
         return 0

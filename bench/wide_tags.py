@@ -3,12 +3,13 @@ with a small constant per tag, measured, not tested.
 
     taskset -c 0 .venv/bin/python bench/wide_tags.py [--small 10000] [--large 40000]
 
-Each tag is a column of the games table. The script writes a game with ``--small`` and
-``--large`` distinct tag names, runs ``pdn stats -t games -o`` into each format as a whole
-process and prints its CPU seconds (less those of the same command on a game of seven tags),
-the microseconds per tag and the peak memory (``wait4``'s rusage). It exits 1 when the time
-per tag of the large size is over twice that of the small one (quadratic work multiplies it
-by the size ratio).
+The games table has a column for each of the first 1,000 tags, the others folded into one
+``other_tags`` column (docs/statistics.md, "Tag columns"). The script writes a game with
+``--small`` and ``--large`` distinct tag names, runs ``pdn stats -t games -o`` into each
+format as a whole process and prints its CPU seconds (less those of the same command on a
+game of seven tags), the microseconds per tag and the peak memory (``wait4``'s rusage). It
+exits 1 when the time per tag of the large size is over twice that of the small one
+(quadratic work multiplies it by the size ratio).
 """
 
 from __future__ import annotations

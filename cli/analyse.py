@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, TextIO
 
@@ -25,7 +25,7 @@ from .options import (
     variant_choice,
 )
 from .signals import TERMINATED
-from .sources import SourceError, collect_sources, exit_if_no_sources, read_inputs
+from .sources import SourceError, collect_sources, exit_if_no_sources
 
 DEFAULT_DEPTH = 12  # Scan 2.0 reports its evaluation from depth 12 on
 
@@ -97,18 +97,9 @@ def analyse(
     """
     from rich.markup import escape
 
-    from pdn.errors import unreadable_reason
-    from replay.engine.annotate import (
-        Thresholds,
-        analysed_games,
-        annotate_games,
-        game_key,
-        positions_of,
-        rows_of_annotated,
-    )
+    from replay.engine.annotate import Thresholds, analysed_games, annotate_games
     from replay.engine.hub import popen_hub
     from replay.engine.limits import Limit
-    from replay.engine.readings import game_readings
     from replay.engine.server import builtin_command
 
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
@@ -130,58 +121,45 @@ def analyse(
         fail(str(error))
     exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     stream = sys.stdout if out is None else _open_output(out, sources)
-    try:
-        games = list(read_inputs(sources, encoding))
-        done = analysed_games(out) if out is not None and out.is_file() else {}
-    except OSError as error:
-        fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
+    thresholds = Thresholds(mistake, blunder, cap)
     console = stderr_console()
-    unreadable = set()
-    for number, game in enumerate(games, 1):  # never analysed into an empty game
-        reason = unreadable_reason(game)
-        if reason is not None:
-            unreadable.add(number)
-            console.print(f"[red]error:[/red] {escape(_place(game))}: cannot be read, not "
-                          f"analysed: {escape(reason)}")
-    numbers = [number for number, game in enumerate(games, 1)
-               if game_key(game) not in done and number not in unreadable]
-    todo = [games[number - 1] for number in numbers]
-    skipped = sum(game_key(game) in done for game in games)
-    if skipped:
-        console.print(f"{skipped} of {len(games)} games are in {escape(for_people(str(out)))} "
-                      "already: skipped")
+    inputs = contextlib.ExitStack()
+    try:
+        done = analysed_games(out) if out is not None and out.is_file() else {}
+        readable = _read_twice(sources, inputs)
+        survey = _survey(_games(sources, readable, encoding), done, thresholds, choice,
+                         console)
+    except OSError as error:
+        inputs.close()
+        fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
+    if survey.skipped:
+        console.print(f"{survey.skipped} of {survey.games} games are in "
+                      f"{escape(for_people(str(out)))} already: skipped")
 
     def start(variant_name: str):
         return popen_hub(command, cwd=engine_dir, timeout=timeout, options=options,
                          variant=variant_name)
 
-    # each game is analysed on its own variant, the one pdn validate reads it as
-    readings = game_readings(games, choice.default, choice.override, rules=choice.rules)
-    wanted = [readings[number - 1].variant.name for number in numbers] or ["international"]
+    wanted = [reading.variant.name for reading in survey.readings] or ["international"]
     name = _tried_engine(start, list(dict.fromkeys(wanted)), limit, command)
     from replay.engine.annotate import limit_text
 
     annotator = f"{name}, {limit_text(limit)}"
-    thresholds = Thresholds(mistake, blunder, cap)
-    rows_by_game: dict[int, list] = {}
-    for number, game in enumerate(games, 1):  # the games a stopped run did: rows read back
-        if game_key(game) in done:
-            rows_by_game[number] = rows_of_annotated(done[game_key(game)], number, thresholds)
+    numbers, rows_by_game, unreadable = survey.numbers, survey.rows, survey.unreadable
     failed = len(unreadable)
     before = _stop_on_sigterm()
     try:
         from pdn.writer import write_game
 
         # advanced per position searched, not per game: a long game moves the bar too
-        positions = sum(positions_of(game) for game in todo)
-        with progress_bar("analysing", positions, console) as advance:
+        todo = _games_numbered(_games(sources, readable, encoding), set(numbers))
+        with progress_bar("analysing", survey.positions, console) as advance:
             for outcome in annotate_games(
                     todo, start, limit, thresholds, jobs=jobs, progress=advance,
-                    readings=[readings[number - 1] for number in numbers],
+                    readings=survey.readings,
                     variation_plies=variation_plies, default=choice.default,
                     override=choice.override, rules=choice.rules, annotator=annotator):
-                game = todo[outcome.index]
-                where = escape(_place(game))
+                where = escape(survey.places[outcome.index])
                 if outcome.analysis is None:
                     failed += 1
                     console.print(f"[red]error:[/red] {where}: "
@@ -202,6 +180,7 @@ def analyse(
     except OSError as error:  # the output: a full or read-only disk, /dev/full
         fail(f"{out}: cannot write: {error.strerror or error}")
     finally:
+        inputs.close()
         if stream is not sys.stdout:
             with contextlib.suppress(OSError):  # a write that failed is reported already
                 stream.close()
@@ -209,6 +188,93 @@ def analyse(
     rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
     _report(rows, json_rows, stdout_free=out is not None)
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
+
+
+@dataclass
+class _Survey:
+    """What a first reading of the input tells, kept instead of its games (a game per
+    line of 58 characters took about 5 KB read; 200,000 of them, a gigabyte): the games to
+    analyse (their numbers, places and readings), the rows of those a stopped run did, the
+    unreadable ones, and the positions to search."""
+
+    games: int = 0
+    numbers: list[int] = field(default_factory=list)
+    places: list[str] = field(default_factory=list)
+    readings: list = field(default_factory=list)
+    positions: int = 0
+    skipped: int = 0
+    unreadable: set[int] = field(default_factory=set)
+    rows: dict[int, list] = field(default_factory=dict)
+
+
+def _survey(games, done: dict, thresholds, choice, console) -> _Survey:
+    """Read every game once: report the unreadable ones (never analysed into an empty game),
+    take back the rows of those in ``done``, and note the others with their reading (each
+    game is analysed on its own variant, the one pdn validate reads it as)."""
+    from rich.markup import escape
+
+    from pdn.errors import unreadable_reason
+    from replay.engine.annotate import game_key, positions_of, rows_of_annotated
+    from replay.engine.readings import read_games_as_validate
+
+    survey = _Survey()
+    for number, (game, reading) in enumerate(read_games_as_validate(
+            games, choice.default, choice.override, rules=choice.rules), 1):
+        survey.games = number
+        reason = unreadable_reason(game)
+        if reason is not None:
+            survey.unreadable.add(number)
+            console.print(f"[red]error:[/red] {escape(_place(game))}: cannot be read, not "
+                          f"analysed: {escape(reason)}")
+        key = game_key(game)
+        if key in done:
+            survey.skipped += 1
+            survey.rows[number] = rows_of_annotated(done[key], number, thresholds)
+        elif reason is None:
+            survey.numbers.append(number)
+            survey.places.append(_place(game))
+            survey.readings.append(reading)
+            survey.positions += positions_of(game)
+    return survey
+
+
+def _read_twice(sources: list[str], stack: contextlib.ExitStack) -> dict[str, object]:
+    """What to read each source from, twice (the survey, then the analysis): its path, or,
+    for standard input, a temporary copy of it (removed when ``stack`` closes)."""
+    import shutil
+    import tempfile
+
+    from .sources import readable
+
+    found: dict[str, object] = {}
+    for source in sources:
+        if source == "-" and source not in found:
+            copy = Path(stack.enter_context(tempfile.TemporaryDirectory(
+                prefix="pdn-analyse-"))) / "stdin.pdn"
+            with open(copy, "wb") as written:
+                shutil.copyfileobj(sys.stdin.buffer, written)
+            found[source] = copy
+        else:
+            found.setdefault(source, readable(source))
+    return found
+
+
+def _games(sources: list[str], readable: dict[str, object], encoding: str | None):
+    """The games of every source in order, each named by its source (``Game.source``), as
+    ``cli.sources.read_inputs`` reads them, standard input from its copy."""
+    from pdn.reader import read_games
+
+    from .sources import shown_name
+
+    for source in sources:
+        for game in read_games(readable[source], encoding=encoding):
+            game.source = shown_name(source)
+            yield game
+
+
+def _games_numbered(games, numbers: set[int]):
+    """The games whose 1-based number is in ``numbers``, in order."""
+    return (game for number, game in enumerate(games, 1) if number in numbers)
 
 
 def _place(game) -> str:

@@ -86,7 +86,8 @@ def stats(
     Without -o: on a terminal, the first rows in the columns that fit; piped or redirected,
     the whole table as tab-separated values; with --json, the whole table as JSON lines.
     A game whose recorded result its final position contradicts is tabulated as recorded,
-    with a warning naming it on stderr.
+    with a warning naming it on stderr. A games table has at most 1,000 tag columns: tags
+    past them go into its other_tags column, with a warning naming the first such game.
     Exit status: 0 done, 1 some games invalid or unreadable (tabulated all the same), 2
     usage error, unreadable input or a missing optional library.
     """
@@ -119,10 +120,14 @@ def stats(
         _exit(statuses)
     tables = _compute(sources, choice, table == "moves", run)
     statuses.update(tables.games["status"].astype(str))
+    from replay.stats.schema import folded_rows
+    from replay.stats.stream import folded_warning
     from replay.stats.tables import contradicted_lines
 
     for line in contradicted_lines(tables.games):
         _warn(line)
+    if folded_rows(tables.games).any():
+        _warn(folded_warning(tables.games))
     if plot is not None:
         _plot(tables.games, plot)
     frame = tables.table(table)
@@ -139,7 +144,7 @@ def stats(
 def _warn(line: str) -> None:
     """A game whose recorded result its final position contradicts, on stderr (tabulated
     all the same, as recorded: ``pdn clean --fix-results`` writes the result the rules
-    decide)."""
+    decide), or the first whose tags went into other_tags."""
     typer.secho(line, err=True, fg="yellow")
 
 

@@ -340,8 +340,8 @@ def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngin
     workers' threads) is given 1 per position searched, and when a game ends the rest of its
     ``positions_of`` (a game that stops early, or fails): the amounts add up to the sum of
     ``positions_of`` over the games."""
-    games = list(games)
     if readings is None:
+        games = list(games)
         readings = game_readings(games, options.get("default"), options.get("override"),
                                  rules=options.get("rules"))
     tasks: queue.Queue = queue.Queue()
@@ -403,21 +403,35 @@ def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngin
         if engine is not None:
             engine.quit()
 
-    items = list(enumerate(games))
-    for item in items:
-        tasks.put(item)
+    items = enumerate(games)
     workers = [threading.Thread(target=work, daemon=True) for _ in range(max(1, jobs))]
-    for _ in workers:
-        tasks.put(None)
+    fed, ended = 0, False  # games handed to the workers: a few ahead of the one awaited
+
+    def feed() -> None:
+        nonlocal fed, ended
+        item = None if ended else next(items, None)
+        if item is not None:
+            tasks.put(item)
+            fed += 1
+        elif not ended:  # the end, told to each worker once
+            ended = True
+            for _ in workers:
+                tasks.put(None)
+
     for worker in workers:
         worker.start()
+    for _ in range(2 * len(workers)):
+        feed()
     waiting: dict[int, Outcome] = {}
+    want = 0
     try:
-        for want in range(len(items)):
+        while want < fed:
             while want not in waiting:
                 outcome = results.get()
                 waiting[outcome.index] = outcome
             yield waiting.pop(want)
+            want += 1
+            feed()
     finally:
         stopped.set()
         for _ in range(2):  # again after the workers end: one may have started an engine

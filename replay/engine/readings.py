@@ -15,7 +15,7 @@ variants is read game by game.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -50,14 +50,22 @@ def game_readings(games: Sequence[Game], default: Variant | None = None,
                   ) -> list[Reading]:
     """The ``Reading`` of each game, in order; the games of one source (``Game.source``, in
     a run) are read together, as ``pdn validate`` reads a file."""
-    readings: list[Reading] = []
+    return [reading for _, reading in read_games_as_validate(games, default, override,
+                                                             rules=rules)]
+
+
+def read_games_as_validate(games: Iterable[Game], default: Variant | None = None,
+                           override: Variant | None = None, *, rules: Rules | None = None
+                           ) -> Iterator[tuple[Game, Reading]]:
+    """Each game with its ``Reading``, in order, as ``game_readings`` reads them, from games
+    that come one by one: those waiting for their file's verdict are held in a bounded
+    window (``replay.record.held``), so that memory does not grow with the archive."""
     for _, group in groupby(games, key=lambda game: game.source):
-        readings += _file_readings(list(group), default, override, rules)
-    return readings
+        yield from _file_readings(group, default, override, rules)
 
 
-def _file_readings(games: list[Game], default: Variant | None, override: Variant | None,
-                   rules: Rules | None) -> Iterator[Reading]:
+def _file_readings(games: Iterable[Game], default: Variant | None, override: Variant | None,
+                   rules: Rules | None) -> Iterator[tuple[Game, Reading]]:
     def again(item: tuple[Game, Reading], key: str) -> tuple[Game, Reading]:
         game, _ = item
         shown = keyed_variant(key)
@@ -72,9 +80,8 @@ def _file_readings(games: list[Game], default: Variant | None, override: Variant
     told = ((game, _told(game, default, override, rules)) for game in games)
     agreed = agree_file(told, lambda item: None if item[1].silent else item[1].key,
                         lambda item: item[1].open_, again)
-    for _, reading in follow_file(agreed, lambda item: item[1].silent,
-                                  lambda item: item[1].key, followed):
-        yield reading
+    yield from follow_file(agreed, lambda item: item[1].silent, lambda item: item[1].key,
+                           followed)
 
 
 def _told(game: Game, default: Variant | None, override: Variant | None,
@@ -87,4 +94,4 @@ def _told(game: Game, default: Variant | None, override: Variant | None,
     return Reading(replayed.variant, silent=replayed.silent, open_=replayed.open_variant)
 
 
-__all__ = ["Reading", "game_readings"]
+__all__ = ["Reading", "game_readings", "read_games_as_validate"]

@@ -15,7 +15,10 @@ pandas' string dtype, categories are fixed lists):
 **games** — one row per game:
 ``file`` category; ``game`` Int64 (1-based index in its file); ``line`` Int64 (first line);
 one ``string`` column per tag, named like the tag — the seven standard tags always, then the
-others in the order first seen (a tag named like one of our columns becomes ``tag_<name>``);
+others in the order first seen (a tag named like one of our columns becomes ``tag_<name>``),
+1,000 tag columns at most (``schema.TAG_COLUMN_LIMIT``): only when a table has more distinct
+tags, ``other_tags`` ``string`` after them holds each game's values of the others as PDN tag
+pairs (``[Name "value"] ...``, in the table's order; missing where it has none);
 ``date`` datetime64[ns] (full dates only); ``year``, ``month``, ``day`` Int64 (what a partial
 date knows: ``1841.??.??`` gives the year); ``white_rating``, ``black_rating`` Int64
 (``WhiteRating``/``BlackRating``, else ``WhiteElo``/``BlackElo``); ``variant`` category
@@ -89,7 +92,14 @@ from replay.rules.choice import RulesChoice
 from replay.rules.variants import Rules, Variant
 from replay.stats.execution import EngineUnavailableError, TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
-from replay.stats.schema import file_categories, typed_games, typed_moves, with_file
+from replay.stats.schema import (
+    REPLAY_COLUMNS,
+    file_categories,
+    fold_tags,
+    typed_games,
+    typed_moves,
+    with_file,
+)
 from replay.stats.stream import write_table
 from replay.stats.tables import (
     finish_games,
@@ -158,7 +168,9 @@ def stats_tables(sources: Iterable[str], default: Variant | None = None,
             moves.append(part.moves)
         names.append(part.source)
     files = file_categories(sources)
-    return Tables(finish_games(with_file(games, names, typed_games([]), files)),
+    table = with_file(games, names, typed_games([]), files)
+    tags = [c for c in table.columns[1:] if c not in REPLAY_COLUMNS]
+    return Tables(finish_games(fold_tags(table, tags)),
                   finish_moves(with_file(moves, names, typed_moves(MoveColumns().columns),
                                          files)) if with_moves else None, opening_plies)
 

@@ -38,8 +38,8 @@ from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
     READINGS,
     REPLAY_COLUMNS,
-    STRING,
     file_categories,
+    fold_tags,
     typed_games,
     typed_moves,
     with_file,
@@ -119,10 +119,7 @@ def write_part(spooled: Spooled, finish: Finish, dataset: Dataset) -> int:
     if finish.table == "moves":
         done = finish_moves(with_file([frame], [spooled.source], frame, finish.files))
     else:
-        missing = {tag: pd.Series(pd.NA, index=frame.index, dtype=STRING)
-                   for tag in finish.tags if tag not in frame}
-        frame = pd.concat([frame, pd.DataFrame(missing)], axis=1) if missing else frame
-        frame = frame[[*finish.tags, *REPLAY_COLUMNS]]
+        frame = fold_tags(frame, list(finish.tags))
         done = finish_games(with_file([frame], [spooled.source], frame, finish.files),
                             finish.readings)
     write_parquet_part(done, dataset, spooled.index)

@@ -61,12 +61,60 @@ MOVE_DTYPES: dict[str, object] = {
     "clock": "Float64", "time_used": "Float64", "eval": "Float64", "eval_mate": "Int32",
 }
 
-RESERVED = {"file", *REPLAY_COLUMNS, *DERIVED_COLUMNS}
+# A games table has one column per tag up to this many tags (the seven first, the others in
+# the order seen); a game's tags past them go, written as PDN tag pairs, into ``OTHER_TAGS``,
+# which the table has only when some game needs it. A typed column costs ~2 KB even with one
+# cell, so a hostile game of 200,000 distinct tags took 1.2 GB (a real archive has a few
+# dozen tags).
+TAG_COLUMN_LIMIT = 1_000
+OTHER_TAGS = "other_tags"
+_ESCAPED = str.maketrans({"\\": "\\\\", '"': '\\"'})
+
+RESERVED = {"file", OTHER_TAGS, *REPLAY_COLUMNS, *DERIVED_COLUMNS}
 
 
 def tag_column(name: str) -> str:
     """A tag's column: its own name, unless that is one of ours (then ``tag_<name>``)."""
     return f"tag_{name}" if name in RESERVED else name
+
+
+def tag_name(column: str) -> str:
+    """The tag a column holds (``tag_column`` undone)."""
+    return column[4:] if column.startswith("tag_") and column[4:] in RESERVED else column
+
+
+def fold_tags(games: pd.DataFrame, tags: list[str]) -> pd.DataFrame:
+    """``games`` with the tag columns of the table, ``tags`` (every tag column any game of
+    the table has, in order; those a part lacks are left empty): the first
+    ``TAG_COLUMN_LIMIT`` each in its column, the others' values of each game in one
+    ``OTHER_TAGS`` text (``[Name "value"] ...``, the table's order; missing where a game has
+    none of them), after the tag columns. Other columns (``file``, ours) keep their place."""
+    kept = tags[:TAG_COLUMN_LIMIT]
+    front = [c for c in games.columns[:1] if c == "file"]
+    frame = games.reindex(columns=[*front, *kept, *REPLAY_COLUMNS])  # missing tags: NaN
+    if len(tags) > TAG_COLUMN_LIMIT:
+        present = set(games.columns)
+        past = [tag for tag in tags[TAG_COLUMN_LIMIT:] if tag in present]
+        names = [tag_name(tag) for tag in past]
+        texts = games[past].to_numpy(dtype=object) if past else \
+            np.empty((len(games), 0), dtype=object)
+        folded = [" ".join(_tag_pair(name, value) for name, value in zip(names, row, strict=True)
+                           if isinstance(value, str)) or None for row in texts]
+        frame.insert(len(front) + len(kept), OTHER_TAGS, pd.Series(folded, index=games.index,
+                                                                  dtype=object))
+    return frame
+
+
+def _tag_pair(name: str, value: str) -> str:
+    """``[Name "value"]``, a quote or backslash of the value escaped by a backslash."""
+    return f'[{name} "{value.translate(_ESCAPED)}"]'
+
+
+def folded_rows(games: pd.DataFrame) -> pd.Series:
+    """Which games of a finished part have tags folded into ``OTHER_TAGS``."""
+    if OTHER_TAGS not in games:
+        return pd.Series(False, index=games.index)
+    return games[OTHER_TAGS].notna()
 
 
 def typed_games(rows: list[dict]) -> pd.DataFrame:

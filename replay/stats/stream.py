@@ -26,7 +26,10 @@ from replay.stats.execution import TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
     REPLAY_COLUMNS,
+    TAG_COLUMN_LIMIT,
     file_categories,
+    fold_tags,
+    folded_rows,
     typed_games,
     typed_moves,
     with_file,
@@ -64,7 +67,8 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
     terminal summary). ``rules`` are rule options set on top of each game's variant;
     ``progress`` is told how much of the input each part covered; ``statuses``, when given,
     counts the games of each status (valid, invalid...); ``warn`` is told each game whose
-    result its final position contradicts (not for the moves table alone). Raises ``OSError`` for an
+    result its final position contradicts, and the first game whose tags went into
+    ``other_tags`` (not for the moves table alone). Raises ``OSError`` for an
     unreadable file, ``ValueError`` for an unknown table or suffix and
     ``EngineUnavailableError`` without Dask.
     """
@@ -89,11 +93,14 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
         if table == "moves" and out.rows == 0:
             out.write(finish_moves(with_file([], [], typed_moves(MoveColumns().columns),
                                              files)))
-        kept = []
+        kept, folded_told = [], False
         for finished in games.finished() if need_games else ():
             if warn is not None:
                 for line in contradicted_lines(finished):
                     warn(line)
+                if not folded_told and folded_rows(finished).any():
+                    warn(folded_warning(finished))
+                    folded_told = True
             if table == "games":
                 out.write(finished)
             if keep_games:
@@ -106,6 +113,15 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
             derived = DERIVED_TABLES[table](whole)
             out.write(derived)
         return out.rows, whole if keep_games else None
+
+
+def folded_warning(games: pd.DataFrame) -> str:
+    """The warning for the first game of a finished part whose tags were folded into
+    ``other_tags`` (the table has more distinct tags than ``TAG_COLUMN_LIMIT``)."""
+    first = games[folded_rows(games)].iloc[0]
+    return (f"{first['file']}:{first['line']}: warning: game {first['game']}: the games "
+            f"table has more than {TAG_COLUMN_LIMIT:,} distinct tags; this game's tags past "
+            f"them, and any later game's, are in its other_tags column")
 
 
 def count_statuses(games: pd.DataFrame, statuses: Counter[str] | None) -> None:
@@ -147,5 +163,5 @@ class _Spool:
         for path, source in self.parts:
             games = pd.read_pickle(path)
             path.unlink()
-            games = games.reindex(columns=[*tags, *REPLAY_COLUMNS])  # missing tags: NaN
+            games = fold_tags(games, tags)
             yield finish_games(with_file([games], [source], games, self.files), readings)

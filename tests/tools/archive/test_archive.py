@@ -366,43 +366,6 @@ def test_material_at_the_end_matches_the_final_position(variant):
     assert not Criteria(material=MaterialTest.parse("W:11M")).matches(game, variant)
 
 
-def kings_shuffling(plies: int) -> str:
-    """One English game of ``plies`` plies on one line: two kings shuffling."""
-    pairs = ("4-8 29-25", "8-4 25-29")
-    moves = " ".join(f"{n}. {pairs[n % 2 == 0]}" for n in range(1, plies // 2 + 1))
-    return f'[Event "long"]\n[GameType "21"]\n[FEN "B:WK29:BK4"]\n{moves} *\n\n'
-
-
-@pytest.mark.parametrize("command", [["merge"], ["filter", "--player", "x", "--invert"],
-                                     ["clean"], ["dedupe"]])
-def test_a_game_over_the_ply_limit_is_counted_unreadable_and_passed_to_rejects(
-        tmp_path, command):
-    """A game the reader refuses as holding more plies than a game may (10,002 here) is an
-    unreadable game to every archive command: named, counted, exit 1, and written to
-    --rejects as it stands (dedupe wrote it among the games as if it were read)."""
-    long = kings_shuffling(10_002)
-    around = ['[Event "a"]\n[GameType "21"]\n1. 9-14 22-18 *\n\n',
-              '[Event "b"]\n[GameType "21"]\n1. 10-14 22-18 *\n\n']
-    source = write(tmp_path, around[0] + long + around[1])
-    out, rejects = tmp_path / "out.pdn", tmp_path / "rejects.pdn"
-    output = run(*command, "--jobs", "1", "-o", str(out), "--rejects", str(rejects), source,
-                 code=1)
-    assert "game 2: unreadable, passed to --rejects unchanged" in output
-    assert "10,002 plies" in output
-    assert "1 unreadable game passed through unchanged" in output
-    assert rejects.read_text(encoding="utf-8") == long
-    assert [g.tags["Event"] for g in read_games(out)] == ["a", "b"]
-
-
-def test_dedupe_passes_a_game_over_the_ply_limit_to_its_output_as_unreadable(tmp_path):
-    source = write(tmp_path, kings_shuffling(10_002) * 2)
-    out = tmp_path / "out.pdn"
-    output = run("dedupe", "--jobs", "1", "-o", str(out), source, code=1)
-    assert output.count("unreadable, passed to the output unchanged") == 2
-    assert "0 written; 2 unreadable games passed through unchanged" in output
-    assert out.read_text(encoding="utf-8") == kings_shuffling(10_002) * 2
-
-
 def test_dates_read_without_pandas_are_read_as_the_games_table_reads_them(shared_data):
     """``date_parts_plain`` (dedupe's, which loads no pandas) uses the games table's
     patterns and gives the parts ``date_parts_many`` gives, on every Date tag of the test

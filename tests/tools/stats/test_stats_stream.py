@@ -99,27 +99,62 @@ def test_cli_streams_the_moves_table_and_plots(shared_data, tmp_path):
     assert pd.read_csv(out)["game"].max() > 1 and plot.read_text().startswith("<?xml")
 
 
+def _wide(tmp_path: Path, count: int) -> Path:
+    """A game of ``count`` distinct tags ``T0``... (and Event), then a game with one of them,
+    an Event that a spreadsheet would run, and a tag seen nowhere before, with a quote."""
+    source = tmp_path / "wide.pdn"
+    source.write_text('[Event "wide"]\n' + "".join(f'[T{n} "v{n}"]\n' for n in range(count))
+                      + '1. 32-28 19-23 *\n\n[Event "=narrow"]\n[T5 "five"]\n'
+                      + '[Late "say \\"hi\\""]\n1. 32-28 *\n\n')
+    return source
+
+
 def test_many_distinct_tags_are_each_a_column_in_order(tmp_path):
-    """A game with thousands of distinct tag names (a hostile input: pandas spends ~0.1 ms
-    on each column of its own in every operation, so the tags travel as one block of texts
+    """A game with hundreds of distinct tag names (the tags travel as one block of texts
     until the table is finished): each is a column, in the order read, and a game without
     one has it empty; the columns before and after them keep their dtypes."""
-    names = [f"T{n}" for n in range(3000)]
-    source = tmp_path / "wide.pdn"
-    source.write_text('[Event "wide"]\n' + "".join(f'[{n} "v{n[1:]}"]\n' for n in names)
-                      + '1. 32-28 19-23 *\n\n[Event "=narrow"]\n[T5 "five"]\n1. 32-28 *\n\n')
-    rows, games = write_table([str(source)], ENGLISH, tmp_path / "g.csv", "games",
-                              keep_games=True)
+    names = [f"T{n}" for n in range(900)]
+    rows, games = write_table([str(_wide(tmp_path, 900))], ENGLISH, tmp_path / "g.csv",
+                              "games", keep_games=True)
     written = pd.read_csv(tmp_path / "g.csv", dtype=str, keep_default_na=False)
     assert rows == 2 and list(written.columns[3:3 + 7]) == ["Event", "Site", "Date", "Round",
                                                             "White", "Black", "Result"]
-    assert [c for c in written.columns if c.startswith("T")] == names
-    assert written[names].iloc[0].tolist() == [f"v{n}" for n in range(3000)]
+    assert [c for c in written.columns if c[0] in "TL"] == [*names, "Late"]
+    assert written[names].iloc[0].tolist() == [f"v{n}" for n in range(900)]
     assert written["T5"].tolist() == ["v5", "five"] and written["T6"].tolist() == ["v6", ""]
     assert written["Event"].tolist() == ["wide", "'=narrow"]  # still safe in a spreadsheet
+    assert "other_tags" not in written
     assert all(str(games[n].dtype) == "string" for n in names[::100])
     assert games["T7"].isna().tolist() == [False, True]
     assert str(games["plies"].dtype) == "Int64" and str(games["variant"].dtype) == "category"
+
+
+def test_tags_past_the_column_limit_go_into_other_tags(tmp_path, monkeypatch):
+    """A games table has ``TAG_COLUMN_LIMIT`` tag columns at most (a typed column each
+    cost ~2 KB: one game of 200,000 tags took 1.2 GB): the first tags seen keep theirs, and
+    each game's values of the others are written as PDN tag pairs in ``other_tags``, the
+    same whether the games come in one part or many, with one warning naming the first
+    such game."""
+    from replay.stats.schema import TAG_COLUMN_LIMIT
+
+    source = _wide(tmp_path, 1200)
+    kept = [f"T{n}" for n in range(TAG_COLUMN_LIMIT - 7)]  # after the seven tags
+    warnings: list[str] = []
+    monkeypatch.setattr(engine, "BLOCK", 1 << 12)  # each game in a part of its own
+    rows, games = write_table([str(source)], ENGLISH, tmp_path / "g.csv", "games",
+                              keep_games=True, warn=warnings.append)
+    written = pd.read_csv(tmp_path / "g.csv", dtype=str, keep_default_na=False)
+    tags = list(written.columns[3:written.columns.get_loc("other_tags")])
+    assert rows == 2 and len(tags) == TAG_COLUMN_LIMIT and tags[7:] == kept
+    assert written["other_tags"].tolist() == [
+        " ".join(f'[T{n} "v{n}"]' for n in range(len(kept), 1200)), '[Late "say \\"hi\\""]']
+    assert written["T5"].tolist() == ["v5", "five"] and str(games["other_tags"].dtype) == "string"
+    assert warnings == [f"{source}:1: warning: game 1: the games table has more than "
+                        f"{TAG_COLUMN_LIMIT:,} distinct tags; this game's tags past them, and "
+                        f"any later game's, are in its other_tags column"]
+    with writer.TableWriter(tmp_path / "w.csv") as whole:  # the in-memory table, at once
+        whole.write(stats_tables([str(source)], ENGLISH, with_moves=False).games)
+    assert (tmp_path / "g.csv").read_bytes() == (tmp_path / "w.csv").read_bytes()
 
 
 def test_a_batch_keeps_its_tags_in_one_block():
