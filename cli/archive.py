@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
+from pdn.i18n import N_
 from pdn.wording import count, number
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Variant
@@ -254,7 +255,8 @@ def dedupe(
     from replay.archive.duplicates import dedupe_games
 
     if by not in BY_CHOICES:
-        fail(f"--by '{by}': use one of {', '.join(BY_CHOICES)}")
+        fail(N_("--by '{value}': use one of {choices}").format(value=by,
+                                                                 choices=", ".join(BY_CHOICES)))
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_runner(runner, scheduler)
     sources = _sources(paths, {"-o": output, "--rejects": rejects, "--report": report})
@@ -373,9 +375,11 @@ def clean(
 
     kinds = frozenset(part.strip() for part in (strip or "").split(",") if part.strip())
     if kinds - set(STRIP_CHOICES):
-        fail(f"--strip: use {', '.join(STRIP_CHOICES)}, not {', '.join(sorted(kinds))}")
+        fail(N_("--strip: use {choices}, not {value}").format(
+            choices=", ".join(STRIP_CHOICES), value=", ".join(sorted(kinds))))
     if notation is not None and notation not in TARGETS:
-        fail(f"--notation: use {', '.join(TARGETS)}, not '{notation}'")
+        fail(N_("--notation: use {choices}, not '{value}'").format(choices=", ".join(TARGETS),
+                                                                    value=notation))
     choice = variant_choice(variant, False, rule, no_forced_capture)
     sources = _sources(paths, {"-o": output, "--rejects": rejects, "--changes": changes})
     console = Console()

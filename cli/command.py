@@ -151,7 +151,8 @@ def usage_error(error: Any) -> None:
         sys.exit(error.exit_code)
     context = getattr(error, "ctx", None)
     where = f" (see {context.command_path} --help)" if context is not None else ""
-    fail(message[:1].lower() + message[1:].rstrip(".") + where, error.exit_code)
+    fail(message[:1].lower() + message[1:].rstrip(".") + where, error.exit_code,
+         translate=False)  # click's own words stay English (docs/languages.md)
 
 
 class PdnTyper(typer.Typer):

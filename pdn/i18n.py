@@ -100,8 +100,9 @@ def check_language(requested: str) -> str:
     """``requested`` as a language code, or ValueError naming those there are."""
     code = _code(requested)
     if code not in LANGUAGES:
-        raise ValueError(f"--lang {requested}: no such language; there are "
-                         + ", ".join(f"{key} ({name})" for key, name in LANGUAGES.items()))
+        raise ValueError(N_("--lang {value}: no such language; there are {choices}").format(
+            value=requested, choices=", ".join(f"{key} ({name})"
+                                               for key, name in LANGUAGES.items())))
     return code
 
 
