@@ -393,3 +393,103 @@ def test_the_reports_diagrams_say_who_is_to_move_in_its_language(language):
     assert any(catalog(language).gettext(said) in page for said in TO_MOVE)
     assert "to move" not in page
     assert any(said in html_report(_reports()) for said in TO_MOVE)
+
+
+def _pdn(*args: str, lang_env: str = "") -> subprocess.CompletedProcess:
+    env = {"PATH": "/usr/bin:/bin", "LANG": lang_env, "LC_ALL": "", "LC_MESSAGES": "",
+           "COLUMNS": "200"}
+    return subprocess.run([str(Path(sys.executable).with_name("pdn")), *args],
+                          capture_output=True, text=True, env=env, cwd=ROOT, check=False)
+
+
+def _no_english(run: subprocess.CompletedProcess, *names: Path) -> list[tuple[str, list]]:
+    """The lines of a run's stdout and stderr that keep English words, the files named on
+    its command line aside."""
+    found = []
+    for line in (run.stdout + run.stderr).splitlines():
+        for name in names:
+            line = line.replace(str(name), "")
+        if words := _english_words(line, Path("-")):
+            found.append((line, words))
+    return found
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_command_lines_own_errors_are_in_the_users_language(language, tmp_path):
+    # a file that does not exist, an empty file, a bad option value, an empty folder
+    missing, empty, folder = tmp_path / "missing.pdn", tmp_path / "empty.pdn", tmp_path / "d"
+    empty.write_text("", encoding="utf-8")
+    folder.mkdir()
+    say = catalog(language).gettext
+    cases = [(("cat", str(missing)), say("{name}: no such file or directory").format(
+                 name=missing), 2),
+             (("info", str(empty)), say("{name}: no games: {reason}").format(
+                 name=empty, reason=say("the file is empty")), 2),
+             (("convert", "--format", "xx", str(SCORESHEET)), None, 2),
+             (("validate", "--report", "r.txt", str(SCORESHEET)), None, 2),
+             (("info", str(folder)), None, 0)]
+    for args, expected, status in cases:
+        english = _pdn(*args)
+        run = _pdn(*args, lang_env=f"{language}_XX.UTF-8")
+        assert english.returncode == run.returncode == status
+        assert _english_words(english.stderr.replace(str(folder), ""), Path("-"))
+        assert _no_english(run, missing, empty, folder, SCORESHEET) == []
+        if expected is not None:
+            assert run.stderr.strip() == f"{say('error')}: {expected}"
+    # --lang, where the command has it, before the locale variables
+    run = _pdn("standings", "--lang", language, str(missing), lang_env="en_GB.UTF-8")
+    assert run.returncode == 2 and _no_english(run, missing) == []
+
+
+def test_clicks_own_usage_errors_and_help_stay_english():
+    run = _pdn("cat", "--no-such-option", lang_env="ru_RU.UTF-8")
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: no such option")
+    assert "Print the games of PATHS" in _pdn("cat", "--help", lang_env="th_TH.UTF-8").stdout
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_info_convert_and_cat_say_what_is_wrong_in_the_users_language(language,
+                                                                      reader_slips):
+    env = f"{language}_XX.UTF-8"
+    for args in (("info", str(reader_slips)), ("convert", str(SCORESHEET), str(reader_slips)),
+                 ("cat", str(reader_slips)), ("info", "--verbose", str(reader_slips))):
+        english = _pdn(*args)
+        run = _pdn(*args, lang_env=env)
+        assert run.returncode == english.returncode == 1
+        assert len(run.stderr.splitlines()) == len(english.stderr.splitlines())
+        assert _no_english(english, reader_slips, SCORESHEET)  # the check finds English
+        assert _no_english(run, reader_slips, SCORESHEET) == []
+    say = catalog(language).gettext
+    info = _pdn("info", str(reader_slips), lang_env=env).stdout
+    assert say("comment closed but none is open") in info
+    assert catalog(language).ngettext("{count} game", "{count} games", 5).format(count=5) in info
+    converted = _pdn("convert", str(SCORESHEET), lang_env=env).stderr
+    assert say("capture is compulsory: {moves}").format(moves="d4:b6") in converted
+
+
+def test_data_outputs_and_exit_statuses_are_the_same_in_every_language(reader_slips):
+    for args in (("cat", str(reader_slips)), ("convert", str(SCORESHEET), str(reader_slips)),
+                 ("convert", "--json", str(reader_slips)), ("info", "--json", str(reader_slips)),
+                 ("convert", "--format", "text", str(SCORESHEET))):
+        english = _pdn(*args)
+        assert english.stdout
+        for language in TRANSLATED:
+            run = _pdn(*args, lang_env=f"{language}_XX.UTF-8")
+            assert (run.stdout, run.returncode) == (english.stdout, english.returncode)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_standings_table_on_the_terminal_is_in_the_language(language, shared_data):
+    from replay.rules.variant_titles import variant_title
+
+    event = shared_data / "games-checkers/russian/World_Championship_1998.pdn"
+    words = catalog(language)
+    english = _pdn("standings", str(event))
+    for run in (_pdn("standings", "--lang", language, str(event)),
+                _pdn("standings", str(event), lang_env=f"{language}_XX.UTF-8")):
+        assert run.returncode == english.returncode
+        table = run.stdout.split("└")[0]  # the standings, before the event report
+        assert words.gettext("Player") in table and variant_title("russian", words) in table
+        assert re.findall(r"\b(Player|Pts|round robin|Wins|Direct)\b", table) == []
+    assert "Player" in english.stdout and "Pts" in english.stdout
