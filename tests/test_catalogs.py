@@ -453,11 +453,16 @@ def test_info_convert_and_cat_say_what_is_wrong_in_the_users_language(language,
                                                                       reader_slips):
     env = f"{language}_XX.UTF-8"
     for args in (("info", str(reader_slips)), ("convert", str(SCORESHEET), str(reader_slips)),
-                 ("cat", str(reader_slips)), ("info", "--verbose", str(reader_slips))):
+                 ("cat", str(reader_slips)), ("info", "--verbose", str(reader_slips)),
+                 ("filter", "--result", "1-0", str(reader_slips)),
+                 ("dedupe", str(reader_slips), str(reader_slips)),
+                 ("merge", str(reader_slips), str(SCORESHEET))):
         english = _pdn(*args)
         run = _pdn(*args, lang_env=env)
         assert run.returncode == english.returncode == 1
         assert len(run.stderr.splitlines()) == len(english.stderr.splitlines())
+        if args[0] != "info":  # the others write PDN on stdout: data, left as it is
+            english.stdout = run.stdout = ""
         assert _no_english(english, reader_slips, SCORESHEET)  # the check finds English
         assert _no_english(run, reader_slips, SCORESHEET) == []
     say = catalog(language).gettext
@@ -470,6 +475,8 @@ def test_info_convert_and_cat_say_what_is_wrong_in_the_users_language(language,
 
 def test_data_outputs_and_exit_statuses_are_the_same_in_every_language(reader_slips):
     for args in (("cat", str(reader_slips)), ("convert", str(SCORESHEET), str(reader_slips)),
+                 ("filter", "--result", "1-0", str(reader_slips)),
+                 ("dedupe", str(reader_slips), str(reader_slips)),
                  ("convert", "--json", str(reader_slips)), ("info", "--json", str(reader_slips)),
                  ("convert", "--format", "text", str(SCORESHEET))):
         english = _pdn(*args)
@@ -493,3 +500,15 @@ def test_the_standings_table_on_the_terminal_is_in_the_language(language, shared
         assert words.gettext("Player") in table and variant_title("russian", words) in table
         assert re.findall(r"\b(Player|Pts|round robin|Wins|Direct)\b", table) == []
     assert "Player" in english.stdout and "Pts" in english.stdout
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_split_sums_up_in_the_users_language(language, reader_slips, tmp_path):
+    english = _pdn("split", str(reader_slips), "-o", str(tmp_path / "en"))
+    run = _pdn("split", str(reader_slips), "-o", str(tmp_path / language),
+               lang_env=f"{language}_XX.UTF-8")
+    assert run.returncode == english.returncode == 1
+    assert _no_english(english, reader_slips, tmp_path / "en")
+    assert _no_english(run, reader_slips, tmp_path / language) == []
+    assert sorted(p.name for p in (tmp_path / language).iterdir()) == sorted(
+        p.name for p in (tmp_path / "en").iterdir())
