@@ -102,6 +102,9 @@ class PdnGroup(TyperGroup):
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any
              ) -> Any:
+        from .common import forget_spoken
+
+        forget_spoken()  # each run chooses its language afresh (tests run many in one process)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             sys.stdout.flush()  # a stdout that refuses the last lines is said here, not at exit

@@ -45,6 +45,11 @@ def speak(words: Catalog) -> None:
     _SPOKEN["words"] = words
 
 
+def forget_spoken() -> None:
+    """Forget the language chosen: the next ``spoken`` reads the environment again."""
+    _SPOKEN.clear()
+
+
 def spoken() -> Catalog:
     """The language of the messages for people: the command's ``--lang`` where it has one,
     else the first of LC_ALL, LC_MESSAGES, LANG that is set (docs/languages.md)."""

@@ -512,3 +512,19 @@ def test_split_sums_up_in_the_users_language(language, reader_slips, tmp_path):
     assert _no_english(run, reader_slips, tmp_path / language) == []
     assert sorted(p.name for p in (tmp_path / language).iterdir()) == sorted(
         p.name for p in (tmp_path / "en").iterdir())
+
+
+def test_a_runs_lang_does_not_carry_over_to_the_next_run_in_one_process(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from pdn.cli.app import app
+
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    missing = str(tmp_path / "missing.pdn")
+    runner = CliRunner()
+    russian = runner.invoke(app, ["validate", "--lang", "ru", missing])
+    english = runner.invoke(app, ["cat", missing])
+    assert russian.exit_code == english.exit_code == 2
+    assert russian.output.startswith("ошибка: ") and "нет такого файла" in russian.output
+    assert english.output == f"error: {missing}: no such file or directory\n"
