@@ -515,9 +515,8 @@ def test_split_sums_up_in_the_users_language(language, reader_slips, tmp_path):
 
 
 def test_a_runs_lang_does_not_carry_over_to_the_next_run_in_one_process(monkeypatch, tmp_path):
-    from typer.testing import CliRunner
-
     from pdn.cli.app import app
+    from typer.testing import CliRunner
 
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(variable, raising=False)
