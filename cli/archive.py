@@ -69,10 +69,11 @@ class Console:
         self.rich = stderr_console()
 
     def note(self, message: str) -> None:
-        """A note made in English, said in the user's language (``spoken``)."""
+        """A note made in English, said in the user's language (``spoken``) where the
+        catalog has all of it."""
         from rich.markup import escape
 
-        self.rich.print(escape(spoken().localize(message)))
+        self.rich.print(escape(spoken().wholly(message)))
 
     def progress(self, sources: list[str], label: str = "reading"):
         """A progress bar over the input's size (its callback is None off a terminal)."""

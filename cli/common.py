@@ -68,13 +68,14 @@ SYSTEM_REASONS = (N_("No such file or directory"), N_("Permission denied"),
 
 
 def fail(message: str, code: int = ExitCode.USAGE, *, translate: bool = True) -> NoReturn:
-    """Print an error in red to stderr, in the user's language (``spoken``; click's usage
-    errors, ``translate`` off, stay English), and exit with ``code``."""
+    """Print an error in red to stderr, in the user's language where the catalog has all of
+    it (``spoken``; a message of no entry, and click's usage errors with ``translate`` off,
+    stay English), and exit with ``code``."""
     from rich.markup import escape
 
     words = spoken() if translate else None
     label = words.gettext(N_("error")) if words else "error"
-    text = words.localize(message) if words else message
+    text = words.wholly(message) if words else message
     stderr_console().print(f"[red]{escape(label)}:[/red] {escape(for_people(text))}")
     sys.exit(code)
 
