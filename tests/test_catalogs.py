@@ -527,3 +527,9 @@ def test_a_runs_lang_does_not_carry_over_to_the_next_run_in_one_process(monkeypa
     assert russian.exit_code == english.exit_code == 2
     assert russian.output.startswith("ошибка: ") and "нет такого файла" in russian.output
     assert english.output == f"error: {missing}: no such file or directory\n"
+
+
+def test_an_error_the_catalog_does_not_hold_whole_stays_english_never_half_translated():
+    run = _pdn("show", "--ply", "1", "--move", "1", str(SCORESHEET), lang_env="ru_RU.UTF-8")
+    assert run.returncode == 2
+    assert run.stderr.strip() == "ошибка: give --ply or --move, not both"
