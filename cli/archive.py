@@ -15,11 +15,12 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from pdn.wording import count, number
+from pdn.i18n import N_
+from pdn.wording import number
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Variant
 
-from .common import fail, fail_io, games_exit, input_size, progress_bar, stderr_console
+from .common import fail, fail_io, games_exit, input_size, progress_bar, spoken, stderr_console
 from .criteria import check_board_criteria, game_criteria
 from .options import (
     BlackOption,
@@ -50,6 +51,7 @@ from .options import (
 from .sources import SourceError, collect_sources, exit_if_no_sources
 
 if TYPE_CHECKING:
+    from pdn.i18n import Catalog
     from replay.archive.run import Settings, Summary
 
 RejectsOption = Annotated[Path | None, typer.Option(
@@ -67,9 +69,11 @@ class Console:
         self.rich = stderr_console()
 
     def note(self, message: str) -> None:
+        """A note made in English, said in the user's language (``spoken``) where the
+        catalog has all of it."""
         from rich.markup import escape
 
-        self.rich.print(escape(message))
+        self.rich.print(escape(spoken().wholly(message)))
 
     def progress(self, sources: list[str], label: str = "reading"):
         """A progress bar over the input's size (its callback is None off a terminal)."""
@@ -126,24 +130,47 @@ def _run(action: Callable[[], Summary]) -> Summary:
         fail(str(error))
 
 
+WRITTEN = N_("{count} written")
+
+
+def _games(words: Catalog, games: int) -> str:
+    """``3 games`` in the language of ``words``."""
+    return words.ngettext("{count} game", "{count} games", games).format(count=number(games))
+
+
 def _finish(console: Console, message: str, summary: Summary, rejects: Path | None = None
             ) -> None:
-    """Print the summary and exit: 1 when some games were unreadable (the reader gave up
-    on them, and they were passed through unchanged, to the output or to --rejects, or left
-    out of a selection)."""
+    """Print the summary (``message`` already in the user's language) and exit: 1 when some
+    games were unreadable (the reader gave up on them, and they were passed through
+    unchanged, to the output or to --rejects, or left out of a selection)."""
+    from rich.markup import escape
+
+    words = spoken()
     if summary.unreadable:
-        place = f"--rejects {rejects}" if rejects is not None else "the output"
         passed = summary.unreadable - summary.left_out - summary.unselected
-        if passed:
-            message += (f"; {count(passed, 'unreadable game')} passed through unchanged to "
-                        f"{place}")
+        if passed and rejects is not None:
+            message += "; " + words.ngettext(
+                "{count} unreadable game passed through unchanged to --rejects {file}",
+                "{count} unreadable games passed through unchanged to --rejects {file}",
+                passed).format(count=number(passed), file=rejects)
+        elif passed:
+            message += "; " + words.ngettext(
+                "{count} unreadable game passed through unchanged to the output",
+                "{count} unreadable games passed through unchanged to the output",
+                passed).format(count=number(passed))
         if summary.unselected:
-            message += (f"; {count(summary.unselected, 'unreadable game')} left out of the "
-                        "selection (each named above; --rejects FILE keeps them)")
+            message += "; " + words.ngettext(
+                "{count} unreadable game left out of the selection (each named above; "
+                "--rejects FILE keeps them)",
+                "{count} unreadable games left out of the selection (each named above; "
+                "--rejects FILE keeps them)", summary.unselected).format(
+                    count=number(summary.unselected))
         if summary.left_out:
-            message += (f"; {count(summary.left_out, 'game')} too large to read left out "
-                        "(each named above)")
-    console.note(message)
+            message += "; " + words.ngettext(
+                "{count} game too large to read left out (each named above)",
+                "{count} games too large to read left out (each named above)",
+                summary.left_out).format(count=number(summary.left_out))
+    console.rich.print(escape(message))
     raise typer.Exit(games_exit(bool(summary.unreadable)))
 
 
@@ -216,8 +243,12 @@ def filter_command(
         summary = _run(lambda: filter_games(
             sources, out, criteria, _settings(choice, jobs, encoding, progress),
             invert=invert, rejects=bad, note=console.note))
-    _finish(console, f"{number(summary.matched)} of {count(summary.games, 'game')} matched; "
-            f"{number(summary.written)} written", summary, rejects)
+    words = spoken()
+    _finish(console, words.ngettext("{matched} of {count} game matched; {written} written",
+                                    "{matched} of {count} games matched; {written} written",
+                                    summary.games).format(
+        matched=number(summary.matched), count=number(summary.games),
+        written=number(summary.written)), summary, rejects)
 
 
 # ---- dedupe, merge, split, clean -----------------------------------------------------------
@@ -254,7 +285,8 @@ def dedupe(
     from replay.archive.duplicates import dedupe_games
 
     if by not in BY_CHOICES:
-        fail(f"--by '{by}': use one of {', '.join(BY_CHOICES)}")
+        fail(N_("--by '{value}': use one of {choices}").format(value=by,
+                                                                 choices=", ".join(BY_CHOICES)))
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_runner(runner, scheduler)
     sources = _sources(paths, {"-o": output, "--rejects": rejects, "--report": report})
@@ -265,12 +297,17 @@ def dedupe(
         settings.engine, settings.scheduler = runner, scheduler
         summary = _run(lambda: dedupe_games(sources, out, settings, by=by, report=report,
                                             rejects=bad, note=console.note))
-    alike = (f"; {count(summary.alike, 'line')} of moves played by different games, all kept"
-             if summary.alike else "")
-    _finish(console, f"{count(summary.games, 'game')}: "
-            f"{count(summary.groups, 'group')} of duplicates, "
-            f"{count(summary.removed, 'copy')} removed, {number(summary.written)} written"
-            f"{alike}", summary, rejects)
+    words = spoken()
+    alike = "; " + words.ngettext(
+        "{count} line of moves played by different games, all kept",
+        "{count} lines of moves played by different games, all kept", summary.alike).format(
+            count=number(summary.alike)) if summary.alike else ""
+    _finish(console, _games(words, summary.games) + ": " + words.ngettext(
+        "{count} group of duplicates", "{count} groups of duplicates", summary.groups).format(
+            count=number(summary.groups)) + ", " + words.ngettext(
+        "{count} copy removed", "{count} copies removed", summary.removed).format(
+            count=number(summary.removed)) + ", " + words.gettext(WRITTEN).format(
+        count=number(summary.written)) + alike, summary, rejects)
 
 
 def merge(
@@ -295,7 +332,9 @@ def merge(
         summary = _run(lambda: merge_games(
             sources, out, _settings(RulesChoice(RUSSIAN), jobs, encoding, progress),
             rejects=bad, note=console.note))
-    _finish(console, f"{count(summary.written, 'game')} written", summary, rejects)
+    _finish(console, spoken().ngettext("{count} game written", "{count} games written",
+                                       summary.written).format(count=number(summary.written)),
+            summary, rejects)
 
 
 def split(
@@ -333,8 +372,10 @@ def split(
         summary = _run(lambda: split_games(
             sources, output, by, _settings(choice, jobs, encoding, progress),
             rejects=bad, note=console.note))
-    _finish(console, f"{count(summary.games, 'game')} into {count(len(summary.files), 'file')} "
-            f"in {output}", summary, rejects)
+    words, files = spoken(), len(summary.files)
+    _finish(console, _games(words, summary.games) + " " + words.ngettext(
+        "into {count} file in {folder}", "into {count} files in {folder}", files).format(
+            count=number(files), folder=output), summary, rejects)
 
 
 def clean(
@@ -373,9 +414,11 @@ def clean(
 
     kinds = frozenset(part.strip() for part in (strip or "").split(",") if part.strip())
     if kinds - set(STRIP_CHOICES):
-        fail(f"--strip: use {', '.join(STRIP_CHOICES)}, not {', '.join(sorted(kinds))}")
+        fail(N_("--strip: use {choices}, not {value}").format(
+            choices=", ".join(STRIP_CHOICES), value=", ".join(sorted(kinds))))
     if notation is not None and notation not in TARGETS:
-        fail(f"--notation: use {', '.join(TARGETS)}, not '{notation}'")
+        fail(N_("--notation: use {choices}, not '{value}'").format(choices=", ".join(TARGETS),
+                                                                    value=notation))
     choice = variant_choice(variant, False, rule, no_forced_capture)
     sources = _sources(paths, {"-o": output, "--rejects": rejects, "--changes": changes})
     console = Console()
@@ -388,9 +431,13 @@ def clean(
             rejects=bad,
             note=console.note,
             changes=(lambda line: log.write(line + "\n")) if log is not None else None))
-    _finish(console, f"{count(summary.games, 'game')}: {count(summary.changes, 'change')} in "
-            f"{count(summary.changed, 'game')}, {number(summary.written)} written", summary,
-            rejects)
+    words = spoken()
+    _finish(console, _games(words, summary.games) + ": " + words.ngettext(
+        "{count} change", "{count} changes", summary.changes).format(
+            count=number(summary.changes)) + " " + words.ngettext(
+        "in {count} game", "in {count} games", summary.changed).format(
+            count=number(summary.changed)) + ", " + words.gettext(WRITTEN).format(
+        count=number(summary.written)), summary, rejects)
 
 
 def register(app: typer.Typer) -> None:

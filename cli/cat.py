@@ -6,7 +6,9 @@ from typing import Annotated
 
 import typer
 
-from .common import fail, fail_stdout, games_exit, stdout_refused, write_out
+from pdn.i18n import N_
+
+from .common import CANNOT_READ, fail, fail_stdout, games_exit, spoken, stdout_refused, write_out
 from .notes import NoteSummary
 from .options import EncodingOption, PathsArgument, VerboseOption
 from .sources import SourceError, collect_sources, exit_if_no_sources, nth_game, read_inputs
@@ -34,13 +36,16 @@ def cat(
         fail(str(error))
     if game is None:  # an empty folder: 0 games, exit 0 (one rule); game N is missing there
         exit_if_no_sources(sources, paths)
-    notes = NoteSummary(verbose=verbose)
+    words = spoken()
+    notes = NoteSummary(verbose=verbose, words=words)
     try:
         games = [nth_game(sources, game, encoding)] if game else read_inputs(sources, encoding)
         for record in games:
             for diagnostic in record.errors:
-                notes.add(f"{record.source}:{diagnostic.line}:{diagnostic.column}: game "
-                          f"{record.index}: {diagnostic.message}", file=record.source,
+                game_words = words.localize(N_("game {number}").format(number=record.index))
+                notes.add(f"{record.source}:{diagnostic.line}:{diagnostic.column}: "
+                          f"{game_words}: {words.localize(diagnostic.message)}",
+                          file=record.source,
                           kind=diagnostic.code, game=record.index, label=diagnostic.severity)
             write_out(write_game(record) + "\n\n")  # click's echo stripped CSI, kept OSC
     except NoSuchGameError as error:
@@ -51,7 +56,7 @@ def cat(
         if stdout_refused(error):  # the output refused, not the input
             fail_stdout(error)
         name = getattr(error, "filename", None) or ", ".join(paths)
-        fail(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}")
+        fail(CANNOT_READ.format(file=name, reason=getattr(error, "strerror", None) or error))
     finally:
         notes.close()
     raise typer.Exit(games_exit(bool(notes.total)))

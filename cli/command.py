@@ -102,6 +102,9 @@ class PdnGroup(TyperGroup):
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any
              ) -> Any:
+        from .common import forget_spoken
+
+        forget_spoken()  # each run chooses its language afresh (tests run many in one process)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             sys.stdout.flush()  # a stdout that refuses the last lines is said here, not at exit
@@ -151,7 +154,8 @@ def usage_error(error: Any) -> None:
         sys.exit(error.exit_code)
     context = getattr(error, "ctx", None)
     where = f" (see {context.command_path} --help)" if context is not None else ""
-    fail(message[:1].lower() + message[1:].rstrip(".") + where, error.exit_code)
+    fail(message[:1].lower() + message[1:].rstrip(".") + where, error.exit_code,
+         translate=False)  # click's own words stay English (docs/languages.md)
 
 
 class PdnTyper(typer.Typer):

@@ -12,8 +12,12 @@ from contextlib import contextmanager
 from enum import IntEnum
 from typing import TYPE_CHECKING, NoReturn
 
+from pdn.i18n import N_
+
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from pdn.i18n import Catalog
 
 class ExitCode(IntEnum):
     """The exit status of every command, one table (``EXIT_STATUS_HELP``, the README)."""
@@ -33,11 +37,46 @@ def games_exit(some_games: bool) -> ExitCode:
     return ExitCode.SOME_GAMES if some_games else ExitCode.OK
 
 
-def fail(message: str, code: int = ExitCode.USAGE) -> NoReturn:
-    """Print an error in red to stderr and exit with ``code``."""
+_SPOKEN: dict[str, Catalog] = {}  # the language chosen, once a command asks for it
+
+
+def speak(words: Catalog) -> None:
+    """Make ``words`` the language of what the command says to people (its ``--lang``)."""
+    _SPOKEN["words"] = words
+
+
+def forget_spoken() -> None:
+    """Forget the language chosen: the next ``spoken`` reads the environment again."""
+    _SPOKEN.clear()
+
+
+def spoken() -> Catalog:
+    """The language of the messages for people: the command's ``--lang`` where it has one,
+    else the first of LC_ALL, LC_MESSAGES, LANG that is set (docs/languages.md)."""
+    if "words" not in _SPOKEN:
+        from pdn.i18n import catalog, choose
+
+        _SPOKEN["words"] = catalog(choose())
+    return _SPOKEN["words"]
+
+
+# The reasons the system gives for a file it cannot open or write, as catalog entries: a
+# message that ends in one is said in the user's language whole.
+SYSTEM_REASONS = (N_("No such file or directory"), N_("Permission denied"),
+                  N_("Is a directory"), N_("Not a directory"), N_("No space left on device"),
+                  N_("Read-only file system"), N_("File name too long"))
+
+
+def fail(message: str, code: int = ExitCode.USAGE, *, translate: bool = True) -> NoReturn:
+    """Print an error in red to stderr, in the user's language where the catalog has all of
+    it (``spoken``; a message of no entry, and click's usage errors with ``translate`` off,
+    stay English), and exit with ``code``."""
     from rich.markup import escape
 
-    stderr_console().print(f"[red]error:[/red] {escape(for_people(message))}")
+    words = spoken() if translate else None
+    label = words.gettext(N_("error")) if words else "error"
+    text = words.wholly(message) if words else message
+    stderr_console().print(f"[red]{escape(label)}:[/red] {escape(for_people(text))}")
     sys.exit(code)
 
 
@@ -283,10 +322,16 @@ def fail_stdout(error: BaseException) -> NoReturn:
     except (OSError, ValueError):  # no file descriptor (a test's captured stdout)
         pass
     refused = _stdout_error(error) or error
-    fail(f"standard output: cannot write: {getattr(refused, 'strerror', None) or refused}")
+    fail(N_("standard output: cannot write: {reason}").format(
+        reason=getattr(refused, "strerror", None) or refused))
 
 
-def fail_io(error: OSError, name: str = "", doing: str = "cannot read") -> NoReturn:
+CANNOT_READ = N_("{file}: cannot read: {reason}")
+CANNOT_WRITE = N_("{file}: cannot write: {reason}")
+CANNOT_READ_OR_WRITE = N_("{file}: cannot read or write: {reason}")
+
+
+def fail_io(error: OSError, name: str = "", doing: str = CANNOT_READ) -> NoReturn:
     """An OSError as an error naming its file: an output that could not be written says
     "cannot write" (``replay.run.output.WriteError``), standard output refusing a write says
     so (``fail_stdout``), anything else says ``doing``."""
@@ -296,4 +341,4 @@ def fail_io(error: OSError, name: str = "", doing: str = "cannot read") -> NoRet
         fail(str(error))
     if stdout_refused(error):
         fail_stdout(error)
-    fail(f"{error.filename or name}: {doing}: {error.strerror or error}")
+    fail(doing.format(file=error.filename or name, reason=error.strerror or error))

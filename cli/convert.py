@@ -10,9 +10,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pdn.wording import count, number
+from pdn.i18n import N_
+from pdn.wording import number
 
-from .common import ExitCode, echo, fail, games_exit, input_size, progress_bar, write_out
+from .common import (
+    ExitCode,
+    echo,
+    fail,
+    games_exit,
+    input_size,
+    progress_bar,
+    spoken,
+    write_out,
+)
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -32,8 +42,10 @@ from .options import (
 from .sources import SourceError, collect_sources, exit_if_no_sources
 
 if TYPE_CHECKING:
+    from pdn.i18n import Catalog
     from replay.convert.sources import Job
 
+NO_GAMES = N_("no games")
 SEPARATORS = {"pdn": "\n\n", "text": "\n\n", "json": "\n", "fen": "\n\n"}
 
 
@@ -87,8 +99,8 @@ def convert(
 
     output_format = "json" if as_json else output_format
     if output_format not in FORMATS or layout not in LAYOUTS:
-        fail(f"--format must be one of {', '.join(FORMATS)} and --layout one of "
-             f"{', '.join(LAYOUTS)}")
+        fail(N_("--format must be one of {formats} and --layout one of {layouts}").format(
+            formats=", ".join(FORMATS), layouts=", ".join(LAYOUTS)))
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_runner(runner, scheduler)
     target_file = output_path(output)
@@ -109,14 +121,31 @@ def convert(
                                         {"jobs": jobs, "engine": runner,
                                          "scheduler": scheduler})
 
-    summary = ", ".join(f"{number(counts[key])} {key}" for key in VERDICTS if counts[key])
-    files = (f"; {count(unreadable_files, 'file')} could not be read" if unreadable_files
-             else "")
-    typer.echo(f"{summary or 'no games'}{files}", err=True)
+    words = spoken()
+    summary = ", ".join(_verdict(words, key, counts[key]).format(count=number(counts[key]))
+                        for key in VERDICTS if counts[key])
+    files = "; " + words.ngettext("{count} file could not be read",
+                                  "{count} files could not be read", unreadable_files).format(
+        count=number(unreadable_files)) if unreadable_files else ""
+    typer.echo((summary or words.gettext(NO_GAMES)) + files, err=True)
     if unreadable_files:
         raise typer.Exit(ExitCode.USAGE)
     raise typer.Exit(games_exit(bool(counts["not converted"] + counts["partly converted"]
                                      + counts["unreadable"])))
+
+
+def _verdict(words: Catalog, key: str, games: int) -> str:
+    """The summary's count of the games of a verdict (``replay.convert.sources.VERDICTS``)
+    in the language of ``words``: ``{count} converted``."""
+    if key == "converted":
+        return words.ngettext("{count} converted", "{count} converted", games)
+    if key == "incomplete":
+        return words.ngettext("{count} incomplete", "{count} incomplete", games)
+    if key == "partly converted":
+        return words.ngettext("{count} partly converted", "{count} partly converted", games)
+    if key == "not converted":
+        return words.ngettext("{count} not converted", "{count} not converted", games)
+    return words.ngettext("{count} unreadable", "{count} unreadable", games)
 
 
 def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | None,
@@ -129,6 +158,7 @@ def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | 
     from replay.run.runner import EngineUnavailableError
 
     counts: Counter[str] = Counter()
+    words = spoken()
     unreadable_files = 0
     context = atomic_writer(output) if output is not None else nullcontext(sys.stdout)
     with context as stream, progress_bar("converting", input_size(sources)) as progress:
@@ -136,10 +166,10 @@ def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | 
             for item in convert_sources(sources, job, encoding=encoding, progress=progress,
                                         **run):
                 if isinstance(item, Unreadable):
-                    echo(item.message, err=True, fg="red")
+                    echo(words.localize(item.message), err=True, fg="red")
                     unreadable_files += 1
                     continue
-                for line in messages(item):
+                for line in messages(item, words):
                     echo(line, err=True)
                 counts[verdict(item)] += 1
                 if item.text is not None:  # escaped on a terminal only, as pdn cat does

@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
+from pdn.i18n import N_
 from pdn.wording import count as plural_count
 
 from .common import ExitCode, fail, games_exit, write_out
@@ -145,7 +146,8 @@ def search(
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
 
     if output_format not in FORMATS:
-        fail(f"--format '{output_format}': use {', '.join(FORMATS)}")
+        fail(N_("--format '{value}': use {choices}").format(value=output_format,
+                                                            choices=", ".join(FORMATS)))
     criteria = None
     if any((tag, player, white, black, date_from, date_to, game_variant, moves, material,
             result)):

@@ -9,9 +9,10 @@ from typing import Any
 
 import typer
 
-from pdn.wording import count, number
+from pdn.i18n import N_
+from pdn.wording import number
 
-from .common import ExitCode, fail, games_exit, stderr_console
+from .common import CANNOT_READ, ExitCode, fail, games_exit, spoken, stderr_console
 from .notes import NoteSummary
 from .options import EncodingOption, JsonOption, PathsArgument, VerboseOption
 from .sources import SourceError, collect_sources, exit_if_no_sources
@@ -41,21 +42,32 @@ def _print_text(summary: dict[str, Any], notes: NoteSummary) -> None:
     def counts(values: dict[str, int]) -> str:
         return ", ".join(f"{key} ×{number(n)}" for key, n in values.items()) or "-"
 
+    words = spoken()
+    say = words.gettext
     problems = summary["errors"]
-    typer.echo(f"{summary['file']}: {count(summary['games'], 'game')}")
-    typer.echo(f"  variants: {counts(variant_names(summary['variants']))}")
+    games = summary["games"]
+    typer.echo(f"{summary['file']}: " + words.ngettext("{count} game", "{count} games", games)
+               .format(count=number(games)))
+    typer.echo("  " + say(N_("variants: {list}")).format(
+        list=counts(variant_names(summary["variants"]))))
     if summary["inferred"]:
-        typer.echo(f"  told from the records (no GameType): {counts(summary['inferred'])}")
-    typer.echo(f"  results:  {counts(summary['results'])}")
+        typer.echo("  " + say(N_("told from the records (no GameType): {list}")).format(
+            list=counts(summary["inferred"])))
+    typer.echo("  " + say(N_("results:  {list}")).format(list=counts(summary["results"])))
     games = len({problem["game"] for problem in problems})
-    typer.echo("  reading problems: none" if not problems else
-               f"  reading problems: {number(len(problems))} in {count(games, 'game')} (the "
-               "games are not replayed here: pdn validate says which games are invalid or "
-               "incomplete, and counts one whose moves all replay valid, with its reading "
-               "problem as a warning)")
+    typer.echo("  " + (say(N_("reading problems: none")) if not problems else words.ngettext(
+        "reading problems: {count} in {games} game (the games are not replayed here: pdn "
+        "validate says which games are invalid or incomplete, and counts one whose moves all "
+        "replay valid, with its reading problem as a warning)",
+        "reading problems: {count} in {games} games (the games are not replayed here: pdn "
+        "validate says which games are invalid or incomplete, and counts one whose moves all "
+        "replay valid, with its reading problem as a warning)", games).format(
+            count=number(len(problems)), games=number(games))))
     for problem in problems:
-        notes.add(f"    game {problem['game']}, {problem['line']}:{problem['column']}: "
-                  f"{problem['code']} — {problem['message']}", file=summary["file"],
+        game_words = words.localize(N_("game {number}").format(number=problem["game"]))
+        notes.add(f"    {game_words}, {problem['line']}:{problem['column']}: "
+                  f"{problem['code']} — {words.localize(problem['message'])}",
+                  file=summary["file"],
                   kind=problem["code"], game=problem["game"], label="problem")
     notes.close()
 
@@ -92,16 +104,19 @@ def info(
         except (OSError, LookupError, UnicodeError) as error:
             unreadable = True
             reason = getattr(error, "strerror", None) or str(error)
-            stderr_console().print(
-                f"[red]error:[/red] {escape(shown_name(str(path)))}: cannot read: {escape(reason)}")
+            words = spoken()
+            label = escape(words.gettext(N_("error")))
+            stderr_console().print(f"[red]{label}:[/red] " + escape(
+                words.localize(CANNOT_READ.format(file=shown_name(str(path)), reason=reason))))
             continue
         summary["file"] = "<stdin>" if path == "-" else shown_name(path)
         errors = errors or bool(summary["errors"])
         if as_json:
             typer.echo(json.dumps(summary, ensure_ascii=False))
         else:
-            _print_text(summary, NoteSummary(verbose=verbose, echo=typer.echo, indent="    ",
-                                             hint="--verbose shows each, --json lists them all"))
+            _print_text(summary, NoteSummary(
+                verbose=verbose, echo=typer.echo, indent="    ", words=spoken(),
+                hint=N_("--verbose shows each, --json lists them all")))
     if unreadable:
         raise typer.Exit(ExitCode.USAGE)
     raise typer.Exit(games_exit(errors))

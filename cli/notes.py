@@ -107,5 +107,8 @@ def _repeated(words: Catalog, label: str, more: int) -> str | None:
     if label == "note":
         return words.ngettext("… and {count} more {kind} note like it ({hint})",
                               "… and {count} more {kind} notes like it ({hint})", more)
+    if label == "problem":
+        return words.ngettext("… and {count} more {kind} problem like it ({hint})",
+                              "… and {count} more {kind} problems like it ({hint})", more)
     return None
 

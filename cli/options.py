@@ -27,7 +27,7 @@ from typing import Annotated
 
 import typer
 
-from pdn.i18n import Catalog
+from pdn.i18n import N_, Catalog
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import (
     RULE_OPTIONS,
@@ -150,14 +150,18 @@ def words_for(lang: str | None) -> Catalog:
             from .common import fail
 
             fail(str(error))
-    return catalog(choose(lang))
+    from .common import speak
+
+    words = catalog(choose(lang))
+    speak(words)
+    return words
 
 
 def variant_choice(variant: Variant | None, ignore_gametype: bool = False,
                    rules: list[str] | None = None, no_forced_capture: bool = False) -> RulesChoice:
     """The shared variant options as one value; a usage error (exit 2) when they are bad."""
     if ignore_gametype and variant is None:
-        fail("--ignore-gametype needs --variant")
+        fail(N_("--ignore-gametype needs --variant"))
     return RulesChoice(variant, variant if ignore_gametype else None,
                        rule_options(rules, no_forced_capture) or None)
 
@@ -197,9 +201,9 @@ def ruled_variant(variant: Variant, rules: list[str] | None, no_forced_capture: 
 def check_runner(runner: str, scheduler: str | None) -> None:
     """A usage error (exit 2) for a bad choice of runner."""
     if runner not in RUNNERS:
-        fail(f"--runner must be local or dask, not '{runner}'")
+        fail(N_("--runner must be local or dask, not '{value}'").format(value=runner))
     if scheduler and runner != "dask":
-        fail("--scheduler needs --runner dask")
+        fail(N_("--scheduler needs --runner dask"))
 
 
 def output_path(output: str | None) -> Path | None:

@@ -10,7 +10,7 @@ import typer
 
 from replay.rules.choice import RulesChoice
 
-from .common import ExitCode, echo, fail, fail_io, games_exit
+from .common import CANNOT_WRITE, ExitCode, echo, fail, fail_io, games_exit
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -180,7 +180,7 @@ def _write_svg(board: Board, path: Path, flip: bool, size: int) -> None:
     try:
         write_atomically(path, _diagram(board, flip, size) + "\n")
     except OSError as error:
-        fail_io(error, str(path), "cannot write")
+        fail_io(error, str(path), CANNOT_WRITE)
     typer.echo(f"diagram written to {path}", err=True)
 
 
@@ -197,7 +197,7 @@ def _write_png(board: Board, path: Path, flip: bool, size: int) -> None:
         with atomic_writer(path, binary=True) as stream:
             stream.write(picture)
     except OSError as error:
-        fail_io(error, str(path), "cannot write")
+        fail_io(error, str(path), CANNOT_WRITE)
     typer.echo(f"diagram written to {path}", err=True)
 
 

@@ -7,6 +7,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pdn.i18n import N_
 from pdn.records import RECORD_SUFFIXES, STDIN
 
 if TYPE_CHECKING:
@@ -15,6 +16,13 @@ if TYPE_CHECKING:
 
 class SourceError(ValueError):
     """An input path that does not exist."""
+
+
+NO_SUCH_FILE = N_("{name}: no such file or directory")
+CANNOT_OPEN = N_("{name}: cannot open: {reason}")
+NO_GAMES = N_("{name}: no games: {reason}")
+NO_RECORD_FILES = N_("{names}: no record files (*.pdn, *.phn, *.txt) found")
+NO_RECORD_FILES_TO_DO = N_("{names}: no record files (*.pdn, *.txt) found: 0 games")
 
 
 def collect_sources(paths: list[str], suffixes: tuple[str, ...] = RECORD_SUFFIXES) -> list[str]:
@@ -29,16 +37,17 @@ def collect_sources(paths: list[str], suffixes: tuple[str, ...] = RECORD_SUFFIXE
         try:
             kind = os.stat(path).st_mode
         except FileNotFoundError:
-            raise SourceError(f"{text}: no such file or directory") from None
+            raise SourceError(NO_SUCH_FILE.format(name=text)) from None
         except OSError as error:  # a name too long, a loop of links, no permission
-            raise SourceError(f"{text}: {error.strerror or error}") from None
+            raise SourceError(CANNOT_OPEN.format(name=text, reason=error.strerror or error)
+                              ) from None
         if stat.S_ISDIR(kind):
             found = sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes
                            and _readable_kind(p))
             sources.extend(str(p) for p in found)
         else:
             if (why := no_games_in(path)) is not None:
-                raise SourceError(f"{text}: no games: {why}")
+                raise SourceError(NO_GAMES.format(name=text, reason=why))
             sources.append(text)
     return sources
 
@@ -50,10 +59,10 @@ def exit_if_no_sources(sources: list[str], paths: list[str]) -> None:
         return
     import typer
 
-    from .common import stderr_console
+    from .common import spoken, stderr_console
 
-    stderr_console().print(f"{', '.join(paths)}: no record files (*.pdn, *.txt) found: "
-                           "0 games", markup=False)
+    stderr_console().print(spoken().localize(NO_RECORD_FILES_TO_DO.format(
+        names=", ".join(paths))), markup=False)
     raise typer.Exit(0)
 
 
@@ -78,10 +87,11 @@ def no_games_in(path: Path) -> str | None:
     if head.startswith(_BOMS):
         return None
     if not more and not head.strip():
-        return "the file is empty" if not head else "the file holds only blank space"
+        return N_("the file is empty") if not head else N_("the file holds only blank space")
     zeros = [offset for offset, byte in enumerate(head) if byte == 0]
     if len(zeros) * BINARY_SHARE >= len(head) and {offset % 2 for offset in zeros} == {0, 1}:
-        return "the file is binary data, not text (no PDN file or scoresheet has NUL bytes)"
+        return N_("the file is binary data, not text (no PDN file or scoresheet has NUL "
+                  "bytes)")
     return None
 
 
@@ -142,7 +152,7 @@ def game_of(paths: list[str], number: int, encoding: str | None = None) -> Game:
     try:
         sources = collect_sources(paths)
         if not sources:
-            fail(f"{', '.join(paths)}: no record files (*.pdn, *.phn, *.txt) found")
+            fail(NO_RECORD_FILES.format(names=", ".join(paths)))
         return nth_game(sources, number, encoding)
     except SourceError as error:
         fail(str(error))

@@ -4,9 +4,11 @@ tie-breaks (docs/tournaments.md)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from pdn.i18n import N_, SOURCE_LANGUAGE
 
 from .common import ExitCode, escape_controls, fail
 from .options import (
@@ -18,14 +20,25 @@ from .options import (
 )
 from .sources import SourceError, collect_sources, exit_if_no_sources, read_inputs
 
+if TYPE_CHECKING:
+    from pdn.i18n import Catalog
+
 FORMATS = (".csv", ".json", ".html", ".htm", ".pdf")
 
 
-def _print_table(result) -> None:
+KINDS = {None: N_("not a round robin"), 1: N_("round robin")}
+CYCLES = N_("round robin ×{cycles}")
+SHORT_HEADS = {"Pts": N_("Pts"), "G": N_("G")}  # the terminal's narrow columns
+
+
+def _print_table(result, words: Catalog) -> None:
+    """The standings as a table on the terminal, its headings and notes in the language of
+    ``words``."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
+    from replay.rules.variant_titles import variant_title
     from replay.tournament.pages import (
         TIEBREAK_TITLES,
         classification_note,
@@ -38,14 +51,17 @@ def _print_table(result) -> None:
     event = result.event
     console = Console(highlight=False)
     cycles = event.round_robin_cycles()
-    kind = "not a round robin" if cycles is None else (
-        "round robin" if cycles == 1 else f"round robin ×{cycles}")
-    table = Table(title=f"{escape(escape_controls(event.name))} ({kind}, {event.variant.name}, "
-                  f"{event.scoring.name})", title_justify="left")
+    say = words.gettext
+    kind = say(KINDS[cycles]) if cycles in KINDS else say(CYCLES).format(cycles=cycles)
+    variant = (event.variant.name if words.language == SOURCE_LANGUAGE
+               else variant_title(event.variant.name, words))
+    table = Table(title=f"{escape(escape_controls(event.name))} ({escape(kind)}, "
+                  f"{escape(variant)}, {event.scoring.name})", title_justify="left")
     rows = standings_rows(result)
     rated = any(line["performance"] is not None for line in rows)
-    heads = ["#", "Player", "Pts", "G", "W", "D", "L", *(("Perf.",) if rated else ()),
-             *(TIEBREAK_TITLES.get(t, t) for t in result.tiebreaks)]
+    keys = ["#", "Player", "Pts", "G", "W", "D", "L", *(("Perf.",) if rated else ()),
+            *(TIEBREAK_TITLES.get(t, t) for t in result.tiebreaks)]
+    heads = [key if key == "#" else say(SHORT_HEADS.get(key, key)) for key in keys]
     cells = [[str(line["place"]), line["player"], event.scoring.text(line["points"]),
               *(str(line[k]) for k in ("games", "wins", "draws", "losses")),
               *(("" if line["performance"] is None else str(line["performance"]),)
@@ -55,21 +71,22 @@ def _print_table(result) -> None:
     for k, head in enumerate(heads):
         # every column whole but the classification: whole where it fits, cut with … where
         # the terminal is too narrow for it
-        sequence = head == "Classification"
+        sequence = keys[k] == "Classification"
         room = console.width - 1 - sum(width + 3 for j, width in enumerate(widths) if j != k)
-        table.add_column(head, justify="left" if head == "Player" or sequence else "right",
+        table.add_column(escape(head), justify="left" if keys[k] == "Player" or sequence
+                         else "right",
                          no_wrap=True, overflow="ellipsis",
                          max_width=max(6, room - 3) if sequence else None,
                          min_width=None if sequence else widths[k])
     for row in cells:
         table.add_row(*(escape(escape_controls(cell)) for cell in row))
     console.print(table)
-    explained = classification_note(result)
+    explained = classification_note(result, words)
     if explained:
         console.print(escape(explained))
-    for line in name_pairs_note(result.event):
+    for line in name_pairs_note(result.event, words):
         console.print(f"[red]{escape(escape_controls(line))}[/red]", soft_wrap=True)
-    for note in (incomplete_note(result), missing_note(result)):
+    for note in (incomplete_note(result, words), missing_note(result, words)):
         if note:
             console.print(f"[red]{escape(note)}[/red]")
 
@@ -138,6 +155,7 @@ def standings_command(
     TimeControl tags with the flag falls read from the clocks are shown where the event
     has them (docs/tournaments.md). Exit status: 0 a complete table, 1 games without a
     result, 2 a usage error."""
+    words = words_for(lang)  # before any error, which is said in it
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
     from replay.tournament import (
         CorrectionError,
@@ -153,7 +171,8 @@ def standings_command(
 
     suffix = Path(output).suffix.lower() if output else None
     if output and suffix not in FORMATS:
-        fail(f"--output {output}: the file must end in .csv, .json, .html or .pdf")
+        fail(N_("--output {output}: the file must end in .csv, .json, .html or .pdf").format(
+            output=output))
     try:
         sources = collect_sources(paths)
         if output:
@@ -204,7 +223,7 @@ def standings_command(
     report = event_report(built, games, micro_match=micro_match, knockout=knockout,
                           teams=teams, ballots=ballots)
     if output is None:
-        _print_table(table)
+        _print_table(table, words)
         from .standings_report import print_report
 
         print_report(report, all_breaks)
@@ -212,7 +231,7 @@ def standings_command(
         from replay.validate.report_pdf import PdfError, write_pdf
 
         try:
-            write_pdf(standings_html(table, report_html(report), words_for(lang)), output)
+            write_pdf(standings_html(table, report_html(report), words), output)
         except PdfError as error:
             fail(f"-o {output}: printing the page to PDF needs Chromium (or Chrome): {error}")
     else:
@@ -221,22 +240,24 @@ def standings_command(
         elif suffix == ".json":
             text = standings_json(table, report_json(report))
         else:
-            text = standings_html(table, report_html(report), words_for(lang))
+            text = standings_html(table, report_html(report), words)
         with atomic_writer(output) as stream:
             stream.write(text)
         if not table.complete:
+            from rich.markup import escape
+
+            from replay.tournament.pages import incomplete_note
+
             from .common import stderr_console
 
-            stderr_console().print(f"[red]incomplete:[/red] {len(table.unfinished)} game(s) "
-                                   "without a result: " + "; ".join(
-                                       p.title() for p in table.unfinished))
+            stderr_console().print(f"[red]{escape(incomplete_note(table, words) or '')}[/red]")
     if output is not None:
-        _warn_name_pairs(built)
+        _warn_name_pairs(built, words)
     if not table.complete:
         raise typer.Exit(ExitCode.SOME_GAMES)
 
 
-def _warn_name_pairs(event) -> None:
+def _warn_name_pairs(event, words: Catalog) -> None:
     """The names probably of one player on stderr, when the table went to a file: the
     table is never split without a word (the file says it too, but for CSV)."""
     from rich.markup import escape
@@ -246,7 +267,7 @@ def _warn_name_pairs(event) -> None:
     from .common import stderr_console
 
     console = stderr_console()
-    for line in name_pairs_note(event):
+    for line in name_pairs_note(event, words):
         console.print(f"[yellow]{escape(escape_controls(line))}[/yellow]", soft_wrap=True,
                       highlight=False)
 

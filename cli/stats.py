@@ -13,6 +13,7 @@ from pdn.wording import count, number
 from replay.rules.choice import RulesChoice
 
 from .common import (
+    CANNOT_READ_OR_WRITE,
     escape_controls,
     fail,
     fail_io,
@@ -261,7 +262,7 @@ def _write_dataset(sources: list[str], choice: RulesChoice, table: str, output: 
     except ImportError as error:  # an fsspec URL whose filesystem package is missing
         fail(f"{output}: {error}")
     except OSError as error:
-        fail_io(error, output, "cannot read or write")
+        fail_io(error, output, CANNOT_READ_OR_WRITE)
 
 
 def _plot(games, path: Path) -> None:

@@ -16,6 +16,7 @@ from pdn.wording import count, number
 from replay.rules.choice import RulesChoice
 
 from .common import (
+    CANNOT_WRITE,
     ExitCode,
     StdoutLines,
     echo,
@@ -270,7 +271,7 @@ def _write_dataset(sources: list[str], output: str, choice: RulesChoice, **run: 
     except ImportError as error:  # an fsspec URL whose filesystem package is missing
         fail(f"{output}: {error}")
     except OSError as error:
-        fail_io(error, output, "cannot write")
+        fail_io(error, output, CANNOT_WRITE)
     for message in written.unreadable:
         echo(message, err=True, fg="red")
     tally = written.tally
@@ -304,7 +305,8 @@ def _check_report(path: Path) -> None:
     """A report's file name must say its form; a PDF needs a browser to print it."""
     suffix = path.suffix.lower()
     if suffix not in (".html", ".htm", ".md", ".pdf"):
-        fail(f"--report must end in .html, .md or .pdf, not '{path.suffix}'")
+        fail(N_("--report must end in .html, .md or .pdf, not '{suffix}'").format(
+            suffix=path.suffix))
     if suffix == ".pdf":
         from replay.validate.report_pdf import find_browser
 
@@ -329,7 +331,7 @@ def _write_report(path: Path, reports: list, words: Catalog) -> None:
     except PdfError as error:
         fail(str(error))
     except OSError as error:
-        fail_io(error, str(path), "cannot write")
+        fail_io(error, str(path), CANNOT_WRITE)
     typer.echo(f"report written to {path}", err=True)
 
 

@@ -11,7 +11,7 @@ import typer
 
 from pdn.wording import count, number
 
-from .common import fail, fail_io, games_exit, input_size, progress_bar
+from .common import CANNOT_WRITE, fail, fail_io, games_exit, input_size, progress_bar
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
@@ -101,7 +101,7 @@ def view(
                 page.close(_explorer(database, sources, replayed, choice, encoding)
                            if database is not None else None)
         except OSError as error:
-            fail_io(error, str(output), "cannot write")
+            fail_io(error, str(output), CANNOT_WRITE)
     # the games counted as pdn validate and pdn stats count them: one count for a file
     broken = ", ".join(f"{number(statuses[status])} {status}"
                        for status in ("invalid", "unreadable") if statuses[status])

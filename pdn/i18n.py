@@ -100,8 +100,9 @@ def check_language(requested: str) -> str:
     """``requested`` as a language code, or ValueError naming those there are."""
     code = _code(requested)
     if code not in LANGUAGES:
-        raise ValueError(f"--lang {requested}: no such language; there are "
-                         + ", ".join(f"{key} ({name})" for key, name in LANGUAGES.items()))
+        raise ValueError(N_("--lang {value}: no such language; there are {choices}").format(
+            value=requested, choices=", ".join(f"{key} ({name})"
+                                               for key, name in LANGUAGES.items())))
     return code
 
 
@@ -148,6 +149,21 @@ class Catalog:
             return text
         found = self._translate(text)
         return found[0] if found is not None else self._loosely(text)
+
+    def wholly(self, text: str) -> str:
+        """``text`` in this language where catalog entries make all of it, else as it is:
+        an error of the command line made of no entry (a library's own words) is never
+        half translated, as ``localize`` fills a template as far as it goes.
+
+        >>> catalog("ru").wholly("x.pdn: no such file or directory")
+        'x.pdn: нет такого файла или папки'
+        >>> catalog("ru").wholly("give --ply or --move, not both")
+        'give --ply or --move, not both'
+        """
+        if self.language == SOURCE_LANGUAGE or not text:
+            return text
+        found = self._translate(text)
+        return text if found is None else found[0]
 
     def _translate(self, text: str) -> tuple[str, float] | None:
         """``text`` wholly in this language and how much of it catalog text explains (its

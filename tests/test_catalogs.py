@@ -393,3 +393,143 @@ def test_the_reports_diagrams_say_who_is_to_move_in_its_language(language):
     assert any(catalog(language).gettext(said) in page for said in TO_MOVE)
     assert "to move" not in page
     assert any(said in html_report(_reports()) for said in TO_MOVE)
+
+
+def _pdn(*args: str, lang_env: str = "") -> subprocess.CompletedProcess:
+    env = {"PATH": "/usr/bin:/bin", "LANG": lang_env, "LC_ALL": "", "LC_MESSAGES": "",
+           "COLUMNS": "200"}
+    return subprocess.run([str(Path(sys.executable).with_name("pdn")), *args],
+                          capture_output=True, text=True, env=env, cwd=ROOT, check=False)
+
+
+def _no_english(run: subprocess.CompletedProcess, *names: Path) -> list[tuple[str, list]]:
+    """The lines of a run's stdout and stderr that keep English words, the files named on
+    its command line aside."""
+    found = []
+    for line in (run.stdout + run.stderr).splitlines():
+        for name in names:
+            line = line.replace(str(name), "")
+        if words := _english_words(line, Path("-")):
+            found.append((line, words))
+    return found
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_command_lines_own_errors_are_in_the_users_language(language, tmp_path):
+    # a file that does not exist, an empty file, a bad option value, an empty folder
+    missing, empty, folder = tmp_path / "missing.pdn", tmp_path / "empty.pdn", tmp_path / "d"
+    empty.write_text("", encoding="utf-8")
+    folder.mkdir()
+    say = catalog(language).gettext
+    cases = [(("cat", str(missing)), say("{name}: no such file or directory").format(
+                 name=missing), 2),
+             (("info", str(empty)), say("{name}: no games: {reason}").format(
+                 name=empty, reason=say("the file is empty")), 2),
+             (("convert", "--format", "xx", str(SCORESHEET)), None, 2),
+             (("validate", "--report", "r.txt", str(SCORESHEET)), None, 2),
+             (("info", str(folder)), None, 0)]
+    for args, expected, status in cases:
+        english = _pdn(*args)
+        run = _pdn(*args, lang_env=f"{language}_XX.UTF-8")
+        assert english.returncode == run.returncode == status
+        assert _english_words(english.stderr.replace(str(folder), ""), Path("-"))
+        assert _no_english(run, missing, empty, folder, SCORESHEET) == []
+        if expected is not None:
+            assert run.stderr.strip() == f"{say('error')}: {expected}"
+    # --lang, where the command has it, before the locale variables
+    run = _pdn("standings", "--lang", language, str(missing), lang_env="en_GB.UTF-8")
+    assert run.returncode == 2 and _no_english(run, missing) == []
+
+
+def test_clicks_own_usage_errors_and_help_stay_english():
+    run = _pdn("cat", "--no-such-option", lang_env="ru_RU.UTF-8")
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: no such option")
+    assert "Print the games of PATHS" in _pdn("cat", "--help", lang_env="th_TH.UTF-8").stdout
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_info_convert_and_cat_say_what_is_wrong_in_the_users_language(language,
+                                                                      reader_slips):
+    env = f"{language}_XX.UTF-8"
+    for args in (("info", str(reader_slips)), ("convert", str(SCORESHEET), str(reader_slips)),
+                 ("cat", str(reader_slips)), ("info", "--verbose", str(reader_slips)),
+                 ("filter", "--result", "1-0", str(reader_slips)),
+                 ("dedupe", str(reader_slips), str(reader_slips)),
+                 ("merge", str(reader_slips), str(SCORESHEET))):
+        english = _pdn(*args)
+        run = _pdn(*args, lang_env=env)
+        assert run.returncode == english.returncode == 1
+        assert len(run.stderr.splitlines()) == len(english.stderr.splitlines())
+        if args[0] != "info":  # the others write PDN on stdout: data, left as it is
+            english.stdout = run.stdout = ""
+        assert _no_english(english, reader_slips, SCORESHEET)  # the check finds English
+        assert _no_english(run, reader_slips, SCORESHEET) == []
+    say = catalog(language).gettext
+    info = _pdn("info", str(reader_slips), lang_env=env).stdout
+    assert say("comment closed but none is open") in info
+    assert catalog(language).ngettext("{count} game", "{count} games", 5).format(count=5) in info
+    converted = _pdn("convert", str(SCORESHEET), lang_env=env).stderr
+    assert say("capture is compulsory: {moves}").format(moves="d4:b6") in converted
+
+
+def test_data_outputs_and_exit_statuses_are_the_same_in_every_language(reader_slips):
+    for args in (("cat", str(reader_slips)), ("convert", str(SCORESHEET), str(reader_slips)),
+                 ("filter", "--result", "1-0", str(reader_slips)),
+                 ("dedupe", str(reader_slips), str(reader_slips)),
+                 ("convert", "--json", str(reader_slips)), ("info", "--json", str(reader_slips)),
+                 ("convert", "--format", "text", str(SCORESHEET))):
+        english = _pdn(*args)
+        assert english.stdout
+        for language in TRANSLATED:
+            run = _pdn(*args, lang_env=f"{language}_XX.UTF-8")
+            assert (run.stdout, run.returncode) == (english.stdout, english.returncode)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_standings_table_on_the_terminal_is_in_the_language(language, shared_data):
+    from replay.rules.variant_titles import variant_title
+
+    event = shared_data / "games-checkers/russian/World_Championship_1998.pdn"
+    words = catalog(language)
+    english = _pdn("standings", str(event))
+    for run in (_pdn("standings", "--lang", language, str(event)),
+                _pdn("standings", str(event), lang_env=f"{language}_XX.UTF-8")):
+        assert run.returncode == english.returncode
+        table = run.stdout.split("└")[0]  # the standings, before the event report
+        assert words.gettext("Player") in table and variant_title("russian", words) in table
+        assert re.findall(r"\b(Player|Pts|round robin|Wins|Direct)\b", table) == []
+    assert "Player" in english.stdout and "Pts" in english.stdout
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_split_sums_up_in_the_users_language(language, reader_slips, tmp_path):
+    english = _pdn("split", str(reader_slips), "-o", str(tmp_path / "en"))
+    run = _pdn("split", str(reader_slips), "-o", str(tmp_path / language),
+               lang_env=f"{language}_XX.UTF-8")
+    assert run.returncode == english.returncode == 1
+    assert _no_english(english, reader_slips, tmp_path / "en")
+    assert _no_english(run, reader_slips, tmp_path / language) == []
+    assert sorted(p.name for p in (tmp_path / language).iterdir()) == sorted(
+        p.name for p in (tmp_path / "en").iterdir())
+
+
+def test_a_runs_lang_does_not_carry_over_to_the_next_run_in_one_process(monkeypatch, tmp_path):
+    from pdn.cli.app import app
+    from typer.testing import CliRunner
+
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    missing = str(tmp_path / "missing.pdn")
+    runner = CliRunner()
+    russian = runner.invoke(app, ["validate", "--lang", "ru", missing])
+    english = runner.invoke(app, ["cat", missing])
+    assert russian.exit_code == english.exit_code == 2
+    assert russian.output.startswith("ошибка: ") and "нет такого файла" in russian.output
+    assert english.output == f"error: {missing}: no such file or directory\n"
+
+
+def test_an_error_the_catalog_does_not_hold_whole_stays_english_never_half_translated():
+    run = _pdn("show", "--ply", "1", "--move", "1", str(SCORESHEET), lang_env="ru_RU.UTF-8")
+    assert run.returncode == 2
+    assert run.stderr.strip() == "ошибка: give --ply or --move, not both"

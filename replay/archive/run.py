@@ -18,6 +18,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import IO
 
+from pdn.i18n import N_
 from pdn.reader import PdnText, read_games
 from pdn.writer import write_game
 from replay.archive.clean import CleanOptions, clean_game
@@ -111,18 +112,25 @@ def note_unreadable(item: Located[Out], summary: Summary, rejects: IO[str] | Non
     """Count and report a game the reader gave up on; the stream it goes to (None: the
     output, or, for a ``selection``, nowhere: it cannot be told to meet the criteria)."""
     summary.unreadable += 1
-    where = f"{item.source}:{item.result.line}: game {item.index}: unreadable"
-    place = "--rejects" if rejects is not None else "the output"
+    where, reason = f"{item.source}:{item.result.line}", item.result.error
+    to_rejects = rejects is not None
     if item.result.left_out:  # too large to hold: never written emptier, left out
         summary.left_out += 1
-        note(f"{where}, left out of {place}: {item.result.error}")
+        note((N_("{where}: game {number}: unreadable, left out of --rejects: {reason}")
+              if to_rejects else
+              N_("{where}: game {number}: unreadable, left out of the output: {reason}"))
+             .format(where=where, number=item.index, reason=reason))
         return rejects
     if selection and rejects is None:
         summary.unselected += 1
-        note(f"{where}, left out of the selection (--rejects FILE keeps it): "
-             f"{item.result.error}")
+        note(N_("{where}: game {number}: unreadable, left out of the selection (--rejects "
+                "FILE keeps it): {reason}").format(where=where, number=item.index,
+                                                   reason=reason))
         return None
-    note(f"{where}, passed to {place} unchanged: {item.result.error}")
+    note((N_("{where}: game {number}: unreadable, passed to --rejects unchanged: {reason}")
+          if to_rejects else
+          N_("{where}: game {number}: unreadable, passed to the output unchanged: {reason}"))
+         .format(where=where, number=item.index, reason=reason))
     return rejects
 
 

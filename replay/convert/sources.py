@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import replay.convert.games as convert
 from pdn.game import Game
+from pdn.i18n import N_, Catalog, catalog
 from pdn.reader import read_block
 from replay.convert.games import Target, TargetError
 from replay.record.agreement import agree_file
@@ -172,16 +173,21 @@ def verdict(item: Converted) -> str:
     return "incomplete" if report.status == "incomplete" else "converted"
 
 
-def messages(item: Converted) -> list[str]:
+def messages(item: Converted, words: Catalog | None = None) -> list[str]:
     """What to tell the user about a game: the repair made, its errors and the records
     written differently, in ``pdn validate``'s form, and where a partial conversion
-    stopped."""
+    stopped; in the language of ``words`` (English by default)."""
+    words = words or catalog("en")
     report = item.report
     where = f"{report.file or '<stdin>'}:{report.line}"
-    lines = [f"{where}: game {report.game}: repaired: {item.mend}"] if item.mend else []
-    lines += [problem_line(report, problem, "error") for problem in report.errors]
-    lines += [problem_line(report, problem, "warning") for problem in report.warnings]
+    game = words.localize(N_("game {number}").format(number=report.game))
+    lines = [f"{where}: {game}: " + words.gettext(N_("repaired: {mend}")).format(
+        mend=words.localize(item.mend))] if item.mend else []
+    lines += [problem_line(report, problem, "error", words) for problem in report.errors]
+    lines += [problem_line(report, problem, "warning", words) for problem in report.warnings]
     if verdict(item) == "partly converted":
-        lines.append(f"{where}: {report.title}: converted up to the error ({item.plies} plies "
-                     "of the main line)")
+        lines.append(f"{where}: {words.localize(report.title)}: " + words.ngettext(
+            "converted up to the error ({count} ply of the main line)",
+            "converted up to the error ({count} plies of the main line)", item.plies).format(
+                count=item.plies))
     return lines
