@@ -118,8 +118,8 @@ def _followed(items: Iterator[Converted], job: Job) -> Iterator[Converted]:
     def redo(item: Converted, key: str, *, silent: bool) -> Converted:
         report = item.report
         variant = keyed_variant(key)
-        again = _converted(report.record or read_again(report), job, item.mend, variant if silent else None,
-                           None if silent else variant)
+        again = _converted(report.record or read_again(report), job, item.mend,
+                           variant if silent else None, None if silent else variant)
         again.report.game = report.game
         return again
 
