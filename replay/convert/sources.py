@@ -32,7 +32,7 @@ from replay.rules.variants import Variant
 from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition, source_name
 from replay.run.runner import open_runner
-from replay.validate.reports import GameReport, problem_line
+from replay.validate.reports import GameReport, problem_line, read_again
 
 # What became of a game, in the order ``pdn convert`` sums them up.
 VERDICTS = ("converted", "incomplete", "partly converted", "not converted", "unreadable")
@@ -76,11 +76,18 @@ def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Convert
 
     done = []
     with gc_paused():
-        for game in read_block(partition.chunk(), partition.source):
+        block = partition.chunk()
+        for game in read_block(block, partition.source):
             choice = job.choice
             mend = repair_game(game, choice.default, choice.override, rules=choice.rules).mend \
                 if job.repair else ""
-            done.append(_converted(game, job, mend or ""))
+            converted = _converted(game, job, mend or "")
+            report = converted.report
+            if report.open_variant and not report.silent and not job.repair:
+                # held for the file's variant without its record, read again from the
+                # partition's text if redone (a repaired game is kept: it was mended in place)
+                report.record, report.origin = None, block
+            done.append(converted)
     return partition.size, done
 
 
@@ -111,21 +118,21 @@ def _followed(items: Iterator[Converted], job: Job) -> Iterator[Converted]:
     it (``replay.record.silent``)."""
     def redo(item: Converted, key: str, *, silent: bool) -> Converted:
         report = item.report
-        assert report.record is not None
         variant = keyed_variant(key)
-        again = _converted(report.record, job, item.mend, variant if silent else None,
-                           None if silent else variant)
+        again = _converted(report.record or read_again(report), job, item.mend,
+                           variant if silent else None, None if silent else variant)
         again.report.game = report.game
         return again
 
     agreed = agree_file(items, lambda item: None if item.report.silent else item.report.variant_key,
-                        lambda item: item.report.open_variant and item.report.record is not None,
+                        lambda item: item.report.open_variant
+                        and (item.report.record is not None or item.report.origin is not None),
                         lambda item, key: redo(item, key, silent=False))
     for item in follow_file(agreed, lambda item: item.report.silent
                             and item.report.record is not None,
                             lambda item: item.report.variant_key,
                             lambda item, key: redo(item, key, silent=True)):
-        item.report.record = None
+        item.report.record = item.report.origin = None
         yield item
 
 

@@ -75,7 +75,8 @@ class GameReport:
     silent: bool = False
     open_variant: bool = False
     # Where a worker read the game (its partition's text, shared by the partition's reports):
-    # held instead of ``record``, a string the collector need not walk (``validate_partition``).
+    # held instead of ``record``, a string the collector need not walk and that pickles cheaply
+    # while the report waits in a ``Held`` window (``validate_partition``, ``pdn convert``'s).
     origin: Chunk | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
@@ -302,7 +303,7 @@ def agree_reports(reports: Iterable[GameReport], work: ValidationWork, *,
     reported again with the variant its file's games show offered first
     (``replay.record.agreement``); ``known``: that variant is ``shown``, told by the caller."""
     def redo(report: GameReport, key: str) -> GameReport:
-        game = report.record or _read_again(report)
+        game = report.record or read_again(report)
         choice = work.choice
         again = report_game(game, choice.default, choice.override, suggest=work.suggest,
                             rules=choice.rules, strict=work.strict, shown=keyed_variant(key))
@@ -443,7 +444,7 @@ def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int,
     return partition.size, reports
 
 
-def _read_again(report: GameReport) -> Game:
+def read_again(report: GameReport) -> Game:
     """The game of a report, read again from its partition's text as the worker read it."""
     assert report.origin is not None
     return next(game for game in read_block(report.origin, report.file)
