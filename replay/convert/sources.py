@@ -77,7 +77,7 @@ def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Convert
     done = []
     with gc_paused():
         block = partition.chunk()
-        for game in read_block(block, partition.source):
+        for place, game in enumerate(read_block(block, partition.source)):
             choice = job.choice
             mend = repair_game(game, choice.default, choice.override, rules=choice.rules).mend \
                 if job.repair else ""
@@ -86,7 +86,7 @@ def convert_partition(partition: Partition, job: Job) -> tuple[int, list[Convert
             if report.open_variant and not report.silent and not job.repair:
                 # held for the file's variant without its record, read again from the
                 # partition's text if redone (a repaired game is kept: it was mended in place)
-                report.record, report.origin = None, block
+                report.record, report.origin = None, (block, place)
             done.append(converted)
     return partition.size, done
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
+from itertools import islice
 
 from pdn.chunks import Chunk
 from pdn.game import Game
@@ -74,10 +75,11 @@ class GameReport:
     record: Game | None = field(default=None, repr=False, compare=False)
     silent: bool = False
     open_variant: bool = False
-    # Where a worker read the game (its partition's text, shared by the partition's reports):
-    # held instead of ``record``, a string the collector need not walk and that pickles cheaply
+    # Where a worker read the game: its partition's text (shared by the partition's reports)
+    # and the game's place among that text's games (several may start on one line), held
+    # instead of ``record``, a string the collector need not walk and that pickles cheaply
     # while the report waits in a ``Held`` window (``validate_partition``, ``pdn convert``'s).
-    origin: Chunk | None = field(default=None, repr=False, compare=False)
+    origin: tuple[Chunk, int] | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
         """The JSON row: every field in order but ``result_reading`` and what is kept for the
@@ -438,17 +440,18 @@ def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int,
             report_game(game, work.choice.default, work.choice.override, suggest=work.suggest,
                         rules=work.choice.rules, strict=work.strict)
             for game in read_block(block, partition.source)]
-        for report in reports:  # games let go before the collector runs again: it walks less
-            if report.open_variant and not report.silent:  # read again from the text if need be
-                report.record, report.origin = None, block
+        for place, report in enumerate(reports):  # games let go before the collector runs
+            if report.open_variant and not report.silent:  # again; read again if need be
+                report.record, report.origin = None, (block, place)
     return partition.size, reports
 
 
 def read_again(report: GameReport) -> Game:
-    """The game of a report, read again from its partition's text as the worker read it."""
+    """The game of a report, read again from its partition's text as the worker read it
+    (found by its place among the text's games: games glued on one line share their line)."""
     assert report.origin is not None
-    return next(game for game in read_block(report.origin, report.file)
-                if game.line == report.line)
+    block, place = report.origin
+    return next(islice(read_block(block, report.file), place, None))
 
 
 def _renumbered(batches: Iterable[tuple[int, list[GameReport]]],
