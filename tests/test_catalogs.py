@@ -607,3 +607,22 @@ def test_the_event_reports_data_and_exit_status_are_the_same_in_every_language(s
             run = _pdn(*args, "-o", str(document), lang_env=f"{language}_XX.UTF-8")
             outputs[language] = (run.returncode, document.read_text(encoding="utf-8"))
         assert outputs["ru"] == outputs["en"] == outputs["th"]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_analyses_refusals_of_its_options_are_in_the_users_language(language):
+    say = catalog(language).gettext
+    cases = [(("--depth", "1", "--movetime", "1"), say("give --depth or --movetime, not both")),
+             (("--json",), say("--json writes the rows on stdout: give the annotated games a "
+                               "file with -o")),
+             (("--blunder", "1", "--mistake", "2"), say(
+                 "--blunder ({blunder}) must be at least --mistake ({mistake})").format(
+                     blunder=1, mistake=2))]
+    for args, expected in cases:
+        english = _pdn("analyse", *args, str(SCORESHEET))
+        run = _pdn("analyse", *args, str(SCORESHEET), lang_env=f"{language}_XX.UTF-8")
+        assert english.returncode == run.returncode == 2
+        assert english.stdout == run.stdout == ""
+        assert _english_words(english.stderr, Path("-"))
+        assert run.stderr.strip() == f"{say('error')}: {expected}"
+        assert _no_english(run, SCORESHEET) == []
