@@ -12,6 +12,8 @@ from typing import Annotated, TextIO
 
 import typer
 
+from pdn.i18n import N_
+
 from .common import ExitCode, fail, for_people, progress_bar, stderr_console
 from .options import (
     EncodingOption,
@@ -106,11 +108,12 @@ def analyse(
     check_engine(engine, engine_cmd, ("builtin", "hub"))
     command: str | list[str] = engine_cmd if engine_cmd is not None else builtin_command()
     if depth is not None and movetime is not None:
-        fail("give --depth or --movetime, not both")
+        fail(N_("give --depth or --movetime, not both"))
     if json_rows and output in (None, "-"):
-        fail("--json writes the rows on stdout: give the annotated games a file with -o")
+        fail(N_("--json writes the rows on stdout: give the annotated games a file with -o"))
     if blunder < mistake:
-        fail(f"--blunder ({blunder:g}) must be at least --mistake ({mistake:g})")
+        fail(N_("--blunder ({blunder}) must be at least --mistake ({mistake})").format(
+            blunder=f"{blunder:g}", mistake=f"{mistake:g}"))
     limit = Limit(movetime=movetime) if movetime is not None else Limit(
         depth=depth or DEFAULT_DEPTH)
     options = _engine_options(engine_option)

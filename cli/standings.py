@@ -226,7 +226,7 @@ def standings_command(
         _print_table(table, words)
         from .standings_report import print_report
 
-        print_report(report, all_breaks)
+        print_report(report, words, all_breaks)
     elif suffix == ".pdf":
         from replay.validate.report_pdf import PdfError, write_pdf
 

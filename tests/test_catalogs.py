@@ -533,3 +533,96 @@ def test_an_error_the_catalog_does_not_hold_whole_stays_english_never_half_trans
     run = _pdn("show", "--ply", "1", "--move", "1", str(SCORESHEET), lang_env="ru_RU.UTF-8")
     assert run.returncode == 2
     assert run.stderr.strip() == "ошибка: give --ply or --move, not both"
+
+
+# A knockout of micro-matches of two games with a tie-break, its players in teams, and a
+# time control read and one not read.
+KNOCKOUT_WITH_TEAMS = "".join(
+    f'[White "{w}"][Black "{b}"][Round "{r}"][Result "{res}"][TimeControl "{tc}"] 1. 32-28 *\n'
+    for w, b, r, res, tc in (
+        ("Ann", "Bob", "1.1", "2-0", "40/7200:3600"), ("Bob", "Ann", "1.2", "1-1", "*300"),
+        ("Cas", "Dan", "1.1", "1-1", "40/7200:3600"), ("Dan", "Cas", "1.2", "1-1", "60+5"),
+        ("Cas", "Dan", "1.3", "1-1", "40/7200:3600"), ("Dan", "Cas", "1.4", "0-2", "3600:30/60"),
+        ("Ann", "Cas", "2.1", "1-1", "-"), ("Cas", "Ann", "2.2", "2-0", "?")))
+
+
+def _event_report_runs(shared_data: Path, tmp_path: Path) -> list[tuple[str, ...]]:
+    """``pdn standings`` runs whose event report has micro-matches and the arbiter's checks
+    (the 1998 championship, its ballots checked), flag falls, time controls, knockout and
+    teams."""
+    knockout, teams = tmp_path / "knockout.pdn", tmp_path / "teams.txt"
+    knockout.write_text(KNOCKOUT_WITH_TEAMS, encoding="utf-8")
+    teams.write_text("Ann = North\nBob = North\nCas = South\nDan = South\n", encoding="utf-8")
+    same = ["--same", "Goryunov=Gorunov", "--same", "Skrabov=Scrabov",
+            "--same", "Mokrovich=Mocrovich"]
+    brunogui = shared_data / "international" / "brunogui"
+    return [("standings", str(shared_data / "games-checkers/russian/World_Championship_1998.pdn"),
+             *same, "--ballots"),
+            ("standings", str(brunogui / "World Title Match Women 2024.pdn")),
+            ("standings", str(brunogui / "ChapionnatSurinam2025.pdn")),
+            ("standings", str(knockout), "--knockout", "--micro-match", "2", "--team",
+             str(teams))]
+
+
+def _report_part(output: str) -> list[str]:
+    """The lines of ``pdn standings``' output after the standings table, but the rows of
+    the report's tables (names and scores: data)."""
+    lines = output.split("└", 1)[1].splitlines()[1:]
+    return [line for line in lines if not line.startswith(("│", "┏", "┡", "└"))]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_event_reports_tables_and_checks_on_the_terminal_are_in_the_language(
+        language, shared_data, tmp_path):
+    say = catalog(language).gettext
+    for args in _event_report_runs(shared_data, tmp_path):
+        english = _pdn(*args)
+        for run in (_pdn(*args[:2], "--lang", language, *args[2:]),
+                    _pdn(*args, lang_env=f"{language}_XX.UTF-8")):
+            assert run.returncode == english.returncode
+            prose = _report_part(run.stdout)
+            assert prose and _report_part(english.stdout)
+            assert [(line, found) for line in prose
+                    if (found := _english_words(line, Path("-")))] == []
+            assert re.findall(r"Micro-matches|Knockout|Teams|Time controls|Arbiter|Ballots|"
+                              r"Round|Opponent|Read as|flag fell|micro-match|min to the end",
+                              "\n".join(_report_part(run.stdout))) == []
+    english = "\n".join(_report_part(_pdn(*_event_report_runs(shared_data, tmp_path)[0])
+                                     .stdout))
+    assert _english_words(english, Path("-"))  # the check finds English
+    assert "Arbiter's checks: 209 break(s) of the micro-match rules" in english
+    russian = _pdn(*_event_report_runs(shared_data, tmp_path)[0], lang_env="ru_RU.UTF-8").stdout
+    assert "209 нарушений правил микроматча" in russian
+    assert "5 микроматчей нет в файле" in russian
+    assert say("Micro-matches") in _pdn(*_event_report_runs(shared_data, tmp_path)[0],
+                                        "--lang", language).stdout
+
+
+def test_the_event_reports_data_and_exit_status_are_the_same_in_every_language(shared_data,
+                                                                              tmp_path):
+    for args in _event_report_runs(shared_data, tmp_path):
+        outputs = {}
+        for language in ("en", *TRANSLATED):
+            document = tmp_path / f"{language}.json"
+            run = _pdn(*args, "-o", str(document), lang_env=f"{language}_XX.UTF-8")
+            outputs[language] = (run.returncode, document.read_text(encoding="utf-8"))
+        assert outputs["ru"] == outputs["en"] == outputs["th"]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_analyses_refusals_of_its_options_are_in_the_users_language(language):
+    say = catalog(language).gettext
+    cases = [(("--depth", "1", "--movetime", "1"), say("give --depth or --movetime, not both")),
+             (("--json",), say("--json writes the rows on stdout: give the annotated games a "
+                               "file with -o")),
+             (("--blunder", "1", "--mistake", "2"), say(
+                 "--blunder ({blunder}) must be at least --mistake ({mistake})").format(
+                     blunder=1, mistake=2))]
+    for args, expected in cases:
+        english = _pdn("analyse", *args, str(SCORESHEET))
+        run = _pdn("analyse", *args, str(SCORESHEET), lang_env=f"{language}_XX.UTF-8")
+        assert english.returncode == run.returncode == 2
+        assert english.stdout == run.stdout == ""
+        assert _english_words(english.stderr, Path("-"))
+        assert run.stderr.strip() == f"{say('error')}: {expected}"
+        assert _no_english(run, SCORESHEET) == []

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from pdn.game import Game
+from pdn.i18n import N_
 from replay.reference.ballots import BALLOT_PLIES, ballot_of, fmjd_ballots
 from replay.tournament.micromatch import MicroMatch
 
@@ -30,8 +31,8 @@ DEFAULT_BALLOT_PLIES = 3
 
 # The kinds of break, as the summary names them
 GAMES, COLOURS, UNREAD, BALLOT = "games", "colours", "opening", "ballot"
-KIND_TITLES = {GAMES: "not the declared number of games", COLOURS: "colours not swapped",
-               UNREAD: "opening not read", BALLOT: "not the same ballot"}
+KIND_TITLES = {GAMES: N_("not the declared number of games"), COLOURS: N_("colours not swapped"),
+               UNREAD: N_("opening not read"), BALLOT: N_("not the same ballot")}
 
 
 @dataclass(frozen=True)
@@ -45,9 +46,15 @@ class Break:
     kind: str  # GAMES, COLOURS, UNREAD or BALLOT
 
     def __str__(self) -> str:
-        where = f"round {self.round}, " if self.round else ""
-        games = ("games " if len(self.games) > 1 else "game ") + ", ".join(map(str, self.games))
-        return f"{where}{self.players[0]} - {self.players[1]} ({games}): {self.what}"
+        several = len(self.games) > 1
+        if self.round:
+            written = (N_("round {round}, {one} - {two} (games {numbers}): {reason}") if several
+                       else N_("round {round}, {one} - {two} (game {numbers}): {reason}"))
+        else:
+            written = (N_("{one} - {two} (games {numbers}): {reason}") if several
+                       else N_("{one} - {two} (game {numbers}): {reason}"))
+        return written.format(round=self.round, one=self.players[0], two=self.players[1],
+                              numbers=", ".join(map(str, self.games)), reason=self.what)
 
 
 def opening_plies(game: Game, plies: int = BALLOT_PLIES) -> list[str] | None:
@@ -92,11 +99,12 @@ def check_micro_matches(matches: Sequence[MicroMatch], openings: Mapping[int, li
         numbers = tuple(g.number for g in match.games)
         if declared and match.part == 1 and len(match.games) != declared:
             breaks.append(Break(match.round, players, numbers,
-                                f"{len(match.games)} game(s), {declared} declared", GAMES))
+                                N_("{count} game(s), {declared} declared").format(
+                                    count=len(match.games), declared=declared), GAMES))
         for before, after in pairwise(match.games):
             if (before.white, before.black) != (after.black, after.white):
                 breaks.append(Break(match.round, players, (before.number, after.number),
-                                    "the colours are not swapped", COLOURS))
+                                    N_("the colours are not swapped"), COLOURS))
         if ballots:
             breaks += _ballot_breaks(match, openings, ballot_plies)
     return breaks
@@ -112,16 +120,18 @@ def _ballot_breaks(match: MicroMatch, openings: Mapping[int, list[str] | None],
         pair = (one.number, two.number)
         if not first or not second:
             breaks.append(Break(match.round, players, pair,
-                                "the opening cannot be read (no moves, or a set-up position)",
+                                N_("the opening cannot be read (no moves, or a set-up "
+                                   "position)"),
                                 UNREAD))
             continue
         length = _ballot_length(first, ballot_plies)
         name = ballot_name(first)
         if list(first[:length]) != list(second[:length]):
-            breaks.append(Break(match.round, players, pair, (
-                f"not the same ballot: {' '.join(first[:length])} "
-                f"({'ballot ' + name if name else 'not in the FMJD-64 table'}) against "
-                f"{' '.join(second[:length])}"), BALLOT))
+            written = N_("not the same ballot: {moves} (ballot {ballot}) against {other}") if name \
+                else N_("not the same ballot: {moves} (not in the FMJD-64 table) against {other}")
+            breaks.append(Break(match.round, players, pair, written.format(
+                moves=" ".join(first[:length]), ballot=name, other=" ".join(second[:length])),
+                BALLOT))
     return breaks
 
 
@@ -148,9 +158,10 @@ class BallotEvidence:
         return self.in_table * 2 > self.games or self.same_start * 2 > self.pairs
 
     def __str__(self) -> str:
-        return (f"{self.in_table} of {self.games} games start from a ballot of the FMJD "
-                f"Drawing Table 64; {self.same_start} of {self.pairs} pairs of games start "
-                f"with the same {self.plies} moves")
+        return N_("{in_table} of {games} games start from a ballot of the FMJD Drawing Table "
+                  "64; {same} of {pairs} pairs of games start with the same {length} moves"
+                  ).format(in_table=self.in_table, games=self.games, same=self.same_start,
+                           pairs=self.pairs, length=self.plies)
 
 
 def ballot_evidence(matches: Sequence[MicroMatch], openings: Mapping[int, list[str] | None],

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from pdn.game import Game
+from pdn.i18n import N_
 from replay.archive.tags import name_matches
 from replay.record.replayer import UNKNOWN, game_variant, normalise_result
 from replay.rules.variants import INTERNATIONAL, Variant
@@ -43,8 +44,10 @@ class Pairing:
         return self.outcome != UNKNOWN
 
     def title(self) -> str:
-        where = f", round {self.round}" if self.round else ""
-        return f"game {self.number}{where}: {self.white} - {self.black}"
+        written = (N_("game {number}, round {round}: {white} - {black}") if self.round
+                   else N_("game {number}: {white} - {black}"))
+        return written.format(number=self.number, round=self.round, white=self.white,
+                              black=self.black)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from pdn.i18n import N_
 from replay.tournament.event import Event
 from replay.tournament.micromatch import MicroMatch, micro_matches
 
@@ -43,10 +44,10 @@ class Tie:
     def why(self) -> str:
         """How the winner went through, in words."""
         if self.winner is None:
-            return "undecided"
+            return N_("undecided")
         if self.decided_by is None:
-            return "won the micro-match"
-        return f"tie-break: game {self.decided_by}"
+            return N_("won the micro-match")
+        return N_("tie-break: game {number}").format(number=self.decided_by)
 
 
 @dataclass
@@ -107,11 +108,13 @@ def bracket(event: Event, size: int | None = None) -> list[KnockoutRound]:
                 continue
             loser = tie.second if tie.winner == tie.first else tie.first
             if tie.winner not in playing:
-                after.problems.append(f"{tie.winner} won in round {before.name} but does not "
-                                      f"play round {after.name}")
+                after.problems.append(N_("{name} won in round {before} but does not play "
+                                         "round {after}").format(
+                    name=tie.winner, before=before.name, after=after.name))
             if loser in playing:
-                after.problems.append(f"{loser} lost in round {before.name} but plays round "
-                                      f"{after.name}")
+                after.problems.append(N_("{name} lost in round {before} but plays round "
+                                         "{after}").format(
+                    name=loser, before=before.name, after=after.name))
     return order
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from pdn.game import Game
+from pdn.i18n import N_
 from replay.tournament.checks import (
     DEFAULT_BALLOT_PLIES,
     BallotEvidence,
@@ -102,7 +103,7 @@ def _time_controls(games: Sequence[Game]) -> tuple[dict[str, tuple[TimeControl |
             found[text] = (parse_time_control(text), 1)
         except TimeControlError as error:
             found[text] = (None, 1)
-            errors.append(f"game {number}: {error}")
+            errors.append(N_("game {number}: {reason}").format(number=number, reason=error))
     return found, errors
 
 
@@ -145,14 +146,22 @@ def ballot_line(report: EventReport) -> str:
     """One line on the ballot check: run or not, and why."""
     evidence = report.ballot_evidence
     if report.ballots_declared is not None:
-        said = "declared played on drawn ballots" if report.ballots_declared else (
-            "declared not played on drawn ballots")
-        return (f"Ballots {'checked' if report.ballots_checked else 'not checked'}: the event "
-                f"was {said} ({evidence}).")
+        if report.ballots_declared:
+            said = (N_("Ballots checked: the event was declared played on drawn ballots "
+                       "({evidence}).") if report.ballots_checked else
+                    N_("Ballots not checked: the event was declared played on drawn ballots "
+                       "({evidence})."))
+        else:
+            said = (N_("Ballots checked: the event was declared not played on drawn ballots "
+                       "({evidence}).") if report.ballots_checked else
+                    N_("Ballots not checked: the event was declared not played on drawn "
+                       "ballots ({evidence})."))
+        return said.format(evidence=evidence)
     if report.ballots_checked:
-        return f"Ballots checked: the games show drawn ballots ({evidence})."
-    return (f"Ballots not checked: the event was most likely not played on drawn ballots "
-            f"({evidence}); --ballots checks them all the same.")
+        return N_("Ballots checked: the games show drawn ballots ({evidence}).").format(
+            evidence=evidence)
+    return N_("Ballots not checked: the event was most likely not played on drawn ballots "
+              "({evidence}); --ballots checks them all the same.").format(evidence=evidence)
 
 
 __all__ = ["EventReport", "ballot_line", "event_report", "has_micro_matches"]

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from functools import partial
 from html import escape
+from typing import TYPE_CHECKING
 
+from pdn.i18n import N_
 from replay.tournament.checks import KIND_TITLES, break_counts
 from replay.tournament.micromatch import MicroMatch
 from replay.tournament.report import EventReport, ballot_line
 from replay.tournament.teams import scheveningen
 from replay.tournament.timecontrol import FlagFall
+
+if TYPE_CHECKING:
+    from pdn.i18n import Catalog
 
 
 def _text(report: EventReport, points: float | None) -> str:
@@ -34,16 +39,31 @@ def flag_fall_text(report: EventReport, fall: FlagFall) -> str:
     return f"{report.event.pairings[fall.game - 1].title()}: {fall.what()}"
 
 
-def breaks_summary(report: EventReport) -> str:
+def breaks_summary(report: EventReport, words: Catalog | None = None) -> str:
     """The breaks of the micro-match rules counted by kind (``3 break(s) of the micro-match
-    rules: 2 colours not swapped, 1 not the declared number of games``)."""
+    rules: 2 colours not swapped, 1 not the declared number of games``), in the language of
+    ``words`` (English without)."""
+    say = words.gettext if words is not None else str
     counts = break_counts(report.breaks)
-    checked = "games as declared, colours swapped" + (
-        ", each pair of games from one ballot" if report.ballots_checked else "")
+    checked = say(CHECKED_BALLOTS if report.ballots_checked else CHECKED)
     if not counts:
-        return f"no break of the micro-match rules ({checked})"
-    return (f"{len(report.breaks)} break(s) of the micro-match rules ({checked}): "
-            + ", ".join(f"{n} {KIND_TITLES[kind]}" for kind, n in counts.items()))
+        return say(N_("no break of the micro-match rules ({checked})")).format(checked=checked)
+    ngettext = words.ngettext if words is not None else _english_plural
+    return (ngettext("{count} break of the micro-match rules ({checked}): {kinds}",
+                   "{count} break(s) of the micro-match rules ({checked}): {kinds}",
+                   len(report.breaks))
+            .format(count=len(report.breaks), checked=checked,
+                    kinds=", ".join(f"{n} {say(KIND_TITLES[kind])}"
+                                    for kind, n in counts.items())))
+
+
+CHECKED = N_("games as declared, colours swapped")
+CHECKED_BALLOTS = N_("games as declared, colours swapped, each pair of games from one ballot")
+
+
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    """The English text of a plural message: the way it has always read, ``break(s)``."""
+    return plural
 
 
 def match_rows(report: EventReport) -> list[dict[str, object]]:

@@ -23,10 +23,11 @@ player's loss is flagged for the arbiter.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pdn.game import Game
+from pdn.i18n import N_
 
 
 class TimeControlError(ValueError):
@@ -44,18 +45,28 @@ class Period:
     sandglass: bool = False
 
     def __str__(self) -> str:
-        time = _duration(self.seconds)
+        return self.said()
+
+    def said(self, say: Callable[[str], str] = str) -> str:
+        """The period in words, each put into a language by ``say`` (a catalog's gettext)."""
+        time = _duration(self.seconds, say)
         if self.sandglass:
-            return f"sandglass {time}"
-        plus = f" + {self.increment:g} s a move" if self.increment else ""
-        where = f"{self.moves} moves in {time}" if self.moves else f"{time} to the end"
-        return where + plus
+            return say(N_("sandglass {time}")).format(time=time)
+        where = (say(N_("{moves} moves in {time}")).format(moves=self.moves, time=time)
+                 if self.moves else say(N_("{time} to the end")).format(time=time))
+        if not self.increment:
+            return where
+        return say(N_("{period} + {seconds} s a move")).format(period=where,
+                                                               seconds=f"{self.increment:g}")
 
 
-def _duration(seconds: float) -> str:
+def _duration(seconds: float, say: Callable[[str], str] = str) -> str:
     if seconds >= 60 and seconds % 60 == 0:
-        return f"{seconds / 60:g} min"
-    return f"{seconds:g} s"
+        return say(N_("{value} min")).format(value=f"{seconds / 60:g}")
+    return say(N_("{value} s")).format(value=f"{seconds:g}")
+
+
+UNREAD_CONTROLS = {"?": N_("unknown"), "-": N_("no time control")}
 
 
 @dataclass(frozen=True)
@@ -66,10 +77,15 @@ class TimeControl:
     text: str = ""
 
     def __str__(self) -> str:
+        return self.said()
+
+    def said(self, say: Callable[[str], str] = str) -> str:
+        """The time control in words, each put into a language by ``say``."""
         if not self.periods:
-            return {"?": "unknown", "-": "no time control"}.get(self.text, self.text)
-        words = ", then ".join(map(str, self.periods))
-        return words + (" (repeated)" if self.periods[-1].moves else "")
+            return say(UNREAD_CONTROLS[self.text]) if self.text in UNREAD_CONTROLS else self.text
+        words = say(N_(", then ")).join(period.said(say) for period in self.periods)
+        return say(N_("{periods} (repeated)")).format(periods=words) if self.periods[
+            -1].moves else words
 
     def base(self) -> float | None:
         """The time on each clock at the start."""
@@ -89,14 +105,15 @@ def parse_time_control(text: str | None) -> TimeControl:
     for part in value.split(":"):
         match = _PERIOD.match(part.strip())
         if not match or (match["sand"] and (match["moves"] or match["inc"])):
-            raise TimeControlError(f"TimeControl '{value}': '{part}' is none of MOVES/SECONDS, "
-                                   "SECONDS, SECONDS+INCREMENT, *SECONDS")
+            raise TimeControlError(N_("TimeControl '{value}': '{part}' is none of "
+                                      "MOVES/SECONDS, SECONDS, SECONDS+INCREMENT, *SECONDS"
+                                      ).format(value=value, part=part))
         periods.append(Period(int(match["moves"]) if match["moves"] else None,
                               float(match["secs"]), float(match["inc"] or 0),
                               bool(match["sand"])))
     if any(p.moves is None for p in periods[:-1]):
-        raise TimeControlError(f"TimeControl '{value}': only the last period can be for the "
-                               "rest of the game")
+        raise TimeControlError(N_("TimeControl '{value}': only the last period can be for "
+                                  "the rest of the game").format(value=value))
     return TimeControl(tuple(periods), value)
 
 
@@ -112,15 +129,18 @@ class FlagFall:
 
     def what(self) -> str:
         """The fall in words, without the game's number."""
-        side = "White" if self.white else "Black"
-        text = (f"{side}'s flag fell at move {self.move}{'' if self.white else '...'} "
-                "(clock 0:00)")
-        if self.contradicted:
-            text += f"; the result {self.result} is not {side}'s loss"
-        return text
+        if self.white:
+            fell = (N_("White's flag fell at move {move} (clock 0:00); the result {result} is "
+                       "not White's loss") if self.contradicted else
+                    N_("White's flag fell at move {move} (clock 0:00)"))
+        else:
+            fell = (N_("Black's flag fell at move {move}... (clock 0:00); the result {result} "
+                       "is not Black's loss") if self.contradicted else
+                    N_("Black's flag fell at move {move}... (clock 0:00)"))
+        return fell.format(move=self.move, result=self.result)
 
     def __str__(self) -> str:
-        return f"game {self.game}: {self.what()}"
+        return N_("game {number}: {reason}").format(number=self.game, reason=self.what())
 
 
 def flag_fall(game: Game, number: int, outcome: str) -> FlagFall | None:
