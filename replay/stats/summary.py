@@ -47,6 +47,11 @@ KEYS = ["file", "variant", "event", "year"]
 _TURNED_WHITE, _TURNED_BLACK = len(RESULTS) + 1, len(RESULTS) + 2
 _PLIES_SUM, _PLIES_COUNT, _VALID = len(RESULTS) + 3, len(RESULTS) + 4, len(RESULTS) + 5
 _COUNTS = len(RESULTS) + 6
+# The games' columns counted, and how many games wait to be counted together (each
+# counting costs pandas some milliseconds whatever its size: a few per archive, not one
+# per part).
+_COUNTED = ("variant", "Event", "Date", "result", "first_mover", "plies", "status")
+FOLDED_GAMES = 1 << 15
 
 
 @dataclass
@@ -106,8 +111,13 @@ class _Running:
         self.tags: dict[str, None] = dict.fromkeys(SEVEN_TAGS)
         self.folded: str | None = None
         self.seen: dict[str, None] = {}
+        # each Date tag's year (None: missing), as ``date_parts`` reads it
+        self.years: dict[str | None, object] = {
+            None: date_parts(pd.Series([None], dtype=STRING))["year"].iat[0]}
         self.statuses: Counter[str] = Counter()
         self.spool = spool
+        self.pending: list[pd.DataFrame] = []
+        self.pending_games = 0
 
     def add(self, source: str, games: pd.DataFrame) -> None:
         """Fold a part of ``source``'s games (``iter_parts``' typed frame) in."""
@@ -120,16 +130,24 @@ class _Running:
         self.votes = votes if self.votes is None else self.votes.add(votes, fill_value=0)
         self._note_folded(source, games)
         self._spool_checks(source, games)
-        self._count(source, games)
+        self.pending.append(games[list(_COUNTED)].assign(source=source))
+        self.pending_games += len(games)
+        if self.pending_games >= FOLDED_GAMES:
+            self._fold()
 
-    def _count(self, source: str, games: pd.DataFrame) -> None:
+    def _fold(self) -> None:
+        """Add the pending games to the counts."""
+        if not self.pending:
+            return
+        games = pd.concat(self.pending, ignore_index=True)
+        self.pending, self.pending_games = [], 0
         variant, event = games["variant"], games["Event"].astype(object)
-        year = date_parts(games["Date"])["year"]
+        source_codes, sources = pd.factorize(games["source"])
         event_codes, events = pd.factorize(event)
-        year_codes, years = pd.factorize(year)
+        year_codes, years = pd.factorize(self._years(games["Date"]))
         variant_codes = variant.cat.codes.to_numpy(dtype=np.int64)
-        combined = (((variant_codes + 1) * (len(events) + 1) + event_codes + 1)
-                    * (len(years) + 1) + year_codes + 1)
+        combined = ((((source_codes * (len(variant.cat.categories) + 1)) + variant_codes + 1)
+                     * (len(events) + 1) + event_codes + 1) * (len(years) + 1) + year_codes + 1)
         _, first, group = np.unique(combined, return_index=True, return_inverse=True)
         groups = len(first)
         result = games["result"].cat.codes.to_numpy()
@@ -149,7 +167,7 @@ class _Running:
                                       minlength=groups)
         names = variant.cat.categories
         for index, row in enumerate(first):
-            key = (source,
+            key = (sources[source_codes[row]],
                    names[variant_codes[row]] if variant_codes[row] >= 0 else None,
                    events[event_codes[row]] if event_codes[row] >= 0 else None,
                    int(years[year_codes[row]]) if year_codes[row] >= 0 else None)
@@ -158,6 +176,18 @@ class _Running:
                 self.counts[key] = sums[index].copy()
             else:
                 held += sums[index]
+
+    def _years(self, dates: pd.Series) -> pd.Series:
+        """``date_parts``' year of each date, each distinct date read once in the run (an
+        archive's games share a few thousand dates: read in each part, they cost more than
+        the counting)."""
+        codes, distinct = pd.factorize(dates.astype(object))
+        new = [date for date in distinct if date not in self.years]
+        if new:
+            read = date_parts(pd.Series(new, dtype=STRING))["year"]
+            self.years.update(zip(new, read.astype(object).tolist(), strict=True))
+        known = [self.years[date] for date in distinct] + [self.years[None]]
+        return pd.Series(pd.array(known, dtype="Int64")[codes], index=dates.index)
 
     def _note_folded(self, source: str, games: pd.DataFrame) -> None:
         """The warning for the first game whose tags past the table's first
@@ -200,6 +230,7 @@ class _Running:
 
     def summary(self) -> Summary:
         """The summary table, the overview and the warnings, once every part is in."""
+        self._fold()
         readings = file_readings(self.votes) if self.votes is not None else pd.Series(
             dtype=object)
         keys = list(self.counts)

@@ -12,6 +12,7 @@ import pytest
 import replay.stats.execution as engine
 from replay.rules.variants import ENGLISH
 from replay.stats import stats_tables
+import replay.stats.summary as summary
 from replay.stats.summary import Overview, running_summary
 from replay.stats.tables import contradicted_lines
 
@@ -41,8 +42,9 @@ def _sources(shared_data: Path, names: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("names", FILES, ids=lambda names: "+".join(names))
 def test_streamed_summary_is_the_whole_tables_summary(shared_data, monkeypatch, names):
-    """Small partitions, so that each file comes in many parts."""
+    """Small partitions, so that each file comes in many parts, counted a few at a time."""
     monkeypatch.setattr(engine, "BLOCK", 1 << 15)
+    monkeypatch.setattr(summary, "FOLDED_GAMES", 1000)
     sources = _sources(shared_data, names)
     whole = stats_tables(sources, with_moves=False, jobs=1)
     streamed = running_summary(sources, jobs=1)
