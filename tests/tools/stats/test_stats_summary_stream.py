@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 import replay.stats.execution as engine
+import replay.stats.summary as summary
 from replay.rules.variants import ENGLISH
 from replay.stats import stats_tables
-import replay.stats.summary as summary
 from replay.stats.summary import Overview, running_summary
 from replay.stats.tables import contradicted_lines
 
