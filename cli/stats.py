@@ -119,6 +119,8 @@ def stats(
         if plot is not None:
             _plot(games, plot)
         _exit(statuses)
+    if table == "summary" and plot is None:
+        _show_summary(sources, choice, run, as_json)
     tables = _compute(sources, choice, table == "moves", run)
     statuses.update(tables.games["status"].astype(str))
     from replay.stats.schema import folded_rows
@@ -140,6 +142,32 @@ def stats(
     if table == "players":
         _print_name_pairs(tables.games)
     _exit(statuses)
+
+
+def _show_summary(sources: list[str], choice: RulesChoice, run: dict, as_json: bool) -> None:
+    """The summary table, folded part by part as the games come (its memory does not grow
+    with the archives), with the warnings and exit status of the games table."""
+    from replay.stats import EngineUnavailableError
+    from replay.stats.summary import running_summary
+
+    try:
+        with progress_bar("tabulating", input_size(sources)) as progress:
+            summary = running_summary(sources, choice.default, choice.override,
+                                      rules=choice.rules, progress=progress, **run)
+    except (EngineUnavailableError, ValueError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail_io(error)
+    for line in summary.contradicted:
+        _warn(line)
+    if summary.folded is not None:
+        _warn(summary.folded)
+    if as_json:
+        summary.table.to_json(sys.stdout, orient="records", lines=True, date_format="iso",
+                              force_ascii=False)
+    else:
+        show_table(summary.overview, summary.table, "summary")
+    _exit(summary.statuses)
 
 
 def _warn(line: str) -> None:
@@ -279,19 +307,22 @@ def _plot(games, path: Path) -> None:
 
 def show_table(games, frame, table: str, console=None) -> None:
     """On a terminal, a headline and the first rows of the table in the columns that fit;
-    piped or redirected, the whole table as tab-separated values (the headline on stderr)."""
+    piped or redirected, the whole table as tab-separated values (the headline on stderr).
+    ``games``: the games table, or its ``Overview`` (replay.stats.summary)."""
     from rich.console import Console
     from rich.markup import escape
+
+    from replay.stats.summary import Overview
 
     from .tables import print_terminal_table, write_tsv
 
     console = console or Console()
-    results = games["result"].value_counts()
-    valid = (games["status"] == "valid").mean() * 100 if len(games) else 0.0
-    headline = (f"[bold]{count(len(games), 'game')}[/bold] in "
-                f"{count(games['file'].nunique(), 'file')}, {valid:.1f}% valid; results: "
-                + ", ".join(f"{escape(str(name))} {number(n)}" for name, n in results.items()
-                            if n))
+    overview = games if isinstance(games, Overview) else Overview.of(games)
+    valid = overview.valid / overview.games * 100 if overview.games else 0.0
+    headline = (f"[bold]{count(overview.games, 'game')}[/bold] in "
+                f"{count(len(overview.files), 'file')}, {valid:.1f}% valid; results: "
+                + ", ".join(f"{escape(str(name))} {number(n)}"
+                            for name, n in overview.results.items() if n))
     columns = [c for c in SHOWN_COLUMNS[table] if c in frame]
     if not console.is_terminal:
         stderr_console().print(headline)
@@ -305,7 +336,7 @@ def show_table(games, frame, table: str, console=None) -> None:
             for values in frame[columns].head(SHOWN_ROWS).itertuples(index=False)]
     title = f"{table} (first {number(shown)} of {count(len(frame), 'row')})"
     if "file" in columns:
-        folder, names = files_shown(games["file"].unique().tolist())
+        folder, names = files_shown(overview.files)
         at = columns.index("file")
         for row in rows:
             row[at] = names.get(row[at], row[at])

@@ -119,9 +119,14 @@ def folded_warning(games: pd.DataFrame) -> str:
     """The warning for the first game of a finished part whose tags were folded into
     ``other_tags`` (the table has more distinct tags than ``TAG_COLUMN_LIMIT``)."""
     first = games[folded_rows(games)].iloc[0]
-    return (f"{first['file']}:{first['line']}: warning: game {first['game']}: the games "
-            f"table has more than {TAG_COLUMN_LIMIT:,} distinct tags; this game's tags past "
-            f"them, and any later game's, are in its other_tags column")
+    return folded_message(first["file"], first["line"], first["game"])
+
+
+def folded_message(file: object, line: object, game: object) -> str:
+    """The warning for the first game whose tags went into ``other_tags``."""
+    return (f"{file}:{line}: warning: game {game}: the games table has more than "
+            f"{TAG_COLUMN_LIMIT:,} distinct tags; this game's tags past them, and any later "
+            f"game's, are in its other_tags column")
 
 
 def count_statuses(games: pd.DataFrame, statuses: Counter[str] | None) -> None:

@@ -154,15 +154,20 @@ def contradicted_lines(games: pd.DataFrame) -> list[str]:
     B): result 0-2 contradicted by the final position (no_moves)``."""
     shown = games[["file", "line", "game", "White", "Black", "Result", "ending"]]
     found = shown[games["result_check"].astype(object) == "inconsistent"]
+    return [contradicted_line(row.file, row) for row in found.itertuples(index=False)]
+
+
+def contradicted_line(file: object, row) -> str:
+    """The warning for one game of ``file`` contradicting its result (``row``: its line,
+    game, White, Black, Result and ending)."""
 
     def text(value: object) -> str:
         return "?" if value is None or value is pd.NA or value != value or value == "" \
             else str(value)
 
-    return [f"{text(row.file)}:{text(row.line)}: warning: game {text(row.game)} "
+    return (f"{text(file)}:{text(row.line)}: warning: game {text(row.game)} "
             f"({text(row.White)} – {text(row.Black)}): result {text(row.Result)} contradicted "
-            f"by the final position ({text(row.ending)})"
-            for row in found.itertuples(index=False)]
+            f"by the final position ({text(row.ending)})")
 
 
 def finish_moves(moves: pd.DataFrame) -> pd.DataFrame:
