@@ -378,9 +378,14 @@ def test_a_number_of_thousands_of_digits_is_a_syntax_error_with_its_place(where)
 
 def test_ctrl_c_while_writing_parquet_prints_no_ignored_exception(folder, shared_data):
     """A real SIGINT to a real ``pdn stats -t moves -o f.parquet``, sent once its Parquet
-    writer has written (row groups of one part each, so that it starts at once)."""
+    writer has written (row groups of one part each, so that it starts at once). Each row
+    group is followed by a pause: the parts of a file come at its end, when its variant is
+    settled, and without it a loaded machine could see the run finish before the signal."""
     pytest.importorskip("pyarrow")
-    script = ("import sys, replay.stats.writer as w; w.ROW_GROUP_BYTES = 1\n"
+    script = ("import sys, time, replay.stats.writer as w; w.ROW_GROUP_BYTES = 1\n"
+              "flush = w.TableWriter._flush\n"
+              "def paused(self):\n    flush(self)\n    time.sleep(60)\n"
+              "w.TableWriter._flush = paused\n"
               "from pdn.cli.app import main; sys.argv[0] = 'pdn'; main()")
     source = shared_data / "english" / "OCA_2.0.pdn"
     process = subprocess.Popen([sys.executable, "-c", script, "stats", str(source), "-t",
