@@ -22,6 +22,8 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Generic, TypeVar
 
+from replay.run.parallel import gc_paused
+
 T = TypeVar("T")
 BATCH = 1_000  # items kept in memory; beyond them, batches of as many go to disk
 
@@ -59,7 +61,10 @@ class Held(Generic[T]):
             with file:
                 file.seek(0)
                 while spilled:
-                    batch = pickle.load(file)
+                    # the collector would walk the batch again and again as it is built
+                    # (OCA 2.0's validation: 14% of its time, 2.4 -> 1.75 s CPU)
+                    with gc_paused():
+                        batch = pickle.load(file)
                     spilled -= len(batch)
                     yield from batch
         yield from memory
