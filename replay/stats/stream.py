@@ -35,13 +35,12 @@ from replay.stats.schema import (
     with_file,
 )
 from replay.stats.tables import (
+    ReadingVotes,
     contradicted_lines,
-    file_readings,
     finish_games,
     finish_moves,
     openings_table,
     players_table,
-    reading_votes,
     summary_table,
 )
 from replay.stats.writer import TableWriter
@@ -158,12 +157,11 @@ class _Spool:
         self.files = files
         self.parts: list[tuple[Path, str]] = []
         self.tags: dict[str, None] = dict.fromkeys(SEVEN_TAGS)
-        self.votes: pd.DataFrame | None = None
+        self.votes = ReadingVotes()
 
     def add(self, source: str, games: pd.DataFrame) -> None:
         self.tags.update(dict.fromkeys(c for c in games.columns if c not in REPLAY_COLUMNS))
-        votes = reading_votes(games[["result_reading"]].assign(file=source))
-        self.votes = votes if self.votes is None else self.votes.add(votes, fill_value=0)
+        self.votes.add(source, games)
         path = self.folder / f"{len(self.parts)}.pickle"
         try:
             games.to_pickle(path)
@@ -177,7 +175,7 @@ class _Spool:
         (one empty table when there are none): pandas costs some milliseconds per operation
         whatever its size, and finishing takes many (a part finished alone cost more than
         its replay)."""
-        readings = file_readings(self.votes) if self.votes is not None else None
+        readings = self.votes.readings()
         tags = list(self.tags)
         if not self.parts:
             yield finish_games(with_file([], [], typed_games([]), self.files)), [0]
