@@ -16,6 +16,7 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import groupby
 from pathlib import Path
 from typing import IO
@@ -27,7 +28,7 @@ from replay.archive.clean import CleanOptions, clean_game
 from replay.archive.dedupe import fingerprint
 from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, Task, run_task
-from replay.archive.tags import DateParts, clean_name, date_parts_many
+from replay.archive.tags import DateParts, clean_name, date_parts_many, date_parts_plain
 from replay.record.agreement import agree_file
 from replay.record.inference import keyed_variant, variant_key
 from replay.record.replayer import replay_game
@@ -349,8 +350,10 @@ class SplitTask:
         if self.kind == "variant":
             return [Out(game_text(record), record.line, record.error,
                         _variant_keys(record, choice)) for record in records]
-        # only a split by year reads the dates; by event, player or count no game is replayed
-        dates = dates_of(records) if self.kind == "year" else [_NO_DATE] * len(records)
+        # only a split by year reads the dates (without pandas, each distinct one once); by
+        # event, player or count no game is replayed
+        dates = [_year_parts(record.tags.get("Date") or "") for record in records] \
+            if self.kind == "year" else [_NO_DATE] * len(records)
         return [Out(game_text(record), record.line, record.error,
                     None if self.kind == "count" else
                     split_keys(record.tags, self.kind, None, date), record.too_large)
@@ -358,6 +361,7 @@ class SplitTask:
 
 
 _NO_DATE: DateParts = (None, None, None)
+_year_parts = lru_cache(maxsize=4096)(date_parts_plain)  # an archive has a few thousand dates
 
 
 @dataclass(frozen=True)
