@@ -262,6 +262,29 @@ def test_split_into_a_file_is_refused(folder):
     assert result.exit_code == ExitCode.USAGE and "not a folder" in result.output
 
 
+def test_split_moves_its_files_into_place_as_an_atomic_write_would(folder):
+    """A file replaced keeps its mode, a symbolic link keeps pointing at the file it names
+    (which takes the games), a new file has the mode the umask gives, nothing is left behind."""
+    parts = folder / "parts"
+    parts.mkdir()
+    (parts / "Event_0.pdn").write_text("old")
+    (parts / "Event_0.pdn").chmod(0o640)
+    (folder / "real.pdn").write_text("old")
+    (parts / "Event_1.pdn").symlink_to(folder / "real.pdn")
+    result = run("split", "g.pdn", "-o", "parts", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE((parts / "Event_0.pdn").stat().st_mode) == 0o640
+    assert (parts / "Event_1.pdn").is_symlink()
+    assert (folder / "real.pdn").read_text().startswith('[Event "Event 1"]')
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE((parts / "Event_2.pdn").stat().st_mode) == 0o666 & ~umask
+    assert [game.tags["Event"] for name in ("Event_0", "Event_1", "Event_2")
+            for game in read_games(parts / f"{name}.pdn")] == ["Event 0", "Event 1", "Event 2"]
+    assert sorted(path.name for path in parts.iterdir()) == [
+        "Event_0.pdn", "Event_1.pdn", "Event_2.pdn"]
+
+
 LOOP_COMMANDS = [["convert", "loop", "-o", "x.pdn"], ["merge", "loop", "-o", "m.pdn"],
                  ["filter", "loop", "-o", "f.pdn"], ["dedupe", "loop", "-o", "d.pdn"],
                  ["clean", "loop", "-o", "c.pdn"], ["split", "loop", "-o", "parts"],
@@ -624,6 +647,20 @@ def test_split_names_no_file_after_a_superscript_device_an_option_or_a_case_twin
                                                 "Smith", "smith", "SMITH"]]
     assert names == ["_COM\u00b9.pdn", "_lpt\u00b3.pdn", "_-rf.pdn", "_--help.pdn",
                      "Smith.pdn", "smith-2.pdn", "SMITH-3.pdn"]
+
+
+def test_split_names_files_alike_with_the_names_given_kept_casefolded():
+    """The split keeps the names given in a set (not rebuilt for each new key): the same
+    names, case twins apart."""
+    keys = ["Smith", "smith", "SMITH", "Smith", "Jones", "JONES", "smith-2", "Smith-2"]
+    taken: dict[str, str] = {}
+    kept: dict[str, str] = {}
+    used: set[str] = set()
+    assert [file_name(key, kept, used) for key in keys] == [
+        file_name(key, taken) for key in keys] == [
+        "Smith.pdn", "smith-2.pdn", "SMITH-3.pdn", "Smith.pdn", "Jones.pdn", "JONES-2.pdn",
+        "smith-2-2.pdn", "Smith-2-3.pdn"]
+    assert used == {name.casefold() for name in taken.values()}
 
 
 # ---- temporaries of processes killed with SIGKILL -------------------------------------------

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import groupby
 from pathlib import Path
 from typing import IO
@@ -25,14 +28,19 @@ from replay.archive.clean import CleanOptions, clean_game
 from replay.archive.dedupe import fingerprint
 from replay.archive.select import Criteria
 from replay.archive.stream import Located, Record, Task, run_task
-from replay.archive.tags import DateParts, clean_name, date_parts_many
+from replay.archive.tags import DateParts, clean_name, date_parts_many, date_parts_plain
 from replay.record.agreement import agree_file
 from replay.record.inference import keyed_variant, variant_key
-from replay.record.replayer import game_variant, replay_game
+from replay.record.replayer import replay_game
 from replay.record.silent import follow_file
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Variant
-from replay.run.output import as_write_error, atomic_writer, refuse_overwriting_inputs
+from replay.run.output import (
+    as_write_error,
+    atomic_writer,
+    output_target,
+    refuse_overwriting_inputs,
+)
 from replay.run.runner import Runner
 from replay.run.spreadsheet import safe_row
 
@@ -338,21 +346,22 @@ class SplitTask:
     kind: str
 
     def __call__(self, records: list[Record]) -> list[Out]:
-        results = []
-        for record, date in zip(records, dates_of(records), strict=True):
-            choice = self.settings.choice
-            if self.kind == "variant":
-                results.append(Out(game_text(record), record.line, record.error,
-                                   _variant_keys(record, choice)))
-                continue
-            variant = (game_variant(record.game, choice.default, choice.override,
-                                    rules=choice.rules)
-                       if record.game is not None else choice.default)
-            keys = None if self.kind == "count" else split_keys(record.tags, self.kind,
-                                                                 variant, date)
-            results.append(Out(game_text(record), record.line, record.error, keys,
-                               record.too_large))
-        return results
+        choice = self.settings.choice
+        if self.kind == "variant":
+            return [Out(game_text(record), record.line, record.error,
+                        _variant_keys(record, choice)) for record in records]
+        # only a split by year reads the dates (without pandas, each distinct one once); by
+        # event, player or count no game is replayed
+        dates = [_year_parts(record.tags.get("Date") or "") for record in records] \
+            if self.kind == "year" else [_NO_DATE] * len(records)
+        return [Out(game_text(record), record.line, record.error,
+                    None if self.kind == "count" else
+                    split_keys(record.tags, self.kind, None, date), record.too_large)
+                for record, date in zip(records, dates, strict=True)]
+
+
+_NO_DATE: DateParts = (None, None, None)
+_year_parts = lru_cache(maxsize=4096)(date_parts_plain)  # an archive has a few thousand dates
 
 
 @dataclass(frozen=True)
@@ -415,8 +424,9 @@ WINDOWS_RESERVED = frozenset(["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
                                 for n in [*range(10), "\u00b9", "\u00b2", "\u00b3"])])
 
 
-def file_name(key: str, taken: dict[str, str]) -> str:
-    """A safe file name for a split key, unique among those already given."""
+def file_name(key: str, taken: dict[str, str], used: set[str] | None = None) -> str:
+    """A safe file name for a split key, unique among those already given (``used``, when
+    kept by the caller: their names casefolded, which the new name joins)."""
     if key in taken:
         return taken[key]
     stem = re.sub(r"[^\w.-]+", "_", key, flags=re.UNICODE).strip("._")[:80] or "unknown"
@@ -424,11 +434,13 @@ def file_name(key: str, taken: dict[str, str]) -> str:
         stem = f"_{stem}"
     if stem.startswith("-"):  # "-rf.pdn", "--help.pdn": read as options by other tools
         stem = f"_{stem}"
-    used = {value.casefold() for value in taken.values()}  # case-insensitive file systems
+    if used is None:  # case-insensitive file systems
+        used = {value.casefold() for value in taken.values()}
     name, number = f"{stem}.pdn", 2
     while name.casefold() in used:
         name, number = f"{stem}-{number}.pdn", number + 1
     taken[key] = name
+    used.add(name.casefold())
     return name
 
 
@@ -443,10 +455,11 @@ class _Files:
         self.inputs = inputs
         self.work = Path(tempfile.mkdtemp(prefix=".split-", dir=directory))
         self.names: dict[str, str] = {}
+        self.used: set[str] = set()  # the names given, casefolded (``file_name``)
         self.handles: dict[str, IO[str]] = {}
 
     def write(self, key: str, text: str) -> None:
-        name = file_name(key, self.names)
+        name = file_name(key, self.names, self.used)
         try:
             handle = self.handles.pop(name, None)
             if handle is None:
@@ -470,12 +483,42 @@ class _Files:
             refuse_overwriting_inputs(self.directory / name, self.inputs)
         written = []
         for name in names:
-            with atomic_writer(self.directory / name) as stream, \
-                    open(self.work / name, encoding="utf-8", newline="") as part:
-                while block := part.read(1 << 20):
-                    stream.write(block)
+            if not self._moved(name):
+                with atomic_writer(self.directory / name) as stream, \
+                        open(self.work / name, encoding="utf-8", newline="") as part:
+                    while block := part.read(1 << 20):
+                        stream.write(block)
             written.append(str(self.directory / name))
         return written
+
+    def _moved(self, name: str) -> bool:
+        """Move a written file into place as ``atomic_writer`` would put its copy there
+        (synced, keeping the mode of a file it replaces, by one rename): False, nothing done,
+        where the output is no regular file nor new (a device, a FIFO: written in place) or
+        lies on another file system (through a symbolic link), for a copy to write it."""
+        path = self.directory / name
+        target = output_target(path)
+        if target.in_place:
+            return False
+        work = self.work / name
+        try:
+            mode = stat.S_IMODE(os.stat(target.path).st_mode)
+        except FileNotFoundError:
+            mode = None  # made as a new file would be: the work file's own
+        try:
+            handle = os.open(work, os.O_RDONLY)
+            try:
+                os.fsync(handle)
+            finally:
+                os.close(handle)
+            if mode is not None:
+                os.chmod(work, mode)
+            os.replace(work, target.path)
+        except OSError as error:
+            if error.errno == errno.EXDEV:
+                return False
+            raise as_write_error(error, path) from None
+        return True
 
     def discard(self) -> None:
         for handle in self.handles.values():

@@ -131,9 +131,26 @@ def typed_games(rows: list[dict]) -> pd.DataFrame:
         for name, value in row["tags"].items():
             texts[number, position[tag_column(name)]] = value
     tags = pd.DataFrame(texts, columns=names, index=range(len(rows)), dtype=object)
-    ours = pd.DataFrame({name: [row[name] for row in rows] for name in REPLAY_COLUMNS},
-                        columns=list(REPLAY_COLUMNS), index=range(len(rows)))
-    return pd.concat([tags, ours.astype(REPLAY_COLUMNS)], axis=1)
+    ours = pd.DataFrame({name: _column([row[name] for row in rows], dtype)
+                         for name, dtype in REPLAY_COLUMNS.items()}, index=range(len(rows)))
+    return pd.concat([tags, ours], axis=1)
+
+
+def _column(values: list, dtype: object) -> pd.api.extensions.ExtensionArray:
+    """A column of ours from the rows' Python values (None: missing) in its dtype, as
+    ``astype`` would make it from the objects, without its inference (a part's columns
+    typed by ``astype`` cost more than the part's games tabulated)."""
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = {name: code for code, name in enumerate(dtype.categories)}
+        return pd.Categorical.from_codes(
+            np.fromiter((codes.get(value, -1) for value in values), dtype=np.int32,
+                        count=len(values)), dtype=dtype)
+    if dtype == STRING:
+        return _strings(values)
+    missing = np.fromiter((value is None for value in values), dtype=bool, count=len(values))
+    return pd.arrays.IntegerArray(np.fromiter((0 if value is None else value
+                                               for value in values), dtype=np.int64,
+                                              count=len(values)), missing)
 
 
 def typed_moves(columns: dict[str, list]) -> pd.DataFrame:

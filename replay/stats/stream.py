@@ -35,13 +35,12 @@ from replay.stats.schema import (
     with_file,
 )
 from replay.stats.tables import (
+    ReadingVotes,
     contradicted_lines,
-    file_readings,
     finish_games,
     finish_moves,
     openings_table,
     players_table,
-    reading_votes,
     summary_table,
 )
 from replay.stats.writer import TableWriter
@@ -49,6 +48,8 @@ from replay.stats.writer import TableWriter
 DERIVED_TABLES = {"players": players_table, "openings": openings_table,
                   "summary": summary_table}
 # The games' columns those tables read: only these are held in memory to build them.
+# The games finished together (``_Spool.finished``).
+FINISHED_GAMES = 1 << 15
 AGGREGATED_COLUMNS = ("file", "White", "Black", "Event", "date", "year", "variant", "result",
                       "white_score", "opening", "plies", "status")
 
@@ -94,7 +95,7 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
             out.write(finish_moves(with_file([], [], typed_moves(MoveColumns().columns),
                                              files)))
         kept, folded_told = [], False
-        for finished in games.finished() if need_games else ():
+        for finished, sizes in games.finished() if need_games else ():
             if warn is not None:
                 for line in contradicted_lines(finished):
                     warn(line)
@@ -102,7 +103,7 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
                     warn(folded_warning(finished))
                     folded_told = True
             if table == "games":
-                out.write(finished)
+                _write_parts(out, finished, sizes)
             if keep_games:
                 kept.append(finished)
             elif table in DERIVED_TABLES:
@@ -113,6 +114,18 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
             derived = DERIVED_TABLES[table](whole)
             out.write(derived)
         return out.rows, whole if keep_games else None
+
+
+def _write_parts(out: TableWriter, games: pd.DataFrame, sizes: list[int]) -> None:
+    """Write a batch of finished games: whole, or in Parquet part by part as they came (the
+    row groups are cut between the parts written, as they always were)."""
+    if out.suffix != ".parquet":
+        out.write(games)
+        return
+    start = 0
+    for size in sizes:
+        out.write(games.iloc[start:start + size])
+        start += size
 
 
 def folded_warning(games: pd.DataFrame) -> str:
@@ -144,12 +157,11 @@ class _Spool:
         self.files = files
         self.parts: list[tuple[Path, str]] = []
         self.tags: dict[str, None] = dict.fromkeys(SEVEN_TAGS)
-        self.votes: pd.DataFrame | None = None
+        self.votes = ReadingVotes()
 
     def add(self, source: str, games: pd.DataFrame) -> None:
         self.tags.update(dict.fromkeys(c for c in games.columns if c not in REPLAY_COLUMNS))
-        votes = reading_votes(games[["result_reading"]].assign(file=source))
-        self.votes = votes if self.votes is None else self.votes.add(votes, fill_value=0)
+        self.votes.add(source, games)
         path = self.folder / f"{len(self.parts)}.pickle"
         try:
             games.to_pickle(path)
@@ -157,16 +169,32 @@ class _Spool:
             raise as_write_error(error, path) from None
         self.parts.append((path, source))
 
-    def finished(self) -> Iterator[pd.DataFrame]:
-        """Every part finished as the whole table would finish it, in order (one empty
-        table when there are none)."""
-        readings = file_readings(self.votes) if self.votes is not None else None
+    def finished(self) -> Iterator[tuple[pd.DataFrame, list[int]]]:
+        """The parts finished as the whole table would finish them, in order, gathered
+        ``FINISHED_GAMES`` games at a time, each batch with the rows of each of its parts
+        (one empty table when there are none): pandas costs some milliseconds per operation
+        whatever its size, and finishing takes many (a part finished alone cost more than
+        its replay)."""
+        readings = self.votes.readings()
         tags = list(self.tags)
         if not self.parts:
-            yield finish_games(with_file([], [], typed_games([]), self.files))
+            yield finish_games(with_file([], [], typed_games([]), self.files)), [0]
             return
+        batch: list[pd.DataFrame] = []
+        sources: list[str] = []
         for path, source in self.parts:
             games = pd.read_pickle(path)
             path.unlink()
-            games = fold_tags(games, tags)
-            yield finish_games(with_file([games], [source], games, self.files), readings)
+            batch.append(fold_tags(games, tags))
+            sources.append(source)
+            if sum(map(len, batch)) >= FINISHED_GAMES:
+                yield self._finished(batch, sources, readings)
+                batch, sources = [], []
+        if batch:
+            yield self._finished(batch, sources, readings)
+
+    def _finished(self, batch: list[pd.DataFrame], sources: list[str],
+                  readings: pd.Series | None) -> tuple[pd.DataFrame, list[int]]:
+        """A batch of parts finished together, and the rows of each."""
+        return (finish_games(with_file(batch, sources, batch[0], self.files), readings),
+                [len(games) for games in batch])

@@ -35,10 +35,9 @@ from replay.stats.schema import (
 from replay.stats.stream import count_statuses, folded_message
 from replay.stats.tables import (
     SUMMARY_DTYPES,
+    ReadingVotes,
     contradicted_line,
     date_parts,
-    file_readings,
-    reading_votes,
 )
 
 KEYS = ["file", "variant", "event", "year"]
@@ -107,7 +106,7 @@ class _Running:
     def __init__(self, files: list[str], spool) -> None:
         self.files = files
         self.counts: dict[tuple, np.ndarray] = {}
-        self.votes: pd.DataFrame | None = None
+        self.votes = ReadingVotes()
         self.tags: dict[str, None] = dict.fromkeys(SEVEN_TAGS)
         self.folded: str | None = None
         self.seen: dict[str, None] = {}
@@ -126,8 +125,7 @@ class _Running:
             return
         self.seen[source] = None
         self.tags.update(dict.fromkeys(c for c in games.columns if c not in REPLAY_COLUMNS))
-        votes = reading_votes(games[["result_reading"]].assign(file=source))
-        self.votes = votes if self.votes is None else self.votes.add(votes, fill_value=0)
+        self.votes.add(source, games)
         self._note_folded(source, games)
         self._spool_checks(source, games)
         self.pending.append(games[list(_COUNTED)].assign(source=source))
@@ -231,8 +229,9 @@ class _Running:
     def summary(self) -> Summary:
         """The summary table, the overview and the warnings, once every part is in."""
         self._fold()
-        readings = file_readings(self.votes) if self.votes is not None else pd.Series(
-            dtype=object)
+        readings = self.votes.readings()
+        if readings is None:
+            readings = pd.Series(dtype=object)
         keys = list(self.counts)
         counts = np.array([self.counts[key] for key in keys], dtype=np.int64).reshape(
             len(keys), _COUNTS)

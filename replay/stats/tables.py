@@ -6,6 +6,7 @@ moves table.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from pdn.writer import SEVEN_TAGS
@@ -85,6 +86,29 @@ def reading_votes(games: pd.DataFrame) -> pd.DataFrame:
     if votes is None:
         return pd.DataFrame({name: pd.Series(dtype="int64") for name in READINGS})
     return votes.reindex(columns=list(READINGS), fill_value=0)
+
+
+class ReadingVotes:
+    """``reading_votes`` gathered part by part: per file, its games' votes for each reading
+    counted from the column's codes (a crosstab per part cost pandas more than counting)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, np.ndarray] = {}
+
+    def add(self, source: str, games: pd.DataFrame) -> None:
+        """Count the votes of a part of ``source``'s games (a typed frame)."""
+        codes = games["result_reading"].cat.codes.to_numpy()
+        votes = np.bincount(codes[codes >= 0], minlength=len(READINGS))
+        if votes.any():
+            held = self.counts.get(source)
+            self.counts[source] = votes if held is None else held + votes
+
+    def readings(self) -> pd.Series | None:
+        """Each file's reading (``file_readings``); None before any game voted."""
+        if not self.counts:
+            return None
+        return file_readings(pd.DataFrame.from_dict(self.counts, orient="index",
+                                                    columns=list(READINGS)))
 
 
 def file_readings(votes: pd.DataFrame) -> pd.Series:

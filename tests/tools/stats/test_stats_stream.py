@@ -11,6 +11,7 @@ from pdn.cli.app import app
 from typer.testing import CliRunner
 
 import replay.stats.execution as engine
+import replay.stats.stream as stream
 import replay.stats.writer as writer
 from replay.rules.variants import ENGLISH
 from replay.stats import TABLES, stats_tables, write_table
@@ -61,6 +62,31 @@ def test_streamed_table_is_the_whole_table(shared_data, tables, tmp_path, monkey
         pd.testing.assert_frame_equal(pd.read_parquet(streamed), pd.read_parquet(whole))
     else:
         assert streamed.read_bytes() == whole.read_bytes()
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet", ".jsonl"])
+def test_games_finished_in_several_batches_are_the_whole_table(shared_data, tables, tmp_path,
+                                                               monkeypatch, suffix):
+    """The spooled parts finished a few hundred games at a time, batches spanning files of
+    both readings: the same table, and in Parquet the same row groups as part by part."""
+    monkeypatch.setattr(engine, "BLOCK", 1 << 14)
+    monkeypatch.setattr(writer, "ROW_GROUP_BYTES", 1 << 17)
+    batched, alone = tmp_path / f"batched{suffix}", tmp_path / f"alone{suffix}"
+    monkeypatch.setattr(stream, "FINISHED_GAMES", 300)
+    write_table(_archive(shared_data), ENGLISH, batched, "games", jobs=1)
+    monkeypatch.setattr(stream, "FINISHED_GAMES", 1)  # each part finished alone
+    write_table(_archive(shared_data), ENGLISH, alone, "games", jobs=1)
+    whole = tmp_path / f"whole{suffix}"
+    _whole(tables.games, whole)
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        groups = pq.ParquetFile(batched).num_row_groups
+        assert groups > 1 and groups == pq.ParquetFile(alone).num_row_groups
+        pd.testing.assert_frame_equal(pd.read_parquet(batched), pd.read_parquet(whole))
+    else:
+        assert batched.read_bytes() == whole.read_bytes()
+    assert batched.read_bytes() == alone.read_bytes()
 
 
 def test_an_empty_archive_writes_an_empty_table_with_its_columns(tmp_path):
