@@ -119,3 +119,17 @@ def test_bad_arguments_to_the_native_rows_raise_errors_not_crashes() -> None:
     with pytest.raises(TypeError):
         rules._core.rows(*position, "c3-d4")
     assert rules._core.rows(*position, "c3-d4", (None,) * len(tables[0]), *tables[1:]) is None
+
+
+def test_the_moves_texts_as_python_str_are_the_texts_arrow_reads(
+        shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    moves = MoveColumns()
+    for ordinal, game in enumerate(itertools.islice(
+            read_games(shared_data / "english" / "tinsley.pdn"), 200), 1):
+        game_row(game, ordinal, None, None, 6, moves)
+    arrow = typed_moves(moves.columns)
+    monkeypatch.setattr(rows, "STRING", pd.StringDtype("python"))
+    columns = moves.columns
+    assert isinstance(columns["move"], list) and len(columns["move"]) == moves.plies > 0
+    for name in ("move", "short", "numeric", "from_square", "to_square"):
+        assert columns[name] == arrow[name].tolist(), name
