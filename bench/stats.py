@@ -1,7 +1,9 @@
 """Statistics speed: OCA 2.0 read, validated and tabulated (all five tables), one process and
-two.
+two; with ``--write``, a table written by ``pdn stats -t TABLE -o FILE --jobs 1`` as a whole
+process in each format.
 
     .venv/bin/python bench/stats.py [--file ../shared/data/english/OCA_2.0.pdn] [--jobs 1,2]
+    .venv/bin/python bench/stats.py --write moves [--repeat 3]
 
 Each run happens in a fresh interpreter, so its peak memory (``ru_maxrss`` of the main
 process and of its largest worker) is its own. CPU seconds are main plus workers; on a
@@ -12,9 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,13 +45,42 @@ def run_once(path: str, jobs: int, variant: str) -> dict:
             "rows": rows, "valid": int((tables.games["status"] == "valid").sum())}
 
 
+def written(path: str, table: str, suffix: str) -> tuple[float, float]:
+    """``pdn stats -t TABLE -o FILE.SUFFIX --jobs 1`` as a whole process: its CPU seconds
+    (user + system, its own ``wait4`` usage) and peak memory in MB."""
+    pdn = Path(sys.executable).with_name("pdn")
+    with tempfile.TemporaryDirectory() as out:
+        child = subprocess.Popen([str(pdn), "stats", "-t", table, "-o",
+                                  f"{out}/{table}{suffix}", "--jobs", "1", path],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise RuntimeError(f"pdn stats -t {table} -o {table}{suffix} failed")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def write_figures(path: str, table: str, repeat: int) -> None:
+    """The best CPU seconds of ``repeat`` runs writing ``table`` in each format."""
+    print(f"{Path(path).name}: pdn stats -t {table} -o FILE --jobs 1, best of {repeat}; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    for suffix in (".csv", ".parquet", ".jsonl"):
+        cpu, peak = min(written(path, table, suffix) for _ in range(repeat))
+        print(f"  {table}{suffix:<9} {cpu:6.2f} s CPU  {peak:5.0f} MB peak")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default=str(DEFAULT_FILE))
     parser.add_argument("--variant", default="english")
     parser.add_argument("--jobs", default="1,2", help="comma-separated worker counts")
+    parser.add_argument("--write", metavar="TABLE",
+                        help="time writing this table (games, moves...) in each format")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each --write format")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.write:
+        write_figures(args.file, args.write, args.repeat)
+        return
     if args.one is not None:
         print(json.dumps(run_once(args.file, args.one, args.variant)))
         return

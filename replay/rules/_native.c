@@ -1639,16 +1639,41 @@ static int short_ambiguous(const Rules *r, const Pos *p, const Mv *m, bb column,
     return 0;
 }
 
+/* A growing byte buffer (PyMem): the moves table's columns of a line, made without a
+ * Python object per ply. */
+typedef struct { char *data; size_t len, cap; } Grow;
+
+static int grow_put(Grow *g, const void *src, size_t n) {
+    if (n > ((size_t)PY_SSIZE_T_MAX >> 1) - g->len) { PyErr_NoMemory(); return -1; }
+    if (g->len + n > g->cap) {
+        size_t cap = g->cap ? g->cap : 256;
+        while (cap < g->len + n) cap *= 2;
+        char *data = PyMem_Realloc(g->data, cap);
+        if (!data) { PyErr_NoMemory(); return -1; }
+        g->data = data; g->cap = cap;
+    }
+    if (n) memcpy(g->data + g->len, src, n);
+    g->len += n;
+    return 0;
+}
+
+#define ROW_COUNTS 7   /* piece, captured, promotes, white men, white kings, black men, kings */
+#define ROW_TEXTS 5    /* full, short, numeric, origin's name, destination's name */
+
 /* rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns,
- *      men_share_files, separator) -> [row, ...] or None
+ *      men_share_files, separator) -> (counts, lengths, full, short, numeric, origins,
+ *      destinations) or None
  * replay.stats.rows._move_row of every move of a main line (Tokens, replayed as ``replay``
- * does): (full text, short text, numeric text, piece (1 king), pieces captured, promotes,
- * origin's name, destination's name, white men, white kings, black men, black kings after
- * it). ``names``: the names the full text writes, ``numbers`` the squares' numbers,
- * ``letters`` their alphanumeric names, ``squares`` the names of the origin and destination
- * columns (one ASCII str per internal square each, None where none); ``columns``
- * each square's file mask (generator.column_masks); ``separator`` the capture mark. None
- * where a token does not replay exactly or a name is missing (Python's then). */
+ * does), as columns in bytes: ``counts`` ROW_COUNTS unsigned bytes a ply (piece (1 king),
+ * pieces captured, promotes (1), white men, white kings, black men, black kings after it),
+ * ``lengths`` ROW_TEXTS native uint16 a ply, the byte length of each of its texts, and
+ * each text column's texts one after the other: the full text, the short text, the
+ * numeric text, the origin's and the destination's names. ``names``: the names the full
+ * text writes, ``numbers`` the squares' numbers, ``letters`` their alphanumeric names,
+ * ``squares`` the names of the origin and destination columns (one ASCII str per internal
+ * square each, None where none); ``columns`` each square's file mask
+ * (generator.column_masks); ``separator`` the capture mark. None where a token does not
+ * replay exactly or a name is missing (Python's then). */
 static PyObject *Rules_rows(RulesObject *self, PyObject *args) {
     Pos p;
     const Rules *r = &self->r;
@@ -1683,8 +1708,9 @@ static PyObject *Rules_rows(RulesObject *self, PyObject *args) {
     Tokens texts;
     if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
     Mv *buf = new_buffer(PLYMOVES);
-    PyObject *rows = PyList_New(0);
-    if (!buf || !rows) { tokens_close(&texts); PyMem_Free(buf); Py_XDECREF(rows); return NULL; }
+    if (!buf) { tokens_close(&texts); return NULL; }
+    Grow out[2 + ROW_TEXTS];   /* counts, lengths, then each text column */
+    memset(out, 0, sizeof out);
     int declined = 0, failed = 0;
     char full[WORD_MAX], numeric[WORD_MAX], short_[WORD_MAX];
     for (;;) {
@@ -1716,25 +1742,45 @@ static PyObject *Rules_rows(RulesObject *self, PyObject *args) {
         Py_ssize_t from_len = 0, to_len = 0;
         const char *from = ascii(PyTuple_GET_ITEM(named, m.from), &from_len);
         const char *to = ascii(PyTuple_GET_ITEM(named, m.to), &to_len);
-        if (full_len < 0 || number_len < 0 || short_len < 0 || !from || !to) {
+        if (full_len < 0 || number_len < 0 || short_len < 0 || !from || !to
+            || from_len > WORD_MAX || to_len > WORD_MAX) {
             declined = 1; break;
         }
-        int king = (int)((p.kings >> m.from) & 1);
+        unsigned char counts[ROW_COUNTS];
+        counts[0] = (unsigned char)((p.kings >> m.from) & 1);
+        counts[1] = (unsigned char)m.ncap;
+        counts[2] = (unsigned char)(m.promotes != 0);
         Pos q; play(r, &p, &m, &q); p = q;
-        PyObject *row = Py_BuildValue("s#s#s#iiOs#s#iiii", full, full_len, short_, short_len,
-                                      numeric, number_len, king, (int)m.ncap,
-                                      m.promotes ? Py_True : Py_False, from, from_len, to,
-                                      to_len, popcount(p.white & ~p.kings),
-                                      popcount(p.white & p.kings), popcount(p.black & ~p.kings),
-                                      popcount(p.black & p.kings));
-        if (!row || PyList_Append(rows, row) < 0) { Py_XDECREF(row); failed = 1; break; }
-        Py_DECREF(row);
+        counts[3] = (unsigned char)popcount(p.white & ~p.kings);
+        counts[4] = (unsigned char)popcount(p.white & p.kings);
+        counts[5] = (unsigned char)popcount(p.black & ~p.kings);
+        counts[6] = (unsigned char)popcount(p.black & p.kings);
+        const char *text[ROW_TEXTS] = {full, short_, numeric, from, to};
+        Py_ssize_t len[ROW_TEXTS] = {full_len, short_len, number_len, from_len, to_len};
+        uint16_t lengths[ROW_TEXTS];   /* each at most WORD_MAX, checked above */
+        for (int c = 0; c < ROW_TEXTS; c++) lengths[c] = (uint16_t)len[c];
+        if (grow_put(&out[0], counts, sizeof counts) < 0
+            || grow_put(&out[1], lengths, sizeof lengths) < 0) { failed = 1; break; }
+        for (int c = 0; c < ROW_TEXTS && !failed; c++)
+            if (grow_put(&out[2 + c], text[c], (size_t)len[c]) < 0) failed = 1;
+        if (failed) break;
     }
     PyMem_Free(buf);
     tokens_close(&texts);
-    if (failed) { Py_DECREF(rows); return NULL; }
-    if (declined) { Py_DECREF(rows); Py_RETURN_NONE; }
-    return rows;
+    PyObject *made = NULL;
+    if (!failed && !declined) {
+        made = PyTuple_New(2 + ROW_TEXTS);
+        for (int c = 0; made && c < 2 + ROW_TEXTS; c++) {
+            PyObject *bytes = PyBytes_FromStringAndSize(out[c].data ? out[c].data : "",
+                                                        (Py_ssize_t)out[c].len);
+            if (!bytes) Py_CLEAR(made);
+            else PyTuple_SET_ITEM(made, c, bytes);
+        }
+    }
+    for (int c = 0; c < 2 + ROW_TEXTS; c++) PyMem_Free(out[c].data);
+    if (failed || (!declined && !made)) return NULL;
+    if (declined) Py_RETURN_NONE;
+    return made;
 }
 
 /* ---- what a plain run's first moves say of the board (replay.record.inference) ---- */
@@ -1942,7 +1988,7 @@ static PyMethodDef Rules_methods[] = {
      "statistics count along a line, or None"},
     {"rows", (PyCFunction)Rules_rows, METH_VARARGS,
      "rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns, "
-     "men_share_files, separator): the moves table's rows of a line, or None"},
+     "men_share_files, separator): the moves table's columns of a line in bytes, or None"},
     {NULL, NULL, 0, NULL},
 };
 

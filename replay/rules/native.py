@@ -279,12 +279,17 @@ class NativeRules:
 
 
     def move_rows(self, position: Position, tokens: Sequence[str] | str, tables: tuple
-                  ) -> list[tuple] | None:
+                  ) -> tuple[bytes, ...] | None:
         """The moves table's row of each move of a main line (its move tokens or run,
-        replayed as ``replay_line`` does), as ``replay.stats.rows`` makes them: ``tables``
-        are the full text's names, the numbers, the alphanumeric names and the origin's and
-        destination's names (one ASCII name per internal square each), the file masks, whether
-        men share files and the capture mark. None where a record does not replay exactly."""
+        replayed as ``replay_line`` does), as ``replay.stats.rows`` makes them, in columns of
+        bytes (no Python object per ply): the seven numbers of each ply (unsigned
+        bytes: piece, captured, promotes, white men, white kings, black men, black kings),
+        the byte lengths of its five texts (native uint16), then the texts of each
+        text column one after the other (full, short, numeric, origin, destination).
+        ``tables`` are the full text's names, the numbers, the alphanumeric names and the
+        origin's and destination's names (one ASCII name per internal square each), the file
+        masks, whether men share files and the capture mark. None where a record does not
+        replay exactly."""
         if not self.replays or type(position) is not Position:
             return None
         try:

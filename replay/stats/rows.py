@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from replay.rules.movegen import WHITE, generator_for
 from replay.rules.position import Position, start_position
 from replay.rules.variants import Rules, Variant
 from replay.stats.clocks import Timing, clock_columns, has_commands
+from replay.stats.schema import STRING
 
 MOVE_COLUMNS = (
     "game", "ply", "move_number", "side", "move", "short", "numeric", "piece", "captured",
@@ -35,22 +37,40 @@ TIMING_COLUMNS = MOVE_COLUMNS[-4:]  # from the comments' commands (replay.stats.
 
 
 _KEY_COLUMNS = 4  # game, ply, move_number, side: counted from each game's numbering
+# The columns of a ply's row (``_move_row``) in the native core's layout
+# (``NativeRules.move_rows``): numbers as unsigned bytes, texts as UTF-8 with their lengths.
+_COUNT_COLUMNS = ("piece", "captured", "promotes", "white_men", "white_kings", "black_men",
+                  "black_kings")
+_TEXT_COLUMNS = ("move", "short", "numeric", "from_square", "to_square")
+_ROW_COUNTS = (3, 4, 5, 8, 9, 10, 11)  # where _move_row puts each count column
+_ROW_TEXTS = (0, 1, 2, 6, 7)  # and each text column
 
 
 @dataclass
 class MoveColumns:
     """The moves of a batch: per game its numbering, ``(game, plies, first move number,
-    offset, side to move first)``, and per ply a row of the other ``MOVE_COLUMNS`` (``side``
-    and ``piece`` as the codes of their categories: 0 white / 1 black, 0 man / 1 king) but
-    the ``TIMING_COLUMNS``, kept apart for the few plies whose comments give them
-    (``timings``: row number → values), as float columns with NaN where unknown."""
+    offset, side to move first)``, and its plies' other ``MOVE_COLUMNS`` but the
+    ``TIMING_COLUMNS`` in the native core's layout (``NativeRules.move_rows``: no Python
+    object per ply; ``piece`` as the code of its category, 0 man / 1 king); the timing
+    columns kept apart for the few plies whose comments give them (``timings``: row number
+    → values), as float columns with NaN where unknown."""
 
     games: list[tuple[int, int, int, int, int]] = field(default_factory=list)
-    rows: list[tuple] = field(default_factory=list)
+    parts: list[tuple[bytes, ...]] = field(default_factory=list)
     timings: dict[int, Timing] = field(default_factory=dict)
+    plies: int = 0
+
+    def add(self, numbering: tuple[int, int, int, int, int], part: tuple[bytes, ...]) -> None:
+        """A game's numbering and the columns of its plies, in the native core's layout."""
+        self.games.append(numbering)
+        self.parts.append(part)
+        self.plies += numbering[1]
 
     @property
-    def columns(self) -> dict[str, np.ndarray | list]:
+    def columns(self) -> dict[str, np.ndarray | list | object]:
+        """Each column of ``MOVE_COLUMNS``: numbers as arrays (``side`` and ``piece`` as the
+        codes of their categories: 0 white / 1 black, 0 man / 1 king), texts as an Arrow
+        string array where ``STRING`` keeps its texts in Arrow, else as a list of str."""
         ordinal, plies, first, offset, turn = np.array(self.games, dtype=np.int64
                                                        ).reshape(-1, 5).T
         index = np.arange(plies.sum()) - np.repeat(np.cumsum(plies) - plies, plies)  # in game
@@ -58,15 +78,46 @@ class MoveColumns:
         keys = {"game": np.repeat(ordinal, plies), "ply": index + 1,
                 "move_number": np.repeat(first, plies) + (index + np.repeat(offset, plies)) // 2,
                 "side": (np.repeat(turn, plies) + index) % 2}
-        rows = self.rows
-        timing = np.full((len(rows), len(TIMING_COLUMNS)), np.nan)
+        counts = np.frombuffer(b"".join(part[0] for part in self.parts), dtype=np.uint8
+                               ).reshape(-1, len(_COUNT_COLUMNS))
+        lengths = np.frombuffer(b"".join(part[1] for part in self.parts), dtype=np.uint16
+                                ).reshape(-1, len(_TEXT_COLUMNS))
+        numbers = {name: counts[:, column] for column, name in enumerate(_COUNT_COLUMNS)}
+        numbers["promotes"] = numbers["promotes"].astype(bool)
+        texts = {name: _texts(b"".join(part[2 + column] for part in self.parts),
+                              lengths[:, column])
+                 for column, name in enumerate(_TEXT_COLUMNS)}
+        timing = np.full((len(counts), len(TIMING_COLUMNS)), np.nan)
         for row, values in self.timings.items():
             timing[row] = [np.nan if value is None else value for value in values]
-        names = MOVE_COLUMNS[_KEY_COLUMNS:-4]
-        # one transposition of the rows (a column read row by row costs 12 passes)
-        columns = zip(*rows, strict=True) if rows else ((),) * len(names)
-        return keys | dict(zip(names, columns, strict=True)) | {
+        return keys | numbers | texts | {
             name: timing[:, column] for column, name in enumerate(TIMING_COLUMNS)}
+
+
+def _texts(data: bytes, lengths: np.ndarray) -> object:
+    """A text column from its texts' UTF-8 one after the other and their byte lengths: an
+    Arrow ``large_string`` array on the same bytes where ``STRING`` keeps its texts in Arrow
+    (no str per ply), else a list of str."""
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if STRING.storage == "pyarrow":
+        import pyarrow as pa
+
+        return pa.LargeStringArray.from_buffers(len(lengths), pa.py_buffer(offsets),
+                                                pa.py_buffer(data))
+    bounds = offsets.tolist()
+    return [data[start:end].decode() for start, end in pairwise(bounds)]
+
+
+def _packed(rows: list[tuple]) -> tuple[bytes, ...]:
+    """A game's ``_move_row`` rows in the native core's layout (``NativeRules.move_rows``)."""
+    counts = np.array([[row[column] for column in _ROW_COUNTS] for row in rows],
+                      dtype=np.uint8)
+    texts = [[row[column].encode() for row in rows] for column in _ROW_TEXTS]
+    lengths = np.array([[len(text) for text in column] for column in texts],
+                       dtype=np.uint16).reshape(len(_ROW_TEXTS), -1)
+    return (counts.tobytes(), np.ascontiguousarray(lengths.T).tobytes(),
+            *(b"".join(column) for column in texts))
 
 
 def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
@@ -219,13 +270,11 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
     board = Board(replayed.variant, replayed.start)
     numbering = replayed.numbering
     positions = replayed.positions
-    rows = moves.rows if moves is not None else []
+    rows: list[tuple] = []
     if moves is not None and replayed.moves:
-        moves.games.append((ordinal, len(replayed.moves), numbering.first, numbering.offset,
-                            numbering.first_side))
         plies = replayed.game.moves.plies[:len(replayed.moves)]
         if has_commands(plies):
-            first = len(rows)
+            first = moves.plies
             moves.timings.update(
                 (first + index, values) for index, values in enumerate(
                     clock_columns(plies, numbering.first_side, replayed.game.tags)))
@@ -247,6 +296,9 @@ def _walk(replayed: ReplayedGame, ordinal: int, opening_plies: int,
             walk.promotions += 1
             if walk.first_king[side] is None:
                 walk.first_king[side] = index + 1
+    if moves is not None and replayed.moves:
+        moves.add((ordinal, len(replayed.moves), numbering.first, numbering.offset,
+                   numbering.first_side), _packed(rows))
     return walk
 
 
@@ -258,13 +310,12 @@ def _rows_added(replayed: ReplayedGame, ordinal: int, moves: MoveColumns) -> boo
     run = replayed.game.moves.move_run()
     if rules is None or not rules.replays or replayed.errors or not run:
         return False
-    rows = rules.move_rows(replayed.start, run, _row_tables(replayed.variant))
-    if rows is None or len(rows) != replayed.plies:
+    made = rules.move_rows(replayed.start, run, _row_tables(replayed.variant))
+    if made is None or len(made[0]) != replayed.plies * len(_COUNT_COLUMNS):
         return False
     numbering = replayed.numbering
-    moves.games.append((ordinal, len(rows), numbering.first, numbering.offset,
-                        numbering.first_side))
-    moves.rows.extend(rows)
+    moves.add((ordinal, replayed.plies, numbering.first, numbering.offset,
+               numbering.first_side), made)
     return True
 
 

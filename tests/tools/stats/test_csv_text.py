@@ -92,3 +92,16 @@ def test_tables_of_real_archives_are_the_bytes_pandas_writes(shared_data: Path, 
     frame = pd.read_parquet(parquet)
     assert len(frame)  # the comparison has rows to compare
     assert written.read_bytes().decode() == pandas_text(frame)
+
+
+def test_texts_kept_by_python_rather_than_arrow_are_written_as_pandas_writes_them() -> None:
+    frame = edge_frame(300)
+    for name in ("text", "name, quoted"):
+        frame[name] = frame[name].astype(pd.StringDtype("python"))
+    assert csv_text(frame, True) == pandas_text(frame)
+
+
+def test_a_text_holding_a_nul_is_left_to_pandas() -> None:
+    frame = edge_frame(100)
+    frame.loc[3, "text"] = "a\0b"
+    assert csv_text(frame, True) is None

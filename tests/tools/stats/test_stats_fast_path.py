@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from pdn.reader import read_games
@@ -18,6 +19,7 @@ from replay.record.replayer import replay_game
 from replay.rules import native
 from replay.stats import rows
 from replay.stats.rows import MoveColumns, _counted, _full_names, _row_tables, game_row
+from replay.stats.schema import typed_moves
 
 FILES = ("english/tinsley.pdn", "games-checkers/russian/World_Championship_1998.pdn",
          "games-checkers/russian/abatsiev.pdn", "international/fmjd_wk2007_all_games.pdn",
@@ -44,18 +46,20 @@ def test_the_moves_rows_made_natively_are_the_walked_rows(shared_data: Path, nam
                                                           ) -> None:
     path = shared_data / name
     made = 0
+    native_rows, walked_rows = MoveColumns(), MoveColumns()
     games = zip(read_games(path), read_games(path), strict=True)
     for ordinal, (fast, walked) in enumerate(itertools.islice(games, 3000), 1):
-        native_rows, walked_rows = MoveColumns(), MoveColumns()
+        before = native_rows.plies
         row = game_row(fast, ordinal, None, None, 6, native_rows)
-        made += bool(native_rows.rows) and fast.moves.move_run() is not None
+        made += native_rows.plies > before and fast.moves.move_run() is not None
         with monkeypatch.context() as patch:
             patch.setattr(rows, "_rows_added", lambda *args: False)
             assert row == game_row(walked, ordinal, None, None, 6, walked_rows), fast.line
         assert native_rows.games == walked_rows.games, fast.line
-        assert native_rows.rows == walked_rows.rows, fast.line
-        assert [list(map(type, r)) for r in native_rows.rows] == \
-            [list(map(type, r)) for r in walked_rows.rows]
+        assert native_rows.parts[-1:] == walked_rows.parts[-1:], fast.line
+    assert native_rows.plies == walked_rows.plies > 0
+    pd.testing.assert_frame_equal(typed_moves(native_rows.columns),
+                                  typed_moves(walked_rows.columns))
     if native.available() and "OCA" in name:
         assert made > 2500  # nearly every game of OCA 2.0 is a plain run
 
@@ -102,12 +106,30 @@ def test_bad_arguments_to_the_native_rows_raise_errors_not_crashes() -> None:
     position = (start.white, start.black, start.kings, start.turn)
     made = rules.move_rows(start, "1. e3-d4 d6-c5 2. f2-e3 f6-g5 3. c3-b4 g5-h4 4. b4:d6",
                            tables)
-    assert made is not None and [row[:3] for row in made][-3:] == [
-        ("c3-b4", "cb4", "22-17"), ("g5-h4", "gh4", "16-20"), ("b4:d6", "b:d6", "17:10")]
-    assert made[-1][3:] == (0, 1, False, "b4", "d6", 12, 0, 11, 0)  # a man took one man
+    assert made is not None
+    moves = MoveColumns()
+    moves.add((1, 7, 1, 0, 0), made)
+    columns = typed_moves(moves.columns)
+    assert columns[["move", "short", "numeric"]].tail(3).to_numpy().tolist() == [
+        ["c3-b4", "cb4", "22-17"], ["g5-h4", "gh4", "16-20"], ["b4:d6", "b:d6", "17:10"]]
+    assert columns.iloc[-1, 7:16].tolist() == ["man", 1, False, "b4", "d6", 12, 0, 11, 0]
     assert rules.move_rows(start, "1. c3-b5", tables) is None  # no such move
     with pytest.raises(ValueError):  # one name per internal square
         rules._core.rows(*position, "c3-d4", tables[0][:-1], *tables[1:])
     with pytest.raises(TypeError):
         rules._core.rows(*position, "c3-d4")
     assert rules._core.rows(*position, "c3-d4", (None,) * len(tables[0]), *tables[1:]) is None
+
+
+def test_the_moves_texts_as_python_str_are_the_texts_arrow_reads(
+        shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    moves = MoveColumns()
+    for ordinal, game in enumerate(itertools.islice(
+            read_games(shared_data / "english" / "tinsley.pdn"), 200), 1):
+        game_row(game, ordinal, None, None, 6, moves)
+    arrow = typed_moves(moves.columns)
+    monkeypatch.setattr(rows, "STRING", pd.StringDtype("python"))
+    columns = moves.columns
+    assert isinstance(columns["move"], list) and len(columns["move"]) == moves.plies > 0
+    for name in ("move", "short", "numeric", "from_square", "to_square"):
+        assert columns[name] == arrow[name].tolist(), name
