@@ -231,7 +231,7 @@ def standings_command(
         from replay.validate.report_pdf import PdfError, write_pdf
 
         try:
-            write_pdf(standings_html(table, report_html(report), words), output)
+            write_pdf(standings_html(table, report_html(report, words), words), output)
         except PdfError as error:
             fail(f"-o {output}: printing the page to PDF needs Chromium (or Chrome): {error}")
     else:
@@ -240,7 +240,7 @@ def standings_command(
         elif suffix == ".json":
             text = standings_json(table, report_json(report))
         else:
-            text = standings_html(table, report_html(report), words)
+            text = standings_html(table, report_html(report, words), words)
         with atomic_writer(output) as stream:
             stream.write(text)
         if not table.complete:
