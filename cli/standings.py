@@ -233,7 +233,8 @@ def standings_command(
         try:
             write_pdf(standings_html(table, report_html(report, words), words), output)
         except PdfError as error:
-            fail(f"-o {output}: printing the page to PDF needs Chromium (or Chrome): {error}")
+            fail(N_("-o {output}: printing the page to PDF needs Chromium (or Chrome): "
+                    "{reason}").format(output=output, reason=error))
     else:
         if suffix == ".csv":
             text = standings_csv(table)

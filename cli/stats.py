@@ -244,17 +244,20 @@ def _check_options(table: str, output: str | None, plot: Path | None, runner: st
     from replay.run.dataset import is_dataset_target
 
     if table not in TABLE_NAMES:
-        fail(f"--table must be one of {', '.join(TABLE_NAMES)}, not '{table}'")
+        fail(N_("--table must be one of {choices}, not '{value}'").format(
+            choices=", ".join(TABLE_NAMES), value=table))
     if output is not None and is_dataset_target(output):
         if plot is not None:
-            fail("--plot needs the games in this process: write -o to a file, not a folder")
+            fail(N_("--plot needs the games in this process: write -o to a file, not a "
+                    "folder"))
     elif output is not None and "://" in output:
-        fail(f"-o {output}: a URL is written as a dataset folder: end it with /")
+        fail(N_("-o {output}: a URL is written as a dataset folder: end it with /").format(
+            output=output))
     elif output is not None and Path(output).suffix.lower() not in OUTPUT_SUFFIXES:
-        fail(f"-o must end in {', '.join(OUTPUT_SUFFIXES)} or name a folder (DIR/), not "
-             f"'{Path(output).suffix}'")
+        fail(N_("-o must end in {choices} or name a folder (DIR/), not '{value}'").format(
+            choices=", ".join(OUTPUT_SUFFIXES), value=Path(output).suffix))
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
-        fail(f"--plot must end in .png or .svg, not '{plot.suffix}'")
+        fail(N_("--plot must end in .png or .svg, not '{value}'").format(value=plot.suffix))
     check_runner(runner, scheduler)
 
 
@@ -286,7 +289,7 @@ def _write(sources: list[str], choice: RulesChoice, table: str, output: Path, ke
         try:
             import pyarrow  # noqa: F401 - only to say clearly that the extra is missing
         except ImportError:
-            fail("Parquet output needs pyarrow: pip install 'pdn-toolkit[parquet]'")
+            fail(N_("Parquet output needs pyarrow: pip install 'pdn-toolkit[parquet]'"))
     try:
         with progress_bar("tabulating", input_size(sources)) as progress:
             return write_table(sources, choice.default, output, table, choice.override,
@@ -308,8 +311,8 @@ def _write_dataset(sources: list[str], choice: RulesChoice, table: str, output: 
     try:
         import pyarrow  # noqa: F401 - only to say clearly that the extra is missing
     except ImportError:
-        fail("a dataset is written in Parquet, which needs pyarrow: "
-             "pip install 'pdn-toolkit[parquet]'")
+        fail(N_("a dataset is written in Parquet, which needs pyarrow: "
+                "pip install 'pdn-toolkit[parquet]'"))
     try:
         with progress_bar("tabulating", input_size(sources)) as progress:
             return write_dataset(sources, choice.default, output, table, choice.override,
@@ -326,7 +329,7 @@ def _plot(games, path: Path) -> None:
     try:
         import matplotlib  # noqa: F401 - only to say clearly that the extra is missing
     except ImportError:
-        fail("plots need matplotlib: pip install 'pdn-toolkit[plots]'")
+        fail(N_("plots need matplotlib: pip install 'pdn-toolkit[plots]'"))
     from replay.stats import openings_table
     from replay.stats.plots import plot_tables
 

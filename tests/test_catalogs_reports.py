@@ -19,6 +19,7 @@ from pdn.i18n import catalog
 
 WC1998 = Path("games-checkers/russian/World_Championship_1998.pdn")
 TINSLEY = Path("english/tinsley.pdn")  # 2 games the reader gives up on, GameType missing
+TABLES = "games, moves, players, openings, summary"  # the values of pdn stats --table
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
@@ -202,3 +203,22 @@ def test_clean_writes_a_line_number_as_it_is_not_as_an_emoji(shared_data, tmp_pa
     run = _pdn("clean", str(shared_data / TINSLEY), "-o", str(tmp_path / "out.pdn"))
     assert f"{shared_data / TINSLEY}:100: game 10: " in run.stderr
     assert "💯" not in run.stderr
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_stats_refuses_its_options_in_the_language(language, shared_data):
+    source = shared_data / TINSLEY
+    say = catalog(language).gettext
+    cases = [(("-t", "xx"), say("--table must be one of {choices}, not '{value}'").format(
+                 choices=TABLES, value="xx")),
+             (("--plot", "a.gif"), say("--plot must end in .png or .svg, not '{value}'")
+              .format(value=".gif")),
+             (("-o", "a.txt"), None)]
+    for args, expected in cases:
+        english = _pdn("stats", *args, str(source))
+        run = _pdn("stats", *args, str(source), lang_env=f"{language}_XX.UTF-8")
+        assert english.returncode == run.returncode == 2
+        assert _english_words(english.stderr, Path("-"))
+        assert _no_english(run, source, TABLES) == []  # the --table values are names
+        if expected is not None:
+            assert run.stderr.strip() == f"{say('error')}: {expected}"
