@@ -73,7 +73,7 @@ class Console:
         catalog has all of it."""
         from rich.markup import escape
 
-        self.rich.print(escape(spoken().wholly(message)))
+        self.rich.print(escape(spoken().wholly(message)), emoji=False)  # "tinsley.pdn:100:"
 
     def progress(self, sources: list[str], label: str = "reading"):
         """A progress bar over the input's size (its callback is None off a terminal)."""
@@ -430,7 +430,8 @@ def clean(
             CleanOptions(kinds, Rewrite(notation) if notation else None, repair, fix_results),
             rejects=bad,
             note=console.note,
-            changes=(lambda line: log.write(line + "\n")) if log is not None else None))
+            changes=(lambda line: log.write(spoken().wholly(line) + "\n"))
+            if log is not None else None))
     words = spoken()
     _finish(console, _games(words, summary.games) + ": " + words.ngettext(
         "{count} change", "{count} changes", summary.changes).format(

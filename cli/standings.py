@@ -231,16 +231,17 @@ def standings_command(
         from replay.validate.report_pdf import PdfError, write_pdf
 
         try:
-            write_pdf(standings_html(table, report_html(report), words), output)
+            write_pdf(standings_html(table, report_html(report, words), words), output)
         except PdfError as error:
-            fail(f"-o {output}: printing the page to PDF needs Chromium (or Chrome): {error}")
+            fail(N_("-o {output}: printing the page to PDF needs Chromium (or Chrome): "
+                    "{reason}").format(output=output, reason=error))
     else:
         if suffix == ".csv":
             text = standings_csv(table)
         elif suffix == ".json":
             text = standings_json(table, report_json(report))
         else:
-            text = standings_html(table, report_html(report), words)
+            text = standings_html(table, report_html(report, words), words)
         with atomic_writer(output) as stream:
             stream.write(text)
         if not table.complete:

@@ -27,7 +27,7 @@ def print_report(report: EventReport, words: Catalog, all_breaks: bool = False) 
     from rich.markup import escape
     from rich.table import Table
 
-    from replay.tournament.report_pages import game_scores
+    from replay.tournament.report_pages import flag_fall_said, game_scores
     from replay.tournament.teams import scheveningen
 
     console = Console(highlight=False)
@@ -91,8 +91,7 @@ def print_report(report: EventReport, words: Catalog, all_breaks: bool = False) 
         console.print(f"[red]{escape(localize(error))}[/red]")
     for fall in report.flag_falls:
         colour = "red" if fall.contradicted else "default"
-        said = (localize(report.event.pairings[fall.game - 1].title()) + ": "
-                + localize(fall.what()))
+        said = flag_fall_said(report, fall, words)
         console.print(f"[{colour}]{escape(said)}[/{colour}]")
 
 

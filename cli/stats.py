@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from pdn.wording import count, number
+from pdn.i18n import N_
+from pdn.wording import number
 from replay.rules.choice import RulesChoice
 
 from .common import (
@@ -20,6 +21,7 @@ from .common import (
     games_exit,
     input_size,
     progress_bar,
+    spoken,
     stderr_console,
 )
 from .options import (
@@ -110,12 +112,12 @@ def stats(
            "opening_plies": opening_plies, "encoding": encoding}
     if output is not None and is_dataset_target(output):
         rows = _write_dataset(sources, choice, table, output, {**run, "statuses": statuses})
-        typer.echo(f"{count(rows, 'row')} of {table} written to the dataset {output}", err=True)
+        typer.echo(_rows_written(rows, table, output, dataset=True), err=True)
         _exit(statuses)
     if output is not None:
         rows, games = _write(sources, choice, table, Path(output), plot is not None,
                              {**run, "statuses": statuses, "warn": _warn})
-        typer.echo(f"{count(rows, 'row')} of {table} written to {output}", err=True)
+        typer.echo(_rows_written(rows, table, output), err=True)
         if plot is not None:
             _plot(games, plot)
         _exit(statuses)
@@ -174,7 +176,23 @@ def _warn(line: str) -> None:
     """A game whose recorded result its final position contradicts, on stderr (tabulated
     all the same, as recorded: ``pdn clean --fix-results`` writes the result the rules
     decide), or the first whose tags went into other_tags."""
-    typer.secho(line, err=True, fg="yellow")
+    typer.secho(spoken().wholly(line), err=True, fg="yellow")
+
+
+# The tables by name (the --table values) as the terminal's messages name them
+TABLE_TITLES = {"games": N_("games"), "moves": N_("moves"), "players": N_("players"),
+                "openings": N_("openings"), "summary": N_("summary")}
+
+
+def _rows_written(rows: int, table: str, output: str, dataset: bool = False) -> str:
+    """``1,024 rows of games written to games.csv``, in the user's language."""
+    words = spoken()
+    said = (words.ngettext("{count} row of {table} written to the dataset {output}",
+                           "{count} rows of {table} written to the dataset {output}", rows)
+            if dataset else words.ngettext("{count} row of {table} written to {output}",
+                                           "{count} rows of {table} written to {output}", rows))
+    return said.format(count=number(rows), table=words.gettext(TABLE_TITLES[table]),
+                       output=output)
 
 
 def _print_name_pairs(games) -> None:
@@ -192,12 +210,14 @@ def _print_name_pairs(games) -> None:
         if not pairs:
             continue
         where = escape_controls(f"{file}" + (f" ({event})" if isinstance(event, str) else ""))
-        typer.secho(f"{where}: names probably of one player, counted apart above:",
-                    err=True, fg="yellow")
+        words = spoken()
+        typer.secho(words.gettext(N_("{where}: names probably of one player, counted apart "
+                                     "above:")).format(where=where), err=True, fg="yellow")
         for pair in pairs:
-            typer.echo(escape_controls(f"  {pair}"), err=True)
-        typer.echo(escape_controls(f"  pdn standings counts each as one with: "
-                                   f"{paste_line(pairs)}"), err=True)
+            typer.echo(escape_controls(f"  {pair.said(words)}"), err=True)
+        typer.echo(escape_controls("  " + words.gettext(N_(
+            "pdn standings counts each as one with: {options}")).format(
+                options=paste_line(pairs))), err=True)
 
 
 def _exit(statuses: Counter[str]) -> None:
@@ -205,9 +225,18 @@ def _exit(statuses: Counter[str]) -> None:
     broken = {status: statuses[status] for status in ("invalid", "unreadable")
               if statuses[status]}
     if broken:
-        typer.echo("games that do not replay: " + ", ".join(
-            f"{count:,} {status}" for status, count in broken.items()), err=True)
+        words = spoken()
+        typer.echo(words.gettext(N_("games that do not replay: {counts}")).format(
+            counts=", ".join(_status_count(words, status, n)
+                             for status, n in broken.items())), err=True)
     raise typer.Exit(games_exit(bool(broken)))
+
+
+def _status_count(words, status: str, games: int) -> str:
+    """``3 invalid``, ``1 unreadable`` in the language of ``words``."""
+    said = (words.ngettext("{count} invalid", "{count} invalid", games) if status == "invalid"
+            else words.ngettext("{count} unreadable", "{count} unreadable", games))
+    return said.format(count=number(games))
 
 
 def _check_options(table: str, output: str | None, plot: Path | None, runner: str,
@@ -215,17 +244,20 @@ def _check_options(table: str, output: str | None, plot: Path | None, runner: st
     from replay.run.dataset import is_dataset_target
 
     if table not in TABLE_NAMES:
-        fail(f"--table must be one of {', '.join(TABLE_NAMES)}, not '{table}'")
+        fail(N_("--table must be one of {choices}, not '{value}'").format(
+            choices=", ".join(TABLE_NAMES), value=table))
     if output is not None and is_dataset_target(output):
         if plot is not None:
-            fail("--plot needs the games in this process: write -o to a file, not a folder")
+            fail(N_("--plot needs the games in this process: write -o to a file, not a "
+                    "folder"))
     elif output is not None and "://" in output:
-        fail(f"-o {output}: a URL is written as a dataset folder: end it with /")
+        fail(N_("-o {output}: a URL is written as a dataset folder: end it with /").format(
+            output=output))
     elif output is not None and Path(output).suffix.lower() not in OUTPUT_SUFFIXES:
-        fail(f"-o must end in {', '.join(OUTPUT_SUFFIXES)} or name a folder (DIR/), not "
-             f"'{Path(output).suffix}'")
+        fail(N_("-o must end in {choices} or name a folder (DIR/), not '{value}'").format(
+            choices=", ".join(OUTPUT_SUFFIXES), value=Path(output).suffix))
     if plot is not None and plot.suffix.lower() not in PLOT_SUFFIXES:
-        fail(f"--plot must end in .png or .svg, not '{plot.suffix}'")
+        fail(N_("--plot must end in .png or .svg, not '{value}'").format(value=plot.suffix))
     check_runner(runner, scheduler)
 
 
@@ -257,7 +289,7 @@ def _write(sources: list[str], choice: RulesChoice, table: str, output: Path, ke
         try:
             import pyarrow  # noqa: F401 - only to say clearly that the extra is missing
         except ImportError:
-            fail("Parquet output needs pyarrow: pip install 'pdn-toolkit[parquet]'")
+            fail(N_("Parquet output needs pyarrow: pip install 'pdn-toolkit[parquet]'"))
     try:
         with progress_bar("tabulating", input_size(sources)) as progress:
             return write_table(sources, choice.default, output, table, choice.override,
@@ -279,8 +311,8 @@ def _write_dataset(sources: list[str], choice: RulesChoice, table: str, output: 
     try:
         import pyarrow  # noqa: F401 - only to say clearly that the extra is missing
     except ImportError:
-        fail("a dataset is written in Parquet, which needs pyarrow: "
-             "pip install 'pdn-toolkit[parquet]'")
+        fail(N_("a dataset is written in Parquet, which needs pyarrow: "
+                "pip install 'pdn-toolkit[parquet]'"))
     try:
         with progress_bar("tabulating", input_size(sources)) as progress:
             return write_dataset(sources, choice.default, output, table, choice.override,
@@ -297,12 +329,12 @@ def _plot(games, path: Path) -> None:
     try:
         import matplotlib  # noqa: F401 - only to say clearly that the extra is missing
     except ImportError:
-        fail("plots need matplotlib: pip install 'pdn-toolkit[plots]'")
+        fail(N_("plots need matplotlib: pip install 'pdn-toolkit[plots]'"))
     from replay.stats import openings_table
     from replay.stats.plots import plot_tables
 
     plot_tables(games, openings_table(games), path)
-    typer.echo(f"plot written to {path}", err=True)
+    typer.echo(spoken().gettext(N_("plot written to {path}")).format(path=path), err=True)
 
 
 def show_table(games, frame, table: str, console=None) -> None:
@@ -317,12 +349,18 @@ def show_table(games, frame, table: str, console=None) -> None:
     from .tables import print_terminal_table, write_tsv
 
     console = console or Console()
+    words = spoken()
     overview = games if isinstance(games, Overview) else Overview.of(games)
     valid = overview.valid / overview.games * 100 if overview.games else 0.0
-    headline = (f"[bold]{count(overview.games, 'game')}[/bold] in "
-                f"{count(len(overview.files), 'file')}, {valid:.1f}% valid; results: "
-                + ", ".join(f"{escape(str(name))} {number(n)}"
-                            for name, n in overview.results.items() if n))
+    files = len(overview.files)
+    headline = escape(words.gettext(HEADLINE)).format(
+        games="[bold]" + words.ngettext("{count} game", "{count} games", overview.games)
+        .format(count=number(overview.games)) + "[/bold]",
+        files=escape(words.ngettext("in {count} file", "in {count} files", files).format(
+            count=number(files))),
+        valid=f"{valid:.1f}", results=", ".join(
+            escape(words.gettext(RESULT_COUNTS.get(str(name), f"{name} {{count}}")).format(
+                count=number(n))) for name, n in overview.results.items() if n))
     columns = [c for c in SHOWN_COLUMNS[table] if c in frame]
     if not console.is_terminal:
         stderr_console().print(headline)
@@ -334,16 +372,29 @@ def show_table(games, frame, table: str, console=None) -> None:
     shown = min(SHOWN_ROWS, len(frame))
     rows = [[_cell(value) for value in values]
             for values in frame[columns].head(SHOWN_ROWS).itertuples(index=False)]
-    title = f"{table} (first {number(shown)} of {count(len(frame), 'row')})"
+    title = escape(words.ngettext("{table} (first {shown} of {count} row)",
+                                  "{table} (first {shown} of {count} rows)", len(frame))
+                   .format(table=words.gettext(TABLE_TITLES[table]), shown=number(shown),
+                           count=number(len(frame))))
     if "file" in columns:
         folder, names = files_shown(overview.files)
         at = columns.index("file")
         for row in rows:
             row[at] = names.get(row[at], row[at])
-        title += f", files in {escape(folder)}" if folder else ""
+        title += escape(words.gettext(N_(", files in {folder}")).format(folder=folder)) \
+            if folder else ""
     print_terminal_table(
         console, title, columns, rows, [frame[column].dtype.kind in "iuf" for column in columns],
-        f"--json or -o {table}.csv has every column and row", SPARE_COLUMNS.get(table, ()))
+        words.gettext(N_("--json or -o {table}.csv has every column and row")).format(
+            table=table), SPARE_COLUMNS.get(table, ()), words)
+
+
+HEADLINE = N_("{games} {files}, {valid}% valid; results: {results}")
+# The headline's count of each value of the result column (the values stay in the tables)
+RESULT_COUNTS = {"white": N_("white {count}"), "black": N_("black {count}"),
+                 "draw": N_("draw {count}"), "double_forfeit": N_("double_forfeit {count}"),
+                 "first": N_("first {count}"), "second": N_("second {count}"),
+                 "unknown": N_("unknown {count}")}
 
 
 def files_shown(files: list[str]) -> tuple[str, dict[str, str]]:

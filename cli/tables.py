@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import IO
 
-from pdn.wording import count
+from pdn.i18n import SOURCE_LANGUAGE, Catalog, catalog
 
 from .common import escape_controls
 
@@ -49,18 +49,21 @@ def fitting_columns(headers: Sequence[str], rows: Sequence[Sequence[str]],
 
 def print_terminal_table(console, title: str, headers: Sequence[str],
                          rows: Sequence[Sequence[str]], right: Sequence[bool], rest: str,
-                         spare: Sequence[str] = ()) -> None:
+                         spare: Sequence[str] = (), words: Catalog | None = None) -> None:
     """A rich table of the columns that fit ``console``'s width (``spare`` ones left out
-    first); the title says which were left out and ``rest`` how to see them. Cells are
-    shown as text: no rich markup, control characters escaped (``\x1b``)."""
+    first); the title says which were left out (in the language of ``words``, English
+    without) and ``rest`` how to see them. Cells are shown as text: no rich markup, control
+    characters escaped (``\x1b``)."""
     from rich.markup import escape
     from rich.table import Table
 
     chosen = fitting_columns(headers, rows, right, console.width, spare)
     left_out = [headers[index] for index in range(len(headers)) if index not in chosen]
     if left_out:
-        title += (f"; {count(len(left_out), 'column')} not shown ({', '.join(left_out)}): "
-                  f"{rest}")
+        title += (words or catalog(SOURCE_LANGUAGE)).ngettext(
+            "; {count} column not shown ({columns}): {rest}",
+            "; {count} columns not shown ({columns}): {rest}", len(left_out)).format(
+                count=len(left_out), columns=", ".join(left_out), rest=rest)
     table = Table(title=title, title_justify="left")
     for index, width in chosen.items():
         table.add_column(headers[index], justify="right" if right[index] else "left",

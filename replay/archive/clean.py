@@ -23,12 +23,12 @@ from dataclasses import dataclass
 
 from pdn.game import Game
 from pdn.gametype import GameTypeError, parse_gametype
+from pdn.i18n import N_
 from pdn.model import Line, MoveRecord
 from pdn.tags import RESULTS
 from replay.archive.tags import DateParts, clean_date, clean_name, clean_result, result_tokens
 from replay.record.inference import standard_tags
 from replay.record.replayer import game_variant
-from replay.record.resolve import SIDE_NAMES
 from replay.rules.endings import decide
 from replay.rules.movegen import WHITE
 from replay.rules.variants import Rules, Variant
@@ -91,7 +91,8 @@ def drop_non_game_text(game: Game, lead: int, trail: int) -> list[str]:
         removed += tail[-trail:]
         del tail[-trail:]
     for comment in removed:
-        changes.append(f"removed text between games: {{{_short(comment)}}}")
+        changes.append(N_("removed text between games: {text}").format(
+            text=f"{{{_short(comment)}}}"))
     return changes
 
 
@@ -108,8 +109,8 @@ def clean_tags(game: Game, variant: Variant, date: DateParts | None = None) -> l
             tags[name] = value.strip()
     standard = standard_tags(tags, variant)
     if standard != tags:
-        changes.append("players named as English checkers names them: the first mover "
-                       f"({standard.get('Black', '?')}) is Black")
+        changes.append(N_("players named as English checkers names them: the first mover "
+                          "({name}) is Black").format(name=standard.get("Black", "?")))
         tags.clear()
         tags.update(standard)
     for name in DATE_TAGS:
@@ -122,7 +123,8 @@ def clean_tags(game: Game, variant: Variant, date: DateParts | None = None) -> l
     if "Result" in tags or result != "*":
         _set(tags, "Result", result, changes, added="Result")
     if game.result is not None and game.result != result:
-        changes.append(f"result token '{game.result}' → '{result}'")
+        changes.append(N_("result token '{old}' → '{value}'").format(old=game.result,
+                                                                    value=result))
     game.result = result
     changes += _clean_gametype(tags, variant)
     return changes
@@ -134,23 +136,28 @@ def _set(tags: dict[str, str], name: str, value: str, changes: list[str],
     if old == value:
         return
     tags[name] = value
-    changes.append(f"{added} added: '{value}'" if old is None and added
-                   else f"{name} '{old}' → '{value}'")
+    changes.append(ADDED.format(tag=added, value=value) if old is None and added
+                   else CHANGED.format(tag=name, old=old, value=value))
+
+
+# A tag's change (the tag's name and values as they are, in every language)
+ADDED, CHANGED = N_("{tag} added: '{value}'"), N_("{tag} '{old}' → '{value}'")
 
 
 def _clean_gametype(tags: dict[str, str], variant: Variant) -> list[str]:
     written = tags.get("GameType")
     if written is None:
         tags["GameType"] = variant.gametype.tag()
-        return [f"GameType added: '{tags['GameType']}'"]
+        return [ADDED.format(tag="GameType", value=tags["GameType"])]
     try:
         full = parse_gametype(written).tag()
     except GameTypeError as error:
-        return [f"GameType '{written}' kept: {error}"]
+        return [N_("{tag} '{old}' kept: {reason}").format(tag="GameType", old=written,
+                                                          reason=error)]
     if full == written:
         return []
     tags["GameType"] = full
-    return [f"GameType '{written}' → '{full}'"]
+    return [CHANGED.format(tag="GameType", old=written, value=full)]
 
 
 def strip_annotations(line: Line, strip: frozenset[str]) -> int:
@@ -195,13 +202,15 @@ class Rewrite:
         conversion = convert_game(game, variant, Target(self.to), rules=rules)
         if conversion.game is None:
             reasons = conversion.report.errors
-            why = reasons[0]["message"] if reasons else "it does not replay"
-            return [f"moves kept as written, not rewritten in {self.to} notation: {why}"]
-        changes = [f"moves rewritten in {self.to} notation" + (
-            "" if conversion.complete else " as far as they are known (lost moves as '...')")]
+            why = reasons[0]["message"] if reasons else N_("it does not replay")
+            return [N_("moves kept as written, not rewritten in {notation} notation: {reason}")
+                    .format(notation=self.to, reason=why)]
+        changes = [(N_("moves rewritten in {notation} notation") if conversion.complete else
+                    N_("moves rewritten in {notation} notation as far as they are known "
+                       "(lost moves as '...')")).format(notation=self.to)]
         old, new = game.tags.get("GameType"), conversion.game.tags.get("GameType")
         if new is not None and new != old:
-            changes.append(f"GameType '{old}' → '{new}'")
+            changes.append(CHANGED.format(tag="GameType", old=old, value=new))
         game.moves, game.tags = conversion.game.moves, conversion.game.tags
         return changes
 
@@ -237,8 +246,10 @@ def fix_result(game: Game, variant: Variant, rules: Rules | None = None) -> list
     old = game.headers_result or "*"
     game.tags["Result"] = token
     game.result = token
-    return [f"result '{old}' → '{token}': {decision.reason}, {SIDE_NAMES[decision.winner]} "
-            "wins (Result tag and movetext)"]
+    said = (N_("result '{old}' → '{value}': {reason}, White wins (Result tag and movetext)")
+            if decision.winner == WHITE else
+            N_("result '{old}' → '{value}': {reason}, Black wins (Result tag and movetext)"))
+    return [said.format(old=old, value=token, reason=decision.reason)]
 
 
 def _repaired(game: Game, default: Variant | None, rules: Rules | None) -> list[str]:
@@ -246,8 +257,8 @@ def _repaired(game: Game, default: Variant | None, rules: Rules | None) -> list[
 
     repair = repair_game(game, default, rules=rules)
     if repair.mend:
-        return [f"repaired: {repair.mend}"]
-    return ["moves kept as written: no sure repair"] if repair.broken else []
+        return [N_("repaired: {reason}").format(reason=repair.mend)]
+    return [N_("moves kept as written: no sure repair")] if repair.broken else []
 
 
 def clean_game(game: Game, default: Variant | None = None, date: DateParts | None = None,
@@ -261,7 +272,7 @@ def clean_game(game: Game, default: Variant | None = None, date: DateParts | Non
     options set on top of the game's variant, for a repair or a rewrite.
     """
     variant = game_variant(game, default, rules=rules)
-    changes = [f"reading: {d.message}" for d in game.diagnostics]
+    changes = [N_("reading: {reason}").format(reason=d.message) for d in game.diagnostics]
     if chunk is not None:
         text, part, count = chunk
         lead, trail = non_game_comments(text)
@@ -271,7 +282,8 @@ def clean_game(game: Game, default: Variant | None = None, date: DateParts | Non
     if options.strip:
         removed = strip_annotations(game.moves, options.strip)
         if removed:
-            changes.append(f"stripped {removed} {'/'.join(sorted(options.strip))}")
+            changes.append(N_("stripped {count} {kinds}").format(
+                count=removed, kinds="/".join(sorted(options.strip))))
     if options.repair:
         changes += _repaired(game, default, rules)
     if options.fix_results:

@@ -287,6 +287,9 @@ class CleanTask:
         return results
 
 
+CHANGE = N_("{where}: game {number}: {reason}")  # a change clean made, on its own line
+
+
 def clean_games(sources: list[str], out: IO[str], settings: Settings, options: CleanOptions, *,
                 rejects: IO[str] | None = None, note: Note = print,
                 changes: Note | None = None) -> Summary:
@@ -302,7 +305,8 @@ def clean_games(sources: list[str], out: IO[str], settings: Settings, options: C
             summary.changed += bool(made)
             summary.changes += len(made)
             for change in made:
-                tell(f"{item.source}:{item.result.line}: game {item.index}: {change}")
+                tell(CHANGE.format(where=f"{item.source}:{item.result.line}",
+                                   number=item.index, reason=change))
             yield item
 
     _write_all(reported(), out, rejects, note, summary)

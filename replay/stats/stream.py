@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from pdn.i18n import N_
 from pdn.writer import SEVEN_TAGS
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Rules, Variant
@@ -137,9 +138,10 @@ def folded_warning(games: pd.DataFrame) -> str:
 
 def folded_message(file: object, line: object, game: object) -> str:
     """The warning for the first game whose tags went into ``other_tags``."""
-    return (f"{file}:{line}: warning: game {game}: the games table has more than "
-            f"{TAG_COLUMN_LIMIT:,} distinct tags; this game's tags past them, and any later "
-            f"game's, are in its other_tags column")
+    return N_("{where}: warning: game {number}: the games table has more than {limit} "
+              "distinct tags; this game's tags past them, and any later game's, are in its "
+              "other_tags column").format(where=f"{file}:{line}", number=game,
+                                          limit=f"{TAG_COLUMN_LIMIT:,}")
 
 
 def count_statuses(games: pd.DataFrame, statuses: Counter[str] | None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdn.i18n import N_
 from pdn.writer import SEVEN_TAGS
 from replay.reference.ballots import ballot_of
 from replay.stats.schema import (
@@ -189,9 +190,10 @@ def contradicted_line(file: object, row) -> str:
         return "?" if value is None or value is pd.NA or value != value or value == "" \
             else str(value)
 
-    return (f"{text(file)}:{text(row.line)}: warning: game {text(row.game)} "
-            f"({text(row.White)} – {text(row.Black)}): result {text(row.Result)} contradicted "
-            f"by the final position ({text(row.ending)})")
+    return N_("{where}: warning: game {number} ({white} – {black}): result {result} "
+              "contradicted by the final position ({ending})").format(
+        where=f"{text(file)}:{text(row.line)}", number=text(row.game), white=text(row.White),
+        black=text(row.Black), result=text(row.Result), ending=text(row.ending))
 
 
 def finish_moves(moves: pd.DataFrame) -> pd.DataFrame:

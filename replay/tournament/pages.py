@@ -155,7 +155,8 @@ def name_pairs_note(event: Event, words: Catalog = ENGLISH) -> list[str]:
     then the ``--same`` options to paste (and the choice left where a name fits two)."""
     if not event.name_pairs:
         return []
-    lines = [words.gettext(NAME_PAIRS_HEAD), *(f"  {pair}" for pair in event.name_pairs)]
+    lines = [words.gettext(NAME_PAIRS_HEAD),
+             *(f"  {pair.said(words)}" for pair in event.name_pairs)]
     options = paste_line(event.name_pairs)
     if options:
         lines.append(f"{words.gettext(PASTE)} {options}")
@@ -190,7 +191,8 @@ def _name_pairs_html(event: Event, words: Catalog = ENGLISH) -> str:
     options = paste_line(event.name_pairs)
     say = words.gettext
     return ('<div class="incomplete" id="name-pairs"><p>' + escape(say(NAME_PAIRS_HEAD))
-            + "</p><ul>" + "".join(f"<li>{escape(str(pair))}</li>" for pair in event.name_pairs)
+            + "</p><ul>" + "".join(f"<li>{escape(pair.said(words))}</li>"
+                                        for pair in event.name_pairs)
             + "</ul>" + (f"<p>{escape(say(PASTE))} <code>{escape(options)}</code></p>"
                          if options else "")
             + "".join("<p>" + _fits(words, len(found), escaped=True, name=escape(name),

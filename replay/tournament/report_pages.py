@@ -8,7 +8,7 @@ from functools import partial
 from html import escape
 from typing import TYPE_CHECKING
 
-from pdn.i18n import N_
+from pdn.i18n import N_, catalog
 from replay.tournament.checks import KIND_TITLES, break_counts
 from replay.tournament.micromatch import MicroMatch
 from replay.tournament.report import EventReport, ballot_line
@@ -17,6 +17,8 @@ from replay.tournament.timecontrol import FlagFall
 
 if TYPE_CHECKING:
     from pdn.i18n import Catalog
+
+ENGLISH = catalog("en")
 
 
 def _text(report: EventReport, points: float | None) -> str:
@@ -34,9 +36,11 @@ def game_scores(report: EventReport, match: MicroMatch) -> list[str]:
     return found
 
 
-def flag_fall_text(report: EventReport, fall: FlagFall) -> str:
-    """A flag fall with its game's players and round."""
-    return f"{report.event.pairings[fall.game - 1].title()}: {fall.what()}"
+def flag_fall_said(report: EventReport, fall: FlagFall, words: Catalog = ENGLISH) -> str:
+    """A flag fall with its game's players and round, in the language of ``words``
+    (English by default)."""
+    return (words.localize(report.event.pairings[fall.game - 1].title()) + ": "
+            + words.localize(fall.what()))
 
 
 def breaks_summary(report: EventReport, words: Catalog | None = None) -> str:
@@ -139,71 +143,106 @@ def _list(items: list[str], css: str = "note") -> str:
     return f'<ul class="{css}">' + "".join(f"<li>{escape(i)}</li>" for i in items) + "</ul>"
 
 
-def _micro_match_html(report: EventReport) -> str:
-    text = partial(_text, report)
-    parts = [f'<section class="event" id="micro-matches"><h2>Micro-matches</h2><p>'
-             f"{len(report.matches)} "
-             f"micro-matches of {report.declared} games · a won micro-match 2 points, drawn "
-             "1, lost 0</p>",
-             "<h3>Standings by micro-matches</h3>",
-             _table("micro-match-standings", ["#", "Player", "Match pts", "Game pts",
-                                              "Matches", "W", "D", "L"],
+# The words of the report's sections (the standings page's: replay.tournament.pages)
+MICRO_MATCHES, KNOCKOUT, TEAMS = N_("Micro-matches"), N_("Knockout"), N_("Teams")
+TIME_CONTROLS = N_("Time controls")
+MATCHES_PLAYED = N_("{matches} of {games} · a won micro-match 2 points, drawn 1, lost 0")
+BY_MICRO_MATCHES, MATCH_TABLE = N_("Standings by micro-matches"), N_("Table of micro-matches")
+FIRST_NOTE = N_("First: the player with White in the micro-match's first game; each game's "
+                "result from the first player's side.")
+CHECKS, BALLOT_NAMES = N_("Arbiter's checks"), N_(
+    "Ballots are named from the FMJD Drawing Table 64, '-' when not in it.")
+TEAM_MATCHES, SCHEVENINGEN = N_("Team matches"), N_("Scheveningen: {first} against {second}")
+NO_TIME_CONTROL, FLAG_FALLS = N_("No TimeControl tag in the games."), N_("Flag falls")
+CONTINUED, NOT_READ = N_("{round} (cont. {part})"), N_("not read")
+HEADS = {"Player": N_("Player"), "Match pts": N_("Match pts"), "Game pts": N_("Game pts"),
+         "Matches": N_("Matches"), "W": N_("W"), "D": N_("D"), "L": N_("L"),
+         "Round": N_("Round"), "First": N_("First"), "Second": N_("Second"),
+         "Games": N_("Games"), "Results": N_("Results"), "Score": N_("Score"),
+         "Ballots": N_("Ballots"), "Opponent": N_("Opponent"), "Through": N_("Through"),
+         "Why": N_("Why"), "Team": N_("Team"), "Board pts": N_("Board pts"),
+         "Players": N_("Players"), "Board points": N_("Board points"), "Points": N_("Points"),
+         "Read as": N_("Read as")}  # "#" and "TimeControl" (a tag's name) stay as they are
+
+
+def _heads(words: Catalog, heads: list[str]) -> list[str]:
+    return [words.gettext(HEADS[head]) if head in HEADS else head for head in heads]
+
+
+def _micro_match_html(report: EventReport, words: Catalog) -> str:
+    text, say = partial(_text, report), words.gettext
+    played = say(MATCHES_PLAYED).format(
+        matches=words.ngettext("{count} micro-match", "{count} micro-matches",
+                               len(report.matches)).format(count=len(report.matches)),
+        games=words.ngettext("{count} game", "{count} games", report.declared or 0).format(
+            count=report.declared))
+    parts = [f'<section class="event" id="micro-matches"><h2>{escape(say(MICRO_MATCHES))}'
+             f"</h2><p>{escape(played)}</p>",
+             f"<h3>{escape(say(BY_MICRO_MATCHES))}</h3>",
+             _table("micro-match-standings", _heads(words, [
+                 "#", "Player", "Match pts", "Game pts", "Matches", "W", "D", "L"]),
                     [[r.place, r.player, text(r.match_points), text(r.game_points), r.matches,
                       r.won, r.drawn, r.lost] for r in report.match_rows],
                     {2, 3, 4, 5, 6, 7})]
     if report.never_met:
-        parts.append(f'<p class="incomplete" id="not-played">{len(report.never_met)} '
-                     "micro-match(es) not in the file: " + escape("; ".join(
-                         f"{a} - {b}" for a, b in report.never_met)) + "</p>")
-    parts.append("<h3>Table of micro-matches</h3>")
-    parts.append("<p class=note>First: the player with White in the micro-match's first "
-                 "game; each game's result from the first player's side.</p>")
-    parts.append(_table("micro-match-table", ["Round", "First", "Second",
-                                              "Games", "Results", "Score", "Ballots"],
-                        [[m.round if m.part == 1 else f"{m.round} (cont. {m.part - 1})",
+        missing = words.ngettext("{count} micro-match not in the file: {pairs}",
+                                 "{count} micro-match(es) not in the file: {pairs}",
+                                 len(report.never_met))
+        parts.append('<p class="incomplete" id="not-played">' + escape(missing.format(
+            count=len(report.never_met),
+            pairs="; ".join(f"{a} - {b}" for a, b in report.never_met))) + "</p>")
+    parts.append(f"<h3>{escape(say(MATCH_TABLE))}</h3>")
+    parts.append(f"<p class=note>{escape(say(FIRST_NOTE))}</p>")
+    parts.append(_table("micro-match-table", _heads(words, [
+        "Round", "First", "Second", "Games", "Results", "Score", "Ballots"]),
+                        [[m.round if m.part == 1 else say(CONTINUED).format(
+                            round=m.round, part=m.part - 1),
                           m.first, m.second, " ".join(str(g.number) for g in m.games),
                           " ".join(game_scores(report, m)),
                           f"{text(m.score[0])}-{text(m.score[1])}",
                           " ".join(report.ballots.get(g.number) or "-" for g in m.games)]
                          for m in report.matches], {5}))
-    parts.append(f'<h3>Arbiter\'s checks</h3><p id="breaks-count">'
-                 f"{escape(breaks_summary(report))}</p>"
-                 f'<p id="ballot-check">{escape(ballot_line(report))} Ballots are named from '
-                 "the FMJD Drawing Table 64, '-' when not in it.</p>")
+    parts.append(f'<h3>{escape(say(CHECKS))}</h3><p id="breaks-count">'
+                 f"{escape(breaks_summary(report, words))}</p>"
+                 f'<p id="ballot-check">{escape(words.localize(ballot_line(report)))} '
+                 f"{escape(say(BALLOT_NAMES))}</p>")
     if report.breaks:
-        parts.append('<div id="breaks">' + _list([str(b) for b in report.breaks]) + "</div>")
+        parts.append('<div id="breaks">' + _list([words.localize(str(b))
+                                                  for b in report.breaks]) + "</div>")
     parts.append("</section>")
     return "".join(parts)
 
 
-def _knockout_html(report: EventReport) -> str:
+def _knockout_html(report: EventReport, words: Catalog) -> str:
     text = partial(_text, report)
-    parts = ['<section class="event" id="knockout"><h2>Knockout</h2>']
+    parts = [f'<section class="event" id="knockout"><h2>{escape(words.gettext(KNOCKOUT))}'
+             "</h2>"]
     rows = []
     for knockout_round in report.knockout:
         for tie in knockout_round.ties:
             a, b = tie.score
             rows.append([knockout_round.name, tie.first, tie.second, f"{text(a)}-{text(b)}",
-                         tie.winner or "", tie.why()])
-    parts.append(_table("bracket", ["Round", "Player", "Opponent", "Score", "Through",
-                                    "Why"], rows, {3}))
-    problems = [p for r in report.knockout for p in r.problems]
+                         tie.winner or "", words.localize(tie.why())])
+    parts.append(_table("bracket", _heads(words, ["Round", "Player", "Opponent", "Score",
+                                                  "Through", "Why"]), rows, {3}))
+    problems = [words.localize(p) for r in report.knockout for p in r.problems]
     if problems:
         parts.append(f'<div class="incomplete">{_list(problems, "incomplete")}</div>')
     parts.append("</section>")
     return "".join(parts)
 
 
-def _teams_html(report: EventReport) -> str:
-    text = partial(_text, report)
-    parts = ['<section class="event" id="teams"><h2>Teams</h2>',
-             _table("team-standings", ["#", "Team", "Match pts", "Board pts", "Matches", "W",
-                                       "D", "L", "Players"],
+def _teams_html(report: EventReport, words: Catalog) -> str:
+    text, say = partial(_text, report), words.gettext
+    parts = [f'<section class="event" id="teams"><h2>{escape(say(TEAMS))}</h2>',
+             _table("team-standings", _heads(words, [
+                 "#", "Team", "Match pts", "Board pts", "Matches", "W", "D", "L", "Players"]),
                     [[r.place, r.team, text(r.match_points), text(r.board_points), r.matches,
                       r.won, r.drawn, r.lost, ", ".join(r.players)] for r in report.team_rows],
                     {2, 3, 4, 5, 6, 7}),
-             "<h3>Team matches</h3>",
-             _table("team-matches", ["Round", "Team", "Team", "Board points", "Games"],
+             f"<h3>{escape(say(TEAM_MATCHES))}</h3>",
+             _table("team-matches", _heads(words, ["Round", "Team", "Team", "Board points",
+                                                   "Games"]),
                     [[m.round, m.teams[0], m.teams[1],
                       f"{text(m.board_points[0])}-{text(m.board_points[1])}",
                       " ".join(str(g.number) for g in m.games)] for m in report.team_matches],
@@ -214,28 +253,34 @@ def _teams_html(report: EventReport) -> str:
         body = [[player, *(" ".join(text(p) for p in cell) for cell in line),
                  text(sum(p or 0 for cell in line for p in cell))]
                 for player, line in zip(rows, cells, strict=True)]
-        parts.append(f"<h3>Scheveningen: {escape(first)} against {escape(second)}</h3>")
-        parts.append(_table(f"scheveningen-{len(parts)}", [first, *columns, "Points"], body,
-                            set(range(1, len(columns) + 2))))
+        parts.append(f"<h3>{escape(say(SCHEVENINGEN).format(first=first, second=second))}"
+                     "</h3>")
+        parts.append(_table(f"scheveningen-{len(parts)}", [first, *columns, say(
+            HEADS["Points"])], body, set(range(1, len(columns) + 2))))
     parts.append("</section>")
     return "".join(parts)
 
 
-def _time_html(report: EventReport) -> str:
-    parts = ['<section class="event" id="time-controls"><h2>Time controls</h2>']
+def _time_html(report: EventReport, words: Catalog) -> str:
+    say = words.gettext
+    parts = [f'<section class="event" id="time-controls"><h2>{escape(say(TIME_CONTROLS))}'
+             "</h2>"]
     if report.time_controls:
-        parts.append(_table("time-control-table", ["TimeControl", "Read as", "Games"],
-                            [[text, str(control) if control else "not read", times]
+        parts.append(_table("time-control-table", _heads(words, ["TimeControl", "Read as",
+                                                                 "Games"]),
+                            [[text, control.said(say) if control else say(NOT_READ), times]
                              for text, (control, times) in report.time_controls.items()],
                             {2}))
     else:
-        parts.append("<p>No TimeControl tag in the games.</p>")
+        parts.append(f"<p>{escape(say(NO_TIME_CONTROL))}</p>")
     if report.time_errors:
-        parts.append(_list(report.time_errors, "incomplete"))
+        parts.append(_list([words.localize(error) for error in report.time_errors],
+                           "incomplete"))
     if report.flag_falls:
-        parts.append('<h3>Flag falls</h3><ul id="flag-falls">' + "".join(
+        parts.append(f'<h3>{escape(say(FLAG_FALLS))}</h3><ul id="flag-falls">' + "".join(
             f'<li{" class=incomplete" if f.contradicted else ""}>'
-            f"{escape(flag_fall_text(report, f))}</li>" for f in report.flag_falls) + "</ul>")
+            f"{escape(flag_fall_said(report, f, words))}</li>" for f in report.flag_falls)
+            + "</ul>")
     parts.append("</section>")
     return "".join(parts)
 
@@ -247,19 +292,20 @@ SECTION_STYLE = ("<style>section.event table{width:auto;min-width:40%}"
                  "section.event .incomplete{color:#b00;font-weight:600}</style>")
 
 
-def report_html(report: EventReport) -> str:
-    """The report's sections of the standings page ('' when the event has none)."""
+def report_html(report: EventReport, words: Catalog = ENGLISH) -> str:
+    """The report's sections of the standings page ('' when the event has none), in the
+    language of ``words`` (English by default)."""
     parts = [SECTION_STYLE]
     if report.matches:
-        parts.append(_micro_match_html(report))
+        parts.append(_micro_match_html(report, words))
     if report.knockout:
-        parts.append(_knockout_html(report))
+        parts.append(_knockout_html(report, words))
     if report.teams:
-        parts.append(_teams_html(report))
+        parts.append(_teams_html(report, words))
     if report.time_controls or report.flag_falls:
-        parts.append(_time_html(report))
+        parts.append(_time_html(report, words))
     return "".join(parts) if len(parts) > 1 else ""
 
 
-__all__ = ["breaks_summary", "flag_fall_text", "game_scores", "match_rows", "report_html",
+__all__ = ["breaks_summary", "flag_fall_said", "game_scores", "match_rows", "report_html",
            "report_json"]

@@ -39,6 +39,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import combinations
 
+from pdn.i18n import N_, Catalog, catalog
 from replay.archive.tags import clean_name
 
 # Each Russian letter's Latin spellings, longest first, written as ISO 9 writes the letter
@@ -62,11 +63,15 @@ _LETTERS = (
 )
 _LETTER_RULES = [(re.compile(pattern), letter) for pattern, letter in _LETTERS]
 MIN_ONE_LETTER = 5  # shorter surnames one letter apart are too often two families
-# How two names agree (what the report says)
-TRANSLITERATED = "the same name transliterated two ways"
-DOUBLED = "a letter doubled"
-ONE_LETTER = "one letter apart"
-INITIALS = "the same surname, the given names agreeing as far as both go"
+# How two names agree (what the report says; the JSON's "kind" in English)
+TRANSLITERATED = N_("the same name transliterated two ways")
+DOUBLED = N_("a letter doubled")
+ONE_LETTER = N_("one letter apart")
+INITIALS = N_("the same surname, the given names agreeing as far as both go")
+# What the games show
+APART_IN_ROUNDS = N_("never met, never in one round (rounds {first} / {second})")
+APART = N_("never met, no opponent in common")
+ENGLISH = catalog("en")
 
 
 def _ascii(text: str) -> str:
@@ -203,22 +208,32 @@ class NamePair:
         pairs = self.same or ((self.name, self.player),)
         return [f"--same {shlex.quote(f'{name}={player}')}" for name, player in pairs]
 
-    def evidence(self) -> str:
-        """Why: the letters, then what the games show."""
-        games = ("never met, never in one round (rounds "
-                 f"{_rounds_text(self.rounds[0])} / {_rounds_text(self.rounds[1])})"
-                 if self.rounds else "never met, no opponent in common")
-        return f"{self.difference}, {self.kind}; {games}"
+    def evidence(self, words: Catalog = ENGLISH) -> str:
+        """Why: the letters, then what the games show (in the language of ``words``)."""
+        say = words.gettext
+        games = (say(APART_IN_ROUNDS).format(first=_rounds_text(self.rounds[0], words),
+                                             second=_rounds_text(self.rounds[1], words))
+                 if self.rounds else say(APART))
+        return f"{self.difference}, {say(self.kind)}; {games}"
+
+    def said(self, words: Catalog = ENGLISH) -> str:
+        """``Goryunov (1 game) ~ Gorunov (2 games): yu/u, ...`` in the language of
+        ``words``."""
+        counts = [words.ngettext("{count} game", "{count} games", n).format(count=n)
+                  for n in self.games]
+        return (f"{self.name} ({counts[0]}) ~ {self.player} ({counts[1]}): "
+                f"{self.evidence(words)}")
 
     def __str__(self) -> str:
-        counts = [f"{n} game{'s' if n != 1 else ''}" for n in self.games]
-        return f"{self.name} ({counts[0]}) ~ {self.player} ({counts[1]}): {self.evidence()}"
+        return self.said()
 
 
-def _rounds_text(rounds: tuple[str, ...]) -> str:
-    """Rounds as ranges where they are numbers (``1-2, 4``), else as written."""
+def _rounds_text(rounds: tuple[str, ...], words: Catalog = ENGLISH) -> str:
+    """Rounds as ranges where they are numbers (``1-2, 4``), else as written (their count
+    where more than three: ``12 dates``)."""
     if not all(r.isdigit() for r in rounds):
-        return ", ".join(rounds) if len(rounds) <= 3 else f"{len(rounds)} dates"
+        return ", ".join(rounds) if len(rounds) <= 3 else words.ngettext(
+            "{count} date", "{count} dates", len(rounds)).format(count=len(rounds))
     numbers = sorted(int(r) for r in rounds)
     spans: list[list[int]] = []
     for number in numbers:
