@@ -6,90 +6,27 @@
  * the database's text, with no Python object per ply but the keys and rows. Its Tally adds
  * up the moves played from each position (replay/database/played.py).
  *
- * The key is keys.position_hash: the first 8 bytes of BLAKE2b (RFC 7693, unkeyed, 8-byte
- * digest) of ``name:white:black:kings:turn`` (decimal internal bitboards), read big-endian
- * and signed. */
+ * The key is keys.position_hash: the variant's seed, then the white, black and kings
+ * bitboards and the side to move, each xored in, SplitMix64's increment added and the
+ * state put through SplitMix64's finaliser; read as signed. */
 #define RULES_EMBEDDED
 #include "../rules/_native.c"
 
-static const uint64_t b2_iv[8] = {
-    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
-    0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
-    0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
-
-static const uint8_t b2_sigma[12][16] = {
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
-    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
-    {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
-    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
-    {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
-    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
-    {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
-    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
-    {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3}};
-
-static inline uint64_t b2_rotr(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
-
-static void b2_compress(uint64_t h[8], const uint8_t block[128], uint64_t t, int last) {
-    uint64_t v[16], m[16];
-    for (int i = 0; i < 16; i++) {
-        uint64_t w = 0;
-        for (int b = 7; b >= 0; b--) w = w << 8 | block[8 * i + b];
-        m[i] = w;
-    }
-    for (int i = 0; i < 8; i++) { v[i] = h[i]; v[i + 8] = b2_iv[i]; }
-    v[12] ^= t;
-    if (last) v[14] = ~v[14];
-#define B2_G(a, b, c, d, x, y) do { \
-        v[a] = v[a] + v[b] + (x); v[d] = b2_rotr(v[d] ^ v[a], 32); \
-        v[c] = v[c] + v[d];       v[b] = b2_rotr(v[b] ^ v[c], 24); \
-        v[a] = v[a] + v[b] + (y); v[d] = b2_rotr(v[d] ^ v[a], 16); \
-        v[c] = v[c] + v[d];       v[b] = b2_rotr(v[b] ^ v[c], 63); } while (0)
-    for (int r = 0; r < 12; r++) {
-        const uint8_t *s = b2_sigma[r];
-        B2_G(0, 4, 8, 12, m[s[0]], m[s[1]]);
-        B2_G(1, 5, 9, 13, m[s[2]], m[s[3]]);
-        B2_G(2, 6, 10, 14, m[s[4]], m[s[5]]);
-        B2_G(3, 7, 11, 15, m[s[6]], m[s[7]]);
-        B2_G(0, 5, 10, 15, m[s[8]], m[s[9]]);
-        B2_G(1, 6, 11, 12, m[s[10]], m[s[11]]);
-        B2_G(2, 7, 8, 13, m[s[12]], m[s[13]]);
-        B2_G(3, 4, 9, 14, m[s[14]], m[s[15]]);
-    }
-#undef B2_G
-    for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[i + 8];
+/* SplitMix64's finaliser (Steele, Lea and Flood, OOPSLA 2014): a bijection of 64-bit words. */
+static inline uint64_t key_mix(uint64_t v) {
+    v = (v ^ v >> 30) * 0xBF58476D1CE4E5B9ULL;
+    v = (v ^ v >> 27) * 0x94D049BB133111EBULL;
+    return v ^ v >> 31;
 }
 
-/* The first 8 bytes of BLAKE2b-64(data) read as a big-endian signed integer. */
-static int64_t b2_key(const uint8_t *data, size_t len) {
-    uint64_t h[8];
-    uint8_t block[128];
-    for (int i = 0; i < 8; i++) h[i] = b2_iv[i];
-    h[0] ^= 0x01010000ULL ^ 8;                 /* no key, 8-byte digest */
-    uint64_t t = 0;
-    while (len > 128) {
-        t += 128;
-        b2_compress(h, data, t, 0);
-        data += 128; len -= 128;
-    }
-    memset(block, 0, sizeof block);
-    if (len) memcpy(block, data, len);
-    t += len;
-    b2_compress(h, block, t, 1);
-    uint64_t k = 0;
-    for (int b = 0; b < 8; b++) k = k << 8 | (uint8_t)(h[0] >> (8 * b));
-    return (int64_t)k;
-}
+#define KEY_GAMMA 0x9E3779B97F4A7C15ULL
 
 /* What the caller says of its variant (replay/database/keys.py's Coder): its name, the
- * key's prefix, each internal square's dense bit and FEN rank, the FEN names by rank and the
+ * key's seed, each internal square's dense bit and FEN rank, the FEN names by rank and the
  * move names by square. */
 typedef struct {
     PyObject *name;                      /* borrowed: the variant's name, in every row */
-    const char *prefix; Py_ssize_t prefix_len;
+    uint64_t seed;                       /* keys.key_seed */
     uint8_t dense[MAXSQ], rank[MAXSQ];   /* 255: no bit, no rank */
     int n_ranks; int8_t by_rank[MAXSQ];  /* rank -> square */
     const char *fen_name[MAXSQ]; Py_ssize_t fen_len[MAXSQ];
@@ -97,7 +34,6 @@ typedef struct {
 } Layout;
 
 #define NAME_MAX_BYTES 8
-#define PREFIX_MAX_BYTES 256
 
 static int read_names(PyObject *o, Py_ssize_t n, const char **out, Py_ssize_t *lens,
                       const char *what) {
@@ -122,25 +58,25 @@ static int read_names(PyObject *o, Py_ssize_t n, const char **out, Py_ssize_t *l
     return 0;
 }
 
-/* layout: (name, prefix bytes, dense and rank bytes (2 * size), FEN names by rank, move
+/* layout: (name, seed (8 bytes, big-endian), dense and rank bytes (2 * size), FEN names by rank, move
  * names by square) */
 static int read_layout(const Rules *r, PyObject *o, Layout *l) {
     if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 5) {
         PyErr_SetString(PyExc_ValueError,
-                        "layout: (name, prefix, squares, FEN names, move names)");
+                        "layout: (name, seed, squares, FEN names, move names)");
         return -1;
     }
-    PyObject *name = PyTuple_GET_ITEM(o, 0), *prefix = PyTuple_GET_ITEM(o, 1),
+    PyObject *name = PyTuple_GET_ITEM(o, 0), *seed = PyTuple_GET_ITEM(o, 1),
              *squares = PyTuple_GET_ITEM(o, 2);
-    if (!PyUnicode_Check(name) || !PyBytes_Check(prefix) || !PyBytes_Check(squares)
-        || PyBytes_GET_SIZE(prefix) > PREFIX_MAX_BYTES
-        || PyBytes_GET_SIZE(squares) != 2 * r->size) {
-        PyErr_SetString(PyExc_ValueError, "layout: a name, a short prefix and 2 bytes a square");
+    if (!PyUnicode_Check(name) || !PyBytes_Check(seed) || !PyBytes_Check(squares)
+        || PyBytes_GET_SIZE(seed) != 8 || PyBytes_GET_SIZE(squares) != 2 * r->size) {
+        PyErr_SetString(PyExc_ValueError, "layout: a name, an 8-byte seed and 2 bytes a square");
         return -1;
     }
     l->name = name;
-    l->prefix = PyBytes_AS_STRING(prefix);
-    l->prefix_len = PyBytes_GET_SIZE(prefix);
+    const uint8_t *seed_bytes = (const uint8_t *)PyBytes_AS_STRING(seed);
+    l->seed = 0;
+    for (int i = 0; i < 8; i++) l->seed = l->seed << 8 | seed_bytes[i];
     const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(squares);
     int n_ranks = 0;
     for (int sq = 0; sq < r->size; sq++) {
@@ -169,12 +105,12 @@ bad:
 }
 
 static int64_t position_key(const Layout *l, const Pos *p) {
-    uint8_t text[PREFIX_MAX_BYTES + 80];
-    memcpy(text, l->prefix, (size_t)l->prefix_len);
-    int n = snprintf((char *)text + l->prefix_len, 80, "%llu:%llu:%llu:%d",
-                     (unsigned long long)p->white, (unsigned long long)p->black,
-                     (unsigned long long)p->kings, p->turn);
-    return b2_key(text, (size_t)l->prefix_len + (size_t)n);
+    uint64_t h = l->seed;
+    h = key_mix((h ^ (uint64_t)p->white) + KEY_GAMMA);
+    h = key_mix((h ^ (uint64_t)p->black) + KEY_GAMMA);
+    h = key_mix((h ^ (uint64_t)p->kings) + KEY_GAMMA);
+    h = key_mix((h ^ (uint64_t)(unsigned)p->turn) + KEY_GAMMA);
+    return (int64_t)h;
 }
 
 static int64_t dense_of(const Layout *l, bb bits) {

@@ -8,6 +8,7 @@ old games replaced; a file that cannot be read is reported by name and the other
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -37,6 +38,7 @@ from replay.database.rows import line_rows, moves_text
 from replay.database.schema import INDEXES, DatabaseError, create_or_open
 from replay.record.replayer import UNKNOWN, normalise_result
 from replay.rules.draws import Material
+from replay.run.parallel import gc_paused
 from replay.run.partitions import shown_name
 
 Note = Callable[[str], None]
@@ -146,8 +148,8 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
     raises ``schema.DatabaseError`` for a database that cannot be used."""
     summary = IndexSummary()
     run = uuid.uuid4().hex
-    with index_lock(database, note):  # one run at a time: made once, written by one
-        connection = create_or_open(database, note)
+    with index_lock(database, note), gc_paused():  # one run at a time: made once, by one
+        connection = create_or_open(database)
         connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         connection.execute("PRAGMA temp_store = FILE")
         try:
@@ -238,6 +240,7 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
         if len(pending) >= BATCH_GAMES:
             _insert_games(connection, file_id, pending, played, positions, held, summary, note)
             pending.clear()
+            gc.collect(1)  # the batch's cycles, if any (the collector is paused for the run)
     _insert_games(connection, file_id, pending, played, positions, held, summary, note)
     held.flush()
     played.flush()

@@ -1,11 +1,16 @@
 """A position as the database stores it: a 64-bit key, and bitboards per side and kind.
 
-The key is the first 8 bytes of a BLAKE2b digest of the variant's name, the pieces, the
-kings and the side to move, read as a signed integer (SQLite's INTEGER): two positions
-share a key only when they are the same position of the same variant, but for a chance of
-about 1 in 10^7 among a billion distinct positions (the birthday bound for 64 bits). A
-search compares the stored position's pieces too, so even such a collision finds nothing
-false (``query``).
+The key mixes the variant's seed (the first 8 bytes of a BLAKE2b digest of its name), the
+pieces, the kings and the side to move, one 64-bit word at a time, each through the
+finaliser of SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
+generators", OOPSLA 2014); it is read as a signed integer (SQLite's INTEGER). The native
+core computes the same key from its bitboards in a few multiplications
+(``replay/database/_positions.c``). Two positions share a key only when they are the same
+position of the same variant, but for a chance of about 1 in 10^7 among a billion distinct
+positions (the birthday bound for 64 bits, which a good mixer of real positions meets). A
+lookup never trusts the key alone: a search compares the stored position's variant and
+FEN, the explorer its FEN too (``query``, ``explore``), so such a collision finds nothing
+false; its one trace would be a position left out of the index (its key already taken).
 
 Bitboards are dense: bit i stands for the i-th playing square in the board's internal
 order (rank 1 from the left, then rank 2...), so 32 squares fit in 32 bits and 50 in 50.
@@ -45,11 +50,31 @@ class PositionRow(NamedTuple):
     fen: str
 
 
+WORD = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment: no word leaves the state as it was
+
+
 def position_hash(position: Position, variant: Variant) -> int:
     """The position's 64-bit key (a signed integer, as SQLite stores it)."""
-    text = f"{variant.name}:{position.white}:{position.black}:{position.kings}:{position.turn}"
-    digest = blake2b(text.encode("ascii"), digest_size=8).digest()
-    return int.from_bytes(digest, "big", signed=True)
+    state, words = key_seed(variant.name), -(-variant.geometry.size // 64)
+    for bits in (position.white, position.black, position.kings):
+        for _ in range(words):
+            state = _mix(((state ^ bits & WORD) + GAMMA) & WORD)
+            bits >>= 64
+    return signed(_mix(((state ^ position.turn) + GAMMA) & WORD))
+
+
+def _mix(value: int) -> int:
+    """SplitMix64's finaliser: a bijection of 64-bit words that spreads every bit."""
+    value = (value ^ value >> 30) * 0xBF58476D1CE4E5B9 & WORD
+    value = (value ^ value >> 27) * 0x94D049BB133111EB & WORD
+    return value ^ value >> 31
+
+
+@cache
+def key_seed(name: str) -> int:
+    """A variant's seed of the key: the first 8 bytes of BLAKE2b of its name, big-endian."""
+    return int.from_bytes(blake2b(name.encode("ascii"), digest_size=8).digest(), "big")
 
 
 @cache
@@ -162,9 +187,9 @@ _MISSING = object()
 def _native_layout(variant: Variant, rank_names: tuple[str, ...], rank: dict[int, int]
                    ) -> tuple | None:
     """What the database's native ``index`` reads of the variant (``_positions.c``): the
-    name, the key's prefix, each internal square's dense bit then its FEN rank (255: none),
-    the FEN names by rank and the move names (``build.moves_text``) by square; None where
-    the board has more than 64 playing squares."""
+    name, the key's seed (8 bytes, big-endian), each internal square's dense bit then its
+    FEN rank (255: none), the FEN names by rank and the move names (``build.moves_text``) by
+    square; None where the board has more than 64 playing squares."""
     squares = dense_squares(variant)
     if squares is None:
         return None
@@ -175,7 +200,7 @@ def _native_layout(variant: Variant, rank_names: tuple[str, ...], rank: dict[int
     for square, place in rank.items():
         table[size + square] = place
     numbers = variant.gametype.notation.numbers
-    return (variant.name, f"{variant.name}:".encode("ascii"), bytes(table), rank_names,
+    return (variant.name, key_seed(variant.name).to_bytes(8, "big"), bytes(table), rank_names,
             tuple(numbers.get(square, "") for square in range(size)))
 
 

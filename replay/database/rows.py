@@ -20,13 +20,14 @@ from pdn.game import Game
 from replay.archive.walk import MainLine, is_plain, walk_main_line
 from replay.database.keys import coder, position_hash
 from replay.database.native import index_line
+from replay.record import inference
 from replay.record.replayer import VALID, replay_game, told_variant
 from replay.reference.openings import Opening, fmjd_ballot, named_positions, opening_of
 from replay.rules import native
 from replay.rules.choice import RulesChoice
 from replay.rules.move import Move
 from replay.rules.position import Position, start_position
-from replay.rules.variants import Variant, get_variant
+from replay.rules.variants import Variant, get_variant, with_rules
 
 
 @dataclass
@@ -80,14 +81,20 @@ def moves_text(moves: list[Move], variant: Variant) -> str:
 def _native_rows(game: Game, choice: RulesChoice, seen: set[int]) -> LineRows | None:
     """The rows from the native core, or None: the game is Python's to walk. A game whose
     variant is told replays from the start and must replay to its end (``walk_main_line``'s
-    plain loop); any other is replayed by the replayer first (the variant it infers, the
-    status it gives), and its main line is taken where the core replays exactly as many
-    moves to the same final position."""
+    plain loop), and so does a plain game under its likeliest variant (``_likeliest_rows``);
+    any other is replayed by the replayer first (the variant it infers, the status it gives),
+    and its main line is taken where the core replays exactly as many moves to the same final
+    position."""
+    plain = is_plain(game)
     variant = told_variant(game, choice.default, choice.override,
-                           rules=choice.rules) if is_plain(game) else None
+                           rules=choice.rules) if plain else None
     tokens = game.main_line_tokens()
     if tokens is None:
         return None
+    if variant is None and plain:
+        found = _likeliest_rows(game, choice, tokens, seen)
+        if found is not None:
+            return found
     if variant is not None:
         start, status, plies, final = start_position(variant), VALID, len(tokens), None
     else:
@@ -95,6 +102,27 @@ def _native_rows(game: Game, choice: RulesChoice, seen: set[int]) -> LineRows | 
         variant, start, status, plies = (replayed.variant, replayed.start, replayed.status,
                                          replayed.plies)
         final = replayed.final if replayed.final is not None else replayed.start
+    return _rows_if(variant, start, status, tokens, seen, plies, final)
+
+
+def _likeliest_rows(game: Game, choice: RulesChoice, tokens: list[str], seen: set[int]
+                    ) -> LineRows | None:
+    """The rows of a plain game whose variant only a replay tells, where the native core
+    replays every move under the likeliest variant (``inference.candidates``' first): the
+    replayer tries that variant first and keeps it when the whole line replays, so its
+    variant inference and replay need not run. None: the
+    replayer decides (a line cut short, no moves, a record cut off after its tags)."""
+    if not tokens or any(note.code == "cut-off" for note in game.diagnostics):
+        return None
+    likeliest = with_rules(inference.candidates(game, tokens=tokens).variants[0],
+                           choice.rules)
+    return _rows_if(likeliest, start_position(likeliest), VALID, tokens, seen, len(tokens))
+
+
+def _rows_if(variant: Variant, start: Position, status: str, tokens: list[str],
+             seen: set[int], plies: int, final: Position | None = None) -> LineRows | None:
+    """The rows of the line the native core replays from ``start``, or None (nothing
+    added to ``seen``) unless it replays exactly ``plies`` moves (to ``final``, if given)."""
     rules = native.rules_for(variant)
     layout = coder(variant).layout
     if rules is None or not rules.replays or layout is None or type(start) is not Position:

@@ -8,17 +8,15 @@ message that says which.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 
-SCHEMA_VERSION = 4
-# What each version added, for the message that refuses an older database.
+SCHEMA_VERSION = 5
+# What each version added, for the message that refuses an older database (version 4 made
+# the positions' unique key an index of its own, built after a bulk load; version 5 computes
+# every position's key another way, so no older database can be brought up to date).
 ADDED = {2: "the pattern index", 3: "the moves played from each position (pdn explore), and "
-         "position keys of the rules core's playable-squares layout"}
-# The oldest version ``create_or_open`` brings up to date in place (``migrate``): version 4
-# holds the same rows as 3, its positions' unique key an index of its own (built after a
-# bulk load) instead of a constraint of the table.
-MIGRATED_FROM = 3
+         "position keys of the rules core's playable-squares layout",
+         5: "position keys mixed from the bitboards"}
 APPLICATION = "pdn-toolkit game database"
 
 POSITIONS = """CREATE TABLE positions (
@@ -128,10 +126,8 @@ class DatabaseError(Exception):
     """A database that cannot be used: missing, corrupt, or of another schema version."""
 
 
-def create_or_open(path: str | Path, note: Callable[[str], None] = print
-                   ) -> sqlite3.Connection:
-    """A database to index into: created with the current schema when new, else checked
-    (one of version ``MIGRATED_FROM`` brought up to date, which ``note`` is told)."""
+def create_or_open(path: str | Path) -> sqlite3.Connection:
+    """A database to index into: created with the current schema when new, else checked."""
     target = Path(path)
     fresh = not target.exists() or target.stat().st_size == 0
     try:
@@ -144,51 +140,8 @@ def create_or_open(path: str | Path, note: Callable[[str], None] = print
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as error:
         raise DatabaseError(f"{path}: cannot create a database: {error}") from None
-    if not fresh and _version(connection) == MIGRATED_FROM and migrate(connection, path):
-        note(f"{path}: brought up from database schema version {MIGRATED_FROM} to "
-             f"{SCHEMA_VERSION}")
     _check(connection, path)
     return connection
-
-
-def _version(connection: sqlite3.Connection) -> int | None:
-    try:
-        return connection.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.Error:
-        return None  # not a database: _check says so
-
-
-def migrate(connection: sqlite3.Connection, path: str | Path) -> bool:
-    """Bring a database of version 3 to the current version in one transaction: the
-    ``positions`` rows copied into the table without the constraint, and its key index
-    built after (the other tables are the same); False for a file that is not ours."""
-    columns = ("position_id, position_key, variant, turn, white_men, white_kings, black_men, "
-               "black_kings, white_men_count, white_kings_count, black_men_count, "
-               "black_kings_count, fen")
-    table = POSITIONS.replace("CREATE TABLE positions", "CREATE TABLE positions_migrated", 1)
-    try:
-        ours = dict(connection.execute("SELECT name, value FROM meta")).get("application")
-    except sqlite3.Error:
-        ours = None
-    if ours != APPLICATION:
-        return False  # _check says what it is
-    try:
-        with connection:
-            connection.execute("BEGIN")
-            connection.execute(table)
-            connection.execute(f"INSERT INTO positions_migrated ({columns}) "
-                               f"SELECT {columns} FROM positions ORDER BY position_id")
-            connection.execute("DROP TABLE positions")
-            connection.execute("ALTER TABLE positions_migrated RENAME TO positions")
-            connection.execute(POSITIONS_BY_KEY)
-            connection.execute("UPDATE meta SET value = ? WHERE name = 'schema_version'",
-                               (str(SCHEMA_VERSION),))
-            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    except sqlite3.Error as error:
-        connection.close()
-        raise DatabaseError(f"{path}: cannot bring schema version {MIGRATED_FROM} up to "
-                            f"{SCHEMA_VERSION}: {error}") from None
-    return True
 
 
 def open_readonly(path: str | Path) -> sqlite3.Connection:
@@ -225,10 +178,7 @@ def _check(connection: sqlite3.Connection, path: str | Path) -> None:
         missing = [ADDED[number] for number in range(version + 1, SCHEMA_VERSION + 1)
                    if number in ADDED]
         why = f" (it lacks {', '.join(missing)})" if missing else ""
-        how = ("pdn index into it (with a source to add, or one already in it) brings it up "
-               "to date in place, or index the games again"
-               if version == MIGRATED_FROM else "index the games again with this version of "
-               "pdn index")
+        how = "index the games again with this version of pdn index"
         raise DatabaseError(f"{path}: database schema version {version} is {age} than this "
                             f"toolkit's ({SCHEMA_VERSION}){why}; {how}")
 
@@ -249,4 +199,4 @@ def indexed_files(path: str | Path) -> list[str]:
 
 
 __all__ = ["INDEXES", "POSITIONS_BY_KEY", "SCHEMA_VERSION", "DatabaseError", "create_or_open",
-           "indexed_files", "migrate", "open_readonly"]
+           "indexed_files", "open_readonly"]

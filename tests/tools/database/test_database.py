@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdn.cli.app import app
-from support.schema_v3 import make_v3
 from typer.testing import CliRunner
 
 from pdn.fen import format_fen
@@ -231,7 +230,7 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     connection.commit()
     connection.close()
     output = run("search", str(db), "--pattern", "d4=wm", code=2)
-    assert "schema version 2 is older than this toolkit's (4)" in output
+    assert "schema version 2 is older than this toolkit's (5)" in output
     assert "index the games again" in output
     assert "older" in run("index", str(source), "-o", str(db), code=2)
     garbage = tmp_path / "garbage.db"
@@ -246,33 +245,23 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     assert "damaged.db" in run("search", str(damaged), "--position", TRANSPOSED, code=2)
 
 
-def test_a_version_3_database_is_refused_for_reading_and_brought_up_to_date_by_index(
-        database):
+@pytest.mark.parametrize("version", [3, 4])
+def test_a_database_of_the_former_position_keys_is_refused_with_how_to_index_again(
+        database, version):
+    """Versions 3 and 4 keyed positions by BLAKE2b of their text: their keys cannot be
+    looked up by version 5's, so search, explore and index refuse them alike."""
     db, source = database
-    before = found(db, "--position", TRANSPOSED)
-    assert before == [(1, 4), (3, 4)]
-    make_v3(db)
-    output = run("search", str(db), "--position", TRANSPOSED, code=2)
-    assert "schema version 3 is older than this toolkit's (4)" in output
-    assert "pdn index into it" in output
-    output = run("index", str(source), "-o", str(db))
-    assert "brought up from database schema version 3 to 4" in output
-    assert "already indexed" in output
-    assert found(db, "--position", TRANSPOSED) == before
     connection = sqlite3.connect(db)
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == 4
-    assert connection.execute("SELECT value FROM meta WHERE name = 'schema_version'"
-                              ).fetchone()[0] == "4"
-    assert "UNIQUE" not in connection.execute(
-        "SELECT sql FROM sqlite_master WHERE name = 'positions'").fetchone()[0]
-    assert connection.execute("SELECT [unique] FROM pragma_index_list('positions') "
-                              "WHERE name = 'positions_by_key'").fetchone() == (1,)
-    with pytest.raises(sqlite3.IntegrityError):  # the key is still unique
-        connection.execute("INSERT INTO positions SELECT NULL, position_key, variant, turn, "
-                           "white_men, white_kings, black_men, black_kings, white_men_count, "
-                           "white_kings_count, black_men_count, black_kings_count, fen "
-                           "FROM positions LIMIT 1")
+    with connection:
+        connection.execute("UPDATE meta SET value = ? WHERE name = 'schema_version'",
+                           (str(version),))
+        connection.execute(f"PRAGMA user_version = {version}")
     connection.close()
+    for command in (("search", str(db), "--position", TRANSPOSED), ("explore", str(db)),
+                    ("index", str(source), "-o", str(db))):
+        output = run(*command, code=2)
+        assert (f"schema version {version} is older than this toolkit's (5) (it lacks "
+                "position keys mixed from the bitboards); index the games again") in output
 
 
 def test_a_run_into_a_new_database_leaves_each_position_once_with_its_key_index(tmp_path):

@@ -28,7 +28,7 @@ from replay.database.native import MODULE, index_line, tally
 from replay.database.played import GameFacts, MovesPlayed, NativeMovesPlayed
 from replay.record.board import Board
 from replay.record.notation import full_text
-from replay.record.replayer import BLACK_WINS, DRAW, UNKNOWN, WHITE_WINS
+from replay.record.replayer import BLACK_WINS, DRAW, UNKNOWN, VALID, WHITE_WINS
 from replay.record.resolve import plain_mover, record_of_text, resolve
 from replay.rules import native
 from replay.rules.choice import RulesChoice
@@ -41,15 +41,15 @@ if native.extension(MODULE) is None:
 NATIVE = [v for v in VARIANTS if native.rules_for(v) is not None and native.rules_for(v).replays
           and coder(v).layout is not None]
 CASES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-ARCHIVES = ["english/tinsley.pdn", "international/fmjd_wk2007_all_games.pdn",
+ARCHIVES = ["english/tinsley.pdn", "english/OCA_2.0.pdn", "international/fmjd_wk2007_all_games.pdn",
             "lidraughts_sample/lidraughts_export_sample.pdn",
             "lidraughts_sample/lidraughts_ambiguous_capture_sample.pdn",
             "games-checkers/russian/World_Championship_1998.pdn",
             "games-checkers/russian/abatsiev.pdn",
             "games-checkers/italian/40champ-1996.pdn"]
 # those whose games the native core replays (the others: variations, notes on moves)
-NATIVE_ARCHIVES = {"english/tinsley.pdn", "games-checkers/russian/abatsiev.pdn",
-                   "international/fmjd_wk2007_all_games.pdn"}
+NATIVE_ARCHIVES = {"english/tinsley.pdn", "english/OCA_2.0.pdn",
+                   "games-checkers/russian/abatsiev.pdn", "international/fmjd_wk2007_all_games.pdn"}
 
 
 def test_the_core_takes_the_variants_it_replays():
@@ -247,3 +247,26 @@ def test_the_database_is_the_same_without_the_native_core(tmp_path: Path, monkey
     slow_db = tmp_path / "slow.db"
     index_sources(slow_db, sources, settings_, note=lambda _: None)
     assert table_digests(fast_db) == table_digests(slow_db)
+
+
+def test_a_plain_game_of_an_inferred_variant_is_described_without_the_replayer(monkeypatch):
+    """OCA 2.0's games carry no GameType tag: the variant is inferred (English first), and
+    where every move replays there the native core describes the game with no replay first,
+    with the rows the replayer's walk gives."""
+    path = SHARED_DATA / "english/OCA_2.0.pdn"
+    choice = RulesChoice()
+    expected = [python_line(game, choice, set()) for game in islice(read_games(path), 40)]
+    games = list(islice(read_games(path), 40))  # unwalked: their move tokens unread
+    assert {line.variant.name for line in expected} == {"english"}
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("the replayer was asked")
+
+    monkeypatch.setattr(rows, "replay_game", no_replay)
+    described = 0
+    for game, line in zip(games, expected, strict=True):
+        if line.status != VALID or len(game.main_line_tokens() or []) != len(line.keys) - 1:
+            continue  # a line the core stops on goes to the replayer (not asked here)
+        assert rows.line_rows(game, choice, set()) == line
+        described += 1
+    assert described >= 30
