@@ -63,8 +63,8 @@ def index(
 ) -> None:
     """Index games into a database: tags, moves, positions, where each game lives.
 
-    A file already indexed is skipped; a changed file is indexed again. A database of the
-    previous schema (version 3) is brought up to date in place first.
+    A file already indexed is skipped; a changed file is indexed again. A database of an
+    older schema is rebuilt: the files it indexed that are still there, then those given.
 
     Exit status: 0 done; 1 games the reader gave up on (indexed without moves); 2 usage
     error, a file that cannot be read, or a database that cannot be used."""

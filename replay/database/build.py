@@ -35,7 +35,13 @@ from replay.database.played import (
 )
 from replay.database.positions_table import PositionsTable
 from replay.database.rows import line_rows, moves_text
-from replay.database.schema import INDEXES, DatabaseError, create_or_open
+from replay.database.schema import (
+    INDEXES,
+    SCHEMA_VERSION,
+    DatabaseError,
+    create_or_open,
+    older_database,
+)
 from replay.record.replayer import UNKNOWN, normalise_result
 from replay.rules.draws import Material
 from replay.run.parallel import gc_paused
@@ -144,8 +150,12 @@ class IndexSummary:
 
 def index_sources(database: str | Path, sources: list[str], settings: Settings, *,
                   note: Note = print) -> IndexSummary:
-    """Add the games of ``sources`` (file paths) to ``database``, creating it when new;
-    raises ``schema.DatabaseError`` for a database that cannot be used."""
+    """Add the games of ``sources`` (file paths) to ``database``, creating it when new, or
+    rebuilding it when it is of an older schema (``rebuild``); raises
+    ``schema.DatabaseError`` for a database that cannot be used."""
+    older = older_database(database)
+    if older is not None:
+        return rebuild(database, *older, sources, settings, note=note)
     summary = IndexSummary()
     run = uuid.uuid4().hex
     with index_lock(database, note), gc_paused():  # one run at a time: made once, by one
@@ -163,6 +173,30 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
             raise DatabaseError(f"{database}: cannot write the database: {error}") from None
         finally:
             connection.close()
+    return summary
+
+
+def rebuild(database: str | Path, version: int, indexed: list[str], sources: list[str],
+            settings: Settings, *, note: Note = print) -> IndexSummary:
+    """A database of schema ``version`` (older: its keys cannot be read) made again in this
+    schema from the files it ``indexed`` that are still there, then ``sources``: written
+    beside it and put in its place once whole, so a failed run leaves it as it was."""
+    target = Path(database)
+    given = {os.path.realpath(source) for source in sources}
+    kept = [path for path in indexed if os.path.isfile(path) and path not in given]
+    note(f"{database}: a database of schema version {version}, older than this toolkit's "
+         f"({SCHEMA_VERSION}): rebuilt from the {len(kept)} files it indexed that are still "
+         "there and the files given")
+    for path in indexed:
+        if not os.path.isfile(path):
+            note(f"{path}: indexed before, no longer there: left out of the rebuilt database")
+    fresh = target.with_name(f".{target.name}.{os.getpid()}.rebuild")
+    try:
+        with index_lock(database, note):
+            summary = index_sources(fresh, kept + sources, settings, note=note)
+            os.replace(fresh, target)
+    finally:
+        fresh.unlink(missing_ok=True)
     return summary
 
 

@@ -144,6 +144,31 @@ def create_or_open(path: str | Path) -> sqlite3.Connection:
     return connection
 
 
+def older_database(path: str | Path) -> tuple[int, list[str]] | None:
+    """A database of ours of an older schema at ``path``: its version and the files it
+    indexed, in their order (None for anything else: a new, current or foreign file, which
+    ``create_or_open`` says how to treat)."""
+    target = Path(path)
+    if not target.is_file() or target.stat().st_size == 0:
+        return None
+    try:
+        connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        names = dict(connection.execute("SELECT name, value FROM meta"))
+        if names.get("application") != APPLICATION or version >= SCHEMA_VERSION:
+            return None
+        files = [name for (name,) in connection.execute(
+            "SELECT path FROM files ORDER BY file_id")]
+    except sqlite3.Error:
+        return None
+    finally:
+        connection.close()
+    return version, files
+
+
 def open_readonly(path: str | Path) -> sqlite3.Connection:
     """An existing database, opened read-only and checked; raises DatabaseError."""
     target = Path(path)
@@ -178,7 +203,8 @@ def _check(connection: sqlite3.Connection, path: str | Path) -> None:
         missing = [ADDED[number] for number in range(version + 1, SCHEMA_VERSION + 1)
                    if number in ADDED]
         why = f" (it lacks {', '.join(missing)})" if missing else ""
-        how = "index the games again with this version of pdn index"
+        how = (f"pdn index -o {path} FILES rebuilds it from the files it indexed"
+               if version < SCHEMA_VERSION else "use the pdn that made it")
         raise DatabaseError(f"{path}: database schema version {version} is {age} than this "
                             f"toolkit's ({SCHEMA_VERSION}){why}; {how}")
 

@@ -4,6 +4,7 @@ same games as pdn filter, bad input, and exactness on OCA 2.0."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import sqlite3
 import subprocess
@@ -231,8 +232,7 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     connection.close()
     output = run("search", str(db), "--pattern", "d4=wm", code=2)
     assert "schema version 2 is older than this toolkit's (5)" in output
-    assert "index the games again" in output
-    assert "older" in run("index", str(source), "-o", str(db), code=2)
+    assert f"pdn index -o {db} FILES rebuilds it" in output
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(b"not a database at all" * 100)
     assert "not a game database" in run("search", str(garbage), code=2)
@@ -245,23 +245,53 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     assert "damaged.db" in run("search", str(damaged), "--position", TRANSPOSED, code=2)
 
 
-@pytest.mark.parametrize("version", [3, 4])
-def test_a_database_of_the_former_position_keys_is_refused_with_how_to_index_again(
-        database, version):
-    """Versions 3 and 4 keyed positions by BLAKE2b of their text: their keys cannot be
-    looked up by version 5's, so search, explore and index refuse them alike."""
-    db, source = database
+def _aged(db: Path, version: int) -> None:
+    """``db`` marked as a database of schema ``version``."""
     connection = sqlite3.connect(db)
     with connection:
         connection.execute("UPDATE meta SET value = ? WHERE name = 'schema_version'",
                            (str(version),))
         connection.execute(f"PRAGMA user_version = {version}")
     connection.close()
-    for command in (("search", str(db), "--position", TRANSPOSED), ("explore", str(db)),
-                    ("index", str(source), "-o", str(db))):
+
+
+@pytest.mark.parametrize("version", [3, 4])
+def test_a_database_of_the_former_position_keys_is_refused_with_how_to_rebuild_it(
+        database, version):
+    """Versions 3 and 4 keyed positions by BLAKE2b of their text: their keys cannot be
+    looked up by version 5's, so search and explore refuse them and say how to rebuild."""
+    db, _ = database
+    _aged(db, version)
+    for command in (("search", str(db), "--position", TRANSPOSED), ("explore", str(db))):
         output = run(*command, code=2)
         assert (f"schema version {version} is older than this toolkit's (5) (it lacks "
-                "position keys mixed from the bitboards); index the games again") in output
+                f"position keys mixed from the bitboards); pdn index -o {db} FILES rebuilds "
+                "it from the files it indexed") in output
+
+
+def test_pdn_index_rebuilds_an_older_database_from_the_files_it_indexed(tmp_path):
+    """The files an older database indexed that are still there are indexed again with the
+    files given, into a database of this schema put in its place; a file gone is named."""
+    kept, gone, new = (tmp_path / f"{name}.pdn" for name in ("kept", "gone", "new"))
+    for path, event in ((kept, "Cup"), (gone, "Cap"), (new, "Cop")):
+        path.write_text(GAMES.replace("Cup", event), encoding="utf-8")
+    db = tmp_path / "games.db"
+    run("index", str(kept), str(gone), "-o", str(db), "--variant", "russian")
+    before = found(db, "--position", TRANSPOSED)
+    _aged(db, 4)
+    gone.unlink()
+    output = run("index", str(new), "-o", str(db), "--variant", "russian")
+    assert "schema version 4, older than this toolkit's (5): rebuilt from the 1 files" in output
+    assert f"{gone}: indexed before, no longer there" in output
+    assert sorted(os.listdir(tmp_path)) == ["games.db", "kept.pdn", "new.pdn"]
+    connection = sqlite3.connect(db)
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert [Path(path).name for (path,) in connection.execute(
+        "SELECT path FROM files ORDER BY file_id")] == ["kept.pdn", "new.pdn"]
+    connection.close()
+    events = run("search", str(db), "--position", TRANSPOSED, "--format", "json")
+    assert {json.loads(row)["event"].split()[0] for row in events.splitlines()} == {"Cup", "Cop"}
+    assert len(found(db, "--position", TRANSPOSED)) == len(before)
 
 
 def test_a_run_into_a_new_database_leaves_each_position_once_with_its_key_index(tmp_path):
