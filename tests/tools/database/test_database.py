@@ -224,6 +224,7 @@ def test_databases_of_another_version_or_corrupt_ones_are_refused(database, tmp_
     connection.close()
     output = run("search", str(db), "--player", "x", code=2)
     assert "schema version 99 is newer" in output
+    assert "use the pdn that made it" in run("index", str(source), "-o", str(db), code=2)
     with pytest.raises(DatabaseError, match="newer"):
         open_readonly(db)
     connection = sqlite3.connect(db)
