@@ -11,10 +11,13 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from pdn.i18n import N_
+
 SCHEMA_VERSION = 4
 # What each version added, for the message that refuses an older database.
-ADDED = {2: "the pattern index", 3: "the moves played from each position (pdn explore), and "
-         "position keys of the rules core's playable-squares layout"}
+ADDED = {2: N_("the pattern index"), 3: N_("the moves played from each position (pdn "
+                                           "explore), and position keys of the rules core's "
+                                           "playable-squares layout")}
 # The oldest version ``create_or_open`` brings up to date in place (``migrate``): version 4
 # holds the same rows as 3, its positions' unique key an index of its own (built after a
 # bulk load) instead of a constraint of the table.
@@ -143,10 +146,11 @@ def create_or_open(path: str | Path, note: Callable[[str], None] = print
                     ("application", APPLICATION), ("schema_version", str(SCHEMA_VERSION))])
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as error:
-        raise DatabaseError(f"{path}: cannot create a database: {error}") from None
+        raise DatabaseError(N_("{file}: cannot create a database: {error}").format(
+            file=path, error=error)) from None
     if not fresh and _version(connection) == MIGRATED_FROM and migrate(connection, path):
-        note(f"{path}: brought up from database schema version {MIGRATED_FROM} to "
-             f"{SCHEMA_VERSION}")
+        note(N_("{file}: brought up from database schema version {old} to {new}").format(
+            file=path, old=MIGRATED_FROM, new=SCHEMA_VERSION))
     _check(connection, path)
     return connection
 
@@ -186,8 +190,9 @@ def migrate(connection: sqlite3.Connection, path: str | Path) -> bool:
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as error:
         connection.close()
-        raise DatabaseError(f"{path}: cannot bring schema version {MIGRATED_FROM} up to "
-                            f"{SCHEMA_VERSION}: {error}") from None
+        raise DatabaseError(N_("{file}: cannot bring schema version {old} up to {new}: "
+                               "{error}").format(file=path, old=MIGRATED_FROM,
+                                                 new=SCHEMA_VERSION, error=error)) from None
     return True
 
 
@@ -197,13 +202,15 @@ def open_readonly(path: str | Path) -> sqlite3.Connection:
     try:
         exists = target.is_file()
     except OSError as error:  # a name too long, a loop of links: said as an error of its own
-        raise DatabaseError(f"{path}: cannot open: {error.strerror or error}") from None
+        raise DatabaseError(N_("{file}: cannot open: {reason}").format(
+            file=path, reason=error.strerror or error)) from None
     if not exists:
-        raise DatabaseError(f"{path}: no such database")
+        raise DatabaseError(N_("{file}: no such database").format(file=path))
     try:
         connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as error:
-        raise DatabaseError(f"{path}: cannot open: {error}") from None
+        raise DatabaseError(N_("{file}: cannot open: {error}").format(file=path, error=error)
+                            ) from None
     _check(connection, path)
     return connection
 
@@ -215,22 +222,35 @@ def _check(connection: sqlite3.Connection, path: str | Path) -> None:
         names = dict(connection.execute("SELECT name, value FROM meta"))
     except sqlite3.Error as error:
         connection.close()
-        raise DatabaseError(f"{path}: not a game database made by pdn index ({error})") from None
+        raise DatabaseError(N_("{file}: not a game database made by pdn index ({error})").format(
+            file=path, error=error)) from None
     if names.get("application") != APPLICATION:
         connection.close()
-        raise DatabaseError(f"{path}: not a game database made by pdn index")
+        raise DatabaseError(N_("{file}: not a game database made by pdn index").format(file=path))
     if version != SCHEMA_VERSION:
         connection.close()
-        age = "newer" if version > SCHEMA_VERSION else "older"
         missing = [ADDED[number] for number in range(version + 1, SCHEMA_VERSION + 1)
                    if number in ADDED]
-        why = f" (it lacks {', '.join(missing)})" if missing else ""
-        how = ("pdn index into it (with a source to add, or one already in it) brings it up "
-               "to date in place, or index the games again"
-               if version == MIGRATED_FROM else "index the games again with this version of "
-               "pdn index")
-        raise DatabaseError(f"{path}: database schema version {version} is {age} than this "
-                            f"toolkit's ({SCHEMA_VERSION}){why}; {how}")
+        raise DatabaseError(_version_refused(version, missing).format(
+            file=path, version=version, current=SCHEMA_VERSION,
+            listing=", and ".join(missing)))
+
+
+def _version_refused(version: int, missing: list[str]) -> str:
+    """The message refusing a database of another schema version, a catalog entry."""
+    if version > SCHEMA_VERSION:
+        return N_("{file}: database schema version {version} is newer than this toolkit's "
+                  "({current}); index the games again with this version of pdn index")
+    if version == MIGRATED_FROM:
+        return N_("{file}: database schema version {version} is older than this toolkit's "
+                  "({current}); pdn index into it (with a source to add, or one already in "
+                  "it) brings it up to date in place, or index the games again")
+    if not missing:
+        return N_("{file}: database schema version {version} is older than this toolkit's "
+                  "({current}); index the games again with this version of pdn index")
+    return N_("{file}: database schema version {version} is older than this toolkit's "
+              "({current}) (it lacks {listing}); index the games again with this version of "
+              "pdn index")
 
 
 def indexed_files(path: str | Path) -> list[str]:
