@@ -96,7 +96,7 @@ def index(
         fail(str(error))
     exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     console = Console()
-    with console.progress(sources, "indexing") as progress:
+    with console.progress(sources, words.gettext(N_("indexing"))) as progress:
         settings = Settings(choice, jobs, encoding, progress)
         try:
             summary = index_sources(output, sources, settings, note=console.note)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,12 @@ def _english(run, *names) -> list[tuple[str, list]]:
     options = [text for line in (run.stdout + run.stderr).splitlines()
                for text in re.findall(r"--[a-z][a-z-]*", line)]
     return _no_english(run, *names, *sorted(set(options), key=len, reverse=True))
+
+
+def _said(run, *names) -> list[tuple[str, list]]:
+    """``_english`` of what a run says on stderr (its stdout is data, left as it is)."""
+    return _english(subprocess.CompletedProcess(run.args, run.returncode, "", run.stderr),
+                    *names)
 
 
 @pytest.fixture(scope="module")
@@ -177,3 +184,48 @@ def test_the_database_commands_errors_are_in_the_users_language(language, databa
                             ) == [], args
             if expected is not None:
                 assert run.stderr.strip() == f"{say('error')}: {expected}"
+
+
+MATCH = "games-checkers/russian/First_Computers_Match_Moscow_1998.pdn"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_analyse_says_its_notes_in_the_users_language_and_annotates_the_same(
+        language, shared_data, tmp_path):
+    # six games of a real match at depth 2 (the built-in engine), then the same run again:
+    # the games already in the output are skipped, said in the language
+    from test_catalogs import SCORESHEET
+
+    source = shared_data / MATCH
+    outputs = {}
+    for lang in ("en", language):
+        annotated = tmp_path / f"{lang}.pdn"
+        first = _pdn("analyse", "--depth", "2", str(source), "-o", str(annotated),
+                     lang_env=f"{lang}_XX.UTF-8")
+        again = _pdn("analyse", "--depth", "2", str(source), "-o", str(annotated),
+                     lang_env=f"{lang}_XX.UTF-8")
+        outputs[lang] = (first.returncode, first.stdout, again.returncode, again.stdout,
+                         annotated.read_text(encoding="utf-8"))
+        if lang == "en":
+            assert _said(again, annotated)  # the check finds what is English
+        else:
+            assert _said(first, annotated) == [] and _said(again, annotated) == []
+            assert again.stderr.strip() == catalog(language).ngettext(
+                "{skipped} of {count} game is in {file} already: skipped",
+                "{skipped} of {count} games are in {file} already: skipped", 6).format(
+                    skipped=6, count=6, file=annotated)
+    assert outputs["en"] == outputs[language]
+    assert outputs["en"][0] == 0 and "[%eval" in outputs["en"][4]
+    # a game that stops replaying is analysed up to its slip, noted in the language
+    say = catalog(language).gettext
+    sheets = [tmp_path / "sheet-lang.pdn", tmp_path / "sheet-env.pdn"]
+    runs = [_pdn("analyse", "--lang", language, "--depth", "2", str(SCORESHEET), "-o",
+                 str(sheets[0])),
+            _pdn("analyse", "--depth", "2", str(SCORESHEET), "-o", str(sheets[1]),
+                 lang_env=f"{language}_XX.UTF-8")]
+    for run in runs:
+        assert run.returncode == 1
+        assert _said(run, SCORESHEET, *sheets) == []
+        assert say("analysed up to ply {ply}: {reason}").format(
+            ply=2, reason=say("capture is compulsory: {moves}").format(moves="d4:b6")
+        ) in run.stderr
