@@ -229,3 +229,25 @@ def test_analyse_says_its_notes_in_the_users_language_and_annotates_the_same(
         assert say("analysed up to ply {ply}: {reason}").format(
             ply=2, reason=say("capture is compulsory: {moves}").format(moves="d4:b6")
         ) in run.stderr
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_perft_heads_its_table_in_the_users_language_and_counts_the_same(language):
+    def counts(run) -> list[list[str]]:
+        return [line.split()[:2] for line in run.stdout.splitlines()[1:]]
+
+    english = _pdn("perft", "--depth", "4")
+    assert english.returncode == 0
+    assert english.stdout.split()[:4] == ["depth", "nodes", "seconds", "nodes/s"]
+    for run in _runs(language, "perft", "--depth", "4"):
+        assert run.returncode == 0
+        assert re.findall(r"depth|nodes|seconds", run.stdout) == []
+        assert counts(run) == counts(english) == [["1", "7"], ["2", "49"], ["3", "302"],
+                                                  ["4", "1,469"]]
+        assert run.stdout.split()[0] == catalog(language).gettext("depth")
+    # --divide prints what other move generators print, to be compared: the same lines
+    divide = _pdn("perft", "--depth", "3", "--divide")
+    for run in _runs(language, "perft", "--depth", "3", "--divide"):
+        assert (run.stdout, run.returncode) == (divide.stdout, divide.returncode)
+    for run in _runs(language, "perft", "--fen", "X:W1"):
+        assert run.returncode == 2 and _english(run) == []
