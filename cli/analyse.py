@@ -14,17 +14,27 @@ import typer
 
 from pdn.i18n import N_
 
-from .common import ExitCode, fail, for_people, progress_bar, stderr_console
+from .common import (
+    CANNOT_WRITE,
+    ExitCode,
+    fail,
+    for_people,
+    progress_bar,
+    spoken,
+    stderr_console,
+)
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
     JsonOption,
+    LangOption,
     NoForcedCaptureOption,
     PathsArgument,
     RulesOption,
     UntaggedVariantOption,
     check_engine,
     variant_choice,
+    words_for,
 )
 from .signals import TERMINATED
 from .sources import SourceError, collect_sources, exit_if_no_sources
@@ -83,6 +93,7 @@ def analyse(
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
     encoding: EncodingOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Annotate games with an engine: [%eval] after every move, ? and ?? with the better move.
 
@@ -104,6 +115,7 @@ def analyse(
     from replay.engine.limits import Limit
     from replay.engine.server import builtin_command
 
+    words = words_for(lang)
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     check_engine(engine, engine_cmd, ("builtin", "hub"))
     command: str | list[str] = engine_cmd if engine_cmd is not None else builtin_command()
@@ -136,8 +148,10 @@ def analyse(
         inputs.close()
         fail(f"{error.filename or ', '.join(paths)}: {error.strerror or error}")
     if survey.skipped:
-        console.print(f"{survey.skipped} of {survey.games} games are in "
-                      f"{escape(for_people(str(out)))} already: skipped")
+        console.print(escape(words.ngettext(
+            "{skipped} of {count} game is in {file} already: skipped",
+            "{skipped} of {count} games are in {file} already: skipped", survey.games).format(
+                skipped=survey.skipped, count=survey.games, file=for_people(str(out)))))
 
     def start(variant_name: str):
         return popen_hub(command, cwd=engine_dir, timeout=timeout, options=options,
@@ -156,7 +170,7 @@ def analyse(
 
         # advanced per position searched, not per game: a long game moves the bar too
         todo = _games_numbered(_games(sources, readable, encoding), set(numbers))
-        with progress_bar("analysing", survey.positions, console) as advance:
+        with progress_bar(words.gettext(N_("analysing")), survey.positions, console) as advance:
             for outcome in annotate_games(
                     todo, start, limit, thresholds, jobs=jobs, progress=advance,
                     readings=survey.readings,
@@ -165,23 +179,26 @@ def analyse(
                 where = escape(survey.places[outcome.index])
                 if outcome.analysis is None:
                     failed += 1
-                    console.print(f"[red]error:[/red] {where}: "
-                                  f"{escape(for_people(outcome.error or ''))}")
+                    label = escape(words.gettext(N_("error")))
+                    console.print(f"[red]{label}:[/red] {where}: "
+                                  + escape(for_people(words.localize(outcome.error or ""))))
                 else:
                     if outcome.analysis.problem:
                         failed += 1
-                        console.print(f"note: {where}: "
-                                      f"{escape(for_people(outcome.analysis.problem))}")
+                        console.print(escape(words.gettext(N_("note"))) + f": {where}: "
+                                      + escape(for_people(words.localize(
+                                          outcome.analysis.problem))))
                     stream.write(write_game(outcome.analysis.game) + "\n\n")
                     stream.flush()
                     number = numbers[outcome.index]
                     rows_by_game[number] = [replace(row, game=number)
                                             for row in outcome.analysis.rows]
     except KeyboardInterrupt as stop:
-        console.print("stopped: run the same command again to go on where it stopped")
+        console.print(words.gettext(N_("stopped: run the same command again to go on where "
+                                       "it stopped")))
         raise typer.Exit(TERMINATED if isinstance(stop, _Terminated) else 130) from None
     except OSError as error:  # the output: a full or read-only disk, /dev/full
-        fail(f"{out}: cannot write: {error.strerror or error}")
+        fail(CANNOT_WRITE.format(file=out, reason=error.strerror or error))
     finally:
         inputs.close()
         if stream is not sys.stdout:
@@ -189,7 +206,7 @@ def analyse(
                 stream.close()
         _restore_sigterm(before)
     rows = [row for number in sorted(rows_by_game) for row in rows_by_game[number]]
-    _report(rows, json_rows, stdout_free=out is not None)
+    _report(rows, json_rows, stdout_free=out is not None, words=words)
     raise typer.Exit(ExitCode.SOME_GAMES if failed else ExitCode.OK)
 
 
@@ -227,8 +244,10 @@ def _survey(games, done: dict, thresholds, choice, console) -> _Survey:
         reason = unreadable_reason(game)
         if reason is not None:
             survey.unreadable.add(number)
-            console.print(f"[red]error:[/red] {escape(_place(game))}: cannot be read, not "
-                          f"analysed: {escape(reason)}")
+            words = spoken()
+            console.print("[red]" + escape(words.gettext(N_("error"))) + ":[/red] " + escape(
+                words.localize(N_("{place}: cannot be read, not analysed: {reason}").format(
+                    place=_place(game), reason=reason))))
         key = game_key(game)
         if key in done:
             survey.skipped += 1
@@ -282,7 +301,8 @@ def _games_numbered(games, numbers: set[int]):
 
 def _place(game) -> str:
     """``FILE: game N``, the file's name fit for stderr (``cli.common.for_people``)."""
-    return for_people(f"{game.source}: game {game.index}")
+    return for_people(f"{game.source}: "
+                      + spoken().gettext(N_("game {number}")).format(number=game.index))
 
 
 def _tried_engine(start, variants: list[str], limit, command) -> str:
@@ -301,8 +321,9 @@ def _tried_engine(start, variants: list[str], limit, command) -> str:
             with start(variant) as engine:
                 if limit.depth is not None and engine.analyse(Board(variant=variant),
                                                               limit).score is None:
-                    fail(f"engine {engine.name} gives no evaluation at depth {limit.depth} "
-                         "(Scan 2.0 reports one from depth 12 on): use a greater --depth")
+                    fail(N_("engine {name} gives no evaluation at depth {depth} (Scan 2.0 "
+                            "reports one from depth 12 on): use a greater --depth").format(
+                                name=engine.name, depth=limit.depth))
                 return engine.name
         except VariantRefused:
             continue
@@ -341,7 +362,7 @@ def _open_output(out: Path, sources: list[str]) -> TextIO:
     except (OutputError, WriteError) as error:
         fail(str(error))
     except OSError as error:
-        fail(f"{out}: cannot write: {error.strerror or error}")
+        fail(CANNOT_WRITE.format(file=out, reason=error.strerror or error))
     try:
         import fcntl
     except ImportError:  # not on POSIX: no lock
@@ -351,7 +372,8 @@ def _open_output(out: Path, sources: list[str]) -> TextIO:
             fcntl.flock(stream, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             stream.close()
-            fail(f"{out}: another run of pdn analyse is writing it: wait for it to end")
+            fail(N_("{file}: another run of pdn analyse is writing it: wait for it to end")
+                 .format(file=out))
     return stream
 
 
@@ -390,9 +412,22 @@ def _engine_options(pairs: list[str] | None) -> dict[str, str]:
     return options
 
 
-def _report(rows, json_rows: bool, stdout_free: bool) -> None:
+# The tables' columns as a terminal heads them, in the user's language (piped, the
+# tab-separated rows keep the column names: data).
+HEADINGS = {"game": N_("game"), "white": N_("White"), "black": N_("Black"),
+            "plies": N_("plies"), "white_accuracy": N_("white_accuracy"),
+            "white_mistakes": N_("white_mistakes"), "white_blunders": N_("white_blunders"),
+            "black_accuracy": N_("black_accuracy"), "black_mistakes": N_("black_mistakes"),
+            "black_blunders": N_("black_blunders"), "player": N_("player"),
+            "games": N_("games"), "moves": N_("moves"), "accuracy": N_("accuracy"),
+            "mistakes": N_("mistakes"), "blunders": N_("blunders")}
+TITLES = {"games": N_("games"), "players": N_("players")}
+
+
+def _report(rows, json_rows: bool, stdout_free: bool, words) -> None:
     """The ply rows as JSON lines, or the games and players tables (on stdout when the
-    games went to a file, else on stderr)."""
+    games went to a file, else on stderr): on a terminal headed in the language of
+    ``words``."""
     from dataclasses import asdict
 
     if json_rows:
@@ -400,7 +435,8 @@ def _report(rows, json_rows: bool, stdout_free: bool) -> None:
             sys.stdout.write(json.dumps(asdict(row), ensure_ascii=False) + "\n")
         return
     if not rows:  # every game refused or failed: no table of nothing
-        stderr_console().print("no move analysed: no games or players table")
+        stderr_console().print(words.gettext(N_("no move analysed: no games or players "
+                                                "table")))
         return
     from replay.engine.annotate import games_table, players_table, rows_frame
 
@@ -420,11 +456,23 @@ def _report(rows, json_rows: bool, stdout_free: bool) -> None:
         right = [table[column].dtype.kind in "iuf" or str(table[column].dtype) == "Int64"
                  for column in table.columns]
         if console.is_terminal:
-            print_terminal_table(console, title, headers, cells, right, "see --json")
+            print_terminal_table(console, words.gettext(TITLES[title]),
+                                 [_heading(name, words) for name in headers],
+                                 cells, right, words.gettext(N_("see --json")))
         else:
             target = sys.stdout if stdout_free else sys.stderr
             target.write(f"# {title}\n")
             write_tsv(target, headers, cells)
+
+
+def _heading(column: str, words) -> str:
+    """A column's heading on a terminal: its name in English (as --json and the
+    tab-separated rows name it), else its catalog entry in the language of ``words``."""
+    from pdn.i18n import SOURCE_LANGUAGE
+
+    if words.language == SOURCE_LANGUAGE:
+        return column
+    return words.gettext(HEADINGS.get(column, column))
 
 
 def _missing(value) -> bool:

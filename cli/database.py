@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from pdn.i18n import N_
-from pdn.wording import count as plural_count
+from pdn.wording import number
 
 from .common import ExitCode, fail, games_exit, write_out
 from .options import (
@@ -28,6 +28,7 @@ from .options import (
     GameVariantOption,
     IgnoreGameTypeOption,
     JobsOption,
+    LangOption,
     MaterialAnyPlyOption,
     MaterialOption,
     MovesOption,
@@ -39,13 +40,17 @@ from .options import (
     UntaggedVariantOption,
     WhiteOption,
     variant_choice,
+    words_for,
 )
 
 if TYPE_CHECKING:
+    from pdn.i18n import Catalog
+    from replay.database.build import IndexSummary
     from replay.database.query import Search
     from replay.rules.variants import Variant
 
 FORMATS = ("pdn", "table", "json")
+CANNOT_READ_DATABASE = N_("{file}: cannot read the database: {error}")
 
 
 def index(
@@ -60,6 +65,7 @@ def index(
     no_forced_capture: NoForcedCaptureOption = False,
     jobs: JobsOption = 0,
     encoding: EncodingOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Index games into a database: tags, moves, positions, where each game lives.
 
@@ -76,38 +82,60 @@ def index(
     from .archive import Console
     from .sources import SourceError, collect_sources, exit_if_no_sources
 
+    words = words_for(lang)
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     if "-" in paths:
-        fail("pdn index reads files, not standard input: name the files")
+        fail(N_("pdn index reads files, not standard input: name the files"))
     try:
         sources = collect_sources(paths)
         refuse_overwriting_inputs(output, sources)
         if output_target(output).in_place:  # SQLite would leave NAME-journal beside it
-            raise OutputError(f"{output}: a database is a file of its own, not a device, "
-                              "pipe or descriptor: name a file")
+            raise OutputError(N_("{file}: a database is a file of its own, not a device, "
+                                 "pipe or descriptor: name a file").format(file=output))
     except (SourceError, OutputError, WriteError) as error:
         fail(str(error))
     exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     console = Console()
-    with console.progress(sources, "indexing") as progress:
+    with console.progress(sources, words.gettext(N_("indexing"))) as progress:
         settings = Settings(choice, jobs, encoding, progress)
         try:
             summary = index_sources(output, sources, settings, note=console.note)
         except DatabaseError as error:
             fail(str(error))
-    console.note(f"{plural_count(summary.games, 'game')} "
-                 f"({plural_count(summary.positions, 'position')}) from "
-                 f"{plural_count(summary.files, 'file')} indexed into {output}; "
-                 f"{plural_count(summary.skipped, 'file')} "
-                 f"already there, {summary.replaced} replaced"
-                 + (f"; {plural_count(len(summary.failed), 'file')} could not be read"
-                    if summary.failed
-                    else "")
-                 + (f"; {plural_count(summary.unreadable, 'game')} unreadable"
-                    if summary.unreadable else ""))
+    from rich.markup import escape
+
+    console.rich.print(escape(index_summary(summary, output, words)))
     if summary.failed:
         raise typer.Exit(ExitCode.USAGE)
     raise typer.Exit(games_exit(bool(summary.unreadable)))
+
+
+def index_summary(summary: IndexSummary, database: Path, words: Catalog) -> str:
+    """What ``pdn index`` did, in the language of ``words``: one plural entry per count."""
+    games, positions, files = summary.games, summary.positions, summary.files
+    skipped, replaced, failed = summary.skipped, summary.replaced, len(summary.failed)
+    text = words.gettext(N_("{games} ({positions}) from {files} indexed into {database}")
+                         ).format(
+        games=words.ngettext("{count} game", "{count} games", games).format(
+            count=number(games)),
+        positions=words.ngettext("{count} position", "{count} positions", positions).format(
+            count=number(positions)),
+        files=words.ngettext("{count} file", "{count} files", files).format(
+            count=number(files)),
+        database=database)
+    text += "; " + words.ngettext("{count} file already there", "{count} files already there",
+                                  skipped).format(count=number(skipped))
+    text += ", " + words.ngettext("{count} replaced", "{count} replaced", replaced).format(
+        count=number(replaced))
+    if failed:
+        text += "; " + words.ngettext("{count} file could not be read",
+                                      "{count} files could not be read", failed).format(
+            count=number(failed))
+    if summary.unreadable:
+        text += "; " + words.ngettext("{count} game unreadable", "{count} games unreadable",
+                                      summary.unreadable).format(
+            count=number(summary.unreadable))
+    return text
 
 
 def search(
@@ -135,6 +163,7 @@ def search(
     result: Annotated[list[str] | None, typer.Option(
         help="Who won: white, black, draw, or a result (1-0, 0-1, 1/2-1/2, 2-0...) read in "
         "each game's variant, as pdn filter --result reads it.")] = None,
+    lang: LangOption = None,
 ) -> None:
     """Find games in a database: every criterion given must hold.
 
@@ -145,6 +174,7 @@ def search(
     from replay.database.schema import DatabaseError, indexed_files, open_readonly
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
 
+    words = words_for(lang)
     if output_format not in FORMATS:
         fail(N_("--format '{value}': use {choices}").format(value=output_format,
                                                             choices=", ".join(FORMATS)))
@@ -173,12 +203,13 @@ def search(
         except (PatternError, DatabaseError) as error:
             fail(str(error))
         except sqlite3.Error as error:
-            fail(f"{database}: cannot read the database: {error}")
+            fail(CANNOT_READ_DATABASE.format(file=database, error=error))
         finally:
             connection.close()
     if output != "-" or output_format == "pdn":
         # plain print: rich takes longer to load
-        print(f"{plural_count(count, 'game')} matched", file=sys.stderr)
+        print(words.ngettext("{count} game matched", "{count} games matched", count).format(
+            count=number(count)), file=sys.stderr)
 
 
 def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
@@ -199,7 +230,7 @@ def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
         fail(str(error))
     except sqlite3.Error as error:
         connection.close()
-        fail(f"{database}: cannot read the database: {error}")
+        fail(CANNOT_READ_DATABASE.format(file=database, error=error))
 
 
 def _write(connection: sqlite3.Connection, wanted: Search, stream: IO[str],

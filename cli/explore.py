@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pdn.i18n import N_
+from pdn.wording import number
+
 from .common import fail
 from .options import (
     BlackOption,
@@ -23,18 +26,26 @@ from .options import (
     DateToOption,
     GameVariantOption,
     JsonOption,
+    LangOption,
     MaterialOption,
     PlayerOption,
     PositionOption,
     TagOption,
     WhiteOption,
+    words_for,
 )
 
 if TYPE_CHECKING:
+    from pdn.i18n import Catalog
     from replay.database.explore import Exploration
 
+# The columns as the tab-separated output names them (data: the same in every language) and
+# as the terminal table heads them, in the user's language.
 HEADERS = ("move", "games", "+", "=", "-", "*", "score %", "rating", "latest", "players",
            "opening")
+SHOWN_HEADERS = (N_("move"), N_("games"), "+", "=", "-", "*", N_("score %"), N_("rating"),
+                 N_("latest"), N_("players"), N_("opening"))
+CANNOT_READ_DATABASE = N_("{file}: cannot read the database: {error}")
 NUMERIC = (False, True, True, True, True, True, True, True, False, False, False)
 
 
@@ -62,6 +73,7 @@ def explore(
     date_to: DateToOption = None,
     game_variant: GameVariantOption = None,
     material: MaterialOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Every move played from a position in a database's games, with counts and scores.
 
@@ -72,8 +84,9 @@ def explore(
     from replay.database.explore import ExplorerError, explore_fen, explore_moves
     from replay.database.schema import DatabaseError, open_readonly
 
+    words = words_for(lang)
     if position is not None and moves is not None:
-        fail("--position and --moves both say where to start: give one")
+        fail(N_("--position and --moves both say where to start: give one"))
     criteria = None
     if any((tag, player, white, black, date_from, date_to, game_variant, material)):
         from .criteria import game_criteria
@@ -90,19 +103,20 @@ def explore(
         else:
             found = explore_moves(connection, moves or "", criteria)
         if book is not None:
-            _write_book(connection, found, book, depth, min_games, criteria, moves, database)
+            _write_book(connection, found, book, depth, min_games, criteria, moves, database,
+                        words)
             return
     except ExplorerError as error:
         fail(str(error))
     except sqlite3.Error as error:
-        fail(f"{database}: cannot read the database: {error}")
+        fail(CANNOT_READ_DATABASE.format(file=database, error=error))
     finally:
         connection.close()
     if as_json:
         for exploration in found:
             print(json.dumps(exploration.as_dict(), ensure_ascii=False))
         return
-    _show(found)
+    _show(found, words)
 
 
 def cells(exploration: Exploration) -> list[list[str]]:
@@ -117,15 +131,19 @@ def cells(exploration: Exploration) -> list[list[str]]:
     return rows
 
 
-def headline(exploration: Exploration) -> str:
-    """What the table is about: the variant, the position, its opening, the games."""
+def headline(exploration: Exploration, words: Catalog) -> str:
+    """What the table is about, in the language of ``words``: the variant, the position,
+    its opening, the side to move, the games."""
     named = f" ({exploration.opening})" if exploration.opening else ""
-    side = "White" if exploration.fen.startswith("W") else "Black"
-    return (f"{exploration.variant.name} {exploration.fen}{named}: {side} to move, "
-            f"{exploration.games} game{'s' if exploration.games != 1 else ''}")
+    games = words.ngettext("{count} game", "{count} games", exploration.games).format(
+        count=number(exploration.games))
+    side = (N_("White to move, {games}") if exploration.fen.startswith("W")
+            else N_("Black to move, {games}"))
+    return (f"{exploration.variant.name} {exploration.fen}{named}: "
+            + words.gettext(side).format(games=games))
 
 
-def _show(found: list[Exploration]) -> None:
+def _show(found: list[Exploration], words: Catalog) -> None:
     """On a terminal, a rich table per variant; piped, tab-separated values (the headline
     on stderr)."""
     from rich.console import Console
@@ -136,20 +154,24 @@ def _show(found: list[Exploration]) -> None:
     console = Console()
     for exploration in found:
         if not console.is_terminal:
-            stderr_console().print(headline(exploration), markup=False, highlight=False)
+            stderr_console().print(headline(exploration, words), markup=False,
+                                   highlight=False)
             write_tsv(sys.stdout, HEADERS, cells(exploration))
             continue
         if not exploration.rows:
-            console.print(headline(exploration) + "; no move played from here", markup=False)
+            console.print(headline(exploration, words) + "; "
+                          + words.gettext(N_("no move played from here")), markup=False)
             continue
         from rich.markup import escape
 
-        print_terminal_table(console, escape(headline(exploration)), HEADERS,
-                             cells(exploration), NUMERIC, "--json has every column")
+        print_terminal_table(console, escape(headline(exploration, words)),
+                             [words.gettext(header) for header in SHOWN_HEADERS],
+                             cells(exploration), NUMERIC,
+                             words.gettext(N_("--json has every column")))
 
 
 def _write_book(connection, found: list[Exploration], book: Path, depth: int, min_games: int,
-                criteria, moves: str | None, database: Path) -> None:
+                criteria, moves: str | None, database: Path, words: Catalog) -> None:
     from replay.database.book import book_pdn
     from replay.database.schema import indexed_files
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
@@ -164,8 +186,11 @@ def _write_book(connection, found: list[Exploration], book: Path, depth: int, mi
     except OutputError as error:
         fail(str(error))
     except OSError as error:
-        fail(f"{book}: {error.strerror or error}")
-    print(f"opening book of {depth} plies written to {book}", file=sys.stderr)
+        fail(N_("{file}: cannot write: {reason}").format(file=book,
+                                                         reason=error.strerror or error))
+    print(words.ngettext("opening book of {count} ply written to {file}",
+                         "opening book of {count} plies written to {file}", depth).format(
+        count=depth, file=book), file=sys.stderr)
 
 
 def _line_texts(moves: str, variant) -> list[str]:

@@ -7,8 +7,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pdn.i18n import N_
+
 from .common import fail
-from .options import NoForcedCaptureOption, RulesOption, VariantOption, ruled_variant
+from .options import (
+    LangOption,
+    NoForcedCaptureOption,
+    RulesOption,
+    VariantOption,
+    ruled_variant,
+    words_for,
+)
 
 if TYPE_CHECKING:
     from replay.record.board import Board
@@ -26,6 +35,7 @@ def perft(
         "find where two move generators disagree).")] = False,
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Print the number of leaf nodes at each depth (see docs/rules.md).
 
@@ -34,6 +44,7 @@ def perft(
     from replay.record.board import Board
     from replay.rules.perft import perft as count_paths
 
+    words = words_for(lang)
     variant = ruled_variant(variant, rule, no_forced_capture)
     try:
         board = Board.from_fen(fen, variant) if fen else Board(variant)
@@ -42,13 +53,18 @@ def perft(
     if divide:
         _print_divide(board, depth, keep_duplicates)
         return
-    typer.echo(f"{'depth':>5} {'nodes':>16} {'seconds':>9} {'nodes/s':>12}")
+    # the table's headings in the user's language; --divide's lines are those other move
+    # generators print, to be compared: the same in every language
+    depth_, nodes_, seconds_, rate_ = (words.gettext(heading) for heading in (
+        N_("depth"), N_("nodes"), N_("seconds"), N_("nodes/s")))
+    width = max(5, len(depth_))  # the first column as wide as its heading
+    typer.echo(f"{depth_:>{width}} {nodes_:>16} {seconds_:>9} {rate_:>12}")
     for ply in range(1, depth + 1):
         start = time.perf_counter()
         nodes = count_paths(board.generator, board.position, ply, keep_duplicates)
         seconds = time.perf_counter() - start
         rate = nodes / seconds if seconds > 0 else 0.0
-        typer.echo(f"{ply:>5} {nodes:>16,} {seconds:>9.3f} {rate:>12,.0f}")
+        typer.echo(f"{ply:>{width}} {nodes:>16,} {seconds:>9.3f} {rate:>12,.0f}")
 
 
 def _print_divide(board: Board, depth: int, keep_duplicates: bool) -> None:

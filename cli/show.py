@@ -8,26 +8,31 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pdn.i18n import N_
 from replay.rules.choice import RulesChoice
 
-from .common import CANNOT_WRITE, ExitCode, echo, fail, fail_io, games_exit
+from .common import CANNOT_WRITE, ExitCode, echo, fail, fail_io, games_exit, spoken
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
+    LangOption,
     NoForcedCaptureOption,
     RulesOption,
     UntaggedVariantOption,
     variant_choice,
+    words_for,
 )
 from .sources import game_of
 
 if TYPE_CHECKING:
+    from pdn.i18n import Catalog
     from replay.record.board import Board
     from replay.record.replayer import ReplayedGame
 
 MAX_SIZE = 4096  # a PNG of 4096 pixels square is 64 MB in memory; a larger one helps no one
-PNG_MISSING = ("PNG output needs cairosvg (and the cairo library): "
-               "pip install 'pdn-toolkit[png]', or write --svg instead")
+PNG_MISSING = N_("PNG output needs cairosvg (and the cairo library): pip install "
+                 "'pdn-toolkit[png]', or write --svg instead")
+WRITTEN = N_("diagram written to {file}")
 
 
 def show(
@@ -55,6 +60,7 @@ def show(
     rule: RulesOption = None,
     no_forced_capture: NoForcedCaptureOption = False,
     encoding: EncodingOption = None,
+    lang: LangOption = None,
 ) -> None:
     """Show a position: a text diagram here, or an SVG or PNG file.
 
@@ -62,20 +68,22 @@ def show(
     FEN's squares) tells. Exit status: 0 done, 1 the game stops replaying (the position
     shown is the last one reached), 2 usage error or bad input.
     """
+    words = words_for(lang)
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     if (file is None) == (fen is None):
-        fail("give either a PDN FILE or --fen FEN")
+        fail(N_("give either a PDN FILE or --fen FEN"))
     if ply is not None and move is not None:
-        fail("give --ply or --move, not both")
+        fail(N_("give --ply or --move, not both"))
     if fen is not None and (ply is not None or move is not None or game != 1):
-        fail("--game, --ply and --move choose a position of a game; a --fen is one position")
+        fail(N_("--game, --ply and --move choose a position of a game; a --fen is one "
+                "position"))
     stopped = False
     if file is not None:
         board, caption, stopped = _game_position(file, game, ply, move, choice, encoding)
     else:
         board, caption = _fen_position(fen or "", choice), ""
     if svg is None and png is None:
-        _print_diagram(board, caption, flip)
+        _print_diagram(board, caption, flip, words)
     _refuse_input({"--svg": svg, "--png": png}, file)
     if svg is not None:
         _write_svg(board, svg, flip, size)
@@ -109,41 +117,51 @@ def _game_position(path: str, number: int, ply: int | None, move: str | None,
     replayed = replay_game(game, choice.default, choice.override, rules=choice.rules)
     if replayed.status == UNREADABLE:  # nothing read to draw: never a start position
         problem = game.errors[0]
-        fail(f"{game.source}:{problem.line or game.line}: game {number} cannot be read: "
-             f"{problem.message}", ExitCode.SOME_GAMES)
+        fail(N_("{place}: game {number} cannot be read: {reason}").format(
+            place=f"{game.source}:{problem.line or game.line}", number=number,
+            reason=problem.message), ExitCode.SOME_GAMES)
     try:
         plies = plies_to_move(replayed, move) if move is not None else ply
         board = board_after(replayed, len(replayed.moves) if plies is None else plies)
     except ValueError as error:
-        fail(f"{game.source}, game {game.index}: {error}")
+        fail(N_("{file}, game {number}: {reason}").format(file=game.source, number=game.index,
+                                                          reason=error))
+    words = spoken()
     for problem in replayed.errors:
-        echo(f"{game.source}:{problem.line or replayed.game.line}: the game stops "
-             f"replaying here: {problem.message}", err=True, fg="yellow")
-    return board, _caption(replayed, board, number), bool(replayed.errors)
+        echo(words.localize(N_("{place}: the game stops replaying here: {reason}").format(
+            place=f"{game.source}:{problem.line or replayed.game.line}",
+            reason=problem.message)), err=True, fg="yellow")
+    return board, _caption(replayed, board, number, words), bool(replayed.errors)
 
 
-def _caption(replayed: ReplayedGame, board: Board, number: int) -> str:
+def _caption(replayed: ReplayedGame, board: Board, number: int, words: Catalog) -> str:
+    """The players, the event, the game's number and the move the position follows, in
+    the language of ``words``."""
     from replay.record.notation import full_text
     from replay.record.plies import move_label
 
     tags = replayed.game.tags
     title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
     event = f" ({tags['Event']})" if tags.get("Event") else ""
+    game = words.gettext(N_("game {number}")).format(number=number)
     if not board.move_stack:
-        return f"{title}{event}, game {number}: start position"
+        return f"{title}{event}, {game}: " + words.gettext(N_("start position"))
     before = board.copy()
     last = before.pop()
     plies = len(board.move_stack)
-    return (f"{title}{event}, game {number}: after {move_label(replayed, plies - 1)} "
-            f"{full_text(before, last, 'turns')} (ply {plies} of {len(replayed.moves)})")
+    return f"{title}{event}, {game}: " + words.gettext(
+        N_("after {move} (ply {ply} of {count})")).format(
+            move=f"{move_label(replayed, plies - 1)} {full_text(before, last, 'turns')}",
+            ply=plies, count=len(replayed.moves))
 
 
-def _print_diagram(board: Board, caption: str, flip: bool) -> None:
+def _print_diagram(board: Board, caption: str, flip: bool, words: Catalog) -> None:
     from replay.record.diagram import text_diagram
 
     if caption:
         echo(caption)
-    typer.echo(text_diagram(board, unicode=_terminal_has_unicode(), flipped=flip))
+    typer.echo(text_diagram(board, unicode=_terminal_has_unicode(), flipped=flip,
+                            words=words))
     typer.echo(f"FEN {board.fen()}")
 
 
@@ -181,7 +199,7 @@ def _write_svg(board: Board, path: Path, flip: bool, size: int) -> None:
         write_atomically(path, _diagram(board, flip, size) + "\n")
     except OSError as error:
         fail_io(error, str(path), CANNOT_WRITE)
-    typer.echo(f"diagram written to {path}", err=True)
+    typer.echo(spoken().gettext(WRITTEN).format(file=path), err=True)
 
 
 def _write_png(board: Board, path: Path, flip: bool, size: int) -> None:
@@ -198,7 +216,7 @@ def _write_png(board: Board, path: Path, flip: bool, size: int) -> None:
             stream.write(picture)
     except OSError as error:
         fail_io(error, str(path), CANNOT_WRITE)
-    typer.echo(f"diagram written to {path}", err=True)
+    typer.echo(spoken().gettext(WRITTEN).format(file=path), err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -530,9 +530,13 @@ def test_a_runs_lang_does_not_carry_over_to_the_next_run_in_one_process(monkeypa
 
 
 def test_an_error_the_catalog_does_not_hold_whole_stays_english_never_half_translated():
-    run = _pdn("show", "--ply", "1", "--move", "1", str(SCORESHEET), lang_env="ru_RU.UTF-8")
+    # "{file}, game {number}: {reason}" is an entry; the reason replay.record.plies gives
+    # for a move the game does not reach is none
+    run = _pdn("show", "--move", "99b", str(SCORESHEET), lang_env="ru_RU.UTF-8")
     assert run.returncode == 2
-    assert run.stderr.strip() == "ошибка: give --ply or --move, not both"
+    assert run.stderr.strip() == (f"ошибка: {SCORESHEET}, game 1: the game "
+                                  "has no move 99b: it replays 2 plies (stopped by an error at "
+                                  "line 12: capture is compulsory: d4:b6)")
 
 
 # A knockout of micro-matches of two games with a tie-break, its players in teams, and a

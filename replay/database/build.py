@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pdn.i18n import N_
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_many, date_range
@@ -170,7 +171,8 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
             with connection:
                 connection.executescript(INDEXES)
         except sqlite3.Error as error:  # a database damaged past its header, a full disk...
-            raise DatabaseError(f"{database}: cannot write the database: {error}") from None
+            raise DatabaseError(N_("{file}: cannot write the database: {error}").format(
+                file=database, error=error)) from None
         finally:
             connection.close()
     return summary
@@ -184,12 +186,14 @@ def rebuild(database: str | Path, version: int, indexed: list[str], sources: lis
     target = Path(database)
     given = {os.path.realpath(source) for source in sources}
     kept = [path for path in indexed if os.path.isfile(path) and path not in given]
-    note(f"{database}: a database of schema version {version}, older than this toolkit's "
-         f"({SCHEMA_VERSION}): rebuilt from the {len(kept)} files it indexed that are still "
-         "there and the files given")
+    note(N_("{file}: a database of schema version {version}, older than this toolkit's "
+            "({current}): rebuilt from the files it indexed that are still there ({count}) "
+            "and the files given").format(file=database, version=version,
+                                          current=SCHEMA_VERSION, count=len(kept)))
     for path in indexed:
         if not os.path.isfile(path):
-            note(f"{path}: indexed before, no longer there: left out of the rebuilt database")
+            note(N_("{file}: indexed before, no longer there: left out of the rebuilt "
+                    "database").format(file=path))
     fresh = target.with_name(f".{target.name}.{os.getpid()}.rebuild")
     try:
         with index_lock(database, note):
@@ -213,15 +217,17 @@ def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
         digest, size = file_digest(path)
     except OSError as error:
         summary.failed.append(source)
-        note(f"{name}: cannot read: {error.strerror or error}")
+        note(N_("{file}: cannot read: {reason}").format(file=name,
+                                                      reason=error.strerror or error))
         return
     known = connection.execute("SELECT file_id FROM files WHERE path = ?",
                                (stored,)).fetchall()
     same = connection.execute("SELECT path FROM files WHERE sha256 = ?", (digest,)).fetchone()
     if same is not None:
         summary.skipped += 1
-        where = "" if same[0] == stored else f" (the same bytes as {same[0]})"
-        note(f"{name}: already indexed{where}, skipped")
+        note(N_("{file}: already indexed, skipped").format(file=name) if same[0] == stored
+             else N_("{file}: already indexed (the same bytes as {other}), skipped").format(
+                 file=name, other=same[0]))
         return
     try:
         with connection:
@@ -234,7 +240,8 @@ def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
         _SEEN.clear()  # the positions described for the file were rolled back with it
         positions.index()
         summary.failed.append(source)
-        note(f"{name}: cannot read: {error.strerror or error}; nothing of it indexed")
+        note(N_("{file}: cannot read: {reason}; nothing of it indexed").format(
+            file=name, reason=error.strerror or error))
         return
     summary.files += 1
 
@@ -301,11 +308,13 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
         if entry.error:
             summary.unreadable += 1
             if not entry.pdn:  # too large to read: an empty copy would be a game emptied
-                note(f"{item.source}:{entry.line}: game {item.index}: unreadable, left out "
-                     f"of the index: {entry.error}")
+                note(N_("{place}: game {number}: unreadable, left out of the index: "
+                        "{reason}").format(place=f"{item.source}:{entry.line}",
+                                           number=item.index, reason=entry.error))
                 continue
-            note(f"{item.source}:{entry.line}: game {item.index}: unreadable, indexed without "
-                 f"moves: {entry.error}")
+            note(N_("{place}: game {number}: unreadable, indexed without moves: {reason}")
+                 .format(place=f"{item.source}:{entry.line}", number=item.index,
+                         reason=entry.error))
         game_id = last + len(games) + 1
         games.append(_game_row(game_id, file_id, item.index, entry))
         players.extend((name,) for name in (entry.tags.get("White"), entry.tags.get("Black"))

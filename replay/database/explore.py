@@ -25,6 +25,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from pdn.i18n import N_
 from replay.database.keys import fen_of, position_hash
 from replay.database.query import game_conditions, position_of_fen, stored_variants
 from replay.record.board import Board
@@ -137,7 +138,8 @@ def explore_fen(connection: sqlite3.Connection, fen: str, criteria: Criteria | N
         if position is not None:
             found.append(explore(connection, position, variant, criteria))
     if not found:
-        raise ExplorerError(f"--position '{fen}' fits none of the database's variants")
+        raise ExplorerError(N_("--position '{fen}' fits none of the database's variants")
+                            .format(fen=fen))
     return found
 
 
@@ -164,7 +166,8 @@ def explore_moves(connection: sqlite3.Connection, moves: str, criteria: Criteria
                              opening=line_opening(line, variant)))
     if not found:
         raise ExplorerError(reasons[0] if len(reasons) == 1 else
-                            f"--moves '{moves}' is legal in none of the database's variants")
+                            N_("--moves '{moves}' is legal in none of the database's "
+                               "variants").format(moves=moves))
     return found
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from pdn.i18n import N_
 from replay.database.schema import DatabaseError
 
 
@@ -36,13 +37,14 @@ def index_lock(path: str | Path, note: Callable[[str], None] = print) -> Iterato
     try:
         descriptor = os.open(target, os.O_RDWR | os.O_CREAT, 0o666)
     except OSError as error:
-        raise DatabaseError(f"{path}: cannot create a database: "
-                            f"{error.strerror or error}") from None
+        raise DatabaseError(N_("{file}: cannot create a database: {reason}").format(
+            file=path, reason=error.strerror or error)) from None
     try:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            note(f"{path}: busy: another pdn index is writing it; waiting for it to finish")
+            note(N_("{file}: busy: another pdn index is writing it; waiting for it to finish")
+                 .format(file=path))
             fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
     finally:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pdn.i18n import N_
 from replay.database.keys import dense_squares, signed
 from replay.rules.variants import Variant
 
@@ -66,12 +67,13 @@ class Pattern:
             name, _, value = part.partition("=")
             if name.lower() == "turn":
                 if value.lower() not in ("white", "black", "w", "b"):
-                    raise PatternError(f"--pattern '{part}': write turn=white or turn=black")
+                    raise PatternError(N_("--pattern '{part}': write turn=white or turn=black")
+                                       .format(part=part))
                 turn = value[0].upper()
                 continue
             terms.append(_term(part))
         if not terms and turn is None:
-            raise PatternError("--pattern is empty; e.g. --pattern 'c3=wm f6=empty'")
+            raise PatternError(N_("--pattern is empty; e.g. --pattern 'c3=wm f6=empty'"))
         return cls(text, tuple(terms), turn)
 
     def sql(self, variant: Variant) -> tuple[str, list[int]]:
@@ -98,26 +100,26 @@ class Pattern:
         """Each term's dense square bits, kinds and whether every square must hold (else
         any one); raises PatternError as ``sql`` does."""
         if dense_squares(variant) is None:
-            raise PatternError(f"--pattern: {variant.name} positions have no bitboards "
-                               "(more than 64 playing squares)")
+            raise PatternError(N_("--pattern: {variant} positions have no bitboards (more "
+                                  "than 64 playing squares)").format(variant=variant.name))
         return [(_bits(term.squares, variant), term.kinds, term.every) for term in self.terms]
 
 
 def _term(part: str) -> Term:
     match = _TERM.match(part)
     if not match:
-        raise PatternError(f"--pattern '{part}': write SQUARES=KINDS, any(SQUARES)=KINDS "
-                           "or turn=white|black")
+        raise PatternError(N_("--pattern '{part}': write SQUARES=KINDS, any(SQUARES)=KINDS "
+                              "or turn=white|black").format(part=part))
     kinds: set[str] = set()
     for word in match.group("kinds").lower().split("|"):
         if word not in KINDS:
-            raise PatternError(f"--pattern '{part}': '{word}' is not one of "
-                               f"{', '.join(KINDS)}")
+            raise PatternError(N_("--pattern '{part}': '{word}' is not one of {choices}")
+                               .format(part=part, word=word, choices=", ".join(KINDS)))
         kinds |= KINDS[word]
     written = match.group("any") if match.group("any") is not None else match.group("all")
     squares = tuple(s.strip() for s in written.split(",") if s.strip())
     if not squares:
-        raise PatternError(f"--pattern '{part}': no squares")
+        raise PatternError(N_("--pattern '{part}': no squares").format(part=part))
     return Term(squares, frozenset(kinds), match.group("any") is None)
 
 
@@ -136,8 +138,8 @@ def _bits(squares: tuple[str, ...], variant: Variant) -> list[int]:
     bits = []
     for name in names:
         if name not in known:
-            raise PatternError(f"--pattern: '{name}' is not a playing square of "
-                               f"{variant.name}")
+            raise PatternError(N_("--pattern: '{name}' is not a playing square of {variant}")
+                               .format(name=name, variant=variant.name))
         bits.append(bit_of[known[name]])
     return list(dict.fromkeys(bits))
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pdn.fen import FenError, parse_fen
+from pdn.i18n import N_
 from replay.database.keys import fen_of, position_hash
 from replay.database.pattern import Pattern, PatternError
 from replay.database.planes import matching_positions
@@ -190,8 +191,9 @@ def stored_variant(name: str) -> Variant:
     try:
         return get_variant(name)
     except UnknownVariantError:
-        raise sqlite3.DatabaseError(f"a game's variant '{name}' is none this toolkit knows: "
-                                    "the database is damaged") from None
+        raise sqlite3.DatabaseError(N_("a game's variant '{name}' is none this toolkit "
+                                       "knows: the database is damaged").format(name=name)
+                                    ) from None
 
 
 def _board_matches(connection: sqlite3.Connection, wanted: Search, variants: list[Variant]

@@ -10,13 +10,16 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from pdn.i18n import N_
+
 SCHEMA_VERSION = 5
 # What each version added, for the message that refuses an older database (version 4 made
 # the positions' unique key an index of its own, built after a bulk load; version 5 computes
 # every position's key another way, so no older database can be brought up to date).
-ADDED = {2: "the pattern index", 3: "the moves played from each position (pdn explore), and "
-         "position keys of the rules core's playable-squares layout",
-         5: "position keys mixed from the bitboards"}
+ADDED = {2: N_("the pattern index"), 3: N_("the moves played from each position (pdn "
+                                           "explore), and position keys of the rules core's "
+                                           "playable-squares layout"),
+         5: N_("position keys mixed from the bitboards")}
 APPLICATION = "pdn-toolkit game database"
 
 POSITIONS = """CREATE TABLE positions (
@@ -139,7 +142,8 @@ def create_or_open(path: str | Path) -> sqlite3.Connection:
                     ("application", APPLICATION), ("schema_version", str(SCHEMA_VERSION))])
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as error:
-        raise DatabaseError(f"{path}: cannot create a database: {error}") from None
+        raise DatabaseError(N_("{file}: cannot create a database: {error}").format(
+            file=path, error=error)) from None
     _check(connection, path)
     return connection
 
@@ -175,13 +179,15 @@ def open_readonly(path: str | Path) -> sqlite3.Connection:
     try:
         exists = target.is_file()
     except OSError as error:  # a name too long, a loop of links: said as an error of its own
-        raise DatabaseError(f"{path}: cannot open: {error.strerror or error}") from None
+        raise DatabaseError(N_("{file}: cannot open: {reason}").format(
+            file=path, reason=error.strerror or error)) from None
     if not exists:
-        raise DatabaseError(f"{path}: no such database")
+        raise DatabaseError(N_("{file}: no such database").format(file=path))
     try:
         connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as error:
-        raise DatabaseError(f"{path}: cannot open: {error}") from None
+        raise DatabaseError(N_("{file}: cannot open: {error}").format(file=path, error=error)
+                            ) from None
     _check(connection, path)
     return connection
 
@@ -193,20 +199,32 @@ def _check(connection: sqlite3.Connection, path: str | Path) -> None:
         names = dict(connection.execute("SELECT name, value FROM meta"))
     except sqlite3.Error as error:
         connection.close()
-        raise DatabaseError(f"{path}: not a game database made by pdn index ({error})") from None
+        raise DatabaseError(N_("{file}: not a game database made by pdn index ({error})").format(
+            file=path, error=error)) from None
     if names.get("application") != APPLICATION:
         connection.close()
-        raise DatabaseError(f"{path}: not a game database made by pdn index")
+        raise DatabaseError(N_("{file}: not a game database made by pdn index").format(file=path))
     if version != SCHEMA_VERSION:
         connection.close()
-        age = "newer" if version > SCHEMA_VERSION else "older"
         missing = [ADDED[number] for number in range(version + 1, SCHEMA_VERSION + 1)
                    if number in ADDED]
-        why = f" (it lacks {', '.join(missing)})" if missing else ""
-        how = (f"pdn index -o {path} FILES rebuilds it from the files it indexed"
-               if version < SCHEMA_VERSION else "use the pdn that made it")
-        raise DatabaseError(f"{path}: database schema version {version} is {age} than this "
-                            f"toolkit's ({SCHEMA_VERSION}){why}; {how}")
+        raise DatabaseError(_version_refused(version, missing).format(
+            file=path, version=version, current=SCHEMA_VERSION,
+            listing=", and ".join(missing)))
+
+
+def _version_refused(version: int, missing: list[str]) -> str:
+    """The message refusing a database of another schema version, a catalog entry."""
+    if version > SCHEMA_VERSION:
+        return N_("{file}: database schema version {version} is newer than this toolkit's "
+                  "({current}); use the pdn that made it")
+    if not missing:
+        return N_("{file}: database schema version {version} is older than this toolkit's "
+                  "({current}); pdn index -o {file} FILES rebuilds it from the files it "
+                  "indexed")
+    return N_("{file}: database schema version {version} is older than this toolkit's "
+              "({current}) (it lacks {listing}); pdn index -o {file} FILES rebuilds it from "
+              "the files it indexed")
 
 
 def indexed_files(path: str | Path) -> list[str]:

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from pdn.game import Game
+from pdn.i18n import N_
 from pdn.model import Line, MoveRecord, Ply
 from replay.engine.limits import EngineError, Info, Limit, Score, VariantRefused
 from replay.engine.readings import Reading, game_readings
@@ -158,7 +159,8 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
     nodes = tree.mainline()
     analysis = GameAnalysis(game)
     if tree.errors:
-        analysis.problem = f"analysed up to ply {len(nodes)}: {tree.errors[0].message}"
+        analysis.problem = N_("analysed up to ply {ply}: {reason}").format(
+            ply=len(nodes), reason=tree.errors[0].message)
     if not nodes:
         return analysis
     boards = [node.board_before() for node in nodes] + [nodes[-1].board]

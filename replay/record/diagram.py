@@ -291,8 +291,10 @@ def arrow_svg(layout: Layout, squares: Iterable[int], colour: str = ARROW,
             f'stroke-linecap="round"/><polygon points="{tip}" fill="{colour}"/></g>')
 
 
-def text_diagram(board: BaseBoard, *, unicode: bool = True, flipped: bool = False) -> str:
-    """The board as text: one line per row, coordinates on the edges, then the side to move.
+def text_diagram(board: BaseBoard, *, unicode: bool = True, flipped: bool = False,
+                 words: Catalog | None = None) -> str:
+    """The board as text: one line per row, coordinates on the edges, then the side to move
+    (in the language of ``words``, English by default).
 
     Files and ranks frame an alphanumeric board; on a numeric one each row is framed by the
     numbers of its first and last playing squares.
@@ -319,7 +321,7 @@ def text_diagram(board: BaseBoard, *, unicode: bool = True, flipped: bool = Fals
     if not notation.numeric:
         files = " ".join(FILES[col] for _, col in rows[0])
         lines.append(f"{'':>{pad}}   {files}")
-    lines.append(to_move(board.turn == WHITE))
+    lines.append(to_move(board.turn == WHITE, words))
     return "\n".join(lines)
 
 

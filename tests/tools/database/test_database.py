@@ -282,7 +282,8 @@ def test_pdn_index_rebuilds_an_older_database_from_the_files_it_indexed(tmp_path
     _aged(db, 4)
     gone.unlink()
     output = run("index", str(new), "-o", str(db), "--variant", "russian")
-    assert "schema version 4, older than this toolkit's (5): rebuilt from the 1 files" in output
+    assert ("schema version 4, older than this toolkit's (5): rebuilt from the files it "
+            "indexed that are still there (1)") in output
     assert f"{gone}: indexed before, no longer there" in output
     assert sorted(os.listdir(tmp_path)) == ["games.db", "kept.pdn", "new.pdn"]
     connection = sqlite3.connect(db)
