@@ -27,7 +27,7 @@ def print_report(report: EventReport, words: Catalog, all_breaks: bool = False) 
     from rich.markup import escape
     from rich.table import Table
 
-    from replay.tournament.report_pages import flag_fall_said, game_scores
+    from replay.tournament.report_pages import flag_fall_said, game_scores, never_met_said
     from replay.tournament.teams import scheveningen
 
     console = Console(highlight=False)
@@ -58,12 +58,7 @@ def print_report(report: EventReport, words: Catalog, all_breaks: bool = False) 
                 " ".join(report.ballots.get(g.number) or "-" for g in m.games)]
                for m in report.matches])
         if report.never_met:
-            missing = words.ngettext("{count} micro-match not in the file: {pairs}",
-                                     "{count} micro-match(es) not in the file: {pairs}",
-                                     len(report.never_met))
-            console.print("[red]" + escape(missing.format(
-                count=len(report.never_met),
-                pairs="; ".join(f"{a} - {b}" for a, b in report.never_met))) + "[/red]")
+            console.print("[red]" + escape(never_met_said(report, words)) + "[/red]")
         _print_checks(console, report, words, all_breaks)
     if report.knockout:
         table(say(N_("Knockout")), ["Round", "Player", "Opponent", "Score", "Through", "Why"],

@@ -43,6 +43,15 @@ def flag_fall_said(report: EventReport, fall: FlagFall, words: Catalog = ENGLISH
             + words.localize(fall.what()))
 
 
+def never_met_said(report: EventReport, words: Catalog) -> str:
+    """The micro-matches of the schedule that the file has no game of, in a sentence."""
+    missing = words.ngettext("{count} micro-match not in the file: {pairs}",
+                             "{count} micro-match(es) not in the file: {pairs}",
+                             len(report.never_met))
+    return missing.format(count=len(report.never_met),
+                          pairs="; ".join(f"{a} - {b}" for a, b in report.never_met))
+
+
 def breaks_summary(report: EventReport, words: Catalog | None = None) -> str:
     """The breaks of the micro-match rules counted by kind (``3 break(s) of the micro-match
     rules: 2 colours not swapped, 1 not the declared number of games``), in the language of
@@ -185,12 +194,8 @@ def _micro_match_html(report: EventReport, words: Catalog) -> str:
                       r.won, r.drawn, r.lost] for r in report.match_rows],
                     {2, 3, 4, 5, 6, 7})]
     if report.never_met:
-        missing = words.ngettext("{count} micro-match not in the file: {pairs}",
-                                 "{count} micro-match(es) not in the file: {pairs}",
-                                 len(report.never_met))
-        parts.append('<p class="incomplete" id="not-played">' + escape(missing.format(
-            count=len(report.never_met),
-            pairs="; ".join(f"{a} - {b}" for a, b in report.never_met))) + "</p>")
+        parts.append('<p class="incomplete" id="not-played">'
+                     + escape(never_met_said(report, words)) + "</p>")
     parts.append(f"<h3>{escape(say(MATCH_TABLE))}</h3>")
     parts.append(f"<p class=note>{escape(say(FIRST_NOTE))}</p>")
     parts.append(_table("micro-match-table", _heads(words, [
