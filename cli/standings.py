@@ -186,21 +186,25 @@ def standings_command(
         for text in same or []:
             name, sign, player = text.partition("=")
             if not sign or not name.strip() or not player.strip():
-                raise CorrectionError(f"--same '{text}' is not NAME=PLAYER")
+                raise CorrectionError(N_("--same '{text}' is not NAME=PLAYER").format(
+                    text=text))
             spelled[name.strip()] = player.strip()
         if corrections is not None:
             given += read_corrections(corrections)
     except (SourceError, OutputError, TiebreakError, CorrectionError) as error:
         fail(str(error))
     except OSError as error:
-        fail(f"{corrections}: cannot read: {error.strerror or error}")
+        fail(N_("{file}: cannot read: {reason}").format(file=corrections,
+                                                        reason=error.strerror or error))
     exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     try:
         games = select_event(read_inputs(sources, encoding), event)
     except (OSError, LookupError, UnicodeError) as error:
-        fail(f"cannot read the input: {getattr(error, 'strerror', None) or error}")
+        fail(N_("cannot read the input: {reason}").format(
+            reason=getattr(error, "strerror", None) or error))
     if not games:
-        fail("no game" + (f" of an event matching '{event}'" if event else " read"))
+        fail(N_("no game of an event matching '{event}'").format(event=event) if event
+             else N_("no game read"))
     try:
         built = read_event(games, name=None, default=variant, corrections=given,
                            sources=[g.source for g in games], same=spelled)
@@ -217,9 +221,10 @@ def standings_command(
     except TeamError as error:
         fail(str(error))
     except UnicodeDecodeError as error:
-        fail(f"{team}: not UTF-8 text (byte {error.start})")
+        fail(N_("{file}: not UTF-8 text (byte {byte})").format(file=team, byte=error.start))
     except OSError as error:
-        fail(f"{team}: cannot read: {error.strerror or error}")
+        fail(N_("{file}: cannot read: {reason}").format(file=team,
+                                                        reason=error.strerror or error))
     report = event_report(built, games, micro_match=micro_match, knockout=knockout,
                           teams=teams, ballots=ballots)
     if output is None:

@@ -222,3 +222,32 @@ def test_stats_refuses_its_options_in_the_language(language, shared_data):
         assert _no_english(run, source, TABLES) == []  # the --table values are names
         if expected is not None:
             assert run.stderr.strip() == f"{say('error')}: {expected}"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_standings_errors_are_in_the_users_language(language, shared_data, tmp_path):
+    """An event no game matches, a --same that is no NAME=PLAYER, a teams file that is not
+    UTF-8 or not there: said in the language, with the exit status of English."""
+    source = shared_data / TINSLEY
+    latin1 = tmp_path / "teams.txt"
+    latin1.write_bytes("Équipe: A\n".encode("latin-1"))
+    words = catalog(language)
+    cases = [(("--event", "no such event"),
+              words.gettext("no game of an event matching '{event}'").format(
+                  event="no such event")),
+             (("--same", "Tinsley"),
+              words.gettext("--same '{text}' is not NAME=PLAYER").format(text="Tinsley")),
+             (("--team", str(latin1)),
+              words.gettext("{file}: not UTF-8 text (byte {byte})").format(file=latin1,
+                                                                           byte=0)),
+             (("--team", str(tmp_path / "none.txt")),
+              words.gettext("{file}: cannot read: {reason}").format(
+                  file=tmp_path / "none.txt", reason=words.gettext(
+                      "No such file or directory")))]
+    for options, said in cases:
+        english = _pdn("standings", str(source), *options)
+        assert english.returncode == 2, english.stderr
+        run = _pdn("standings", str(source), *options, lang_env=f"{language}_XX.UTF-8")
+        assert run.returncode == english.returncode
+        assert said in run.stderr, (said, run.stderr)
+        assert _no_english(run, source, latin1, tmp_path / "none.txt") == []
