@@ -47,6 +47,7 @@ def test_analyse_prints_no_empty_tables_when_no_move_was_analysed(capsys):
     """Every game refused (a variant the engine lacks) or failed: a sentence, not a games
     table and a players table with no rows."""
     from pdn.cli.analyse import _report
+
     from pdn.i18n import catalog
 
     _report([], json_rows=False, stdout_free=True, words=catalog("en"))
