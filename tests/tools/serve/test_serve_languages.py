@@ -223,7 +223,9 @@ def test_chromium_shows_the_desk_and_a_game_in_the_language_of_the_switch(browse
     browser.screenshot(ARTIFACTS / f"serve-game-{language}-1280.png")
     # desk.js asks the server in the page's language: a refusal comes back in it
     browser.type("#new-tag-name", "bad name\ue007")
-    said = wait_for(browser, 'return document.getElementById("message").textContent;')
+    # the page says it is checking while the server answers: wait for the answer
+    said = wait_for(browser, 'const m = document.getElementById("message").textContent;'
+                             'return m.includes("bad name") && m;')
     assert said == say("'{name}' is not a tag name (letters, digits and _)").format(
         name="bad name")
     # a phone: nothing wider than the screen
