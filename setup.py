@@ -81,6 +81,21 @@ def mypyc_extensions() -> list:
         return []
 
 
+def kept_mypyc_record(manifest: Path) -> dict:
+    """What a native-only build keeps of the manifest it replaces: the mypyc modules'
+    ``library`` and ``sources``, still beside their sources and still theirs (their digests
+    go on telling a stale module); {} for any other build."""
+    if not BUILD["wants_native_only"]():
+        return {}
+    try:
+        recorded = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(recorded, dict):
+        return {}
+    return {key: recorded[key] for key in ("library", "sources") if key in recorded}
+
+
 class OptionalBuildExt(build_ext):
     """Builds the extensions and records the source digests they were built from; where no
     C compiler works, the package stays pure Python."""
@@ -89,6 +104,7 @@ class OptionalBuildExt(build_ext):
         if not self.extensions:
             return
         manifest = Path(self.build_lib if not self.inplace else ".") / "pdn" / BUILD["MANIFEST"]
+        mypyc_built = kept_mypyc_record(manifest)
         manifest.unlink(missing_ok=True)  # until the new extensions are built
         try:
             super().run()
@@ -104,6 +120,8 @@ class OptionalBuildExt(build_ext):
             recorded["sources"] = {module: BUILD["digest"](BUILD["source_path"](module, ROOT))
                                    for module in BUILD["COMPILED"]}
             say(f"compiled with mypyc: {', '.join(BUILD['COMPILED'])}")
+        else:
+            recorded.update(mypyc_built)
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(recorded, indent=1) + "\n", encoding="utf-8")
         say(f"built the native parts ({', '.join(BUILD['NATIVE_EXTENSIONS'])}) and scanner "
