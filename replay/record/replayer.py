@@ -24,9 +24,9 @@ from replay.record.board import Board
 from replay.record.resolve import SIDE_NAMES, Resolution, plain_mover, resolve
 from replay.record.tree import Variation, main_variation
 from replay.record.variation import (
-    LineReplay,
     PendingVariation,
     Problem,
+    VariationReplay,
     problem,
     replay_line,
     side_name,
@@ -100,7 +100,7 @@ class ReplayedGame:
     open_variant: bool = False
     notes: list[Problem] = field(default_factory=list)  # variant-inferred, conventions
     # What the replayer found on each variation, by ``id`` of its ``Line`` (for the tree).
-    lines: dict[int, LineReplay] = field(default_factory=dict, repr=False)
+    lines: dict[int, VariationReplay] = field(default_factory=dict, repr=False)
     # Built by mainline(); set in __init__ itself, which a compiled class needs (it has no
     # class attribute to fall back on).
     _tree: Variation | None = field(default_factory=lambda: None, init=False, repr=False)

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pdn.commands import CommandsOfComments
 from pdn.model import Line, MoveRecord, Ply
 from replay.record.board import Board
-from replay.record.variation import LineReplay, Problem, replay_line
+from replay.record.variation import Problem, VariationReplay, replay_line
 from replay.rules.move import Move
 from replay.rules.movegen import WHITE
 from replay.rules.numbering import MoveNumbering
@@ -131,7 +131,7 @@ class GameNode(CommandsOfComments):
 
 def main_variation(line: Line, variant: Variant, numbering: MoveNumbering, start: Position,
                    moves: list[Move], problems: dict[tuple[int, int], Problem],
-                   stop: Problem | None, lines: dict[int, LineReplay]) -> Variation:
+                   stop: Problem | None, lines: dict[int, VariationReplay]) -> Variation:
     """The main line's nodes: ``moves`` are the replayer's, one per record of ``line``;
     ``problems`` its warnings by (line, column) of their records; ``lines`` the variations
     it replayed, by ``id`` of their ``Line``."""
@@ -149,7 +149,7 @@ def main_variation(line: Line, variant: Variant, numbering: MoveNumbering, start
 
 
 def _variation(line: Line, variant: Variant, numbering: MoveNumbering, start: Position,
-               first_index: int, lines: dict[int, LineReplay]) -> Variation:
+               first_index: int, lines: dict[int, VariationReplay]) -> Variation:
     """A variation's nodes from what the replayer found on it (``lines``)."""
     found = lines.get(id(line))
     if found is None:  # the replayer did not reach it (see ``replay_line``)

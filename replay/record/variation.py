@@ -42,7 +42,7 @@ class Problem:
                 "token": self.token}
 
 
-class LineReplay(NamedTuple):
+class VariationReplay(NamedTuple):
     """What the replayer found on one variation: its moves in order, the notation warning of
     each (None where the record was plain), and why it stops before its record ends."""
 
@@ -67,7 +67,7 @@ PendingVariation = tuple[Line, Position, int]
 
 
 def replay_line(board: BaseBoard, line: Line, first_index: int, numbering: MoveNumbering,
-                branches: list[PendingVariation] | None = None) -> LineReplay:
+                branches: list[PendingVariation] | None = None) -> VariationReplay:
     """Replay a variation on ``board`` (its branch point; played on), its first ply being the
     game's ``first_index``-th; the variations met on the way are added to ``branches``."""
     moves: list[Move] = []
@@ -79,18 +79,18 @@ def replay_line(board: BaseBoard, line: Line, first_index: int, numbering: MoveN
             branches.extend((variation, board.position, index) for variation in ply.variations)
         record = ply.record
         if record.placeholder:
-            return LineReplay(moves, notes, problem(
+            return VariationReplay(moves, notes, problem(
                 "variation-lost-moves", N_("in a variation: the record has lost moves from "
                                            "here"),
                 record, numbering.number(index), side_name(board)))
         if crowned_side(variant, board.position) is not None:
-            return LineReplay(moves, notes, problem(
+            return VariationReplay(moves, notes, problem(
                 "variation-after-end", N_("in a variation: a move after the king that won "
                                           "the game"),
                 record, numbering.number(index), side_name(board)))
         resolution = resolve(board, record)
         if resolution.move is None:
-            return LineReplay(moves, notes, problem(
+            return VariationReplay(moves, notes, problem(
                 f"variation-{resolution.code}", N_("in a variation: {reason}").format(
                     reason=resolution.message),
                 record, numbering.number(index), side_name(board)))
@@ -98,4 +98,4 @@ def replay_line(board: BaseBoard, line: Line, first_index: int, numbering: MoveN
                               side_name(board)) if resolution.warning else None)
         moves.append(resolution.move)
         board.play(resolution.move)
-    return LineReplay(moves, notes, None)
+    return VariationReplay(moves, notes, None)
