@@ -53,6 +53,19 @@ def _games(path: Path) -> list[tuple]:
         return connection.execute("SELECT * FROM games ORDER BY game_id").fetchall()
 
 
+def _written_in_both(language: str, tmp_path: Path, suffix: str, *args: str
+                     ) -> list[tuple[subprocess.CompletedProcess, Path]]:
+    """``pdn ARGS FILE`` run in English, then in ``language``, each writing its own file:
+    the run and the file written, English first."""
+    written = []
+    for lang in ("en", language):
+        path = tmp_path / f"{lang}{suffix}"
+        run = _pdn(*args, str(path), lang_env=f"{lang}_XX.UTF-8")
+        assert run.returncode == 0, run.stderr
+        written.append((run, path))
+    return written
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_index_sums_up_in_the_users_language_and_writes_the_same_database(
         language, shared_data, tmp_path):
@@ -113,16 +126,12 @@ def test_explore_heads_its_table_in_the_users_language_and_writes_the_same_rows(
         assert words.gettext("White to move, {games}").format(
             games=words.ngettext("{count} game", "{count} games", 460).format(count=460)
         ) in run.stderr
-    books = {}
-    for lang in ("en", language):
-        book = tmp_path / f"{lang}.pdn"
-        run = _pdn("explore", str(database), "--book", str(book), lang_env=f"{lang}_XX.UTF-8")
-        assert run.returncode == 0
-        books[lang] = book.read_text(encoding="utf-8")
-        if lang != "en":
-            assert _no_english(run, book) == []
-            assert str(book) in run.stderr
-    assert books["en"] == books[language] and books["en"].startswith("[")
+    (_, english_book), (run, book) = _written_in_both(language, tmp_path, ".pdn", "explore",
+                                                     str(database), "--book")
+    assert _no_english(run, book) == []
+    assert str(book) in run.stderr
+    text = english_book.read_text(encoding="utf-8")
+    assert text == book.read_text(encoding="utf-8") and text.startswith("[")
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -143,16 +152,10 @@ def test_show_captions_its_diagram_in_the_users_language_and_draws_the_same_boar
     run = _pdn("show", str(source), "--move", "5b", lang_env=f"{language}_XX.UTF-8")
     assert words.gettext("game {number}").format(number=1) in run.stdout
     assert words.gettext("White to move") in run.stdout
-    pictures = {}
-    for lang in ("en", language):
-        svg = tmp_path / f"{lang}.svg"
-        run = _pdn("show", str(source), "--svg", str(svg), lang_env=f"{lang}_XX.UTF-8")
-        assert run.returncode == 0
-        pictures[lang] = svg.read_text(encoding="utf-8")
-        if lang != "en":
-            assert run.stderr.strip() == words.gettext("diagram written to {file}").format(
-                file=svg)
-    assert pictures["en"] == pictures[language]
+    (_, english_svg), (run, svg) = _written_in_both(language, tmp_path, ".svg", "show",
+                                                   str(source), "--svg")
+    assert run.stderr.strip() == words.gettext("diagram written to {file}").format(file=svg)
+    assert english_svg.read_text(encoding="utf-8") == svg.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
