@@ -10,6 +10,12 @@ load average beside it. On a machine shared with other work the wall time says l
 CPU split does: with W workers on C idle cores a run takes about
 ``max(main, (main + workers) / min(C, W + 1), workers / W)`` seconds, printed as
 ``model``, and the speed-up over ``--jobs 1`` is read from that.
+
+The main process's peak memory is its own ``VmHWM`` (Linux), not ``ru_maxrss``: a process
+started by ``fork`` and ``exec`` inherits its parent's ``ru_maxrss``, so a parent that once
+held OCA×16 in memory (200 MB) made every child's peak read 200 MB. The parent writes the
+copies one at a time for the same reason. The workers' figure is ``RUSAGE_CHILDREN``'s, each
+worker forked from the main process and so floored at its size when forked.
 """
 
 from __future__ import annotations
@@ -39,8 +45,10 @@ except SystemExit as exit:
     code = exit.code
 me = resource.getrusage(resource.RUSAGE_SELF)
 them = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open("/proc/self/status") as status:  # this process image's own peak, in kB
+    peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
 print("JOBS", time.perf_counter() - started, me.ru_utime + me.ru_stime,
-      them.ru_utime + them.ru_stime, me.ru_maxrss, them.ru_maxrss, code, file=sys.stderr)
+      them.ru_utime + them.ru_stime, peak, them.ru_maxrss, code, file=sys.stderr)
 """
 
 
@@ -96,7 +104,9 @@ def main() -> None:
         text = OCA.read_bytes()
         for copies in args.copies:
             source = work / f"oca{copies}.pdn"
-            source.write_bytes(text * copies)
+            with source.open("wb") as copy:  # one copy at a time: see the module's docstring
+                for _ in range(copies):
+                    copy.write(text)
             for command in args.commands:
                 for jobs in args.jobs:
                     load = os.getloadavg()[0]
