@@ -9,6 +9,7 @@ import typer
 
 from .command import PdnTyper
 from .common import fail
+from .options import LangOption, words_for
 
 engine_app = PdnTyper(name="engine", help="The built-in engine.", no_args_is_help=True)
 
@@ -18,13 +19,16 @@ def hub(
     variant: Annotated[str, typer.Option(
         "--variant", metavar="NAME", help="The variant it plays until told another "
         "(set-param name=variant).")] = "international",
+    lang: LangOption = None,
 ) -> None:
     """Speak the second Hub protocol (Scan 3.x's protocol.txt, as dame-rs does) on stdin and
-    stdout: hub, set-param, init, pos, level, go, stop, ping, quit."""
+    stdout: hub, set-param, init, pos, level, go, stop, ping, quit. The protocol stays
+    English; an error that stops the engine before it starts speaks --lang's language."""
     from replay.engine.limits import EngineError
     from replay.engine.server import serve
     from replay.rules.variants import get_variant
 
+    words_for(lang)
     try:
         get_variant(variant)
         serve(variant)

@@ -8,14 +8,16 @@ from typing import Annotated
 
 import typer
 
-from pdn.wording import count
+from pdn.i18n import N_, Catalog, catalog
+from pdn.wording import number
 
 from .common import ExitCode, fail, stderr_console
-from .options import OutputOption, VariantOption
+from .options import LangOption, OutputOption, VariantOption, words_for
 
 PLAYER_HELP = ("builtin (the toolkit's own engine), hub:COMMAND (a Hub engine we start), "
                "dxp:HOST:PORT (a DXP engine that listens), "
                "dxp-listen:[HOST:]PORT (we listen, a DXP engine connects) or random[:SEED].")
+NOTE = N_("note")
 
 
 def match(
@@ -57,11 +59,13 @@ def match(
         "--timeout", min=1.0, metavar="SECONDS",
         help="Seconds to wait for an engine to start, connect or answer; a Hub engine's "
         "search may take --movetime and this more, under --depth this in all.")] = 60.0,
+    lang: LangOption = None,
 ) -> None:
     """Play a match: every start position twice with colours swapped; the games are written
     as PDN (the engines' names, Event, Date, Round, TimeControl, FEN, the result by our rules),
     each as soon as it ends (docs/engines-dxp.md). Run again with the same -o, a stopped
-    match goes on after the games the file holds; one match at a time writes a file.
+    match goes on after the games the file holds; one match at a time writes a file. The
+    lines on stderr speak --lang's language; the PDN stays as it is.
 
     Exit status: 0 all games played; 1 an engine failed or played an illegal move (the
     finished games are kept); 2 a usage error (also an output that holds another match or
@@ -69,13 +73,15 @@ def match(
     from replay.engine.limits import Limit
     from replay.engine.match import GameFile, MatchError, start_positions
 
+    words = words_for(lang)
     folders = list(engine_dir or [])
     if len(folders) > 2:
-        fail("--engine-dir is given once for both players or once per player")
+        fail(N_("--engine-dir is given once for both players or once per player"))
     folders = folders * 2 if len(folders) == 1 else folders + [None] * (2 - len(folders))
     if variant.name != "international" and any(spec.startswith("dxp") for spec in
                                                 (first, second)):
-        fail(f"DXP engines play International draughts only, not {variant.name}")
+        fail(N_("DXP engines play International draughts only, not {variant}").format(
+            variant=variant.name))
     limit = Limit(depth=depth, movetime=movetime) if depth or movetime else None
     try:
         positions = start_positions(variant, ballots=ballots, fens=tuple(fen or ()),
@@ -93,17 +99,18 @@ def match(
     try:
         _play(target, first, second, folders, positions, played, console, event=event,
               minutes=minutes, max_moves=max_moves, limit=limit, timeout=timeout,
-              variant=variant)
+              variant=variant, words=words)
     finally:
         if target is not None:
             target.close()
-    console.print(final_score(played, variant), markup=False)
+    console.print(final_score(played, variant, words), markup=False)
 
 
 def _play(target, first: str, second: str, folders: list, positions: list, played: list,
           console, *, event: str, minutes: int, max_moves: int, limit, timeout: float,
-          variant) -> None:
-    """Open both players, go on after the games ``target`` holds already, play the rest."""
+          variant, words: Catalog) -> None:
+    """Open both players, go on after the games ``target`` holds already, play the rest;
+    what it says in the language of ``words``."""
     from replay.engine.limits import EngineError
     from replay.engine.match import (
         MatchError,
@@ -122,15 +129,18 @@ def _play(target, first: str, second: str, folders: list, positions: list, playe
             sys.stdout.flush()
         else:
             target.add(text)
-        console.print(f"game {number}/{2 * len(positions)}: {record.white} - {record.black} "
-                      f"{record.result} ({record.reason})", markup=False)
+        console.print(words.gettext(N_("game {number}/{total}: {white} - {black} {result} "
+                                       "({reason})")).format(
+            number=number, total=2 * len(positions), white=record.white, black=record.black,
+            result=record.result, reason=words.localize(record.reason)), markup=False)
         played.append((record.white, record.black, record.result))
 
     try:
         with contextlib.ExitStack() as stack:
             sides = [stack.enter_context(open_side(
                 spec, cwd=folder, timeout=timeout, variant=variant.name,
-                note=lambda text: console.print(f"note: {text}", markup=False)))
+                note=lambda text: console.print(
+                    f"{words.gettext(NOTE)}: {words.localize(text)}", markup=False)))
                      for spec, folder in zip((first, second), folders, strict=True)]
             tell_apart(*sides)
             done = {}
@@ -142,8 +152,11 @@ def _play(target, first: str, second: str, folders: list, positions: list, playe
                 except MatchError as error:
                     raise MatchError(f"{target.path}: {error}") from None
             if done:
-                console.print(f"{len(done)} of {2 * len(positions)} games are in "
-                              f"{target.path} already: going on after them", markup=False)
+                console.print(words.ngettext(
+                    "{done} of {count} game is in {file} already: going on after it",
+                    "{done} of {count} games are in {file} already: going on after them",
+                    2 * len(positions)).format(done=len(done), count=2 * len(positions),
+                                               file=target.path), markup=False)
                 played += [(game.tags.get("White", "?"), game.tags.get("Black", "?"),
                             game.tags.get("Result", "*")) for _, game in sorted(done.items())]
             play_match(*sides, positions, minutes=minutes, max_moves=max_moves, limit=limit,
@@ -152,15 +165,17 @@ def _play(target, first: str, second: str, folders: list, positions: list, playe
         fail(str(error))
     except EngineError as error:
         if played:
-            console.print(final_score(played, variant), markup=False)
+            console.print(final_score(played, variant, words), markup=False)
         fail(str(error), ExitCode.SOME_GAMES)
     except OSError as error:  # the output (a WriteError names it): a full disk, /dev/full
         fail(str(error))
 
 
-def final_score(played: list[tuple[str, str, str]], variant) -> str:
+def final_score(played: list[tuple[str, str, str]], variant, words: Catalog | None = None
+                ) -> str:
     """The match's score from its games (white, black, result), in the variant's scoring
-    (FMJD 2-1-0; 1-½-0 in English), with each player's wins, draws and losses.
+    (FMJD 2-1-0; 1-½-0 in English), with each player's wins, draws and losses; in the
+    language of ``words`` (English by default).
 
     >>> from replay.rules.variants import INTERNATIONAL
     >>> final_score([("A", "B", "2-0"), ("B", "A", "1-1"), ("A", "B", "0-2")], INTERNATIONAL)
@@ -182,11 +197,20 @@ def final_score(played: list[tuple[str, str, str]], variant) -> str:
             points[name] += got
             tally[name][0 if got == scoring.win else 1 if got == scoring.draw else 2] += 1
     first, second = (names + ["?", "?"])[:2]
-    counts = "; ".join(f"{name}: {count(w, 'win')}, {count(d, 'draw')}, {count(lost, 'loss')}"
-                       for name, (w, d, lost) in tally.items())
-    return (f"final score after {count(len(played), 'game')}: {first} "
-            f"{scoring.text(points.get(first, 0))} - {scoring.text(points.get(second, 0))} "
-            f"{second} ({counts})")
+    words = words or catalog("en")
+    counts = "; ".join(
+        f"{name}: " + ", ".join((
+            words.ngettext("{count} win", "{count} wins", w).format(count=number(w)),
+            words.ngettext("{count} draw", "{count} draws", d).format(count=number(d)),
+            words.ngettext("{count} loss", "{count} losses", lost).format(count=number(lost))))
+        for name, (w, d, lost) in tally.items())
+    return words.ngettext(
+        "final score after {count} game: {first} {points} - {other_points} {second} "
+        "({counts})",
+        "final score after {count} games: {first} {points} - {other_points} {second} "
+        "({counts})", len(played)).format(
+        count=number(len(played)), first=first, points=scoring.text(points.get(first, 0)),
+        other_points=scoring.text(points.get(second, 0)), second=second, counts=counts)
 
 
 def register(app: typer.Typer) -> None:

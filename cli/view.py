@@ -9,22 +9,26 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from pdn.wording import count, number
+from pdn.i18n import N_, Catalog
+from pdn.wording import number
 
 from .common import CANNOT_WRITE, fail, fail_io, games_exit, input_size, progress_bar
 from .options import (
     EncodingOption,
     IgnoreGameTypeOption,
     JobsOption,
+    LangOption,
     NoForcedCaptureOption,
     PathsArgument,
     RulesOption,
     UntaggedVariantOption,
     variant_choice,
+    words_for,
 )
 from .sources import SourceError, collect_sources, exit_if_no_sources, game_of
 
 T = TypeVar("T")
+CANNOT_READ_DATABASE = N_("{file}: cannot read the database: {error}")
 
 
 def view(
@@ -49,10 +53,12 @@ def view(
         "--database", metavar="DB", help="A database made by pdn index: the page gets an "
         "explorer panel, the moves its games played from the position shown, with counts "
         "and scores.", show_default=False)] = None,
+    lang: LangOption = None,
 ) -> None:
     """Write an HTML viewer of the games of PATHS: board, moves, variations, comments, errors.
 
-    The variant is each game's GameType, else --variant, else the one its record tells.
+    The variant is each game's GameType, else --variant, else the one its record tells. The
+    page and the messages speak --lang's language; the moves and tags stay as written.
     Exit status: 0 done, 1 some games invalid or unreadable (as pdn validate counts
     them), 2 usage error or bad input.
     """
@@ -66,6 +72,7 @@ def view(
         suggestions_of,
     )
 
+    words = words_for(lang)
     choice = variant_choice(variant, ignore_gametype, rule, no_forced_capture)
     try:
         sources = collect_sources(paths)
@@ -79,35 +86,50 @@ def view(
     statuses: Counter[str] = Counter()
     replayed = None
     size = None if game else input_size(sources)
-    with progress_bar("replaying", size) as progress:
+    with progress_bar(words.gettext(N_("replaying")), size) as progress:
         if game:
             replayed = replay_game(game_of(paths, game, encoding), choice.default,
                                    choice.override, rules=choice.rules)
             found = suggestions_of(replayed) if suggest else ()
-            entries = iter([(*game_entry(replayed, flipped=flip, suggestions=found),
+            entries = iter([(*game_entry(replayed, flipped=flip, suggestions=found, words=words),
                              board_kind(replayed.variant, flip), str(replayed.status))])
         else:
             entries = (entry for source in sources for entry in _read(source, archive_entries(
                 source, choice.default, choice.override, rules=choice.rules, flipped=flip,
-                jobs=jobs, encoding=encoding, progress=progress, suggest=suggest)))
+                jobs=jobs, encoding=encoding, progress=progress, suggest=suggest,
+                language=words.language)))
         try:
             with atomic_writer(output) as stream:
-                page = ViewerPage(stream, title=_title(sources))
+                page = ViewerPage(stream, title=_title(sources, words), words=words)
                 for key, entry, kind, status in entries:
                     page.add(key, entry, kind)
                     statuses[status] += 1
                 if not page.count:
-                    fail(f"{', '.join(paths)} has no games")
+                    fail(N_("{files} has no games").format(files=", ".join(paths)))
                 page.close(_explorer(database, sources, replayed, choice, encoding)
                            if database is not None else None)
         except OSError as error:
             fail_io(error, str(output), CANNOT_WRITE)
-    # the games counted as pdn validate and pdn stats count them: one count for a file
-    broken = ", ".join(f"{number(statuses[status])} {status}"
-                       for status in ("invalid", "unreadable") if statuses[status])
-    note = f"; games that do not replay: {broken}" if broken else ""
-    typer.echo(f"viewer of {count(page.count, 'game')} written to {output}{note}", err=True)
-    raise typer.Exit(games_exit(bool(broken)))
+    typer.echo(_summary(page.count, statuses, output, words), err=True)
+    raise typer.Exit(games_exit(bool(statuses["invalid"] or statuses["unreadable"])))
+
+
+def _summary(games: int, statuses: Counter[str], output: Path, words: Catalog) -> str:
+    """What ``pdn view`` wrote, in the language of ``words``: the games of the page, and
+    those that do not replay counted as pdn validate and pdn stats count them (one count
+    for a file that cannot be read), each status as pdn validate names it.
+
+    >>> from pdn.i18n import catalog
+    >>> _summary(3, Counter(valid=2, invalid=1), Path("v.html"), catalog("en"))
+    'viewer of 3 games written to v.html; games that do not replay: 1 invalid'
+    """
+    broken = ", ".join(f"{number(statuses[status])} {words.gettext(status)}"
+                       for status in (N_("invalid"), N_("unreadable")) if statuses[status])
+    note = (words.gettext(N_("; games that do not replay: {statuses}")).format(
+        statuses=broken) if broken else "")
+    return words.ngettext("viewer of {count} game written to {output}",
+                          "viewer of {count} games written to {output}", games).format(
+        count=number(games), output=output) + note
 
 
 def _check_database(database: Path, sources: list[str]) -> None:
@@ -116,7 +138,7 @@ def _check_database(database: Path, sources: list[str]) -> None:
     from replay.database.schema import DatabaseError, open_readonly
 
     if "-" in sources:
-        fail("--database reads the games twice: name the files, not standard input")
+        fail(N_("--database reads the games twice: name the files, not standard input"))
     try:
         open_readonly(database).close()
     except DatabaseError as error:
@@ -144,18 +166,21 @@ def _explorer(database: Path, sources: list[str], replayed, choice, encoding: st
     try:
         return explorer_rows(connection, games)
     except sqlite3.Error as error:  # a damaged database: a table gone, a page unreadable
-        fail(f"{database}: cannot read the database: {error}")
+        fail(CANNOT_READ_DATABASE.format(file=database, error=error))
     finally:
         connection.close()
 
 
-def _title(sources: list[str]) -> str:
-    """The page's title: the file's name, or how many files it shows."""
+def _title(sources: list[str], words: Catalog) -> str:
+    """The page's title: the file's name, or how many files it shows, in the language of
+    ``words``."""
     from replay.run.partitions import shown_name
 
     if len(sources) == 1:
-        return "standard input" if sources[0] == "-" else shown_name(Path(sources[0]).name)
-    return f"games of {count(len(sources), 'file')}"
+        return (words.gettext(N_("standard input")) if sources[0] == "-"
+                else shown_name(Path(sources[0]).name))
+    return words.ngettext("games of {count} file", "games of {count} files",
+                          len(sources)).format(count=len(sources))
 
 
 def _read(file: str, entries: Iterator[T]) -> Iterator[T]:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from pdn.i18n import N_
 from replay.engine.dxp import DxpConnection, DxpListener, DxpSide, is_initial
 from replay.engine.limits import EngineError, Limit
 from replay.engine.play import (
@@ -87,7 +88,8 @@ def start_positions(variant: Variant, *, ballots: str | None = None,
         try:
             lines = Path(ballots).read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as error:
-            raise MatchError(f"cannot read the ballots {ballots}: {error}") from None
+            raise MatchError(N_("cannot read the ballots {file}: {reason}").format(
+                file=ballots, reason=getattr(error, "strerror", None) or error)) from None
         for number, line in enumerate(lines, 1):
             text = line.split("#", 1)[0].strip()
             if text:
@@ -118,7 +120,8 @@ def _ballot(variant: Variant, text: str, where: str) -> StartPosition:
         try:
             board.push_text(token)
         except ValueError as error:
-            raise MatchError(f"{where}: ballot move {token!r}: {error}") from None
+            raise MatchError(N_("{place}: ballot move '{move}': {reason}").format(
+                place=where, move=token, reason=error)) from None
     return StartPosition(Board(variant, board.position), " ".join(moves))
 
 
@@ -126,8 +129,8 @@ def _fmjd_ballots(variant: Variant) -> list[StartPosition]:
     from replay.reference.ballots import fmjd_ballots
 
     if variant.name != "russian":
-        raise MatchError("the FMJD Drawing Table 64 ballots are Russian draughts: "
-                         "use --variant russian")
+        raise MatchError(N_("the FMJD Drawing Table 64 ballots are Russian draughts: "
+                            "use --variant russian"))
     positions = []
     for moves, code in fmjd_ballots().items():
         board = Board(variant=variant)
@@ -155,7 +158,7 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
         try:
             from replay.engine.hub import popen_hub
         except ImportError:
-            raise MatchError("this build has no Hub client (replay.engine.hub)") from None
+            raise MatchError(N_("this build has no Hub client (replay.engine.hub)")) from None
         extra = {} if variant == "international" else {"variant": variant}
         with popen_hub(rest, cwd=cwd, timeout=timeout, **extra) as engine:
             yield PlayerSide(engine)
@@ -185,11 +188,12 @@ def open_side(spec: str, *, cwd: str | None = None, timeout: float = 60.0,
         try:
             seed = int(rest) if rest else 0
         except ValueError:
-            raise MatchError(f"player {spec!r}: the seed is a number") from None
+            raise MatchError(N_("player '{player}': the seed is a number").format(
+                player=spec)) from None
         yield PlayerSide(RandomPlayer(seed))
     else:
-        raise MatchError(f"player {spec!r} is none of builtin, hub:COMMAND, dxp:HOST:PORT, "
-                         "dxp-listen:[HOST:]PORT, random[:SEED]")
+        raise MatchError(N_("player '{player}' is none of builtin, hub:COMMAND, dxp:HOST:PORT, "
+                            "dxp-listen:[HOST:]PORT, random[:SEED]").format(player=spec))
 
 
 def tell_apart(first: Side, second: Side) -> None:
@@ -205,7 +209,8 @@ def tell_apart(first: Side, second: Side) -> None:
 
 def _port(text: str, spec: str) -> int:
     if not text.isdigit() or not 0 < int(text) < 65536:
-        raise MatchError(f"player {spec!r}: the port is a number 1-65535")
+        raise MatchError(N_("player '{player}': the port is a number 1-65535").format(
+            player=spec))
     return int(text)
 
 
@@ -248,8 +253,9 @@ def finished_games(games: Iterable[Game], event: str, positions: list[StartPosit
             continue
         number = game.tags.get("Round", "")
         if not number.isdigit() or not 1 <= int(number) <= total:
-            raise MatchError(f"it holds a game of event {event!r}, round {number!r}, which "
-                             f"is not one of this match's {total}: give another --event or -o")
+            raise MatchError(N_("it holds a game of event '{event}', round '{round}', which is "
+                                "not one of this match's {count}: give another --event or "
+                                "-o").format(event=event, round=number, count=total))
         start = positions[(int(number) - 1) // 2]
         fen = None if is_initial(start.board) else start.board.fen()
         ballot = next((text[len("ballot "):] for text in game.moves.comments
@@ -257,13 +263,14 @@ def finished_games(games: Iterable[Game], event: str, positions: list[StartPosit
         first, second = names
         white, black = (first, second) if int(number) % 2 else (second, first)
         wrong = [what for what, differs in (
-            ("start position", game.tags.get("FEN") != fen or ballot != start.label),
-            ("White", white is not None and game.tags.get("White") != white),
-            ("Black", black is not None and game.tags.get("Black") != black)) if differs]
+            (N_("start position"), game.tags.get("FEN") != fen or ballot != start.label),
+            (N_("White"), white is not None and game.tags.get("White") != white),
+            (N_("Black"), black is not None and game.tags.get("Black") != black)) if differs]
         if wrong:
-            raise MatchError(f"its game {number} of event {event!r} has another "
-                             f"{' and '.join(wrong)} than this match's: it holds another "
-                             "match; give another --event or -o")
+            raise MatchError(N_("its game {number} of event '{event}' has another {listing} "
+                                "than this match's: it holds another match; give another "
+                                "--event or -o").format(number=number, event=event,
+                                                        listing=" and ".join(wrong)))
         found.setdefault(int(number), game)
     return found
 

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from pdn.i18n import N_
 from replay.engine.limits import EngineError, Limit, PlayResult
 from replay.record.board import Board
 from replay.rules.draws import DrawTracker
@@ -174,10 +175,10 @@ def play_game(white: Side, black: Side, board: Board, *, minutes: int = 5,
             spent = time.monotonic() - began
             used[colour] += spent
             if isinstance(reply, GameEnded):
-                ending = (Ending(1 - colour, False, f"{side.name} resigned", "normal")
-                          if reply.resigned else
-                          Ending(None, False, f"{side.name} ended the game: {reply.reason}",
-                                 "abandoned"))
+                ending = (Ending(1 - colour, False, N_("{player} resigned").format(
+                              player=side.name), "normal") if reply.resigned else
+                          Ending(None, False, N_("{player} ended the game: {reason}").format(
+                              player=side.name, reason=reply.reason), "abandoned"))
                 break
             if reply not in game.legal_moves():
                 raise EngineError(f"{side.name} played {reply!r}, which is not legal in "
@@ -201,12 +202,13 @@ def _judge(game: Board, claims: list, max_moves: int) -> Ending | None:
     outcome = game.outcome()
     if outcome is not None:
         winner = SIDE_NAMES.index(outcome.winner)
-        return Ending(winner, False, f"{outcome.winner} wins: {outcome.reason}")
+        wins = N_("white wins: {reason}") if winner == 0 else N_("black wins: {reason}")
+        return Ending(winner, False, wins.format(reason=outcome.reason))
     if claims:
-        return Ending(None, True, f"draw: {claims[0].description}")
+        return Ending(None, True, N_("draw: {reason}").format(reason=claims[0].description))
     if max_moves and len(game.move_stack) >= 2 * max_moves:
-        return Ending(None, False, f"move cap of {max_moves} moves reached",
-                      "unterminated")
+        return Ending(None, False, N_("move cap of {count} moves reached").format(
+            count=max_moves), "unterminated")
     return None
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from pdn.gametype import GameType, default_gametype
+from pdn.i18n import N_
 from pdn.squares import Geometry
 
 Direction = tuple[int, int]
@@ -315,9 +316,9 @@ def get_variant(name: str | int) -> Variant:
     key = str(name).strip().lower()
     variant = _BY_NAME.get(key) or _BY_NAME.get(key.split(",")[0])
     if variant is None:
-        raise UnknownVariantError(
-            f"unknown variant '{name}'; known: {', '.join(variant_names())} or a GameType number"
-        )
+        raise UnknownVariantError(N_("unknown variant '{name}'; known: {names} or a GameType "
+                                     "number").format(name=name,
+                                                      names=", ".join(variant_names())))
     return variant
 
 

@@ -20,7 +20,8 @@ from replay.serve.words import script_text, switch, viewer_words
 from replay.validate.report import first_problem, font_faces, result_disagreement
 from replay.validate.reports import GameReport
 from replay.viewer.board import ALPHABET, board_kind
-from replay.viewer.page import GAME_FIELDS, game_entry, suggestions_of
+from replay.viewer.page import game_entry, suggestions_of
+from replay.viewer.words import kind_in, turn_words
 
 ASSETS = Path(__file__).parent
 VIEWER_ASSETS = Path(__file__).parent.parent / "viewer"
@@ -178,9 +179,8 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
     its report, the legal moves where it stops, the suggestions, its moves, tags and text
     to edit; in the language of ``words`` (``keep``: the switch's choice, kept in links)."""
     t = _say(words)
-    key, entry = game_entry(replayed, suggestions=suggestions_of(replayed))
-    entry = _entry_in(entry, replayed, words)
-    kinds = {key: _kind_in(board_kind(replayed.variant), words)}
+    key, entry = game_entry(replayed, suggestions=suggestions_of(replayed), words=words)
+    kinds = {key: kind_in(board_kind(replayed.variant), words)}
     rows = f',"explorer":{_json(explorer)}' if explorer is not None else ""
     report = game.report
     # the written ply where the main line stops (none for a record that cannot be read);
@@ -279,51 +279,6 @@ def game_page(game: DeskGame, replayed: ReplayedGame, suggested: GameReport, *,
     title = f"{report.white or '?'} – {report.black or '?'}"
     return _frame(title, body, words, styles=("viewer.css", "desk.css"),
                   scripts=("viewer.js", "desk.js"), page="game")
-
-
-def _entry_in(entry: str, replayed: ReplayedGame, words: Catalog) -> str:
-    """The viewer's entry of a game (``replay.viewer.page.game_entry``) with the messages
-    the replayer made (the moves that do not replay, the reasons at their moves, the
-    suggestions) in the language of ``words``; moves and comments as written."""
-    if words.language == ENGLISH.language:
-        return entry
-    fields = json.loads(entry)
-    made = {problem.message for problem in [*replayed.errors, *replayed.warnings]}
-    changes = {"errors": lambda errors: [words.localize(text) for text in errors],
-               "texts": lambda texts: [words.localize(text) if text in made else text
-                                       for text in texts],
-               "suggestions": lambda shown: [[ply, words.localize(text)]
-                                             for ply, text in shown]}
-    for name, change in changes.items():
-        at = GAME_FIELDS.index(name)
-        if at < len(fields) and fields[at] is not None:
-            fields[at] = change(fields[at])
-    return _json(fields)
-
-
-TO_MOVE = {"White to move": N_("White to move"), "Black to move": N_("Black to move")}
-
-
-def turn_words(svg: str, words: Catalog) -> str:
-    """A board's drawing (``replay.record.diagram``) with its "White to move" (or Black) in
-    the language of ``words``."""
-    for english, message in TO_MOVE.items():
-        svg = svg.replace(f">{english}<", f">{escape(words.gettext(message))}<")
-    return svg
-
-
-def _kind_in(kind: dict, words: Catalog) -> dict:
-    """A board's description for the viewer (``replay.viewer.board.board_kind``, shared and
-    left as it is) with its variant's name and the words under the board ("White to move")
-    in the language of ``words``."""
-    if words.language == ENGLISH.language:
-        return kind
-
-    def turn(marks: dict) -> dict:
-        return {code: turn_words(mark, words) for code, mark in marks.items()}
-
-    return {**kind, "variant": variant_title(kind["variant"], words), "turn": turn(kind["turn"]),
-            "flipped": {**kind["flipped"], "turn": turn(kind["flipped"]["turn"])}}
 
 
 def _where(problem: dict, words: Catalog = ENGLISH) -> str:

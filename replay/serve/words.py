@@ -20,6 +20,7 @@ from __future__ import annotations
 from html import escape
 
 from pdn.i18n import LANGUAGES, N_, Catalog
+from replay.viewer.words import VIEWER_TEXT, viewer_words  # the viewer's, on a game's page
 
 # Every text desk.js shows, by the name the script gives it.
 SCRIPT_TEXT = {
@@ -49,22 +50,9 @@ SCRIPT_TEXT = {
     "noMove": N_("Nothing forbids it, but the side to move has no move: the game is over."),
 }
 
-# The viewer's words on a game's page (replay/viewer/viewer.js, which has them in English).
-VIEWER_TEXT = {
-    "verdict": N_("Does not replay: {errors}"),
-    "suggestion": N_("Suggestion: {text}"),
-    "start": N_("Start position"),
-}
-
-
 def script_text(words: Catalog) -> dict[str, str]:
     """The script's texts in the language of ``words``, by name."""
     return {name: words.gettext(message) for name, message in SCRIPT_TEXT.items()}
-
-
-def viewer_words(words: Catalog) -> dict[str, str]:
-    """The viewer's words on a game's page in the language of ``words``, by name."""
-    return {name: words.gettext(message) for name, message in VIEWER_TEXT.items()}
 
 
 def switch(path: str, language: str) -> str:

@@ -33,8 +33,10 @@ from typing import IO
 from pdn.chunks import block_chunks
 from pdn.errors import unreadable_reason
 from pdn.game import Game
+from pdn.i18n import N_, Catalog, catalog
 from pdn.reader import parse_chunks
 from replay.record.board import Board
+from replay.record.diagram import FONT as DIAGRAM_FONT
 from replay.record.replayer import ReplayedGame, replay_game
 from replay.rules.variants import Rules, Variant
 from replay.run.parallel import gc_paused
@@ -43,6 +45,7 @@ from replay.run.runner import PARTITION_CHARS, open_runner
 from replay.validate.repair import Suggestion, suggest
 from replay.viewer.board import ALPHABET, board_kind, kind_key, pieces_text
 from replay.viewer.moves import game_view
+from replay.viewer.words import count_words, kind_in, localized_fields, page_words, viewer_words
 
 ASSETS = Path(__file__).parent
 # The fields of a game's array in the page, in order (``start`` only for a game that does not
@@ -60,9 +63,10 @@ def says_something(value: str | None) -> bool:
 
 
 def game_data(replayed: ReplayedGame, *, flipped: bool = False,
-              suggestions: Iterable[Suggestion] = ()) -> dict:
+              suggestions: Iterable[Suggestion] = (), words: Catalog | None = None) -> dict:
     """A game's fields as the page stores them, by name (``GAME_FIELDS``); ``suggestions``
-    (``replay.validate.repair.suggest``) are placed at the ply each one edits."""
+    (``replay.validate.repair.suggest``) are placed at the ply each one edits; the messages
+    of its replay in the language of ``words`` (English without)."""
     from replay.reference.openings import opening_label
 
     variant, tags = replayed.variant, replayed.game.tags
@@ -87,7 +91,10 @@ def game_data(replayed: ReplayedGame, *, flipped: bool = False,
         data["suggestions"] = shown
     if written_short(replayed.game):
         data["notation"] = "short"
-    return data
+    if words is None:
+        return data
+    made = {problem.message for problem in [*replayed.errors, *replayed.warnings]}
+    return localized_fields(data, made, words)
 
 
 def written_short(game: Game) -> bool:
@@ -106,9 +113,11 @@ def _suggested_ply(replayed: ReplayedGame, suggestion: Suggestion) -> int:
 
 
 def game_entry(replayed: ReplayedGame, *, flipped: bool = False,
-               suggestions: Iterable[Suggestion] = ()) -> tuple[str, str]:
-    """A game as the page stores it: (its board kind's key, its array as JSON text)."""
-    data = game_data(replayed, flipped=flipped, suggestions=suggestions)
+               suggestions: Iterable[Suggestion] = (), words: Catalog | None = None
+               ) -> tuple[str, str]:
+    """A game as the page stores it: (its board kind's key, its array as JSON text), the
+    messages of its replay in the language of ``words``."""
+    data = game_data(replayed, flipped=flipped, suggestions=suggestions, words=words)
     fields = [data.get(name) for name in GAME_FIELDS]
     while fields[-1] is None:
         fields.pop()
@@ -123,13 +132,17 @@ def _json(value: object) -> str:
 
 class ViewerPage:
     """Writes a viewer page to a text stream game by game, in constant memory: ``add`` each
-    game's entry (from ``game_entry``) with its board kind, then ``close``."""
+    game's entry (from ``game_entry``) with its board kind, then ``close``. The page speaks
+    the language of ``words`` (its ``lang``, its own words, its script's; the entries are
+    put into it by ``game_entry``)."""
 
-    def __init__(self, stream: IO[str], *, title: str = "Draughts games") -> None:
+    def __init__(self, stream: IO[str], *, title: str = "Draughts games",
+                 words: Catalog | None = None) -> None:
         self.stream = stream
+        self.words = words or catalog("en")
         self.kinds: dict[str, dict] = {}
         self.count = 0
-        head, self.tail = _page().split("@DATA@")
+        head, self.tail = _page(self.words).split("@DATA@")
         stream.write(head.replace("@TITLE@", escape(title)))
         stream.write('{"games":[')
 
@@ -143,7 +156,10 @@ class ViewerPage:
         """Write the boards the games use and the rest of the page; ``explorer``: the
         explorer panel's rows by FEN (``replay.viewer.explorer``), shown beside the board."""
         rows = f',"explorer":{_json(explorer)}' if explorer is not None else ""
-        self.stream.write(f'],"alphabet":{_json(ALPHABET)},"kinds":{_json(self.kinds)}{rows}}}')
+        kinds = {key: kind_in(kind, self.words) for key, kind in self.kinds.items()}
+        said = {**viewer_words(self.words), **count_words(self.words, self.count)}
+        self.stream.write(f'],"alphabet":{_json(ALPHABET)},"kinds":{_json(kinds)}{rows}'
+                          f',"words":{_json(said)}}}')
         self.stream.write(self.tail)
 
 
@@ -163,18 +179,18 @@ def write_viewer(stream: IO[str], games: Iterable[ReplayedGame | Game], *,
 def archive_entries(source: str | Path, default: Variant | None = None,
                     override: Variant | None = None, *, rules: Rules | None = None,
                     flipped: bool = False, jobs: int = 1, encoding: str | None = None,
-                    progress: Callable[[int], None] | None = None, suggest: bool = False
-                    ) -> Iterator[tuple[str, str, dict, str]]:
+                    progress: Callable[[int], None] | None = None, suggest: bool = False,
+                    language: str = "en") -> Iterator[tuple[str, str, dict, str]]:
     """Every game of a PDN file read, replayed and made into its page entry, in file order:
     (kind key, entry, kind, the game's status: valid, invalid, incomplete or unreadable).
     ``jobs`` worker processes do it in blocks of games (``replay.run.runner``; 0: one per
     usable core when the file is large enough to repay them); the variant is chosen as
     ``replay_game`` does from ``default``, ``override`` and ``rules``; ``progress`` is told how
     much of the file each block covered; ``suggest``: each broken game carries its repair
-    suggestions."""
+    suggestions; ``language``: the one its messages are said in (``game_entry``)."""
     with open_runner("local", jobs=jobs) as runner:
         batches = runner.map(_block_entries, runner.partitions(str(source), encoding, BLOCK),
-                             default, override, rules, flipped, suggest)
+                             default, override, rules, flipped, suggest, language)
         for size, entries, kinds in batches:
             if progress is not None:
                 progress(size)
@@ -186,16 +202,19 @@ BLOCK = PARTITION_CHARS
 
 
 def _block_entries(partition: Partition, default: Variant | None, override: Variant | None,
-                   rules: Rules | None, flipped: bool, suggest: bool = False
+                   rules: Rules | None, flipped: bool, suggest: bool = False,
+                   language: str = "en"
                    ) -> tuple[int, list[tuple[str, str, str]], dict[str, dict]]:
     """Worker entry: a partition's size, the entries of its games (with each game's status,
     as ``pdn validate`` counts it) and the board kinds they use."""
     entries, kinds = [], {}
+    words = catalog(language)
     with gc_paused():
         for game in parse_chunks(block_chunks(partition.chunk())):
             replayed = replay_game(game, default, override, rules=rules)
             key, entry = game_entry(replayed, flipped=flipped,
-                                    suggestions=suggestions_of(replayed) if suggest else ())
+                                    suggestions=suggestions_of(replayed) if suggest else (),
+                                    words=words)
             kinds.setdefault(key, board_kind(replayed.variant, flipped))
             entries.append((key, entry, str(replayed.status)))
     return partition.size, entries, kinds
@@ -206,7 +225,7 @@ def problems(replayed: ReplayedGame) -> list[str]:
     are shown), else the moves that do not replay."""
     reason = unreadable_reason(replayed.game)
     if reason is not None:
-        return [f"this game could not be read: {reason}"]
+        return [N_("this game could not be read: {reason}").format(reason=reason)]
     return [problem.message for problem in replayed.errors]
 
 
@@ -226,20 +245,28 @@ def viewer_html(games: Iterable[ReplayedGame | Game], *, flipped: bool = False,
     return out.getvalue()
 
 
-def _page() -> str:
-    """The page around the data, with its style and script (shipped beside this module)."""
-    style = (ASSETS / "viewer.css").read_text(encoding="utf-8")
+def _page(words: Catalog) -> str:
+    """The page around the data in the language of ``words``, with its style (and the Thai
+    font a Thai page embeds, ``replay.validate.report.font_faces``) and script (shipped
+    beside this module)."""
+    from replay.validate.report import font_faces
+
+    style = (ASSETS / "viewer.css").read_text(encoding="utf-8") + font_faces(words.language)
+    if words.language == "th":  # the buttons, the search field, the board's words too
+        style += (":where(button,input){font-family:inherit}"
+                  f'svg.draughts-board text{{font-family:"Sarabun",{DIAGRAM_FONT}}}')
     script = (ASSETS / "viewer.js").read_text(encoding="utf-8")
-    return PAGE.replace("@STYLE@", style).replace("@SCRIPT@", script)
+    page = PAGE.format(lang=words.language, **page_words(words))
+    return page.replace("@STYLE@", style).replace("@SCRIPT@", script)
 
 
 PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>@TITLE@</title><style>@STYLE@</style></head>
 <body>
-<nav id="games" hidden><h2>Games</h2>
-<input id="search" type="search" placeholder="Search player or event" aria-label="Search">
+<nav id="games" hidden><h2>{games}</h2>
+<input id="search" type="search" placeholder="{search}" aria-label="{search_label}">
 <p id="count"></p><div id="list"><ol id="rows"></ol></div></nav>
 <main>
 <header><h1 id="title"></h1><p id="event"></p><p id="verdict"></p></header>
@@ -247,26 +274,25 @@ PAGE = """<!DOCTYPE html>
 <section id="left">
 <div id="board" data-fen="" data-ply="0" data-node="0" data-game="0"></div>
 <div id="controls">
-<button id="first" title="Start (Home)">«</button><button id="back" title="Back (←)">‹</button>
-<button id="next" title="Next (→)">›</button><button id="last" title="End (End)">»</button>
-<button id="flip" title="Flip the board (f)">⇅</button>
+<button id="first" title="{first}">«</button><button id="back" title="{back}">‹</button>
+<button id="next" title="{next}">›</button><button id="last" title="{last}">»</button>
+<button id="flip" title="{flip}">⇅</button>
 </div>
-<div id="graph" hidden title="Evaluation after each move of the main line (White's view):
-click to go there"></div>
+<div id="graph" hidden title="{graph}"></div>
 <p id="current"></p><p id="error" class="error"></p><p id="warning" class="warning"></p>
 <div id="suggestion" class="suggestion"></div>
 <div id="notes"></div>
 <p id="fen"></p>
-<p id="copy"><button id="copy-fen" title="Copy the position as FEN">Copy FEN</button>
-<button id="copy-pdn" title="Copy the game as the page shows it, as PDN">Copy PDN</button>
+<p id="copy"><button id="copy-fen" title="{copy_fen_title}">{copy_fen}</button>
+<button id="copy-pdn" title="{copy_pdn_title}">{copy_pdn}</button>
 <span id="copied" role="status"></span></p>
 </section>
 <section id="right">
-<section id="explorer" hidden><h2>Explorer</h2><table><thead><tr><th>Move</th><th>Games</th>
-<th>+ = −</th><th>Score</th></tr></thead><tbody id="explored"></tbody></table></section>
-<h2>Moves</h2><div class="moves" id="moves" data-game="0"></div>
-<p class="help">Click a move, or use ← → to step, ↑ ↓ to switch between variations,
-Home and End; PgUp and PgDn change the game.</p></section>
+<section id="explorer" hidden><h2>{explorer}</h2><table><thead><tr><th>{move}</th>
+<th>{played}</th><th>+ = −</th><th>{score}</th></tr></thead><tbody id="explored"></tbody>
+</table></section>
+<h2>{moves}</h2><div class="moves" id="moves" data-game="0"></div>
+<p class="help">{help}</p></section>
 </div>
 </main>
 <script id="data" type="application/json">@DATA@</script>

@@ -9,10 +9,17 @@ const [WHITE, BLACK, EVENT, RESULT, STATUS, KIND, OPENING, ERRORS, MOVES, TEXTS,
        SUGGESTIONS, NOTATION] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 const ROW = 46;  // the height of a row of the game list, in pixels (see viewer.css)
 const $ = (id) => document.getElementById(id);
-// The page's words: English, or the page's language where the page gives them (pdn serve's
-// game page, from the catalogs).
+// The page's words: English, or the page's language where the page gives them (pdn view's
+// page and pdn serve's game page, from the catalogs: replay/viewer/words.py).
 const VIEWER_WORDS = {verdict: "Does not replay: {errors}", suggestion: "Suggestion: {text}",
-                      start: "Start position", ...data.words};
+                      start: "Start position", unplayed: "not replayed",
+                      clock: "clock after the move", evaluation: "evaluation (White's view)",
+                      graph: "evaluation graph", copied: "{what} copied",
+                      refused: "copy refused",
+                      unexplored: "No game of the database reaches this position.",
+                      count: `${games.length} ${games.length === 1 ? "game" : "games"}`,
+                      shownOf: `{shown} of ${games.length} ${games.length === 1 ? "game" : "games"}`,
+                      ...data.words};
 const said = (name, values = {}) => VIEWER_WORDS[name].replace(
   /\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 const board = $("board");
@@ -94,7 +101,7 @@ function readGame(number) {
     } else if (token === "^") {
       const unplayed = text();
       // a move and its number never parted nor broken at a hyphen (viewer.css)
-      html.push(`<span class="unplayed" title="not replayed">${unplayed.split(" ")
+      html.push(`<span class="unplayed" title="${esc(said("unplayed"))}">${unplayed.split(" ")
         .map((move) => `<span>${esc(move)}</span>`).join(" ")}</span> `);
       pdn.push(unplayed.replace(/\u00a0/g, " "));
     } else {
@@ -118,7 +125,7 @@ function readGame(number) {
       const suggested = node.suggestions.length ? " suggested" : "";
       html.push(`<span class="move ${node.kind}${suggested}" data-node="${id}" tabindex="-1"` +
                 `${title ? ` title="${esc(title)}"` : ""}>${esc(node.written + node.marks)}</span> `);
-      if (node.clock) html.push(`<span class="clock" title="clock after the move">${esc(node.clock)}</span> `);
+      if (node.clock) html.push(`<span class="clock" title="${esc(said("clock"))}">${esc(node.clock)}</span> `);
       if (node.eval) html.push(evaluation(node.eval));
       const notes = [...(node.error ? [note("error", node.error)] : []),
                      ...node.suggestions.map((s) => note("suggestion", said("suggestion", {text: s})))];
@@ -144,7 +151,7 @@ function readGame(number) {
 function evaluation(text) {
   const pieces = text[0] === "#" ? (text[1] === "-" ? -9 : 9) : Number(text);
   const share = Math.round(50 + 50 * Math.max(-1, Math.min(1, pieces / 3)));
-  return `<span class="eval" title="evaluation (White's view)"><i style="--white:${share}%">` +
+  return `<span class="eval" title="${esc(said("evaluation"))}"><i style="--white:${share}%">` +
     `</i>${esc(text)}</span> `;
 }
 
@@ -316,7 +323,7 @@ function explored(position, node) {
     return `<tr${target === undefined ? "" : ` data-node="${target}" class="played"`}>` +
       `<td>${esc(short && shortMove ? shortMove : move)}</td><td>${count}</td><td>${bar}</td>` +
       `<td>${score === null ? "" : `${score.toFixed(1)}%`}</td></tr>`;
-  }).join("") : '<tr><td colspan="4">No game of the database reaches this position.</td></tr>';
+  }).join("") : `<tr><td colspan="4">${esc(said("unexplored"))}</td></tr>`;
 }
 
 // The address says the game and the position shown, so that it can be shared: the ply on
@@ -349,7 +356,7 @@ function drawGraph(view) {
   const x = (k) => (k / last) * width, y = (v) => height / 2 - (v / cap) * (height / 2);
   const path = points.map(([k, text]) => `${x(k).toFixed(1)},${y(evalValue(text)).toFixed(1)}`);
   box.innerHTML = `<svg viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" ` +
-    `role="img" aria-label="evaluation graph"><rect width="${width}" height="${height}" ` +
+    `role="img" aria-label="${esc(said("graph"))}"><rect width="${width}" height="${height}" ` +
     `class="black"/><polygon class="white" points="${x(points[0][0])},${height} ` +
     `${path.join(" ")} ${x(points[points.length - 1][0])},${height}"/><line x1="0" ` +
     `x2="${width}" y1="${height / 2}" y2="${height / 2}" class="even"/>` +
@@ -376,18 +383,20 @@ function graphClick(event) {
 // Copy text to the clipboard (a text field's copy where the Clipboard API is refused) and
 // say so beside the buttons.
 function copy(text, what) {
-  const said = (done) => { $("copied").textContent = done ? `${what} copied` : "copy refused"; };
+  const tell = (done) => {
+    $("copied").textContent = done ? said("copied", {what}) : said("refused");
+  };
   const fallback = () => {
     const field = document.createElement("textarea");
     field.value = text;
     document.body.append(field);
     field.select();
-    said(document.execCommand("copy"));
+    tell(document.execCommand("copy"));
     field.remove();
   };
   $("copied").dataset.text = text;
   if (navigator.clipboard && navigator.clipboard.writeText)
-    navigator.clipboard.writeText(text).then(() => said(true), fallback);
+    navigator.clipboard.writeText(text).then(() => tell(true), fallback);
   else fallback();
 }
 
@@ -469,9 +478,8 @@ function drawList() {
       `<span class="result">${esc(g[RESULT])}</span><br><small>${esc(g[EVENT])}</small></li>`;
   }
   rows.innerHTML = html;
-  const plural = games.length === 1 ? "game" : "games";
-  $("count").textContent = shown.length === games.length ? `${games.length} ${plural}`
-    : `${shown.length} of ${games.length} ${plural}`;
+  $("count").textContent = shown.length === games.length ? said("count")
+    : said("shownOf", {shown: shown.length});
 }
 
 function revealInList(number) {
