@@ -10,7 +10,8 @@ replays under it, and leaves it only where the evidence excludes it (docs/infere
 
 From its first game that several variants replay, the reports of a file are held until it
 ends (at most ``HELD_GAMES``: past that, the games seen so far decide for the rest), as the
-reading of its results is (``settle_results``); all but the last thousand wait on disk
+reading of its results is (``settle_results``; ``pdn validate`` holds its reports once for
+both, ``replay.validate.reports.settle_source``); all but the last thousand wait on disk
 (``replay.record.held``), so memory stays bounded.
 
 >>> items = [("czech", True), ("russian", True), ("czech", False), (None, True)]

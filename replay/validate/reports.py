@@ -427,7 +427,7 @@ def settle_source(reports: Iterable[GameReport], work: ValidationWork) -> Iterat
     before: tuple[int, Counter[str], str | None] = (0, Counter(), None)  # at the window
     readings: Counter[str] = Counter()  # of the held reports' results
     open_told: set[str] = set()  # the variants the held open games read as on their own
-    leading = False  # whether a held silent game waits for a game that tells
+    silent = leading = False  # whether a silent game is held; one before any game that tells
     seen = 0
     key: str | None = None  # the variant the last game that tells reads as (``follow_reports``)
     for report in stream:
@@ -444,7 +444,7 @@ def settle_source(reports: Iterable[GameReport], work: ValidationWork) -> Iterat
         seen += 1
         result_reading = report.result_reading
         if _silent(report):
-            leading = leading or key is None
+            silent, leading = True, leading or key is None
             if key is not None:
                 result_reading = _followed(report, key, work).result_reading
         else:
@@ -465,11 +465,12 @@ def settle_source(reports: Iterable[GameReport], work: ValidationWork) -> Iterat
     reading = file_reading(readings.elements())
     key = before[2]
     for report in window.drain():
-        if _silent(report):
-            assert key is not None
-            report = _followed(report, key, work)
-        else:
-            key = report.variant_key
+        if silent:  # followed as it was when held
+            if _silent(report):
+                assert key is not None
+                report = _followed(report, key, work)
+            else:
+                key = report.variant_key
         apply_reading(report, reading)
         yield _cleared(mark_contradicted(report))
 
@@ -495,7 +496,7 @@ def validate_sources(sources: list[str], default: Variant | None = None,
 
     ``default`` is the variant of games without a GameType tag (None: inferred from each
     record); ``override`` replaces every game's own. Results of games where Black moves
-    first are checked per source (``settle_results``).
+    first are checked per source, as its variant is agreed (``settle_source``).
 
     The work runs on ``engine`` (``replay.run.runner``): ``jobs`` worker processes (0: one per
     usable core, used only when the input is large enough to repay starting them; 1: this
