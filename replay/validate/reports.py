@@ -419,7 +419,9 @@ def settle_source(reports: Iterable[GameReport], work: ValidationWork) -> Iterat
     the reading their results tell (a silent game's as it reads after the game before it,
     replayed for that as it is held: it has no moves) settles them as they are drained.
     Otherwise, or once ``HELD_GAMES`` reports are seen or ``HELD_REPORTS`` held, the held
-    reports and the rest go through the three in turn, as they would have from the start.
+    reports and the rest go through the three in turn, as they would have from the start
+    (agreed with the file's variant where it is settled: a report is then held once more,
+    for the reading of results, as before).
     """
     stream = iter(reports)
     window: Held[GameReport] = Held()
@@ -456,11 +458,17 @@ def settle_source(reports: Iterable[GameReport], work: ValidationWork) -> Iterat
         if result_reading is not None:
             readings[result_reading] += 1
         if seen >= HELD_GAMES or len(window) >= HELD_REPORTS:
-            yield from _in_turn(chain(window.drain(), stream), work, before)
+            rest = chain(window.drain(), stream)
+            if seen >= HELD_GAMES:  # the file's variant settles here, as ``agree_file`` does
+                agreed = agree_reports(rest, work, known=True, shown=file_variant(votes))
+            else:
+                agreed = agree_reports(rest, work, seen=before[0], votes=before[1])
+            yield from _in_turn(agreed, work, before[2])
             return
     shown = file_variant(votes)
     if leading or (shown is not None and open_told - {shown}):
-        yield from _in_turn(window.drain(), work, before)
+        agreed = agree_reports(window.drain(), work, known=True, shown=shown)
+        yield from _in_turn(agreed, work, before[2])
         return
     reading = file_reading(readings.elements())
     key = before[2]
@@ -475,13 +483,11 @@ def settle_source(reports: Iterable[GameReport], work: ValidationWork) -> Iterat
         yield _cleared(mark_contradicted(report))
 
 
-def _in_turn(reports: Iterable[GameReport], work: ValidationWork,
-             before: tuple[int, Counter[str], str | None]) -> Iterator[GameReport]:
-    """``reports`` through agreement, following and results in turn, ``before`` telling what
-    the reports given before them were: how many, the variants they told and the last's."""
-    seen, votes, key = before
-    return settle_results(follow_reports(agree_reports(reports, work, seen=seen, votes=votes),
-                                         work, key))
+def _in_turn(agreed: Iterable[GameReport], work: ValidationWork, key: str | None
+             ) -> Iterator[GameReport]:
+    """Reports agreed on their file's variant, followed (``key``: the variant the last report
+    before them that tells reads as) and settled, each step holding what it waits for."""
+    return settle_results(follow_reports(agreed, work, key))
 
 
 def validate_sources(sources: list[str], default: Variant | None = None,
