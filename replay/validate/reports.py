@@ -86,13 +86,15 @@ class GameReport:
         file (``record``, ``silent``, ``open_variant``, ``origin``). A shallow dict, whose lists
         are the report's own: ``dataclasses.asdict`` copied them deep, 0.9 s for OCA 2.0's
         22,621 rows against 0.06 (bench/README.md)."""
-        return {name: getattr(self, name) for name in _ROW_FIELDS}
+        kept = self.__dict__  # every field, set by __init__: read without getattr's lookups
+        return {name: kept[name] for name in _ROW_FIELDS}
 
     @property
     def variant_key(self) -> str:
         """The variant as ``replay.record.inference.variant_key`` names it."""
-        if any(note["code"] == "first-mover-bottom" for note in self.notes):
-            return variant_key(ENGLISH_FIRST_MOVER_BOTTOM)
+        for note in self.notes:  # a loop, not any(): no generator made per report
+            if note["code"] == "first-mover-bottom":
+                return variant_key(ENGLISH_FIRST_MOVER_BOTTOM)
         return self.variant
 
     @property
