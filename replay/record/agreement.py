@@ -10,7 +10,8 @@ replays under it, and leaves it only where the evidence excludes it (docs/infere
 
 From its first game that several variants replay, the reports of a file are held until it
 ends (at most ``HELD_GAMES``: past that, the games seen so far decide for the rest), as the
-reading of its results is (``settle_results``); all but the last thousand wait on disk
+reading of its results is (``settle_results``; ``pdn validate`` holds its reports once for
+both, ``replay.validate.reports.settle_source``); all but the last thousand wait on disk
 (``replay.record.held``), so memory stays bounded.
 
 >>> items = [("czech", True), ("russian", True), ("czech", False), (None, True)]
@@ -32,17 +33,19 @@ HELD_GAMES = 50_000  # games of one file seen at most before its variant is sett
 
 
 def agree_file(items: Iterable[T], told: Callable[[T], str | None], open_: Callable[[T], bool],
-               redo: Callable[[T, str], T], held: int = HELD_GAMES) -> Iterator[T]:
+               redo: Callable[[T, str], T], held: int = HELD_GAMES, *, seen: int = 0,
+               votes: Counter[str] | None = None) -> Iterator[T]:
     """The items of one source, in order, each ``open_`` one whose variant key ``told``
     (None: it tells none) differs from the file's ``redo``-ne with the file's key offered.
 
     Only items from the first open one on wait for the file's key (those before it are
-    given at once: the key changes none of them), in a ``replay.record.held.Held`` window."""
+    given at once: the key changes none of them), in a ``replay.record.held.Held`` window.
+    ``seen``: the items of the source given before these (none open), whose keys ``votes``
+    counts."""
     waiting: Held[T] = Held()
-    votes: Counter[str] = Counter()
+    votes = Counter(votes)
     shown: str | None = None
     settled = False
-    seen = 0
     for item in items:
         if settled:
             yield _agreed(item, shown, told, open_, redo)

@@ -2,8 +2,8 @@
 
 A file's variant (``replay.record.agreement``), its silent games at its head
 (``replay.record.silent``) and the reading of its results
-(``replay.validate.reports.settle_results``) are settled from tens of thousands of its games,
-which wait until then. ``Held`` keeps the last
+(``replay.validate.reports.settle_results``, or the three at once: ``settle_source``) are
+settled from tens of thousands of its games, which wait until then. ``Held`` keeps the last
 ``BATCH`` of them in memory and the others pickled, ``BATCH`` at a time, in an anonymous
 temporary file: memory holds at most two batches whatever the count, and a file shorter
 than a batch touches no disk.

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
-from itertools import islice
+from itertools import chain, islice
 
 from pdn.chunks import Chunk
 from pdn.game import Game
 from pdn.i18n import N_, Catalog, catalog
 from pdn.reader import read_block
-from replay.record.agreement import agree_file, agree_with
+from replay.record.agreement import HELD_GAMES, agree_file, agree_with, file_variant
 from replay.record.held import Held
 from replay.record.inference import (
     ENGLISH_FIRST_MOVER_BOTTOM,
@@ -86,13 +86,15 @@ class GameReport:
         file (``record``, ``silent``, ``open_variant``, ``origin``). A shallow dict, whose lists
         are the report's own: ``dataclasses.asdict`` copied them deep, 0.9 s for OCA 2.0's
         22,621 rows against 0.06 (bench/README.md)."""
-        return {name: getattr(self, name) for name in _ROW_FIELDS}
+        kept = self.__dict__  # every field, set by __init__: read without getattr's lookups
+        return {name: kept[name] for name in _ROW_FIELDS}
 
     @property
     def variant_key(self) -> str:
         """The variant as ``replay.record.inference.variant_key`` names it."""
-        if any(note["code"] == "first-mover-bottom" for note in self.notes):
-            return variant_key(ENGLISH_FIRST_MOVER_BOTTOM)
+        for note in self.notes:  # a loop, not any(): no generator made per report
+            if note["code"] == "first-mover-bottom":
+                return variant_key(ENGLISH_FIRST_MOVER_BOTTOM)
         return self.variant
 
     @property
@@ -294,16 +296,19 @@ def report_games(games: Iterable[Game], default: Variant | None = None,
     ``suggest`` adds repair suggestions to each broken game, ``rules`` and ``strict`` are
     ``report_game``'s."""
     work = ValidationWork(RulesChoice(default, override, rules), suggest, strict)
-    return settle_results(follow_reports(agree_reports(
+    return settle_source(
         (report_game(game, default, override, suggest=suggest, rules=rules, strict=strict)
-         for game in games), work), work))
+         for game in games), work)
 
 
 def agree_reports(reports: Iterable[GameReport], work: ValidationWork, *,
-                  known: bool = False, shown: str | None = None) -> Iterator[GameReport]:
+                  known: bool = False, shown: str | None = None, seen: int = 0,
+                  votes: Counter[str] | None = None) -> Iterator[GameReport]:
     """Reports of one source, in order, where a game that several variants replay is
     reported again with the variant its file's games show offered first
-    (``replay.record.agreement``); ``known``: that variant is ``shown``, told by the caller."""
+    (``replay.record.agreement``); ``known``: that variant is ``shown``, told by the caller;
+    ``seen`` and ``votes``: the reports given before these and the variants they told
+    (``agree_file``)."""
     def redo(report: GameReport, key: str) -> GameReport:
         game = report.record or read_again(report)
         choice = work.choice
@@ -312,15 +317,32 @@ def agree_reports(reports: Iterable[GameReport], work: ValidationWork, *,
         again.game, again.file = report.game, report.file
         return again
 
-    def told(report: GameReport) -> str | None:
-        return None if report.silent else report.variant_key
-
-    def open_(report: GameReport) -> bool:
-        return report.open_variant and (report.record is not None or report.origin is not None)
-
     if known:
-        return agree_with(reports, shown, told, open_, redo)
-    return agree_file(reports, told, open_, redo)
+        return agree_with(reports, shown, _told, _open, redo)
+    return agree_file(reports, _told, _open, redo, HELD_GAMES, seen=seen, votes=votes)
+
+
+def _told(report: GameReport) -> str | None:
+    """The variant key a report tells its file (``agree_file``): none where its record is
+    silent."""
+    return None if report.silent else report.variant_key
+
+
+def _open(report: GameReport) -> bool:
+    """Whether several variants replay the report's game, which is there to read again."""
+    return report.open_variant and (report.record is not None or report.origin is not None)
+
+
+def _waits(report: GameReport) -> bool:
+    """Whether agreement, following or results may hold or change the report: its game is
+    open to several variants, silent, or its result waits for its file's reading."""
+    return _open(report) or _silent(report) or report.result_reading is not None
+
+
+def _silent(report: GameReport) -> bool:
+    """Whether the report's game tells nothing and follows its neighbours
+    (``follow_reports``)."""
+    return report.silent and report.record is not None
 
 
 def follow_reports(reports: Iterable[GameReport], work: ValidationWork, key: str | None = None
@@ -328,21 +350,25 @@ def follow_reports(reports: Iterable[GameReport], work: ValidationWork, key: str
     """Reports of one source, in order, where a game whose record tells nothing of its
     variant is reported again under the variant of the file's games around it
     (``replay.record.silent``); ``key``: the variant told before these reports, if any."""
-    def redo(report: GameReport, key: str) -> GameReport:
-        assert report.record is not None
-        choice = work.choice
-        again = report_game(report.record, choice.default, choice.override, suggest=work.suggest,
-                            rules=choice.rules, strict=work.strict, follow=keyed_variant(key))
-        again.game, again.file = report.game, report.file
-        return again
+    followed = follow_file(reports, _silent, lambda report: report.variant_key,
+                           lambda report, key: _followed(report, key, work), key=key)
+    return (_cleared(report) for report in followed)
 
-    def cleared(report: GameReport) -> GameReport:
-        report.record = report.origin = None
-        return report
 
-    followed = follow_file(reports, lambda report: report.silent and report.record is not None,
-                           lambda report: report.variant_key, redo, key=key)
-    return (cleared(report) for report in followed)
+def _followed(report: GameReport, key: str, work: ValidationWork) -> GameReport:
+    """A silent game reported again under the variant ``key`` of its neighbours."""
+    assert report.record is not None
+    choice = work.choice
+    again = report_game(report.record, choice.default, choice.override, suggest=work.suggest,
+                        rules=choice.rules, strict=work.strict, follow=keyed_variant(key))
+    again.game, again.file = report.game, report.file
+    return again
+
+
+def _cleared(report: GameReport) -> GameReport:
+    """The report without what was kept to report its game again."""
+    report.record = report.origin = None
+    return report
 
 
 def settle_results(reports: Iterable[GameReport]) -> Iterator[GameReport]:
@@ -382,6 +408,90 @@ def _settled(reports: Iterable[GameReport], reading: str | None) -> Iterator[Gam
         yield mark_contradicted(report)
 
 
+def settle_source(reports: Iterable[GameReport], work: ValidationWork) -> Iterator[GameReport]:
+    """Reports of one source, in order, agreed on its variant (``agree_reports``), silent
+    games following their neighbours (``follow_reports``) and results settled
+    (``settle_results``), the three over one window of held reports.
+
+    Reports are given at once up to the first that one of the three would hold or change
+    (a game open to several variants, a silent one, one whose result waits for the file's
+    reading); from it on they are held, once, in a ``replay.record.held.Held`` window. When
+    the source ends, if the file's variant reads none of them again (every open game already
+    reads as the file's variant: OCA 2.0) and no silent game waits for a game that tells,
+    the reading their results tell (a silent game's as it reads after the game before it,
+    replayed for that as it is held: it has no moves) settles them as they are drained.
+    Otherwise, or once ``HELD_GAMES`` reports are seen or ``HELD_REPORTS`` held, the held
+    reports and the rest go through the three in turn, as they would have from the start
+    (agreed with the file's variant where it is settled: a report is then held once more,
+    for the reading of results, as before).
+    """
+    stream = iter(reports)
+    window: Held[GameReport] = Held()
+    votes: Counter[str] = Counter()  # the variants the source's reports tell
+    before: tuple[int, Counter[str], str | None] = (0, Counter(), None)  # at the window
+    readings: Counter[str] = Counter()  # of the held reports' results
+    open_told: set[str] = set()  # the variants the held open games read as on their own
+    silent = leading = False  # whether a silent game is held; one before any game that tells
+    seen = 0
+    key: str | None = None  # the variant the last game that tells reads as (``follow_reports``)
+    for report in stream:
+        if not (window or _waits(report)) and seen + 1 < HELD_GAMES:
+            seen += 1
+            if not report.silent:
+                votes[report.variant_key] += 1
+            key = report.variant_key
+            yield _cleared(report)
+            continue
+        if not window:
+            before = (seen, Counter(votes), key)
+        window.append(report)
+        seen += 1
+        result_reading = report.result_reading
+        if _silent(report):
+            silent, leading = True, leading or key is None
+            if key is not None:
+                result_reading = _followed(report, key, work).result_reading
+        else:
+            key = report.variant_key
+            if not report.silent:
+                votes[key] += 1
+                if _open(report):
+                    open_told.add(key)
+        if result_reading is not None:
+            readings[result_reading] += 1
+        if seen >= HELD_GAMES or len(window) >= HELD_REPORTS:
+            rest = chain(window.drain(), stream)
+            if seen >= HELD_GAMES:  # the file's variant settles here, as ``agree_file`` does
+                agreed = agree_reports(rest, work, known=True, shown=file_variant(votes))
+            else:
+                agreed = agree_reports(rest, work, seen=before[0], votes=before[1])
+            yield from _in_turn(agreed, work, before[2])
+            return
+    shown = file_variant(votes)
+    if leading or (shown is not None and open_told - {shown}):
+        agreed = agree_reports(window.drain(), work, known=True, shown=shown)
+        yield from _in_turn(agreed, work, before[2])
+        return
+    reading = file_reading(readings.elements())
+    key = before[2]
+    for report in window.drain():
+        if silent:  # followed as it was when held
+            if _silent(report):
+                assert key is not None
+                report = _followed(report, key, work)
+            else:
+                key = report.variant_key
+        apply_reading(report, reading)
+        yield _cleared(mark_contradicted(report))
+
+
+def _in_turn(agreed: Iterable[GameReport], work: ValidationWork, key: str | None
+             ) -> Iterator[GameReport]:
+    """Reports agreed on their file's variant, followed (``key``: the variant the last report
+    before them that tells reads as) and settled, each step holding what it waits for."""
+    return settle_results(follow_reports(agreed, work, key))
+
+
 def validate_sources(sources: list[str], default: Variant | None = None,
                      override: Variant | None = None, *, jobs: int = 0,
                      encoding: str | None = None, suggest: bool = False,
@@ -394,7 +504,7 @@ def validate_sources(sources: list[str], default: Variant | None = None,
 
     ``default`` is the variant of games without a GameType tag (None: inferred from each
     record); ``override`` replaces every game's own. Results of games where Black moves
-    first are checked per source (``settle_results``).
+    first are checked per source, as its variant is agreed (``settle_source``).
 
     The work runs on ``engine`` (``replay.run.runner``): ``jobs`` worker processes (0: one per
     usable core, used only when the input is large enough to repay starting them; 1: this
@@ -410,8 +520,7 @@ def validate_sources(sources: list[str], default: Variant | None = None,
             try:
                 batches = runner.map(validate_partition,
                                      runner.partitions(source, encoding, BLOCK), work)
-                yield from settle_results(follow_reports(
-                    agree_reports(_renumbered(batches, progress), work), work))
+                yield from settle_source(_renumbered(batches, progress), work)
             except OSError as error:
                 yield CANNOT_READ.format(file=source_name(source),
                                          reason=error.strerror or error)
