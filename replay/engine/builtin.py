@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from pdn.i18n import N_
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score
 from replay.engine.lines import several_lines
 from replay.record.board import Board
@@ -68,13 +69,14 @@ class BuiltinEngine:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
         self._native = extension(SEARCH)
         if self._native is None:
-            raise EngineError("the built-in engine needs the native rules core, which is not "
-                              "built here (PDN_PURE_PYTHON, no C compiler): give an external "
-                              "engine (--engine-cmd)")
+            raise EngineError(N_("the built-in engine needs the native rules core, which is "
+                                 "not built here (PDN_PURE_PYTHON, no C compiler): give an "
+                                 "external engine (--engine-cmd)"))
         rules = rules_for(self.variant)
         if rules is None:
-            raise EngineError(f"the built-in engine does not play {self.variant.name}: its "
-                              "board has more squares than the native core takes (64)")
+            raise EngineError(N_("the built-in engine does not play {variant}: its board has "
+                                 "more squares than the native core takes (64)").format(
+                                     variant=self.variant.name))
         self.rules: NativeRules = rules
         self.name = NAME
         self.author = "pdn-toolkit"
