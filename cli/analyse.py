@@ -170,7 +170,7 @@ def analyse(
 
         # advanced per position searched, not per game: a long game moves the bar too
         todo = _games_numbered(_games(sources, readable, encoding), set(numbers))
-        with progress_bar(words.gettext(N_("analysing")), survey.positions, console) as advance:
+        with progress_bar(N_("analysing"), survey.positions, console) as advance:
             for outcome in annotate_games(
                     todo, start, limit, thresholds, jobs=jobs, progress=advance,
                     readings=survey.readings,

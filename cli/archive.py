@@ -75,8 +75,9 @@ class Console:
 
         self.rich.print(escape(spoken().wholly(message)), emoji=False)  # "tinsley.pdn:100:"
 
-    def progress(self, sources: list[str], label: str = "reading"):
-        """A progress bar over the input's size (its callback is None off a terminal)."""
+    def progress(self, sources: list[str], label: str = N_("reading")):
+        """A progress bar over the input's size (its callback is None off a terminal),
+        ``label`` a catalog entry shown in the user's language."""
         return progress_bar(label, input_size(sources), self.rich)
 
 
@@ -238,7 +239,7 @@ def filter_command(
     check_board_criteria(criteria, _selected_variants(game_variant, choice))
     sources = _sources(paths, {"-o": output, "--rejects": rejects})
     console = Console()
-    with ExitStack() as stack, console.progress(sources, "filtering") as progress:
+    with ExitStack() as stack, console.progress(sources, N_("filtering")) as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         summary = _run(lambda: filter_games(
             sources, out, criteria, _settings(choice, jobs, encoding, progress),
@@ -291,7 +292,7 @@ def dedupe(
     check_runner(runner, scheduler)
     sources = _sources(paths, {"-o": output, "--rejects": rejects, "--report": report})
     console = Console()
-    with ExitStack() as stack, console.progress(sources, "deduplicating") as progress:
+    with ExitStack() as stack, console.progress(sources, N_("deduplicating")) as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         settings = _settings(choice, jobs, encoding, progress)
         settings.engine, settings.scheduler = runner, scheduler
@@ -327,7 +328,7 @@ def merge(
 
     sources = _sources(paths, {"-o": output, "--rejects": rejects})
     console = Console()
-    with ExitStack() as stack, console.progress(sources, "merging") as progress:
+    with ExitStack() as stack, console.progress(sources, N_("merging")) as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         summary = _run(lambda: merge_games(
             sources, out, _settings(RulesChoice(RUSSIAN), jobs, encoding, progress),
@@ -367,7 +368,7 @@ def split(
         fail(f"-o {output}: not a folder (split writes a file per group into a folder)")
     sources = _sources([path], {"--rejects": rejects})
     console = Console()
-    with ExitStack() as stack, console.progress(sources, "splitting") as progress:
+    with ExitStack() as stack, console.progress(sources, N_("splitting")) as progress:
         bad = _opened(rejects, stack)
         summary = _run(lambda: split_games(
             sources, output, by, _settings(choice, jobs, encoding, progress),
@@ -422,7 +423,7 @@ def clean(
     choice = variant_choice(variant, False, rule, no_forced_capture)
     sources = _sources(paths, {"-o": output, "--rejects": rejects, "--changes": changes})
     console = Console()
-    with ExitStack() as stack, console.progress(sources, "cleaning") as progress:
+    with ExitStack() as stack, console.progress(sources, N_("cleaning")) as progress:
         out, bad = _opened(output or "-", stack), _opened(rejects, stack)
         log = _opened(changes, stack)
         summary = _run(lambda: clean_games(

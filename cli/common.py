@@ -100,7 +100,8 @@ def progress_bar(label: str, total: int | Callable[[], int | None] | None,
     """A callback advancing a progress bar by an amount of ``total`` (characters read, or
     games; or a function giving it, asked on a terminal only), shown on stderr when it is a
     terminal; None off a terminal or without a total. Anything printed meanwhile on the
-    terminal appears above the bar."""
+    terminal appears above the bar. ``label`` is a catalog entry (``N_("tabulating")``),
+    shown in the user's language (``spoken``)."""
     from replay.run.runner import ClusterWatch, watch_clusters
 
     if console is None and _never_terminal():  # no console to make (rich costs a start-up)
@@ -130,8 +131,10 @@ def progress_bar(label: str, total: int | Callable[[], int | None] | None,
                   TaskProgressColumn(), TimeRemainingColumn(), TextColumn("{task.fields[count]}"),
                   console=console, transient=True,
                   redirect_stdout=_is_terminal(sys.stdout)) as bar:
-        task = bar.add_task(label, total=total, count="")
-        tasks = bar.add_task("dask tasks done", total=None, visible=False, count="")
+        words = spoken()
+        task = bar.add_task(words.gettext(label), total=total, count="")
+        tasks = bar.add_task(words.gettext(N_("dask tasks done")), total=None, visible=False,
+                             count="")
 
         def opened(link: str | None) -> None:
             _say_dashboard(console, link)
@@ -150,8 +153,9 @@ def _say_dashboard(console: Console, link: str | None) -> None:
         return
     import importlib.util
 
-    hint = "" if importlib.util.find_spec("bokeh") else " (its pages need bokeh installed)"
-    console.print(f"dask dashboard: {link}{hint}")
+    said = (N_("dask dashboard: {link}") if importlib.util.find_spec("bokeh")
+            else N_("dask dashboard: {link} (its pages need bokeh installed)"))
+    console.print(spoken().gettext(said).format(link=link), markup=False)
 
 
 # Control characters a terminal acts on (C0 but tab and line feed, DEL, C1: ESC starts both

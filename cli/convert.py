@@ -161,7 +161,7 @@ def _convert(sources: list[str], output: Path | None, job: Job, encoding: str | 
     words = spoken()
     unreadable_files = 0
     context = atomic_writer(output) if output is not None else nullcontext(sys.stdout)
-    with context as stream, progress_bar("converting", input_size(sources)) as progress:
+    with context as stream, progress_bar(N_("converting"), input_size(sources)) as progress:
         try:
             for item in convert_sources(sources, job, encoding=encoding, progress=progress,
                                         **run):

@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from replay.rules.variants import Variant
 
 FORMATS = ("pdn", "table", "json")
-CANNOT_READ_DATABASE = N_("{file}: cannot read the database: {error}")
 
 
 def index(
@@ -96,7 +95,7 @@ def index(
         fail(str(error))
     exit_if_no_sources(sources, paths)  # an empty folder: 0 games, exit 0 (one rule)
     console = Console()
-    with console.progress(sources, words.gettext(N_("indexing"))) as progress:
+    with console.progress(sources, N_("indexing")) as progress:
         settings = Settings(choice, jobs, encoding, progress)
         try:
             summary = index_sources(output, sources, settings, note=console.note)
@@ -171,7 +170,8 @@ def search(
     no variant of the database's games too) or a database that cannot be used."""
     from replay.database.pattern import Pattern, PatternError
     from replay.database.query import Search
-    from replay.database.schema import DatabaseError, indexed_files, open_readonly
+    from replay.database.schema import CANNOT_READ, DatabaseError, indexed_files, open_readonly
+    from replay.database.sqlite_reasons import sqlite_reason
     from replay.run.output import OutputError, atomic_writer, refuse_overwriting_inputs
 
     words = words_for(lang)
@@ -203,7 +203,7 @@ def search(
         except (PatternError, DatabaseError) as error:
             fail(str(error))
         except sqlite3.Error as error:
-            fail(CANNOT_READ_DATABASE.format(file=database, error=error))
+            fail(CANNOT_READ.format(file=database, reason=sqlite_reason(error)))
         finally:
             connection.close()
     if output != "-" or output_format == "pdn":
@@ -217,6 +217,8 @@ def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
     """A usage error (exit 2) for --position or --moves that fit none of the variants of
     the database's games (any variant, when it holds none)."""
     from replay.database.query import stored_variants
+    from replay.database.schema import CANNOT_READ
+    from replay.database.sqlite_reasons import sqlite_reason
     from replay.record.criteria import CriterionError, check_moves, check_position, game_variants
 
     try:
@@ -230,7 +232,7 @@ def _check_board_criteria(connection: sqlite3.Connection, wanted: Search,
         fail(str(error))
     except sqlite3.Error as error:
         connection.close()
-        fail(CANNOT_READ_DATABASE.format(file=database, error=error))
+        fail(CANNOT_READ.format(file=database, reason=sqlite_reason(error)))
 
 
 def _write(connection: sqlite3.Connection, wanted: Search, stream: IO[str],

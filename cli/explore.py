@@ -45,7 +45,6 @@ HEADERS = ("move", "games", "+", "=", "-", "*", "score %", "rating", "latest", "
            "opening")
 SHOWN_HEADERS = (N_("move"), N_("games"), "+", "=", "-", "*", N_("score %"), N_("rating"),
                  N_("latest"), N_("players"), N_("opening"))
-CANNOT_READ_DATABASE = N_("{file}: cannot read the database: {error}")
 NUMERIC = (False, True, True, True, True, True, True, True, False, False, False)
 
 
@@ -82,7 +81,8 @@ def explore(
     Exit status: 0 done (also when no game reaches the position); 2 usage error or a
     database that cannot be used."""
     from replay.database.explore import ExplorerError, explore_fen, explore_moves
-    from replay.database.schema import DatabaseError, open_readonly
+    from replay.database.schema import CANNOT_READ, DatabaseError, open_readonly
+    from replay.database.sqlite_reasons import sqlite_reason
 
     words = words_for(lang)
     if position is not None and moves is not None:
@@ -109,7 +109,7 @@ def explore(
     except ExplorerError as error:
         fail(str(error))
     except sqlite3.Error as error:
-        fail(CANNOT_READ_DATABASE.format(file=database, error=error))
+        fail(CANNOT_READ.format(file=database, reason=sqlite_reason(error)))
     finally:
         connection.close()
     if as_json:

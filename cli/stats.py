@@ -153,7 +153,7 @@ def _show_summary(sources: list[str], choice: RulesChoice, run: dict, as_json: b
     from replay.stats.summary import running_summary
 
     try:
-        with progress_bar("tabulating", input_size(sources)) as progress:
+        with progress_bar(N_("tabulating"), input_size(sources)) as progress:
             summary = running_summary(sources, choice.default, choice.override,
                                       rules=choice.rules, progress=progress, **run)
     except (EngineUnavailableError, ValueError) as error:
@@ -265,7 +265,7 @@ def _compute(sources: list[str], choice: RulesChoice, with_moves: bool, run: dic
     from replay.stats import EngineUnavailableError, stats_tables
 
     try:
-        with progress_bar("tabulating", input_size(sources)) as progress:
+        with progress_bar(N_("tabulating"), input_size(sources)) as progress:
             return stats_tables(sources, choice.default, choice.override,
                                 with_moves=with_moves, rules=choice.rules, progress=progress,
                                 **run)
@@ -291,7 +291,7 @@ def _write(sources: list[str], choice: RulesChoice, table: str, output: Path, ke
         except ImportError:
             fail(N_("Parquet output needs pyarrow: pip install 'pdn-toolkit[parquet]'"))
     try:
-        with progress_bar("tabulating", input_size(sources)) as progress:
+        with progress_bar(N_("tabulating"), input_size(sources)) as progress:
             return write_table(sources, choice.default, output, table, choice.override,
                                keep_games=keep_games, rules=choice.rules, progress=progress,
                                **run)
@@ -314,7 +314,7 @@ def _write_dataset(sources: list[str], choice: RulesChoice, table: str, output: 
         fail(N_("a dataset is written in Parquet, which needs pyarrow: "
                 "pip install 'pdn-toolkit[parquet]'"))
     try:
-        with progress_bar("tabulating", input_size(sources)) as progress:
+        with progress_bar(N_("tabulating"), input_size(sources)) as progress:
             return write_dataset(sources, choice.default, output, table, choice.override,
                                  rules=choice.rules, progress=progress, **run)
     except (EngineUnavailableError, DatasetError, ValueError) as error:

@@ -127,7 +127,7 @@ def validate(
     notes = NoteSummary(verbose=verbose, echo=line,
                         hint=N_("--verbose shows each, --json lists them all"), words=words)
     encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps's, made once
-    with progress_bar("validating", lambda: input_size(sources)) as progress, out:
+    with progress_bar(N_("validating"), lambda: input_size(sources)) as progress, out:
         for item in _runner_checked(validate_sources(
                 sources, choice.default, choice.override, jobs=jobs, encoding=encoding,
                 suggest=suggest, rules=choice.rules, strict=strict, progress=progress,
@@ -263,7 +263,7 @@ def _write_dataset(sources: list[str], output: str, choice: RulesChoice, **run: 
 
     started = time.perf_counter()
     try:
-        with progress_bar("validating", lambda: input_size(sources)) as progress:
+        with progress_bar(N_("validating"), lambda: input_size(sources)) as progress:
             written = validate_to_dataset(sources, output, choice.default, choice.override,
                                           progress=progress, **run)
     except (EngineUnavailableError, DatasetError) as error:

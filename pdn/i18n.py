@@ -157,8 +157,8 @@ class Catalog:
 
         >>> catalog("ru").wholly("x.pdn: no such file or directory")
         'x.pdn: нет такого файла или папки'
-        >>> catalog("ru").wholly("'x' is not a move: write the number and w or b, as in 12b")
-        "'x' is not a move: write the number and w or b, as in 12b"
+        >>> catalog("ru").wholly("x.pdn: cannot open: Too many levels of symbolic links")
+        'x.pdn: cannot open: Too many levels of symbolic links'
         """
         if self.language == SOURCE_LANGUAGE or not text:
             return text

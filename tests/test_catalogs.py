@@ -5,8 +5,10 @@ Russian and Thai as the catalogs say."""
 from __future__ import annotations
 
 import ast
+import errno
 import html
 import json
+import os
 import re
 import subprocess
 import sys
@@ -529,14 +531,16 @@ def test_a_runs_lang_does_not_carry_over_to_the_next_run_in_one_process(monkeypa
     assert english.output == f"error: {missing}: no such file or directory\n"
 
 
-def test_an_error_the_catalog_does_not_hold_whole_stays_english_never_half_translated():
-    # "{file}, game {number}: {reason}" is an entry; the reason replay.record.plies gives
-    # for a move the game does not reach is none
-    run = _pdn("show", "--move", "99b", str(SCORESHEET), lang_env="ru_RU.UTF-8")
+def test_an_error_the_catalog_does_not_hold_whole_stays_english_never_half_translated(
+        tmp_path):
+    # "{file}: cannot open: {reason}" is an entry; the reason the system gives for a link
+    # to itself (ELOOP) is none
+    loop = tmp_path / "loop.pdn"
+    loop.symlink_to(loop)
+    run = _pdn("show", str(loop), lang_env="ru_RU.UTF-8")
     assert run.returncode == 2
-    assert run.stderr.strip() == (f"ошибка: {SCORESHEET}, game 1: the game "
-                                  "has no move 99b: it replays 2 plies (stopped by an error at "
-                                  "line 12: capture is compulsory: d4:b6)")
+    assert run.stderr.strip() == (f"ошибка: {loop}: cannot open: "
+                                  f"{os.strerror(errno.ELOOP)}")
 
 
 # A knockout of micro-matches of two games with a tie-break, its players in teams, and a

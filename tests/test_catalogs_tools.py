@@ -166,10 +166,11 @@ def test_the_database_commands_errors_are_in_the_users_language(language, databa
     say = catalog(language).gettext
     cases = [(("search", str(missing)), say("{file}: no such database").format(file=missing)),
              (("explore", str(missing)), say("{file}: no such database").format(file=missing)),
-             # SQLite's own words in parentheses are data, as a system's reason is
+             # SQLite's own words explained, themselves in parentheses: data
              (("search", str(source)), say(
-                 "{file}: not a game database made by pdn index ({error})").format(
-                     file=source, error="file is not a database")),
+                 "{file}: not a game database made by pdn index: {reason}").format(
+                     file=source, reason=say("the file is not an SQLite database ({error})")
+                     .format(error="file is not a database"))),
              (("search", str(database), "--pattern", "turn=x"), None),
              (("search", str(database), "--pattern", "z9=wm"), None),
              (("explore", str(database), "--moves", "1.cd4", "--position", "W"), None),

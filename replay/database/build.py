@@ -43,6 +43,7 @@ from replay.database.schema import (
     create_or_open,
     older_database,
 )
+from replay.database.sqlite_reasons import sqlite_reason
 from replay.record.replayer import UNKNOWN, normalise_result
 from replay.rules.draws import Material
 from replay.run.parallel import gc_paused
@@ -171,8 +172,8 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
             with connection:
                 connection.executescript(INDEXES)
         except sqlite3.Error as error:  # a database damaged past its header, a full disk...
-            raise DatabaseError(N_("{file}: cannot write the database: {error}").format(
-                file=database, error=error)) from None
+            raise DatabaseError(N_("{file}: cannot write the database: {reason}").format(
+                file=database, reason=sqlite_reason(error))) from None
         finally:
             connection.close()
     return summary

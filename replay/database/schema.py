@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from pdn.i18n import N_
+from replay.database.sqlite_reasons import is_not_ours, sqlite_reason
 
 SCHEMA_VERSION = 5
 # What each version added, for the message that refuses an older database (version 4 made
@@ -125,6 +126,11 @@ CREATE INDEX IF NOT EXISTS positions_by_material
 """
 
 
+CANNOT_OPEN = N_("{file}: cannot open: {reason}")
+CANNOT_READ = N_("{file}: cannot read the database: {reason}")
+NOT_OURS_BECAUSE = N_("{file}: not a game database made by pdn index: {reason}")
+
+
 class DatabaseError(Exception):
     """A database that cannot be used: missing, corrupt, or of another schema version."""
 
@@ -142,8 +148,8 @@ def create_or_open(path: str | Path) -> sqlite3.Connection:
                     ("application", APPLICATION), ("schema_version", str(SCHEMA_VERSION))])
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as error:
-        raise DatabaseError(N_("{file}: cannot create a database: {error}").format(
-            file=path, error=error)) from None
+        raise DatabaseError(N_("{file}: cannot create a database: {reason}").format(
+            file=path, reason=sqlite_reason(error))) from None
     _check(connection, path)
     return connection
 
@@ -179,14 +185,14 @@ def open_readonly(path: str | Path) -> sqlite3.Connection:
     try:
         exists = target.is_file()
     except OSError as error:  # a name too long, a loop of links: said as an error of its own
-        raise DatabaseError(N_("{file}: cannot open: {reason}").format(
-            file=path, reason=error.strerror or error)) from None
+        raise DatabaseError(CANNOT_OPEN.format(file=path, reason=error.strerror or error)
+                            ) from None
     if not exists:
         raise DatabaseError(N_("{file}: no such database").format(file=path))
     try:
         connection = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as error:
-        raise DatabaseError(N_("{file}: cannot open: {error}").format(file=path, error=error)
+        raise DatabaseError(CANNOT_OPEN.format(file=path, reason=sqlite_reason(error))
                             ) from None
     _check(connection, path)
     return connection
@@ -197,10 +203,10 @@ def _check(connection: sqlite3.Connection, path: str | Path) -> None:
     try:
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         names = dict(connection.execute("SELECT name, value FROM meta"))
-    except sqlite3.Error as error:
+    except sqlite3.Error as error:  # not SQLite's, or locked by another program, or damaged
         connection.close()
-        raise DatabaseError(N_("{file}: not a game database made by pdn index ({error})").format(
-            file=path, error=error)) from None
+        said = NOT_OURS_BECAUSE if is_not_ours(error) else CANNOT_READ
+        raise DatabaseError(said.format(file=path, reason=sqlite_reason(error))) from None
     if names.get("application") != APPLICATION:
         connection.close()
         raise DatabaseError(N_("{file}: not a game database made by pdn index").format(file=path))

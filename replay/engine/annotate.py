@@ -173,8 +173,7 @@ def analyse_game(engine: HubEngine, game: Game, limit: Limit,
         if searched is not None:
             searched()
         if infos[-1] is not None and infos[-1].score is None:
-            raise EngineError(f"engine {engine.name} gave no evaluation at {limit_text(limit)}"
-                              " (Scan 2.0 reports one from depth 12 on)")
+            raise EngineError(_no_evaluation(engine.name, limit))
     cap = thresholds.cap
     if infos[0] is not None:  # the start's evaluation, so that the rows can be read back
         game.moves.comments.append(f"[%eval {eval_text(infos[0].score, boards[0].turn == WHITE)}]")
@@ -276,6 +275,15 @@ def _eval_value(evaluation) -> str:
     if evaluation.mate is not None:
         return f"#{evaluation.mate}"
     return f"{evaluation.pieces:.2f}"
+
+
+def _no_evaluation(name: str, limit: Limit) -> str:
+    """The refusal of an engine that searched without an evaluation, a catalog entry."""
+    if limit.depth is not None:
+        return N_("engine {name} gave no evaluation at depth {depth} (Scan 2.0 reports one "
+                  "from depth 12 on)").format(name=name, depth=limit.depth)
+    return N_("engine {name} gave no evaluation at {limit} (Scan 2.0 reports one from "
+              "depth 12 on)").format(name=name, limit=limit_text(limit))
 
 
 def limit_text(limit: Limit) -> str:
@@ -389,7 +397,8 @@ def annotate_games(games: Iterable[Game], start_engine: Callable[[str], HubEngin
                                                       reading=reading, **options))
             except VariantRefused as error:
                 refused[name] = str(error)
-                outcome = Outcome(index, None, f"not analysed: {error}")
+                outcome = Outcome(index, None, N_("not analysed: {reason}").format(
+                    reason=error))
             except EngineError as error:
                 if engine is not None:
                     engine.close()

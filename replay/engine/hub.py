@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pdn.i18n import N_
 from replay.engine.limits import EngineError, Info, Limit, PlayResult, Score, VariantRefused
 from replay.engine.lines import several_lines
 from replay.run.children import popen_bound, release
@@ -128,21 +129,23 @@ def parse_move(board: Board, text: str, engine: str = "the engine") -> Move:
     squares given (Scan 2.0's PV names only those that tell two captures apart). Raises
     ``EngineError`` naming the engine and the text when it is no legal move."""
     if not _MOVE.match(text):
-        raise EngineError(f"{engine} sent {text!r}, which is not a move")
+        raise EngineError(N_("{engine} sent {text}, which is not a move").format(
+            engine=engine, text=repr(text)))
     numbers = board.variant.gametype.notation.numbers
     squares = {int(number): square for square, number in numbers.items()}
     try:
         origin, destination, *taken = (squares[int(n)] for n in re.split("[-x]", text))
     except KeyError:
-        raise EngineError(f"{engine} sent {text!r}: a square that is not on the board"
-                          ) from None
+        raise EngineError(N_("{engine} sent {text}: a square that is not on the board").format(
+            engine=engine, text=repr(text))) from None
     capture = "x" in text
     fits = [move for move in board.legal_moves()
             if move.origin == origin and move.destination == destination
             and move.is_capture == capture and set(taken) <= set(move.captures)]
     if len(fits) != 1:
-        why = "an illegal move" if not fits else "an ambiguous move"
-        raise EngineError(f"{engine} sent {text!r}, {why} in {board.fen()}")
+        said = (N_("{engine} sent {text}, an illegal move in {fen}") if not fits
+                else N_("{engine} sent {text}, an ambiguous move in {fen}"))
+        raise EngineError(said.format(engine=engine, text=repr(text), fen=board.fen()))
     return fits[0]
 
 
@@ -219,8 +222,8 @@ class HubEngine:
                 command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, encoding="utf-8", errors="replace", bufsize=1)
         except OSError as error:
-            raise EngineError(f"cannot start {shlex.join(command)}: {error.strerror or error}"
-                              ) from None
+            raise EngineError(N_("cannot start {command}: {reason}").format(
+                command=shlex.join(command), reason=error.strerror or error)) from None
         _LIVE.add(self)
         threading.Thread(target=self._read, args=(self.process.stdout, True), daemon=True
                          ).start()
@@ -292,11 +295,19 @@ class HubEngine:
                 code = self.process.wait(timeout=1)
             except subprocess.TimeoutExpired:
                 code = None
-        said = f"; it said: {' | '.join(self._stderr[-3:])}" if self._stderr else ""
-        how = (f"was killed by signal {-code}" if code is not None and code < 0
-               else f"exited with code {code}" if code is not None else "closed its output")
+        if code is not None and code < 0:
+            how = N_("engine {name} was killed by signal {number}").format(name=self.name,
+                                                                          number=-code)
+        elif code is not None:
+            how = N_("engine {name} exited with code {number}").format(name=self.name,
+                                                                       number=code)
+        else:
+            how = N_("engine {name} closed its output").format(name=self.name)
+        if self._stderr:
+            how = N_("{problem}; it said: {said}").format(problem=how,
+                                                          said=" | ".join(self._stderr[-3:]))
         self.close()
-        return EngineError(f"engine {self.name} {how}{said}")
+        return EngineError(how)
 
     def _next(self, timeout: float | None, whole: float | None = None) -> str:
         """The engine's next line; EngineError when it dies, writes a line too long, or
@@ -309,16 +320,16 @@ class HubEngine:
         except queue.Empty:
             self.close()
             allowed = whole if whole is not None else timeout
-            raise EngineError(f"engine {self.name} did not answer within {allowed:g} s"
-                              ) from None
+            raise EngineError(N_("engine {name} did not answer within {seconds} s").format(
+                name=self.name, seconds=f"{allowed:g}")) from None
         if line is _EOF:
             with contextlib.suppress(queue.Full):
                 self._lines.put_nowait(_EOF)
             raise self._died()
         if line == _TOO_LONG:
             self.close()
-            raise EngineError(f"engine {self.name} sent a line longer than {LINE_LIMIT:,} "
-                              "characters")
+            raise EngineError(N_("engine {name} sent a line longer than {count} characters")
+                              .format(name=self.name, count=f"{LINE_LIMIT:,}"))
         return line
 
     def _until(self, word: str, timeout: float | None) -> Iterator[str]:
@@ -423,13 +434,15 @@ class HubEngine:
             wanted = HUB_VARIANTS.get(self.variant, self.variant)
             known = self.option_values.get("variant", [])
             if known and wanted not in known:
-                raise VariantRefused(f"engine {self.name} does not play {self.variant} (it "
-                                     f"plays {', '.join(known)})")
+                raise VariantRefused(N_("engine {name} does not play {variant} (it plays "
+                                        "{variants})").format(
+                    name=self.name, variant=self.variant, variants=", ".join(known)))
             if self.options["variant"] != wanted:
                 self.configure({"variant": wanted})
         elif self.variant != "international":
-            raise VariantRefused(f"engine {self.name} does not play {self.variant} (it plays "
-                                 "International draughts only: it declares no variant)")
+            raise VariantRefused(N_("engine {name} does not play {variant} (it plays "
+                                    "International draughts only: it declares no variant)")
+                                 .format(name=self.name, variant=self.variant))
 
     def configure(self, options: dict[str, object]) -> None:
         """Set engine parameters: ``set-param name=... value=...`` (second protocol) or
@@ -509,7 +522,8 @@ class HubEngine:
                         nodes=int(fields[3]), time=float(fields[4]),
                         pv=parse_line(board, fields[6:], self.name))
         except (ValueError, IndexError, KeyError):
-            raise EngineError(f"engine {self.name} sent a garbled line: {line!r}") from None
+            raise EngineError(N_("engine {name} sent a garbled line: {line}").format(
+                name=self.name, line=repr(line))) from None
 
     def _consume(self, board: Board, line: str, search: _Search) -> bool:
         """Take one line of a running search; True once it has given its move."""
@@ -558,8 +572,8 @@ class HubEngine:
             raise
         if search.errors:
             self.close()
-            raise EngineError(f"engine {self.name} refused the search: "
-                              f"{'; '.join(search.errors)}")
+            raise EngineError(N_("engine {name} refused the search: {said}").format(
+                name=self.name, said="; ".join(search.errors)))
         return search
 
     def _result(self, board: Board, search: _Search) -> PlayResult:
@@ -702,9 +716,10 @@ def popen_hub(command: str | list[str], cwd: str | os.PathLike | None = None,
     try:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
     except ValueError as error:  # "dame 'hub": a quote left open
-        raise EngineError(f"the engine command {command!r} cannot be read: {error}") from None
+        raise EngineError(N_("the engine command {command} cannot be read: {error}").format(
+            command=repr(command), error=error)) from None
     if not argv:
-        raise EngineError("no engine command given")
+        raise EngineError(N_("no engine command given"))
     return HubEngine(argv, None if cwd is None else str(cwd), timeout, options, variant)
 
 

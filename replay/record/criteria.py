@@ -17,11 +17,13 @@ legal moves: b2-c3 d2-c3 a3-b4 e3-f4 g3-f4 g3-h4 d4-e5
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pdn.fen import FenError, parse_fen
 from pdn.game import Game
+from pdn.i18n import N_
 from replay.record.inference import ENGLISH_FIRST_MOVER_BOTTOM, candidates, is_first_mover_bottom
 from replay.rules.position import position_from_setup
 from replay.rules.variants import Rules, Variant, get_variant, variant_names, with_rules
@@ -30,6 +32,12 @@ if TYPE_CHECKING:
     from replay.record.lines import OpeningStop
 
 SHOWN_GROUPS = 3  # variants whose legal moves differ, named in a refusal
+# The refusal of moves no variant plays, catalog entries (``pdn.i18n``): the exception says
+# it in English, a display puts it into the reader's language.
+LEGAL_IN_NONE = N_("--moves '{text}' is legal in no variant the games may be in; {listing}")
+LEGAL_IN_NONE_SOONER = N_("--moves '{text}' is legal in no variant the games may be in; "
+                          "{listing} ({count} other variants refuse them sooner)")
+IN_VARIANTS = N_("in {variants}: move {number} ({side}) '{move}': {reason}")
 
 
 class CriterionError(ValueError):
@@ -61,7 +69,14 @@ def check_moves(text: str, variants: Sequence[Variant]) -> None:
     """Raise CriterionError unless the moves are legal from the start in one of the
     variants (tried in the order the moves' squares make likely)."""
     from pdn.reader import PdnText, read_games  # the reader (lark) only where moves are read
-    from replay.record.lines import MoveLineError, OpeningStop, opening_line, opening_records
+    from replay.record.lines import (
+        JOINED,
+        NOT_LEGAL_IN,
+        MoveLineError,
+        OpeningStop,
+        opening_line,
+        opening_records,
+    )
 
     try:
         records = opening_records(text)
@@ -74,20 +89,21 @@ def check_moves(text: str, variants: Sequence[Variant]) -> None:
             return
         stops.append(line)
     if len(stops) == 1:
-        raise CriterionError(f"--moves '{text}' is not legal in {label(stops[0].variant)}: "
-                             f"{stops[0].sentence()}")
+        raise CriterionError(NOT_LEGAL_IN.format(text=text, variant=label(stops[0].variant),
+                                                 reason=stops[0].sentence()))
     furthest = max(stop.ply for stop in stops)
     groups: dict[tuple[int, str], list[OpeningStop]] = {}
     for stop in stops:
         if stop.ply == furthest:
             groups.setdefault((stop.ply, stop.legal), []).append(stop)
     shown = list(groups.values())[:SHOWN_GROUPS]
-    parts = [f"in {', '.join(label(stop.variant) for stop in group)}: {group[0].sentence()}"
-             for group in shown]
+    parts = [IN_VARIANTS.format(variants=", ".join(label(stop.variant) for stop in group),
+                                **group[0].fields()) for group in shown]
+    listing = functools.reduce(lambda first, second: JOINED.format(first=first,
+                                                                   second=second), parts)
     others = len(stops) - sum(len(group) for group in shown)
-    rest = f" ({others} other variants refuse them sooner)" if others else ""
-    raise CriterionError(f"--moves '{text}' is legal in no variant the games may be in; "
-                         + "; ".join(parts) + rest)
+    said = LEGAL_IN_NONE_SOONER if others else LEGAL_IN_NONE
+    raise CriterionError(said.format(text=text, listing=listing, count=others))
 
 
 def check_position(fen: str, variants: Sequence[Variant]) -> None:

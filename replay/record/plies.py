@@ -5,17 +5,24 @@ from __future__ import annotations
 
 import re
 
+from pdn.i18n import N_
 from replay.record.board import Board
 from replay.record.replayer import ReplayedGame
 
 MOVE_PATTERN = re.compile(r"^\s*(\d+)\s*([wb])\s*$", re.IGNORECASE)
+# The refusals, catalog entries: the exception says them in English, a display puts them
+# into the reader's language (``pdn.i18n.Catalog.localize``).
+OUT_OF_RANGE = N_("ply {ply} is out of range: the game replays {plies}")
+NOT_A_MOVE = N_("'{text}' is not a move: write the number and w or b, as in 12b")
+NO_SUCH_MOVE = N_("the game has no move {move}: it replays {plies}")
+STOPPED_BY = N_("{plies} (stopped by an error at line {line}: {reason})")
 
 
 def board_after(replayed: ReplayedGame, plies: int) -> Board:
     """The board after the first ``plies`` moves of a game's main line, the moves pushed (so
     ``board.move_stack[-1]`` is the last move); raises ValueError beyond what replays."""
     if not 0 <= plies <= len(replayed.moves):
-        raise ValueError(f"ply {plies} is out of range: the game replays {_replays(replayed)}")
+        raise ValueError(OUT_OF_RANGE.format(ply=plies, plies=_replays(replayed)))
     board = Board(replayed.variant, replayed.start)
     for move in replayed.moves[:plies]:
         board.push(move)
@@ -40,19 +47,20 @@ def plies_to_move(replayed: ReplayedGame, text: str) -> int:
     """
     match = MOVE_PATTERN.match(text)
     if not match:
-        raise ValueError(f"'{text}' is not a move: write the number and w or b, as in 12b")
+        raise ValueError(NOT_A_MOVE.format(text=text))
     wanted = int(match.group(1)), "White" if match.group(2).lower() == "w" else "Black"
     numbering = replayed.numbering
     for index in range(len(replayed.moves)):
         if (numbering.number(index), numbering.side(index)) == wanted:
             return index + 1
-    raise ValueError(f"the game has no move {text.strip()}: it replays {_replays(replayed)}")
+    raise ValueError(NO_SUCH_MOVE.format(move=text.strip(), plies=_replays(replayed)))
 
 
 def _replays(replayed: ReplayedGame) -> str:
+    """``12 plies``, and what stopped the replay, made of catalog entries."""
     plies = len(replayed.moves)
-    text = f"{plies} {'ply' if plies == 1 else 'plies'}"
+    said = N_("one ply") if plies == 1 else N_("{count} plies").format(count=plies)
     if replayed.errors:
         error = replayed.errors[0]
-        text += f" (stopped by an error at line {error.line}: {error.message})"
-    return text
+        said = STOPPED_BY.format(plies=said, line=error.line, reason=error.message)
+    return said
