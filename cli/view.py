@@ -28,7 +28,6 @@ from .options import (
 from .sources import SourceError, collect_sources, exit_if_no_sources, game_of
 
 T = TypeVar("T")
-CANNOT_READ_DATABASE = N_("{file}: cannot read the database: {error}")
 
 
 def view(
@@ -86,7 +85,7 @@ def view(
     statuses: Counter[str] = Counter()
     replayed = None
     size = None if game else input_size(sources)
-    with progress_bar(words.gettext(N_("replaying")), size) as progress:
+    with progress_bar(N_("replaying"), size) as progress:
         if game:
             replayed = replay_game(game_of(paths, game, encoding), choice.default,
                                    choice.override, rules=choice.rules)
@@ -152,7 +151,8 @@ def _explorer(database: Path, sources: list[str], replayed, choice, encoding: st
     import sqlite3
 
     from pdn.reader import read_games
-    from replay.database.schema import DatabaseError, open_readonly
+    from replay.database.schema import CANNOT_READ, DatabaseError, open_readonly
+    from replay.database.sqlite_reasons import sqlite_reason
     from replay.record.replayer import replay_game
     from replay.viewer.explorer import explorer_rows
 
@@ -166,7 +166,7 @@ def _explorer(database: Path, sources: list[str], replayed, choice, encoding: st
     try:
         return explorer_rows(connection, games)
     except sqlite3.Error as error:  # a damaged database: a table gone, a page unreadable
-        fail(CANNOT_READ_DATABASE.format(file=database, error=error))
+        fail(CANNOT_READ.format(file=database, reason=sqlite_reason(error)))
     finally:
         connection.close()
 
