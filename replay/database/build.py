@@ -22,7 +22,7 @@ from pathlib import Path
 from pdn.i18n import N_
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
-from replay.archive.tags import DateParts, date_parts_many, date_range
+from replay.archive.tags import DateParts, date_parts_plain, date_range
 from replay.database.game_positions import GamePositions
 from replay.database.lock import index_lock
 from replay.database.planes import update_planes
@@ -117,15 +117,18 @@ class IndexTask:
 
 
 def day_spans(texts: list[str]) -> list[tuple[int | None, int | None]]:
-    """The day span of each Date tag; a date met before in this process is not parsed again
-    (an archive repeats its dates, and parsing them is vectorised in pandas)."""
-    unseen = list(dict.fromkeys(text for text in texts if text not in _DAYS))
-    if len(_DAYS) + len(unseen) > DAYS_LIMIT:
+    """The day span of each Date tag; a date met before in this process is not read again
+    (an archive repeats its dates). Read by ``date_parts_plain``, the games table's rules
+    without pandas, whose import would double the run's memory."""
+    if len(_DAYS) > DAYS_LIMIT:
         _DAYS.clear()
-        unseen = list(dict.fromkeys(texts))
-    for text, parts in zip(unseen, date_parts_many(unseen), strict=True):
-        _DAYS[text] = day_span(parts)
-    return [_DAYS[text] for text in texts]
+    spans = []
+    for text in texts:
+        span = _DAYS.get(text)
+        if span is None:
+            span = _DAYS[text] = day_span(date_parts_plain(text))
+        spans.append(span)
+    return spans
 
 
 def day_span(parts: DateParts) -> tuple[int | None, int | None]:
