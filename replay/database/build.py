@@ -25,6 +25,7 @@ from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_plain, date_range
 from replay.database.game_positions import GamePositions
 from replay.database.lock import index_lock
+from replay.database.native import PythonKeySet, key_set
 from replay.database.planes import update_planes
 from replay.database.played import (
     MovesPlayed,
@@ -79,9 +80,11 @@ class GameEntry:
     date: tuple[int | None, int | None] = (None, None)
 
 
-_SEEN: dict[str, set[int]] = {}  # per run: the keys this process already described
-# then forgotten (about 60 MB): a position described twice is merely written twice
+_SEEN: dict[str, PythonKeySet] = {}  # per run: the keys this process already described
+# then forgotten (a Python set's: about 60 MB; the native KeySet's, 4 times more in 64 MB): a
+# position described twice is merely written twice
 SEEN_LIMIT = 1_000_000
+NATIVE_SEEN_LIMIT = 4_000_000
 _DAYS: dict[str, tuple[int | None, int | None]] = {}  # Date tag -> day span, per process
 DAYS_LIMIT = 100_000
 
@@ -96,12 +99,13 @@ class IndexTask:
 
     def __call__(self, records: list[Record]) -> list[GameEntry]:
         seen = _SEEN.get(self.run)
-        if seen is None or len(seen) > SEEN_LIMIT:
+        if seen is None or len(seen) > (SEEN_LIMIT if isinstance(seen, set)
+                                        else NATIVE_SEEN_LIMIT):
             _SEEN.clear()
-            seen = _SEEN[self.run] = set()
+            seen = _SEEN[self.run] = key_set()
         return [self._entry(record, seen) for record in records]
 
-    def _entry(self, record: Record, seen: set[int]) -> GameEntry:
+    def _entry(self, record: Record, seen: PythonKeySet) -> GameEntry:
         entry = GameEntry(record.line, game_text(record), dict(record.tags), record.error)
         if record.game is None:
             return entry
@@ -241,7 +245,7 @@ def _index_file(connection: sqlite3.Connection, source: str, task: IndexTask,
                          positions)
     except OSError as error:
         _SEEN.clear()  # the positions described for the file were rolled back with it
-        positions.index()
+        positions.forget()
         summary.failed.append(source)
         note(N_("{file}: cannot read: {reason}; nothing of it indexed").format(
             file=name, reason=error.strerror or error))
@@ -289,7 +293,8 @@ def _insert_file(connection: sqlite3.Connection, source: str, path: str, digest:
     held.flush()
     played.flush()
     connection.execute("UPDATE files SET games = ? WHERE file_id = ?", (games, file_id))
-    update_planes(connection)
+    positions.finish_planes()
+    update_planes(connection)  # the planes of positions not made as they were written
     summary.games += games
 
 

@@ -26,7 +26,7 @@ from replay.archive.walk import walk_main_line
 from replay.database.build import index_sources
 from replay.database.keys import dense, fen_of
 from replay.database.pattern import KINDS, Pattern, PatternError
-from replay.database.planes import CHUNK, matching_positions
+from replay.database.planes import CHUNK, matching_positions, update_planes
 from replay.database.query import TABLE_COLUMNS, Search, search, summaries
 from replay.database.schema import DatabaseError, open_readonly
 from replay.record.board import Board
@@ -201,6 +201,26 @@ def test_a_file_that_fails_midway_leaves_none_of_its_game_positions(tmp_path):
     stored = connection.execute("SELECT game_id, ply FROM game_positions").fetchall()
     plies = connection.execute("SELECT game_id, plies FROM games").fetchall()
     assert sorted(stored) == [(game, ply) for game, last in plies for ply in range(last + 1)]
+    # the planes made as the broken file's positions came were rolled back with them
+    assert stored_planes(sqlite3.connect(db)) == planes_read_back(db)
+
+
+def stored_planes(connection: sqlite3.Connection) -> list[tuple]:
+    return connection.execute("SELECT variant, chunk, plane, bits FROM pattern_planes "
+                              "ORDER BY variant, chunk, plane").fetchall()
+
+
+def planes_read_back(db: Path) -> list[tuple]:
+    """A database's pattern planes made again from its positions table (``update_planes``,
+    what a database that was not new when indexed into gets)."""
+    copy = sqlite3.connect(":memory:")
+    with sqlite3.connect(db) as source:
+        source.backup(copy)
+    with copy:
+        copy.execute("DELETE FROM pattern_planes")
+        copy.execute("DELETE FROM meta WHERE name = 'planes_through'")
+        update_planes(copy)
+    return stored_planes(copy)
 
 
 def test_unreadable_sources_and_games_are_reported_by_name(tmp_path):
