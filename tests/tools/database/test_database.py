@@ -388,6 +388,26 @@ def test_a_position_search_loads_neither_the_reader_nor_pandas(database):
     assert "loaded: []" in done.stdout
 
 
+def test_indexing_loads_neither_pandas_nor_pyarrow(tmp_path):
+    """``pdn index`` reads Date tags without pandas: the whole command leaves pandas and
+    pyarrow (about 90 MB of memory) unloaded."""
+    source = tmp_path / "games.pdn"
+    source.write_text(GAMES, encoding="utf-8")
+    db = tmp_path / "games.db"
+    script = ("import sys\nfrom pdn.cli.app import main\n"
+              f"sys.argv = ['pdn', 'index', {str(source)!r}, '-o', {str(db)!r}, '--variant', "
+              "'russian', '--jobs', '1']\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print('loaded:', sorted(name for name in ('pandas', 'pyarrow') "
+              "if name in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert "3 games" in done.stderr  # the index ran (its summary on stderr)
+    assert "loaded: []" in done.stdout
+    assert open_readonly(db).execute("SELECT COUNT(*) FROM games WHERE date_low IS NOT NULL"
+                                     ).fetchone()[0] > 0
+
+
 def test_search_never_writes_over_an_input(database):
     db, source = database
     before = db.read_bytes()
