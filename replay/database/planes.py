@@ -32,7 +32,8 @@ def update_planes(connection: sqlite3.Connection) -> int:
     """Add the positions written since the planes were last brought up to date (in the
     caller's transaction); the number of positions added. A chunk's rows of a variant are
     read as one integer array (SQL says which side is to move) and its planes made by numpy's
-    bit unpacking, one chunk held at a time."""
+    bit unpacking, one chunk held at a time. (A new database's planes are made natively as
+    its positions are written, ``positions_table``; this reads back the others.)"""
     import numpy as np
 
     done = connection.execute("SELECT value FROM meta WHERE name = ?", (_MARK,)).fetchone()
@@ -49,11 +50,17 @@ def update_planes(connection: sqlite3.Connection) -> int:
                 "black_kings FROM positions WHERE position_id BETWEEN ? AND ? AND variant = ? "
                 "AND white_men IS NOT NULL", (low, high, variant)).fetchall()
             if rows:  # none on a board of more than 64 squares: no bitboards
-                _merge(connection, variant, chunk, _planes(np.array(rows, dtype=np.int64),
-                                                           chunk, np), np)
+                made = _planes(np.array(rows, dtype=np.int64), chunk, np)
+                merge_planes(connection, [(variant, chunk, {
+                    plane: packed.tobytes() for plane, packed in made.items() if packed.any()})])
                 added += len(rows)
-    connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_MARK, str(last)))
+    mark_planes(connection, last)
     return added
+
+
+def mark_planes(connection: sqlite3.Connection, last: int) -> None:
+    """Record that the planes cover the positions up to ``last`` (a position_id)."""
+    connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_MARK, str(last)))
 
 
 def _planes(block, chunk: int, np) -> dict:
@@ -81,20 +88,20 @@ def _bitmaps(offsets, facts, np):
     return np.ascontiguousarray(np.packbits(bits, axis=0, bitorder="little").T)
 
 
-def _merge(connection: sqlite3.Connection, variant: str, chunk: int, planes: dict, np
-           ) -> None:
-    """OR each plane's new positions into its stored bitmap (a plane of zeros is not
-    stored)."""
-    stored = dict(connection.execute(
-        "SELECT plane, bits FROM pattern_planes WHERE variant = ? AND chunk = ?",
-        (variant, chunk)))
-    for plane, packed in planes.items():
-        if not packed.any():
-            continue
-        if plane in stored:
-            packed = packed | np.frombuffer(stored[plane], dtype=np.uint8)
-        connection.execute("INSERT OR REPLACE INTO pattern_planes VALUES (?, ?, ?, ?)",
-                           (variant, chunk, plane, packed.tobytes()))
+def merge_planes(connection: sqlite3.Connection,
+                 found: list[tuple[str, int, dict[int, bytes]]]) -> None:
+    """OR each chunk's planes of new positions (variant, chunk, {plane: bitmap}; no plane of
+    zeros) into the bitmaps stored."""
+    for variant, chunk, planes in found:
+        stored = dict(connection.execute(
+            "SELECT plane, bits FROM pattern_planes WHERE variant = ? AND chunk = ?",
+            (variant, chunk)))
+        for plane, bits in planes.items():
+            if plane in stored:
+                bits = (int.from_bytes(bits, "little") | int.from_bytes(stored[plane], "little")
+                        ).to_bytes(CHUNK_BYTES, "little")
+            connection.execute("INSERT OR REPLACE INTO pattern_planes VALUES (?, ?, ?, ?)",
+                               (variant, chunk, plane, bits))
 
 
 def matching_positions(connection: sqlite3.Connection, pattern: Pattern, variant: Variant
@@ -156,4 +163,5 @@ def _ids(bits: int, base: int) -> list[int]:
             for bit in _BYTE_BITS[data[match.start()]]]
 
 
-__all__ = ["ALL", "BLACK_TO_MOVE", "CHUNK", "matching_positions", "update_planes"]
+__all__ = ["ALL", "BLACK_TO_MOVE", "CHUNK", "mark_planes", "matching_positions",
+           "merge_planes", "update_planes"]

@@ -155,14 +155,11 @@ def _opening(keys: list[int], variant: Variant) -> Opening | None:
     """``opening_of`` read from the keys of the positions (a key stands for one position,
     ``keys``)."""
     named = _openings_by_key(variant.name)
-    if not named or named.keys().isdisjoint(keys):
+    found = named.keys() & keys if named else None  # a set's walk of the keys, in C
+    if not found:
         return None
-    best = None
-    for key in keys:
-        opening = named.get(key)
-        if opening is not None and (best is None or opening.plies > best.plies):
-            best = opening
-    return best
+    # the longest, the first met of equals (``opening_of``'s order)
+    return named[min(found, key=lambda key: (-named[key].plies, keys.index(key)))]
 
 
 def _ballot(variant: Variant, start: Position, tokens: Sequence[str],

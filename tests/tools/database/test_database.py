@@ -26,7 +26,7 @@ from replay.archive.walk import walk_main_line
 from replay.database.build import index_sources
 from replay.database.keys import dense, fen_of
 from replay.database.pattern import KINDS, Pattern, PatternError
-from replay.database.planes import CHUNK, matching_positions
+from replay.database.planes import CHUNK, matching_positions, update_planes
 from replay.database.query import TABLE_COLUMNS, Search, search, summaries
 from replay.database.schema import DatabaseError, open_readonly
 from replay.record.board import Board
@@ -201,6 +201,26 @@ def test_a_file_that_fails_midway_leaves_none_of_its_game_positions(tmp_path):
     stored = connection.execute("SELECT game_id, ply FROM game_positions").fetchall()
     plies = connection.execute("SELECT game_id, plies FROM games").fetchall()
     assert sorted(stored) == [(game, ply) for game, last in plies for ply in range(last + 1)]
+    # the planes made as the broken file's positions came were rolled back with them
+    assert stored_planes(sqlite3.connect(db)) == planes_read_back(db)
+
+
+def stored_planes(connection: sqlite3.Connection) -> list[tuple]:
+    return connection.execute("SELECT variant, chunk, plane, bits FROM pattern_planes "
+                              "ORDER BY variant, chunk, plane").fetchall()
+
+
+def planes_read_back(db: Path) -> list[tuple]:
+    """A database's pattern planes made again from its positions table (``update_planes``,
+    what a database that was not new when indexed into gets)."""
+    copy = sqlite3.connect(":memory:")
+    with sqlite3.connect(db) as source:
+        source.backup(copy)
+    with copy:
+        copy.execute("DELETE FROM pattern_planes")
+        copy.execute("DELETE FROM meta WHERE name = 'planes_through'")
+        update_planes(copy)
+    return stored_planes(copy)
 
 
 def test_unreadable_sources_and_games_are_reported_by_name(tmp_path):
@@ -366,6 +386,26 @@ def test_a_position_search_loads_neither_the_reader_nor_pandas(database):
                           check=True)
     assert "[Event \"Cup A\"]" in done.stdout  # the search ran and found game 1
     assert "loaded: []" in done.stdout
+
+
+def test_indexing_loads_neither_pandas_nor_pyarrow(tmp_path):
+    """``pdn index`` reads Date tags without pandas: the whole command leaves pandas and
+    pyarrow (about 90 MB of memory) unloaded."""
+    source = tmp_path / "games.pdn"
+    source.write_text(GAMES, encoding="utf-8")
+    db = tmp_path / "games.db"
+    script = ("import sys\nfrom pdn.cli.app import main\n"
+              f"sys.argv = ['pdn', 'index', {str(source)!r}, '-o', {str(db)!r}, '--variant', "
+              "'russian', '--jobs', '1']\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print('loaded:', sorted(name for name in ('pandas', 'pyarrow') "
+              "if name in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert "3 games" in done.stderr  # the index ran (its summary on stderr)
+    assert "loaded: []" in done.stdout
+    assert open_readonly(db).execute("SELECT COUNT(*) FROM games WHERE date_low IS NOT NULL"
+                                     ).fetchone()[0] > 0
 
 
 def test_search_never_writes_over_an_input(database):

@@ -21,10 +21,10 @@ from support.positions import positions
 from pdn.reader import read_games
 from replay.archive import Settings
 from replay.archive.walk import walk_main_line
-from replay.database import build, played, rows
+from replay.database import build, played, positions_table, rows
 from replay.database.build import index_sources
 from replay.database.keys import coder, position_hash
-from replay.database.native import MODULE, index_line, tally
+from replay.database.native import MODULE, PythonKeySet, index_line, key_set, tally
 from replay.database.played import GameFacts, MovesPlayed, NativeMovesPlayed
 from replay.record.board import Board
 from replay.record.notation import full_text
@@ -218,6 +218,48 @@ def test_the_native_tally_adds_up_as_moves_played(games):
         fast.tally.rows(0)
 
 
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(st.tuples(st.sampled_from(["add", "discard", "fresh"]),
+                                st.integers(0, 1500)), max_size=3000),
+       spread=st.sampled_from([1, 2**52 + 1, -(2**61) - 7]))
+def test_the_native_key_set_holds_what_a_python_set_holds(steps, spread):
+    """Adds, discards (linear probing's moves back) and ``fresh`` rows, on keys that fill
+    the table past its first growth, 0 and the extremes of 64 bits among them."""
+    fast, slow = key_set(), PythonKeySet()
+    assert type(fast).__name__ == "KeySet"
+    pool = [max(-(2**63), min(2**63 - 1, (number - 700) * spread)) for number in range(1501)]
+    for action, number in steps:
+        key = pool[number]
+        if action == "add":
+            fast.add(key)
+            slow.add(key)
+        elif action == "discard":
+            fast.discard(key)
+            slow.discard(key)
+        else:
+            rows = [(key, "a"), (pool[number - 1], "b"), (key, "c")]
+            assert fast.fresh(rows) == slow.fresh(rows)
+        assert len(fast) == len(slow)
+    assert [key in fast for key in pool] == [key in slow for key in pool]
+    fast.difference_update(list(slow))
+    assert len(fast) == 0
+
+
+def test_the_native_key_set_refuses_what_is_no_key():
+    keys = key_set()
+    assert "1" not in keys and 2**64 not in keys and 1.0 not in keys
+    for wrong in ("1", 2**64, None):
+        with pytest.raises(TypeError):
+            keys.add(wrong)
+    with pytest.raises(TypeError):
+        keys.fresh([("1", "row")])
+    with pytest.raises(TypeError):
+        keys.fresh([[1, "row"]])
+    with pytest.raises(TypeError):
+        type(keys)(5)
+    assert len(keys) == 0
+
+
 def table_digests(path: Path) -> dict[str, str]:
     connection = sqlite3.connect(path)
     found = {}
@@ -243,6 +285,9 @@ def test_the_database_is_the_same_without_the_native_core(tmp_path: Path, monkey
     monkeypatch.setattr(rows, "_native_rows", lambda *_: None)
     monkeypatch.setattr(played, "moves_played", lambda c: MovesPlayed(c))
     monkeypatch.setattr(build, "moves_played", lambda c: MovesPlayed(c))
+    monkeypatch.setattr(build, "key_set", PythonKeySet)  # Python's sets of keys
+    monkeypatch.setattr(positions_table, "key_set", PythonKeySet)
+    monkeypatch.setattr(positions_table, "planes", lambda: None)  # planes read back by SQL
     build._SEEN.clear()
     slow_db = tmp_path / "slow.db"
     index_sources(slow_db, sources, settings_, note=lambda _: None)
