@@ -78,11 +78,14 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
         raise ValueError(f"unknown table '{table}'")
     sources = list(sources)
     files = file_categories(sources)
+    need_games = table != "moves" or keep_games
+    # the summary reads nothing a walk along the main line counts, the moves alone no game
     options = TableOptions(RulesChoice(default, override, rules), opening_plies,
-                           with_moves=table == "moves")
+                           with_moves=table == "moves",
+                           walked=keep_games or table not in ("moves", "summary"),
+                           games=need_games)
     parts = iter_parts(sources, options, jobs=jobs, engine=engine, scheduler=scheduler,
                        encoding=encoding, progress=progress)
-    need_games = table != "moves" or keep_games
     with TableWriter(path) as out, tempfile.TemporaryDirectory(prefix="pdn-stats-") as spool:
         games = _Spool(Path(spool), files)
         for part in parts:

@@ -91,7 +91,7 @@ def running_summary(sources: Iterable[str], default: Variant | None = None,
     ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask."""
     sources = list(sources)
     options = TableOptions(RulesChoice(default, override, rules), opening_plies,
-                           with_moves=False)
+                           with_moves=False, walked=False)
     with tempfile.TemporaryFile(prefix="pdn-summary-") as spool:
         running = _Running(file_categories(sources), spool)
         for part in iter_parts(sources, options, jobs=jobs, engine=engine,
