@@ -155,24 +155,35 @@ def count_statuses(games: pd.DataFrame, statuses: Counter[str] | None) -> None:
 
 
 class _Spool:
-    """Parts of the games table on disk, with what finishing them needs."""
+    """Parts of the games table, with what finishing them needs: in memory while they hold
+    at most ``FINISHED_GAMES`` games (as many as a finished batch), then all on disk."""
 
     def __init__(self, folder: Path, files: list[str]) -> None:
         self.folder = folder
         self.files = files
-        self.parts: list[tuple[Path, str]] = []
+        self.parts: list[tuple[Path | pd.DataFrame, str]] = []
+        self.held = 0  # the games of the parts in memory
         self.tags: dict[str, None] = dict.fromkeys(SEVEN_TAGS)
         self.votes = ReadingVotes()
 
     def add(self, source: str, games: pd.DataFrame) -> None:
         self.tags.update(dict.fromkeys(c for c in games.columns if c not in REPLAY_COLUMNS))
         self.votes.add(source, games)
-        path = self.folder / f"{len(self.parts)}.pickle"
+        self.parts.append((games, source))
+        self.held += len(games)
+        if self.held > FINISHED_GAMES:
+            self.parts = [(self._spooled(part, number), source) if isinstance(part, pd.DataFrame)
+                          else (part, source) for number, (part, source) in enumerate(self.parts)]
+            self.held = 0
+
+    def _spooled(self, games: pd.DataFrame, number: int) -> Path:
+        """``games`` written to the spool's folder."""
+        path = self.folder / f"{number}.pickle"
         try:
             games.to_pickle(path)
         except OSError as error:  # a full disk: the temporary folder's fault, said so
             raise as_write_error(error, path) from None
-        self.parts.append((path, source))
+        return path
 
     def finished(self) -> Iterator[tuple[pd.DataFrame, list[int]]]:
         """The parts finished as the whole table would finish them, in order, gathered
@@ -187,9 +198,13 @@ class _Spool:
             return
         batch: list[pd.DataFrame] = []
         sources: list[str] = []
-        for path, source in self.parts:
-            games = pd.read_pickle(path)
-            path.unlink()
+        parts, self.parts, self.held = self.parts, [], 0
+        for part, source in parts:
+            if isinstance(part, pd.DataFrame):
+                games = part
+            else:
+                games = pd.read_pickle(part)
+                part.unlink()
             batch.append(fold_tags(games, tags))
             sources.append(source)
             if sum(map(len, batch)) >= FINISHED_GAMES:
