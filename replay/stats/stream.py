@@ -23,6 +23,7 @@ from pdn.writer import SEVEN_TAGS
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Rules, Variant
 from replay.run.output import as_write_error
+from replay.stats.counts import summary_table
 from replay.stats.execution import TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
@@ -42,17 +43,16 @@ from replay.stats.tables import (
     finish_moves,
     openings_table,
     players_table,
-    summary_table,
 )
 from replay.stats.writer import TableWriter
 
 DERIVED_TABLES = {"players": players_table, "openings": openings_table,
                   "summary": summary_table}
-# The games' columns those tables read: only these are held in memory to build them.
 # The games finished together (``_Spool.finished``).
 FINISHED_GAMES = 1 << 15
+# The games' columns those tables read: only these are held in memory to build them.
 AGGREGATED_COLUMNS = ("file", "White", "Black", "Event", "date", "year", "variant", "result",
-                      "white_score", "opening", "plies", "status")
+                      "first_mover", "white_score", "opening", "plies", "status")
 
 
 def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLike,

@@ -1,4 +1,5 @@
-"""The derived tables: games' dates, ratings and result views; players, openings, summary.
+"""The derived tables: games' dates, ratings and result views; players, openings (the
+summary's counts are ``replay.stats.counts``).
 
 All vectorised over the games table (one row per game), which stays small next to the
 moves table.
@@ -264,7 +265,7 @@ PLAYER_DTYPES: dict[str, object] = {
     "last_year": "Int64", "events": "Int64",
 }
 
-# ---- openings and summary ------------------------------------------------------------------
+# ---- openings ---------------------------------------------------------------------
 
 
 def _result_counts(games: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -300,24 +301,4 @@ OPENING_DTYPES: dict[str, object] = {
     "variant": REPLAY_COLUMNS["variant"], "opening": STRING, "plies": "Int64",
     "games": "Int64", **dict.fromkeys(RESULTS, "Int64"), "white_score_pct": "Float64",
     "ballot": STRING,
-}
-
-
-def summary_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Per file, variant, event and year: games, results split, average length in plies,
-    share of valid records."""
-    frame = games.assign(event=games["Event"], valid=games["status"] == "valid")
-    keys = ["file", "variant", "event", "year"]
-    counts = _result_counts(frame, keys)
-    grouped = frame.groupby(keys, dropna=False, observed=True, sort=True)
-    counts["average_plies"] = grouped["plies"].mean()
-    counts["valid_share"] = grouped["valid"].mean()
-    table = counts.reset_index()[list(SUMMARY_DTYPES)].astype(SUMMARY_DTYPES)
-    return table.sort_values(keys, na_position="last", ignore_index=True)
-
-
-SUMMARY_DTYPES: dict[str, object] = {
-    "file": "category", "variant": REPLAY_COLUMNS["variant"], "event": STRING,
-    "year": "Int64", "games": "Int64", **dict.fromkeys(RESULTS, "Int64"),
-    "average_plies": "Float64", "valid_share": "Float64",
 }
