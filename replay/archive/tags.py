@@ -1,6 +1,6 @@
 """Tag values as archivists compare and clean them: player names, partial dates, results.
 
-Dates are understood by ``replay.stats.tables.date_parts`` (every form the archives use);
+Dates are understood by ``date_parts_plain`` (every form the archives use);
 names are matched the way ``replay.stats`` matches players: ignoring case and spacing.
 
 >>> name_key("  sijbrands ,Ton "), clean_name("ABAULIN V."), clean_name("T. Sijbrands")
@@ -101,27 +101,19 @@ def clean_name(name: str) -> str:
 
 @lru_cache(maxsize=4096)
 def date_parts_of(text: str) -> DateParts:
-    """Year, month and day a Date tag knows (None where unknown), by ``replay.stats``' rules."""
-    return date_parts_many([text])[0]
+    """Year, month and day a Date tag knows (None where unknown): ``date_parts_plain``,
+    each distinct text read once."""
+    return date_parts_plain(text)
 
 
 def date_parts_many(texts: Iterable[str | None]) -> list[DateParts]:
-    """The parts of many dates in one vectorised call (what a batch of games needs)."""
-    import pandas as pd
-
-    from replay.stats.tables import date_parts
-
-    values = list(texts)
-    if not values:
-        return []
-    frame = date_parts(pd.Series(values, dtype="string"))
-    columns = [frame[key].astype(object).where(frame[key].notna(), None)
-               for key in ("year", "month", "day")]
-    return [(y, m, d) for y, m, d in zip(*columns, strict=True)]
+    """The parts of many dates (None: a missing date, no part known)."""
+    return [(None, None, None) if text is None else date_parts_of(text) for text in texts]
 
 
-# ``replay.stats.tables``' patterns, tried in this order, each filling the parts the ones
-# before it left unknown (tests/tools/archive/test_archive.py checks they are the same)
+# The forms archives write dates in, tried in this order, each filling the parts the ones
+# before it left unknown: year first (the day may be left out), day first, a month's name,
+# a year alone.
 DATE_PATTERNS = (
     re.compile(r"^\s*(?P<year>\d{4}|\?{4})\s*[.\-/]\s*(?P<month>\d{1,2}|\?{1,2})"
                r"(?:\s*[.\-/]\s*(?P<day>\d{1,2}|\?{1,2}))?\s*$"),
@@ -135,8 +127,10 @@ _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "
 
 
 def date_parts_plain(text: str) -> DateParts:
-    """``date_parts_of`` read without pandas, by the same rules one value at a time (what
-    a command that reads a few dates needs without loading pandas).
+    """Year, month and day a Date tag knows (None where unknown), in every form
+    ``DATE_PATTERNS`` reads, without pandas: a number in other digits than ASCII's is
+    unknown, as is a year 0, a month past 12 and a day past 31 (a day without its month).
+    The games table (``replay.stats.tables.date_parts``) reads its dates with it.
 
     >>> date_parts_plain("1841.??.??"), date_parts_plain("1-2 June 2002")
     ((1841, None, None), (2002, 6, 1))

@@ -90,6 +90,7 @@ import pandas as pd
 
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Rules, Variant
+from replay.stats.counts import summary_table
 from replay.stats.execution import EngineUnavailableError, TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
@@ -106,7 +107,6 @@ from replay.stats.tables import (
     finish_moves,
     openings_table,
     players_table,
-    summary_table,
 )
 
 TABLES = ("games", "moves", "players", "openings", "summary")

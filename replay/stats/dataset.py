@@ -45,7 +45,7 @@ from replay.stats.schema import (
     with_file,
 )
 from replay.stats.stream import DERIVED_TABLES, write_table
-from replay.stats.tables import file_readings, finish_games, finish_moves
+from replay.stats.tables import ReadingVotes, finish_games, finish_moves
 
 
 @dataclass(frozen=True)
@@ -224,11 +224,11 @@ def _followed(spooled: list[Spooled]) -> list[Spooled]:
 
 
 def _readings(votes: dict[str, tuple[int, int]]) -> pd.Series | None:
-    """Each file's reading of its results (``replay.stats.tables.file_readings``)."""
-    voted = {name: counts for name, counts in votes.items() if any(counts)}
-    if not voted:
-        return None
-    return file_readings(pd.DataFrame.from_dict(voted, orient="index", columns=list(READINGS)))
+    """Each file's reading of its results (``replay.stats.tables.ReadingVotes``)."""
+    gathered = ReadingVotes()
+    for name, counts in votes.items():
+        gathered.add_counts(name, counts)
+    return gathered.readings()
 
 
 def _empty(table: str, files: list[str]) -> pd.DataFrame:

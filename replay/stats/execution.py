@@ -26,7 +26,7 @@ from replay.run.parallel import gc_paused
 from replay.run.partitions import Partition
 from replay.run.runner import PARTITION_CHARS, EngineUnavailableError, open_runner
 from replay.stats.rows import MoveColumns, game_row
-from replay.stats.schema import REPLAY_COLUMNS, typed_games, typed_moves
+from replay.stats.schema import REPLAY_COLUMNS, RUN_COLUMNS, typed_games, typed_moves
 
 BLOCK = 2 * PARTITION_CHARS  # tabulating costs less per game than validating: larger pieces
 
@@ -38,6 +38,10 @@ class TableOptions:
     choice: RulesChoice
     opening_plies: int = 6
     with_moves: bool = True
+    # False: the games' ``WALK_COLUMNS`` are left missing (a table that reads none of them)
+    walked: bool = True
+    # False: of the games only the ``RUN_COLUMNS`` (a run that writes the moves alone)
+    games: bool = True
 
 
 @dataclass
@@ -69,11 +73,14 @@ def _tabulated(partition: Partition, options: TableOptions) -> Part:
     rows = []
     block = partition.chunk()
     games = _block_games(block)
+    walked = options.walked and options.games
     for game in games:
         rows.append(game_row(game, len(rows) + 1, options.choice.default, options.choice.override,
-                             options.opening_plies, moves, options.choice.rules))
+                             options.opening_plies, moves, options.choice.rules,
+                             walked=walked))
     open_ = tuple(row for row, fields in enumerate(rows) if fields["open"] and not fields["silent"])
-    return Part(partition.source, partition.size, typed_games(rows),
+    return Part(partition.source, partition.size,
+                typed_games(rows) if options.games else typed_games(rows, RUN_COLUMNS),
                 typed_moves(moves.columns) if moves is not None else None,
                 {row: game for row, (game, fields) in enumerate(zip(games, rows, strict=True))
                  if fields["silent"]},
@@ -142,10 +149,8 @@ def agree_parts(parts: list[Part], shown: str | None, options: TableOptions
             choice = options.choice
             fields = game_row(game, int(part.games.at[row, "game"]), choice.default,
                               choice.override, options.opening_plies, None, choice.rules,
-                              shown=keyed_variant(shown))
-            again = typed_games([fields])
-            for column in REPLAY_COLUMNS:
-                part.games.at[row, column] = again.at[0, column]
+                              shown=keyed_variant(shown), walked=options.walked)
+            _replace_row(part.games, row, fields)
         part.open, part.block = (), None
         yield part
 
@@ -215,11 +220,17 @@ def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,
         choice = options.choice
         fields = game_row(game, int(games.at[row, "game"]), choice.default, choice.override,
                           options.opening_plies, None, choice.rules,
-                          follow=keyed_variant(key))
-        again = typed_games([fields])
-        for column in REPLAY_COLUMNS:
-            games.at[row, column] = again.at[0, column]
+                          follow=keyed_variant(key), walked=options.walked)
+        _replace_row(games, row, fields)
     return key
+
+
+def _replace_row(games: pd.DataFrame, row: int, fields: dict) -> None:
+    """Put a game's replayed ``fields`` (``game_row``) in the columns of ours ``games`` has."""
+    again = typed_games([fields])
+    for column in REPLAY_COLUMNS:
+        if column in games:
+            games.at[row, column] = again.at[0, column]
 
 
 __all__ = ["EngineUnavailableError", "Part", "TableOptions", "agree_parts", "iter_parts",

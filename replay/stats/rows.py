@@ -34,6 +34,10 @@ MOVE_COLUMNS = (
     "black_kings", "clock", "time_used", "eval", "eval_mate",
 )
 TIMING_COLUMNS = MOVE_COLUMNS[-4:]  # from the comments' commands (replay.stats.clocks)
+# The games' columns a walk along the main line counts (``game_row``'s ``walked``).
+WALK_COLUMNS = ("captures", "pieces_captured", "promotions", "first_king_white",
+                "first_king_black", "opening", "ballot", "opening_name")
+_NOT_WALKED = dict.fromkeys(WALK_COLUMNS[:5])
 
 
 _KEY_COLUMNS = 4  # game, ply, move_number, side: counted from each game's numbering
@@ -122,21 +126,26 @@ def _packed(rows: list[tuple]) -> tuple[bytes, ...]:
 
 def game_row(game: Game, ordinal: int, default: Variant, override: Variant | None,
              opening_plies: int, moves: MoveColumns | None, rules: Rules | None = None,
-             follow: Variant | None = None, shown: Variant | None = None) -> dict:
+             follow: Variant | None = None, shown: Variant | None = None,
+             walked: bool = True) -> dict:
     """The games-table row of one game; its plies go to ``moves`` when given; ``rules``
     are rule options set on top of the game's variant; ``follow`` is the variant of a
     record that tells nothing (``replay_game``; the row's ``silent`` says it is one),
     ``shown`` the variant its file's games show (the row's ``open`` says several variants
-    replay it)."""
+    replay it). ``walked`` False leaves the ``WALK_COLUMNS`` missing, not counted (no
+    second pass along the main line), for a table that reads none of them."""
     replayed = replay_game(game, default, override, rules=rules, follow=follow, shown=shown)
-    counted = _counted(replayed, opening_plies)
-    if counted is not None and moves is not None and not _rows_added(replayed, ordinal, moves):
-        counted = None
-    if counted is None:
+    walk: _Walk | None
+    if not walked:
+        if moves is not None and not _rows_added(replayed, ordinal, moves):
+            _walk(replayed, ordinal, opening_plies, moves)
+        walk, opening_name = None, None
+    elif (counted := _counted(replayed, opening_plies)) is not None and (
+            moves is None or _rows_added(replayed, ordinal, moves)):
+        walk, opening_name = counted
+    else:
         walk = _walk(replayed, ordinal, opening_plies, moves)
         opening_name = _opening_name(replayed)
-    else:
-        walk, opening_name = counted
     final = Material.of(replayed.final or replayed.start)
     errors = [d.code for d in game.diagnostics if d.severity == "error"]
     errors += [p.code for p in replayed.errors]
@@ -147,14 +156,14 @@ def game_row(game: Game, ordinal: int, default: Variant, override: Variant | Non
         "result_reading": replayed.result_reading,
         "first_mover": "white" if replayed.variant.white_starts else "black",
         "result": replayed.result, "result_check": replayed.result_check,
-        "plies": replayed.plies, **walk.counts(),
+        "plies": replayed.plies, **(walk.counts() if walk is not None else _NOT_WALKED),
         "white_men": final.white_men, "white_kings": final.white_kings,
         "black_men": final.black_men, "black_kings": final.black_kings,
         "ending": _ending(replayed.ending), "draw_rule": _draw_rule(replayed.ending),
         "status": replayed.status, "error": errors[0] if errors else None,
         "errors": len(errors), "warnings": warnings,
-        "opening": walk.opening(opening_plies),
-        "ballot": walk.ballot(replayed),
+        "opening": walk.opening(opening_plies) if walk is not None else None,
+        "ballot": walk.ballot(replayed) if walk is not None else None,
         "opening_name": opening_name,
         "silent": replayed.silent,
         "open": replayed.open_variant,

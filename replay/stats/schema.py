@@ -37,6 +37,10 @@ REPLAY_COLUMNS: dict[str, object] = {
     "opening": STRING, "ballot": STRING, "opening_name": STRING,
 }
 
+# The columns of ours a run that writes the moves alone needs of the games: their numbers,
+# variants (the file's games decide some: ``replay.stats.execution``) and statuses.
+RUN_COLUMNS = ("game", "variant", "status")
+
 # Columns derived from the tags and the result in the main process.
 DERIVED_COLUMNS: dict[str, object] = {
     "date": "datetime64[ns]", "year": "Int64", "month": "Int64", "day": "Int64",
@@ -117,12 +121,16 @@ def folded_rows(games: pd.DataFrame) -> pd.Series:
     return games[OTHER_TAGS].notna()
 
 
-def typed_games(rows: list[dict]) -> pd.DataFrame:
-    """A batch's games: the seven tags first, other tags in the order seen, then ours.
+def typed_games(rows: list[dict], only: tuple[str, ...] | None = None) -> pd.DataFrame:
+    """A batch's games: the seven tags first, other tags in the order seen, then ours
+    (``only``: just these columns of ours, no tag).
 
     The tags stay Python texts (None where a game has no such tag) in one object block:
     pandas spends ~0.1 ms on each column of its own in every operation, which a game with
     200,000 distinct tags turns into minutes. ``tables.finish_games`` types them once."""
+    if only is not None:
+        return pd.DataFrame({name: _column([row[name] for row in rows], REPLAY_COLUMNS[name])
+                             for name in only}, index=range(len(rows)))
     names = list(dict.fromkeys([*SEVEN_TAGS, *(tag_column(name) for row in rows
                                                for name in row["tags"])]))
     position = {name: index for index, name in enumerate(names)}

@@ -23,6 +23,7 @@ from pdn.writer import SEVEN_TAGS
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Rules, Variant
 from replay.run.output import as_write_error
+from replay.stats.counts import summary_table
 from replay.stats.execution import TableOptions, iter_parts
 from replay.stats.rows import MoveColumns
 from replay.stats.schema import (
@@ -42,17 +43,16 @@ from replay.stats.tables import (
     finish_moves,
     openings_table,
     players_table,
-    summary_table,
 )
 from replay.stats.writer import TableWriter
 
 DERIVED_TABLES = {"players": players_table, "openings": openings_table,
                   "summary": summary_table}
-# The games' columns those tables read: only these are held in memory to build them.
 # The games finished together (``_Spool.finished``).
 FINISHED_GAMES = 1 << 15
+# The games' columns those tables read: only these are held in memory to build them.
 AGGREGATED_COLUMNS = ("file", "White", "Black", "Event", "date", "year", "variant", "result",
-                      "white_score", "opening", "plies", "status")
+                      "first_mover", "white_score", "opening", "plies", "status")
 
 
 def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLike,
@@ -78,11 +78,14 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
         raise ValueError(f"unknown table '{table}'")
     sources = list(sources)
     files = file_categories(sources)
+    need_games = table != "moves" or keep_games
+    # the summary reads nothing a walk along the main line counts, the moves alone no game
     options = TableOptions(RulesChoice(default, override, rules), opening_plies,
-                           with_moves=table == "moves")
+                           with_moves=table == "moves",
+                           walked=keep_games or table not in ("moves", "summary"),
+                           games=need_games)
     parts = iter_parts(sources, options, jobs=jobs, engine=engine, scheduler=scheduler,
                        encoding=encoding, progress=progress)
-    need_games = table != "moves" or keep_games
     with TableWriter(path) as out, tempfile.TemporaryDirectory(prefix="pdn-stats-") as spool:
         games = _Spool(Path(spool), files)
         for part in parts:
@@ -152,24 +155,35 @@ def count_statuses(games: pd.DataFrame, statuses: Counter[str] | None) -> None:
 
 
 class _Spool:
-    """Parts of the games table on disk, with what finishing them needs."""
+    """Parts of the games table, with what finishing them needs: in memory while they hold
+    at most ``FINISHED_GAMES`` games (as many as a finished batch), then all on disk."""
 
     def __init__(self, folder: Path, files: list[str]) -> None:
         self.folder = folder
         self.files = files
-        self.parts: list[tuple[Path, str]] = []
+        self.parts: list[tuple[Path | pd.DataFrame, str]] = []
+        self.held = 0  # the games of the parts in memory
         self.tags: dict[str, None] = dict.fromkeys(SEVEN_TAGS)
         self.votes = ReadingVotes()
 
     def add(self, source: str, games: pd.DataFrame) -> None:
         self.tags.update(dict.fromkeys(c for c in games.columns if c not in REPLAY_COLUMNS))
         self.votes.add(source, games)
-        path = self.folder / f"{len(self.parts)}.pickle"
+        self.parts.append((games, source))
+        self.held += len(games)
+        if self.held > FINISHED_GAMES:
+            self.parts = [(self._spooled(part, number), source) if isinstance(part, pd.DataFrame)
+                          else (part, source) for number, (part, source) in enumerate(self.parts)]
+            self.held = 0
+
+    def _spooled(self, games: pd.DataFrame, number: int) -> Path:
+        """``games`` written to the spool's folder."""
+        path = self.folder / f"{number}.pickle"
         try:
             games.to_pickle(path)
         except OSError as error:  # a full disk: the temporary folder's fault, said so
             raise as_write_error(error, path) from None
-        self.parts.append((path, source))
+        return path
 
     def finished(self) -> Iterator[tuple[pd.DataFrame, list[int]]]:
         """The parts finished as the whole table would finish them, in order, gathered
@@ -184,9 +198,13 @@ class _Spool:
             return
         batch: list[pd.DataFrame] = []
         sources: list[str] = []
-        for path, source in self.parts:
-            games = pd.read_pickle(path)
-            path.unlink()
+        parts, self.parts, self.held = self.parts, [], 0
+        for part, source in parts:
+            if isinstance(part, pd.DataFrame):
+                games = part
+            else:
+                games = pd.read_pickle(part)
+                part.unlink()
             batch.append(fold_tags(games, tags))
             sources.append(source)
             if sum(map(len, batch)) >= FINISHED_GAMES:

@@ -1,14 +1,12 @@
 """``running_summary``: the summary table folded part by part as the games come, so that
 its memory stays flat whatever the archive's size (``stats_tables`` holds every game).
 
-Each part of games adds to a few counts per file, variant, event and year: the games, each
-result, the plies' sum and count (for the mean), the valid records. Where Black moves first,
-a file's decided games read their results the way most of them do (``tables.settle_readings``),
-which only the file's end tells: the counts keep apart the games whose result that reading
-turns round, and the games whose result check it settles wait, as the warnings they may
-become, in a spool on disk. The table built at the end is ``summary_table`` of the whole
-games table, row for row.
-"""
+Each part of games adds to the counts of ``replay.stats.counts`` (per file, variant, event
+and year). Where Black moves first, a file's decided games read their results the way most
+of them do (``tables.settle_readings``), which only the file's end tells: the counts keep
+apart the games whose result that reading turns round, and the games whose result check it
+settles wait, as the warnings they may become, in a spool on disk. The table built at the
+end is ``summary_table`` of the whole games table, row for row."""
 
 from __future__ import annotations
 
@@ -18,12 +16,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from pdn.writer import SEVEN_TAGS
 from replay.rules.choice import RulesChoice
 from replay.rules.variants import Rules, Variant
+from replay.stats.counts import VALID, SummaryCounts, counted_table
 from replay.stats.execution import TableOptions, iter_parts
 from replay.stats.schema import (
     REPLAY_COLUMNS,
@@ -33,19 +31,8 @@ from replay.stats.schema import (
     file_categories,
 )
 from replay.stats.stream import count_statuses, folded_message
-from replay.stats.tables import (
-    SUMMARY_DTYPES,
-    ReadingVotes,
-    contradicted_line,
-    date_parts,
-)
+from replay.stats.tables import ReadingVotes, contradicted_line, date_parts
 
-KEYS = ["file", "variant", "event", "year"]
-# The counts kept per key: games, each result, the white and black wins a file's reading of
-# its results turns round, the plies' sum and count, the valid records.
-_TURNED_WHITE, _TURNED_BLACK = len(RESULTS) + 1, len(RESULTS) + 2
-_PLIES_SUM, _PLIES_COUNT, _VALID = len(RESULTS) + 3, len(RESULTS) + 4, len(RESULTS) + 5
-_COUNTS = len(RESULTS) + 6
 # The games' columns counted, and how many games wait to be counted together (each
 # counting costs pandas some milliseconds whatever its size: a few per archive, not one
 # per part).
@@ -91,7 +78,7 @@ def running_summary(sources: Iterable[str], default: Variant | None = None,
     ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask."""
     sources = list(sources)
     options = TableOptions(RulesChoice(default, override, rules), opening_plies,
-                           with_moves=False)
+                           with_moves=False, walked=False)
     with tempfile.TemporaryFile(prefix="pdn-summary-") as spool:
         running = _Running(file_categories(sources), spool)
         for part in iter_parts(sources, options, jobs=jobs, engine=engine,
@@ -105,7 +92,7 @@ class _Running:
 
     def __init__(self, files: list[str], spool) -> None:
         self.files = files
-        self.counts: dict[tuple, np.ndarray] = {}
+        self.counts = SummaryCounts()
         self.votes = ReadingVotes()
         self.tags: dict[str, None] = dict.fromkeys(SEVEN_TAGS)
         self.folded: str | None = None
@@ -139,41 +126,7 @@ class _Running:
             return
         games = pd.concat(self.pending, ignore_index=True)
         self.pending, self.pending_games = [], 0
-        variant, event = games["variant"], games["Event"].astype(object)
-        source_codes, sources = pd.factorize(games["source"])
-        event_codes, events = pd.factorize(event)
-        year_codes, years = pd.factorize(self._years(games["Date"]))
-        variant_codes = variant.cat.codes.to_numpy(dtype=np.int64)
-        combined = ((((source_codes * (len(variant.cat.categories) + 1)) + variant_codes + 1)
-                     * (len(events) + 1) + event_codes + 1) * (len(years) + 1) + year_codes + 1)
-        _, first, group = np.unique(combined, return_index=True, return_inverse=True)
-        groups = len(first)
-        result = games["result"].cat.codes.to_numpy()
-        turnable = (games["first_mover"] == "black").to_numpy(dtype=bool)
-        plies = games["plies"].astype("Int64")
-        known = plies.notna().to_numpy()
-        sums = np.zeros((groups, _COUNTS), dtype=np.int64)
-        sums[:, 0] = np.bincount(group, minlength=groups)
-        for code in range(len(RESULTS)):
-            sums[:, code + 1] = np.bincount(group[result == code], minlength=groups)
-        for column, code in ((_TURNED_WHITE, 0), (_TURNED_BLACK, 1)):
-            sums[:, column] = np.bincount(group[turnable & (result == code)], minlength=groups)
-        values = plies.to_numpy(dtype=np.int64, na_value=0)
-        np.add.at(sums[:, _PLIES_SUM], group, values)
-        sums[:, _PLIES_COUNT] = np.bincount(group[known], minlength=groups)
-        sums[:, _VALID] = np.bincount(group[(games["status"] == "valid").to_numpy(dtype=bool)],
-                                      minlength=groups)
-        names = variant.cat.categories
-        for index, row in enumerate(first):
-            key = (sources[source_codes[row]],
-                   names[variant_codes[row]] if variant_codes[row] >= 0 else None,
-                   events[event_codes[row]] if event_codes[row] >= 0 else None,
-                   int(years[year_codes[row]]) if year_codes[row] >= 0 else None)
-            held = self.counts.get(key)
-            if held is None:
-                self.counts[key] = sums[index].copy()
-            else:
-                held += sums[index]
+        self.counts.add(games["source"], games, self._years(games["Date"]))
 
     def _years(self, dates: pd.Series) -> pd.Series:
         """``date_parts``' year of each date, each distinct date read once in the run (an
@@ -232,38 +185,12 @@ class _Running:
         readings = self.votes.readings()
         if readings is None:
             readings = pd.Series(dtype=object)
-        keys = list(self.counts)
-        counts = np.array([self.counts[key] for key in keys], dtype=np.int64).reshape(
-            len(keys), _COUNTS)
-        turned = np.array([readings.get(key[0], None) == "colour" for key in keys], dtype=bool)
-        white, black = counts[:, 1].copy(), counts[:, 2].copy()
-        moved = counts[:, _TURNED_BLACK] - counts[:, _TURNED_WHITE]
-        counts[:, 1] = np.where(turned, white + moved, white)
-        counts[:, 2] = np.where(turned, black - moved, black)
-        table = self._table(keys, counts)
+        keys, counts = self.counts.totals(readings)
+        table = counted_table(self.files, keys, counts)
         results = pd.Series(counts[:, 1:len(RESULTS) + 1].sum(axis=0),
                             index=pd.CategoricalIndex(RESULTS, categories=RESULTS,
                                                       name="result"), name="count")
         overview = Overview(int(counts[:, 0].sum()), results.sort_values(ascending=False),
-                            int(counts[:, _VALID].sum()), list(self.seen))
+                            int(counts[:, VALID].sum()), list(self.seen))
         return Summary(table, overview, self._contradicted(readings), self.folded,
                        self.statuses)
-
-    def _table(self, keys: list[tuple], counts: np.ndarray) -> pd.DataFrame:
-        games = counts[:, 0]
-        plies = counts[:, _PLIES_COUNT]
-        columns = {
-            "file": pd.Categorical([key[0] for key in keys], categories=self.files),
-            "variant": pd.Categorical([key[1] for key in keys],
-                                      dtype=REPLAY_COLUMNS["variant"]),
-            "event": pd.array([key[2] for key in keys], dtype=STRING),
-            "year": pd.array([key[3] for key in keys], dtype="Int64"),
-            "games": pd.array(games, dtype="Int64"),
-            **{name: pd.array(counts[:, index + 1], dtype="Int64")
-               for index, name in enumerate(RESULTS)},
-            "average_plies": pd.arrays.FloatingArray(
-                counts[:, _PLIES_SUM] / np.where(plies > 0, plies, 1), plies == 0),
-            "valid_share": pd.array(counts[:, _VALID] / games, dtype="Float64"),
-        }
-        table = pd.DataFrame(columns)[list(SUMMARY_DTYPES)].astype(SUMMARY_DTYPES)
-        return table.sort_values(KEYS, na_position="last", ignore_index=True)

@@ -1,4 +1,5 @@
-"""The derived tables: games' dates, ratings and result views; players, openings, summary.
+"""The derived tables: games' dates, ratings and result views; players, openings (the
+summary's counts are ``replay.stats.counts``).
 
 All vectorised over the games table (one row per game), which stays small next to the
 moves table.
@@ -11,6 +12,7 @@ import pandas as pd
 
 from pdn.i18n import N_
 from pdn.writer import SEVEN_TAGS
+from replay.archive.tags import date_parts_plain
 from replay.reference.ballots import ballot_of
 from replay.stats.schema import (
     DERIVED_COLUMNS,
@@ -22,51 +24,31 @@ from replay.stats.schema import (
     STRING,
 )
 
-_YEAR_FIRST = (r"^\s*(?P<year>\d{4}|\?{4})\s*[.\-/]\s*(?P<month>\d{1,2}|\?{1,2})"
-               r"(?:\s*[.\-/]\s*(?P<day>\d{1,2}|\?{1,2}))?\s*$")  # the day may be left out
-_DAY_FIRST = r"^\s*(?P<day>\d{1,2})[.\-/](?P<month>\d{1,2})[.\-/](?P<year>\d{4})\s*$"
-_MONTH_NAME = (r"(?P<day>\d{1,2})?(?:\s*-\s*\d{1,2})?\s*(?P<month>[A-Za-z]{3,})\.?,?\s+"
-               r"(?P<year>\d{4})")
-_YEAR_ONLY = r"(?P<year>\b(?:1[5-9]|20)\d\d\b)"
-_MONTHS = {name: number for number, name in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
-
 
 def date_parts(dates: pd.Series) -> pd.DataFrame:
     """``date`` (full dates only), ``year``, ``month``, ``day`` (nullable: partial dates keep
-    what they know) from Date tags in the forms archives use.
+    what they know) from Date tags in the forms archives use, each read by
+    ``replay.archive.tags.date_parts_plain``.
 
     >>> date_parts(pd.Series(["1841.??.??", "13-01-1996", "1-2 June 2002", "0000.00.00"],
     ...                      dtype="string"))[["year", "month", "day"]].to_numpy().tolist()
     [[1841, <NA>, <NA>], [1996, 1, 13], [2002, 6, 1], [<NA>, <NA>, <NA>]]
     """
     # each date read once: an archive's games share few dates (OCA 2.0: 22,621 games, a
-    # few thousand dates), and every step below reads each value alone
+    # few thousand dates)
     codes, distinct = pd.factorize(dates.astype(STRING))
-    text = pd.Series(distinct, dtype=STRING)
-    codes[codes < 0] = len(text)  # a missing date: the missing value appended below
-    text = pd.concat([text, pd.Series([pd.NA], dtype=STRING)], ignore_index=True)
-    return _date_parts(text).iloc[codes].set_axis(dates.index)
-
-
-def _date_parts(text: pd.Series) -> pd.DataFrame:
-    """``date_parts`` of each value."""
-    named = text.str.extract(_MONTH_NAME)
-    named["month"] = named["month"].str.lower().str[:3].map(_MONTHS)
-    parts = (text.str.extract(_YEAR_FIRST).combine_first(text.str.extract(_DAY_FIRST))
-             .combine_first(named).combine_first(text.str.extract(_YEAR_ONLY)))
-    numbers = {key: pd.to_numeric(parts[key], errors="coerce").astype("Int64")
-               for key in ("year", "month", "day")}
-    numbers["year"] = numbers["year"].where(numbers["year"] > 0)  # 0000.00.00: no year 0
-    month = numbers["month"].where(numbers["month"].between(1, 12))
-    day = numbers["day"].where(numbers["day"].between(1, 31) & month.notna())
-    full = numbers["year"].notna() & month.notna() & day.notna()
-    date = pd.Series(pd.NaT, index=text.index, dtype="datetime64[ns]")
+    parts = [date_parts_plain(text) for text in distinct] + [(None, None, None)]
+    codes[codes < 0] = len(distinct)  # a missing date: the parts of none, appended
+    year, month, day = (pd.Series([known[index] for known in parts], dtype="Int64")
+                        for index in range(3))
+    full = year.notna() & month.notna() & day.notna()
+    date = pd.Series(pd.NaT, index=range(len(parts)), dtype="datetime64[ns]")
     if full.any():
         date[full] = pd.to_datetime(pd.DataFrame({
-            "year": numbers["year"][full].astype(int), "month": month[full].astype(int),
+            "year": year[full].astype(int), "month": month[full].astype(int),
             "day": day[full].astype(int)}), errors="coerce")
-    return pd.DataFrame({"date": date, "year": numbers["year"], "month": month, "day": day})
+    frame = pd.DataFrame({"date": date, "year": year, "month": month, "day": day})
+    return frame.iloc[codes].set_axis(dates.index)
 
 
 def _rating(games: pd.DataFrame, side: str) -> pd.Series:
@@ -79,27 +61,30 @@ def _rating(games: pd.DataFrame, side: str) -> pd.Series:
                          errors="coerce").astype("Int64")
 
 
-def reading_votes(games: pd.DataFrame) -> pd.DataFrame:
-    """Per file, how many decided games where Black moves first read their result for the
-    first mover and how many for the colour (partial counts add up)."""
-    own = games["result_reading"].astype(object)
-    votes = pd.crosstab(games["file"].astype(object), own) if own.notna().any() else None
-    if votes is None:
-        return pd.DataFrame({name: pd.Series(dtype="int64") for name in READINGS})
-    return votes.reindex(columns=list(READINGS), fill_value=0)
-
-
 class ReadingVotes:
-    """``reading_votes`` gathered part by part: per file, its games' votes for each reading
+    """Per file, how many decided games where Black moves first read their result for the
+    first mover and how many for the colour, gathered part by part (partial counts add up),
     counted from the column's codes (a crosstab per part cost pandas more than counting)."""
 
     def __init__(self) -> None:
         self.counts: dict[str, np.ndarray] = {}
 
+    @classmethod
+    def of(cls, games: pd.DataFrame) -> ReadingVotes:
+        """The votes of a whole games table, per its ``file`` column."""
+        votes = cls()
+        for file, part in games.groupby("file", observed=True, sort=False):
+            votes.add(str(file), part)
+        return votes
+
     def add(self, source: str, games: pd.DataFrame) -> None:
         """Count the votes of a part of ``source``'s games (a typed frame)."""
         codes = games["result_reading"].cat.codes.to_numpy()
-        votes = np.bincount(codes[codes >= 0], minlength=len(READINGS))
+        self.add_counts(source, np.bincount(codes[codes >= 0], minlength=len(READINGS)))
+
+    def add_counts(self, source: str, votes: np.ndarray | tuple[int, int]) -> None:
+        """Add ``source``'s votes counted elsewhere (first mover, colour)."""
+        votes = np.asarray(votes, dtype=np.int64)
         if votes.any():
             held = self.counts.get(source)
             self.counts[source] = votes if held is None else held + votes
@@ -129,7 +114,7 @@ def settle_readings(games: pd.DataFrame, readings: pd.Series | None = None) -> N
     own = games["result_reading"].astype(object)
     if own.isna().all():
         return
-    by_file = file_readings(reading_votes(games)) if readings is None else readings
+    by_file = ReadingVotes.of(games).readings() if readings is None else readings
     reading = games["file"].astype(object).map(by_file)
     pending = own.notna()
     check = games["result_check"].astype(object)
@@ -280,7 +265,7 @@ PLAYER_DTYPES: dict[str, object] = {
     "last_year": "Int64", "events": "Int64",
 }
 
-# ---- openings and summary ------------------------------------------------------------------
+# ---- openings ---------------------------------------------------------------------
 
 
 def _result_counts(games: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -316,24 +301,4 @@ OPENING_DTYPES: dict[str, object] = {
     "variant": REPLAY_COLUMNS["variant"], "opening": STRING, "plies": "Int64",
     "games": "Int64", **dict.fromkeys(RESULTS, "Int64"), "white_score_pct": "Float64",
     "ballot": STRING,
-}
-
-
-def summary_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Per file, variant, event and year: games, results split, average length in plies,
-    share of valid records."""
-    frame = games.assign(event=games["Event"], valid=games["status"] == "valid")
-    keys = ["file", "variant", "event", "year"]
-    counts = _result_counts(frame, keys)
-    grouped = frame.groupby(keys, dropna=False, observed=True, sort=True)
-    counts["average_plies"] = grouped["plies"].mean()
-    counts["valid_share"] = grouped["valid"].mean()
-    table = counts.reset_index()[list(SUMMARY_DTYPES)].astype(SUMMARY_DTYPES)
-    return table.sort_values(keys, na_position="last", ignore_index=True)
-
-
-SUMMARY_DTYPES: dict[str, object] = {
-    "file": "category", "variant": REPLAY_COLUMNS["variant"], "event": STRING,
-    "year": "Int64", "games": "Int64", **dict.fromkeys(RESULTS, "Int64"),
-    "average_plies": "Float64", "valid_share": "Float64",
 }

@@ -366,23 +366,28 @@ def test_material_at_the_end_matches_the_final_position(variant):
     assert not Criteria(material=MaterialTest.parse("W:11M")).matches(game, variant)
 
 
-def test_dates_read_without_pandas_are_read_as_the_games_table_reads_them(shared_data):
-    """``date_parts_plain`` (dedupe's, which loads no pandas) uses the games table's
-    patterns and gives the parts ``date_parts_many`` gives, on every Date tag of the test
-    archives and on forms they lack."""
-    import re
+@pytest.mark.parametrize(("text", "parts"), [
+    ("", (None, None, None)), ("?", (None, None, None)), ("0000.00.00", (None, None, None)),
+    ("1999.13.40", (1999, None, None)), ("2001.02.31", (2001, 2, 31)),
+    ("\u0662\u0660\u0660\u0661.01.01", (None, 1, 1)),  # a year in Arabic-Indic digits
+    ("1990.\u0661\u0662.05", (1990, None, None)), ("Sept 3, 1905", (1905, None, None)),
+    ("3 Foo 1905", (1905, None, None)), ("abc 1850 x", (1850, None, None)),
+    (" 1990 . 5 . 6 ", (1990, 5, 6)), ("1990.5", (1990, 5, None)),
+    ("June 1995", (1995, 6, None)), ("??.??.1980", (1980, None, None)),
+    ("1980.??.12", (1980, None, None)), ("1600-1700", (1600, None, None)),
+    ("1-2 June 2002", (2002, 6, 1)), ("13-01-1996", (1996, 1, 13)),
+])
+def test_a_date_is_read_alike_by_archive_tools_and_the_games_table(text, parts):
+    """One reader of Date tags: ``date_parts_plain`` (dedupe's, which loads no pandas) and
+    the games table's ``date_parts`` give the same parts, digits other than ASCII's unread."""
+    import pandas as pd
 
-    from replay.archive.tags import DATE_PATTERNS, date_parts_many, date_parts_plain
-    from replay.stats import tables
+    from replay.archive.tags import date_parts_many, date_parts_plain
+    from replay.stats.tables import date_parts
 
-    assert [p.pattern for p in DATE_PATTERNS] == [
-        tables._YEAR_FIRST, tables._DAY_FIRST, tables._MONTH_NAME, tables._YEAR_ONLY]
-    dates = {value for path in shared_data.rglob("*.pdn")
-             for value in re.findall(r'\[Date\s+"([^"]*)"',
-                                     path.read_text(encoding="utf-8", errors="replace"))}
-    assert len(dates) > 300
-    dates |= {"", "?", "0000.00.00", "1999.13.40", "2001.02.31", "\u0662\u0660\u0660\u0661.01.01",
-              "Sept 3, 1905", "3 Foo 1905", "abc 1850 x", " 1990 . 5 . 6 ", "1990.5",
-              "June 1995", "??.??.1980", "1980.??.12", "1600-1700", "1-2 June 2002"}
-    listed = sorted(dates)
-    assert [date_parts_plain(text) for text in listed] == date_parts_many(listed)
+    assert date_parts_plain(text) == parts
+    assert date_parts_many([text, None]) == [parts, (None, None, None)]
+    frame = date_parts(pd.Series([text], dtype="string"))
+    read = tuple(None if value is pd.NA else value
+                 for value in frame[["year", "month", "day"]].astype(object).iloc[0])
+    assert read == parts

@@ -40,6 +40,28 @@ def test_rows_without_the_moves_table_are_the_walked_rows(shared_data: Path, nam
         assert named, "no opening named: the comparison did not reach the openings"
 
 
+@pytest.mark.parametrize("name", FILES)
+def test_rows_not_walked_differ_only_in_what_a_walk_counts_and_add_the_same_moves(
+        shared_data: Path, name: str) -> None:
+    """``walked=False`` (the summary's and a moves run's rows): no second pass along the
+    main line, so the ``WALK_COLUMNS`` are missing; every other column, and the moves
+    table's rows, are those of the walked row."""
+    path = shared_data / name
+    walked_moves, plain_moves = MoveColumns(), MoveColumns()
+    games = zip(read_games(path), read_games(path), strict=True)
+    counted = 0
+    for ordinal, (first, second) in enumerate(games, 1):
+        walked = game_row(first, ordinal, None, None, 6, walked_moves)
+        plain = game_row(second, ordinal, None, None, 6, plain_moves, walked=False)
+        assert all(plain[column] is None for column in rows.WALK_COLUMNS), second.line
+        assert {k: v for k, v in plain.items() if k not in rows.WALK_COLUMNS} == \
+            {k: v for k, v in walked.items() if k not in rows.WALK_COLUMNS}, second.line
+        counted += walked["captures"] is not None
+    assert counted
+    pd.testing.assert_frame_equal(typed_moves(plain_moves.columns),
+                                  typed_moves(walked_moves.columns))
+
+
 @pytest.mark.parametrize("name", FILES + ("english/OCA_2.0.pdn",))
 def test_the_moves_rows_made_natively_are_the_walked_rows(shared_data: Path, name: str,
                                                           monkeypatch: pytest.MonkeyPatch
