@@ -24,6 +24,11 @@ from replay.stats.schema import (
     STRING,
 )
 
+# The full dates a ``datetime64[ns]`` holds (1677-09-22 to 2262-04-11), as YYYYMMDD numbers;
+# a full date outside keeps its year, month and day, its ``date`` left empty.
+_DATE_RANGE = tuple(int(bound.strftime("%Y%m%d"))
+                    for bound in (pd.Timestamp.min.ceil("D"), pd.Timestamp.max.floor("D")))
+
 
 def date_parts(dates: pd.Series) -> pd.DataFrame:
     """``date`` (full dates only), ``year``, ``month``, ``day`` (nullable: partial dates keep
@@ -33,6 +38,8 @@ def date_parts(dates: pd.Series) -> pd.DataFrame:
     >>> date_parts(pd.Series(["1841.??.??", "13-01-1996", "1-2 June 2002", "0000.00.00"],
     ...                      dtype="string"))[["year", "month", "day"]].to_numpy().tolist()
     [[1841, <NA>, <NA>], [1996, 1, 13], [2002, 6, 1], [<NA>, <NA>, <NA>]]
+    >>> date_parts(pd.Series(["1500.01.01", "1677.09.22"], dtype="string")).date.tolist()
+    [NaT, Timestamp('1677-09-22 00:00:00')]
     """
     # each date read once: an archive's games share few dates (OCA 2.0: 22,621 games, a
     # few thousand dates)
@@ -41,7 +48,7 @@ def date_parts(dates: pd.Series) -> pd.DataFrame:
     codes[codes < 0] = len(distinct)  # a missing date: the parts of none, appended
     year, month, day = (pd.Series([known[index] for known in parts], dtype="Int64")
                         for index in range(3))
-    full = year.notna() & month.notna() & day.notna()
+    full = (year * 10_000 + month * 100 + day).between(*_DATE_RANGE).fillna(False)
     date = pd.Series(pd.NaT, index=range(len(parts)), dtype="datetime64[ns]")
     if full.any():
         date[full] = pd.to_datetime(pd.DataFrame({

@@ -230,6 +230,19 @@ def test_dates_keep_what_partial_and_foreign_forms_know():
         [None, None, None], [None, None, None]]
 
 
+def test_a_full_date_outside_the_datetime_range_keeps_its_parts_and_no_date(tmp_path):
+    # pandas' datetime64[ns] holds 1677-09-22 to 2262-04-11: an older game (or a slip such
+    # as 2999) used to stop the whole table with OutOfBoundsDatetime
+    games = "".join(f'[Date "{date}"]\n[Result "1-0"]\n1. cd4 ba5 1-0\n\n'
+                    for date in ("1500.01.01", "1677.09.21", "1677.09.22", "2999.12.31"))
+    table = stats_tables([write(tmp_path, games)], RUSSIAN).games
+    assert rows(table[["year", "month", "day"]]) == [
+        [1500, 1, 1], [1677, 9, 21], [1677, 9, 22], [2999, 12, 31]]
+    assert table["date"].isna().tolist() == [True, True, False, True]
+    result = CliRunner().invoke(app, ["stats", write(tmp_path, games, "old.pdn")])
+    assert result.exit_code == 0 and "1500" in result.output
+
+
 def test_dtypes_are_stable_on_empty_input(tmp_path):
     empty = stats_tables([write(tmp_path, "")], RUSSIAN)
     full = stats_tables([write(tmp_path, RUSSIAN_GAMES, "full.pdn")], RUSSIAN)
