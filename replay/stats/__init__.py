@@ -19,8 +19,9 @@ others in the order first seen (a tag named like one of our columns becomes ``ta
 1,000 tag columns at most (``schema.TAG_COLUMN_LIMIT``): only when a table has more distinct
 tags, ``other_tags`` ``string`` after them holds each game's values of the others as PDN tag
 pairs (``[Name "value"] ...``, in the table's order; missing where it has none);
-``date`` datetime64[ns] (full dates from 1677-09-22 to 2262-04-11, the type's range); ``year``, ``month``, ``day`` Int64 (what a partial
-date knows: ``1841.??.??`` gives the year); ``white_rating``, ``black_rating`` Int64
+``date`` datetime64[ns] (full dates from 1677-09-22 to 2262-04-11, the type's range);
+``year``, ``month``, ``day`` Int64 (what a partial date knows: ``1841.??.??`` gives the
+year); ``white_rating``, ``black_rating`` Int64
 (``WhiteRating``/``BlackRating``, else ``WhiteElo``/``BlackElo``); ``variant`` category
 (variant names); ``variant_source`` category tag/option/inferred (the GameType tag, the
 ``default``/``override`` given, or told from the record: docs/inference.md); ``first_mover``
