@@ -285,6 +285,11 @@ def _english_words(line: str, source: Path) -> list[str]:
     return _ENGLISH.findall(body)
 
 
+def _english_lines(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """The lines that hold English words, each with them (nothing left means none)."""
+    return [(line, found) for line in lines if (found := _english_words(line, Path("-")))]
+
+
 @pytest.fixture
 def reader_slips(tmp_path):
     path = tmp_path / "reader_slips.pdn"
@@ -590,8 +595,7 @@ def test_the_event_reports_tables_and_checks_on_the_terminal_are_in_the_language
             assert run.returncode == english.returncode
             prose = _report_part(run.stdout)
             assert prose and _report_part(english.stdout)
-            assert [(line, found) for line in prose
-                    if (found := _english_words(line, Path("-")))] == []
+            assert _english_lines(prose) == []
             assert re.findall(r"Micro-matches|Knockout|Teams|Time controls|Arbiter|Ballots|"
                               r"Round|Opponent|Read as|flag fell|micro-match|min to the end",
                               "\n".join(_report_part(run.stdout))) == []

@@ -13,7 +13,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_catalogs import ROOT, TRANSLATED, _english_words, _event_report_runs, _no_english, _pdn
+from test_catalogs import (
+    ROOT,
+    TRANSLATED,
+    _english_lines,
+    _english_words,
+    _event_report_runs,
+    _no_english,
+    _pdn,
+)
 
 from pdn.i18n import catalog
 
@@ -28,10 +36,6 @@ def _page_lines(page: str) -> list[str]:
     body = re.sub(r"<style>.*?</style>", "", page[page.index("<body>"):], flags=re.DOTALL)
     text = html.unescape(re.sub(r"<[^>]+>", "\n", body))
     return [line.strip() for line in text.splitlines() if line.strip()]
-
-
-def _english_lines(lines: list[str]) -> list[tuple[str, list[str]]]:
-    return [(line, found) for line in lines if (found := _english_words(line, Path("-")))]
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

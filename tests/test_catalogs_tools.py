@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_catalogs import TRANSLATED, _english_words, _no_english, _pdn
+from test_catalogs import TRANSLATED, _english_lines, _english_words, _no_english, _pdn
 
 from pdn.i18n import catalog
 
@@ -53,6 +53,17 @@ def _games(path: Path) -> list[tuple]:
         return connection.execute("SELECT * FROM games ORDER BY game_id").fetchall()
 
 
+def _same_output_no_english(language: str, *commands: tuple[str, ...]) -> None:
+    """Each ``pdn`` command writes the same stdout with the same exit status in English and
+    in ``language`` (by ``--lang`` and by the locale), with no English word on its stderr."""
+    for args in commands:
+        english = _pdn(*args)
+        assert english.returncode == 0 and english.stdout
+        for run in _runs(language, *args):
+            assert (run.stdout, run.returncode) == (english.stdout, english.returncode)
+            assert _english_lines(run.stderr.splitlines()) == []
+
+
 def _written_in_both(language: str, tmp_path: Path, suffix: str, *args: str
                      ) -> list[tuple[subprocess.CompletedProcess, Path]]:
     """``pdn ARGS FILE`` run in English, then in ``language``, each writing its own file:
@@ -90,15 +101,9 @@ def test_index_sums_up_in_the_users_language_and_writes_the_same_database(
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_search_says_its_count_in_the_users_language_and_writes_the_same_games(
         language, database):
-    for args in (("search", str(database), "--player", "Guba"),
-                 ("search", str(database), "--result", "white", "--format", "table"),
-                 ("search", str(database), "--moves", "1.cd4 fg5", "--format", "json")):
-        english = _pdn(*args)
-        assert english.returncode == 0 and english.stdout
-        for run in _runs(language, *args):
-            assert (run.stdout, run.returncode) == (english.stdout, english.returncode)
-            assert [(line, found) for line in run.stderr.splitlines()
-                    if (found := _english_words(line, Path("-")))] == []
+    _same_output_no_english(language, ("search", str(database), "--player", "Guba"),
+                            ("search", str(database), "--result", "white", "--format", "table"),
+                            ("search", str(database), "--moves", "1.cd4 fg5", "--format", "json"))
     english = _pdn("search", str(database), "--player", "Guba")
     assert "games matched" in english.stderr
     run = _pdn("search", str(database), "--player", "Guba", lang_env=f"{language}_XX.UTF-8")
@@ -111,15 +116,10 @@ def test_search_says_its_count_in_the_users_language_and_writes_the_same_games(
 def test_explore_heads_its_table_in_the_users_language_and_writes_the_same_rows(
         language, database, tmp_path):
     words = catalog(language)
-    for args in (("explore", str(database)), ("explore", str(database), "--moves", "1.cd4"),
-                 ("explore", str(database), "--json")):
-        english = _pdn(*args)
-        assert english.returncode == 0 and english.stdout
-        for run in _runs(language, *args):
-            # piped, the rows are tab-separated data, their header line English
-            assert (run.stdout, run.returncode) == (english.stdout, english.returncode)
-            assert [(line, found) for line in run.stderr.splitlines()
-                    if (found := _english_words(line, Path("-")))] == []
+    # piped, the rows are tab-separated data, their header line English
+    _same_output_no_english(language, ("explore", str(database)),
+                            ("explore", str(database), "--moves", "1.cd4"),
+                            ("explore", str(database), "--json"))
     english = _pdn("explore", str(database))
     assert "White to move" in english.stderr
     for run in _runs(language, "explore", str(database)):
