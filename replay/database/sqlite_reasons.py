@@ -12,6 +12,11 @@ it into the reader's language (``pdn.i18n.Catalog.localize``).
 ... except sqlite3.Error as error:
 ...     sqlite_reason(error)
 'the database lacks a table or column pdn index makes (no such table: games)'
+>>> try:
+...     sqlite3.connect(":memory:").execute("SELECT FROM")
+... except sqlite3.Error as error:
+...     sqlite_reason(error)
+'SQLite refused: near "FROM": syntax error'
 """
 
 from __future__ import annotations
@@ -35,9 +40,12 @@ EXPLAINED = {
     "SQLITE_READONLY": N_("the database cannot be written: it is read-only ({error})"),
     "SQLITE_PERM": N_("permission denied ({error})"),
     "SQLITE_AUTH": N_("permission denied ({error})"),
-    "SQLITE_ERROR": N_("the database lacks a table or column pdn index makes ({error})"),
 }
+MISSING = N_("the database lacks a table or column pdn index makes ({error})")
 OTHER = N_("SQLite refused: {error}")
+# SQLITE_ERROR is SQLite's generic code; of its messages, which are always English, these
+# two mean a table or column is missing (https://www.sqlite.org/rescode.html#error).
+MISSING_WORDS = ("no such table", "no such column")
 
 
 def sqlite_reason(error: sqlite3.Error) -> str:
@@ -47,11 +55,19 @@ def sqlite_reason(error: sqlite3.Error) -> str:
     if name is None:
         return str(error)
     primary = "_".join(name.split("_")[:2])
+    if primary == "SQLITE_ERROR":
+        return (MISSING if _is_missing(error) else OTHER).format(error=error)
     return EXPLAINED.get(primary, OTHER).format(error=error)
+
+
+def _is_missing(error: sqlite3.Error) -> bool:
+    """Whether SQLite's generic error says a table or column does not exist."""
+    return str(error).startswith(MISSING_WORDS)
 
 
 def is_not_ours(error: sqlite3.Error) -> bool:
     """Whether reading a file failed because it is no database of ours (not SQLite, or
     without the tables pdn index makes), rather than because it could not be read now."""
-    return getattr(error, "sqlite_errorname", "").split("_")[:2] in (["SQLITE", "NOTADB"],
-                                                                   ["SQLITE", "ERROR"])
+    primary = getattr(error, "sqlite_errorname", "").split("_")[:2]
+    return primary == ["SQLITE", "NOTADB"] or (primary == ["SQLITE", "ERROR"]
+                                               and _is_missing(error))
