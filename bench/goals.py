@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import jobs as jobs_bench  # noqa: E402
 import peers  # noqa: E402
 import validate as validate_bench  # noqa: E402
 
@@ -199,19 +200,15 @@ TOOLS = (
 
 def tool_run(arguments: list[str]) -> tuple[float, float]:
     """One whole ``pdn`` process, its output thrown away: CPU seconds (user + system, its
-    own ``wait4`` usage) and peak memory in MB."""
+    own and its workers') and its own peak memory in MB (``VmHWM``, not the ``ru_maxrss``
+    of ``wait4``, which a child inherits from this bench across ``exec``: see
+    ``bench/jobs.py``)."""
     with tempfile.TemporaryDirectory() as out:
-        command = [str(PDN), *(word.format(oca=OCA, out=out) for word in arguments)]
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
-        assert child.stderr is not None
-        errors = child.stderr.read()
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode not in (0, 1):
-            raise RuntimeError(f"{' '.join(command)}: exit {child.returncode}: "
-                               f"{errors[-500:].decode(errors='replace')}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+        words = [word.format(oca=OCA, out=out) for word in arguments]
+        measured = jobs_bench.measure(words)
+    if measured["code"] not in (0, 1):
+        raise RuntimeError(f"pdn {' '.join(words)}: exit {measured['code']}")
+    return measured["main"] + measured["workers"], measured["main_mb"]
 
 
 def tools_beside_validate(repeat: int) -> None:
