@@ -33,6 +33,7 @@ from typer.testing import CliRunner
 
 from pdn.reader import detect_encoding, read_games
 from replay.archive.run import file_name
+from replay.run import output
 from replay.run.output import OutputError, WriteError, atomic_writer, check_outputs, output_target
 from replay.run.spreadsheet import safe_cell, safe_frame
 
@@ -262,9 +263,19 @@ def test_split_into_a_file_is_refused(folder):
     assert result.exit_code == ExitCode.USAGE and "not a folder" in result.output
 
 
-def test_split_moves_its_files_into_place_as_an_atomic_write_would(folder):
+@pytest.mark.parametrize("syncfs", [True, False], ids=["one-syncfs", "fsync-each-file"])
+def test_split_moves_its_files_into_place_as_an_atomic_write_would(folder, monkeypatch, syncfs):
     """A file replaced keeps its mode, a symbolic link keeps pointing at the file it names
-    (which takes the games), a new file has the mode the umask gives, nothing is left behind."""
+    (which takes the games), a new file has the mode the umask gives, nothing is left behind;
+    the files are put on disk by one ``syncfs`` of their folder where the system has it, else
+    by a ``fsync`` each."""
+    if syncfs and output._syncfs() is None:
+        pytest.skip("this system has no syncfs")
+    if not syncfs:
+        monkeypatch.setattr(output, "_syncfs", lambda: None)
+    fsyncs = []
+    monkeypatch.setattr(os, "fsync", lambda handle, sync=os.fsync: fsyncs.append(handle) or
+                        sync(handle))
     parts = folder / "parts"
     parts.mkdir()
     (parts / "Event_0.pdn").write_text("old")
@@ -283,6 +294,7 @@ def test_split_moves_its_files_into_place_as_an_atomic_write_would(folder):
             for game in read_games(parts / f"{name}.pdn")] == ["Event 0", "Event 1", "Event 2"]
     assert sorted(path.name for path in parts.iterdir()) == [
         "Event_0.pdn", "Event_1.pdn", "Event_2.pdn"]
+    assert len(fsyncs) == (0 if syncfs else 3)
 
 
 LOOP_COMMANDS = [["convert", "loop", "-o", "x.pdn"], ["merge", "loop", "-o", "m.pdn"],

@@ -40,6 +40,7 @@ from replay.run.output import (
     atomic_writer,
     output_target,
     refuse_overwriting_inputs,
+    sync_folder,
 )
 from replay.run.runner import Runner
 from replay.run.spreadsheet import safe_row
@@ -485,9 +486,10 @@ class _Files:
         names = sorted(set(self.names.values()))
         for name in names:
             refuse_overwriting_inputs(self.directory / name, self.inputs)
+        synced = sync_folder(self.work)
         written = []
         for name in names:
-            if not self._moved(name):
+            if not self._moved(name, synced):
                 with atomic_writer(self.directory / name) as stream, \
                         open(self.work / name, encoding="utf-8", newline="") as part:
                     while block := part.read(1 << 20):
@@ -495,9 +497,10 @@ class _Files:
             written.append(str(self.directory / name))
         return written
 
-    def _moved(self, name: str) -> bool:
+    def _moved(self, name: str, synced: bool) -> bool:
         """Move a written file into place as ``atomic_writer`` would put its copy there
-        (synced, keeping the mode of a file it replaces, by one rename): False, nothing done,
+        (synced, here unless the whole folder was, ``synced``; keeping the mode of a file it
+        replaces; by one rename): False, nothing done,
         where the output is no regular file nor new (a device, a FIFO: written in place) or
         lies on another file system (through a symbolic link), for a copy to write it."""
         path = self.directory / name
@@ -510,11 +513,12 @@ class _Files:
         except FileNotFoundError:
             mode = None  # made as a new file would be: the work file's own
         try:
-            handle = os.open(work, os.O_RDONLY)
-            try:
-                os.fsync(handle)
-            finally:
-                os.close(handle)
+            if not synced:
+                handle = os.open(work, os.O_RDONLY)
+                try:
+                    os.fsync(handle)
+                finally:
+                    os.close(handle)
             if mode is not None:
                 os.chmod(work, mode)
             os.replace(work, target.path)

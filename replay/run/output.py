@@ -24,15 +24,18 @@ output that is one of the inputs or another output of the same command.
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import io
 import os
 import re
 import stat
+import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import IO
 
@@ -212,6 +215,36 @@ def _alive(pid: int) -> bool:
     except (PermissionError, OverflowError, OSError):
         return True
     return True
+
+
+def sync_folder(folder: Path) -> bool:
+    """Put the data of every file written in ``folder`` on disk at once, before they are
+    renamed into place: Linux's ``syncfs`` on the folder's file system, one call where a
+    ``fsync`` a file costs a disk flush each (5 ms a file on this project's machine: 20 s
+    for the 3,829 files of a split of OCA 2.0). False, nothing done, where the system has
+    no ``syncfs``: the caller then syncs each file. Its failure is a ``WriteError``."""
+    syncfs = _syncfs()
+    if syncfs is None:
+        return False
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        if syncfs(handle) != 0:
+            code = ctypes.get_errno()
+            raise WriteError(code, os.strerror(code), str(folder))
+    finally:
+        os.close(handle)
+    return True
+
+
+@cache
+def _syncfs() -> Callable[[int], int] | None:
+    """The C library's ``syncfs`` (Linux), None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return None
 
 
 def _written(step, name: str | os.PathLike) -> None:
