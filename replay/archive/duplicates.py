@@ -63,8 +63,8 @@ def dedupe_games(sources: list[str], out: IO[str], settings: Settings, *,
     ``replay.archive.identity``) that differs. Different games of the same moves are all
     written, and counted in ``Summary.alike``.
 
-    On the local engine the games wait in a temporary spool file while their fingerprints
-    are grouped, so memory holds one small fingerprint per game; the games that share a
+    On the local engine the games wait in a temporary spool file while their written keys
+    are grouped, so memory holds 17 bytes a game (``Catalogue``); the games that share a
     written key are read back from the spool and compared by their positions. On the dask
     engine the workers do all of it (``replay.archive.shuffle``) and the client keeps
     nothing per game; the groups and the copies kept are the same.
