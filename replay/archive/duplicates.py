@@ -149,7 +149,7 @@ class Head(NamedTuple):
 
 
 HEAD = struct.Struct("<qqIH16s")  # a game's Head in the spool, 38 bytes before its text
-NO_GAME = -1  # the next game of a written key no later game shares
+NO_GAME = -1  # the next game of a key no later game shares
 
 UNREADABLE, FOLLOWS, REMOVED = 1, 2, 4  # a game's flags: one the reader gave up on, one
 # whose written key an earlier game has, a copy that is not kept
@@ -190,10 +190,10 @@ class Column:
 class Catalogue:
     """What the local dedupe keeps of every game while the sources are read. In the spool,
     each game's ``Head`` (its place, its ``line_key`` and variant) and its text. In memory,
-    17 bytes a game in arrays -- its offset in the spool, the ordinal of the next game of
+    17 bytes a game in columns -- its offset in the spool, the ordinal of the next game of
     its written key (8 bytes each) and a byte of flags -- and one dictionary entry per
     distinct written key (the 16-byte key and its last game so far), dropped before the
-    keys are settled. So the games of a written key are a chain through the arrays, from
+    keys are settled. So the games of a written key are a chain through the columns, from
     the first (not ``FOLLOWS``), and nothing else is held per game: the games that share a
     key are read back from the spool, a window at a time (``_settled_lines``)."""
 
