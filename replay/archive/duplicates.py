@@ -201,6 +201,7 @@ class Catalogue:
         self.spool = spool
         self.offsets = Column("q")
         self.offsets.append(0)
+        self.end = 0  # the spool's size
         self.following = Column("q")
         self.flags = bytearray()
         self.source_names: list[str] = []
@@ -222,8 +223,8 @@ class Catalogue:
             if isinstance(keys, GameKeys) else (b"", 0)
         head = HEAD.pack(item.result.line, item.index, len(self.source_names) - 1, variant,
                          line_key)
-        self.offsets.append(self.offsets[ordinal] + _spool_write(self.spool, head,
-                                                            item.result.text))
+        self.end += _spool_write(self.spool, head, item.result.text)
+        self.offsets.append(self.end)
         self.following.append(NO_GAME)
         if isinstance(keys, GameKeys) and keys.written is not None:  # else never a duplicate
             last = self.last.get(keys.written)
@@ -249,8 +250,10 @@ class Catalogue:
         return Head._make(HEAD.unpack_from(data)), data[HEAD.size:]
 
     def text(self, ordinal: int) -> str:
-        """A game's text."""
-        return self.read(ordinal)[1].decode("utf-8")
+        """A game's text, read back from the spool without its head."""
+        start, end = self.offsets[ordinal] + HEAD.size, self.offsets[ordinal + 1]
+        self.spool.seek(start)
+        return self.spool.read(end - start).decode("utf-8")
 
     def game(self, ordinal: int) -> tuple[Game, Variant]:
         """A game read back from its text, and the variant it was read under."""
