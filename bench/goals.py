@@ -195,6 +195,7 @@ TOOLS = (
                                      "{out}/games.csv"], 2.0),
     ("stats (summary)", ["stats", "--jobs", "1", "{oca}"], 2.0),
     ("split -o dir", ["split", "--jobs", "1", "{oca}", "-o", "{out}/split"], 2.0),
+    ("dedupe -o", ["dedupe", "--jobs", "1", "{oca}", "-o", "{out}/dedupe.pdn"], 2.0),
 )
 
 

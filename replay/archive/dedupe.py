@@ -251,15 +251,6 @@ class SameMoves:
     differs: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Found:
-    """What dedupe finds: the groups of copies of one game, and the lines of moves several
-    games played, both in the order of their first record."""
-
-    copies: list[Group]
-    alike: list[SameMoves]
-
-
 @dataclass
 class Grouper:
     """Files fingerprints by written key as they come, one dictionary lookup per game;
@@ -298,11 +289,6 @@ def settle(records: Iterable[tuple[int, Facts, tuple[int, int, int]]], by: str
     return [g for g in games if len(g.members) > 1], alike
 
 
-def dropped(groups: list[Group]) -> set[int]:
-    """The ordinals of every copy that is not kept."""
-    return {m for group in groups for m in group.members if m != group.best}
-
-
-__all__ = ["BY_CHOICES", "UNSCORED", "Fingerprint", "Found", "GameKeys", "Group", "Grouper",
-           "SameMoves", "completeness", "dates_compatible", "dropped", "fingerprint", "game_keys",
+__all__ = ["BY_CHOICES", "UNSCORED", "Fingerprint", "GameKeys", "Group", "Grouper",
+           "SameMoves", "completeness", "dates_compatible", "fingerprint", "game_keys",
            "line_key", "move_key", "names_compatible", "settle", "written_key"]
