@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from itertools import chain, islice
+from json.encoder import encode_basestring
 from operator import attrgetter
 
 from pdn.chunks import Chunk
@@ -95,8 +96,9 @@ class GameReport:
         return _pickled(self)
 
     def json_line(self) -> str:
-        """The report's line of ``pdn validate --json``."""
-        return _encode(self.as_dict())
+        """The report's line of ``pdn validate --json``: ``as_dict`` encoded by ``json``."""
+        return joined_row(self.file, self.game, self.status, self.result_check,
+                          self.result_note, row_parts(self))
 
     @property
     def has_errors(self) -> bool:
@@ -142,12 +144,10 @@ class EncodedReport:
 
     file: str | None
     game: int
-    head: str  # '"line": 1, ..., "plies": 44'
+    parts: tuple[str, str, str]  # of the row, that no settling changes (``row_parts``)
     status: str
-    middle: str  # '"errors": [...], "warnings": [...], "result": "0-1"'
     result_check: str
     result_note: str
-    tail: str  # '"final_fen": ..., "suggestions": [...]'
     variant: str
     variant_key: str
     variant_source: str
@@ -165,31 +165,58 @@ class EncodedReport:
 
     def json_line(self) -> str:
         """The report's line of ``pdn validate --json``, byte for byte ``GameReport``'s."""
-        return (f'{{"file": {_encode(self.file)}, "game": {self.game}, {self.head}, '
-                f'"status": {_encode(self.status)}, {self.middle}, '
-                f'"result_check": {_encode(self.result_check)}, '
-                f'"result_note": {_encode(self.result_note)}, {self.tail}}}')
+        return joined_row(self.file, self.game, self.status, self.result_check,
+                          self.result_note, self.parts)
 
 
-# The row's fields that no settling changes, in three runs between those that may change.
-_HEAD = ("line", "white", "black", "variant", "plies")
-_MIDDLE = ("errors", "warnings", "result")
-_TAIL = _ROW_FIELDS[_ROW_FIELDS.index("final_fen"):]
-assert ("file", "game", *_HEAD, "status", *_MIDDLE, "result_check", "result_note",
-        *_TAIL) == _ROW_FIELDS
+_string = encode_basestring  # a str as the encoder writes it (ensure_ascii=False), in C
+
+
+def _text(value: str | None) -> str:
+    """A str or None as ``_encode`` writes it."""
+    return "null" if value is None else _string(value)
+
+
+def _items(value: list) -> str:
+    """A list as ``_encode`` writes it."""
+    return _encode(value) if value else "[]"
+
+
+def row_parts(report: GameReport) -> tuple[str, str, str]:
+    """The parts of the report's JSON row that no settling changes: the fields between
+    ``game`` and ``status``, between ``status`` and ``result_check``, and after
+    ``result_note``, each written as ``_encode`` writes it within the row (its plain values
+    directly: the C encoder builds and joins a piece per key, separator and value)."""
+    kept = report.__dict__
+    return (f'"line": {kept["line"]}, "white": {_text(kept["white"])}, '
+            f'"black": {_text(kept["black"])}, "variant": {_string(kept["variant"])}, '
+            f'"plies": {kept["plies"]}',
+            f'"errors": {_items(kept["errors"])}, "warnings": {_items(kept["warnings"])}, '
+            f'"result": {_text(kept["result"])}',
+            f'"final_fen": {_string(kept["final_fen"])}, "event": {_text(kept["event"])}, '
+            f'"date": {_text(kept["date"])}, "draws": {_items(kept["draws"])}, '
+            f'"error_fens": {_items(kept["error_fens"])}, '
+            f'"variant_source": {_string(kept["variant_source"])}, '
+            f'"notes": {_items(kept["notes"])}, "suggestions": {_items(kept["suggestions"])}')
+
+
+def joined_row(file: str | None, game: int, status: str, result_check: str, result_note: str,
+               parts: tuple[str, str, str]) -> str:
+    """A JSON row from the values settling may change and the parts it does not
+    (``row_parts``)."""
+    head, middle, tail = parts
+    return (f'{{"file": {_text(file)}, "game": {game}, {head}, "status": {_string(status)}, '
+            f'{middle}, "result_check": {_string(result_check)}, '
+            f'"result_note": {_string(result_note)}, {tail}}}')
 
 
 def encoded(report: GameReport) -> EncodedReport:
     """The report with its JSON row encoded (``EncodedReport``)."""
-    kept = report.__dict__
     return EncodedReport(
-        report.file, report.game, _encode({name: kept[name] for name in _HEAD})[1:-1],
-        report.status, _encode({name: kept[name] for name in _MIDDLE})[1:-1],
-        report.result_check, report.result_note,
-        _encode({name: kept[name] for name in _TAIL})[1:-1],
-        report.variant, report.variant_key, report.variant_source, report.plies,
-        report.warning_codes, report.has_errors, report.result_reading, report.silent,
-        report.open_variant, report.record, report.origin)
+        report.file, report.game, row_parts(report), report.status, report.result_check,
+        report.result_note, report.variant, report.variant_key, report.variant_source,
+        report.plies, report.warning_codes, bool(report.errors), report.result_reading,
+        report.silent, report.open_variant, report.record, report.origin)
 
 
 AnyReport = GameReport | EncodedReport
