@@ -78,11 +78,13 @@ class GameReport:
     record: Game | None = field(default=None, repr=False, compare=False)
     silent: bool = False
     open_variant: bool = False
-    # Where a worker read the game: its partition's text (shared by the partition's reports)
-    # and the game's place among that text's games (several may start on one line), held
-    # instead of ``record``, a string the collector need not walk and that pickles cheaply
-    # while the report waits in a ``Held`` window (``validate_partition``, ``pdn convert``'s).
-    origin: tuple[Chunk, int] | None = field(default=None, repr=False, compare=False)
+    # Where a worker read the game: its partition (shared by the partition's reports: a byte
+    # range of a file, read again if need be, or the text the client read) or its text, and
+    # the game's place among that text's games (several may start on one line), held instead
+    # of ``record``: the collector need not walk it and it pickles cheaply while the report
+    # waits in a ``Held`` window (``validate_partition``, ``pdn convert``'s).
+    origin: tuple[Partition | Chunk, int] | None = field(default=None, repr=False,
+                                                        compare=False)
 
     def as_dict(self) -> dict:
         """The JSON row: every field in order but ``result_reading`` and what is kept for the
@@ -158,7 +160,8 @@ class EncodedReport:
     silent: bool
     open_variant: bool
     record: Game | None = field(default=None, repr=False, compare=False)
-    origin: tuple[Chunk, int] | None = field(default=None, repr=False, compare=False)
+    origin: tuple[Partition | Chunk, int] | None = field(default=None, repr=False,
+                                                        compare=False)
 
     def __reduce__(self) -> tuple:
         return _pickled(self)
@@ -638,7 +641,8 @@ def validate_sources(sources: list[str], default: Variant | None = None,
     each piece of work covered. ``as_json``: the reports are wanted for their JSON rows
     alone (``json_line``), and come as ``EncodedReport``s, encoded where they are made.
     """
-    work = ValidationWork(RulesChoice(default, override, rules), suggest, strict, as_json)
+    work = ValidationWork(RulesChoice(default, override, rules), suggest, strict, as_json,
+                          reread=engine == "local")
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
         for source in sources:
             try:
@@ -661,6 +665,9 @@ class ValidationWork:
     suggest: bool
     strict: bool
     as_json: bool = False  # give ``EncodedReport``s
+    # this machine can read the partitions' files again (the local runner): a report open
+    # to several variants keeps its partition, not the partition's text (``read_again``)
+    reread: bool = False
 
 
 def validate_partition(partition: Partition, work: ValidationWork
@@ -671,23 +678,28 @@ def validate_partition(partition: Partition, work: ValidationWork
     the partition's size and the reports (encoded: ``work.as_json``)."""
     with gc_paused():
         block = partition.chunk()
+        where = partition if work.reread else block
         reports = [
             report_game(game, work.choice.default, work.choice.override, suggest=work.suggest,
                         rules=work.choice.rules, strict=work.strict)
             for game in read_block(block, partition.source)]
         for place, report in enumerate(reports):  # games let go before the collector runs
             if report.open_variant and not report.silent:  # again; read again if need be
-                report.record, report.origin = None, (block, place)
+                # the partition, not its text: a file's byte range does not travel back
+                # from the worker, nor wait on disk in a Held window, with every report
+                report.record, report.origin = None, (where, place)
         if work.as_json:
             return partition.size, [encoded(report) for report in reports]
     return partition.size, reports
 
 
-def read_again(report: GameReport) -> Game:
+def read_again(report: AnyReport) -> Game:
     """The game of a report, read again from its partition's text as the worker read it
-    (found by its place among the text's games: games glued on one line share their line)."""
+    (found by its place among the text's games: games glued on one line share their line);
+    a partition of a file reads its byte range again (``OSError`` if it cannot)."""
     assert report.origin is not None
-    block, place = report.origin
+    where, place = report.origin
+    block = where.chunk() if isinstance(where, Partition) else where
     return next(islice(read_block(block, report.file), place, None))
 
 

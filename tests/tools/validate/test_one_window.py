@@ -13,6 +13,7 @@ import pytest
 from replay.record import agreement
 from replay.record import held as held_module
 from replay.rules.choice import RulesChoice
+from replay.run.partitions import Partition
 from replay.run.runner import open_runner
 from replay.validate import reports as reports_module
 from replay.validate.reports import (
@@ -26,8 +27,10 @@ from replay.validate.reports import (
 )
 
 WORK = ValidationWork(RulesChoice(None, None, None), suggest=False, strict=False)
+# reports encoded by the workers (EncodedReport), a game to read again found by its
+# partition, read again from the file (the local runner's)
 ENCODED = ValidationWork(RulesChoice(None, None, None), suggest=False, strict=False,
-                         as_json=True)  # reports encoded by the workers (EncodedReport)
+                         as_json=True, reread=True)
 EMPTY = '[Result "*"]\n*'
 ENGLISH = "1. 11-15 23-19 2. 8-11 22-17 *"
 FILES = [
@@ -85,6 +88,8 @@ def test_reports_encoded_by_the_workers_settle_to_the_same_rows(shared_data, tmp
     for source in (str(shared_data / name), _mixed(tmp_path), _oca_head(shared_data, tmp_path)):
         encoded = _raw_reports(source, ENCODED)
         assert {type(report).__name__ for report in encoded} == {"EncodedReport"}
+        assert all(isinstance(report.origin[0], Partition) for report in encoded
+                   if report.origin is not None)
         assert _rows(settle_source(encoded, ENCODED)) == _in_turn(source)
 
 
