@@ -688,8 +688,8 @@ def validate_partition(partition: Partition, work: ValidationWork
                 # the partition, not its text: a file's byte range does not travel back
                 # from the worker, nor wait on disk in a Held window, with every report
                 report.record, report.origin = None, (where, place)
-        if work.as_json:
-            return partition.size, [encoded(report) for report in reports]
+        if work.as_json:  # the reports let go before the collector runs again too
+            reports = [encoded(report) for report in reports]
     return partition.size, reports
 
 
