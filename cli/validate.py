@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -126,12 +125,11 @@ def validate(
     line = out.echo
     notes = NoteSummary(verbose=verbose, echo=line,
                         hint=N_("--verbose shows each, --json lists them all"), words=words)
-    encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps's, made once
     with progress_bar(N_("validating"), lambda: input_size(sources)) as progress, out:
         for item in _runner_checked(validate_sources(
                 sources, choice.default, choice.override, jobs=jobs, encoding=encoding,
                 suggest=suggest, rules=choice.rules, strict=strict, progress=progress,
-                engine=runner, scheduler=scheduler)):
+                engine=runner, scheduler=scheduler, as_json=as_json and report is None)):
             if isinstance(item, str):
                 line(words.localize(item), err=True, fg="red")
                 unreadable_files += 1
@@ -140,7 +138,7 @@ def validate(
             if report is not None:
                 kept.append(item)
             if as_json:
-                line(encode(item.as_dict()))
+                line(item.json_line())
                 continue
             if item.result_check == "inconsistent":
                 line(f"{item.file or '<stdin>'}:{item.line}: {words.gettext(RESULT)}: "

@@ -15,19 +15,25 @@ the reader gives up on is passed through unchanged (or to a rejects file) and re
   (``shuffle``).
 """
 
-from replay.archive.clean import CleanOptions
-from replay.archive.dedupe import Grouper, fingerprint
-from replay.archive.duplicates import dedupe_games
-from replay.archive.run import (
-    Settings,
-    Summary,
-    clean_games,
-    filter_games,
-    merge_games,
-    split_games,
-)
-from replay.archive.select import Criteria, CriterionError, MaterialTest, TagTest
+from __future__ import annotations
 
-__all__ = ["CleanOptions", "Criteria", "CriterionError", "Grouper", "MaterialTest", "Settings",
-           "Summary", "TagTest", "clean_games", "dedupe_games", "filter_games", "fingerprint",
-           "merge_games", "split_games"]
+from importlib import import_module
+from typing import Any
+
+# Each name this package gives, and its module: imported when the name is first asked for,
+# so that a command importing one module (``replay.archive.stream``) loads no other.
+_EXPORTS = {
+    "CleanOptions": "clean", "Grouper": "dedupe", "fingerprint": "dedupe",
+    "dedupe_games": "duplicates", "Settings": "run", "Summary": "run", "clean_games": "run",
+    "filter_games": "run", "merge_games": "run", "split_games": "run", "Criteria": "select",
+    "CriterionError": "select", "MaterialTest": "select", "TagTest": "select",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{module}"), name)

@@ -6,10 +6,13 @@ between worker processes and become JSON lines as they are.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from itertools import chain, islice
+from json.encoder import encode_basestring
+from operator import attrgetter
 
 from pdn.chunks import Chunk
 from pdn.game import Game
@@ -75,11 +78,13 @@ class GameReport:
     record: Game | None = field(default=None, repr=False, compare=False)
     silent: bool = False
     open_variant: bool = False
-    # Where a worker read the game: its partition's text (shared by the partition's reports)
-    # and the game's place among that text's games (several may start on one line), held
-    # instead of ``record``, a string the collector need not walk and that pickles cheaply
-    # while the report waits in a ``Held`` window (``validate_partition``, ``pdn convert``'s).
-    origin: tuple[Chunk, int] | None = field(default=None, repr=False, compare=False)
+    # Where a worker read the game: its partition (shared by the partition's reports: a byte
+    # range of a file, read again if need be, or the text the client read) or its text, and
+    # the game's place among that text's games (several may start on one line), held instead
+    # of ``record``: the collector need not walk it and it pickles cheaply while the report
+    # waits in a ``Held`` window (``validate_partition``, ``pdn convert``'s).
+    origin: tuple[Partition | Chunk, int] | None = field(default=None, repr=False,
+                                                        compare=False)
 
     def as_dict(self) -> dict:
         """The JSON row: every field in order but ``result_reading`` and what is kept for the
@@ -88,6 +93,24 @@ class GameReport:
         22,621 rows against 0.06 (bench/README.md)."""
         kept = self.__dict__  # every field, set by __init__: read without getattr's lookups
         return {name: kept[name] for name in _ROW_FIELDS}
+
+    def __reduce__(self) -> tuple:
+        return _pickled(self)
+
+    def json_line(self) -> str:
+        """The report's line of ``pdn validate --json``: ``as_dict`` encoded by ``json``."""
+        return joined_row(self.file, self.game, self.status, self.result_check,
+                          self.result_note, row_parts(self))
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether the game has an error (``mark_contradicted``)."""
+        return bool(self.errors)
+
+    @property
+    def warning_codes(self) -> list[str]:
+        """The code of each warning, in order (``Tally``)."""
+        return [problem["code"] for problem in self.warnings]
 
     @property
     def variant_key(self) -> str:
@@ -109,6 +132,107 @@ class GameReport:
 _ROW_FIELDS = tuple(f.name for f in fields(GameReport)
                     if f.name not in ("result_reading", "record", "silent", "open_variant",
                                       "origin"))
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps's, made once
+
+
+@dataclass
+class EncodedReport:
+    """A report as ``pdn validate --json`` writes it, encoded by the worker that replayed its
+    game: its JSON row in parts, the fields its source may still change apart (its number,
+    status and result check: ``settle_source``), and the few facts that settling and the
+    summary's ``Tally`` read. Some strings where the report holds lists of dicts, it travels
+    from its worker and waits in a window of held reports at a fraction of the cost, and the
+    main process only joins its parts (``encoded``)."""
+
+    file: str | None
+    game: int
+    parts: tuple[str, str, str]  # of the row, that no settling changes (``row_parts``)
+    status: str
+    result_check: str
+    result_note: str
+    variant: str
+    variant_key: str
+    variant_source: str
+    plies: int
+    warning_codes: list[str]
+    has_errors: bool
+    result_reading: str | None
+    silent: bool
+    open_variant: bool
+    record: Game | None = field(default=None, repr=False, compare=False)
+    origin: tuple[Partition | Chunk, int] | None = field(default=None, repr=False,
+                                                        compare=False)
+
+    def __reduce__(self) -> tuple:
+        return _pickled(self)
+
+    def json_line(self) -> str:
+        """The report's line of ``pdn validate --json``, byte for byte ``GameReport``'s."""
+        return joined_row(self.file, self.game, self.status, self.result_check,
+                          self.result_note, self.parts)
+
+
+_string = encode_basestring  # a str as the encoder writes it (ensure_ascii=False), in C
+
+
+def _text(value: str | None) -> str:
+    """A str or None as ``_encode`` writes it."""
+    return "null" if value is None else _string(value)
+
+
+def _items(value: list) -> str:
+    """A list as ``_encode`` writes it."""
+    return _encode(value) if value else "[]"
+
+
+def row_parts(report: GameReport) -> tuple[str, str, str]:
+    """The parts of the report's JSON row that no settling changes: the fields between
+    ``game`` and ``status``, between ``status`` and ``result_check``, and after
+    ``result_note``, each written as ``_encode`` writes it within the row (its plain values
+    directly: the C encoder builds and joins a piece per key, separator and value)."""
+    kept = report.__dict__
+    return (f'"line": {kept["line"]}, "white": {_text(kept["white"])}, '
+            f'"black": {_text(kept["black"])}, "variant": {_string(kept["variant"])}, '
+            f'"plies": {kept["plies"]}',
+            f'"errors": {_items(kept["errors"])}, "warnings": {_items(kept["warnings"])}, '
+            f'"result": {_text(kept["result"])}',
+            f'"final_fen": {_string(kept["final_fen"])}, "event": {_text(kept["event"])}, '
+            f'"date": {_text(kept["date"])}, "draws": {_items(kept["draws"])}, '
+            f'"error_fens": {_items(kept["error_fens"])}, '
+            f'"variant_source": {_string(kept["variant_source"])}, '
+            f'"notes": {_items(kept["notes"])}, "suggestions": {_items(kept["suggestions"])}')
+
+
+def joined_row(file: str | None, game: int, status: str, result_check: str, result_note: str,
+               parts: tuple[str, str, str]) -> str:
+    """A JSON row from the values settling may change and the parts it does not
+    (``row_parts``)."""
+    head, middle, tail = parts
+    return (f'{{"file": {_text(file)}, "game": {game}, {head}, "status": {_string(status)}, '
+            f'{middle}, "result_check": {_string(result_check)}, '
+            f'"result_note": {_string(result_note)}, {tail}}}')
+
+
+def encoded(report: GameReport) -> EncodedReport:
+    """The report with its JSON row encoded (``EncodedReport``)."""
+    return EncodedReport(
+        report.file, report.game, row_parts(report), report.status, report.result_check,
+        report.result_note, report.variant, report.variant_key, report.variant_source,
+        report.plies, report.warning_codes, bool(report.errors), report.result_reading,
+        report.silent, report.open_variant, report.record, report.origin)
+
+
+AnyReport = GameReport | EncodedReport
+# Each report class's fields in order, read at once.
+_VALUES = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (GameReport, EncodedReport)}
+
+
+def _pickled(report: AnyReport) -> tuple:
+    """A report pickled as its class and the tuple of its fields' values, built again by
+    ``__init__``: reports cross from workers and wait in ``Held`` windows by the thousand,
+    and the default pickling of an instance's ``__dict__`` (a key per field) loaded them
+    three times slower (5 against 17 ms per 1,000, bench/README.md)."""
+    return type(report), _VALUES[type(report)](report)
 
 
 def _location(report: GameReport, problem: dict) -> str:
@@ -166,11 +290,13 @@ class Tally:
     rows: int = 0
     warnings: Counter[str] = field(default_factory=Counter)
 
-    def count(self, report: GameReport) -> None:
+    def count(self, report: AnyReport) -> None:
         """Count one game's report."""
         self.statuses[report.status] += 1
         self.checks[report.result_check] += 1
-        self.warnings.update(problem["code"] for problem in report.warnings)
+        codes = report.warning_codes
+        if codes:  # most reports have none: no update called
+            self.warnings.update(codes)
         if report.variant_source == "inferred":
             self.inferred[report.variant] += 1
         self.moves += report.plies
@@ -256,7 +382,7 @@ def mark_contradicted(report: GameReport) -> GameReport:
     before the others, also where its file's reading of results settles it later
     (``apply_reading``). A game that ``--strict`` made invalid for its warnings alone
     replays."""
-    replays = report.status == "valid" or (report.status == "invalid" and not report.errors)
+    replays = report.status == "valid" or (report.status == "invalid" and not report.has_errors)
     if report.result_check == "inconsistent" and replays:
         report.status = CONTRADICTED
     return report
@@ -497,8 +623,8 @@ def validate_sources(sources: list[str], default: Variant | None = None,
                      encoding: str | None = None, suggest: bool = False,
                      rules: Rules | None = None, strict: bool = False,
                      progress: Callable[[int], None] | None = None,
-                     engine: str = "local", scheduler: str | None = None
-                     ) -> Iterator[GameReport | str]:
+                     engine: str = "local", scheduler: str | None = None,
+                     as_json: bool = False) -> Iterator[AnyReport | str]:
     """Reports for every game of every source, in order; an unreadable file gives one error
     string (``path: reason``) instead, and the others are still read.
 
@@ -512,9 +638,11 @@ def validate_sources(sources: list[str], default: Variant | None = None,
     each broken game.
     ``rules``: rule options set on top of every game's variant (``{"forced-capture": "no"}``).
     ``strict``: warnings count as errors. ``progress`` is told how many characters (or bytes)
-    each piece of work covered.
+    each piece of work covered. ``as_json``: the reports are wanted for their JSON rows
+    alone (``json_line``), and come as ``EncodedReport``s, encoded where they are made.
     """
-    work = ValidationWork(RulesChoice(default, override, rules), suggest, strict)
+    work = ValidationWork(RulesChoice(default, override, rules), suggest, strict, as_json,
+                          reread=engine == "local")
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
         for source in sources:
             try:
@@ -536,30 +664,42 @@ class ValidationWork:
     choice: RulesChoice
     suggest: bool
     strict: bool
+    as_json: bool = False  # give ``EncodedReport``s
+    # this machine can read the partitions' files again (the local runner): a report open
+    # to several variants keeps its partition, not the partition's text (``read_again``)
+    reread: bool = False
 
 
-def validate_partition(partition: Partition, work: ValidationWork) -> tuple[int, list[GameReport]]:
+def validate_partition(partition: Partition, work: ValidationWork
+                       ) -> tuple[int, list[GameReport] | list[EncodedReport]]:
     """Worker entry: cut a partition of games into chunks, read them as ``pdn info`` reads
     the whole file (a game that runs into the next one without a result is noted: a
     partition ends after a result, so none runs into the next partition) and replay them;
-    the partition's size and the reports."""
+    the partition's size and the reports (encoded: ``work.as_json``)."""
     with gc_paused():
         block = partition.chunk()
+        where = partition if work.reread else block
         reports = [
             report_game(game, work.choice.default, work.choice.override, suggest=work.suggest,
                         rules=work.choice.rules, strict=work.strict)
             for game in read_block(block, partition.source)]
         for place, report in enumerate(reports):  # games let go before the collector runs
             if report.open_variant and not report.silent:  # again; read again if need be
-                report.record, report.origin = None, (block, place)
+                # the partition, not its text: a file's byte range does not travel back
+                # from the worker, nor wait on disk in a Held window, with every report
+                report.record, report.origin = None, (where, place)
+        if work.as_json:  # the reports let go before the collector runs again too
+            reports = [encoded(report) for report in reports]
     return partition.size, reports
 
 
-def read_again(report: GameReport) -> Game:
+def read_again(report: AnyReport) -> Game:
     """The game of a report, read again from its partition's text as the worker read it
-    (found by its place among the text's games: games glued on one line share their line)."""
+    (found by its place among the text's games: games glued on one line share their line);
+    a partition of a file reads its byte range again (``OSError`` if it cannot)."""
     assert report.origin is not None
-    block, place = report.origin
+    where, place = report.origin
+    block = where.chunk() if isinstance(where, Partition) else where
     return next(islice(read_block(block, report.file), place, None))
 
 

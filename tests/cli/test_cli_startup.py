@@ -37,7 +37,9 @@ def loaded(*args: str) -> set[str]:
 @pytest.mark.parametrize("args", [(), ("--help",)])
 def test_the_command_line_and_its_help_import_no_heavy_module(args):
     modules = loaded(*args)
-    assert "pdn.cli.validate" in modules  # the probe did import the command line
+    assert "pdn.cli.app" in modules  # the probe did import the command line
+    # its help lists every command: their modules; the entry point alone imports none
+    assert ("pdn.cli.validate" in modules) == bool(args)
     assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
 
 
@@ -61,6 +63,8 @@ def test_a_command_that_runs_imports_what_it_needs(tmp_path, options):
     modules = loaded("validate", *options, str(game))
     assert {"pdn.parser", "replay.record.replayer"} <= modules  # the probe above can see them
     assert not modules & set(NOT_FOR_VALIDATE), sorted(modules & set(NOT_FOR_VALIDATE))
+    # pdn NAME imports its command's module alone (cli.app.COMMAND_MODULES)
+    assert not modules & {"pdn.cli.stats", "pdn.cli.archive", "pdn.cli.analyse"}
 
 
 # What convert and the archive tools that write records need on this machine's runner: no

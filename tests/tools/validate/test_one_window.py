@@ -13,6 +13,7 @@ import pytest
 from replay.record import agreement
 from replay.record import held as held_module
 from replay.rules.choice import RulesChoice
+from replay.run.partitions import Partition
 from replay.run.runner import open_runner
 from replay.validate import reports as reports_module
 from replay.validate.reports import (
@@ -26,6 +27,10 @@ from replay.validate.reports import (
 )
 
 WORK = ValidationWork(RulesChoice(None, None, None), suggest=False, strict=False)
+# reports encoded by the workers (EncodedReport), a game to read again found by its
+# partition, read again from the file (the local runner's)
+ENCODED = ValidationWork(RulesChoice(None, None, None), suggest=False, strict=False,
+                         as_json=True, reread=True)
 EMPTY = '[Result "*"]\n*'
 ENGLISH = "1. 11-15 23-19 2. 8-11 22-17 *"
 FILES = [
@@ -36,15 +41,15 @@ FILES = [
 ]
 
 
-def _raw_reports(source: str) -> list[reports_module.GameReport]:
+def _raw_reports(source: str, work: ValidationWork = WORK) -> list:
     """The reports of a source as the workers give them, numbered in their file."""
     with open_runner("local", jobs=1) as runner:
-        batches = runner.map(validate_partition, runner.partitions(source, None, BLOCK), WORK)
+        batches = runner.map(validate_partition, runner.partitions(source, None, BLOCK), work)
         return list(reports_module._renumbered(batches))
 
 
 def _rows(reports) -> list[str]:
-    return [json.dumps(report.as_dict(), ensure_ascii=False) for report in reports]
+    return [report.json_line() for report in reports]
 
 
 def _in_turn(source: str) -> list[str]:
@@ -73,7 +78,19 @@ def test_past_the_bounds_the_reports_are_the_same_too(shared_data, tmp_path, mon
     monkeypatch.setattr(reports_module, "HELD_GAMES", games)
     monkeypatch.setattr(reports_module, "HELD_REPORTS", reports)
     for source in [*(str(shared_data / name) for name in FILES), _mixed(tmp_path)]:
-        assert _rows(settle_source(_raw_reports(source), WORK)) == _in_turn(source)
+        expected = _in_turn(source)
+        assert _rows(settle_source(_raw_reports(source), WORK)) == expected
+        assert _rows(settle_source(_raw_reports(source, ENCODED), ENCODED)) == expected
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_reports_encoded_by_the_workers_settle_to_the_same_rows(shared_data, tmp_path, name):
+    for source in (str(shared_data / name), _mixed(tmp_path), _oca_head(shared_data, tmp_path)):
+        encoded = _raw_reports(source, ENCODED)
+        assert {type(report).__name__ for report in encoded} == {"EncodedReport"}
+        assert all(isinstance(report.origin[0], Partition) for report in encoded
+                   if report.origin is not None)
+        assert _rows(settle_source(encoded, ENCODED)) == _in_turn(source)
 
 
 def test_silent_games_among_open_ones_follow_their_neighbours(tmp_path):
