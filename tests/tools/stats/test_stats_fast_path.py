@@ -9,10 +9,12 @@ row and the moves rows of every game must be the same.
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import SHARED_DATA
 
 from pdn.reader import read_games
 from replay.record.replayer import replay_game
@@ -84,6 +86,38 @@ def test_the_moves_rows_made_natively_are_the_walked_rows(shared_data: Path, nam
                                   typed_moves(walked_rows.columns))
     if native.available() and "OCA" in name:
         assert made > 2500  # nearly every game of OCA 2.0 is a plain run
+
+
+def data_files() -> list[Path]:
+    return sorted(SHARED_DATA.rglob("*.pdn")) if SHARED_DATA.is_dir() else []
+
+
+FULL = os.environ.get("PDN_FULL_DATA", "") not in ("", "0")
+SAMPLE = 300  # games per file in the normal run; every game with PDN_FULL_DATA=1
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(SHARED_DATA)))
+def test_the_counts_taken_from_the_native_replay_are_the_walked_counts(path: Path) -> None:
+    """A main line the replay checked on the native core gives its counts there
+    (``ReplayedGame.line_counts``), and only its first plies are replayed again for the
+    opening's texts and positions: what ``_counted`` finds so is what the whole native
+    count finds and what the walk along the replay's moves, in Python, counts."""
+    taken = 0
+    for ordinal, game in enumerate(itertools.islice(read_games(path), None if FULL else SAMPLE),
+                                   1):
+        replayed = replay_game(game)
+        counted = _counted(replayed, 6)
+        if replayed.line_counts is None or counted is None:
+            continue
+        taken += 1
+        walk, name = counted
+        whole = replay_game(game)
+        whole.line_counts = None  # counted along the whole line in one native call
+        assert _counted(whole, 6) == counted, game.line
+        assert walk == rows._walk(replayed, ordinal, 6, None), game.line
+        assert name == rows._opening_name(replayed), game.line
+    if native.available() and path.relative_to(SHARED_DATA) == Path("english/OCA_2.0.pdn"):
+        assert taken > SAMPLE // 2  # nearly every game of OCA 2.0 replays natively
 
 
 def test_the_fast_path_is_taken_with_the_native_core(shared_data: Path) -> None:
