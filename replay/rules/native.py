@@ -276,9 +276,7 @@ class NativeRules:
             return None
         if counted is None:
             return None
-        plies, captures, pieces, promotions, first_kings, texts, after = counted
-        return LineCount(plies, captures, pieces, promotions, first_kings, texts,
-                         [Position(*key) for key in after])
+        return LineCount(*counted)
 
 
     def move_rows(self, position: Position, tokens: Sequence[str] | str, tables: tuple
@@ -307,7 +305,8 @@ class LineCount(NamedTuple):
     """What ``NativeRules.count_line`` found: the plies replayed, the moves that capture, the
     pieces taken, the promotions, the ply (1-based; 0: none) of the first promotion of the
     side that moves first and of the other, the first moves' texts, and the positions after
-    the first moves while the board keeps enough pieces."""
+    the first moves while the board keeps enough pieces, each as ``(white, black, kings,
+    turn)`` (no object made per ply: ``Position(*key)`` is one)."""
 
     plies: int
     captures: int
@@ -315,7 +314,7 @@ class LineCount(NamedTuple):
     promotions: int
     first_kings: tuple[int, int]
     texts: list[str]
-    positions: list[Position]
+    keys: list[tuple[int, int, int, int]]
 
 
 class LineCounts(NamedTuple):

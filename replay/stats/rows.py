@@ -16,7 +16,7 @@ from replay.record.board import Board
 from replay.record.notation import full_text, short_text
 from replay.record.replayer import ReplayedGame, main_line, replay_game
 from replay.reference.ballots import BALLOT_PLIES, ballot_of
-from replay.reference.openings import named_positions, opening_of
+from replay.reference.openings import named_positions, opening_at, opening_of
 from replay.rules import native
 from replay.rules.draws import Material
 from replay.rules.identity import ByIdentity
@@ -193,11 +193,11 @@ def _counted(replayed: ReplayedGame, opening_plies: int) -> tuple[_Walk, str | N
     tokens = main_line(replayed.game)
     if not tokens:
         return None
-    variant = replayed.variant
+    variant, start = replayed.variant, replayed.start
     names, separator = _full_names(variant)
     floor = _opening_floor(variant)
     counts = replayed.line_counts
-    line = rules.count_line(replayed.start, tokens, max(opening_plies, BALLOT_PLIES), names,
+    line = rules.count_line(start, tokens, max(opening_plies, BALLOT_PLIES), names,
                             separator, floor, head=counts is not None)
     if line is None:
         return None
@@ -211,8 +211,8 @@ def _counted(replayed: ReplayedGame, opening_plies: int) -> tuple[_Walk, str | N
     second = "black" if first == "white" else "white"
     walk.first_king[first] = counts.first_kings[0] or None
     walk.first_king[second] = counts.first_kings[1] or None
-    named = opening_of([replayed.start, *line.positions], variant) if floor is not None \
-        else None
+    named = opening_at([(start.white, start.black, start.kings, start.turn), *line.keys],
+                       variant) if floor is not None else None
     return walk, named.name if named is not None else None
 
 

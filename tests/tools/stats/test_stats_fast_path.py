@@ -140,7 +140,7 @@ def test_bad_arguments_to_the_native_count_raise_errors_not_crashes() -> None:
     counted = rules.count_line(start, "1. 32-28 19-23 2. 28x19 14x23", 3, names, "x", 40)
     assert counted is not None and (counted.plies, counted.captures, counted.texts) == \
         (4, 2, ["32-28", "19-23", "28x19"])
-    assert len(counted.positions) == 2  # 40 pieces until the first capture
+    assert len(counted.keys) == 2  # 40 pieces until the first capture
     assert rules.count_line(start, "1. 32-26", 3, names, "x", None) is None  # no such move
     with pytest.raises(ValueError):  # one name per internal square
         rules._core.count(*position, "32-28", 3, names[:-1], "x", -1)
