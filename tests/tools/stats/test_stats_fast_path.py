@@ -151,6 +151,34 @@ def test_bad_arguments_to_the_native_count_raise_errors_not_crashes() -> None:
     assert rules._core.count(*position, "32-28", 3, (None,) * len(names), "x", -1) is None
 
 
+def test_the_head_of_a_native_count_stops_after_its_texts_and_positions() -> None:
+    """``head``: the count replays only the plies that give a text (the first ``kept``) or
+    a position (while ``floor`` pieces stand), and gives their texts and positions as the
+    whole count does; the counts are of those plies alone."""
+    from replay.rules.variants import get_variant
+
+    rules = native.rules_for(get_variant("international")) if native.available() else None
+    if rules is None:
+        pytest.skip("the native core is not built here")
+    start = rules.start
+    position = (start.white, start.black, start.kings, start.turn)
+    names, _ = _full_names(get_variant("international"))
+    line = "1. 32-28 19-23 2. 28x19 14x23 3. 33-28 23x32 4. 37x28 10-14 5. 31-26 5-10"
+    whole = rules.count_line(start, line, 3, names, "x", 40)
+    assert whole is not None and (whole.plies, whole.captures) == (10, 4)
+    head = rules.count_line(start, line, 3, names, "x", 40, head=True)
+    assert head is not None and (head.plies, head.captures) == (3, 1)  # 40 pieces: 2 plies
+    assert (head.texts, head.keys) == (whole.texts, whole.keys)
+    deeper = rules.count_line(start, line, 3, names, "x", 38, head=True)
+    assert deeper is not None and (deeper.plies, deeper.captures, len(deeper.keys)) == (6, 3, 5)
+    assert deeper.keys == rules.count_line(start, line, 3, names, "x", 38).keys
+    assert rules.count_line(start, line, 0, names, "x", None, head=True).plies == 0
+    with pytest.raises(ValueError):  # head is 0 or 1
+        rules._core.count(*position, "32-28", 3, names, "x", -1, 2)
+    with pytest.raises(TypeError):
+        rules._core.count(*position, "32-28", 3, names, "x", -1, 1, 0)
+
+
 def test_bad_arguments_to_the_native_rows_raise_errors_not_crashes() -> None:
     from replay.rules.variants import get_variant
 
