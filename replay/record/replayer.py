@@ -114,6 +114,10 @@ class ReplayedGame:
     _native_plies: int = field(default_factory=lambda: 0, init=False, repr=False)
     # Whether the side to move in ``final`` has a legal move, where the native core told.
     _moves_left: bool = field(default_factory=lambda: False, init=False, repr=False)
+    # What the statistics count along a main line the native core replayed whole, counted
+    # as it replayed (``NativeRules.check_line``): no second replay to count them.
+    line_counts: native.LineCounts | None = field(default_factory=lambda: None, init=False,
+                                                   repr=False)
 
     @property
     def moves(self) -> list[Move]:
@@ -466,6 +470,7 @@ def _replay_native(replayed: ReplayedGame, tokens: MainLine = None) -> bool:
                         replayed.numbering.number(index), turn)
     replayed.final = checked.final
     replayed._moves_left = checked.moves_left
+    replayed.line_counts = checked.counts
     return True
 
 

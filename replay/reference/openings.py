@@ -69,12 +69,16 @@ def named_positions(variant_name: str) -> dict[tuple[int, int, int, int], Openin
 
 def opening_of(positions: list[Position], variant: Variant) -> Opening | None:
     """The most specific named opening whose position the game reaches (None: no name)."""
+    return opening_at([_key(position) for position in positions], variant)
+
+
+def opening_at(keys: list[tuple[int, int, int, int]], variant: Variant) -> Opening | None:
+    """``opening_of`` the positions ``(white, black, kings, turn)``: the most specific named
+    opening among them, the first met of equals."""
     named = named_positions(variant.name)
-    if not named:
-        return None
     best = None
-    for position in positions:
-        opening = named.get(_key(position))
+    for key in keys:
+        opening = named.get(key)
         if opening is not None and (best is None or opening.plies > best.plies):
             best = opening
     return best
@@ -114,5 +118,5 @@ def all_openings() -> list[Opening]:
             for opening in named_positions(variant).values()]
 
 
-__all__ = ["Opening", "all_openings", "fmjd_ballot", "named_positions", "opening_label",
-           "opening_of"]
+__all__ = ["Opening", "all_openings", "fmjd_ballot", "named_positions", "opening_at",
+           "opening_label", "opening_of"]

@@ -1196,14 +1196,18 @@ static int draws_push(Draws *d, const Pos *before, const Mv *m, const Pos *after
 }
 
 /* check(white, black, kings, turn, tokens, first, offset, first_mover, draws, diagonal)
- *   -> (plies, (white, black, kings, turn), stop, claims, moves left)
+ *   -> (plies, (white, black, kings, turn), stop, claims, moves left, counts)
  * A main line's move tokens replayed as ``replay`` does, nothing made per ply: the numbers
  * written are checked against the numbering (``first``: the first ply's number, ``offset``
  * 1 when the second player starts, ``first_mover`` 0 when White starts the variant's games,
  * 1 when Black does; a number the reference would warn about stops it with
  * STOP_NUMBER) and the draw rules ``draws`` (DRAWS_*; ``diagonal`` the long diagonal) are
  * counted: ``claims`` is ((claim code, ply), ...), each rule the first time it is met;
- * ``moves left``: whether the side to move in the final position has a legal move. */
+ * ``moves left``: whether the side to move in the final position has a legal move;
+ * ``counts``: what ``count`` counts along the plies replayed (the moves that capture, the
+ * pieces they take, the promotions, the ply of the first promotion of the side that moves
+ * first and of the other, 0: none), so a replay checked here is not replayed again to
+ * count them. */
 static PyObject *Rules_check(RulesObject *self, PyObject *args) {
     Pos p;
     const Rules *r = &self->r;
@@ -1230,6 +1234,7 @@ static PyObject *Rules_check(RulesObject *self, PyObject *args) {
         tokens_close(&texts); PyMem_Free(buf); PyMem_Free(d.seen); return NULL;
     }
     int stop = STOP_END;
+    long captures_ = 0, pieces = 0, promotions = 0, first_king[2] = {0, 0};
     Py_ssize_t i;
     for (i = 0;; i++) {
         Py_ssize_t len, start, end; long long number; int black;
@@ -1247,6 +1252,11 @@ static PyObject *Rules_check(RulesObject *self, PyObject *args) {
         Mv m;
         stop = resolve_text(r, &p, t + start, end - start, buf, &m);
         if (stop != STOP_END) break;
+        if (m.ncap) { captures_++; pieces += m.ncap; }
+        if (m.promotes) {
+            promotions++;
+            if (!first_king[i % 2]) first_king[i % 2] = (long)i + 1;
+        }
         Pos q; play(r, &p, &m, &q);
         if (draws_push(&d, &p, &m, &q) < 0) {
             tokens_close(&texts); PyMem_Free(buf); PyMem_Free(d.seen); return NULL;
@@ -1266,9 +1276,10 @@ static PyObject *Rules_check(RulesObject *self, PyObject *args) {
         if (!pair) { Py_DECREF(claims); return NULL; }
         PyTuple_SET_ITEM(claims, c, pair);
     }
-    return Py_BuildValue("n(KKKi)iNO", i, (unsigned long long)p.white,
+    return Py_BuildValue("n(KKKi)iNO(lllll)", i, (unsigned long long)p.white,
                          (unsigned long long)p.black, (unsigned long long)p.kings, p.turn, stop,
-                         claims, moves_left ? Py_True : Py_False);
+                         claims, moves_left ? Py_True : Py_False, captures_, pieces,
+                         promotions, first_king[0], first_king[1]);
 }
 
 /* replay(white, black, kings, turn, texts[, factory, extra])
@@ -1525,7 +1536,7 @@ static PyObject *Rules_write(RulesObject *self, PyObject *args) {
     return text;
 }
 
-/* count(white, black, kings, turn, tokens, kept, names, separator, floor)
+/* count(white, black, kings, turn, tokens, kept, names, separator, floor[, head])
  *   -> (plies, captures, pieces captured, promotions, first kings, texts, positions) or None
  * What replay.stats counts along a main line (rows._Walk), its move tokens (Tokens) replayed
  * as ``replay`` does: the moves that capture, the pieces they take, the promotions, the ply
@@ -1534,14 +1545,18 @@ static PyObject *Rules_write(RulesObject *self, PyObject *args) {
  * by ``names``, one ASCII str per internal square or None, joined by ``separator`` for a
  * capture, '-' for a quiet move); and the positions (white, black, kings, turn) after each
  * move while the board keeps at least ``floor`` pieces (none where ``floor`` is negative).
- * None where a token does not replay exactly or a name is missing (Python's then). */
+ * None where a token does not replay exactly or a name is missing (Python's then).
+ * ``head`` true: only the line's head, the plies that give a text or a position, is replayed
+ * (``plies`` and the counts are then of those plies alone: for a line ``check`` replayed
+ * whole, whose counts it gave). */
 static PyObject *Rules_count(RulesObject *self, PyObject *args) {
     Pos p;
     const Rules *r = &self->r;
-    long kept, floor_;
-    if (PyTuple_GET_SIZE(args) != 9) {
+    long kept, floor_, head = 0;
+    Py_ssize_t given = PyTuple_GET_SIZE(args);
+    if (given != 9 && given != 10) {
         PyErr_SetString(PyExc_TypeError, "count(white, black, kings, turn, tokens, kept, names, "
-                        "separator, floor)");
+                        "separator, floor[, head])");
         return NULL;
     }
     if (read_pos(r, args, 0, &p) < 0) return NULL;
@@ -1554,7 +1569,8 @@ static PyObject *Rules_count(RulesObject *self, PyObject *args) {
         return NULL;
     }
     if (read_int(PyTuple_GET_ITEM(args, 5), 0, 1000, &kept) < 0
-        || read_int(PyTuple_GET_ITEM(args, 8), -1, MAXSQ, &floor_) < 0) return NULL;
+        || read_int(PyTuple_GET_ITEM(args, 8), -1, MAXSQ, &floor_) < 0
+        || (given == 10 && read_int(PyTuple_GET_ITEM(args, 9), 0, 1, &head) < 0)) return NULL;
     if (replayed_here(r) < 0) return NULL;
     Tokens texts;
     if (tokens_open(&texts, PyTuple_GET_ITEM(args, 4)) < 0) return NULL;
@@ -1571,6 +1587,7 @@ static PyObject *Rules_count(RulesObject *self, PyObject *args) {
     char word[WORD_MAX];
     for (i = 0;; i++) {
         Mv m;
+        if (head && i >= kept && !searching) break;  /* no text, no position further on */
         int got = next_move(r, &texts, &p, buf, &m);
         if (got == 0) break;
         if (got < 0) { declined = 1; break; }
@@ -1978,14 +1995,13 @@ static PyMethodDef Rules_methods[] = {
      "stop)"},
     {"check", (PyCFunction)Rules_check, METH_VARARGS,
      "check(white, black, kings, turn, tokens, first, offset, first_mover, draws, diagonal): "
-     "(plies, final "
-     "position, stop, draw claims)"},
+     "(plies, final position, stop, draw claims, moves left, counts)"},
     {"write", (PyCFunction)Rules_write, METH_VARARGS,
      "write(white, black, kings, turn, tokens, names, separator, paths, number, second, "
      "result): the line written in another notation, or None"},
     {"count", (PyCFunction)Rules_count, METH_VARARGS,
-     "count(white, black, kings, turn, tokens, kept, names, separator, floor): what the "
-     "statistics count along a line, or None"},
+     "count(white, black, kings, turn, tokens, kept, names, separator, floor[, head]): "
+     "what the statistics count along a line (its head alone), or None"},
     {"rows", (PyCFunction)Rules_rows, METH_VARARGS,
      "rows(white, black, kings, turn, tokens, names, numbers, letters, squares, columns, "
      "men_share_files, separator): the moves table's columns of a line in bytes, or None"},

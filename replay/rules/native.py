@@ -223,13 +223,14 @@ class NativeRules:
         if not self.replays or draws is None or type(position) is not Position:
             return None
         try:
-            plies, (white, black, kings, turn), stop, claims, left = self._core.check(  # type: ignore
+            plies, (white, black, kings, turn), stop, claims, left, counts = self._core.check(  # type: ignore
                 position.white, position.black, position.kings, position.turn, tokens,
                 numbering.first, numbering.offset, 0 if self.variant.white_starts else 1,
                 draws, self._diagonal)
         except ValueError:  # a set-up that is no position of this board
             return None
-        return LineCheck(plies, Position(white, black, kings, turn), STOPS[stop], claims, left)
+        return LineCheck(plies, Position(white, black, kings, turn), STOPS[stop], claims, left,
+                         LineCounts(*counts[:3], counts[3:]))
 
 
     def write_line(self, position: Position, run: str, names: tuple[str | None, ...],
@@ -255,27 +256,27 @@ class NativeRules:
 
 
     def count_line(self, position: Position, tokens: Sequence[str] | str, kept: int,
-                   names: tuple[str | None, ...], separator: str, floor: int | None
-                   ) -> LineCount | None:
+                   names: tuple[str | None, ...], separator: str, floor: int | None,
+                   head: bool = False) -> LineCount | None:
         """What the statistics count along a main line (its move tokens or run, replayed as
         ``replay_line`` does), nothing made per ply but the first ``kept`` moves' texts (the
         minimal path, squares named by ``names``, one ASCII name per internal square, joined
         by ``separator`` for a capture) and the positions after each move while at least
         ``floor`` pieces stand (none for None). None where a record does not replay
-        exactly: the Python core's."""
+        exactly: the Python core's. ``head``: only the plies that give a text or a position
+        are replayed, and counted (the rest of a line ``check_line`` replayed whole is
+        counted in its ``counts``)."""
         if not self.replays or type(position) is not Position:
             return None
         try:
             counted = self._core.count(  # type: ignore[attr-defined]
                 position.white, position.black, position.kings, position.turn, tokens, kept,
-                names, separator, -1 if floor is None else floor)
+                names, separator, -1 if floor is None else floor, int(head))
         except ValueError:  # a set-up that is no position of this board
             return None
         if counted is None:
             return None
-        plies, captures, pieces, promotions, first_kings, texts, after = counted
-        return LineCount(plies, captures, pieces, promotions, first_kings, texts,
-                         [Position(*key) for key in after])
+        return LineCount(*counted)
 
 
     def move_rows(self, position: Position, tokens: Sequence[str] | str, tables: tuple
@@ -304,7 +305,8 @@ class LineCount(NamedTuple):
     """What ``NativeRules.count_line`` found: the plies replayed, the moves that capture, the
     pieces taken, the promotions, the ply (1-based; 0: none) of the first promotion of the
     side that moves first and of the other, the first moves' texts, and the positions after
-    the first moves while the board keeps enough pieces."""
+    the first moves while the board keeps enough pieces, each as ``(white, black, kings,
+    turn)`` (no object made per ply: ``Position(*key)`` is one)."""
 
     plies: int
     captures: int
@@ -312,20 +314,33 @@ class LineCount(NamedTuple):
     promotions: int
     first_kings: tuple[int, int]
     texts: list[str]
-    positions: list[Position]
+    keys: list[tuple[int, int, int, int]]
+
+
+class LineCounts(NamedTuple):
+    """What the statistics count along the plies a line replays (``LineCount``'s counts):
+    the moves that capture, the pieces taken, the promotions and the ply (1-based; 0: none)
+    of the first promotion of the side that moves first and of the other."""
+
+    captures: int
+    pieces_captured: int
+    promotions: int
+    first_kings: tuple[int, int]
 
 
 class LineCheck(NamedTuple):
     """What ``NativeRules.check_line`` found, nothing made per ply: how many plies replayed,
     the position after them, why it stopped (``STOPS``; ``number``: a move number the
     reference warns about), the draw rules met on the way, ``(claim code, ply)`` each
-    (``DRAW_CLAIMS``), and whether the side to move in ``final`` has a legal move."""
+    (``DRAW_CLAIMS``), whether the side to move in ``final`` has a legal move, and what the
+    statistics count along the plies replayed."""
 
     plies: int
     final: Position
     stop: str
     claims: tuple[tuple[int, int], ...]
     moves_left: bool
+    counts: LineCounts
 
 
 def _draw_code(variant: Variant) -> int | None:
@@ -438,6 +453,7 @@ def _order(notation: SquareNotation) -> tuple[bytes | None, tuple[str, ...]]:
 _fen_order = ByIdentity(_order)
 
 
-__all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineCount", "LineReplay", "NativeRules",
+__all__ = ["BLACK", "DRAW_CLAIMS", "WHITE", "LineCheck", "LineCount", "LineCounts",
+           "LineReplay", "NativeRules",
            "available", "extension", "fast_position_fen", "main_line_tokens", "rules_for",
            "written_squares"]

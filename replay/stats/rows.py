@@ -7,7 +7,6 @@ This runs in the worker processes: it replays the game and keeps only compact va
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import pairwise
 
 import numpy as np
@@ -17,7 +16,7 @@ from replay.record.board import Board
 from replay.record.notation import full_text, short_text
 from replay.record.replayer import ReplayedGame, main_line, replay_game
 from replay.reference.ballots import BALLOT_PLIES, ballot_of
-from replay.reference.openings import named_positions, opening_of
+from replay.reference.openings import named_positions, opening_at, opening_of
 from replay.rules import native
 from replay.rules.draws import Material
 from replay.rules.identity import ByIdentity
@@ -180,32 +179,40 @@ def _opening_name(replayed: ReplayedGame) -> str | None:
 
 def _counted(replayed: ReplayedGame, opening_plies: int) -> tuple[_Walk, str | None] | None:
     """``_walk`` and ``_opening_name`` of a main line that replays whole on the native core
-    from its move texts, counted there in one call (``NativeRules.count_line``): no move and
-    no position per ply, but the first plies' texts and the positions the named openings
-    may have (pieces never come back: a position with fewer pieces than all of theirs, and
-    every one after it, is none of them). None: the game is walked with the replay's
-    positions. The native replay's moves are the replayer's (tests/rules/test_native.py),
-    so where it reaches the end of a line the replay found no error in, they are the same."""
+    from its move texts, counted there (``NativeRules.count_line``): no move and no position
+    per ply, but the first plies' texts and the positions the named openings may have
+    (pieces never come back: a position with fewer pieces than all of theirs, and every one
+    after it, is none of them). Where the replay itself ran on the native core, its counts
+    are taken (``ReplayedGame.line_counts``) and only those first plies are replayed again.
+    None: the game is walked with the replay's positions. The native replay's moves are the
+    replayer's (tests/rules/test_native.py), so where it reaches the end of a line the
+    replay found no error in, they are the same."""
     rules = native.rules_for(replayed.variant)
     if rules is None or not rules.replays or replayed.errors:
         return None
     tokens = main_line(replayed.game)
     if not tokens:
         return None
-    variant = replayed.variant
+    variant, start = replayed.variant, replayed.start
     names, separator = _full_names(variant)
     floor = _opening_floor(variant)
-    line = rules.count_line(replayed.start, tokens, max(opening_plies, BALLOT_PLIES), names,
-                            separator, floor)
-    if line is None or line.plies != replayed.plies:
+    counts = replayed.line_counts
+    line = rules.count_line(start, tokens, max(opening_plies, BALLOT_PLIES), names,
+                            separator, floor, head=counts is not None)
+    if line is None:
         return None
-    walk = _Walk(line.texts, line.captures, line.pieces_captured, line.promotions)
+    if counts is None:
+        if line.plies != replayed.plies:
+            return None
+        counts = native.LineCounts(line.captures, line.pieces_captured, line.promotions,
+                                   line.first_kings)
+    walk = _Walk(line.texts, counts.captures, counts.pieces_captured, counts.promotions)
     first = "white" if replayed.start.turn == WHITE else "black"
     second = "black" if first == "white" else "white"
-    walk.first_king[first] = line.first_kings[0] or None
-    walk.first_king[second] = line.first_kings[1] or None
-    named = opening_of([replayed.start, *line.positions], variant) if floor is not None \
-        else None
+    walk.first_king[first] = counts.first_kings[0] or None
+    walk.first_king[second] = counts.first_kings[1] or None
+    named = opening_at([(start.white, start.black, start.kings, start.turn), *line.keys],
+                       variant) if floor is not None else None
     return walk, named.name if named is not None else None
 
 
@@ -224,11 +231,13 @@ def _names(variant: Variant) -> tuple[tuple[str | None, ...], str]:
 _full_names = ByIdentity(_names)
 
 
-@cache
-def _opening_floor(variant: Variant) -> int | None:
+def _floor(variant: Variant) -> int | None:
     """The fewest pieces on the board of a named opening's position (None: none named)."""
     named = named_positions(variant.name)
     return min(((white | black).bit_count() for white, black, _, _ in named), default=None)
+
+
+_opening_floor = ByIdentity(_floor)  # found by identity: a variant's hash is slow
 
 
 def _ending(ending: str) -> str:

@@ -356,6 +356,19 @@ def test_a_line_checked_natively_keeps_the_references_moves_and_positions(path: 
         assert fast.final == reference.final and fast.draws == reference.draws
         assert (fast.status, fast.ending, fast.result_check) == (
             reference.status, reference.ending, reference.result_check)
+        assert fast.line_counts is None or fast.line_counts == counted_along(reference.moves)
+
+
+def counted_along(moves: list) -> native.LineCounts:
+    """What the statistics count along a line, counted from the reference's moves: the
+    moves that capture, the pieces taken, the promotions, the ply of each side's first."""
+    first_kings = [0, 0]
+    for index, move in enumerate(moves):
+        if move.promotes and not first_kings[index % 2]:
+            first_kings[index % 2] = index + 1
+    return native.LineCounts(sum(bool(move.captures) for move in moves),
+                             sum(len(move.captures) for move in moves),
+                             sum(bool(move.promotes) for move in moves), tuple(first_kings))
 
 
 DRAWN = ["russian", "international", "english", "brazilian", "pool", "thai", "italian"]

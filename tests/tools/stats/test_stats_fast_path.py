@@ -9,10 +9,12 @@ row and the moves rows of every game must be the same.
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import SHARED_DATA
 
 from pdn.reader import read_games
 from replay.record.replayer import replay_game
@@ -86,6 +88,38 @@ def test_the_moves_rows_made_natively_are_the_walked_rows(shared_data: Path, nam
         assert made > 2500  # nearly every game of OCA 2.0 is a plain run
 
 
+def data_files() -> list[Path]:
+    return sorted(SHARED_DATA.rglob("*.pdn")) if SHARED_DATA.is_dir() else []
+
+
+FULL = os.environ.get("PDN_FULL_DATA", "") not in ("", "0")
+SAMPLE = 300  # games per file in the normal run; every game with PDN_FULL_DATA=1
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(SHARED_DATA)))
+def test_the_counts_taken_from_the_native_replay_are_the_walked_counts(path: Path) -> None:
+    """A main line the replay checked on the native core gives its counts there
+    (``ReplayedGame.line_counts``), and only its first plies are replayed again for the
+    opening's texts and positions: what ``_counted`` finds so is what the whole native
+    count finds and what the walk along the replay's moves, in Python, counts."""
+    taken = 0
+    for ordinal, game in enumerate(itertools.islice(read_games(path), None if FULL else SAMPLE),
+                                   1):
+        replayed = replay_game(game)
+        counted = _counted(replayed, 6)
+        if replayed.line_counts is None or counted is None:
+            continue
+        taken += 1
+        walk, name = counted
+        whole = replay_game(game)
+        whole.line_counts = None  # counted along the whole line in one native call
+        assert _counted(whole, 6) == counted, game.line
+        assert walk == rows._walk(replayed, ordinal, 6, None), game.line
+        assert name == rows._opening_name(replayed), game.line
+    if native.available() and path.relative_to(SHARED_DATA) == Path("english/OCA_2.0.pdn"):
+        assert taken > SAMPLE // 2  # nearly every game of OCA 2.0 replays natively
+
+
 def test_the_fast_path_is_taken_with_the_native_core(shared_data: Path) -> None:
     if not native.available():
         pytest.skip("the native core is not built here")
@@ -106,7 +140,7 @@ def test_bad_arguments_to_the_native_count_raise_errors_not_crashes() -> None:
     counted = rules.count_line(start, "1. 32-28 19-23 2. 28x19 14x23", 3, names, "x", 40)
     assert counted is not None and (counted.plies, counted.captures, counted.texts) == \
         (4, 2, ["32-28", "19-23", "28x19"])
-    assert len(counted.positions) == 2  # 40 pieces until the first capture
+    assert len(counted.keys) == 2  # 40 pieces until the first capture
     assert rules.count_line(start, "1. 32-26", 3, names, "x", None) is None  # no such move
     with pytest.raises(ValueError):  # one name per internal square
         rules._core.count(*position, "32-28", 3, names[:-1], "x", -1)
@@ -115,6 +149,34 @@ def test_bad_arguments_to_the_native_count_raise_errors_not_crashes() -> None:
     with pytest.raises(TypeError):
         rules._core.count(*position, "32-28")
     assert rules._core.count(*position, "32-28", 3, (None,) * len(names), "x", -1) is None
+
+
+def test_the_head_of_a_native_count_stops_after_its_texts_and_positions() -> None:
+    """``head``: the count replays only the plies that give a text (the first ``kept``) or
+    a position (while ``floor`` pieces stand), and gives their texts and positions as the
+    whole count does; the counts are of those plies alone."""
+    from replay.rules.variants import get_variant
+
+    rules = native.rules_for(get_variant("international")) if native.available() else None
+    if rules is None:
+        pytest.skip("the native core is not built here")
+    start = rules.start
+    position = (start.white, start.black, start.kings, start.turn)
+    names, _ = _full_names(get_variant("international"))
+    line = "1. 32-28 19-23 2. 28x19 14x23 3. 33-28 23x32 4. 37x28 10-14 5. 31-26 5-10"
+    whole = rules.count_line(start, line, 3, names, "x", 40)
+    assert whole is not None and (whole.plies, whole.captures) == (10, 4)
+    head = rules.count_line(start, line, 3, names, "x", 40, head=True)
+    assert head is not None and (head.plies, head.captures) == (3, 1)  # 40 pieces: 2 plies
+    assert (head.texts, head.keys) == (whole.texts, whole.keys)
+    deeper = rules.count_line(start, line, 3, names, "x", 38, head=True)
+    assert deeper is not None and (deeper.plies, deeper.captures, len(deeper.keys)) == (6, 3, 5)
+    assert deeper.keys == rules.count_line(start, line, 3, names, "x", 38).keys
+    assert rules.count_line(start, line, 0, names, "x", None, head=True).plies == 0
+    with pytest.raises(ValueError):  # head is 0 or 1
+        rules._core.count(*position, "32-28", 3, names, "x", -1, 2)
+    with pytest.raises(TypeError):
+        rules._core.count(*position, "32-28", 3, names, "x", -1, 1, 0)
 
 
 def test_bad_arguments_to_the_native_rows_raise_errors_not_crashes() -> None:
