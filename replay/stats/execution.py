@@ -97,15 +97,31 @@ def _block_games(block: Chunk) -> list[Game]:
 
 def iter_parts(sources: Iterable[str], options: TableOptions, *, jobs: int = 1,
                engine: str = "local", scheduler: str | None = None,
-               encoding: str | None = None, progress: Callable[[int], None] | None = None
-               ) -> Iterator[Part]:
+               encoding: str | None = None, progress: Callable[[int], None] | None = None,
+               moves: Callable[[str, pd.DataFrame], None] | None = None) -> Iterator[Part]:
     """The parts of every source, in order, computed on the engine asked for
     (``replay.run.runner``), games numbered from 1 in each source; ``progress`` is told each part's
-    size. Raises ``OSError`` for an unreadable file and ``EngineUnavailableError`` without
-    Dask."""
+    size. ``moves``, when given, is told each part's source and moves table, in order, as soon
+    as its games are numbered, and the parts come without it: the moves are final then (a game
+    read again for its file's variant or the game before it keeps its moves), and need not
+    wait with the games for their file's variant (up to ``HELD_GAMES`` games). Raises
+    ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask."""
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
-        parts = runner.run(run_batch, sources, options, encoding=encoding, size=BLOCK)
-        yield from _followed(_agreed(_numbered(parts, progress), options), options)
+        parts = _numbered(runner.run(run_batch, sources, options, encoding=encoding,
+                                     size=BLOCK), progress)
+        if moves is not None:
+            parts = _moves_given(parts, moves)
+        yield from _followed(_agreed(parts, options), options)
+
+
+def _moves_given(parts: Iterable[Part], moves: Callable[[str, pd.DataFrame], None]
+                 ) -> Iterator[Part]:
+    """The parts, each one's moves table first given to ``moves`` and then dropped."""
+    for part in parts:
+        if part.moves is not None:
+            moves(part.source, part.moves)
+            part.moves = None
+        yield part
 
 
 def _agreed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:

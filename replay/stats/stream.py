@@ -84,15 +84,17 @@ def write_table(sources: Iterable[str], default: Variant, path: str | os.PathLik
                            with_moves=table == "moves",
                            walked=keep_games or table not in ("moves", "summary"),
                            games=need_games)
-    parts = iter_parts(sources, options, jobs=jobs, engine=engine, scheduler=scheduler,
-                       encoding=encoding, progress=progress)
     with TableWriter(path) as out, tempfile.TemporaryDirectory(prefix="pdn-stats-") as spool:
+
+        def write_moves(source: str, moves: pd.DataFrame) -> None:
+            out.write(finish_moves(with_file([moves], [source], moves, files)))
+
+        parts = iter_parts(sources, options, jobs=jobs, engine=engine, scheduler=scheduler,
+                           encoding=encoding, progress=progress,
+                           moves=write_moves if table == "moves" else None)
         games = _Spool(Path(spool), files)
         for part in parts:
             count_statuses(part.games, statuses)
-            if part.moves is not None:
-                out.write(finish_moves(with_file([part.moves], [part.source],
-                                                 part.moves, files)))
             if need_games:
                 games.add(part.source, part.games)
         if table == "moves" and out.rows == 0:
