@@ -19,6 +19,7 @@ from pdn.chunks import Chunk
 from pdn.game import Game
 from pdn.reader import read_games
 from replay.record.agreement import HELD_GAMES, file_variant
+from replay.record.held import Held
 from replay.record.inference import keyed_variant
 from replay.record.silent import HELD_SILENT
 from replay.rules.choice import RulesChoice
@@ -29,6 +30,9 @@ from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import REPLAY_COLUMNS, RUN_COLUMNS, typed_games, typed_moves
 
 BLOCK = 2 * PARTITION_CHARS  # tabulating costs less per game than validating: larger pieces
+# The parts waiting for their file's variant kept in memory (``_agreed``), the others pickled
+# to a temporary file: a local part has some hundreds of games (OCA 2.0: 500).
+HELD_PARTS = 8
 
 
 @dataclass(frozen=True)
@@ -127,31 +131,33 @@ def _moves_given(parts: Iterable[Part], moves: Callable[[str, pd.DataFrame], Non
 def _agreed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
     """The parts, in order, where a game that several variants replay takes the variant its
     file's games show where that replays it too (``replay.record.agreement``): the parts of a source
-    are held until it ends (at most ``HELD_GAMES`` games, which then decide for the rest)."""
+    are held until it ends (at most ``HELD_GAMES`` games, which then decide for the rest), the
+    last ``HELD_PARTS`` in memory and the others on disk (``replay.record.held``)."""
     source: str | None = None
-    held: list[Part] = []
+    held: Held[Part] = Held(HELD_PARTS)
+    games = 0  # the games held
     votes: Counter[str] = Counter()
     shown: str | None = None
     settled = False
     for part in parts:
         if part.source != source:
-            yield from agree_parts(held, file_variant(votes) if not settled else shown,
-                                    options)
-            source, held, votes, shown, settled = part.source, [], Counter(), None, False
+            yield from agree_parts(held.drain(), file_variant(votes) if not settled else shown,
+                                   options)
+            source, games, votes, shown, settled = part.source, 0, Counter(), None, False
         if settled:
             yield from agree_parts([part], shown, options)
             continue
         votes.update(str(variant) for row, variant in enumerate(part.games["variant"].tolist())
                      if row not in part.silent)
         held.append(part)
-        if sum(len(waiting.games) for waiting in held) >= HELD_GAMES:
+        games += len(part.games)
+        if games >= HELD_GAMES:
             shown, settled = file_variant(votes), True
-            yield from agree_parts(held, shown, options)
-            held = []
-    yield from agree_parts(held, file_variant(votes) if not settled else shown, options)
+            yield from agree_parts(held.drain(), shown, options)
+    yield from agree_parts(held.drain(), file_variant(votes) if not settled else shown, options)
 
 
-def agree_parts(parts: list[Part], shown: str | None, options: TableOptions
+def agree_parts(parts: Iterable[Part], shown: str | None, options: TableOptions
                  ) -> Iterator[Part]:
     """The parts with each open game read other than ``shown`` read again with it offered."""
     for part in parts:

@@ -49,7 +49,7 @@ from replay.stats.writer import TableWriter
 DERIVED_TABLES = {"players": players_table, "openings": openings_table,
                   "summary": summary_table}
 # The games finished together (``_Spool.finished``).
-FINISHED_GAMES = 1 << 15
+FINISHED_GAMES = 1 << 14
 # The games' columns those tables read: only these are held in memory to build them.
 AGGREGATED_COLUMNS = ("file", "White", "Black", "Event", "date", "year", "variant", "result",
                       "first_mover", "white_score", "opening", "plies", "status")
