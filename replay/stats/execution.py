@@ -197,32 +197,35 @@ def _followed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
     """The parts, in order, where a game whose record tells nothing of its variant takes the
     variant of the nearest game before it in its source that tells, or at the head of the
     source, of the first after it (``replay.record.silent``); parts of such leading games are held
-    until one that tells comes (at most ``HELD_SILENT`` games)."""
+    until one that tells comes (at most ``HELD_SILENT`` games), the last ``HELD_PARTS`` in
+    memory and the others on disk (``replay.record.held``)."""
     source: str | None = None
     key: str | None = None
-    held: list[Part] = []
+    held: Held[Part] = Held(HELD_PARTS)
+    silent = 0  # the silent games held
     for part in parts:
         if part.source != source:
-            yield from held
-            source, key, held = part.source, None, []
+            yield from held.drain()
+            source, key, silent = part.source, None, 0
         telling = [row for row in range(len(part.games)) if row not in part.silent]
         if key is None:
             if not telling:
                 held.append(part)
-                if sum(len(waiting.silent) for waiting in held) > HELD_SILENT:
-                    yield from held
-                    held = []
+                silent += len(part.silent)
+                if silent > HELD_SILENT:
+                    yield from held.drain()
+                    silent = 0
                 continue
             key = str(part.games.at[telling[0], "variant"])
-            for waiting in held:
+            for waiting in held.drain():
                 follow_rows(waiting.games, waiting.silent, key, options)
                 waiting.silent = {}
-            yield from held
-            held = []
+                yield waiting
+            silent = 0
         key = follow_rows(part.games, part.silent, key, options)
         part.silent = {}
         yield part
-    yield from held
+    yield from held.drain()
 
 
 def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,

@@ -118,6 +118,26 @@ def test_parts_waiting_on_disk_for_their_files_variant_give_the_same_table(
     assert on_disk.read_bytes() == in_memory.read_bytes()
 
 
+def test_silent_head_waiting_on_disk_for_a_game_that_tells_gives_the_same_table(
+        shared_data, tmp_path, monkeypatch):
+    """Empty games at the head of a real Czech file wait, over several parts, for its first
+    game that tells a variant, one part in memory and the others in a temporary file: they
+    take Czech, and the table has the same bytes as with every part in memory."""
+    czech = shared_data / "games-checkers" / "czech" / "MR_Ceska_Dama_Druzstev_2008.pdn"
+    source = tmp_path / "headed.pdn"
+    source.write_text('[Result "*"]\n*\n\n' * 600 + czech.read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    monkeypatch.setattr(engine, "BLOCK", 1 << 12)
+    monkeypatch.setattr(engine, "HELD_PARTS", 1)
+    on_disk = tmp_path / "on_disk.csv"
+    write_table([str(source)], None, on_disk, "games", jobs=1)
+    monkeypatch.setattr(engine, "HELD_PARTS", 1 << 20)
+    in_memory = tmp_path / "in_memory.csv"
+    write_table([str(source)], None, in_memory, "games", jobs=1)
+    assert on_disk.read_bytes() == in_memory.read_bytes()
+    assert set(pd.read_csv(on_disk)["variant"].head(600)) == {"czech"}
+
+
 def test_an_empty_archive_writes_an_empty_table_with_its_columns(tmp_path):
     empty = tmp_path / "empty.pdn"
     empty.write_text("")
