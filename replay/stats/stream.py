@@ -1,11 +1,13 @@
 """``write_table``: one statistics table streamed to a file as partitions finish.
 
-The moves table is written part by part as it comes. The games table needs two things that
-only the whole of a file tells: which way its results read where Black moves first, and
-every tag any game has (one column each). So each part of games waits in a temporary spool
-on disk while the votes and the tag names are gathered, and is then finished and written
-part by part. Players, openings and summary are aggregates of the games table, built in
-memory from the few columns of it they read.
+The moves table is written part by part as it comes, as soon as each part's games are
+numbered (``iter_parts(moves=...)``): it does not wait with the games for its file's variant.
+The games table needs two things that only the whole of a file tells: which way its results
+read where Black moves first, and every tag any game has (one column each). So each part of
+games waits in a spool (in memory up to ``FINISHED_GAMES`` games, else in a temporary folder
+on disk) while the votes and the tag names are gathered, and is then finished and written
+``FINISHED_GAMES`` games at a time. Players, openings and summary are aggregates of the
+games table, built in memory from the few columns of it they read.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ from replay.stats.writer import TableWriter
 
 DERIVED_TABLES = {"players": players_table, "openings": openings_table,
                   "summary": summary_table}
-# The games finished together (``_Spool.finished``).
+# The games finished together (``_Spool.finished``), and the most the spool holds in memory:
+# OCA 2.0's 22,621 games held and finished at once peaked at 209 MB, by 16,384 at 183 MB.
 FINISHED_GAMES = 1 << 14
 # The games' columns those tables read: only these are held in memory to build them.
 AGGREGATED_COLUMNS = ("file", "White", "Black", "Event", "date", "year", "variant", "result",
