@@ -19,6 +19,7 @@ from pdn.chunks import Chunk
 from pdn.game import Game
 from pdn.reader import read_games
 from replay.record.agreement import HELD_GAMES, file_variant
+from replay.record.held import Held
 from replay.record.inference import keyed_variant
 from replay.record.silent import HELD_SILENT
 from replay.rules.choice import RulesChoice
@@ -29,6 +30,9 @@ from replay.stats.rows import MoveColumns, game_row
 from replay.stats.schema import REPLAY_COLUMNS, RUN_COLUMNS, typed_games, typed_moves
 
 BLOCK = 2 * PARTITION_CHARS  # tabulating costs less per game than validating: larger pieces
+# The parts waiting for their file's variant kept in memory (``_agreed``), the others pickled
+# to a temporary file: a local part has some hundreds of games (OCA 2.0: 500).
+HELD_PARTS = 8
 
 
 @dataclass(frozen=True)
@@ -97,45 +101,63 @@ def _block_games(block: Chunk) -> list[Game]:
 
 def iter_parts(sources: Iterable[str], options: TableOptions, *, jobs: int = 1,
                engine: str = "local", scheduler: str | None = None,
-               encoding: str | None = None, progress: Callable[[int], None] | None = None
-               ) -> Iterator[Part]:
+               encoding: str | None = None, progress: Callable[[int], None] | None = None,
+               moves: Callable[[str, pd.DataFrame], None] | None = None) -> Iterator[Part]:
     """The parts of every source, in order, computed on the engine asked for
     (``replay.run.runner``), games numbered from 1 in each source; ``progress`` is told each part's
-    size. Raises ``OSError`` for an unreadable file and ``EngineUnavailableError`` without
-    Dask."""
+    size. ``moves``, when given, is told each part's source and moves table, in order, as soon
+    as its games are numbered, and the parts come without it: the moves are final then (a game
+    read again for its file's variant or the game before it keeps its moves), and need not
+    wait with the games for their file's variant (up to ``HELD_GAMES`` games). Raises
+    ``OSError`` for an unreadable file and ``EngineUnavailableError`` without Dask."""
     with open_runner(engine, jobs=jobs, scheduler=scheduler) as runner:
-        parts = runner.run(run_batch, sources, options, encoding=encoding, size=BLOCK)
-        yield from _followed(_agreed(_numbered(parts, progress), options), options)
+        parts = _numbered(runner.run(run_batch, sources, options, encoding=encoding,
+                                     size=BLOCK), progress)
+        if moves is not None:
+            parts = _moves_given(parts, moves)
+        yield from _followed(_agreed(parts, options), options)
+
+
+def _moves_given(parts: Iterable[Part], moves: Callable[[str, pd.DataFrame], None]
+                 ) -> Iterator[Part]:
+    """The parts, each one's moves table first given to ``moves`` and then dropped."""
+    for part in parts:
+        if part.moves is not None:
+            moves(part.source, part.moves)
+            part.moves = None
+        yield part
 
 
 def _agreed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
     """The parts, in order, where a game that several variants replay takes the variant its
     file's games show where that replays it too (``replay.record.agreement``): the parts of a source
-    are held until it ends (at most ``HELD_GAMES`` games, which then decide for the rest)."""
+    are held until it ends (at most ``HELD_GAMES`` games, which then decide for the rest), the
+    last ``HELD_PARTS`` in memory and the others on disk (``replay.record.held``)."""
     source: str | None = None
-    held: list[Part] = []
+    held: Held[Part] = Held(HELD_PARTS)
+    games = 0  # the games held
     votes: Counter[str] = Counter()
     shown: str | None = None
     settled = False
     for part in parts:
         if part.source != source:
-            yield from agree_parts(held, file_variant(votes) if not settled else shown,
-                                    options)
-            source, held, votes, shown, settled = part.source, [], Counter(), None, False
+            yield from agree_parts(held.drain(), file_variant(votes) if not settled else shown,
+                                   options)
+            source, games, votes, shown, settled = part.source, 0, Counter(), None, False
         if settled:
             yield from agree_parts([part], shown, options)
             continue
         votes.update(str(variant) for row, variant in enumerate(part.games["variant"].tolist())
                      if row not in part.silent)
         held.append(part)
-        if sum(len(waiting.games) for waiting in held) >= HELD_GAMES:
+        games += len(part.games)
+        if games >= HELD_GAMES:
             shown, settled = file_variant(votes), True
-            yield from agree_parts(held, shown, options)
-            held = []
-    yield from agree_parts(held, file_variant(votes) if not settled else shown, options)
+            yield from agree_parts(held.drain(), shown, options)
+    yield from agree_parts(held.drain(), file_variant(votes) if not settled else shown, options)
 
 
-def agree_parts(parts: list[Part], shown: str | None, options: TableOptions
+def agree_parts(parts: Iterable[Part], shown: str | None, options: TableOptions
                  ) -> Iterator[Part]:
     """The parts with each open game read other than ``shown`` read again with it offered."""
     for part in parts:
@@ -175,32 +197,35 @@ def _followed(parts: Iterable[Part], options: TableOptions) -> Iterator[Part]:
     """The parts, in order, where a game whose record tells nothing of its variant takes the
     variant of the nearest game before it in its source that tells, or at the head of the
     source, of the first after it (``replay.record.silent``); parts of such leading games are held
-    until one that tells comes (at most ``HELD_SILENT`` games)."""
+    until one that tells comes (at most ``HELD_SILENT`` games), the last ``HELD_PARTS`` in
+    memory and the others on disk (``replay.record.held``)."""
     source: str | None = None
     key: str | None = None
-    held: list[Part] = []
+    held: Held[Part] = Held(HELD_PARTS)
+    silent = 0  # the silent games held
     for part in parts:
         if part.source != source:
-            yield from held
-            source, key, held = part.source, None, []
+            yield from held.drain()
+            source, key, silent = part.source, None, 0
         telling = [row for row in range(len(part.games)) if row not in part.silent]
         if key is None:
             if not telling:
                 held.append(part)
-                if sum(len(waiting.silent) for waiting in held) > HELD_SILENT:
-                    yield from held
-                    held = []
+                silent += len(part.silent)
+                if silent > HELD_SILENT:
+                    yield from held.drain()
+                    silent = 0
                 continue
             key = str(part.games.at[telling[0], "variant"])
-            for waiting in held:
+            for waiting in held.drain():
                 follow_rows(waiting.games, waiting.silent, key, options)
                 waiting.silent = {}
-            yield from held
-            held = []
+                yield waiting
+            silent = 0
         key = follow_rows(part.games, part.silent, key, options)
         part.silent = {}
         yield part
-    yield from held
+    yield from held.drain()
 
 
 def follow_rows(games: pd.DataFrame, silent: dict[int, Game], key: str | None,

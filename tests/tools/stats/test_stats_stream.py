@@ -89,6 +89,55 @@ def test_games_finished_in_several_batches_are_the_whole_table(shared_data, tabl
     assert batched.read_bytes() == alone.read_bytes()
 
 
+@pytest.mark.parametrize("table", ["games", "moves"])
+def test_parts_waiting_on_disk_for_their_files_variant_give_the_same_table(
+        shared_data, tmp_path, monkeypatch, table):
+    """The parts of a file wait for its variant (a Czech team championship, whose games
+    Russian replays too) one in memory and the others in a temporary file: the same bytes
+    as with every part in memory."""
+    czech = shared_data / "games-checkers" / "czech" / "MR_Ceska_Dama_Druzstev_2008.pdn"
+    sources = [str(czech), *_archive(shared_data)]
+    monkeypatch.setattr(engine, "BLOCK", 1 << 14)
+    spilled: list[int] = []
+
+    class Counted(engine.Held):
+        def drain(self):
+            spilled.append(self.spilled)
+            return super().drain()
+
+    monkeypatch.setattr(engine, "Held", Counted)
+    monkeypatch.setattr(engine, "HELD_PARTS", 1)
+    on_disk = tmp_path / "on_disk.csv"
+    write_table(sources, None, on_disk, table, jobs=1)
+    assert sum(spilled) > 0
+    monkeypatch.setattr(engine, "HELD_PARTS", 1 << 20)
+    spilled.clear()
+    in_memory = tmp_path / "in_memory.csv"
+    write_table(sources, None, in_memory, table, jobs=1)
+    assert sum(spilled) == 0
+    assert on_disk.read_bytes() == in_memory.read_bytes()
+
+
+def test_silent_head_waiting_on_disk_for_a_game_that_tells_gives_the_same_table(
+        shared_data, tmp_path, monkeypatch):
+    """Empty games at the head of a real Czech file wait, over several parts, for its first
+    game that tells a variant, one part in memory and the others in a temporary file: they
+    take Czech, and the table has the same bytes as with every part in memory."""
+    czech = shared_data / "games-checkers" / "czech" / "MR_Ceska_Dama_Druzstev_2008.pdn"
+    source = tmp_path / "headed.pdn"
+    source.write_text('[Result "*"]\n*\n\n' * 600 + czech.read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    monkeypatch.setattr(engine, "BLOCK", 1 << 12)
+    monkeypatch.setattr(engine, "HELD_PARTS", 1)
+    on_disk = tmp_path / "on_disk.csv"
+    write_table([str(source)], None, on_disk, "games", jobs=1)
+    monkeypatch.setattr(engine, "HELD_PARTS", 1 << 20)
+    in_memory = tmp_path / "in_memory.csv"
+    write_table([str(source)], None, in_memory, "games", jobs=1)
+    assert on_disk.read_bytes() == in_memory.read_bytes()
+    assert set(pd.read_csv(on_disk)["variant"].head(600)) == {"czech"}
+
+
 def test_an_empty_archive_writes_an_empty_table_with_its_columns(tmp_path):
     empty = tmp_path / "empty.pdn"
     empty.write_text("")
