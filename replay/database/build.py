@@ -41,6 +41,7 @@ from replay.database.schema import (
     INDEXES,
     SCHEMA_VERSION,
     DatabaseError,
+    build_indexes,
     create_or_open,
     older_database,
 )
@@ -177,7 +178,7 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
                 _index_file(connection, source, IndexTask(_portable(settings), run), summary,
                             note, settings, positions)
             with connection:
-                connection.executescript(INDEXES)
+                build_indexes(connection, INDEXES)
         except sqlite3.Error as error:  # a database damaged past its header, a full disk...
             raise DatabaseError(N_("{file}: cannot write the database: {reason}").format(
                 file=database, reason=sqlite_reason(error))) from None

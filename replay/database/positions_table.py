@@ -18,7 +18,7 @@ import sqlite3
 
 from replay.database.native import PythonKeySet, key_set, planes
 from replay.database.planes import mark_planes, merge_planes
-from replay.database.schema import POSITIONS_BY_KEY
+from replay.database.schema import POSITIONS_BY_KEY, build_indexes
 
 KEYS_LIMIT = 4_000_000  # keys kept in the set (native: 64 MB; Python's: 250) before the index
 INSERT = ("INSERT {} INTO positions (position_key, variant, turn, white_men, white_kings, "
@@ -73,7 +73,7 @@ class PositionsTable:
         """``index`` once a file's rows were rolled back: the set would name rows the table
         lost, and the planes held would be of those rows."""
         self.planes = None
-        self.connection.execute(POSITIONS_BY_KEY)
+        build_indexes(self.connection, POSITIONS_BY_KEY)
         self.written = None
 
 
