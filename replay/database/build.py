@@ -23,6 +23,7 @@ from pdn.i18n import N_
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_plain, date_range
+from replay.database.bulk import insert_rows
 from replay.database.game_positions import GamePositions
 from replay.database.lock import index_lock
 from replay.database.native import PythonKeySet, key_set
@@ -58,6 +59,10 @@ UNREADABLE = "unreadable"
 # cache), so a small cache does whatever the archive's size.
 CACHE_KIB = 32 * 1024
 BATCH_GAMES = 4096  # games written together: one date parse, one statement per table
+GAMES_INSERT = ("INSERT INTO games (game_id, file_id, game_index, line, variant, white, black, "
+                "event, date, date_low, date_high, result, status, plies, moves, opening, "
+                "ballot, white_men, white_kings, black_men, black_kings, tags, pdn)")
+GAMES_COLUMNS = 23
 
 
 @dataclass
@@ -335,11 +340,7 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
                         entry.moves)
         summary.positions += len(entry.keys)
     connection.executemany("INSERT OR IGNORE INTO players VALUES (?)", players)
-    connection.executemany(
-        "INSERT INTO games (game_id, file_id, game_index, line, variant, white, black, event, "
-        "date, date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
-        "white_kings, black_men, black_kings, tags, pdn) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
+    insert_rows(connection, GAMES_INSERT, GAMES_COLUMNS, games)
     positions_table.add(positions)
 
 
