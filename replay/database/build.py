@@ -23,6 +23,7 @@ from pdn.i18n import N_
 from replay.archive.run import Settings, game_text
 from replay.archive.stream import Record, run_task
 from replay.archive.tags import DateParts, date_parts_plain, date_range
+from replay.database.bulk import insert_rows
 from replay.database.game_positions import GamePositions
 from replay.database.lock import index_lock
 from replay.database.native import PythonKeySet, key_set
@@ -41,6 +42,7 @@ from replay.database.schema import (
     INDEXES,
     SCHEMA_VERSION,
     DatabaseError,
+    build_indexes,
     create_or_open,
     older_database,
 )
@@ -57,6 +59,10 @@ UNREADABLE = "unreadable"
 # cache), so a small cache does whatever the archive's size.
 CACHE_KIB = 32 * 1024
 BATCH_GAMES = 4096  # games written together: one date parse, one statement per table
+GAMES_INSERT = ("INSERT INTO games (game_id, file_id, game_index, line, variant, white, black, "
+                "event, date, date_low, date_high, result, status, plies, moves, opening, "
+                "ballot, white_men, white_kings, black_men, black_kings, tags, pdn)")
+GAMES_COLUMNS = 23
 
 
 @dataclass
@@ -177,7 +183,7 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
                 _index_file(connection, source, IndexTask(_portable(settings), run), summary,
                             note, settings, positions)
             with connection:
-                connection.executescript(INDEXES)
+                build_indexes(connection, INDEXES)
         except sqlite3.Error as error:  # a database damaged past its header, a full disk...
             raise DatabaseError(N_("{file}: cannot write the database: {reason}").format(
                 file=database, reason=sqlite_reason(error))) from None
@@ -334,11 +340,7 @@ def _insert_games(connection: sqlite3.Connection, file_id: int, items: list,
                         entry.moves)
         summary.positions += len(entry.keys)
     connection.executemany("INSERT OR IGNORE INTO players VALUES (?)", players)
-    connection.executemany(
-        "INSERT INTO games (game_id, file_id, game_index, line, variant, white, black, event, "
-        "date, date_low, date_high, result, status, plies, moves, opening, ballot, white_men, "
-        "white_kings, black_men, black_kings, tags, pdn) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
+    insert_rows(connection, GAMES_INSERT, GAMES_COLUMNS, games)
     positions_table.add(positions)
 
 

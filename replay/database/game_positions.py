@@ -11,10 +11,12 @@ from __future__ import annotations
 import sqlite3
 from array import array
 
+from replay.database.bulk import insert_flat
+
 HELD_ROWS = 2_000_000  # about 32 MB, the sort's order array 16 more
-SLICE_ROWS = 250_000  # rows made Python integers at a time when written
+SLICE_ROWS = 100_000  # rows made Python integers at a time when written
 PLY_BITS = 20  # plies of a main line: at most pdn.reader.PLY_LIMIT (10,000), far below 2**20
-INSERT = "INSERT OR IGNORE INTO game_positions (position_key, game_id, ply) VALUES (?, ?, ?)"
+INSERT = "INSERT OR IGNORE INTO game_positions (position_key, game_id, ply)"
 
 
 class GamePositions:
@@ -47,10 +49,9 @@ class GamePositions:
         for start in range(0, len(order), SLICE_ROWS):
             taken = order[start:start + SLICE_ROWS]
             place = places[taken]
-            self.connection.executemany(INSERT, zip(keys[taken].tolist(),
-                                                    (place >> PLY_BITS).tolist(),
-                                                    (place & mask).tolist(), strict=True))
-        del keys, places, order  # numpy's views of the arrays, released before they go
+            rows = np.stack((keys[taken], place >> PLY_BITS, place & mask), axis=1)
+            insert_flat(self.connection, INSERT, 3, rows.ravel().tolist())
+        del keys, places, order, rows  # numpy's views of the arrays, released before they go
         self.keys, self.places = array("q"), array("q")
 
 

@@ -15,6 +15,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
+from replay.database.bulk import insert_rows
 from replay.record.replayer import BLACK_WINS, DRAW, WHITE_WINS
 
 FLUSH_ROWS = 200_000
@@ -23,10 +24,11 @@ SLICE_ROWS = 20_000  # rows made Python tuples at a time (400 bytes each) when w
 RATING = re.compile(r"^\s*(\d{1,5})")
 RATING_TAGS = {"white": ("WhiteRating", "WhiteElo"), "black": ("BlackRating", "BlackElo")}
 
-UPSERT = """
+COLUMNS = 11
+INSERT = """
 INSERT INTO position_moves (position_key, next_key, move, games, white_wins, draws, black_wins,
-                            rated, rating_sum, latest_day, latest_game)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            rated, rating_sum, latest_day, latest_game)"""
+ON_CONFLICT = """
 ON CONFLICT (position_key, next_key) DO UPDATE SET
     games = games + excluded.games,
     white_wins = white_wins + excluded.white_wins,
@@ -109,8 +111,8 @@ class MovesPlayed:
     def flush(self) -> None:
         """Write the rows held (added to those already in the table) and forget them, in
         the table's order: SQLite then walks its B-tree once."""
-        self.connection.executemany(UPSERT, ((*step, *self.rows[step])
-                                             for step in sorted(self.rows)))
+        insert_rows(self.connection, INSERT, COLUMNS,
+                    ((*step, *self.rows[step]) for step in sorted(self.rows)), ON_CONFLICT)
         self.rows.clear()
 
 
@@ -132,7 +134,7 @@ class NativeMovesPlayed:
     def flush(self) -> None:
         """Write the rows held, sorted, a slice at a time, and forget them."""
         while rows := self.tally.rows(SLICE_ROWS):  # type: ignore[attr-defined]
-            self.connection.executemany(UPSERT, rows)
+            insert_rows(self.connection, INSERT, COLUMNS, rows, ON_CONFLICT)
 
 
 def moves_played(connection: sqlite3.Connection) -> MovesPlayed | NativeMovesPlayed:

@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import sqlite3
 
+from replay.database.bulk import insert_rows
 from replay.database.native import PythonKeySet, key_set, planes
 from replay.database.planes import mark_planes, merge_planes
-from replay.database.schema import POSITIONS_BY_KEY
+from replay.database.schema import POSITIONS_BY_KEY, build_indexes
 
 KEYS_LIMIT = 4_000_000  # keys kept in the set (native: 64 MB; Python's: 250) before the index
 INSERT = ("INSERT {} INTO positions (position_key, variant, turn, white_men, white_kings, "
           "black_men, black_kings, white_men_count, white_kings_count, black_men_count, "
-          "black_kings_count, fen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+          "black_kings_count, fen)")
+COLUMNS = 12
 
 
 class PositionsTable:
@@ -44,10 +46,10 @@ class PositionsTable:
         transaction)."""
         written = self.written
         if written is None:
-            self.connection.executemany(INSERT.format("OR IGNORE"), rows)
+            insert_rows(self.connection, INSERT.format("OR IGNORE"), COLUMNS, rows)
             return
         new = written.fresh(rows)
-        self.connection.executemany(INSERT.format(""), new)
+        insert_rows(self.connection, INSERT.format(""), COLUMNS, new)
         if self.planes is not None:
             self.planes.add(self.next_id, new)
             merge_planes(self.connection, self.planes.take())
@@ -73,7 +75,7 @@ class PositionsTable:
         """``index`` once a file's rows were rolled back: the set would name rows the table
         lost, and the planes held would be of those rows."""
         self.planes = None
-        self.connection.execute(POSITIONS_BY_KEY)
+        build_indexes(self.connection, POSITIONS_BY_KEY)
         self.written = None
 
 

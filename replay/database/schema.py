@@ -124,6 +124,10 @@ CREATE INDEX IF NOT EXISTS game_positions_by_ply ON game_positions(ply, position
 CREATE INDEX IF NOT EXISTS positions_by_material
     ON positions(white_men_count, white_kings_count, black_men_count, black_kings_count);
 """
+# SQLite's page cache while indexes are built: its sorter sorts runs of the cache's size and
+# merges them, and runs of 2 MB (the processor's caches) sorted OCA 2.0's three large indexes
+# in 1.3 s of CPU where runs of 32 MB took 2.2 s
+SORT_CACHE_KIB = 2 * 1024
 
 
 CANNOT_OPEN = N_("{file}: cannot open: {reason}")
@@ -233,6 +237,20 @@ def _version_refused(version: int, missing: list[str]) -> str:
               "the files it indexed")
 
 
+def build_indexes(connection: sqlite3.Connection, script: str) -> None:
+    """Run the ``CREATE INDEX`` statements of ``script`` (``INDEXES``, ``POSITIONS_BY_KEY``)
+    in the caller's transaction with the small page cache that sorts fastest
+    (``SORT_CACHE_KIB``), then give the connection its cache back."""
+    kept = connection.execute("PRAGMA cache_size").fetchone()[0]
+    connection.execute(f"PRAGMA cache_size = -{SORT_CACHE_KIB}")
+    try:
+        for statement in script.split(";"):
+            if statement.strip():
+                connection.execute(statement)
+    finally:
+        connection.execute(f"PRAGMA cache_size = {kept}")
+
+
 def indexed_files(path: str | Path) -> list[str]:
     """The source files a database knows (an output must not replace them); none when the
     database cannot be read (opening it says why)."""
@@ -248,5 +266,6 @@ def indexed_files(path: str | Path) -> list[str]:
         connection.close()
 
 
-__all__ = ["INDEXES", "POSITIONS_BY_KEY", "SCHEMA_VERSION", "DatabaseError", "create_or_open",
+__all__ = ["INDEXES", "POSITIONS_BY_KEY", "SCHEMA_VERSION", "DatabaseError", "build_indexes",
+           "create_or_open",
            "indexed_files", "open_readonly"]
