@@ -129,14 +129,9 @@ def test_the_fast_path_is_taken_with_the_native_core(shared_data: Path) -> None:
 
 
 def test_bad_arguments_to_the_native_count_raise_errors_not_crashes() -> None:
-    from replay.rules.variants import get_variant
-
-    rules = native.rules_for(get_variant("international")) if native.available() else None
-    if rules is None:
-        pytest.skip("the native core is not built here")
+    rules, names = _international_counter()
     start = rules.start
     position = (start.white, start.black, start.kings, start.turn)
-    names, _ = _full_names(get_variant("international"))
     counted = rules.count_line(start, "1. 32-28 19-23 2. 28x19 14x23", 3, names, "x", 40)
     assert counted is not None and (counted.plies, counted.captures, counted.texts) == \
         (4, 2, ["32-28", "19-23", "28x19"])
@@ -155,14 +150,9 @@ def test_the_head_of_a_native_count_stops_after_its_texts_and_positions() -> Non
     """``head``: the count replays only the plies that give a text (the first ``kept``) or
     a position (while ``floor`` pieces stand), and gives their texts and positions as the
     whole count does; the counts are of those plies alone."""
-    from replay.rules.variants import get_variant
-
-    rules = native.rules_for(get_variant("international")) if native.available() else None
-    if rules is None:
-        pytest.skip("the native core is not built here")
+    rules, names = _international_counter()
     start = rules.start
     position = (start.white, start.black, start.kings, start.turn)
-    names, _ = _full_names(get_variant("international"))
     line = "1. 32-28 19-23 2. 28x19 14x23 3. 33-28 23x32 4. 37x28 10-14 5. 31-26 5-10"
     whole = rules.count_line(start, line, 3, names, "x", 40)
     assert whole is not None and (whole.plies, whole.captures) == (10, 4)
@@ -217,3 +207,14 @@ def test_the_moves_texts_as_python_str_are_the_texts_arrow_reads(
     assert isinstance(columns["move"], list) and len(columns["move"]) == moves.plies > 0
     for name in ("move", "short", "numeric", "from_square", "to_square"):
         assert columns[name] == arrow[name].tolist(), name
+
+
+def _international_counter():
+    """The native core's International rules and the full names of its squares; the test
+    is skipped where the native core is not built."""
+    from replay.rules.variants import get_variant
+
+    rules = native.rules_for(get_variant("international")) if native.available() else None
+    if rules is None:
+        pytest.skip("the native core is not built here")
+    return rules, _full_names(get_variant("international"))[0]
