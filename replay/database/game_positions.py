@@ -13,7 +13,7 @@ from array import array
 
 from replay.database.bulk import insert_flat
 
-HELD_ROWS = 2_000_000  # about 32 MB, the sort's order array 16 more
+HELD_ROWS = 1_000_000  # 16 MB, the sort's order array 8 more
 SLICE_ROWS = 100_000  # rows made Python integers at a time when written
 PLY_BITS = 20  # plies of a main line: at most pdn.reader.PLY_LIMIT (10,000), far below 2**20
 INSERT = "INSERT OR IGNORE INTO game_positions (position_key, game_id, ply)"
