@@ -172,3 +172,21 @@ def test_the_plain_check_gives_what_typer_s_own_gives():
                 assert own._coerce_value(value, param=param, ctx=context) == plain, (
                     command.name, param.name, value)
     assert taken > 100
+
+
+def test_every_command_is_registered_by_the_module_its_name_imports():
+    """``pdn NAME`` imports the module ``COMMAND_MODULES`` names for it: that module must
+    register the command, and every command of the whole app must be named there (a group
+    such as ``engine`` is built with the whole app)."""
+    from pdn.cli import app as cli_app
+    from typer.main import get_command_name
+
+    def names(built) -> set[str]:
+        return {info.name or get_command_name(info.callback.__name__)
+                for info in built.registered_commands}
+
+    assert names(cli_app.whole_app()) == set(cli_app.COMMAND_MODULES)
+    for command, module in cli_app.COMMAND_MODULES.items():
+        assert command in names(cli_app.build_app((module,))), (command, module)
+        assert [info.name or get_command_name(info.callback.__name__) for info in
+                cli_app.command_app([command]).registered_commands] == [command]
