@@ -98,15 +98,17 @@ def written_key(game: Game, default: Variant, override: Variant | None = None, *
 
 
 def _written_key(game: Game, variant: Variant, default: Variant, override: Variant | None,
-                 rules: Rules | None) -> bytes:
+                 rules: Rules | None, tokens: list[str] | None = None) -> bytes:
     """``written_key`` of a game with moves, replayed under ``variant``. Where the reader
-    kept the main line's move texts, each text's part of the key is made once per run
-    (``_text_key``) and no ply is made, so a replay stays on the native core's path."""
+    kept the main line's move texts (``tokens``, else asked of the game), each text's part
+    of the key is made once per run (``_text_key``) and no ply is made, so a replay stays on
+    the native core's path."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(b"%d;%s;" % (variant.gametype.number,
                                (game.tags.get("FEN") or game.moves.setup or "").encode()))
     notation = variant.gametype.notation
-    tokens = game.main_line_tokens()
+    if tokens is None:
+        tokens = game.main_line_tokens()
     if tokens is not None:
         known = _TEXT_KEYS.setdefault(notation, {})
         if len(known) > _TEXT_KEYS_KEPT:
@@ -165,18 +167,21 @@ def game_keys(game: Game, default: Variant, override: Variant | None = None, *,
     variant = game_variant(game, default, override, rules=rules)
     if not game.moves.has_plies():
         return GameKeys(None, b"", variant)
-    return GameKeys(_written_key(game, variant, default, override, rules),
-                    line_key(game, variant), variant)
+    tokens = game.main_line_tokens()  # made once for both keys
+    return GameKeys(_written_key(game, variant, default, override, rules, tokens),
+                    line_key(game, variant, tokens), variant)
 
 
-def line_key(game: Game, variant: Variant) -> bytes:
+def line_key(game: Game, variant: Variant, tokens: list[str] | None = None) -> bytes:
     """A 16-byte key of the variant, the start and the main line's moves as written
     (``1. 32-28`` and ``32-28`` differ). Games that share it replay alike, so they share
     their ``move_key`` too: of the games of one ``written_key``, only those of different
-    line keys need a replay to tell whether they played the same moves."""
+    line keys need a replay to tell whether they played the same moves. ``tokens``: the
+    game's ``main_line_tokens``, where the caller has them."""
     digest = hashlib.blake2b(_variant_text(variant), digest_size=16)
     digest.update(repr((game.tags.get("FEN"), game.moves.setup)).encode())
-    tokens = game.main_line_tokens()
+    if tokens is None:
+        tokens = game.main_line_tokens()
     if tokens is None:  # the tree was made: its moves' records, written back
         tokens = ["|" + format_move(ply.record) for ply in game.moves.plies]
     digest.update("\n".join(tokens).encode())
