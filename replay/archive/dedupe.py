@@ -113,6 +113,11 @@ def _written_key(game: Game, variant: Variant, default: Variant, override: Varia
         known = _TEXT_KEYS.setdefault(notation, {})
         if len(known) > _TEXT_KEYS_KEPT:
             known.clear()
+        try:  # every text met before and none short: joined in one C loop
+            digest.update(b"".join(map(known.__getitem__, tokens)))  # type: ignore[arg-type]
+            return digest.digest()
+        except (KeyError, TypeError):  # a new text, or a short one (None)
+            pass
         parts = [known[token] if token in known else known.setdefault(
             token, _text_key(token, notation)) for token in tokens]
         if None not in parts:
