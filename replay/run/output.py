@@ -24,7 +24,6 @@ output that is one of the inputs or another output of the same command.
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import io
 import os
@@ -229,7 +228,9 @@ def sync_folder(folder: Path) -> bool:
     handle = os.open(folder, os.O_RDONLY)
     try:
         if syncfs(handle) != 0:
-            code = ctypes.get_errno()
+            from ctypes import get_errno
+
+            code = get_errno()
             raise WriteError(code, os.strerror(code), str(folder))
     finally:
         os.close(handle)
@@ -238,9 +239,12 @@ def sync_folder(folder: Path) -> bool:
 
 @cache
 def _syncfs() -> Callable[[int], int] | None:
-    """The C library's ``syncfs`` (Linux), None elsewhere."""
+    """The C library's ``syncfs`` (Linux), None elsewhere; ``ctypes`` is imported here, by
+    the few commands that write a folder of files, not at every command's start."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes
+
     try:
         return ctypes.CDLL(None, use_errno=True).syncfs
     except (OSError, AttributeError):
