@@ -168,12 +168,19 @@ def index_sources(database: str | Path, sources: list[str], settings: Settings, 
     """Add the games of ``sources`` (file paths) to ``database``, creating it when new, or
     rebuilding it when it is of an older schema (``rebuild``); raises
     ``schema.DatabaseError`` for a database that cannot be used."""
-    older = older_database(database)
-    if older is not None:
-        return rebuild(database, *older, sources, settings, note=note)
+    with index_lock(database, note):  # one run at a time: judged, made and written by one
+        older = older_database(database)  # under the lock: never another run's half-made file
+        if older is not None:
+            return rebuild(database, *older, sources, settings, note=note)
+        return _index_into(database, sources, settings, note)
+
+
+def _index_into(database: str | Path, sources: list[str], settings: Settings, note: Note
+                ) -> IndexSummary:
+    """``index_sources`` into a database of this schema or a new one, its lock held."""
     summary = IndexSummary()
     run = uuid.uuid4().hex
-    with index_lock(database, note), gc_paused():  # one run at a time: made once, by one
+    with gc_paused():
         connection = create_or_open(database)
         connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         connection.execute("PRAGMA temp_store = FILE")
@@ -196,7 +203,8 @@ def rebuild(database: str | Path, version: int, indexed: list[str], sources: lis
             settings: Settings, *, note: Note = print) -> IndexSummary:
     """A database of schema ``version`` (older: its keys cannot be read) made again in this
     schema from the files it ``indexed`` that are still there, then ``sources``: written
-    beside it and put in its place once whole, so a failed run leaves it as it was."""
+    beside it and put in its place once whole, so a failed run leaves it as it was. The
+    caller holds the database's lock (``index_sources``)."""
     target = Path(database)
     given = {os.path.realpath(source) for source in sources}
     kept = [path for path in indexed if os.path.isfile(path) and path not in given]
@@ -210,9 +218,8 @@ def rebuild(database: str | Path, version: int, indexed: list[str], sources: lis
                     "database").format(file=path))
     fresh = target.with_name(f".{target.name}.{os.getpid()}.rebuild")
     try:
-        with index_lock(database, note):
-            summary = index_sources(fresh, kept + sources, settings, note=note)
-            os.replace(fresh, target)
+        summary = index_sources(fresh, kept + sources, settings, note=note)
+        os.replace(fresh, target)
     finally:
         fresh.unlink(missing_ok=True)
     return summary
